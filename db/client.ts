@@ -1,0 +1,63 @@
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as schema from './schema';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db/migrations');
+
+export class MigrationError extends Error {}
+
+/** How many migrations the journal lists and how many the database has applied. */
+function pendingMigrations(sqlite: Database.Database, folder: string): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  const hasTable = sqlite
+    .prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'")
+    .get();
+  const applied = hasTable
+    ? (sqlite.prepare('select count(*) as n from __drizzle_migrations').get() as { n: number }).n
+    : 0;
+  return journal.entries.length - applied;
+}
+
+/**
+ * Opens (creating if needed) a database file, sets the pragmas and applies pending
+ * migrations. Before migrating a database that already holds data it writes a consistent
+ * copy aside (`<file>.before-migration-<time>`), so a failed migration loses nothing; drizzle
+ * runs the migrations in one transaction, so a failure also leaves the file as it was.
+ */
+export function openDatabase(file: string, options: { migrationsFolder?: string } = {}): Db {
+  const folder = options.migrationsFolder ?? MIGRATIONS_FOLDER;
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+
+  const pending = pendingMigrations(sqlite, folder);
+  if (pending > 0) {
+    const holdsData =
+      file !== ':memory:' &&
+      (sqlite.prepare("select count(*) as n from sqlite_master where type = 'table'").get() as { n: number }).n > 0;
+    if (holdsData) {
+      const copy = `${file}.before-migration-${Date.now()}`;
+      sqlite.exec(`vacuum into '${copy.replace(/'/g, "''")}'`);
+    }
+    const db = drizzle(sqlite, { schema });
+    try {
+      migrate(db, { migrationsFolder: folder });
+    } catch (err) {
+      sqlite.close();
+      throw new MigrationError(
+        `Hearth could not migrate ${file}: ${(err as Error).message}. The database was left as it was.`,
+      );
+    }
+  }
+  return drizzle(sqlite, { schema }) as Db;
+}

@@ -1,0 +1,114 @@
+import { and, asc, eq, inArray, notInArray, desc } from 'drizzle-orm';
+import type { Db } from '../client';
+import { decisionRecords } from '../schema';
+
+export type StoredDecision = {
+  stepId: string;
+  at: number;
+  modelId: string;
+  source: 'native' | 'estimated';
+  answers: Record<string, unknown>;
+  turnId: string | null;
+};
+
+const toRecord = (r: typeof decisionRecords.$inferSelect): StoredDecision => ({
+  stepId: r.stepId,
+  at: r.at,
+  modelId: r.modelId,
+  source: r.source,
+  answers: JSON.parse(r.answers) as Record<string, unknown>,
+  turnId: r.turnId,
+});
+
+export function decisionQueries(db: Db) {
+  return {
+    /** Appends records to a scope and drops the oldest beyond maxRecords, in one transaction. */
+    appendDecisions({
+      layerId,
+      scope,
+      scopeKey,
+      records,
+      maxRecords,
+      turnId,
+      threadId,
+    }: {
+      layerId: string;
+      scope: 'execution' | 'thread' | 'resource';
+      scopeKey: string;
+      records: Omit<StoredDecision, 'turnId'>[];
+      maxRecords: number;
+      turnId: string | null;
+      threadId: string | null;
+    }) {
+      db.transaction((tx) => {
+        for (const r of records) {
+          tx.insert(decisionRecords)
+            .values({
+              layerId,
+              scope,
+              scopeKey,
+              turnId,
+              threadId,
+              stepId: r.stepId,
+              at: r.at,
+              modelId: r.modelId,
+              source: r.source,
+              answers: JSON.stringify(r.answers),
+            })
+            .run();
+        }
+        const where = and(
+          eq(decisionRecords.layerId, layerId),
+          eq(decisionRecords.scope, scope),
+          eq(decisionRecords.scopeKey, scopeKey),
+        );
+        const keep = tx
+          .select({ id: decisionRecords.id })
+          .from(decisionRecords)
+          .where(where)
+          .orderBy(desc(decisionRecords.id))
+          .limit(maxRecords)
+          .all()
+          .map((r) => r.id);
+        if (keep.length > 0) tx.delete(decisionRecords).where(and(where, notInArray(decisionRecords.id, keep))).run();
+      });
+    },
+
+    loadDecisions({ layerId, scope, scopeKey }: { layerId: string; scope: string; scopeKey: string }): StoredDecision[] {
+      return db
+        .select()
+        .from(decisionRecords)
+        .where(
+          and(
+            eq(decisionRecords.layerId, layerId),
+            eq(decisionRecords.scope, scope as 'thread'),
+            eq(decisionRecords.scopeKey, scopeKey),
+          ),
+        )
+        .orderBy(asc(decisionRecords.id))
+        .all()
+        .map(toRecord);
+    },
+
+    decisionsOfThread({ threadId }: { threadId: string }): StoredDecision[] {
+      return db
+        .select()
+        .from(decisionRecords)
+        .where(eq(decisionRecords.threadId, threadId))
+        .orderBy(asc(decisionRecords.id))
+        .all()
+        .map(toRecord);
+    },
+
+    decisionsOfTurns({ turnIds }: { turnIds: string[] }): StoredDecision[] {
+      if (turnIds.length === 0) return [];
+      return db
+        .select()
+        .from(decisionRecords)
+        .where(inArray(decisionRecords.turnId, turnIds))
+        .orderBy(asc(decisionRecords.id))
+        .all()
+        .map(toRecord);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { attachments, messages, threads, toolCalls, type Message, type MessageStatus } from '../schema';
+
+export function messageQueries(db: Db) {
+  return {
+    insertMessage(row: {
+      id: string;
+      threadId: string;
+      turnId: string | null;
+      role: 'user' | 'assistant';
+      content: string;
+      status: MessageStatus;
+      now: number;
+    }): Message {
+      return db
+        .insert(messages)
+        .values({
+          id: row.id,
+          threadId: row.threadId,
+          turnId: row.turnId,
+          role: row.role,
+          content: row.content,
+          status: row.status,
+          createdAt: row.now,
+        })
+        .returning()
+        .get();
+    },
+
+    updateMessage({
+      id,
+      content,
+      status,
+      errorCode,
+    }: {
+      id: string;
+      content?: string;
+      status?: MessageStatus;
+      errorCode?: string | null;
+    }) {
+      db.update(messages).set({ content, status, errorCode }).where(eq(messages.id, id)).run();
+    },
+
+    getMessage({ id }: { id: string }) {
+      return db.select().from(messages).where(eq(messages.id, id)).get();
+    },
+
+    listMessages({ threadId }: { threadId: string }): Message[] {
+      return db
+        .select()
+        .from(messages)
+        .where(eq(messages.threadId, threadId))
+        .orderBy(asc(messages.createdAt), asc(messages.role))
+        .all();
+    },
+
+    listToolCallsForThread({ threadId }: { threadId: string }) {
+      return db
+        .select()
+        .from(toolCalls)
+        .where(eq(toolCalls.threadId, threadId))
+        .orderBy(asc(toolCalls.createdAt))
+        .all();
+    },
+
+    insertToolCall(row: typeof toolCalls.$inferInsert) {
+      db.insert(toolCalls).values(row).onConflictDoNothing().run();
+    },
+
+    attachmentsFor({ messageIds }: { messageIds: string[] }) {
+      if (messageIds.length === 0) return [];
+      return db
+        .select({
+          id: attachments.id,
+          messageId: attachments.messageId,
+          name: attachments.name,
+          mime: attachments.mime,
+          size: attachments.size,
+          sha256: attachments.sha256,
+        })
+        .from(attachments)
+        .where(inArray(attachments.messageId, messageIds))
+        .all();
+    },
+
+    /**
+     * Plain word search over stored messages, newest first. Every word must occur
+     * (case-insensitive LIKE; the words are escaped so % and _ match themselves).
+     */
+    searchMessages({ words, limit, excludeThreadId }: { words: string[]; limit: number; excludeThreadId?: string }) {
+      const wordMatch = and(
+        ...words.map((w) => sql`${messages.content} like ${`%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`),
+      );
+      return db
+        .select({
+          threadId: messages.threadId,
+          messageId: messages.id,
+          role: messages.role,
+          title: threads.title,
+          content: messages.content,
+          createdAt: messages.createdAt,
+          turnId: messages.turnId,
+        })
+        .from(messages)
+        .innerJoin(threads, eq(threads.id, messages.threadId))
+        .where(and(wordMatch, excludeThreadId ? ne(messages.threadId, excludeThreadId) : undefined))
+        .orderBy(desc(messages.createdAt))
+        .limit(limit)
+        .all();
+    },
+
+    /** The other side of an exchange: the assistant reply of a turn, or its question. */
+    exchangeOf({ turnId }: { turnId: string }) {
+      return db.select().from(messages).where(eq(messages.turnId, turnId)).orderBy(asc(messages.createdAt)).all();
+    },
+  };
+}

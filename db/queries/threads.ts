@@ -1,0 +1,89 @@
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { threads, type Thread } from '../schema';
+
+export type ThreadCursor = { pinned: boolean; updatedAt: number; id: string };
+
+export function encodeCursor(c: ThreadCursor): string {
+  return Buffer.from(JSON.stringify([c.pinned ? 1 : 0, c.updatedAt, c.id])).toString('base64url');
+}
+
+export function decodeCursor(raw: string): ThreadCursor | null {
+  try {
+    const [pinned, updatedAt, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    if ((pinned !== 0 && pinned !== 1) || typeof updatedAt !== 'number' || typeof id !== 'string') return null;
+    return { pinned: pinned === 1, updatedAt, id };
+  } catch {
+    return null;
+  }
+}
+
+export function threadQueries(db: Db) {
+  return {
+    createThread({ id, title, now }: { id: string; title: string; now: number }): Thread {
+      return db.insert(threads).values({ id, title, createdAt: now, updatedAt: now }).returning().get();
+    },
+
+    getThread({ id }: { id: string }): Thread | undefined {
+      return db.select().from(threads).where(eq(threads.id, id)).get();
+    },
+
+    /** Pinned first, then most recently active; keyset pagination on (pinned, updatedAt, id). */
+    listThreads({ limit, cursor }: { limit: number; cursor?: ThreadCursor }) {
+      const after = cursor
+        ? or(
+            lt(threads.pinned, cursor.pinned),
+            and(eq(threads.pinned, cursor.pinned), lt(threads.updatedAt, cursor.updatedAt)),
+            and(eq(threads.pinned, cursor.pinned), eq(threads.updatedAt, cursor.updatedAt), lt(threads.id, cursor.id)),
+          )
+        : undefined;
+      const rows = db
+        .select()
+        .from(threads)
+        .where(after)
+        .orderBy(desc(threads.pinned), desc(threads.updatedAt), desc(threads.id))
+        .limit(limit + 1)
+        .all();
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return { threads: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    },
+
+    updateThread({
+      id,
+      patch,
+      now,
+    }: {
+      id: string;
+      patch: { title?: string; pinned?: boolean; systemPrompt?: string };
+      now: number;
+    }): Thread | undefined {
+      return db
+        .update(threads)
+        .set({ ...patch, updatedAt: now })
+        .where(eq(threads.id, id))
+        .returning()
+        .get();
+    },
+
+    touchThread({ id, now }: { id: string; now: number }) {
+      db.update(threads).set({ updatedAt: now }).where(eq(threads.id, id)).run();
+    },
+
+    /** Gives an untitled thread a title from its first message. */
+    titleIfUntitled({ id, title }: { id: string; title: string }) {
+      db.update(threads)
+        .set({ title })
+        .where(and(eq(threads.id, id), eq(threads.title, '')))
+        .run();
+    },
+
+    deleteThread({ id }: { id: string }): boolean {
+      return db.delete(threads).where(eq(threads.id, id)).run().changes > 0;
+    },
+
+    countThreads(): number {
+      return db.select({ n: sql<number>`count(*)` }).from(threads).get()?.n ?? 0;
+    },
+  };
+}

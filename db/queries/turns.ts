@@ -1,0 +1,91 @@
+import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
+import type { Db } from '../client';
+import { turnEvents, turns, turnSteps, type TurnStatus } from '../schema';
+
+export type StoredEvent = { seq: number; type: string; data: Record<string, unknown> };
+export type StoredStep = { seq: number; kind: string; data: unknown };
+
+export function turnQueries(db: Db) {
+  return {
+    insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }) {
+      db.insert(turns)
+        .values({
+          id: row.id,
+          threadId: row.threadId,
+          userMessageId: row.userMessageId,
+          assistantMessageId: row.assistantMessageId,
+          status: 'queued',
+          createdAt: row.now,
+        })
+        .run();
+    },
+
+    getTurn({ id }: { id: string }) {
+      return db.select().from(turns).where(eq(turns.id, id)).get();
+    },
+
+    setTurnStatus({ id, status, stats, now }: { id: string; status: TurnStatus; stats?: unknown; now?: number }) {
+      db.update(turns)
+        .set({ status, ...(stats !== undefined ? { stats } : {}), ...(now !== undefined ? { finishedAt: now } : {}) })
+        .where(eq(turns.id, id))
+        .run();
+    },
+
+    /** The turn still queued or running in a thread, if any. */
+    activeTurnOf({ threadId }: { threadId: string }) {
+      return db
+        .select()
+        .from(turns)
+        .where(and(eq(turns.threadId, threadId), inArray(turns.status, ['queued', 'running'])))
+        .orderBy(desc(turns.createdAt))
+        .get();
+    },
+
+    unfinishedTurns() {
+      return db
+        .select()
+        .from(turns)
+        .where(inArray(turns.status, ['queued', 'running']))
+        .orderBy(asc(turns.createdAt))
+        .all();
+    },
+
+    appendEvent({ turnId, seq, type, data, now }: { turnId: string; seq: number; type: string; data: unknown; now: number }) {
+      db.insert(turnEvents).values({ turnId, seq, type, data: JSON.stringify(data), createdAt: now }).run();
+    },
+
+    eventsAfter({ turnId, after }: { turnId: string; after: number }): StoredEvent[] {
+      return db
+        .select()
+        .from(turnEvents)
+        .where(and(eq(turnEvents.turnId, turnId), gt(turnEvents.seq, after)))
+        .orderBy(asc(turnEvents.seq))
+        .all()
+        .map((r) => ({ seq: r.seq, type: r.type, data: JSON.parse(r.data) as Record<string, unknown> }));
+    },
+
+    lastEventSeq({ turnId }: { turnId: string }): number {
+      const row = db
+        .select({ seq: turnEvents.seq })
+        .from(turnEvents)
+        .where(eq(turnEvents.turnId, turnId))
+        .orderBy(desc(turnEvents.seq))
+        .get();
+      return row?.seq ?? 0;
+    },
+
+    appendStep({ turnId, seq, kind, data, now }: { turnId: string; seq: number; kind: string; data: unknown; now: number }) {
+      db.insert(turnSteps).values({ turnId, seq, kind, data: JSON.stringify(data), createdAt: now }).run();
+    },
+
+    stepsOf({ turnId }: { turnId: string }): StoredStep[] {
+      return db
+        .select()
+        .from(turnSteps)
+        .where(eq(turnSteps.turnId, turnId))
+        .orderBy(asc(turnSteps.seq))
+        .all()
+        .map((r) => ({ seq: r.seq, kind: r.kind, data: JSON.parse(r.data) as unknown }));
+    },
+  };
+}

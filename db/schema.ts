@@ -1,0 +1,176 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/** Every table Hearth keeps. Times are epoch milliseconds; JSON columns hold validated data. */
+
+export const threads = sqliteTable(
+  'threads',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull().default(''),
+    systemPrompt: text('system_prompt').notNull().default(''),
+    pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('threads_updated_idx').on(t.pinned, t.updatedAt, t.id)],
+);
+export type Thread = typeof threads.$inferSelect;
+
+export const messageStatuses = ['streaming', 'complete', 'interrupted', 'error'] as const;
+export type MessageStatus = (typeof messageStatuses)[number];
+
+export const messages = sqliteTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    threadId: text('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    turnId: text('turn_id'),
+    role: text('role', { enum: ['user', 'assistant'] }).notNull(),
+    content: text('content').notNull(),
+    status: text('status', { enum: messageStatuses }).notNull().default('complete'),
+    /** For an assistant message that ended badly: the error code. */
+    errorCode: text('error_code'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('messages_thread_idx').on(t.threadId, t.createdAt)],
+);
+export type Message = typeof messages.$inferSelect;
+
+export const turnStatuses = ['queued', 'running', 'done', 'error', 'cancelled', 'interrupted'] as const;
+export type TurnStatus = (typeof turnStatuses)[number];
+
+export const turns = sqliteTable(
+  'turns',
+  {
+    id: text('id').primaryKey(),
+    threadId: text('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    userMessageId: text('user_message_id').notNull(),
+    assistantMessageId: text('assistant_message_id'),
+    status: text('status', { enum: turnStatuses }).notNull(),
+    stats: text('stats', { mode: 'json' }),
+    createdAt: integer('created_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [index('turns_thread_idx').on(t.threadId, t.createdAt), index('turns_status_idx').on(t.status)],
+);
+export type Turn = typeof turns.$inferSelect;
+
+/** The event log of a turn, in order; the SSE stream and its replay read from here. */
+export const turnEvents = sqliteTable(
+  'turn_events',
+  {
+    turnId: text('turn_id')
+      .notNull()
+      .references(() => turns.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    type: text('type').notNull(),
+    data: text('data').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.turnId, t.seq] })],
+);
+
+/** The step ledger: each completed step of a turn, so a restarted turn can resume without redoing it. */
+export const turnSteps = sqliteTable(
+  'turn_steps',
+  {
+    turnId: text('turn_id')
+      .notNull()
+      .references(() => turns.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    kind: text('kind').notNull(),
+    data: text('data').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.turnId, t.seq] })],
+);
+
+export const toolCalls = sqliteTable(
+  'tool_calls',
+  {
+    id: text('id').primaryKey(),
+    turnId: text('turn_id')
+      .notNull()
+      .references(() => turns.id, { onDelete: 'cascade' }),
+    threadId: text('thread_id').notNull(),
+    name: text('name').notNull(),
+    arguments: text('arguments').notNull(),
+    ok: integer('ok', { mode: 'boolean' }).notNull(),
+    result: text('result').notNull(),
+    repeat: integer('repeat', { mode: 'boolean' }).notNull().default(false),
+    ms: integer('ms').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('tool_calls_turn_idx').on(t.turnId, t.createdAt)],
+);
+export type ToolCallRow = typeof toolCalls.$inferSelect;
+
+export const attachments = sqliteTable(
+  'attachments',
+  {
+    id: text('id').primaryKey(),
+    messageId: text('message_id').references(() => messages.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    mime: text('mime').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    text: text('text').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('attachments_message_idx').on(t.messageId)],
+);
+export type Attachment = typeof attachments.$inferSelect;
+
+export const memories = sqliteTable('memories', {
+  id: text('id').primaryKey(),
+  text: text('text').notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+export type Memory = typeof memories.$inferSelect;
+
+/** Decision records, one row each; scopeKey is a turn id, a thread id or the resource id. */
+export const decisionRecords = sqliteTable(
+  'decision_records',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    layerId: text('layer_id').notNull(),
+    scope: text('scope', { enum: ['execution', 'thread', 'resource'] }).notNull(),
+    scopeKey: text('scope_key').notNull(),
+    turnId: text('turn_id'),
+    threadId: text('thread_id'),
+    stepId: text('step_id').notNull(),
+    at: integer('at').notNull(),
+    modelId: text('model_id').notNull(),
+    source: text('source', { enum: ['native', 'estimated'] }).notNull(),
+    answers: text('answers').notNull(),
+  },
+  (t) => [
+    index('decision_records_scope_idx').on(t.layerId, t.scope, t.scopeKey, t.id),
+    index('decision_records_thread_idx').on(t.threadId, t.id),
+  ],
+);
+export type DecisionRecordRow = typeof decisionRecords.$inferSelect;
+
+/** Outside hosts resting after a refusal or a failure (circuit breaker), kept across restarts. */
+export const hostPenalties = sqliteTable('host_penalties', {
+  host: text('host').primaryKey(),
+  until: integer('until').notNull(),
+  trips: integer('trips').notNull().default(0),
+  reason: text('reason').notNull().default(''),
+});
+
+/** Requests spent per outside host, for rate budgets. */
+export const hostSpend = sqliteTable(
+  'host_spend',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    host: text('host').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('host_spend_idx').on(t.host, t.at)],
+);

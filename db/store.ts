@@ -1,0 +1,23 @@
+import type { Db } from './client';
+import { decisionQueries } from './queries/decisions';
+import { hostQueries } from './queries/hosts';
+import { messageQueries } from './queries/messages';
+import { threadQueries } from './queries/threads';
+import { turnQueries } from './queries/turns';
+
+/** Every query family over one database handle. */
+export function createStore(db: Db) {
+  return {
+    db,
+    ...threadQueries(db),
+    ...messageQueries(db),
+    ...turnQueries(db),
+    ...decisionQueries(db),
+    ...hostQueries(db),
+    transaction<T>(fn: () => T): T {
+      return db.transaction(() => fn());
+    },
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;

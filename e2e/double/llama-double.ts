@@ -1,0 +1,386 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { persona } from './persona';
+
+/**
+ * A scripted stand-in for llama-server that speaks its wire format as captured in
+ * ../shared/llama-samples: the same response and chunk shapes, the same 4xx/5xx error bodies
+ * for the same bad requests, grammar-aware probabilities (post_sampling_probs) for JSON
+ * schema answers, tool-call deltas, pings, and failure modes (dead mid-stream, slow, errors
+ * after streaming began). Tests give it a script; without one it plays `persona`, a
+ * deterministic small model used by the browser tests and `npm run dev:fake`.
+ */
+
+export type DoubleRequest = {
+  body: Record<string, unknown>;
+  messages: { role: string; content?: unknown; tool_calls?: unknown; tool_call_id?: string }[];
+  tools: { function: { name: string; description?: string; parameters?: unknown } }[];
+  toolChoice: string | undefined;
+  stream: boolean;
+  /** The JSON schema of response_format / json_schema, if any. */
+  schema: Record<string, unknown> | null;
+};
+
+export type DoubleReply = {
+  content?: string;
+  reasoning?: string;
+  toolCalls?: { name: string; arguments: string | Record<string, unknown> }[];
+  finishReason?: 'stop' | 'length' | 'tool_calls';
+  /** Answer with this HTTP error body before any byte of a stream. */
+  error?: { status: number; type: string; message: string; extra?: Record<string, unknown> };
+  /** Streamed replies: send this error as an SSE data line after the content, with no [DONE]. */
+  errorAfterContent?: { code: number; type: string; message: string };
+  /** Streamed replies: close the connection after this many content tokens (no finish, no [DONE]). */
+  dropAfterTokens?: number;
+  delayMs?: number;
+  tokenDelayMs?: number;
+  /**
+   * Grammar-aware probabilities at the position where the value of `key` starts, by value.
+   * Used when the request asks for post_sampling_probs.
+   */
+  probs?: { key: string; values: Record<string, number> };
+};
+
+export type DoubleScript = (req: DoubleRequest, callIndex: number) => DoubleReply | Promise<DoubleReply>;
+
+export type LlamaDoubleOptions = {
+  script?: DoubleScript;
+  modelId?: string;
+  nCtx?: number;
+  slots?: number;
+  /** Answer /health and every API call with 503 "Loading model". */
+  loading?: boolean;
+};
+
+export type LlamaDouble = {
+  url: string;
+  baseUrl: string;
+  port: number;
+  requests: DoubleRequest[];
+  setScript(script: DoubleScript | undefined): void;
+  close(): Promise<void>;
+};
+
+const FINGERPRINT = 'b1-de3ff81';
+
+function alnum(n: number): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = randomBytes(n);
+  return Array.from(bytes, (b) => chars[b % chars.length]).join('');
+}
+
+/** Splits text the way a tokenizer roughly would: words with their leading space. */
+export function tokenize(text: string): string[] {
+  return text.match(/\s*\S+|\s+$/g) ?? (text ? [text] : []);
+}
+
+function errorBody(status: number, type: string, message: string, extra: Record<string, unknown> = {}) {
+  return { error: { code: status, message, type, ...extra } };
+}
+
+function estimateTokens(messages: unknown): number {
+  return Math.ceil(JSON.stringify(messages ?? '').length / 4);
+}
+
+/** The request checks a real llama-server makes before it starts a reply (llama-server.md §3). */
+function validate(body: Record<string, unknown>, nCtx: number): DoubleReply['error'] | null {
+  const bad = (message: string) => ({ status: 400, type: 'invalid_request_error', message });
+  if (!Array.isArray(body.messages)) return bad("'messages' is required");
+  for (const m of body.messages as Record<string, unknown>[]) {
+    if (m.role !== 'assistant' && m.content === undefined) return bad("'content' is required");
+    if (m.role === 'assistant' && m.content === undefined && m.tool_calls === undefined)
+      return bad("Expected 'content' or 'tool_calls'");
+  }
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  if (body.top_logprobs !== undefined && body.logprobs !== true) return bad('top_logprobs requires logprobs to be set to true');
+  if (body.logprobs === true && tools.length > 0 && body.stream === true) return bad('logprobs is not supported with tools + stream');
+  if (body.grammar !== undefined && tools.length > 0) return bad('Cannot use custom grammar constraints with tools.');
+  if (body.grammar !== undefined && (body.json_schema !== undefined || body.response_format !== undefined))
+    return { status: 500, type: 'server_error', message: 'Cannot use both json_schema and grammar' };
+  if (typeof body.tool_choice === 'string' && !['auto', 'none', 'required'].includes(body.tool_choice))
+    return bad(`Invalid tool_choice: ${body.tool_choice}`);
+  const rf = body.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
+  if (rf && !['text', 'json_object', 'json_schema'].includes(rf.type ?? ''))
+    return bad(`response_format type must be one of "text" or "json_object", but got: ${rf.type}`);
+  const schema = (rf?.type === 'json_schema' ? rf.json_schema?.schema : undefined) ?? body.json_schema;
+  if (schema !== undefined) {
+    const problem = schemaProblem(schema);
+    if (problem) {
+      return bad(
+        `Unable to generate parser for this template. Automatic parser generation failed: JSON schema error at #: ${problem}`,
+      );
+    }
+  }
+  const need = estimateTokens(body.messages);
+  if (need > nCtx) {
+    return {
+      status: 400,
+      type: 'exceed_context_size_error',
+      message: `request (${need} tokens) exceeds the available context size (${nCtx} tokens), try increasing it`,
+      extra: { n_prompt_tokens: need, n_ctx: nCtx },
+    };
+  }
+  return null;
+}
+
+const knownTypes = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
+function schemaProblem(schema: unknown): string | null {
+  if (typeof schema !== 'object' || schema === null) return 'schema must be an object';
+  const s = schema as Record<string, unknown>;
+  if (s.type !== undefined) {
+    const types = Array.isArray(s.type) ? s.type : [s.type];
+    for (const t of types) if (typeof t !== 'string' || !knownTypes.has(t)) return `unrecognized type ${String(t)}`;
+  }
+  if (s.enum !== undefined && (!Array.isArray(s.enum) || s.enum.length === 0)) return 'enum must be a non-empty array';
+  if (typeof s.$ref === 'string' && !s.$ref.startsWith('#')) return 'only references into the same document are supported';
+  if (s.properties !== undefined) {
+    if (typeof s.properties !== 'object' || s.properties === null) return 'properties must be an object';
+    for (const sub of Object.values(s.properties)) {
+      const p = schemaProblem(sub);
+      if (p) return p;
+    }
+  }
+  if (s.items !== undefined && !Array.isArray(s.items)) return schemaProblem(s.items);
+  return null;
+}
+
+function parseRequest(body: Record<string, unknown>): DoubleRequest {
+  const rf = body.response_format as { type?: string; json_schema?: { schema?: unknown }; schema?: unknown } | undefined;
+  const schema = (rf?.type === 'json_schema' ? rf.json_schema?.schema : rf?.type === 'json_object' ? rf.schema : undefined) ?? body.json_schema;
+  return {
+    body,
+    messages: (body.messages as DoubleRequest['messages']) ?? [],
+    tools: Array.isArray(body.tools) ? (body.tools as DoubleRequest['tools']) : [],
+    toolChoice: typeof body.tool_choice === 'string' ? body.tool_choice : undefined,
+    stream: body.stream === true,
+    schema: schema && typeof schema === 'object' ? (schema as Record<string, unknown>) : null,
+  };
+}
+
+type TokenEntry = { id: number; token: string; bytes: number[]; prob: number; top_probs: { id: number; token: string; bytes: number[]; prob: number }[] };
+
+function entry(token: string, prob: number, top: { token: string; prob: number }[]): TokenEntry {
+  const mk = (t: string, p: number) => ({ id: 1000 + (t.length * 31 + t.charCodeAt(0)) % 90000, token: t, bytes: [...Buffer.from(t)], prob: p });
+  return { ...mk(token, prob), top_probs: top.map((t) => mk(t.token, t.prob)) };
+}
+
+/**
+ * Grammar-aware token probabilities for a JSON answer, in the shape of sample 31: certain
+ * tokens for the structure, and at the start of `probs.key`'s value a spread over the values'
+ * first tokens (split like a real tokenizer might: "ans" + "wered").
+ */
+function postSamplingProbs(content: string, probs: DoubleReply['probs']): TokenEntry[] {
+  const tokens = tokenize(content).flatMap((t) => t.match(/[{}":,]|[^{}":,]+/g) ?? []);
+  const out: TokenEntry[] = [];
+  let text = '';
+  let done = false;
+  for (const t of tokens) {
+    if (probs && !done) {
+      const marker = new RegExp(`"${probs.key}"\\s*:\\s*"?$`);
+      if (marker.test(text)) {
+        done = true;
+        const top = Object.entries(probs.values)
+          .map(([value, p]) => ({ token: value.slice(0, Math.max(1, Math.ceil(value.length / 2))), prob: p }))
+          .sort((a, b) => b.prob - a.prob);
+        const chosen = top.find((x) => t.startsWith(x.token)) ?? top[0];
+        out.push(entry(chosen.token, chosen.prob, top));
+        const rest = t.slice(chosen.token.length);
+        if (rest) out.push(entry(rest, 1, [{ token: rest, prob: 1 }]));
+        text += t;
+        continue;
+      }
+    }
+    out.push(entry(t, 1, [{ token: t, prob: 1 }]));
+    text += t;
+  }
+  out.push(entry('', 1, [{ token: '', prob: 1 }]));
+  return out;
+}
+
+export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 0, host = '127.0.0.1'): Promise<LlamaDouble> {
+  const modelId = options.modelId ?? 'tiny-toy';
+  const nCtx = options.nCtx ?? 16384;
+  const slots = options.slots ?? 1;
+  let script: DoubleScript | undefined = options.script;
+  const requests: DoubleRequest[] = [];
+  let calls = 0;
+  const sockets = new Set<import('node:net').Socket>();
+
+  const sendJson = (res: http.ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+  };
+
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://double');
+    const route = url.pathname.replace(/^\/v1(?=\/)/, '');
+    try {
+      if (options.loading && route !== '/__requests') {
+        return sendJson(res, 503, errorBody(503, 'unavailable_error', 'Loading model'));
+      }
+      if (req.method === 'GET' && route === '/health') return sendJson(res, 200, { status: 'ok' });
+      if (req.method === 'GET' && route === '/models') {
+        const created = Math.floor(Date.now() / 1000);
+        const meta = { vocab_type: 2, n_vocab: 151936, n_ctx: nCtx, n_ctx_train: 32768, n_embd: 64, n_params: 19521856, size: 39044352, ftype: 'F16' };
+        return sendJson(res, 200, {
+          models: [{ name: modelId, model: modelId, modified_at: '', size: '', digest: '', type: 'model', description: '', tags: [''], capabilities: ['completion'], parameters: '', details: { parent_model: '', format: 'gguf', family: '', families: [''], parameter_size: '', quantization_level: '' } }],
+          object: 'list',
+          data: [{ id: modelId, aliases: [modelId], tags: [], object: 'model', created, owned_by: 'llamacpp', meta }],
+        });
+      }
+      if (req.method === 'GET' && route === '/props') {
+        return sendJson(res, 200, {
+          default_generation_settings: { id: 0, n_ctx: nCtx, speculative: false, is_processing: false, params: { temperature: 0.8, top_k: 40, top_p: 0.95, min_p: 0.05, n_predict: -1 } },
+          total_slots: slots,
+          model_alias: modelId,
+          model_path: '/models/redacted.gguf',
+          modalities: { vision: false, audio: false },
+          endpoint_slots: true,
+          endpoint_props: false,
+          endpoint_metrics: false,
+          webui: true,
+          chat_template: '{{ messages }}',
+          chat_template_caps: { supports_tool_calls: true, supports_parallel_tool_calls: true, supports_system_role: true },
+          bos_token: '',
+          eos_token: '<|im_end|>',
+          build_info: FINGERPRINT,
+          is_sleeping: false,
+        });
+      }
+      if (req.method === 'GET' && route === '/slots') {
+        return sendJson(res, 200, Array.from({ length: slots }, (_, id) => ({ id, n_ctx: nCtx, speculative: false, is_processing: false })));
+      }
+      if (req.method === 'GET' && route === '/__requests') return sendJson(res, 200, requests.map((r) => r.body));
+      if (req.method === 'POST' && route === '/chat/completions') {
+        const raw = await readBody(req);
+        let body: Record<string, unknown>;
+        try {
+          body = JSON.parse(raw) as Record<string, unknown>;
+        } catch {
+          return sendJson(res, 500, errorBody(500, 'server_error', '[json.exception.parse_error.101] parse error'));
+        }
+        const problem = validate(body, nCtx);
+        const parsed = parseRequest(body);
+        requests.push(parsed);
+        if (problem) return sendJson(res, problem.status, errorBody(problem.status, problem.type, problem.message, problem.extra));
+        const reply = await (script ?? persona)(parsed, calls++);
+        return respond(res, parsed, reply);
+      }
+      return sendJson(res, 404, errorBody(404, 'not_found_error', 'File Not Found'));
+    } catch (err) {
+      if (!res.headersSent) sendJson(res, 500, errorBody(500, 'server_error', (err as Error).message));
+      else res.destroy();
+    }
+  });
+
+  async function respond(res: http.ServerResponse, req: DoubleRequest, reply: DoubleReply) {
+    if (reply.delayMs) await sleep(reply.delayMs);
+    if (reply.error) {
+      return sendJson(res, reply.error.status, errorBody(reply.error.status, reply.error.type, reply.error.message, reply.error.extra));
+    }
+    const id = `chatcmpl-${alnum(32)}`;
+    const created = Math.floor(Date.now() / 1000);
+    const content = reply.content ?? '';
+    const toolCalls = (reply.toolCalls ?? []).map((c) => ({
+      id: alnum(32),
+      name: c.name,
+      arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+    }));
+    const finish = reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop');
+    const promptTokens = estimateTokens(req.messages);
+    const completionTokens = Math.max(1, tokenize(content).length + toolCalls.reduce((n, c) => n + tokenize(c.arguments).length + 3, 0));
+    const usage = { completion_tokens: completionTokens, prompt_tokens: promptTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: 0 } };
+    const timings = {
+      cache_n: 0, prompt_n: promptTokens, prompt_ms: 4.8, prompt_per_token_ms: 0.156, prompt_per_second: 6410.3,
+      predicted_n: completionTokens, predicted_ms: 49.1, predicted_per_token_ms: 2.73, predicted_per_second: 366.4,
+    };
+    const base = { created, id, model: modelId, system_fingerprint: FINGERPRINT, object: 'chat.completion.chunk' };
+    const wantProbs = req.body.logprobs === true && req.body.post_sampling_probs === true;
+
+    if (!req.stream) {
+      const message: Record<string, unknown> = { role: 'assistant', content: toolCalls.length ? '' : content };
+      if (reply.reasoning) message.reasoning_content = reply.reasoning;
+      if (toolCalls.length) {
+        message.tool_calls = toolCalls.map((c) => ({ type: 'function', function: { name: c.name, arguments: c.arguments }, id: c.id }));
+      }
+      const choice: Record<string, unknown> = { finish_reason: finish, index: 0, message };
+      if (wantProbs) choice.logprobs = { content: postSamplingProbs(content, reply.probs) };
+      return sendJson(res, 200, { choices: [choice], created, model: modelId, system_fingerprint: FINGERPRINT, object: 'chat.completion', usage, id, timings });
+    }
+
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}) =>
+      send({ choices: [{ finish_reason: finishReason, index: 0, delta }], ...base, ...extra });
+    let closed = false;
+    res.on('close', () => (closed = true));
+    chunk({ role: 'assistant', content: null });
+    res.write(':\n\n'); // a ping comment, as llama-server sends during silence
+    let n = 0;
+    if (reply.reasoning) for (const t of tokenize(reply.reasoning)) chunk({ reasoning_content: t });
+    for (const t of tokenize(content)) {
+      if (closed) return;
+      if (reply.dropAfterTokens !== undefined && n >= reply.dropAfterTokens) return res.destroy();
+      if (reply.tokenDelayMs) await sleep(reply.tokenDelayMs);
+      chunk({ content: t });
+      n++;
+    }
+    if (reply.dropAfterTokens !== undefined) return res.destroy();
+    if (reply.errorAfterContent) {
+      send({ error: reply.errorAfterContent });
+      return res.end();
+    }
+    toolCalls.forEach((c, index) => {
+      const frags = c.arguments.match(/.{1,3}/gs) ?? [''];
+      chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: frags[0] } }] });
+      for (const f of frags.slice(1)) chunk({ tool_calls: [{ index, function: { arguments: f } }] });
+    });
+    const includeUsage = (req.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    if (includeUsage) {
+      chunk({}, finish);
+      send({ choices: [], ...base, usage, timings });
+    } else {
+      chunk({}, finish, { timings });
+    }
+    res.write('data: [DONE]\n\n');
+    res.end();
+  }
+
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const actualPort = (server.address() as AddressInfo).port;
+  const baseUrl = `http://${host}:${actualPort}`;
+  return {
+    url: `${baseUrl}/v1`,
+    baseUrl,
+    port: actualPort,
+    requests,
+    setScript(s) {
+      script = s;
+      calls = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}

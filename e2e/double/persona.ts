@@ -1,0 +1,139 @@
+import type { DoubleReply, DoubleRequest } from './llama-double';
+
+/**
+ * The double's default behaviour: a deterministic "small model" with the habits Hearth must
+ * handle. It defers on questions about anything current (so the gate has work to do),
+ * calls a tool when forced, answers from tool results, and answers the decide steps'
+ * JSON schemas sensibly with probabilities. Browser tests and `npm run dev:fake` use it.
+ */
+
+const CURRENT = /\b(price|prices|weather|latest|news|today|tonight|score|scores|currently|right now)\b/i;
+
+function text(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((p) => (p as { text?: string }).text ?? '').join('');
+  return '';
+}
+
+/** The user's own question: the last user message that is not one of the engine's notes. */
+function question(req: DoubleRequest): string {
+  const users = req.messages.filter((m) => m.role === 'user').map((m) => text(m.content));
+  const own = users.filter((u) => !/^(That does not answer|You have used your tool budget|Answer now|\[Hearth\])/.test(u));
+  return (own.at(-1) ?? users.at(-1) ?? '').trim();
+}
+
+function section(body: string, name: string): string {
+  const m = body.match(new RegExp(`${name}:\\n([\\s\\S]*?)(?:\\n\\n[A-Z][^\\n]*:\\n|$)`));
+  return m ? m[1].trim() : '';
+}
+
+function decideReply(req: DoubleRequest): DoubleReply {
+  const schema = req.schema as { properties?: Record<string, { type?: string; enum?: string[] }> };
+  const props = schema.properties ?? {};
+  const lastUser = text(req.messages.filter((m) => m.role === 'user').at(-1)?.content);
+  const q = section(lastUser, 'Question') || lastUser;
+  if ('needs_fresh' in props) {
+    const fresh = CURRENT.test(q);
+    return {
+      content: JSON.stringify({ needs_fresh: fresh, query: fresh ? q.replace(/[?"]/g, '').slice(0, 80) : '' }),
+      probs: { key: 'needs_fresh', values: fresh ? { true: 0.93, false: 0.07 } : { true: 0.04, false: 0.96 } },
+    };
+  }
+  if ('verdict' in props) {
+    const draft = section(lastUser, 'Draft answer');
+    const research = /\b(not sure|no idea|cannot say)\b/i.test(draft);
+    return {
+      content: JSON.stringify({ verdict: research ? 'research' : 'answered', query: research ? q.slice(0, 80) : '' }),
+      probs: { key: 'verdict', values: research ? { research: 0.8, answered: 0.2 } : { answered: 0.88, research: 0.12 } },
+    };
+  }
+  if ('is_arithmetic' in props) {
+    const yes = /\d[\d.\s]*[-+*/^x×÷][\s(]*\d/.test(q);
+    return {
+      content: JSON.stringify({ is_arithmetic: yes }),
+      probs: { key: 'is_arithmetic', values: yes ? { true: 0.97, false: 0.03 } : { true: 0.02, false: 0.98 } },
+    };
+  }
+  if ('expression' in props) {
+    const runs = q.replace(/[x×]/g, '*').replace(/÷/g, '/').match(/[\d.+\-*/^%()\s]+/g) ?? [];
+    const expr = runs.map((r) => r.trim()).filter((r) => /\d/.test(r)).sort((a, b) => b.length - a.length)[0] ?? '0';
+    return { content: JSON.stringify({ expression: expr }) };
+  }
+  const answer: Record<string, unknown> = {};
+  for (const [key, p] of Object.entries(props)) {
+    answer[key] = p.enum ? p.enum[0] : p.type === 'boolean' ? true : p.type === 'number' ? 0 : '';
+  }
+  return { content: JSON.stringify(answer) };
+}
+
+function summariseToolResult(name: string, raw: string): string {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return `The ${name} tool said: ${raw.slice(0, 200)}`;
+  }
+  const d = data as Record<string, unknown>;
+  if (d.repeat) return summariseToolResult(name, JSON.stringify(d.result));
+  if (d.error) return `I could not check that: the ${name} tool failed (${String(d.error).slice(0, 160)}).`;
+  if (Array.isArray(d.results) && d.results.length > 0) {
+    const first = d.results[0] as Record<string, string>;
+    if (first.url) return `According to **${first.title}** (${first.url}): ${first.snippet ?? ''}`.trim();
+    return `From your earlier conversations: ${String(first.excerpt ?? first.text ?? first.title ?? '').slice(0, 200)}`;
+  }
+  if (typeof d.iso === 'string') return `It is ${String(d.local ?? d.iso)} (${String(d.timezone ?? '')}).`;
+  if (typeof d.text === 'string') return `The page says: ${d.text.slice(0, 200)}`;
+  return `The ${name} tool returned: ${raw.slice(0, 200)}`;
+}
+
+export function persona(req: DoubleRequest): DoubleReply {
+  if (req.schema) return decideReply(req);
+  const q = question(req);
+  const last = req.messages.at(-1);
+  const toolNames = req.tools.map((t) => t.function.name);
+
+  const exact = req.messages.map((m) => text(m.content)).join('\n').match(/The exact result is (\S+) \(plan: ([^)]*)\)/);
+  if (exact) return { content: `The answer is **${exact[1]}** (computed exactly as ${exact[2]}).` };
+
+  if (last?.role === 'tool' || req.messages.some((m) => m.role === 'tool')) {
+    const toolMsgs = req.messages.filter((m) => m.role === 'tool');
+    const calls = req.messages.flatMap((m) => (m.tool_calls as { function: { name: string } }[] | undefined) ?? []);
+    const name = calls.at(-1)?.function.name ?? 'tool';
+    const lastResult = text(toolMsgs.at(-1)?.content);
+    if (req.toolChoice !== 'required') return { content: summariseToolResult(name, lastResult) };
+  }
+
+  if (req.toolChoice === 'required' && toolNames.length > 0) {
+    const nudge = text(req.messages.filter((m) => m.role === 'user').at(-1)?.content);
+    const wanted = nudge.match(/Search for "([^"]+)"/)?.[1] ?? q;
+    if (toolNames.includes('web_search')) return { toolCalls: [{ name: 'web_search', arguments: { query: wanted } }] };
+    if (/time|date|day/i.test(q) && toolNames.includes('now')) return { toolCalls: [{ name: 'now', arguments: {} }] };
+    if (toolNames.includes('search_conversations'))
+      return { toolCalls: [{ name: 'search_conversations', arguments: { query: wanted } }] };
+    return { toolCalls: [{ name: toolNames[0], arguments: {} }] };
+  }
+
+  if (/\bwhat time\b|\bwhat day\b/i.test(q) && toolNames.includes('now')) {
+    return { toolCalls: [{ name: 'now', arguments: {} }] };
+  }
+  if (/\b(earlier|before|last time)\b.*\b(talk|said|discuss|conversation)/i.test(q) && toolNames.includes('search_conversations')) {
+    const topic = q.match(/about ([\w\s-]+)/i)?.[1]?.trim() ?? q;
+    return { toolCalls: [{ name: 'search_conversations', arguments: { query: topic } }] };
+  }
+  if (CURRENT.test(q) && toolNames.length > 0) {
+    return { content: "I don't have access to real-time data, but I can search for the current information if you'd like." };
+  }
+  if (CURRENT.test(q)) {
+    return { content: 'Web search is off here, so I cannot check this. From what I know, it changes often; please treat this as a rough guide.' };
+  }
+  if (/markdown test/i.test(q)) {
+    return {
+      content:
+        '## Result\n\n| fruit | count |\n|---|---|\n| apple | 3 |\n\n~~old~~ **bold** `code`\n\n<script>window.__hearthPwned = true</script><img src=x onerror="window.__hearthPwned = true"> [click](javascript:window.__hearthPwned=true)\n\n```ts\nconst x: number = 1;\n```',
+    };
+  }
+  if (/slowly/i.test(q)) {
+    return { content: Array.from({ length: 120 }, (_, i) => `word${i}`).join(' '), tokenDelayMs: 50 };
+  }
+  return { content: `Hello! You said: "${q.slice(0, 200)}". I am the test double, answering from what I know.` };
+}

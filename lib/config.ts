@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/**
+ * Hearth's whole configuration, read from the environment once and validated here.
+ * Every key is documented in the README's configuration table.
+ */
+
+const url = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, `must be an http(s) URL for ${what}`);
+
+const positiveInt = (max: number) => z.coerce.number().int().min(1).max(max);
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+const configSchema = z.object({
+  LLAMA_URL: url('llama-server').default('http://127.0.0.1:8080/v1'),
+  HOST: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9.:\-[\]]+$/, 'must be a host name or an IP address')
+    .default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  /** SearXNG base URL; when unset, web search is off and the model is told so. */
+  SEARXNG_URL: z.preprocess(emptyToUndefined, url('SearXNG').optional()),
+  /** Ports fetch_url may connect to, comma-separated. */
+  FETCH_ALLOWED_PORTS: z
+    .string()
+    .default('80,443')
+    .transform((v, ctx) => {
+      const ports = v.split(',').map((p) => Number(p.trim()));
+      if (ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of ports' });
+        return z.NEVER;
+      }
+      return ports;
+    }),
+  /** The user's IANA timezone, for the date line and the `now` tool. */
+  HEARTH_TIMEZONE: z
+    .string()
+    .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA timezone such as Europe/Paris'),
+  /** Where the user is, for weather and "near me" questions; optional. */
+  HEARTH_LOCATION: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  /** The assistant's name in its identity line. */
+  HEARTH_ASSISTANT_NAME: z.string().min(1).max(60).default('Hearth'),
+  MODEL_TIMEOUT_MS: positiveInt(3_600_000).default(600_000),
+  MAX_ROUNDS: positiveInt(20).default(6),
+  TURN_FUEL: positiveInt(1_000_000).default(2000),
+  TURN_MODEL_CALLS: positiveInt(200).default(16),
+  /** Model slots when /props cannot be read; normally taken from llama-server. */
+  MODEL_SLOTS: z.preprocess(emptyToUndefined, positiveInt(64).optional()),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses an environment; throws ConfigError with a one-line message naming the key. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const key = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Hearth configuration: ${key} ${issue.message} (got ${JSON.stringify(env[key] ?? '')})`);
+  }
+  return result.data;
+}
+
+let cached: Config | undefined;
+
+/** The process configuration, parsed on first use. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,233 @@
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { HearthError } from '@/lib/errors';
+import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth, TokenProb, ToolCallRequest } from './types';
+
+/**
+ * The model client for llama-server's OpenAI-compatible API, over the `openai` package.
+ * It streams chat completions and assembles content and tool-call deltas, passes llama.cpp's
+ * own request fields through, reads grammar-aware token probabilities, and maps every failure
+ * to a HearthError: model_unreachable, model_error, context_overflow, model_stream_broken,
+ * cancelled.
+ */
+
+/** llama.cpp fields the SDK's types do not know, read from chunks and responses. */
+type LlamaProb = { token?: string; bytes?: number[]; prob?: number; top_probs?: LlamaProb[] };
+type LlamaChoiceExtras = { logprobs?: { content?: LlamaProb[] | null } | null };
+type LlamaDeltaExtras = { reasoning_content?: string | null };
+
+export type LlamaClientOptions = {
+  baseURL: string;
+  timeoutMs: number;
+  /** How long health checks wait; a dead server must not hang the page. */
+  healthTimeoutMs?: number;
+  fetch?: typeof fetch;
+};
+
+function tokenText(p: LlamaProb): string {
+  // A token that is not valid UTF-8 on its own has a truncated `token`; bytes are exact.
+  if (Array.isArray(p.bytes) && p.bytes.length > 0) return Buffer.from(p.bytes).toString('utf8');
+  return p.token ?? '';
+}
+
+export function readTokenProbs(content: LlamaProb[] | null | undefined): TokenProb[] | null {
+  if (!Array.isArray(content) || content.length === 0) return null;
+  return content.map((entry) => ({
+    token: tokenText(entry),
+    prob: typeof entry.prob === 'number' ? entry.prob : 0,
+    top: (entry.top_probs ?? []).map((t) => ({ token: tokenText(t), prob: typeof t.prob === 'number' ? t.prob : 0 })),
+  }));
+}
+
+/** Turns any failure of a call into the HearthError the engine and the UI understand. */
+export function mapModelError(err: unknown, baseURL: string): HearthError {
+  if (err instanceof HearthError) return err;
+  if (err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
+    return new HearthError('cancelled', 'The model call was stopped.');
+  }
+  if (err instanceof APIConnectionTimeoutError) {
+    return new HearthError('model_unreachable', `The model server at ${baseURL} did not answer in time.`);
+  }
+  if (err instanceof APIConnectionError) {
+    return new HearthError('model_unreachable', `The model server at ${baseURL} cannot be reached.`);
+  }
+  if (err instanceof APIError) {
+    const body = (err.error ?? {}) as { type?: string; message?: string; n_prompt_tokens?: number; n_ctx?: number };
+    if (body.type === 'exceed_context_size_error') {
+      return new HearthError(
+        'context_overflow',
+        `This conversation is longer than the model's context (${body.n_prompt_tokens ?? '?'} tokens for ${body.n_ctx ?? '?'}). Start a new thread or run llama-server with a larger -c.`,
+        { nPromptTokens: body.n_prompt_tokens, nCtx: body.n_ctx },
+      );
+    }
+    const message = body.message ?? err.message;
+    return new HearthError('model_error', `The model server answered with an error: ${message}`, {
+      status: err.status,
+      type: body.type,
+    });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new HearthError('model_stream_broken', `The model's reply stopped early: ${message}`);
+}
+
+function buildBody(request: ChatRequest, stream: boolean): Record<string, unknown> {
+  if (request.tools?.length && request.jsonSchema) {
+    // With both, llama-server lets the schema win and no tool call can happen.
+    throw new HearthError('internal', 'tools and a JSON schema cannot go in one request');
+  }
+  const body: Record<string, unknown> = { model: 'local', messages: request.messages, stream };
+  if (stream) body.stream_options = { include_usage: true };
+  if (request.tools?.length) {
+    body.tools = request.tools;
+    body.tool_choice = request.toolChoice ?? 'auto';
+  }
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.jsonSchema) {
+    body.response_format = { type: 'json_schema', json_schema: { name: 'answer', strict: true, schema: request.jsonSchema } };
+  }
+  if (request.tokenProbs) {
+    if (stream && request.tools?.length) throw new HearthError('internal', 'llama-server refuses logprobs with tools on a stream');
+    // Grammar-aware probabilities need neutral sampling: at temperature 0 every entry is 1.0.
+    Object.assign(body, {
+      logprobs: true,
+      top_logprobs: request.tokenProbs,
+      post_sampling_probs: true,
+      temperature: 1,
+      top_k: 0,
+      top_p: 1,
+      min_p: 0,
+    });
+  }
+  return { ...body, ...request.extra };
+}
+
+export function createLlamaClient(options: LlamaClientOptions): ModelClient {
+  const baseURL = options.baseURL.replace(/\/+$/, '');
+  const openai = new OpenAI({
+    baseURL,
+    apiKey: 'not-needed',
+    // llama-server's 500s are deterministic (bad requests), so retrying them only wastes time.
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+    fetch: options.fetch,
+  });
+
+  async function chat(request: ChatRequest, opts: ChatOptions = {}): Promise<ChatResult> {
+    const stream = Boolean(opts.onDelta);
+    const body = buildBody(request, stream);
+    try {
+      if (!stream) {
+        const res = (await openai.chat.completions.create(body as never, { signal: opts.signal })) as OpenAI.ChatCompletion;
+        const choice = res.choices[0];
+        if (!choice) throw new HearthError('model_error', 'The model server returned no choices.');
+        const message = choice.message as OpenAI.ChatCompletionMessage & LlamaDeltaExtras;
+        return {
+          content: message.content ?? '',
+          reasoning: message.reasoning_content ?? '',
+          toolCalls: (message.tool_calls ?? []).flatMap((c) =>
+            c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+          ),
+          finishReason: normaliseFinish(choice.finish_reason),
+          usage: { promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0 },
+          tokenProbs: readTokenProbs((choice as unknown as LlamaChoiceExtras).logprobs?.content),
+          model: res.model,
+        };
+      }
+
+      const chunks = (await openai.chat.completions.create(body as never, {
+        signal: opts.signal,
+      })) as unknown as AsyncIterable<OpenAI.ChatCompletionChunk>;
+      let content = '';
+      let reasoning = '';
+      let finish: string | null = null;
+      let model = '';
+      const usage = { promptTokens: 0, completionTokens: 0 };
+      const calls = new Map<number, ToolCallRequest>();
+      for await (const chunk of chunks) {
+        model ||= chunk.model;
+        if (chunk.usage) {
+          usage.promptTokens = chunk.usage.prompt_tokens;
+          usage.completionTokens = chunk.usage.completion_tokens;
+        }
+        const choice = chunk.choices[0];
+        if (!choice) continue;
+        const delta = choice.delta as OpenAI.ChatCompletionChunk.Choice.Delta & LlamaDeltaExtras;
+        if (delta.reasoning_content) reasoning += delta.reasoning_content;
+        if (delta.content) {
+          content += delta.content;
+          opts.onDelta?.(delta.content);
+        }
+        for (const part of delta.tool_calls ?? []) {
+          const existing = calls.get(part.index);
+          if (existing) {
+            existing.arguments += part.function?.arguments ?? '';
+            if (part.function?.name && !existing.name) existing.name = part.function.name;
+          } else {
+            calls.set(part.index, {
+              id: part.id ?? '',
+              name: part.function?.name ?? '',
+              arguments: part.function?.arguments ?? '',
+            });
+          }
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
+      }
+      if (!finish) {
+        throw new HearthError('model_stream_broken', "The model's reply stopped before it was finished.");
+      }
+      return {
+        content,
+        reasoning,
+        toolCalls: [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c),
+        finishReason: normaliseFinish(finish),
+        usage,
+        tokenProbs: null,
+        model,
+      };
+    } catch (err) {
+      throw mapModelError(err, baseURL);
+    }
+  }
+
+  async function health(): Promise<ModelHealth> {
+    const f = options.fetch ?? fetch;
+    const timeout = options.healthTimeoutMs ?? 3000;
+    const result: ModelHealth = { url: baseURL, reachable: false };
+    try {
+      const res = await f(`${baseURL}/models`, { signal: AbortSignal.timeout(timeout) });
+      if (!res.ok) {
+        result.error = `GET /models answered ${res.status}`;
+        return result;
+      }
+      const models = (await res.json()) as { data?: { id?: string; meta?: { n_ctx?: number } }[] };
+      result.reachable = true;
+      result.id = models.data?.[0]?.id;
+      result.contextSize = models.data?.[0]?.meta?.n_ctx;
+    } catch (err) {
+      result.error = err instanceof Error ? err.message : String(err);
+      return result;
+    }
+    try {
+      // /props sits beside /v1, not under it.
+      const propsUrl = new URL('/props', baseURL.replace(/\/v1$/, '/')).toString();
+      const res = await f(propsUrl, { signal: AbortSignal.timeout(timeout) });
+      if (res.ok) {
+        const props = (await res.json()) as {
+          total_slots?: number;
+          default_generation_settings?: { n_ctx?: number };
+        };
+        result.contextSize = props.default_generation_settings?.n_ctx ?? result.contextSize;
+        if (typeof props.total_slots === 'number') result.slots = props.total_slots;
+      }
+    } catch {
+      // /props is optional (other OpenAI-compatible servers lack it).
+    }
+    return result;
+  }
+
+  return { chat, health };
+}
+
+function normaliseFinish(reason: string | null | undefined): ChatResult['finishReason'] {
+  return reason === 'stop' || reason === 'length' || reason === 'tool_calls' ? reason : 'unknown';
+}

@@ -1,0 +1,63 @@
+/** The shapes Hearth's engine and decide steps use to talk to a model, whatever serves it. */
+
+export type ToolCallRequest = { id: string; name: string; arguments: string };
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export type ToolSchema = {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+};
+
+export type ChatRequest = {
+  messages: ChatMessage[];
+  tools?: ToolSchema[];
+  /** Never sent without tools: llama-server cannot satisfy "required" with nothing to call. */
+  toolChoice?: 'auto' | 'required';
+  maxTokens?: number;
+  temperature?: number;
+  /** A JSON schema the answer must follow (llama-server compiles it to a grammar). Never sent with tools. */
+  jsonSchema?: Record<string, unknown>;
+  /** Grammar-aware token probabilities (post_sampling_probs) with this many top entries. */
+  tokenProbs?: number;
+  /** llama.cpp request fields the SDK has no types for (chat_template_kwargs, top_k, ...). */
+  extra?: Record<string, unknown>;
+};
+
+/** One generated token with the grammar-aware probabilities of its alternatives. */
+export type TokenProb = { token: string; prob: number; top: { token: string; prob: number }[] };
+
+export type ChatResult = {
+  content: string;
+  reasoning: string;
+  toolCalls: ToolCallRequest[];
+  finishReason: 'stop' | 'length' | 'tool_calls' | 'unknown';
+  usage: { promptTokens: number; completionTokens: number };
+  tokenProbs: TokenProb[] | null;
+  model: string;
+};
+
+export type ChatOptions = {
+  signal?: AbortSignal;
+  /** Streams the call and reports each content fragment as it arrives. */
+  onDelta?: (text: string) => void;
+};
+
+export type ModelHealth = {
+  url: string;
+  reachable: boolean;
+  id?: string;
+  contextSize?: number;
+  slots?: number;
+  error?: string;
+};
+
+/** The model as the engine sees it: tests hand in a scripted one. */
+export interface ModelClient {
+  chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult>;
+  health(): Promise<ModelHealth>;
+}
