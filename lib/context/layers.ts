@@ -1,0 +1,178 @@
+import type { DecisionRecord } from '@/lib/decide/types';
+import type { ChatMessage } from '@/lib/llm/types';
+
+/**
+ * Context layers: the model's view is assembled from layers in slot order (lower first).
+ * Layers before the history slot render into the system message, so the prefix stays
+ * byte-stable while they do not change; the history layer contributes the conversation.
+ * Hooks: init, recall, onDecision, onSpawn, onReturn. A hook that throws or runs past its
+ * timeout becomes a diagnostic and never fails the turn.
+ */
+
+export const Slot = {
+  SYSTEM: 0,
+  REMINDER: 80,
+  STEERING: 90,
+  WORKING_MEMORY: 100,
+  ENTITY: 150,
+  ATTACHMENTS: 200,
+  HISTORY: 280,
+} as const;
+
+export type LayerCtx = { executionId: string; threadId: string; resourceId: string };
+
+export type Recalled = { system?: string; messages?: ChatMessage[] } | null;
+
+export interface ContextLayer<Id extends string = string, S = unknown, P = unknown> {
+  id: Id;
+  slot: number;
+  init?(args: { ctx: LayerCtx }): Promise<S> | S;
+  recall?(args: { state: S; ctx: LayerCtx }): Promise<Recalled> | Recalled;
+  onDecision?(args: { state: S; record: DecisionRecord; ctx: LayerCtx }): Promise<{ state: S } | void> | { state: S } | void;
+  onSpawn?(args: { parentState: S }): S;
+  onReturn?(args: { childState: S; parentState: S }): S;
+  provides?(state: S): P;
+  timeouts?: Partial<Record<'init' | 'recall' | 'onDecision', number>>;
+}
+
+export const defaultTimeouts = { init: 10_000, recall: 5_000, onDecision: 5_000 };
+
+export type Diagnostic = { layerId: string; hook: string; message: string };
+
+type AnyLayer = ContextLayer<string, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The typed view of what the layers provide: ctx.context.decisionsHistory and so on. */
+export type ContextOf<L extends readonly AnyLayer[]> = {
+  [K in L[number] as K['id']]: K extends ContextLayer<string, unknown, infer P> ? P : never;
+};
+
+class HookTimeout extends Error {}
+
+async function withTimeout<T>(ms: number, fn: () => Promise<T> | T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(fn),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new HookTimeout(`timed out after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class ContextRuntime<L extends readonly AnyLayer[] = readonly AnyLayer[]> {
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly layers: AnyLayer[];
+  private readonly states = new Map<string, unknown>();
+  private readonly disabled = new Set<string>();
+
+  private constructor(
+    layers: L,
+    readonly ctx: LayerCtx,
+  ) {
+    this.layers = [...layers].sort((a, b) => a.slot - b.slot);
+    const ids = new Set<string>();
+    for (const l of this.layers) {
+      if (ids.has(l.id)) throw new Error(`two context layers share the id ${l.id}`);
+      ids.add(l.id);
+    }
+  }
+
+  static async create<L extends readonly AnyLayer[]>(layers: L, ctx: LayerCtx): Promise<ContextRuntime<L>> {
+    const rt = new ContextRuntime(layers, ctx);
+    for (const layer of rt.layers) {
+      if (!layer.init) continue;
+      try {
+        rt.states.set(layer.id, await withTimeout(layer.timeouts?.init ?? defaultTimeouts.init, () => layer.init!({ ctx })));
+      } catch (err) {
+        rt.diagnose(layer.id, 'init', err);
+        rt.disabled.add(layer.id);
+      }
+    }
+    return rt;
+  }
+
+  private diagnose(layerId: string, hook: string, err: unknown) {
+    this.diagnostics.push({ layerId, hook, message: err instanceof Error ? err.message : String(err) });
+  }
+
+  /** What the layers provide, keyed by layer id (data, not tools). */
+  get context(): ContextOf<L> {
+    const out: Record<string, unknown> = {};
+    for (const l of this.layers) if (l.provides && !this.disabled.has(l.id)) out[l.id] = l.provides(this.states.get(l.id));
+    return out as ContextOf<L>;
+  }
+
+  stateOf(id: string): unknown {
+    return this.states.get(id);
+  }
+
+  /** Assembles the model's view: one system message from the layers before history, then history, then later layers. */
+  async view(): Promise<ChatMessage[]> {
+    const systemParts: string[] = [];
+    const messages: ChatMessage[] = [];
+    for (const layer of this.layers) {
+      if (!layer.recall || this.disabled.has(layer.id)) continue;
+      let out: Recalled = null;
+      try {
+        out = await withTimeout(layer.timeouts?.recall ?? defaultTimeouts.recall, () =>
+          layer.recall!({ state: this.states.get(layer.id), ctx: this.ctx }),
+        );
+      } catch (err) {
+        this.diagnose(layer.id, 'recall', err);
+        continue;
+      }
+      if (!out) continue;
+      if (out.system) {
+        if (messages.length === 0) systemParts.push(out.system);
+        else messages.push({ role: 'system', content: out.system });
+      }
+      if (out.messages) messages.push(...out.messages);
+    }
+    return systemParts.length ? [{ role: 'system', content: systemParts.join('\n\n') }, ...messages] : messages;
+  }
+
+  /** Calls onDecision on every layer that has it, in slot order, one at a time. */
+  async recordDecision(record: DecisionRecord): Promise<void> {
+    for (const layer of this.layers) {
+      if (!layer.onDecision || this.disabled.has(layer.id)) continue;
+      try {
+        const out = await withTimeout(layer.timeouts?.onDecision ?? defaultTimeouts.onDecision, () =>
+          layer.onDecision!({ state: this.states.get(layer.id), record, ctx: this.ctx }),
+        );
+        if (out && 'state' in out) this.states.set(layer.id, out.state);
+      } catch (err) {
+        this.diagnose(layer.id, 'onDecision', err);
+      }
+    }
+  }
+
+  /** A parallel path: a child runtime whose layers start from onSpawn copies of this one's states. */
+  fork(executionId = this.ctx.executionId): ContextRuntime<L> {
+    const child = new ContextRuntime(this.layers as unknown as L, { ...this.ctx, executionId });
+    for (const layer of this.layers) {
+      if (this.disabled.has(layer.id)) {
+        child.disabled.add(layer.id);
+        continue;
+      }
+      const parentState = this.states.get(layer.id);
+      child.states.set(layer.id, layer.onSpawn ? layer.onSpawn({ parentState }) : parentState);
+    }
+    return child;
+  }
+
+  /** Merges a returned path back: each layer's onReturn decides what of the child's state to keep. */
+  join(child: ContextRuntime<L>): void {
+    for (const layer of this.layers) {
+      if (!layer.onReturn || this.disabled.has(layer.id) || !child.states.has(layer.id)) continue;
+      try {
+        this.states.set(layer.id, layer.onReturn({ childState: child.states.get(layer.id), parentState: this.states.get(layer.id) }));
+      } catch (err) {
+        this.diagnose(layer.id, 'onReturn', err);
+      }
+    }
+    this.diagnostics.push(...child.diagnostics);
+  }
+}

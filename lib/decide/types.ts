@@ -1,0 +1,32 @@
+/** Decide steps: small constrained judgements asked of the model, answered with probabilities. */
+
+export type BooleanQuestion = { kind: 'boolean'; instructions: string };
+export type ChoiceQuestion = { kind: 'choice'; instructions: string; options: readonly string[] };
+export type ScoreLevel = { label: string; value?: number };
+export type ScoreQuestion = { kind: 'score'; instructions: string; levels: readonly ScoreLevel[] };
+export type Question = BooleanQuestion | ChoiceQuestion | ScoreQuestion;
+
+/** boolean: p is the probability of yes. */
+export type BooleanAnswer = { kind: 'boolean'; value: boolean; p: number };
+/** choice: p is the probability of the chosen value. */
+export type ChoiceAnswer = { kind: 'choice'; value: string; p: number };
+/** score: the most probable level, and value = the probability-weighted mean of the levels' values. */
+export type ScoreAnswer = { kind: 'score'; level: string; value: number };
+/** A short free-text field asked next to the judgement (the verdict's query). */
+export type TextAnswer = { kind: 'text'; value: string };
+export type Refusal = { refused: true; reason: string };
+export type DecideAnswer = BooleanAnswer | ChoiceAnswer | ScoreAnswer | TextAnswer | Refusal;
+
+export type DecisionRecord = {
+  stepId: string;
+  /** epoch ms */
+  at: number;
+  modelId: string;
+  /** native: read from llama-server's grammar-aware token probabilities; estimated: from the answer alone. */
+  source: 'native' | 'estimated';
+  answers: Readonly<Record<string, DecideAnswer>>;
+};
+
+export function isRefusal(a: DecideAnswer | undefined): a is Refusal {
+  return Boolean(a && 'refused' in a && a.refused);
+}

@@ -1,0 +1,95 @@
+/**
+ * Every sentence Hearth says to the model, in one place. The identity block comes first and
+ * is byte-stable within the hour (the time is given to the hour on purpose), so
+ * llama-server's prompt cache reuses it.
+ */
+
+export type IdentityOptions = {
+  assistantName: string;
+  modelId: string;
+  now: number;
+  timezone: string;
+  location?: string;
+  webSearch: boolean;
+  toolNames: string[];
+  systemPrompt?: string;
+};
+
+export function identityPrompt(o: IdentityOptions): string {
+  const date = new Date(o.now);
+  const day = new Intl.DateTimeFormat('en-GB', { timeZone: o.timezone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+  const hour = new Intl.DateTimeFormat('en-US', { timeZone: o.timezone, hour: 'numeric', hour12: true }).format(date);
+  const lines = [
+    `You are ${o.assistantName}, an assistant running on the user's own machine: the open-weights model ${o.modelId} served by llama.cpp. You are not ChatGPT, Claude or Gemini.`,
+    `Today is ${day}. It is around ${hour} in the user's timezone (${o.timezone}).` +
+      (o.location ? ` The user is in ${o.location}; use that for weather, local news and anything nearby.` : ''),
+    '',
+    'How you work:',
+    '- Use a tool for anything current, local, priced, scheduled or checkable, instead of answering from memory.',
+    '- Never offer to look something up and never ask whether you should: there is nobody to say yes. If a tool can find it, call the tool now.',
+    '- If a tool fails, say so plainly and answer with what you have.',
+    '- Use the calculator for arithmetic instead of working numbers out yourself.',
+    '- Lead with the answer. Every name, date, number and price comes from a tool result, the conversation or the user.',
+  ];
+  if (!o.webSearch) {
+    lines.push(
+      '- Web search is off on this machine. Do not promise to search: answer with what you know and say plainly what you could not check.',
+    );
+  }
+  if (o.toolNames.length) lines.push(`Your tools: ${o.toolNames.join(', ')}.`);
+  if (o.systemPrompt?.trim()) lines.push('', "The user's instructions for this conversation:", o.systemPrompt.trim());
+  return lines.join('\n');
+}
+
+export const LAST_ROUND_NOTE =
+  'You have used your tool budget for this turn. Answer now with what you have, and say plainly if something is missing.';
+
+export const TOOLS_OFF_NOTE =
+  'Tools are no longer available in this turn: you asked for the same thing again. Answer now with what you have and say plainly what is missing.';
+
+export function researchNudge(query: string | undefined): string {
+  const q = query?.replace(/["“”]/g, '').trim();
+  if (q) {
+    return `That does not answer the question. Search for "${q}" now, and keep going until you have the specifics. Do not offer to look something up and do not ask whether you should: there is nobody to answer you.`;
+  }
+  return 'That does not answer the question. Call a tool now and find out. Do not offer to look something up and do not ask whether you should: there is nobody to answer you.';
+}
+
+/** With no research tool, a deferral gets one nudge to answer from knowledge, not to search. */
+export const NO_RESEARCH_NUDGE =
+  'Web search is not available right now, so nobody can look this up. Answer now from what you know, and say plainly what you could not check.';
+
+export const REPEAT_NOTE =
+  'You already called this tool with these exact arguments in this turn. The result is below and it will not change. Do not call it again: use it, try different arguments, or answer and say what is missing.';
+
+export function exactResultNote(result: string, expression: string): string {
+  return `[Hearth] The exact result is ${result} (plan: ${expression}). It was computed by the program, not by you: state this number as the answer.`;
+}
+
+export const FRESHNESS_SYSTEM = `Decide whether answering the user's question correctly needs information you could not have from training alone, because it changes over time or has happened recently.
+
+needs_fresh is true when the question touches news, current events, prices, markets, scores, odds, fixtures, schedules, opening or closing hours, weather, or what is happening now. It is true whenever the question carries a time word like today, tonight, this weekend, yesterday, this week, right now, currently or latest, even if the subject sounds ordinary.
+
+needs_fresh is false when the answer is a definition, an explanation, how something works, history, code, arithmetic, or a recipe, none of which change.
+
+query is the single web search a person would type to answer it, or "" when needs_fresh is false.`;
+
+export const VERDICT_SYSTEM = `You check a draft answer before it reaches the user. Reply "answered" when the draft really answers the question with specifics, and every fact in it comes from the tool results, the earlier conversation, or cannot change (arithmetic, code, a requested opinion, facts about the assistant itself).
+
+Reply "research" when the draft offers to look something up or asks whether it should; says it does not know, has no access, or has nothing to report; states a name, title, date, number, price or event that no tool result supports on a question about something current, local, priced or scheduled; answers only part of the question; or repeats an earlier answer instead of addressing what is new.
+
+query is the single web search that would close the biggest gap, or "" when the verdict is "answered".`;
+
+export const ARITHMETIC_SYSTEM = `Decide whether the user's message asks for arithmetic on numbers that are given in the message itself (for example "What is 23 * 47 + 156?" or "how much is 12.5 times 4 minus 7"). is_arithmetic is false for questions that need facts first, unit conversions, or numbers that are not in the message.`;
+
+export const PLAN_SYSTEM = `Write the calculation the user asks for as one arithmetic expression, using only the numbers in the message, + - * / ^ and parentheses. Respect the order the user means: "12.5 times 4 minus 7" is 12.5 * 4 - 7. Do not compute anything yourself.`;
+
+export function verdictInput(args: { question: string; toolResults: string[]; earlierAnswers: string[]; draft: string }): string {
+  const parts = [`Question:\n${args.question.slice(0, 2000)}`];
+  if (args.earlierAnswers.length) {
+    parts.push(`Answers already given earlier in this conversation:\n${args.earlierAnswers.map((a) => `- ${a.slice(0, 600)}`).join('\n')}`);
+  }
+  parts.push(`Tool results in this turn:\n${args.toolResults.length ? args.toolResults.map((r) => r.slice(0, 600)).join('\n') : '(none, no tool was called)'}`);
+  parts.push(`Draft answer:\n${args.draft.slice(0, 2000)}`);
+  return parts.join('\n\n');
+}

@@ -1,0 +1,69 @@
+/**
+ * Politeness towards outside hosts: a per-host circuit breaker and rate budgets, kept in
+ * SQLite (through HostStore) so they survive a restart. A host that refuses us (429, or the
+ * 202 some search engines send instead) rests for hours; one that stumbles (timeout, DNS
+ * failure) rests for minutes; success clears the box.
+ */
+
+export type HostStore = {
+  penaltyOf(args: { host: string }): { until: number; reason: string } | undefined;
+  setPenalty(args: { host: string; until: number; reason: string }): void;
+  clearPenalty(args: { host: string }): void;
+  recordSpend(args: { host: string; at: number }): void;
+  spendSince(args: { host: string; since: number }): number[];
+};
+
+/** A refusal means "stop asking": six hours, as the reference found search engines need. */
+export const REFUSAL_REST_MS = 6 * 60 * 60 * 1000;
+/** A stumble is usually passing: five minutes. */
+export const STUMBLE_REST_MS = 5 * 60 * 1000;
+
+export type RateBudget = { minGapMs: number; perMinute: number; perHour: number; perDay: number };
+export const DEFAULT_BUDGET: RateBudget = { minGapMs: 400, perMinute: 60, perHour: 900, perDay: 8000 };
+
+export type HostVerdict = { ok: true } | { ok: false; reason: string; until: number };
+
+export function createHostGuard(store: HostStore, now: () => number, budgets: Record<string, RateBudget> = {}) {
+  return {
+    /** May we ask this host now? Spends one request when yes. */
+    admit(host: string): HostVerdict {
+      const t = now();
+      const box = store.penaltyOf({ host });
+      if (box && box.until > t) return { ok: false, reason: box.reason, until: box.until };
+      const budget = budgets[host] ?? DEFAULT_BUDGET;
+      const day = store.spendSince({ host, since: t - 86_400_000 });
+      const within = (ms: number) => day.filter((at) => at > t - ms).length;
+      const last = day.length ? Math.max(...day) : 0;
+      if (t - last < budget.minGapMs && day.length > 0) {
+        // A very short gap: wait it out rather than refuse (the caller sleeps this long).
+        return { ok: true };
+      }
+      if (within(60_000) >= budget.perMinute) return { ok: false, reason: 'rate budget for this minute is used up', until: t + 60_000 };
+      if (within(3_600_000) >= budget.perHour) return { ok: false, reason: 'rate budget for this hour is used up', until: t + 3_600_000 };
+      if (day.length >= budget.perDay) return { ok: false, reason: 'rate budget for today is used up', until: t + 86_400_000 };
+      store.recordSpend({ host, at: t });
+      return { ok: true };
+    },
+    refused(host: string, status: number) {
+      store.setPenalty({ host, until: now() + REFUSAL_REST_MS, reason: `it answered HTTP ${status} (too many requests)` });
+    },
+    stumbled(host: string, why: string) {
+      store.setPenalty({ host, until: now() + STUMBLE_REST_MS, reason: why });
+    },
+    succeeded(host: string) {
+      if (store.penaltyOf({ host })) store.clearPenalty({ host });
+    },
+    isResting(host: string): boolean {
+      const box = store.penaltyOf({ host });
+      return Boolean(box && box.until > now());
+    },
+  };
+}
+
+export type HostGuard = ReturnType<typeof createHostGuard>;
+
+/** The model-facing error for a resting host. */
+export function restingMessage(host: string, verdict: { reason: string; until: number }, now: number): string {
+  const minutes = Math.max(1, Math.round((verdict.until - now) / 60_000));
+  return `${host} is resting for about ${minutes} minute(s) (${verdict.reason}). Do not call it again in this turn: answer with what you have and say plainly what could not be checked.`;
+}

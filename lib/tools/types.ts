@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/**
+ * A tool: a name, a description written for a small model, zod parameters (sent as JSON
+ * schema), and run(args, deps, signal) returning JSON-able data or {error}. Tools never
+ * throw out of a turn: the registry turns every failure into an error result worded as
+ * advice to the model.
+ */
+
+export type ToolResult = { ok: true; data: unknown } | { ok: false; error: string };
+
+export type ToolDeps = {
+  now: () => number;
+  timezone: string;
+  threadId: string;
+  /** Searches earlier conversations (db-backed in the app, scripted in tests). */
+  searchConversations?: (args: { words: string[]; limit: number; excludeThreadId?: string }) => ConversationHit[];
+  fetch?: typeof fetch;
+};
+
+export type ConversationHit = {
+  threadId: string;
+  title: string;
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: number;
+  other?: string;
+};
+
+export type Tool<P extends z.ZodType = z.ZodType> = {
+  name: string;
+  description: string;
+  params: P;
+  /** Fuel one run costs (the turn budget). */
+  cost: number;
+  timeoutMs: number;
+  /** A research tool finds current facts; with none available the gate never sends a turn back to research. */
+  research?: boolean;
+  run(args: z.infer<P>, deps: ToolDeps, signal: AbortSignal): Promise<unknown>;
+};
+
+/** A failure the tool reports to the model as advice, not a crash. */
+export class ToolError extends Error {}
+
+export function defineTool<P extends z.ZodType>(tool: Tool<P>): Tool<P> {
+  return tool;
+}
