@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, notInArray, desc } from 'drizzle-orm';
 import type { Db } from '../client';
+import type { DecideAnswer } from '@/lib/decide/types';
 import { decisionRecords } from '../schema';
 
 export type StoredDecision = {
@@ -7,7 +8,7 @@ export type StoredDecision = {
   at: number;
   modelId: string;
   source: 'native' | 'estimated';
-  answers: Record<string, unknown>;
+  answers: Record<string, DecideAnswer>;
   turnId: string | null;
 };
 
@@ -16,7 +17,7 @@ const toRecord = (r: typeof decisionRecords.$inferSelect): StoredDecision => ({
   at: r.at,
   modelId: r.modelId,
   source: r.source,
-  answers: JSON.parse(r.answers) as Record<string, unknown>,
+  answers: JSON.parse(r.answers) as Record<string, DecideAnswer>,
   turnId: r.turnId,
 });
 

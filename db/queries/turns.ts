@@ -75,7 +75,11 @@ export function turnQueries(db: Db) {
     },
 
     appendStep({ turnId, seq, kind, data, now }: { turnId: string; seq: number; kind: string; data: unknown; now: number }) {
-      db.insert(turnSteps).values({ turnId, seq, kind, data: JSON.stringify(data), createdAt: now }).run();
+      // A resumed turn that took another path overwrites the steps it did not replay.
+      db.insert(turnSteps)
+        .values({ turnId, seq, kind, data: JSON.stringify(data), createdAt: now })
+        .onConflictDoUpdate({ target: [turnSteps.turnId, turnSteps.seq], set: { kind, data: JSON.stringify(data), createdAt: now } })
+        .run();
     },
 
     stepsOf({ turnId }: { turnId: string }): StoredStep[] {

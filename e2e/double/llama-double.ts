@@ -171,31 +171,22 @@ function entry(token: string, prob: number, top: { token: string; prob: number }
  * first tokens (split like a real tokenizer might: "ans" + "wered").
  */
 function postSamplingProbs(content: string, probs: DoubleReply['probs']): TokenEntry[] {
-  const tokens = tokenize(content).flatMap((t) => t.match(/[{}":,]|[^{}":,]+/g) ?? []);
-  const out: TokenEntry[] = [];
-  let text = '';
-  let done = false;
-  for (const t of tokens) {
-    if (probs && !done) {
-      const marker = new RegExp(`"${probs.key}"\\s*:\\s*"?$`);
-      if (marker.test(text)) {
-        done = true;
-        const top = Object.entries(probs.values)
-          .map(([value, p]) => ({ token: value.slice(0, Math.max(1, Math.ceil(value.length / 2))), prob: p }))
-          .sort((a, b) => b.prob - a.prob);
-        const chosen = top.find((x) => t.startsWith(x.token)) ?? top[0];
-        out.push(entry(chosen.token, chosen.prob, top));
-        const rest = t.slice(chosen.token.length);
-        if (rest) out.push(entry(rest, 1, [{ token: rest, prob: 1 }]));
-        text += t;
-        continue;
-      }
-    }
-    out.push(entry(t, 1, [{ token: t, prob: 1 }]));
-    text += t;
-  }
-  out.push(entry('', 1, [{ token: '', prob: 1 }]));
-  return out;
+  const split = (text: string) => tokenize(text).flatMap((t) => t.match(/[{}":,]|[^{}":,]+/g) ?? []);
+  const certain = (text: string) => split(text).map((t) => entry(t, 1, [{ token: t, prob: 1 }]));
+  const m = probs ? new RegExp(`"${probs.key}"\\s*:\\s*"?`).exec(content) : null;
+  if (!probs || !m) return [...certain(content), entry('', 1, [{ token: '', prob: 1 }])];
+  const valueStart = m.index + m[0].length;
+  const top = Object.entries(probs.values)
+    .map(([value, p]) => ({ value, token: value.slice(0, Math.max(1, Math.ceil(value.length / 2))), prob: p }))
+    .sort((a, b) => b.prob - a.prob);
+  const rest = content.slice(valueStart);
+  const chosen = top.find((c) => rest.startsWith(c.value)) ?? top[0];
+  return [
+    ...certain(content.slice(0, valueStart)),
+    entry(chosen.token, chosen.prob, top.map(({ token, prob }) => ({ token, prob }))),
+    ...certain(rest.startsWith(chosen.token) ? rest.slice(chosen.token.length) : rest),
+    entry('', 1, [{ token: '', prob: 1 }]),
+  ];
 }
 
 export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 0, host = '127.0.0.1'): Promise<LlamaDouble> {

@@ -201,7 +201,8 @@ export function createFetchUrlTool(deps: WebDeps & { extractPdf?: (bytes: Uint8A
     params: z.object({ url: z.string().min(8).max(2000).describe('the full http(s) URL') }),
     cost: 5,
     timeoutMs: FETCH_TIMEOUT_MS + 5000,
-    research: true,
+    // Reading a known page is not a search: without web_search the gate does not send turns back.
+    research: false,
     async run({ url }, _toolDeps, signal) {
       const { url: finalUrl, res } = await guardedGet(url, deps, signal);
       const type = String(res.headers['content-type'] ?? '').toLowerCase();

@@ -1,0 +1,25 @@
+import { handle, json, parseInput, searchParams } from '@/lib/api/http';
+import { exportQuery, idParam } from '@/lib/api/schemas';
+import { getRuntime } from '@/lib/server/runtime';
+import { threadMarkdown, threadView } from '@/lib/server/threads';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ id: string }> };
+
+export function GET(request: Request, { params }: Params) {
+  return handle(async () => {
+    const id = parseInput(idParam, (await params).id);
+    const { format } = parseInput(exportQuery, searchParams(request));
+    const { store, turns } = getRuntime();
+    const view = threadView(store, turns, id);
+    const name = (view.title || 'thread').replace(/[^\w.-]+/g, '-').slice(0, 60) || 'thread';
+    if (format === 'json') {
+      return json(view, 200, { 'Content-Disposition': `attachment; filename="${name}.json"` });
+    }
+    return new Response(threadMarkdown(view), {
+      headers: { 'Content-Type': 'text/markdown; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}.md"` },
+    });
+  });
+}

@@ -1,0 +1,24 @@
+import { handle, parseInput, readJson } from '@/lib/api/http';
+import { idParam, postMessageBody } from '@/lib/api/schemas';
+import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
+import { HearthError } from '@/lib/errors';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ id: string }> };
+
+/** Saves the message, starts a detached turn and streams its events. */
+export function POST(request: Request, { params }: Params) {
+  return handle(async () => {
+    const threadId = parseInput(idParam, (await params).id);
+    const body = await readJson(request, postMessageBody);
+    if (body.attachmentIds?.length) throw new HearthError('bad_request', 'attachmentIds: attachments are not supported yet');
+    const { turns } = getRuntime();
+    const { turnId } = turns.start({ threadId, content: body.content });
+    return new Response(turnEventStream(turns, turnId, 0, request.signal), {
+      headers: { ...SSE_HEADERS, 'X-Turn-Id': turnId },
+    });
+  });
+}

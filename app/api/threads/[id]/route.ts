@@ -1,0 +1,39 @@
+import { HearthError } from '@/lib/errors';
+import { handle, json, parseInput, readJson } from '@/lib/api/http';
+import { idParam, patchThreadBody } from '@/lib/api/schemas';
+import { getRuntime } from '@/lib/server/runtime';
+import { requireThread, threadView } from '@/lib/server/threads';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ id: string }> };
+
+export function GET(_request: Request, { params }: Params) {
+  return handle(async () => {
+    const id = parseInput(idParam, (await params).id);
+    const { store, turns } = getRuntime();
+    return json(threadView(store, turns, id));
+  });
+}
+
+export function PATCH(request: Request, { params }: Params) {
+  return handle(async () => {
+    const id = parseInput(idParam, (await params).id);
+    const patch = await readJson(request, patchThreadBody);
+    const { store, turns } = getRuntime();
+    requireThread(store, id);
+    store.updateThread({ id, patch, now: Date.now() });
+    return json(threadView(store, turns, id));
+  });
+}
+
+export function DELETE(_request: Request, { params }: Params) {
+  return handle(async () => {
+    const id = parseInput(idParam, (await params).id);
+    const { store, turns } = getRuntime();
+    turns.cancelThread(id);
+    if (!store.deleteThread({ id })) throw new HearthError('not_found', 'There is no thread with that id.');
+    return new Response(null, { status: 204 });
+  });
+}

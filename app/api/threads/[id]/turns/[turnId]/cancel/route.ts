@@ -1,0 +1,22 @@
+import { handle, json, parseInput } from '@/lib/api/http';
+import { idParam } from '@/lib/api/schemas';
+import { HearthError } from '@/lib/errors';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ id: string; turnId: string }> };
+
+export function POST(_request: Request, { params }: Params) {
+  return handle(async () => {
+    const p = await params;
+    const threadId = parseInput(idParam, p.id);
+    const turnId = parseInput(idParam, p.turnId);
+    const { store, turns } = getRuntime();
+    const turn = store.getTurn({ id: turnId });
+    if (!turn || turn.threadId !== threadId) throw new HearthError('not_found', 'There is no such turn in this thread.');
+    const stopping = turns.cancel(turnId);
+    return json({ turnId, stopping, status: stopping ? 'cancelling' : turn.status }, 202);
+  });
+}

@@ -1,0 +1,24 @@
+import { handle, parseInput, searchParams } from '@/lib/api/http';
+import { eventsQuery, idParam } from '@/lib/api/schemas';
+import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
+import { HearthError } from '@/lib/errors';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ id: string; turnId: string }> };
+
+/** Replays a turn's events after ?after=N, then follows it live until it ends. */
+export function GET(request: Request, { params }: Params) {
+  return handle(async () => {
+    const p = await params;
+    const threadId = parseInput(idParam, p.id);
+    const turnId = parseInput(idParam, p.turnId);
+    const { after } = parseInput(eventsQuery, searchParams(request));
+    const { store, turns } = getRuntime();
+    const turn = store.getTurn({ id: turnId });
+    if (!turn || turn.threadId !== threadId) throw new HearthError('not_found', 'There is no such turn in this thread.');
+    return new Response(turnEventStream(turns, turnId, after, request.signal), { headers: SSE_HEADERS });
+  });
+}

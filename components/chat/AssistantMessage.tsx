@@ -1,0 +1,156 @@
+'use client';
+
+import { useState } from 'react';
+import type { DecisionRecord, DecideAnswer } from '@/lib/decide/types';
+import { REASON_LABEL, type LiveToolCall, type SetAsideDraft } from '@/lib/client/turn-state';
+import { Markdown } from './Markdown';
+
+/** One assistant reply: why-it-was-checked decisions, tool calls, a calculation, set-aside drafts, the answer. */
+
+export type AssistantProps = {
+  content: string;
+  streaming: boolean;
+  status?: 'streaming' | 'complete' | 'interrupted' | 'error';
+  errorCode?: string | null;
+  error?: { code: string; message: string };
+  stage?: string | null;
+  queuePosition?: number;
+  toolCalls: LiveToolCall[];
+  decisions: DecisionRecord[];
+  setAside: SetAsideDraft[];
+  calculation?: { expression: string; result: string; exact: boolean; fraction?: string };
+};
+
+const STAGE_TEXT: Record<string, string> = {
+  queued: 'Waiting for the model',
+  thinking: 'Thinking',
+  searching: 'Using tools',
+  checking: 'Checking the answer',
+  writing: 'Writing',
+  resumed: 'Resuming after a restart',
+};
+
+function answerText(a: DecideAnswer): string {
+  if ('refused' in a) return 'refused';
+  if (a.kind === 'boolean') return `${a.value ? 'yes' : 'no'} (p=${a.p.toFixed(2)})`;
+  if (a.kind === 'choice') return `${a.value} (p=${a.p.toFixed(2)})`;
+  if (a.kind === 'score') return `${a.level} (${a.value.toFixed(2)})`;
+  return a.value ? `“${a.value}”` : '—';
+}
+
+function shortArgs(args: string): string {
+  try {
+    const v = JSON.parse(args) as Record<string, unknown>;
+    const first = Object.values(v)[0];
+    const s = typeof first === 'string' ? first : JSON.stringify(v);
+    return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  } catch {
+    return args.slice(0, 60);
+  }
+}
+
+function ToolCallChip({ call }: { call: LiveToolCall }) {
+  const [open, setOpen] = useState(false);
+  const pending = call.ok === undefined;
+  const tone = pending
+    ? 'border-stone-300 text-stone-600'
+    : call.ok
+      ? 'border-emerald-300 text-emerald-800 dark:text-emerald-300'
+      : 'border-red-300 text-red-800 dark:text-red-300';
+  return (
+    <div data-testid="tool-call" data-tool={call.name} className={`rounded-md border px-2 py-1 text-xs ${tone}`}>
+      <button type="button" className="flex w-full items-center gap-2 text-left" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+        <span className="font-mono font-semibold">{call.name}</span>
+        <span className="truncate opacity-80">{shortArgs(call.arguments)}</span>
+        <span className="ml-auto shrink-0 opacity-70">
+          {pending ? 'running…' : call.repeat ? 'repeat' : call.ok ? `${call.ms ?? 0} ms` : 'failed'}
+        </span>
+      </button>
+      {open && (
+        <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-all text-[11px] opacity-90">
+          {call.error ? `error: ${call.error}` : JSON.stringify(call.result, null, 2)}
+        </pre>
+      )}
+    </div>
+  );
+}
+
+function Decisions({ records }: { records: DecisionRecord[] }) {
+  if (records.length === 0) return null;
+  return (
+    <details data-testid="decisions" className="text-xs text-stone-500 dark:text-stone-400">
+      <summary className="cursor-pointer select-none">Checks ({records.length})</summary>
+      <ul className="mt-1 space-y-0.5">
+        {records.map((r, i) => (
+          <li key={`${r.stepId}-${r.at}-${i}`} data-testid="decision" data-step={r.stepId}>
+            <span className="font-mono">{r.stepId}</span>:{' '}
+            {Object.entries(r.answers)
+              .map(([k, a]) => `${k}=${answerText(a)}`)
+              .join(', ')}{' '}
+            <span className="opacity-60">[{r.source}]</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+export function AssistantMessage(p: AssistantProps) {
+  const visibleText = p.content;
+  return (
+    <div data-testid="assistant-message" data-status={p.streaming ? 'streaming' : (p.status ?? 'complete')} className="space-y-2">
+      <Decisions records={p.decisions} />
+      {p.toolCalls.length > 0 && (
+        <div className="space-y-1">
+          {p.toolCalls.map((c) => (
+            <ToolCallChip key={c.id} call={c} />
+          ))}
+        </div>
+      )}
+      {p.calculation && (
+        <div data-testid="calculation" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm dark:border-amber-800 dark:bg-amber-950">
+          <div className="text-xs uppercase tracking-wide text-amber-800 dark:text-amber-300">Calculated exactly</div>
+          <div className="font-mono">
+            {p.calculation.expression} = <strong data-testid="calculation-result">{p.calculation.result}</strong>
+            {p.calculation.fraction ? <span className="opacity-70"> (= {p.calculation.fraction})</span> : null}
+          </div>
+        </div>
+      )}
+      {p.setAside.map((d, i) => (
+        <div key={i} data-testid="set-aside-draft" data-reason={d.reason} className="rounded-md border border-dashed border-stone-300 px-3 py-2 text-sm text-stone-500 dark:border-stone-700">
+          <div className="mb-1 text-xs font-medium">
+            {REASON_LABEL[d.reason] ?? 'Set aside'}
+            {d.query ? ` — looking up “${d.query}”` : ''}
+          </div>
+          <div className="line-through decoration-stone-400/60">{d.text}</div>
+        </div>
+      ))}
+      {visibleText ? (
+        <div data-testid="answer">
+          <Markdown text={visibleText} />
+        </div>
+      ) : null}
+      {p.streaming && (
+        <div data-testid="turn-status" className="animate-pulse text-xs text-stone-500">
+          {STAGE_TEXT[p.stage ?? 'thinking'] ?? 'Working'}
+          {p.queuePosition ? ` (place ${p.queuePosition} in the queue)` : ''}…
+        </div>
+      )}
+      {!p.streaming && p.status === 'interrupted' && (
+        <div className="text-xs text-stone-500" data-testid="interrupted-note">
+          Stopped. The partial answer was kept.
+        </div>
+      )}
+      {p.error && p.error.code !== 'cancelled' && (
+        <div role="alert" data-testid="turn-error" data-code={p.error.code} className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+          {p.error.message}
+        </div>
+      )}
+      {!p.error && !p.streaming && p.status === 'error' && (
+        <div role="alert" data-testid="turn-error" data-code={p.errorCode ?? 'error'} className="text-sm text-red-700">
+          This reply ended with an error ({p.errorCode}).
+        </div>
+      )}
+    </div>
+  );
+}

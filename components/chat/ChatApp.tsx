@@ -1,0 +1,313 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, ApiError, followTurn, sendMessage, type Health, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
+import { applyEvent, newTurnState, type LiveTurnState, type SetAsideDraft } from '@/lib/client/turn-state';
+import { Sidebar } from '@/components/sidebar/Sidebar';
+import { AssistantMessage } from './AssistantMessage';
+import { Composer } from './Composer';
+import { Markdown } from './Markdown';
+
+/** How often the model banner re-checks llama-server while it is down. */
+const HEALTH_RETRY_MS = 10_000;
+/** Re-attach attempts when the event stream drops before the turn ended. */
+const REATTACH_TRIES = 5;
+
+function threadPath(id: string | null) {
+  return id ? `/t/${id}` : '/';
+}
+
+function ModelBanner({ health }: { health: Health | null }) {
+  if (!health || health.model.reachable) return null;
+  return (
+    <div role="alert" data-testid="model-banner" className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+      <div className="font-medium">The model server at {health.model.url} cannot be reached.</div>
+      <div className="mt-1">
+        Start llama-server, then this banner goes away by itself:{' '}
+        <code className="rounded bg-amber-100 px-1 dark:bg-amber-900">llama-server -m your-model.gguf --jinja -c 16384 --port 8080</code>
+      </div>
+    </div>
+  );
+}
+
+export function ChatApp({ initialThreadId }: { initialThreadId: string | null }) {
+  const [threads, setThreads] = useState<ThreadSummary[]>([]);
+  const [currentId, setCurrentId] = useState<string | null>(initialThreadId);
+  const [view, setView] = useState<ThreadView | null>(null);
+  const [live, setLive] = useState<LiveTurnState | null>(null);
+  const [pendingUser, setPendingUser] = useState<string | null>(null);
+  const [setAside, setSetAside] = useState<Record<string, SetAsideDraft[]>>({});
+  const [health, setHealth] = useState<Health | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const followAbort = useRef<AbortController | null>(null);
+  const bottom = useRef<HTMLDivElement | null>(null);
+  const currentRef = useRef(currentId);
+  currentRef.current = currentId;
+
+  const refreshThreads = useCallback(async () => {
+    try {
+      setThreads((await api.listThreads()).threads);
+    } catch (err) {
+      setNotice((err as Error).message);
+    }
+  }, []);
+
+  const checkHealth = useCallback(async () => {
+    try {
+      setHealth(await api.health());
+    } catch {
+      setHealth({ ok: false, db: false, model: { url: 'llama-server', reachable: false } });
+    }
+  }, []);
+
+  useEffect(() => {
+    void refreshThreads();
+    void checkHealth();
+  }, [refreshThreads, checkHealth]);
+
+  useEffect(() => {
+    if (!health || health.model.reachable) return;
+    const timer = setInterval(() => void checkHealth(), HEALTH_RETRY_MS);
+    return () => clearInterval(timer);
+  }, [health, checkHealth]);
+
+  /** Streams a turn's events into the live state, re-attaching if the stream drops. */
+  const runStream = useCallback(
+    async (threadId: string, start: (onEvent: (e: StreamedEvent) => void, signal: AbortSignal) => Promise<void>, turnId: string | null) => {
+      followAbort.current?.abort();
+      const abort = new AbortController();
+      followAbort.current = abort;
+      let state: LiveTurnState | null = turnId ? newTurnState(turnId) : null;
+      const onEvent = (e: StreamedEvent) => {
+        if (currentRef.current !== threadId) return;
+        if (!state) state = newTurnState(e.type === 'turn' ? e.turnId : 'unknown');
+        state = applyEvent(state, e);
+        setLive(state);
+      };
+      try {
+        await start(onEvent, abort.signal);
+        for (let i = 0; i < REATTACH_TRIES && state && !state.ended && !abort.signal.aborted; i++) {
+          const s: LiveTurnState = state;
+          await followTurn(threadId, s.turnId, s.lastSeq, onEvent, abort.signal).catch(() => undefined);
+        }
+      } catch (err) {
+        if (abort.signal.aborted) return;
+        if (err instanceof ApiError) setNotice(err.message);
+        else setNotice('The connection to Hearth was lost. Reload to see where the reply got to.');
+        return;
+      }
+      if (abort.signal.aborted || currentRef.current !== threadId) return;
+      const final: LiveTurnState | null = state;
+      if (final?.assistantMessageId && final.setAside.length) {
+        setSetAside((m) => ({ ...m, [final.assistantMessageId!]: final.setAside }));
+      }
+      try {
+        const fresh = await api.getThread(threadId);
+        if (currentRef.current === threadId) setView(fresh);
+      } catch {
+        // the thread may have been deleted meanwhile
+      }
+      setLive(null);
+      setPendingUser(null);
+      if (final?.error?.code === 'model_unreachable') void checkHealth();
+      void refreshThreads();
+    },
+    [checkHealth, refreshThreads],
+  );
+
+  const openThread = useCallback(
+    async (id: string | null, push = true) => {
+      followAbort.current?.abort();
+      setCurrentId(id);
+      currentRef.current = id;
+      setLive(null);
+      setPendingUser(null);
+      setNotice(null);
+      if (push && typeof window !== 'undefined' && window.location.pathname !== threadPath(id)) {
+        window.history.pushState(null, '', threadPath(id));
+      }
+      if (!id) {
+        setView(null);
+        return;
+      }
+      try {
+        const v = await api.getThread(id);
+        if (currentRef.current !== id) return;
+        setView(v);
+        if (v.activeTurn) {
+          // A turn is still running (the page was reloaded): replay it from the start, then follow.
+          const turnId = v.activeTurn.id;
+          void runStream(id, (onEvent, signal) => followTurn(id, turnId, 0, onEvent, signal), turnId);
+        }
+      } catch (err) {
+        setView(null);
+        setNotice(err instanceof ApiError && err.code === 'not_found' ? 'That conversation does not exist (it may have been deleted).' : (err as Error).message);
+      }
+    },
+    [runStream],
+  );
+
+  useEffect(() => {
+    void openThread(initialThreadId, false);
+    const onPop = () => {
+      const m = window.location.pathname.match(/^\/t\/([\w-]+)/);
+      void openThread(m ? m[1] : null, false);
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: 'end' });
+  }, [view?.messages.length, live?.draft, live?.final, pendingUser]);
+
+  const send = async (content: string): Promise<boolean> => {
+    setNotice(null);
+    let threadId = currentId;
+    try {
+      if (!threadId) {
+        const created = await api.createThread();
+        threadId = created.id;
+        setCurrentId(threadId);
+        currentRef.current = threadId;
+        window.history.pushState(null, '', threadPath(threadId));
+        setView({ ...created, updatedAt: created.createdAt, pinned: false, systemPrompt: '', messages: [], decisions: [], activeTurn: null });
+        void refreshThreads();
+      }
+    } catch (err) {
+      setNotice((err as Error).message);
+      return false;
+    }
+    const id = threadId;
+    setPendingUser(content);
+    setLive(newTurnState('pending'));
+    let accepted = true;
+    await runStream(
+      id,
+      async (onEvent, signal) => {
+        try {
+          await sendMessage(id, content, onEvent, signal);
+        } catch (err) {
+          accepted = false;
+          throw err;
+        }
+      },
+      null,
+    );
+    if (!accepted) {
+      setLive(null);
+      setPendingUser(null);
+    }
+    return accepted;
+  };
+
+  const stop = () => {
+    if (currentId && live && live.turnId !== 'pending') void api.cancel(currentId, live.turnId).catch((e) => setNotice((e as Error).message));
+  };
+
+  const messages: MessageView[] = view?.messages ?? [];
+  const liveAssistantId = live?.assistantMessageId;
+  const liveInView = Boolean(liveAssistantId && messages.some((m) => m.id === liveAssistantId));
+
+  const renderLive = (l: LiveTurnState) => (
+    <AssistantMessage
+      content={l.final ?? l.draft}
+      streaming={!l.ended}
+      status={l.error ? (l.error.code === 'cancelled' ? 'interrupted' : 'error') : undefined}
+      error={l.error}
+      stage={l.stage}
+      queuePosition={l.queuePosition}
+      toolCalls={l.toolCalls}
+      decisions={l.decisions}
+      setAside={l.setAside}
+      calculation={l.calculation}
+    />
+  );
+
+  return (
+    <div className="flex h-dvh">
+      <Sidebar
+        threads={threads}
+        currentId={currentId}
+        onSelect={(id) => void openThread(id)}
+        onNew={() => void openThread(null)}
+        onRename={(id, title) =>
+          void api
+            .patchThread(id, { title })
+            .then((v) => {
+              if (currentRef.current === id) setView(v);
+              return refreshThreads();
+            })
+            .catch((e) => setNotice((e as Error).message))
+        }
+        onPin={(id, pinned) => void api.patchThread(id, { pinned }).then(refreshThreads).catch((e) => setNotice((e as Error).message))}
+        onDelete={(id) =>
+          void api
+            .deleteThread(id)
+            .then(async () => {
+              if (currentRef.current === id) await openThread(null);
+              await refreshThreads();
+            })
+            .catch((e) => setNotice((e as Error).message))
+        }
+      />
+      <main className="flex min-w-0 flex-1 flex-col">
+        <ModelBanner health={health} />
+        <header className="flex items-center gap-2 border-b border-stone-200 px-4 py-2 text-sm dark:border-stone-800">
+          <h1 className="truncate font-medium" data-testid="thread-title">
+            {view?.title || (currentId ? 'New chat' : 'Start a conversation')}
+          </h1>
+          {health?.model.id && <span className="ml-auto text-xs text-stone-500">model: {health.model.id}</span>}
+          {currentId && (
+            <a className="text-xs text-stone-500 underline" href={`/api/threads/${currentId}/export?format=md`}>
+              Export
+            </a>
+          )}
+        </header>
+        <div className="flex-1 overflow-y-auto px-4 py-4" data-testid="messages">
+          <div className="mx-auto max-w-3xl space-y-5">
+            {messages.map((m) =>
+              m.role === 'user' ? (
+                <div key={m.id} data-testid="user-message" className="ml-auto w-fit max-w-[85%] whitespace-pre-wrap rounded-2xl bg-amber-100 px-4 py-2 dark:bg-amber-900/40">
+                  {m.content}
+                </div>
+              ) : live && m.id === liveAssistantId ? (
+                <div key={m.id}>{renderLive(live)}</div>
+              ) : (
+                <AssistantMessage
+                  key={m.id}
+                  content={m.content}
+                  streaming={false}
+                  status={m.status}
+                  errorCode={m.errorCode}
+                  toolCalls={m.toolCalls}
+                  decisions={m.decisions}
+                  setAside={setAside[m.id] ?? []}
+                />
+              ),
+            )}
+            {pendingUser !== null && !liveInView && (
+              <div data-testid="user-message" className="ml-auto w-fit max-w-[85%] whitespace-pre-wrap rounded-2xl bg-amber-100 px-4 py-2 dark:bg-amber-900/40">
+                {pendingUser}
+              </div>
+            )}
+            {live && !liveInView && renderLive(live)}
+            {messages.length === 0 && !live && (
+              <div className="pt-16 text-center text-stone-500">
+                <Markdown text={'**Hearth** runs on your own machine. Ask anything: it looks things up instead of offering to.'} />
+              </div>
+            )}
+            <div ref={bottom} />
+          </div>
+        </div>
+        {notice && (
+          <div role="status" data-testid="notice" className="border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+            {notice}
+          </div>
+        )}
+        <Composer busy={Boolean(live && !live.ended)} onSend={send} onStop={stop} />
+      </main>
+    </div>
+  );
+}

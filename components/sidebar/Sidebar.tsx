@@ -1,0 +1,100 @@
+'use client';
+
+import { useState } from 'react';
+import type { ThreadSummary } from '@/lib/client/api';
+
+type Props = {
+  threads: ThreadSummary[];
+  currentId: string | null;
+  onSelect: (id: string) => void;
+  onNew: () => void;
+  onRename: (id: string, title: string) => void;
+  onDelete: (id: string) => void;
+  onPin: (id: string, pinned: boolean) => void;
+};
+
+function ThreadRow({ t, current, ...p }: { t: ThreadSummary; current: boolean } & Omit<Props, 'threads' | 'currentId' | 'onNew'>) {
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [title, setTitle] = useState(t.title);
+  const save = () => {
+    setEditing(false);
+    const clean = title.trim();
+    if (clean && clean !== t.title) p.onRename(t.id, clean);
+    else setTitle(t.title);
+  };
+  return (
+    <li
+      data-testid="thread-item"
+      data-thread-id={t.id}
+      className={`group rounded-md px-2 py-1.5 text-sm ${current ? 'bg-stone-200 dark:bg-stone-800' : 'hover:bg-stone-100 dark:hover:bg-stone-900'}`}
+    >
+      {editing ? (
+        <input
+          autoFocus
+          aria-label="Thread title"
+          data-testid="rename-input"
+          className="w-full rounded border border-stone-300 bg-white px-1 dark:bg-stone-900"
+          value={title}
+          maxLength={200}
+          onChange={(e) => setTitle(e.target.value)}
+          onBlur={save}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') save();
+            if (e.key === 'Escape') {
+              setTitle(t.title);
+              setEditing(false);
+            }
+          }}
+        />
+      ) : confirming ? (
+        <div className="flex items-center gap-2">
+          <span className="truncate">Delete “{t.title || 'New chat'}”?</span>
+          <button type="button" data-testid="confirm-delete" className="text-red-700" onClick={() => p.onDelete(t.id)}>
+            Delete
+          </button>
+          <button type="button" onClick={() => setConfirming(false)}>
+            Keep
+          </button>
+        </div>
+      ) : (
+        <div className="flex items-center gap-1">
+          <button type="button" className="min-w-0 flex-1 truncate text-left" onClick={() => p.onSelect(t.id)} title={t.title}>
+            {t.pinned ? '📌 ' : ''}
+            {t.title || 'New chat'}
+          </button>
+          <span className="hidden gap-1 text-xs group-hover:flex group-focus-within:flex">
+            <button type="button" aria-label="Pin" title={t.pinned ? 'Unpin' : 'Pin'} onClick={() => p.onPin(t.id, !t.pinned)}>
+              {t.pinned ? 'Unpin' : 'Pin'}
+            </button>
+            <button type="button" data-testid="rename-thread" onClick={() => setEditing(true)}>
+              Rename
+            </button>
+            <button type="button" data-testid="delete-thread" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          </span>
+        </div>
+      )}
+    </li>
+  );
+}
+
+export function Sidebar(p: Props) {
+  return (
+    <nav aria-label="Threads" className="flex h-full w-64 shrink-0 flex-col border-r border-stone-200 bg-stone-100/60 p-2 dark:border-stone-800 dark:bg-stone-900/60">
+      <div className="mb-2 flex items-center justify-between px-1">
+        <span className="font-semibold tracking-tight">Hearth</span>
+        <button type="button" data-testid="new-thread" onClick={p.onNew} className="rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white dark:border-stone-700 dark:hover:bg-stone-800">
+          New chat
+        </button>
+      </div>
+      <ul className="flex-1 space-y-0.5 overflow-y-auto" data-testid="thread-list">
+        {p.threads.map((t) => (
+          <ThreadRow key={t.id} t={t} current={t.id === p.currentId} onSelect={p.onSelect} onRename={p.onRename} onDelete={p.onDelete} onPin={p.onPin} />
+        ))}
+        {p.threads.length === 0 && <li className="px-2 py-4 text-sm text-stone-500">No conversations yet.</li>}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import { HearthError, isHearthError } from '@/lib/errors';
+
+/** The edge of the HTTP contract: JSON answers, typed errors, bodies parsed with zod. */
+
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+  });
+}
+
+export function errorResponse(err: unknown): Response {
+  if (isHearthError(err)) return json({ error: err.toJSON() }, err.status);
+  // Details of unexpected failures go to the log, never to the client.
+  console.error(err);
+  return json({ error: { code: 'internal', message: 'Something went wrong on the server. The details are in its log.' } }, 500);
+}
+
+/** Runs a handler and turns whatever it throws into the JSON error contract. */
+export async function handle(fn: () => Promise<Response> | Response): Promise<Response> {
+  try {
+    return await fn();
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
+
+/** A JSON body larger than this is refused before parsing (a message is capped lower). */
+const MAX_JSON_BYTES = 1_000_000;
+
+export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  const type = request.headers.get('content-type') ?? '';
+  if (type && !type.includes('application/json')) throw new HearthError('unsupported_type', 'Send the body as application/json.');
+  const length = Number(request.headers.get('content-length') ?? '0');
+  if (length > MAX_JSON_BYTES) throw new HearthError('too_large', `The body is larger than ${MAX_JSON_BYTES} bytes.`);
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw new HearthError('too_large', `The body is larger than ${MAX_JSON_BYTES} bytes.`);
+  let value: unknown;
+  try {
+    value = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw new HearthError('invalid_json', 'The body is not valid JSON.');
+  }
+  return parseInput(schema, value);
+}
+
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue.path.length ? issue.path.join('.') : 'body';
+    const code = issue.code === 'too_big' && issue.path[0] === 'content' ? 'too_large' : 'bad_request';
+    throw new HearthError(code, `${where}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+export function searchParams(request: Request): Record<string, string> {
+  return Object.fromEntries(new URL(request.url).searchParams.entries());
+}

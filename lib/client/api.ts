@@ -1,0 +1,92 @@
+import type { DecisionRecord } from '@/lib/decide/types';
+import type { TurnEvent } from '@/lib/engine/events';
+import { readSse } from './sse';
+
+/** The browser's calls to Hearth's HTTP API. Errors carry the server's code and sentence. */
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export type ThreadSummary = { id: string; title: string; createdAt: number; updatedAt: number; pinned: boolean };
+export type ToolCallView = { id: string; name: string; arguments: string; ok: boolean; result: unknown; repeat: boolean; ms: number };
+export type MessageView = {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  status: 'streaming' | 'complete' | 'interrupted' | 'error';
+  errorCode: string | null;
+  turnId: string | null;
+  createdAt: number;
+  toolCalls: ToolCallView[];
+  decisions: DecisionRecord[];
+};
+export type ThreadView = ThreadSummary & {
+  systemPrompt: string;
+  messages: MessageView[];
+  decisions: DecisionRecord[];
+  activeTurn: { id: string; lastEventSeq: number; live: boolean } | null;
+};
+export type Health = { ok: boolean; db: boolean; model: { url: string; reachable: boolean; id?: string; contextSize?: number; error?: string } };
+
+async function call<T>(path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(path, { ...init, headers: { 'Content-Type': 'application/json', ...init?.headers } });
+  if (res.status === 204) return undefined as T;
+  const body = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+  if (!res.ok) throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
+  return body as T;
+}
+
+export const api = {
+  health: () => call<Health>('/api/health'),
+  listThreads: () => call<{ threads: ThreadSummary[]; nextCursor: string | null }>('/api/threads?limit=200'),
+  createThread: () => call<{ id: string; title: string; createdAt: number }>('/api/threads', { method: 'POST', body: '{}' }),
+  getThread: (id: string) => call<ThreadView>(`/api/threads/${id}`),
+  patchThread: (id: string, patch: { title?: string; pinned?: boolean; systemPrompt?: string }) =>
+    call<ThreadView>(`/api/threads/${id}`, { method: 'PATCH', body: JSON.stringify(patch) }),
+  deleteThread: (id: string) => call<void>(`/api/threads/${id}`, { method: 'DELETE' }),
+  cancel: (threadId: string, turnId: string) => call<unknown>(`/api/threads/${threadId}/turns/${turnId}/cancel`, { method: 'POST' }),
+  search: (q: string) =>
+    call<{ results: { threadId: string; messageId: string; title: string; snippet: string; createdAt: number }[] }>(
+      `/api/search?q=${encodeURIComponent(q)}`,
+    ),
+};
+
+export type StreamedEvent = TurnEvent & { seq: number };
+
+async function stream(res: Response, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
+  if (!res.ok || !res.body) {
+    const body = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+    throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
+  }
+  for await (const frame of readSse(res.body, signal)) {
+    try {
+      onEvent(JSON.parse(frame.data) as StreamedEvent);
+    } catch {
+      // a malformed frame is skipped; the next replay fills any gap
+    }
+  }
+}
+
+/** Sends a message and streams the turn's events until it ends (or the signal aborts the reading). */
+export async function sendMessage(threadId: string, content: string, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
+  const res = await fetch(`/api/threads/${threadId}/messages`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ content }),
+    signal,
+  });
+  await stream(res, onEvent, signal);
+}
+
+/** Re-attaches to a turn: replays its events after `after`, then follows it live. */
+export async function followTurn(threadId: string, turnId: string, after: number, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
+  const res = await fetch(`/api/threads/${threadId}/turns/${turnId}/events?after=${after}`, { signal });
+  await stream(res, onEvent, signal);
+}

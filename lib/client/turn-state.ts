@@ -1,0 +1,89 @@
+import type { DecisionRecord } from '@/lib/decide/types';
+import type { TurnEvent, TurnStage, TurnStats } from '@/lib/engine/events';
+
+/** The browser's picture of a turn, built by applying its events in order (pure, tested). */
+
+export type LiveToolCall = {
+  id: string;
+  name: string;
+  arguments: string;
+  ok?: boolean;
+  result?: unknown;
+  error?: string;
+  repeat?: boolean;
+  ms?: number;
+};
+
+export type SetAsideDraft = { text: string; reason: string; detail?: string; query?: string };
+
+export type LiveTurnState = {
+  turnId: string;
+  userMessageId?: string;
+  assistantMessageId?: string;
+  lastSeq: number;
+  stage: TurnStage | null;
+  queuePosition?: number;
+  draft: string;
+  setAside: SetAsideDraft[];
+  toolCalls: LiveToolCall[];
+  decisions: DecisionRecord[];
+  calculation?: { expression: string; result: string; exact: boolean; fraction?: string };
+  final?: string;
+  error?: { code: string; message: string };
+  stats?: TurnStats;
+  ended: boolean;
+};
+
+export function newTurnState(turnId: string): LiveTurnState {
+  return { turnId, lastSeq: 0, stage: null, draft: '', setAside: [], toolCalls: [], decisions: [], ended: false };
+}
+
+export function applyEvent(state: LiveTurnState, event: TurnEvent & { seq?: number }): LiveTurnState {
+  if (event.seq !== undefined && event.seq <= state.lastSeq) return state; // a replayed duplicate
+  const s: LiveTurnState = { ...state, lastSeq: event.seq ?? state.lastSeq };
+  switch (event.type) {
+    case 'turn':
+      return { ...s, userMessageId: event.userMessageId, assistantMessageId: event.assistantMessageId };
+    case 'status':
+      if (event.stage === 'resumed') return { ...s, stage: event.stage, draft: '' };
+      return { ...s, stage: event.stage, queuePosition: event.queuePosition };
+    case 'decision':
+      return { ...s, decisions: [...s.decisions, event.record] };
+    case 'delta':
+      return { ...s, draft: s.draft + event.text };
+    case 'draft_rejected':
+      return {
+        ...s,
+        draft: '',
+        setAside: s.draft.trim()
+          ? [...s.setAside, { text: s.draft, reason: event.reason, detail: event.detail, query: event.query }]
+          : s.setAside,
+      };
+    case 'tool_call':
+      return { ...s, toolCalls: [...s.toolCalls, { id: event.id, name: event.name, arguments: event.arguments }] };
+    case 'tool_result':
+      return {
+        ...s,
+        toolCalls: s.toolCalls.map((c) =>
+          c.id === event.id ? { ...c, ok: event.ok, result: event.result, error: event.error, repeat: event.repeat, ms: event.ms } : c,
+        ),
+      };
+    case 'calculation':
+      return { ...s, calculation: { expression: event.expression, result: event.result, exact: event.exact, fraction: event.fraction } };
+    case 'message':
+      return { ...s, final: event.content, draft: '' };
+    case 'error':
+      return { ...s, error: { code: event.code, message: event.message }, ended: true };
+    case 'done':
+      return { ...s, stats: event.stats, ended: true };
+  }
+}
+
+export const REASON_LABEL: Record<string, string> = {
+  deferral: 'Set aside: it offered to look this up instead of doing it',
+  refusal: 'Set aside: it said it could not answer from the results',
+  freshness: 'Set aside: this needs current information, so it was sent to look it up',
+  verdict: 'Set aside: the check found the draft did not answer the question',
+  no_research: 'Set aside: web search is off, so it was asked to answer from what it knows',
+  tool_call: 'Thinking aloud before using a tool',
+};

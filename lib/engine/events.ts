@@ -1,0 +1,33 @@
+import type { DecisionRecord } from '@/lib/decide/types';
+
+/** The events of a turn, in the order the engine emits them (see README: event stream). */
+
+export type TurnStats = {
+  rounds: number;
+  modelCalls: number;
+  toolCalls: number;
+  gateNudges: number;
+  promptTokens: number;
+  completionTokens: number;
+  fuelUsed: number;
+  ms: number;
+  /** Time spent waiting on the model server (so engine time = ms - modelMs). */
+  modelMs: number;
+};
+
+export type TurnStage = 'queued' | 'thinking' | 'searching' | 'checking' | 'writing' | 'resumed';
+
+export type TurnEvent =
+  | { type: 'turn'; turnId: string; threadId: string; userMessageId: string; assistantMessageId: string }
+  | { type: 'status'; stage: TurnStage; queuePosition?: number }
+  | { type: 'decision'; record: DecisionRecord }
+  | { type: 'delta'; text: string }
+  | { type: 'tool_call'; id: string; name: string; arguments: string }
+  | { type: 'tool_result'; id: string; name: string; ok: boolean; result?: unknown; error?: string; repeat?: boolean; ms: number }
+  | { type: 'draft_rejected'; reason: 'deferral' | 'refusal' | 'freshness' | 'verdict' | 'tool_call' | 'no_research'; detail?: string; query?: string }
+  | { type: 'calculation'; expression: string; result: string; exact: boolean; fraction?: string }
+  | { type: 'message'; id: string; content: string }
+  | { type: 'error'; code: string; message: string; fuelUsed?: number }
+  | { type: 'done'; turnId: string; stats: TurnStats };
+
+export type TurnEventType = TurnEvent['type'];

@@ -1,0 +1,95 @@
+import { defineDecideStep } from '@/lib/decide/decide';
+import { isRefusal, type DecisionRecord } from '@/lib/decide/types';
+import { freeCheck } from './deferral';
+import { FRESHNESS_SYSTEM, NO_RESEARCH_NUDGE, researchNudge, VERDICT_SYSTEM, verdictInput } from './prompts';
+
+/**
+ * The gate decides whether a draft (a reply without tool calls) is an answer. Cheapest
+ * first: the free regex checks, then freshness (asked of the question alone, only when no
+ * tool ran), then the verdict. Every model-based check fails open: a refusal or an error lets
+ * the draft through, because a gate that fails closed turns a working turn into a loop.
+ */
+
+/** A verdict is a few tokens and the query a short search. */
+const GATE_MAX_TOKENS = 96;
+
+export const freshnessStep = defineDecideStep({
+  id: 'freshness',
+  system: FRESHNESS_SYSTEM,
+  questions: { needs_fresh: { kind: 'boolean', instructions: 'does answering need information that changes over time or happened recently?' } },
+  text: { query: 'the single web search a person would type, or ""' },
+  maxTokens: GATE_MAX_TOKENS,
+});
+
+export const verdictStep = defineDecideStep({
+  id: 'verdict',
+  system: VERDICT_SYSTEM,
+  // Distinct first letters (a/r) so the first token tells the values apart.
+  questions: { verdict: { kind: 'choice', instructions: 'answered or research', options: ['answered', 'research'] } },
+  text: { query: 'the single web search that closes the biggest gap, or ""' },
+  maxTokens: GATE_MAX_TOKENS,
+});
+
+export type GateOutcome =
+  | { pass: true }
+  | {
+      pass: false;
+      reason: 'deferral' | 'refusal' | 'freshness' | 'verdict' | 'no_research';
+      detail?: string;
+      query?: string;
+      nudge: string;
+      /** Force tool use on the next round (false when there is nothing to research with). */
+      forceTools: boolean;
+    };
+
+export type GateInput = {
+  question: string;
+  draft: string;
+  toolResults: string[];
+  earlierAnswers: string[];
+  /** A research tool is offered and its host is not resting. */
+  researchAvailable: boolean;
+  /** A program-decided calculation already answered the arithmetic. */
+  calculationRan: boolean;
+  /** Deferral nudges already sent without research (at most one). */
+  noResearchNudges: number;
+  /** The freshness record (run beside the first round); null when it was not asked. */
+  freshness: () => Promise<DecisionRecord | null>;
+  /** Runs the verdict step and records it; returns null if it could not run. */
+  verdict: (input: string) => Promise<DecisionRecord | null>;
+};
+
+export async function runGate(input: GateInput): Promise<GateOutcome> {
+  const free = freeCheck(input.draft);
+  if (free) {
+    if (!input.researchAvailable) {
+      if (free.kind === 'deferral' && input.noResearchNudges === 0) {
+        return { pass: false, reason: 'no_research', detail: free.match, nudge: NO_RESEARCH_NUDGE, forceTools: false };
+      }
+      return { pass: true };
+    }
+    return { pass: false, reason: free.kind, detail: free.match, nudge: researchNudge(undefined), forceTools: true };
+  }
+  if (!input.researchAvailable) return { pass: true };
+
+  if (input.toolResults.length === 0 && !input.calculationRan) {
+    const fresh = await input.freshness().catch(() => null);
+    const answer = fresh?.answers.needs_fresh;
+    if (answer && !isRefusal(answer) && answer.kind === 'boolean' && answer.value) {
+      const q = fresh.answers.query;
+      const query = q && !isRefusal(q) && q.kind === 'text' && q.value ? q.value : input.question.slice(0, 120);
+      return { pass: false, reason: 'freshness', detail: `p(needs fresh) = ${answer.p}`, query, nudge: researchNudge(query), forceTools: true };
+    }
+  }
+
+  const record = await input
+    .verdict(verdictInput({ question: input.question, toolResults: input.toolResults, earlierAnswers: input.earlierAnswers, draft: input.draft }))
+    .catch(() => null);
+  const v = record?.answers.verdict;
+  if (v && !isRefusal(v) && v.kind === 'choice' && v.value === 'research') {
+    const q = record.answers.query;
+    const query = q && !isRefusal(q) && q.kind === 'text' && q.value ? q.value : undefined;
+    return { pass: false, reason: 'verdict', detail: `p(research) = ${v.p}`, query, nudge: researchNudge(query), forceTools: true };
+  }
+  return { pass: true };
+}

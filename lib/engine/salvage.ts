@@ -1,0 +1,89 @@
+import type { ToolCallRequest } from '@/lib/llm/types';
+
+/**
+ * Tool calls written as plain text. Some models emit `<tool_call>{"name": …}</tool_call>` or
+ * `<function=name><parameter=k>v</parameter></function>` that llama.cpp's parser misses, so it
+ * arrives as content. These are turned into real calls (known tools only) and stripped from
+ * what the user sees; while streaming, a tail that may start such markup is held back.
+ */
+
+const MARKERS = ['<tool_call', '<function='];
+
+export function salvageToolCalls(content: string, knownTools: (name: string) => boolean): ToolCallRequest[] {
+  const calls: ToolCallRequest[] = [];
+  const blocks = content.match(/<tool_call>[\s\S]*?(?:<\/tool_call>|$)|<function=[\s\S]*?(?:<\/function>|(?=<function=)|$)/g) ?? [];
+  for (const block of blocks) {
+    let name: string | undefined;
+    let args: Record<string, unknown> = {};
+    const json = block.match(/\{[\s\S]*\}/);
+    if (json) {
+      try {
+        const parsed = JSON.parse(json[0]) as { name?: unknown; arguments?: unknown; parameters?: unknown };
+        if (typeof parsed.name === 'string') name = parsed.name;
+        const a = parsed.arguments ?? parsed.parameters;
+        if (typeof a === 'string') args = JSON.parse(a) as Record<string, unknown>;
+        else if (a && typeof a === 'object') args = a as Record<string, unknown>;
+      } catch {
+        // fall through to the tag form
+      }
+    }
+    const fn = block.match(/<function=([\w.-]+)>?/);
+    if (!name && fn) name = fn[1];
+    for (const p of block.matchAll(/<parameter=([\w.-]+)>\s*([\s\S]*?)\s*(?:<\/parameter>|(?=<parameter=)|(?=<\/function>)|$)/g)) {
+      args[p[1]] = p[2];
+    }
+    if (name && knownTools(name)) {
+      calls.push({ id: `salvaged_${calls.length}_${name}`, name, arguments: JSON.stringify(args) });
+    }
+  }
+  return calls;
+}
+
+/** The text without any tool-call markup. */
+export function stripToolMarkup(content: string): string {
+  return content
+    .replace(/<tool_call>[\s\S]*?(?:<\/tool_call>|$)/g, '')
+    .replace(/<function=[\s\S]*?(?:<\/function>|$)/g, '')
+    .replace(/<\/?(?:tool_call|function|parameter)[^>]*>/g, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Passes streamed text through, holding back anything that is or may become tool-call markup. */
+export class MarkupHoldback {
+  private buffer = '';
+  private holding = false;
+
+  push(text: string): string {
+    if (this.holding) return '';
+    this.buffer += text;
+    const at = Math.min(...MARKERS.map((m) => this.buffer.indexOf(m)).filter((i) => i >= 0), Infinity);
+    if (at !== Infinity) {
+      this.holding = true;
+      const out = this.buffer.slice(0, at);
+      this.buffer = '';
+      return out;
+    }
+    // Keep back a tail that could be the start of a marker ("<tool_c").
+    let keep = 0;
+    for (const m of MARKERS) {
+      for (let k = Math.min(m.length - 1, this.buffer.length); k > keep; k--) {
+        if (this.buffer.endsWith(m.slice(0, k))) {
+          keep = k;
+          break;
+        }
+      }
+    }
+    const out = this.buffer.slice(0, this.buffer.length - keep);
+    this.buffer = this.buffer.slice(this.buffer.length - keep);
+    return out;
+  }
+
+  /** At the end of the stream: what was held back only because it might have been markup. */
+  flush(): string {
+    if (this.holding) return '';
+    const out = this.buffer;
+    this.buffer = '';
+    return out;
+  }
+}

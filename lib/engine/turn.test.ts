@@ -1,0 +1,334 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { z } from 'zod';
+import { ContextRuntime } from '@/lib/context/layers';
+import { historyLayer, identityLayer } from '@/lib/context/standard';
+import { decisionsHistoryLayer } from '@/lib/decide/history';
+import { HearthError } from '@/lib/errors';
+import type { ChatRequest } from '@/lib/llm/types';
+import { decideBy, reply, scriptedModel, toolCall, type ScriptedReply } from '@/lib/testing/scripted-model';
+import { createToolRegistry } from '@/lib/tools/registry';
+import { defineTool, ToolError, type Tool } from '@/lib/tools/types';
+import type { TurnEvent } from './events';
+import { LAST_ROUND_NOTE, TOOLS_OFF_NOTE } from './prompts';
+import { StepLedger, type StoredStep } from './steps';
+import { runTurn, type EngineConfig } from './turn';
+
+const DEFERRAL = "I don't have access to real-time data, but I can search for the current price if you'd like.";
+
+function searchTool(runs: string[]): Tool {
+  return defineTool({
+    name: 'web_search',
+    description: 'search',
+    params: z.object({ query: z.string(), limit: z.number().optional() }),
+    cost: 5,
+    timeoutMs: 1000,
+    research: true,
+    async run({ query }) {
+      runs.push(query);
+      if (query === 'fail') throw new ToolError('the search service did not answer');
+      return { results: [{ title: `About ${query}`, url: 'https://example.org', snippet: 'It costs 42 euros.' }] };
+    },
+  }) as Tool;
+}
+
+type Setup = {
+  rounds: ScriptedReply[];
+  decide?: Record<string, Record<string, unknown> | Error>;
+  research?: boolean;
+  config?: Partial<EngineConfig>;
+  stored?: StoredStep[];
+  question?: string;
+  signal?: AbortSignal;
+};
+
+async function run(setup: Setup) {
+  const runs: string[] = [];
+  const model = scriptedModel({ rounds: setup.rounds, decide: decideBy(setup.decide ?? {}) });
+  const tools = createToolRegistry(setup.research === false ? [] : [searchTool(runs)]);
+  const question = setup.question ?? 'What is the price of bitcoin?';
+  const context = await ContextRuntime.create(
+    [
+      identityLayer({ assistantName: 'Hearth', modelId: 'scripted', now: 0, timezone: 'UTC', webSearch: setup.research !== false, toolNames: [] }),
+      decisionsHistoryLayer(),
+      historyLayer([{ role: 'user', content: question }], { maxMessages: 10, maxChars: 10_000 }),
+    ] as const,
+    { executionId: 't1', threadId: 'th1', resourceId: 'r' },
+  );
+  const events: TurnEvent[] = [];
+  const appended: StoredStep[] = [];
+  const steps = new StepLedger(setup.stored ?? [], (s) => appended.push(s));
+  const outcome = await runTurn(
+    { question, earlierAnswers: [] },
+    {
+      model,
+      tools,
+      toolDeps: { now: () => 0, timezone: 'UTC', threadId: 'th1' },
+      context,
+      steps,
+      emit: (e) => events.push(e),
+      now: () => 0,
+      signal: setup.signal ?? new AbortController().signal,
+      researchAvailable: () => setup.research !== false,
+      config: setup.config,
+    },
+  );
+  return { outcome, events, model, runs, appended, context };
+}
+
+const allText = (req: ChatRequest) => req.messages.map((m) => ('content' in m && typeof m.content === 'string' ? m.content : '')).join('\n');
+
+describe('turn engine', () => {
+  test('a plain answer passes the gate in one round, with tools offered on "auto"', async () => {
+    const { outcome, model, events } = await run({ rounds: [reply('Paris is the capital of France.')], question: 'Capital of France?' });
+    assert.equal(outcome.status, 'done');
+    assert.equal(outcome.status === 'done' && outcome.content, 'Paris is the capital of France.');
+    assert.equal(model.roundRequests[0].toolChoice, 'auto');
+    assert.ok(model.roundRequests[0].tools?.length);
+    assert.ok(events.some((e) => e.type === 'delta'));
+    assert.ok(events.some((e) => e.type === 'decision' && e.record.stepId === 'verdict'));
+  });
+
+  test('a deferral is set aside, never re-sent, and the next round is forced to use a tool', async () => {
+    const { outcome, model, events, runs } = await run({
+      rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'bitcoin price' }), reply('Bitcoin costs 42 euros, according to example.org.')],
+    });
+    assert.equal(outcome.status, 'done');
+    const rejected = events.find((e) => e.type === 'draft_rejected');
+    assert.equal(rejected?.type === 'draft_rejected' && rejected.reason, 'deferral');
+    assert.equal(model.roundRequests[1].toolChoice, 'required');
+    for (const req of model.roundRequests.slice(1)) assert.ok(!allText(req).includes(DEFERRAL), 'the draft never goes back to the model');
+    const nudge = model.roundRequests[1].messages.at(-1);
+    assert.equal(nudge?.role, 'user');
+    assert.match(String(nudge && 'content' in nudge ? nudge.content : ''), /Call a tool now/);
+    assert.deepEqual(runs, ['bitcoin price']);
+    assert.equal(model.roundRequests[2].toolChoice, 'auto', 'forcing lasts one round');
+    assert.equal(outcome.stats.gateNudges, 1);
+  });
+
+  test('freshness (asked of the question) sends back a confident invented answer with its query', async () => {
+    const { model, events } = await run({
+      rounds: [reply('Bitcoin costs 12 dollars.'), toolCall('web_search', { query: 'bitcoin price today' }), reply('It costs 42 euros.')],
+      decide: { needs_fresh: { needs_fresh: true, query: 'bitcoin price today' } },
+    });
+    const rejected = events.find((e) => e.type === 'draft_rejected');
+    assert.ok(rejected?.type === 'draft_rejected' && rejected.reason === 'freshness' && rejected.query === 'bitcoin price today');
+    const freshnessReq = model.decideRequests.find((r) => 'needs_fresh' in ((r.jsonSchema as { properties: object }).properties ?? {}));
+    assert.ok(freshnessReq);
+    assert.ok(!allText(freshnessReq!).includes('12 dollars'), 'freshness never sees the draft');
+    assert.match(allText(model.roundRequests[1]), /Search for "bitcoin price today" now/);
+  });
+
+  test('freshness is not asked once a tool ran, and the verdict can still send a draft back', async () => {
+    const { events } = await run({
+      rounds: [toolCall('web_search', { query: 'btc' }), reply('Not sure.'), toolCall('web_search', { query: 'btc eur' }), reply('42 euros.')],
+      decide: { verdict: { verdict: 'research', query: 'btc eur' }, needs_fresh: { needs_fresh: true, query: 'x' } },
+      config: { maxGates: 1 },
+    });
+    const rejected = events.filter((e) => e.type === 'draft_rejected');
+    assert.equal(rejected.length, 1);
+    assert.ok(rejected[0].type === 'draft_rejected' && rejected[0].reason === 'verdict' && rejected[0].query === 'btc eur');
+  });
+
+  test('the gate fires at most maxGates times, then the draft is accepted', async () => {
+    const { outcome, events } = await run({
+      rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'a' }), reply(DEFERRAL), toolCall('web_search', { query: 'b' }), reply(DEFERRAL)],
+    });
+    assert.equal(events.filter((e) => e.type === 'draft_rejected').length, 2);
+    assert.equal(outcome.status, 'done');
+  });
+
+  test('every model-based check fails open: errors and junk let the draft through', async () => {
+    const { outcome } = await run({
+      rounds: [reply('Bitcoin costs 12 dollars.')],
+      decide: { needs_fresh: new Error('server down'), verdict: { verdict: 'maybe', query: 1 } },
+    });
+    assert.equal(outcome.status, 'done');
+  });
+
+  test('the repeat ledger answers identical calls and takes tools away after two repeats', async () => {
+    const { model, runs, events, outcome } = await run({
+      rounds: [
+        toolCall('web_search', { query: 'Bitcoin', limit: 3 }),
+        toolCall('web_search', { query: 'bitcoin ', limit: 10 }),
+        toolCall('web_search', { query: 'BITCOIN' }),
+        reply('Bitcoin costs 42 euros.'),
+      ],
+    });
+    assert.deepEqual(runs, ['Bitcoin'], 'size-only and case differences are the same call');
+    const repeats = events.filter((e) => e.type === 'tool_result' && e.repeat);
+    assert.equal(repeats.length, 2);
+    const repeatMsg = model.roundRequests[2].messages.at(-1);
+    assert.ok(repeatMsg && repeatMsg.role === 'tool');
+    const body = JSON.parse((repeatMsg as { content: string }).content);
+    assert.equal(body.repeat, true);
+    assert.match(body.note, /will not change/);
+    assert.ok(body.result.results);
+    assert.equal(model.roundRequests[3].tools?.length ?? 0, 0, 'no tools after two repeats');
+    assert.ok(allText(model.roundRequests[3]).includes(TOOLS_OFF_NOTE));
+    assert.equal(outcome.status, 'done');
+  });
+
+  test('the last round offers no tools and says to answer with what there is', async () => {
+    const { model, outcome } = await run({
+      rounds: [toolCall('web_search', { query: 'a' }), toolCall('web_search', { query: 'b' }), reply('Here is what I have.')],
+      config: { maxRounds: 3 },
+    });
+    assert.equal(outcome.status, 'done');
+    const last = model.roundRequests[2];
+    assert.equal(last.tools?.length ?? 0, 0);
+    assert.equal(last.toolChoice, undefined, 'tool_choice is never sent without tools');
+    assert.ok(allText(last).includes(LAST_ROUND_NOTE));
+  });
+
+  test('a tool call cut off by max_tokens is retried without tools', async () => {
+    const { model, outcome } = await run({
+      rounds: [{ content: '', finishReason: 'length', toolCalls: [{ id: 'x', name: 'web_search', arguments: '{"que' }] }, reply('Answer without the tool.')],
+      question: 'Explain closures.',
+    });
+    assert.equal(outcome.status, 'done');
+    assert.equal(model.roundRequests[1].tools?.length ?? 0, 0);
+  });
+
+  test("an older server's 500 about a tool-call parse failure is retried without tools", async () => {
+    const { model, outcome } = await run({
+      rounds: [new HearthError('model_error', 'The model server answered with an error: Failed to parse tool call arguments'), reply('Fine.')],
+      question: 'Explain closures.',
+    });
+    assert.equal(outcome.status, 'done');
+    assert.equal(model.roundRequests[1].tools?.length ?? 0, 0);
+  });
+
+  test('with "required" a model that writes text and never calls is retried without tools', async () => {
+    const { model, outcome } = await run({
+      rounds: [reply(DEFERRAL), reply('Let me think about which tool', { finishReason: 'length' }), reply('Bitcoin was about 40k last I knew.')],
+    });
+    assert.equal(model.roundRequests[1].toolChoice, 'required');
+    assert.equal(model.roundRequests[2].tools?.length ?? 0, 0);
+    assert.equal(outcome.status, 'done');
+  });
+
+  test('a reply with only reasoning is retried once with thinking off, then fails', async () => {
+    const ok = await run({ rounds: [reply('', { reasoning: 'hmm' }), reply('Done.')], question: 'Hi' });
+    assert.equal(ok.outcome.status, 'done');
+    assert.deepEqual(ok.model.roundRequests[1].extra, { chat_template_kwargs: { enable_thinking: false } });
+    const bad = await run({ rounds: [reply('', { reasoning: 'hmm' }), reply('', { reasoning: 'still' })], question: 'Hi' });
+    assert.equal(bad.outcome.status, 'error');
+    assert.equal(bad.outcome.status === 'error' && bad.outcome.code, 'model_error');
+  });
+
+  test('tool-call markup written as text becomes a real call and never reaches the user', async () => {
+    const { events, runs, outcome } = await run({
+      rounds: [reply('Checking. <tool_call>{"name": "web_search", "arguments": {"query": "btc"}}</tool_call>'), reply('42 euros.')],
+    });
+    assert.deepEqual(runs, ['btc']);
+    const streamed = events.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.text : '')).join('');
+    assert.ok(!streamed.includes('<tool_call'), streamed);
+    assert.equal(outcome.status, 'done');
+  });
+
+  test('with no research tool the gate never sends the turn to research: one nudge to answer from knowledge', async () => {
+    const { model, events, outcome } = await run({
+      research: false,
+      rounds: [reply(DEFERRAL), reply(DEFERRAL)],
+      decide: { needs_fresh: { needs_fresh: true, query: 'x' }, verdict: { verdict: 'research', query: 'x' } },
+    });
+    assert.equal(outcome.status, 'done');
+    const rejected = events.filter((e) => e.type === 'draft_rejected');
+    assert.equal(rejected.length, 1);
+    assert.ok(rejected[0].type === 'draft_rejected' && rejected[0].reason === 'no_research');
+    assert.notEqual(model.roundRequests[1].toolChoice, 'required');
+    assert.ok(!model.decideRequests.some((r) => 'needs_fresh' in ((r.jsonSchema as { properties: object }).properties ?? {})), 'freshness is not asked');
+  });
+
+  test('budget: the model-call quota is checked before fuel and ends the turn with budget_exhausted', async () => {
+    const { outcome } = await run({
+      rounds: [toolCall('web_search', { query: 'a' }), toolCall('web_search', { query: 'b' }), reply('x')],
+      question: 'Explain closures.',
+      config: { budget: { fuel: 10_000, modelCalls: 2, modelCallCost: 100 } },
+    });
+    assert.equal(outcome.status, 'error');
+    assert.equal(outcome.status === 'error' && outcome.code, 'budget_exhausted');
+    assert.equal(outcome.stats.modelCalls, 2);
+    assert.equal(outcome.stats.fuelUsed, 205, 'the blocked call cost nothing');
+  });
+
+  test('budget: fuel runs out before a model call', async () => {
+    const { outcome } = await run({
+      rounds: [toolCall('web_search', { query: 'a' }), reply('x')],
+      question: 'Explain closures.',
+      config: { budget: { fuel: 150, modelCalls: 16, modelCallCost: 100 } },
+    });
+    assert.equal(outcome.status === 'error' && outcome.code, 'budget_exhausted');
+  });
+
+  test('cancel returns the partial answer', async () => {
+    const abort = new AbortController();
+    const { outcome } = await run({
+      rounds: [
+        () => {
+          abort.abort();
+          return new HearthError('cancelled', 'stopped');
+        },
+      ],
+      signal: abort.signal,
+      question: 'Explain closures.',
+    });
+    assert.equal(outcome.status, 'cancelled');
+  });
+
+  test('tool failures reach the model as {error} advice, never crash the turn', async () => {
+    const { model, outcome } = await run({ rounds: [toolCall('web_search', { query: 'fail' }), toolCall('nope', {}), reply('I could not check.')] });
+    assert.equal(outcome.status, 'done');
+    const toolMsg = model.roundRequests[1].messages.at(-1) as { content: string };
+    assert.match(JSON.parse(toolMsg.content).error, /did not answer/);
+    const unknown = model.roundRequests[2].messages.at(-1) as { content: string };
+    assert.match(JSON.parse(unknown.content).error, /no tool called "nope"/);
+  });
+
+  test('a later model call in the same turn carries the decisions summary', async () => {
+    const { model } = await run({
+      rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'b' }), reply('42 euros.')],
+      decide: { needs_fresh: { needs_fresh: true, query: 'btc' } },
+    });
+    const system = model.roundRequests[2].messages[0];
+    assert.ok(system.role === 'system' && system.content.includes('Decisions so far:\n- freshness: needs_fresh=yes'), String('content' in system && system.content));
+  });
+
+  test('program-decided arithmetic: the plan is computed exactly and reaches the answering round', async () => {
+    const { model, events, outcome } = await run({
+      question: 'What is 23 * 47 + 156?',
+      rounds: [reply('The answer is 1237.')],
+      decide: { is_arithmetic: { is_arithmetic: true }, expression: { expression: '23 * 47 + 156' } },
+    });
+    const calc = events.find((e) => e.type === 'calculation');
+    assert.ok(calc?.type === 'calculation' && calc.result === '1237' && calc.exact);
+    assert.match(allText(model.roundRequests[0]), /The exact result is 1237 \(plan: 23 \* 47 \+ 156\)/);
+    assert.ok(!model.decideRequests.some((r) => 'needs_fresh' in ((r.jsonSchema as { properties: object }).properties ?? {})), 'no freshness after a calculation');
+    assert.equal(outcome.status, 'done');
+  });
+
+  test('program-decided arithmetic: a plan in the wrong shape ends that path and the turn goes on', async () => {
+    const { events, outcome } = await run({
+      question: 'What is 23 * 47 + 156?',
+      rounds: [reply('About 1200.')],
+      decide: { is_arithmetic: { is_arithmetic: true }, expression: { expression: 'rm -rf /' } },
+    });
+    assert.ok(!events.some((e) => e.type === 'calculation'));
+    assert.equal(outcome.status, 'done');
+    assert.ok(outcome.diagnostics.some((d) => /not in the expected shape/.test(d)));
+  });
+
+  test('a resumed turn replays completed steps without repeating model calls or tool runs', async () => {
+    const first = await run({ rounds: [toolCall('web_search', { query: 'btc' }), reply('42 euros.')], question: 'Explain bitcoin.' });
+    assert.equal(first.outcome.status, 'done');
+    // The crash came after the tool ran: keep the steps up to and including the tool result.
+    const toolIdx = first.appended.findIndex((s) => s.kind === 'tool');
+    const stored = first.appended.slice(0, toolIdx + 1);
+    const again = await run({ rounds: [reply('42 euros, resumed.')], stored, question: 'Explain bitcoin.' });
+    assert.equal(again.outcome.status, 'done');
+    assert.deepEqual(again.runs, [], 'the tool did not run again');
+    assert.equal(again.model.roundRequests.length, 1, 'only the unfinished round called the model');
+    assert.ok(!again.events.some((e) => e.type === 'tool_call'), 'replayed steps do not emit again');
+  });
+});

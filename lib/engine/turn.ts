@@ -1,0 +1,366 @@
+import type { ContextRuntime } from '@/lib/context/layers';
+import type { DecideStep } from '@/lib/decide/decide';
+import type { DecisionRecord, Question } from '@/lib/decide/types';
+import { HearthError, isHearthError } from '@/lib/errors';
+import type { ChatMessage, ChatRequest, ChatResult, ModelClient, ToolCallRequest } from '@/lib/llm/types';
+import { capResultJson, type ToolRegistry } from '@/lib/tools/registry';
+import type { ToolDeps, ToolResult } from '@/lib/tools/types';
+import { arithmeticStep, looksLikeArithmetic, planAndCompute, type PlanOutcome } from './arithmetic';
+import { DEFAULT_BUDGET, TurnBudget, type BudgetLimits } from './budget';
+import type { TurnEvent, TurnStats } from './events';
+import { freshnessStep, runGate, verdictStep } from './gate';
+import { RepeatLedger } from './ledger';
+import { exactResultNote, LAST_ROUND_NOTE, TOOLS_OFF_NOTE } from './prompts';
+import { MarkupHoldback, salvageToolCalls, stripToolMarkup } from './salvage';
+import type { StepLedger } from './steps';
+
+/**
+ * One turn: rounds of context → model → tools → gate, until a draft passes the gate.
+ * Plain TypeScript with every dependency passed in, so tests drive it with a scripted model.
+ * The engine emits events as things happen and returns the outcome; the caller stores the
+ * answer and emits `message`/`error` and `done`.
+ */
+
+export type EngineConfig = {
+  /** Rounds of model calls; the last one offers no tools. */
+  maxRounds: number;
+  /** Drafts the gate may send back per turn. */
+  maxGates: number;
+  /** A round's draft is the answer, so it gets an answer's room. */
+  roundMaxTokens: number;
+  /** Tool results are capped so one page cannot fill the context. */
+  toolResultMaxBytes: number;
+  budget: BudgetLimits;
+};
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
+  maxRounds: 6,
+  maxGates: 2,
+  roundMaxTokens: 2400,
+  toolResultMaxBytes: 14_000,
+  budget: DEFAULT_BUDGET,
+};
+
+/** The verdict sees each tool result cut to this many characters. */
+const GATE_RESULT_CHARS = 600;
+/** Repeats after which tools are no longer offered in this turn. */
+const MAX_REPEATS = 2;
+
+export type EngineDeps = {
+  model: ModelClient;
+  tools: ToolRegistry;
+  toolDeps: ToolDeps;
+  context: ContextRuntime;
+  steps: StepLedger;
+  emit: (event: TurnEvent) => void;
+  now: () => number;
+  signal: AbortSignal;
+  /** A research tool is offered and its host is not resting. */
+  researchAvailable: () => boolean;
+  config?: Partial<EngineConfig>;
+};
+
+export type TurnInput = { question: string; earlierAnswers: string[] };
+
+export type TurnOutcome =
+  | { status: 'done'; content: string; stats: TurnStats; diagnostics: string[] }
+  | { status: 'error'; code: string; message: string; partial: string; stats: TurnStats; diagnostics: string[] }
+  | { status: 'cancelled'; partial: string; stats: TurnStats; diagnostics: string[] };
+
+function validJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnOutcome> {
+  const config = { ...DEFAULT_ENGINE_CONFIG, ...deps.config };
+  const { steps, context, signal, tools } = deps;
+  const started = deps.now();
+  const budget = new TurnBudget(config.budget);
+  const ledger = new RepeatLedger();
+  const diagnostics: string[] = [];
+  const stats: TurnStats = { rounds: 0, modelCalls: 0, toolCalls: 0, gateNudges: 0, promptTokens: 0, completionTokens: 0, fuelUsed: 0, ms: 0, modelMs: 0 };
+  // Events of steps completed before a restart are already in the log: do not send them twice.
+  const emit = (event: TurnEvent) => {
+    if (!steps.replaying) deps.emit(event);
+  };
+  let partial = '';
+  const finish = () => {
+    stats.fuelUsed = budget.fuelUsed;
+    stats.ms = deps.now() - started;
+    return stats;
+  };
+
+  /** The model behind the budget: the quota and fuel are charged before each call. */
+  const metered: ModelClient = {
+    health: () => deps.model.health(),
+    async chat(request, options) {
+      budget.chargeModelCall();
+      stats.modelCalls = budget.modelCalls;
+      const t0 = deps.now();
+      try {
+        const result = await deps.model.chat(request, { signal: options?.signal ?? signal, onDelta: options?.onDelta });
+        stats.promptTokens += result.usage.promptTokens;
+        stats.completionTokens += result.usage.completionTokens;
+        return result;
+      } finally {
+        stats.modelMs += deps.now() - t0;
+      }
+    },
+  };
+
+  async function decide<Q extends Record<string, Question>, T extends string>(
+    step: DecideStep<Q, T>,
+    stepInput: string,
+    runtime: ContextRuntime,
+    stepSignal: AbortSignal = signal,
+  ): Promise<DecisionRecord> {
+    const { value: record, replayed } = await steps.step(`decision:${step.id}`, () =>
+      step.run({ model: metered, input: stepInput, signal: stepSignal, now: deps.now }),
+    );
+    // A decision replayed from the ledger came back with the checkpoint: onDecision does not fire again.
+    if (!replayed) {
+      await runtime.recordDecision(record);
+      emit({ type: 'decision', record });
+    }
+    return record;
+  }
+
+  async function callModel(request: ChatRequest): Promise<ChatResult> {
+    const { value } = await steps.step('model', async () => {
+      partial = '';
+      const holdback = new MarkupHoldback();
+      const send = (text: string) => {
+        if (!text) return;
+        partial += text;
+        emit({ type: 'delta', text });
+      };
+      const result = await metered.chat(request, { signal, onDelta: (t) => send(holdback.push(t)) });
+      send(holdback.flush());
+      return result;
+    });
+    return value;
+  }
+
+  const turnMessages: ChatMessage[] = [];
+  const gateResults: string[] = [];
+  let calculationRan = false;
+  const freshnessAbort = new AbortController();
+  let freshness: Promise<DecisionRecord | null> | null = null;
+
+  async function runCalls(calls: ToolCallRequest[]): Promise<void> {
+    emit({ type: 'status', stage: 'searching' });
+    type Planned = { call: ToolCallRequest; key: string; repeatOf?: Promise<{ ok: boolean; content: string }> };
+    const planned: Planned[] = [];
+    const inBatch = new Map<string, Promise<{ ok: boolean; content: string }>>();
+    const runs: Promise<unknown>[] = [];
+    const contents = new Map<string, string>();
+
+    for (const call of calls) emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+    for (const call of calls) {
+      const key = ledger.key(call.name, call.arguments);
+      const earlier = ledger.lookup(call.name, call.arguments);
+      if (earlier) {
+        ledger.repeats++;
+        const content = ledger.repeatMessage(earlier);
+        contents.set(call.id, content);
+        emit({ type: 'tool_result', id: call.id, name: call.name, ok: earlier.ok, repeat: true, result: JSON.parse(content), ms: 0 });
+        continue;
+      }
+      const first = inBatch.get(key);
+      if (first) {
+        ledger.repeats++;
+        planned.push({ call, key, repeatOf: first });
+        continue;
+      }
+      const tool = tools.get(call.name);
+      const run = (async () => {
+        if (tool) budget.chargeToolRun(tool.cost, tool.name);
+        const t0 = deps.now();
+        const { value: result } = await steps.step<ToolResult>('tool', () => tools.run(call.name, call.arguments, deps.toolDeps, signal));
+        const ms = deps.now() - t0;
+        stats.toolCalls++;
+        const content = result.ok ? capResultJson(result.data, config.toolResultMaxBytes) : JSON.stringify({ error: result.error });
+        ledger.remember(call.name, call.arguments, { name: call.name, ok: result.ok, content });
+        gateResults.push(result.ok ? `${call.name}: ${content.slice(0, GATE_RESULT_CHARS)}` : `${call.name} failed: ${result.error}`);
+        emit({
+          type: 'tool_result',
+          id: call.id,
+          name: call.name,
+          ok: result.ok,
+          ...(result.ok ? { result: JSON.parse(content) } : { error: result.error }),
+          ms,
+        });
+        return { ok: result.ok, content };
+      })();
+      inBatch.set(key, run);
+      planned.push({ call, key });
+      runs.push(run.then((r) => contents.set(call.id, r.content)));
+    }
+    // Independent calls run in parallel; a failure to run (budget, cancel) ends the turn.
+    await Promise.all(runs);
+    for (const p of planned) {
+      if (!p.repeatOf) continue;
+      const r = await p.repeatOf;
+      const content = ledger.repeatMessage({ name: p.call.name, ok: r.ok, content: r.content });
+      contents.set(p.call.id, content);
+      emit({ type: 'tool_result', id: p.call.id, name: p.call.name, ok: r.ok, repeat: true, result: JSON.parse(content), ms: 0 });
+    }
+    for (const call of calls) turnMessages.push({ role: 'tool', tool_call_id: call.id, content: contents.get(call.id) ?? '{"error":"no result"}' });
+  }
+
+  try {
+    if (steps.resumed) deps.emit({ type: 'status', stage: 'resumed' });
+
+    // Program-decided arithmetic: the program fixes the steps, the model writes only the plan.
+    if (looksLikeArithmetic(input.question)) {
+      emit({ type: 'status', stage: 'checking' });
+      const record = await decide(arithmeticStep, input.question, context);
+      const answer = record.answers.is_arithmetic;
+      if (answer && 'kind' in answer && answer.kind === 'boolean' && answer.value) {
+        const { value: plan } = await steps.step<PlanOutcome>('plan', () => planAndCompute(metered, input.question, signal));
+        if (plan.ok) {
+          calculationRan = true;
+          const c = plan.calculation;
+          emit({ type: 'calculation', expression: c.expression, result: c.result, exact: c.exact, ...(c.fraction ? { fraction: c.fraction } : {}) });
+          turnMessages.push({ role: 'user', content: exactResultNote(c.fraction ? `${c.result} (exactly ${c.fraction})` : c.result, c.expression) });
+          gateResults.push(`calculation: ${c.expression} = ${c.result}`);
+        } else {
+          diagnostics.push(`calculation skipped: ${plan.diagnostic}`);
+        }
+      }
+    }
+
+    // Freshness depends only on the question, so it runs beside the first round, on a forked context.
+    if (deps.researchAvailable() && !calculationRan) {
+      const child = context.fork();
+      freshness = decide(freshnessStep, `Question:\n${input.question}`, child, AbortSignal.any([signal, freshnessAbort.signal]))
+        .then((record) => {
+          context.join(child);
+          return record;
+        })
+        .catch((err) => {
+          if (isHearthError(err) && err.code === 'budget_exhausted') diagnostics.push('freshness check skipped: budget');
+          return null;
+        });
+    }
+
+    let forceTools = false;
+    let gates = 0;
+    let noResearchNudges = 0;
+    let toolsOffNoted = false;
+
+    for (let round = 0; round < config.maxRounds; round++) {
+      stats.rounds = round + 1;
+      const last = round === config.maxRounds - 1;
+      if (last) turnMessages.push({ role: 'user', content: LAST_ROUND_NOTE });
+      else if (ledger.repeats >= MAX_REPEATS && !toolsOffNoted) {
+        turnMessages.push({ role: 'user', content: TOOLS_OFF_NOTE });
+        toolsOffNoted = true;
+      }
+      let offer = !last && ledger.repeats < MAX_REPEATS ? tools.schemas() : [];
+      let toolChoice: 'auto' | 'required' = forceTools && offer.length ? 'required' : 'auto';
+      forceTools = false;
+      let thinkingOff = false;
+      emit({ type: 'status', stage: round === 0 ? 'thinking' : 'writing' });
+
+      let result: ChatResult;
+      for (let attempt = 0; ; attempt++) {
+        const view = await context.view();
+        try {
+          result = await callModel({
+            messages: [...view, ...turnMessages],
+            tools: offer,
+            toolChoice: offer.length ? toolChoice : undefined,
+            maxTokens: config.roundMaxTokens,
+            extra: thinkingOff ? { chat_template_kwargs: { enable_thinking: false } } : undefined,
+          });
+        } catch (err) {
+          // Older llama-servers answer 500 when a tool call's JSON was cut by max_tokens.
+          if (offer.length && isHearthError(err) && err.code === 'model_error' && /tool.?call/i.test(err.message) && /pars/i.test(err.message)) {
+            offer = [];
+            emit({ type: 'draft_rejected', reason: 'tool_call', detail: 'the tool call was cut off; answering without tools' });
+            continue;
+          }
+          throw err;
+        }
+        const cutCall = result.finishReason === 'length' && result.toolCalls.some((c) => !validJson(c.arguments));
+        const requiredButText = toolChoice === 'required' && offer.length > 0 && result.toolCalls.length === 0 && salvageToolCalls(result.content, tools.has).length === 0;
+        if (offer.length && (cutCall || requiredButText) && attempt < 2) {
+          offer = [];
+          toolChoice = 'auto';
+          if (partial) emit({ type: 'draft_rejected', reason: 'tool_call', detail: cutCall ? 'the tool call was cut off' : 'no tool was called' });
+          continue;
+        }
+        if (!result.content.trim() && result.toolCalls.length === 0 && result.reasoning.trim()) {
+          if (!thinkingOff) {
+            thinkingOff = true;
+            continue;
+          }
+          throw new HearthError('model_error', 'The model wrote only its reasoning and no answer, even with thinking turned off.');
+        }
+        break;
+      }
+
+      let calls = result.toolCalls.filter((c) => validJson(c.arguments) || result.finishReason !== 'length');
+      if (calls.length === 0 && offer.length) calls = salvageToolCalls(result.content, tools.has);
+      const visible = stripToolMarkup(result.content);
+
+      if (calls.length > 0 && offer.length) {
+        // Text written before a call is thinking aloud, not the answer.
+        if (partial.trim()) emit({ type: 'draft_rejected', reason: 'tool_call' });
+        partial = '';
+        const named = calls.map((c, i) => ({ ...c, id: c.id || `call_${round}_${i}` }));
+        turnMessages.push({
+          role: 'assistant',
+          content: null,
+          tool_calls: named.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+        });
+        await runCalls(named);
+        continue;
+      }
+
+      const draft = visible;
+      if (!draft) throw new HearthError('model_error', 'The model returned an empty answer.');
+      if (gates < config.maxGates && !last) {
+        emit({ type: 'status', stage: 'checking' });
+        const outcome = await runGate({
+          question: input.question,
+          draft,
+          toolResults: gateResults,
+          earlierAnswers: input.earlierAnswers,
+          researchAvailable: deps.researchAvailable(),
+          calculationRan,
+          noResearchNudges,
+          freshness: () => freshness ?? Promise.resolve(null),
+          verdict: (verdictInput) => decide(verdictStep, verdictInput, context),
+        });
+        if (!outcome.pass) {
+          gates++;
+          stats.gateNudges++;
+          if (outcome.reason === 'no_research') noResearchNudges++;
+          emit({ type: 'draft_rejected', reason: outcome.reason, ...(outcome.detail ? { detail: outcome.detail } : {}), ...(outcome.query ? { query: outcome.query } : {}) });
+          // The draft itself is never appended: a model shown its own deferral writes it again.
+          turnMessages.push({ role: 'user', content: outcome.nudge });
+          forceTools = outcome.forceTools;
+          partial = '';
+          continue;
+        }
+      }
+      freshnessAbort.abort();
+      return { status: 'done', content: draft, stats: finish(), diagnostics };
+    }
+    throw new HearthError('model_error', 'The turn ended without an answer.');
+  } catch (err) {
+    freshnessAbort.abort();
+    if (signal.aborted || (isHearthError(err) && err.code === 'cancelled')) {
+      return { status: 'cancelled', partial, stats: finish(), diagnostics };
+    }
+    const e = isHearthError(err) ? err : new HearthError('internal', `The turn failed: ${(err as Error)?.message ?? String(err)}`);
+    return { status: 'error', code: e.code, message: e.message, partial, stats: finish(), diagnostics };
+  }
+}

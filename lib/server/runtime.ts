@@ -1,0 +1,60 @@
+import 'server-only';
+import path from 'node:path';
+import { getDb } from '@/db';
+import { createStore, type Store } from '@/db/store';
+import { getConfig, type Config } from '@/lib/config';
+import { createLlamaClient } from '@/lib/llm/client';
+import type { ModelClient } from '@/lib/llm/types';
+import { createToolSet } from '@/lib/tools/toolset';
+import { TurnRegistry } from '@/lib/turns/registry';
+
+/**
+ * The composition root: the one place that wires the database, the model client, the tools
+ * and the turn registry together. Route handlers and instrumentation ask for it; everything
+ * in lib/ below it takes its dependencies as arguments. It lives on globalThis because Next
+ * bundles each route separately and they must share one registry.
+ */
+
+export type Runtime = { config: Config; store: Store; model: ModelClient; turns: TurnRegistry };
+
+const key = Symbol.for('hearth.runtime');
+type Holder = { [key]?: Runtime };
+
+export function buildRuntime(config: Config, store: Store, model?: ModelClient): Runtime {
+  const llm = model ?? createLlamaClient({ baseURL: config.LLAMA_URL, timeoutMs: config.MODEL_TIMEOUT_MS });
+  const now = Date.now;
+  const turns = new TurnRegistry({
+    store,
+    model: llm,
+    tools: () => createToolSet({ config, store, now }),
+    now,
+    assistantName: config.HEARTH_ASSISTANT_NAME,
+    timezone: config.HEARTH_TIMEZONE,
+    location: config.HEARTH_LOCATION,
+    slots: config.MODEL_SLOTS,
+    engine: {
+      maxRounds: config.MAX_ROUNDS,
+      budget: { fuel: config.TURN_FUEL, modelCalls: config.TURN_MODEL_CALLS, modelCallCost: 100 },
+    },
+    log: (m) => console.warn(m),
+  });
+  return { config, store, model: llm, turns };
+}
+
+export function getRuntime(): Runtime {
+  const holder = globalThis as Holder;
+  if (!holder[key]) {
+    const config = getConfig();
+    holder[key] = buildRuntime(config, createStore(getDb()));
+  }
+  return holder[key];
+}
+
+/** Tests install a runtime of their own (a temporary database, the double). */
+export function setRuntime(runtime: Runtime | undefined): void {
+  (globalThis as Holder)[key] = runtime;
+}
+
+export function dataFile(config: Config): string {
+  return path.resolve(config.DATA_DIR, 'hearth.db');
+}

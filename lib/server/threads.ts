@@ -1,0 +1,67 @@
+import 'server-only';
+import type { Store } from '@/db/store';
+import type { Thread } from '@/db/schema';
+import { HearthError } from '@/lib/errors';
+import { renderDecisionsSummary } from '@/lib/decide/history';
+import type { TurnRegistry } from '@/lib/turns/registry';
+
+/** Read models of the HTTP API: a thread with its messages, tool calls and decisions. */
+
+export function threadSummary(t: Thread) {
+  return { id: t.id, title: t.title, createdAt: t.createdAt, updatedAt: t.updatedAt, pinned: t.pinned };
+}
+
+export function requireThread(store: Store, id: string): Thread {
+  const thread = store.getThread({ id });
+  if (!thread) throw new HearthError('not_found', 'There is no thread with that id.');
+  return thread;
+}
+
+export function threadView(store: Store, turns: TurnRegistry, id: string) {
+  const thread = requireThread(store, id);
+  const messages = store.listMessages({ threadId: id });
+  const calls = store.listToolCallsForThread({ threadId: id });
+  const decisions = store.decisionsOfThread({ threadId: id });
+  const attachments = store.attachmentsFor({ messageIds: messages.map((m) => m.id) });
+  const active = store.activeTurnOf({ threadId: id });
+  return {
+    ...threadSummary(thread),
+    systemPrompt: thread.systemPrompt,
+    messages: messages.map((m) => ({
+      id: m.id,
+      role: m.role,
+      content: m.content,
+      status: m.status,
+      errorCode: m.errorCode,
+      turnId: m.turnId,
+      createdAt: m.createdAt,
+      toolCalls:
+        m.role === 'assistant'
+          ? calls
+              .filter((c) => c.turnId === m.turnId)
+              .map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, ok: c.ok, result: JSON.parse(c.result) as unknown, repeat: c.repeat, ms: c.ms }))
+          : [],
+      attachments: attachments.filter((a) => a.messageId === m.id),
+      decisions: m.role === 'assistant' ? decisions.filter((d) => d.turnId === m.turnId).map(({ turnId: _t, ...d }) => d) : [],
+    })),
+    decisions: decisions.map(({ turnId: _t, ...d }) => d),
+    activeTurn: active ? { id: active.id, lastEventSeq: store.lastEventSeq({ turnId: active.id }), live: turns.isLive(active.id) } : null,
+  };
+}
+
+export type ThreadView = ReturnType<typeof threadView>;
+
+/** Markdown for reading; JSON (the full view) for keeping, lossless. */
+export function threadMarkdown(view: ThreadView): string {
+  const lines = [`# ${view.title || 'Untitled thread'}`, '', `Exported from Hearth on ${new Date().toISOString()}.`, ''];
+  if (view.systemPrompt) lines.push('## Instructions', '', view.systemPrompt, '');
+  for (const m of view.messages) {
+    lines.push(`## ${m.role === 'user' ? 'You' : 'Assistant'} (${new Date(m.createdAt).toISOString()})${m.status !== 'complete' ? ` [${m.status}]` : ''}`, '');
+    for (const c of m.toolCalls) lines.push(`> tool ${c.name}(${c.arguments}) ${c.ok ? 'ok' : 'failed'}${c.repeat ? ' (repeat)' : ''}`);
+    if (m.toolCalls.length) lines.push('');
+    lines.push(m.content, '');
+  }
+  const summary = renderDecisionsSummary(view.decisions);
+  if (summary) lines.push('---', '', summary, '');
+  return lines.join('\n');
+}

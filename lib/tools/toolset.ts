@@ -1,0 +1,49 @@
+import type { Config } from '@/lib/config';
+import type { ToolSet } from '@/lib/turns/registry';
+import { calculatorTool } from './calculator';
+import { nowTool } from './now';
+import { createHostGuard, type HostStore } from './politeness';
+import { createToolRegistry } from './registry';
+import { searchConversationsTool } from './search-conversations';
+import type { ConversationHit, Tool } from './types';
+import { createFetchUrlTool, createWebSearchTool } from './web';
+
+/** What the tool set needs from the database. */
+export type ToolStore = HostStore & {
+  searchMessages(args: { words: string[]; limit: number; excludeThreadId?: string }): {
+    threadId: string;
+    title: string;
+    role: 'user' | 'assistant';
+    content: string;
+    createdAt: number;
+    turnId: string | null;
+  }[];
+  exchangeOf(args: { turnId: string }): { role: 'user' | 'assistant'; content: string }[];
+};
+
+/** Hearth's tools for one turn: web search only when SearXNG is configured. */
+export function createToolSet({ config, store, now, fetchImpl }: { config: Config; store: ToolStore; now: () => number; fetchImpl?: typeof fetch }): ToolSet {
+  const guard = createHostGuard(store, now);
+  const tools: Tool[] = [calculatorTool, nowTool, searchConversationsTool];
+  let searchHost: string | null = null;
+  if (config.SEARXNG_URL) {
+    searchHost = new URL(config.SEARXNG_URL).host;
+    tools.push(createWebSearchTool({ searxngUrl: config.SEARXNG_URL, guard, now, fetchImpl }) as Tool);
+  }
+  tools.push(createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS }, guard, now }) as Tool);
+  const registry = createToolRegistry(tools);
+  return {
+    registry,
+    researchAvailable: () => searchHost !== null && !guard.isResting(searchHost),
+    deps: (threadId) => ({
+      now,
+      timezone: config.HEARTH_TIMEZONE,
+      threadId,
+      searchConversations: ({ words, limit, excludeThreadId }) =>
+        store.searchMessages({ words, limit, excludeThreadId }).map((hit): ConversationHit => {
+          const other = hit.turnId ? store.exchangeOf({ turnId: hit.turnId }).find((m) => m.role !== hit.role)?.content : undefined;
+          return { threadId: hit.threadId, title: hit.title, role: hit.role, content: hit.content, createdAt: hit.createdAt, other };
+        }),
+    }),
+  };
+}

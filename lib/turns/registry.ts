@@ -1,0 +1,388 @@
+import { randomUUID } from 'node:crypto';
+import { ContextRuntime } from '@/lib/context/layers';
+import { historyLayer, identityLayer, type HistoryMessage } from '@/lib/context/standard';
+import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
+import type { DecisionRecord } from '@/lib/decide/types';
+import { HearthError } from '@/lib/errors';
+import type { TurnEvent } from '@/lib/engine/events';
+import { StepLedger, type StoredStep } from '@/lib/engine/steps';
+import { runTurn, type EngineConfig, type TurnOutcome } from '@/lib/engine/turn';
+import type { ModelClient } from '@/lib/llm/types';
+import type { ToolRegistry } from '@/lib/tools/registry';
+import type { ToolDeps } from '@/lib/tools/types';
+import { SlotQueue } from './queue';
+
+/**
+ * Turns run detached from the HTTP request that started them. Every event is written to
+ * SQLite before listeners see it, so a client that drops re-attaches with ?after=N and
+ * misses nothing; closing the tab does not stop a turn, cancel does. One turn per thread at
+ * a time; turns wait in a queue in front of the model server's slots.
+ */
+
+type MessageStatus = 'streaming' | 'complete' | 'interrupted' | 'error';
+
+/** What the registry needs from the database (db/store.ts provides it). */
+export type TurnStore = {
+  transaction<T>(fn: () => T): T;
+  getThread(args: { id: string }): { id: string; title: string; systemPrompt: string } | undefined;
+  titleIfUntitled(args: { id: string; title: string }): void;
+  touchThread(args: { id: string; now: number }): void;
+  insertMessage(row: { id: string; threadId: string; turnId: string | null; role: 'user' | 'assistant'; content: string; status: MessageStatus; now: number }): unknown;
+  updateMessage(args: { id: string; content?: string; status?: MessageStatus; errorCode?: string | null }): void;
+  getMessage(args: { id: string }): { id: string; content: string } | undefined;
+  listMessages(args: { threadId: string }): { id: string; role: 'user' | 'assistant'; content: string; status: MessageStatus; turnId: string | null }[];
+  insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }): void;
+  getTurn(args: { id: string }): { id: string; threadId: string; status: string; userMessageId: string; assistantMessageId: string | null } | undefined;
+  setTurnStatus(args: { id: string; status: 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'interrupted'; stats?: unknown; now?: number }): void;
+  activeTurnOf(args: { threadId: string }): { id: string } | undefined;
+  unfinishedTurns(): { id: string; threadId: string; userMessageId: string; assistantMessageId: string | null }[];
+  appendEvent(args: { turnId: string; seq: number; type: string; data: unknown; now: number }): void;
+  eventsAfter(args: { turnId: string; after: number }): { seq: number; type: string; data: Record<string, unknown> }[];
+  lastEventSeq(args: { turnId: string }): number;
+  appendStep(args: { turnId: string; seq: number; kind: string; data: unknown; now: number }): void;
+  stepsOf(args: { turnId: string }): StoredStep[];
+  insertToolCall(row: { id: string; turnId: string; threadId: string; name: string; arguments: string; ok: boolean; result: string; repeat: boolean; ms: number; createdAt: number }): void;
+  appendDecisions(args: {
+    layerId: string;
+    scope: 'execution' | 'thread' | 'resource';
+    scopeKey: string;
+    records: DecisionRecord[];
+    maxRecords: number;
+    turnId: string | null;
+    threadId: string | null;
+  }): void;
+  loadDecisions(args: { layerId: string; scope: string; scopeKey: string }): DecisionRecord[];
+};
+
+export type ToolSet = { registry: ToolRegistry; researchAvailable: () => boolean; deps: (threadId: string) => ToolDeps };
+
+export type RegistryOptions = {
+  store: TurnStore;
+  model: ModelClient;
+  tools: () => ToolSet;
+  now?: () => number;
+  assistantName: string;
+  timezone: string;
+  location?: string;
+  /** Model slots (llama-server's total_slots); asked of the server when not given. */
+  slots?: number;
+  engine?: Partial<EngineConfig>;
+  /** Upper bound on history sent to the model, in characters (from the model's context size). */
+  historyChars?: number;
+  log?: (message: string) => void;
+};
+
+export type StreamedEvent = TurnEvent & { seq: number };
+export type Listener = { event: (event: StreamedEvent) => void; end: () => void };
+
+type LiveTurn = {
+  turnId: string;
+  threadId: string;
+  seq: number;
+  abort: AbortController;
+  listeners: Set<Listener>;
+  finished: boolean;
+  draft: string;
+  lastSaved: number;
+  pendingCalls: Map<string, { name: string; arguments: string }>;
+};
+
+/** Partial answers are written to the message at most this often, so a crash keeps them. */
+const PARTIAL_SAVE_MS = 500;
+/** A thread title is the first words of its first message. */
+const TITLE_CHARS = 60;
+
+export function titleFrom(content: string): string {
+  const line = content.replace(/\s+/g, ' ').trim();
+  if (line.length <= TITLE_CHARS) return line;
+  const cut = line.slice(0, TITLE_CHARS);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 30)).trim()}…`;
+}
+
+export class TurnRegistry {
+  private readonly live = new Map<string, LiveTurn>();
+  private readonly queue: SlotQueue;
+  private readonly now: () => number;
+  private modelId = 'local model';
+
+  constructor(private readonly options: RegistryOptions) {
+    this.now = options.now ?? Date.now;
+    this.queue = new SlotQueue(options.slots ?? 1);
+    if (options.slots === undefined) {
+      // llama-server tells how many requests it serves at once; until it answers, one.
+      void options.model
+        .health()
+        .then((h) => {
+          if (h.slots) this.queue.setSlots(h.slots);
+          if (h.id) this.modelId = h.id;
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  isLive(turnId: string): boolean {
+    const t = this.live.get(turnId);
+    return Boolean(t && !t.finished);
+  }
+
+  /** Saves the user message and starts the turn; throws turn_running when the thread is busy. */
+  start({ threadId, content }: { threadId: string; content: string }) {
+    const { store } = this.options;
+    const turnId = randomUUID();
+    const userMessageId = randomUUID();
+    const assistantMessageId = randomUUID();
+    const now = this.now();
+    store.transaction(() => {
+      const thread = store.getThread({ id: threadId });
+      if (!thread) throw new HearthError('not_found', 'There is no thread with that id.');
+      if (store.activeTurnOf({ threadId }) || [...this.live.values()].some((t) => t.threadId === threadId && !t.finished)) {
+        throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
+      }
+      store.insertMessage({ id: userMessageId, threadId, turnId, role: 'user', content, status: 'complete', now });
+      store.insertMessage({ id: assistantMessageId, threadId, turnId, role: 'assistant', content: '', status: 'streaming', now: now + 1 });
+      store.insertTurn({ id: turnId, threadId, userMessageId, assistantMessageId, now });
+      store.titleIfUntitled({ id: threadId, title: titleFrom(content) });
+      store.touchThread({ id: threadId, now });
+    });
+    const live = this.track(turnId, threadId, 0);
+    this.emit(live, { type: 'turn', turnId, threadId, userMessageId, assistantMessageId });
+    void this.execute(live, { userMessageId, assistantMessageId, steps: [] });
+    return { turnId, userMessageId, assistantMessageId };
+  }
+
+  private track(turnId: string, threadId: string, seq: number): LiveTurn {
+    const live: LiveTurn = {
+      turnId,
+      threadId,
+      seq,
+      abort: new AbortController(),
+      listeners: new Set(),
+      finished: false,
+      draft: '',
+      lastSaved: 0,
+      pendingCalls: new Map(),
+    };
+    this.live.set(turnId, live);
+    return live;
+  }
+
+  /** Stores an event, then hands it to listeners (stored first: a re-attaching client misses nothing). */
+  private emit(live: LiveTurn, event: TurnEvent) {
+    const seq = ++live.seq;
+    const now = this.now();
+    this.options.store.appendEvent({ turnId: live.turnId, seq, type: event.type, data: event, now });
+    this.observe(live, event, now);
+    for (const listener of live.listeners) {
+      try {
+        listener.event({ ...event, seq });
+      } catch {
+        live.listeners.delete(listener);
+      }
+    }
+  }
+
+  /** Side effects of events: partial answers and tool calls are persisted as they happen. */
+  private observe(live: LiveTurn, event: TurnEvent, now: number) {
+    const { store } = this.options;
+    if (event.type === 'delta') {
+      live.draft += event.text;
+      if (now - live.lastSaved >= PARTIAL_SAVE_MS) {
+        live.lastSaved = now;
+        const turn = store.getTurn({ id: live.turnId });
+        if (turn?.assistantMessageId) store.updateMessage({ id: turn.assistantMessageId, content: live.draft });
+      }
+    } else if (event.type === 'draft_rejected') {
+      live.draft = '';
+    } else if (event.type === 'tool_call') {
+      live.pendingCalls.set(event.id, { name: event.name, arguments: event.arguments });
+    } else if (event.type === 'tool_result') {
+      const call = live.pendingCalls.get(event.id);
+      store.insertToolCall({
+        id: `${live.turnId}:${event.id}`,
+        turnId: live.turnId,
+        threadId: live.threadId,
+        name: event.name,
+        arguments: call?.arguments ?? '{}',
+        ok: event.ok,
+        result: JSON.stringify(event.ok ? event.result ?? null : { error: event.error }),
+        repeat: Boolean(event.repeat),
+        ms: event.ms,
+        createdAt: now,
+      });
+    }
+  }
+
+  private async execute(live: LiveTurn, ids: { userMessageId: string; assistantMessageId: string; steps: StoredStep[] }) {
+    const { store } = this.options;
+    const ticket = this.queue.enter(live.turnId, (position) => this.emit(live, { type: 'status', stage: 'queued', queuePosition: position }));
+    const onAbort = () => this.queue.leave(live.turnId);
+    live.abort.signal.addEventListener('abort', onAbort, { once: true });
+    let outcome: TurnOutcome;
+    try {
+      await ticket;
+      if (live.abort.signal.aborted) throw new HearthError('cancelled', 'Stopped.');
+      store.setTurnStatus({ id: live.turnId, status: 'running' });
+      outcome = await this.runEngine(live, ids);
+    } catch (err) {
+      const e = err instanceof HearthError ? err : new HearthError('internal', (err as Error)?.message ?? String(err));
+      outcome =
+        e.code === 'cancelled'
+          ? { status: 'cancelled', partial: live.draft, stats: emptyStats(), diagnostics: [] }
+          : { status: 'error', code: e.code, message: e.message, partial: live.draft, stats: emptyStats(), diagnostics: [] };
+    } finally {
+      live.abort.signal.removeEventListener('abort', onAbort);
+      this.queue.leave(live.turnId);
+    }
+    this.finish(live, ids.assistantMessageId, outcome);
+  }
+
+  private async runEngine(live: LiveTurn, ids: { userMessageId: string; assistantMessageId: string; steps: StoredStep[] }): Promise<TurnOutcome> {
+    const { store, model } = this.options;
+    const thread = store.getThread({ id: live.threadId });
+    if (!thread) throw new HearthError('not_found', 'The thread was deleted.');
+    const all = store.listMessages({ threadId: live.threadId });
+    const upTo = all.findIndex((m) => m.id === ids.userMessageId);
+    const question = all[upTo]?.content ?? '';
+    const history: HistoryMessage[] = all
+      .slice(0, upTo + 1)
+      .filter((m) => m.role === 'user' || (m.status === 'complete' && m.content.trim() !== ''))
+      .map((m) => ({ role: m.role, content: m.content }));
+    const earlierAnswers = history.filter((m) => m.role === 'assistant').slice(-3).map((m) => m.content);
+    const tools = this.options.tools();
+    const now = this.now();
+    const storage: DecisionStorage = {
+      load: ({ layerId, scope, scopeKey }) => store.loadDecisions({ layerId, scope, scopeKey }),
+      append: ({ layerId, scope, scopeKey, record, maxRecords }) =>
+        store.appendDecisions({ layerId, scope, scopeKey, records: [record], maxRecords, turnId: live.turnId, threadId: live.threadId }),
+    };
+    const context = await ContextRuntime.create(
+      [
+        identityLayer({
+          assistantName: this.options.assistantName,
+          modelId: this.modelId,
+          now,
+          timezone: this.options.timezone,
+          location: this.options.location,
+          webSearch: tools.researchAvailable(),
+          toolNames: tools.registry.tools.map((t) => t.name),
+          systemPrompt: thread.systemPrompt,
+        }),
+        decisionsHistoryLayer({ scope: 'thread', storage }),
+        historyLayer(history, { maxMessages: 40, maxChars: this.options.historyChars ?? 40_000 }),
+      ] as const,
+      { executionId: live.turnId, threadId: live.threadId, resourceId: 'local-user' },
+    );
+    const steps = new StepLedger(ids.steps, (step) => store.appendStep({ turnId: live.turnId, ...step, now: this.now() }));
+    const outcome = await runTurn(
+      { question, earlierAnswers },
+      {
+        model,
+        tools: tools.registry,
+        toolDeps: tools.deps(live.threadId),
+        context,
+        steps,
+        emit: (event) => this.emit(live, event),
+        now: this.now,
+        signal: live.abort.signal,
+        researchAvailable: tools.researchAvailable,
+        config: this.options.engine,
+      },
+    );
+    for (const d of [...outcome.diagnostics, ...context.diagnostics.map((d) => `${d.layerId}.${d.hook}: ${d.message}`)]) {
+      this.options.log?.(`turn ${live.turnId}: ${d}`);
+    }
+    return outcome;
+  }
+
+  private finish(live: LiveTurn, assistantMessageId: string, outcome: TurnOutcome) {
+    const { store } = this.options;
+    const now = this.now();
+    if (outcome.status === 'done') {
+      store.updateMessage({ id: assistantMessageId, content: outcome.content, status: 'complete', errorCode: null });
+      store.setTurnStatus({ id: live.turnId, status: 'done', stats: outcome.stats, now });
+      this.emit(live, { type: 'message', id: assistantMessageId, content: outcome.content });
+      this.emit(live, { type: 'done', turnId: live.turnId, stats: outcome.stats });
+    } else if (outcome.status === 'cancelled') {
+      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.draft, status: 'interrupted', errorCode: 'cancelled' });
+      store.setTurnStatus({ id: live.turnId, status: 'cancelled', stats: outcome.stats, now });
+      this.emit(live, { type: 'error', code: 'cancelled', message: 'Stopped. The partial answer was kept.' });
+    } else {
+      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.draft, status: 'error', errorCode: outcome.code });
+      store.setTurnStatus({ id: live.turnId, status: 'error', stats: outcome.stats, now });
+      this.emit(live, {
+        type: 'error',
+        code: outcome.code,
+        message: outcome.message,
+        ...(outcome.code === 'budget_exhausted' ? { fuelUsed: outcome.stats.fuelUsed } : {}),
+      });
+    }
+    store.touchThread({ id: live.threadId, now });
+    live.finished = true;
+    for (const l of live.listeners) l.end();
+    live.listeners.clear();
+    this.live.delete(live.turnId);
+  }
+
+  /**
+   * Replays the stored events after `after`, then follows live ones. Reading the log and
+   * registering the listener happen in one synchronous step, so no event falls between.
+   */
+  subscribe(turnId: string, after: number, listener: Listener): { backlog: StreamedEvent[]; live: boolean; unsubscribe: () => void } {
+    const backlog = this.options.store
+      .eventsAfter({ turnId, after })
+      .map((e) => ({ ...(e.data as TurnEvent), seq: e.seq }));
+    const live = this.live.get(turnId);
+    if (!live || live.finished) return { backlog, live: false, unsubscribe: () => undefined };
+    live.listeners.add(listener);
+    return { backlog, live: true, unsubscribe: () => live.listeners.delete(listener) };
+  }
+
+  /** Stops a running or queued turn at once. */
+  cancel(turnId: string): boolean {
+    const live = this.live.get(turnId);
+    if (!live || live.finished) return false;
+    live.abort.abort(new HearthError('cancelled', 'Stopped.'));
+    return true;
+  }
+
+  /** Stops every turn of a thread (before it is deleted). */
+  cancelThread(threadId: string) {
+    for (const t of this.live.values()) if (t.threadId === threadId) t.abort.abort(new HearthError('cancelled', 'Stopped.'));
+  }
+
+  /**
+   * At start: turns that were running when the server stopped resume from their step ledger
+   * (completed model calls and tool runs are not repeated), or are marked interrupted with
+   * their partial answer kept when they cannot resume.
+   */
+  resumeUnfinished(): { resumed: string[]; interrupted: string[] } {
+    const { store } = this.options;
+    const resumed: string[] = [];
+    const interrupted: string[] = [];
+    for (const turn of store.unfinishedTurns()) {
+      if (this.live.has(turn.id)) continue;
+      const assistant = turn.assistantMessageId ? store.getMessage({ id: turn.assistantMessageId }) : undefined;
+      const user = store.getMessage({ id: turn.userMessageId });
+      if (!assistant || !user) {
+        if (turn.assistantMessageId) store.updateMessage({ id: turn.assistantMessageId, status: 'interrupted' });
+        store.setTurnStatus({ id: turn.id, status: 'interrupted', now: this.now() });
+        interrupted.push(turn.id);
+        continue;
+      }
+      const live = this.track(turn.id, turn.threadId, store.lastEventSeq({ turnId: turn.id }));
+      live.draft = assistant.content;
+      void this.execute(live, { userMessageId: user.id, assistantMessageId: assistant.id, steps: store.stepsOf({ turnId: turn.id }) });
+      resumed.push(turn.id);
+    }
+    return { resumed, interrupted };
+  }
+
+  /** Waits until no turn is running (tests and shutdown). */
+  async idle(): Promise<void> {
+    while ([...this.live.values()].some((t) => !t.finished)) await new Promise((r) => setImmediate(r));
+  }
+}
+
+function emptyStats() {
+  return { rounds: 0, modelCalls: 0, toolCalls: 0, gateNudges: 0, promptTokens: 0, completionTokens: 0, fuelUsed: 0, ms: 0, modelMs: 0 };
+}

@@ -1,0 +1,46 @@
+/**
+ * `npm start`: checks the configuration (a bad value stops here with a one-line message),
+ * builds the app when there is no build yet or the sources are newer than it, then serves it
+ * with `next start` on HOST:PORT.
+ */
+import { spawnSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, parseConfig } from '../lib/config';
+
+let config;
+try {
+  config = parseConfig(process.env);
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const root = path.resolve(import.meta.dirname, '..');
+const buildId = path.join(root, '.next', 'BUILD_ID');
+const sources = ['app', 'components', 'lib', 'db', 'public', 'next.config.mjs', 'package.json', 'instrumentation.ts'];
+
+function newestMtime(p: string): number {
+  const full = path.join(root, p);
+  if (!fs.existsSync(full)) return 0;
+  const stat = fs.statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(full)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  return newest;
+}
+
+const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
+if (builtAt === 0 || Math.max(...sources.map(newestMtime)) > builtAt) {
+  console.log(builtAt === 0 ? 'Hearth: building (first start)…' : 'Hearth: sources changed, rebuilding…');
+  const built = spawnSync('npx', ['next', 'build'], { cwd: root, stdio: 'inherit', env: process.env });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+console.log(`Hearth: serving on http://${config.HOST}:${config.PORT} (model server ${config.LLAMA_URL}, data in ${path.resolve(config.DATA_DIR)})`);
+const server = spawn('npx', ['next', 'start', '-H', config.HOST, '-p', String(config.PORT)], { cwd: root, stdio: 'inherit', env: process.env });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
+server.on('exit', (code) => process.exit(code ?? 0));
