@@ -51,6 +51,8 @@ export type LlamaDoubleOptions = {
   slots?: number;
   /** Answer /health and every API call with 503 "Loading model". */
   loading?: boolean;
+  /** Started with --no-jinja: tools and tool_choice give 500, as the real server does. */
+  jinja?: boolean;
 };
 
 export type LlamaDouble = {
@@ -84,7 +86,7 @@ function estimateTokens(messages: unknown): number {
 }
 
 /** The request checks a real llama-server makes before it starts a reply (llama-server.md §3). */
-function validate(body: Record<string, unknown>, nCtx: number): DoubleReply['error'] | null {
+function validate(body: Record<string, unknown>, nCtx: number, jinja: boolean): DoubleReply['error'] | null {
   const bad = (message: string) => ({ status: 400, type: 'invalid_request_error', message });
   if (!Array.isArray(body.messages)) return bad("'messages' is required");
   for (const m of body.messages as Record<string, unknown>[]) {
@@ -93,6 +95,10 @@ function validate(body: Record<string, unknown>, nCtx: number): DoubleReply['err
       return bad("Expected 'content' or 'tool_calls'");
   }
   const tools = Array.isArray(body.tools) ? body.tools : [];
+  if (!jinja && tools.length > 0) return { status: 500, type: 'server_error', message: 'tools param requires --jinja flag' };
+  if (!jinja && body.tool_choice !== undefined && body.tool_choice !== 'auto')
+    return { status: 500, type: 'server_error', message: 'tool_choice param requires --jinja flag' };
+  if (typeof body.grammar === 'string' && !grammarParses(body.grammar)) return bad('Failed to initialize samplers: failed to parse grammar');
   if (body.top_logprobs !== undefined && body.logprobs !== true) return bad('top_logprobs requires logprobs to be set to true');
   if (body.logprobs === true && tools.length > 0 && body.stream === true) return bad('logprobs is not supported with tools + stream');
   if (body.grammar !== undefined && tools.length > 0) return bad('Cannot use custom grammar constraints with tools.');
@@ -105,7 +111,7 @@ function validate(body: Record<string, unknown>, nCtx: number): DoubleReply['err
     return bad(`response_format type must be one of "text" or "json_object", but got: ${rf.type}`);
   const schema = (rf?.type === 'json_schema' ? rf.json_schema?.schema : undefined) ?? body.json_schema;
   if (schema !== undefined) {
-    const problem = schemaProblem(schema);
+    const problem = schemaProblem(schema, schema);
     if (problem) {
       return bad(
         `Unable to generate parser for this template. Automatic parser generation failed: JSON schema error at #: ${problem}`,
@@ -125,9 +131,32 @@ function validate(body: Record<string, unknown>, nCtx: number): DoubleReply['err
 }
 
 const knownTypes = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
-function schemaProblem(schema: unknown): string | null {
+/** A rough GBNF check: rules of the form `name ::= …` with balanced brackets. */
+function grammarParses(grammar: string): boolean {
+  if (!/^\s*[\w-]+\s*::=/m.test(grammar)) return false;
+  let depth = 0;
+  for (const c of grammar.replace(/"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]/g, '')) {
+    if (c === '(') depth++;
+    if (c === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+function resolveRef(root: unknown, ref: string): unknown {
+  let node: unknown = root;
+  for (const part of ref.replace(/^#\/?/, '').split('/').filter(Boolean)) {
+    if (!node || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node;
+}
+
+function schemaProblem(schema: unknown, root: unknown): string | null {
   if (typeof schema !== 'object' || schema === null) return 'schema must be an object';
   const s = schema as Record<string, unknown>;
+  if (typeof s.$ref === 'string' && s.$ref.startsWith('#') && resolveRef(root, s.$ref) === undefined) {
+    return `cannot resolve $ref ${s.$ref}, $defs not found`;
+  }
   if (s.type !== undefined) {
     const types = Array.isArray(s.type) ? s.type : [s.type];
     for (const t of types) if (typeof t !== 'string' || !knownTypes.has(t)) return `unrecognized type ${String(t)}`;
@@ -137,11 +166,11 @@ function schemaProblem(schema: unknown): string | null {
   if (s.properties !== undefined) {
     if (typeof s.properties !== 'object' || s.properties === null) return 'properties must be an object';
     for (const sub of Object.values(s.properties)) {
-      const p = schemaProblem(sub);
+      const p = schemaProblem(sub, root);
       if (p) return p;
     }
   }
-  if (s.items !== undefined && !Array.isArray(s.items)) return schemaProblem(s.items);
+  if (s.items !== undefined && !Array.isArray(s.items)) return schemaProblem(s.items, root);
   return null;
 }
 
@@ -156,6 +185,14 @@ function parseRequest(body: Record<string, unknown>): DoubleRequest {
     stream: body.stream === true,
     schema: schema && typeof schema === 'object' ? (schema as Record<string, unknown>) : null,
   };
+}
+
+type PreEntry = { id: number; token: string; bytes: number[]; logprob: number; top_logprobs: { id: number; token: string; bytes: number[]; logprob: number }[] };
+
+/** Default (pre-sampling) logprobs: the raw softmax, ignoring the grammar (sample 30). */
+function preSamplingEntry(token: string): PreEntry {
+  const mk = (t: string, lp: number) => ({ id: 1000 + (t.length * 31 + (t.charCodeAt(0) || 0)) % 90000, token: t, bytes: [...Buffer.from(t)], logprob: lp });
+  return { ...mk(token, -0.1), top_logprobs: [mk(token, -0.1), mk(' server', -2.5)] };
 }
 
 type TokenEntry = { id: number; token: string; bytes: number[]; prob: number; top_probs: { id: number; token: string; bytes: number[]; prob: number }[] };
@@ -252,7 +289,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         } catch {
           return sendJson(res, 500, errorBody(500, 'server_error', '[json.exception.parse_error.101] parse error'));
         }
-        const problem = validate(body, nCtx);
+        const problem = validate(body, nCtx, options.jinja !== false);
         const parsed = parseRequest(body);
         requests.push(parsed);
         if (problem) return sendJson(res, problem.status, errorBody(problem.status, problem.type, problem.message, problem.extra));
@@ -289,6 +326,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     };
     const base = { created, id, model: modelId, system_fingerprint: FINGERPRINT, object: 'chat.completion.chunk' };
     const wantProbs = req.body.logprobs === true && req.body.post_sampling_probs === true;
+    const wantRawProbs = req.body.logprobs === true && !wantProbs;
 
     if (!req.stream) {
       const message: Record<string, unknown> = { role: 'assistant', content: toolCalls.length ? '' : content };
@@ -298,6 +336,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       }
       const choice: Record<string, unknown> = { finish_reason: finish, index: 0, message };
       if (wantProbs) choice.logprobs = { content: postSamplingProbs(content, reply.probs) };
+      if (wantRawProbs) choice.logprobs = { content: [...tokenize(content).map(preSamplingEntry), preSamplingEntry('')] };
       return sendJson(res, 200, { choices: [choice], created, model: modelId, system_fingerprint: FINGERPRINT, object: 'chat.completion', usage, id, timings });
     }
 
@@ -313,12 +352,13 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     if (reply.reasoning) for (const t of tokenize(reply.reasoning)) chunk({ reasoning_content: t });
     for (const t of tokenize(content)) {
       if (closed) return;
-      if (reply.dropAfterTokens !== undefined && n >= reply.dropAfterTokens) return res.destroy();
+      if (reply.dropAfterTokens !== undefined && n >= reply.dropAfterTokens) return dropConnection(res);
       if (reply.tokenDelayMs) await sleep(reply.tokenDelayMs);
-      chunk({ content: t });
+      if (wantRawProbs) send({ choices: [{ finish_reason: null, index: 0, delta: { content: t }, logprobs: { content: [preSamplingEntry(t)] } }], ...base });
+      else chunk({ content: t });
       n++;
     }
-    if (reply.dropAfterTokens !== undefined) return res.destroy();
+    if (reply.dropAfterTokens !== undefined) return dropConnection(res);
     if (reply.errorAfterContent) {
       send({ error: reply.errorAfterContent });
       return res.end();
@@ -361,6 +401,13 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         server.close(() => resolve());
       }),
   };
+}
+
+/** Dies like a crashed server: what was written reaches the client, then the socket is cut. */
+async function dropConnection(res: http.ServerResponse) {
+  await new Promise<void>((resolve) => res.write('', () => resolve()));
+  await sleep(20);
+  res.destroy();
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {

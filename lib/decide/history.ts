@@ -88,7 +88,7 @@ export function latestByStep(records: readonly DecisionRecord[]): Record<string,
 
 export function decisionsHistoryLayer<Id extends string = 'decisionsHistory'>(
   config: DecisionsHistoryConfig<Id> = {},
-): ContextLayer<Id, DecisionsState, DecisionsProvides> {
+): ContextLayer<NoInfer<Id>, DecisionsState, DecisionsProvides> {
   const id = (config.id ?? 'decisionsHistory') as Id;
   const scope = config.scope ?? 'execution';
   const maxRecords = config.maxRecords ?? DEFAULT_MAX_RECORDS;

@@ -143,6 +143,7 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
       let model = '';
       const usage = { promptTokens: 0, completionTokens: 0 };
       const calls = new Map<number, ToolCallRequest>();
+      try {
       for await (const chunk of chunks) {
         model ||= chunk.model;
         if (chunk.usage) {
@@ -172,6 +173,13 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
         }
         if (choice.finish_reason) finish = choice.finish_reason;
       }
+      } catch (err) {
+        // Once the stream has begun, a lost connection is a broken stream, not a dead server;
+        // an error the server sent as an SSE line is still its own error.
+        if (err instanceof APIError && !(err instanceof APIConnectionError)) throw err;
+        if (opts.signal?.aborted) throw err;
+        throw new HearthError('model_stream_broken', `The model's reply stopped before it was finished (${(err as Error).message}).`);
+      }
       if (!finish) {
         throw new HearthError('model_stream_broken', "The model's reply stopped before it was finished.");
       }
@@ -185,6 +193,7 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
         model,
       };
     } catch (err) {
+      if (opts.signal?.aborted) throw new HearthError('cancelled', 'The model call was stopped.');
       throw mapModelError(err, baseURL);
     }
   }

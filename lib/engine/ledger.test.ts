@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { canonicalArguments, RepeatLedger } from './ledger';
+import { MarkupHoldback, salvageToolCalls, stripToolMarkup } from './salvage';
+import { TurnBudget } from './budget';
+
+test('canonical arguments: keys sorted, size-only arguments dropped, case folded', () => {
+  assert.equal(canonicalArguments('{"b":1,"query":"Bitcoin","limit":5}'), canonicalArguments('{"query":"bitcoin ","b":1,"n":9}'));
+  assert.notEqual(canonicalArguments('{"query":"a"}'), canonicalArguments('{"query":"b"}'));
+  assert.equal(canonicalArguments('not json '), 'not json');
+});
+
+test('the ledger answers a repeat with the earlier result and a note', () => {
+  const l = new RepeatLedger();
+  l.remember('web_search', '{"query":"x"}', { name: 'web_search', ok: true, content: '{"results":[1]}' });
+  const hit = l.lookup('web_search', '{"query":"X","limit":3}');
+  assert.ok(hit);
+  const msg = JSON.parse(l.repeatMessage(hit!));
+  assert.equal(msg.repeat, true);
+  assert.deepEqual(msg.result, { results: [1] });
+  assert.equal(l.lookup('now', '{"query":"x"}'), undefined);
+});
+
+test('salvage: both markup forms become calls for known tools only', () => {
+  const known = (n: string) => n === 'web_search' || n === 'fetch_url';
+  const a = salvageToolCalls('<tool_call>{"name":"web_search","arguments":{"query":"q"}}</tool_call>', known);
+  assert.deepEqual(JSON.parse(a[0].arguments), { query: 'q' });
+  const b = salvageToolCalls('<tool_call> <function=fetch_url> <parameter=url> https://x.org </parameter> </function>', known);
+  assert.equal(b[0].name, 'fetch_url');
+  assert.deepEqual(JSON.parse(b[0].arguments), { url: 'https://x.org' });
+  assert.deepEqual(salvageToolCalls('<tool_call>{"name":"rm","arguments":{}}</tool_call>', known), []);
+  assert.equal(stripToolMarkup('Hi <tool_call>{"name":"x"}</tool_call> there'), 'Hi  there');
+});
+
+test('holdback keeps back a streamed tail that may start tool-call markup', () => {
+  const h = new MarkupHoldback();
+  assert.equal(h.push('Hello <tool_'), 'Hello ');
+  assert.equal(h.push('call>{"name"'), '');
+  assert.equal(h.flush(), '');
+  const h2 = new MarkupHoldback();
+  assert.equal(h2.push('a <b'), 'a <b');
+  assert.equal(h2.push(' <'), ' ');
+  assert.equal(h2.flush(), '<');
+});
+
+test('budget: quota before fuel, and nothing is charged for a blocked call', () => {
+  const b = new TurnBudget({ fuel: 250, modelCalls: 2, modelCallCost: 100 });
+  b.chargeModelCall();
+  b.chargeModelCall();
+  assert.throws(() => b.chargeModelCall(), /limit of 2 model calls/);
+  assert.equal(b.fuelUsed, 200);
+  assert.throws(() => b.chargeToolRun(60, 'x'), /ran out of fuel/);
+  assert.equal(b.fuelUsed, 200);
+});

@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
+import { HearthError } from '@/lib/errors';
+import { createLlamaClient } from './client';
+
+const dir = path.resolve(process.cwd(), '../shared/llama-samples');
+const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
+
+/** Serves captured bodies byte for byte: the real server's words replayed through our client. */
+let replay: http.Server;
+let replayUrl = '';
+let queue: { status: number; type: string; body: string }[] = [];
+let replayRequests = 0;
+const serve = (status: number, type: string, body: string) => queue.push({ status, type, body });
+const serveSample = (name: string, status = 200) => serve(status, 'application/json', read(name));
+const serveSse = (name: string) => serve(200, 'text/event-stream', read(name).replace(/^HTTP[^\n]*\n/, ''));
+
+let double: LlamaDouble;
+before(async () => {
+  replay = http.createServer((req, res) => {
+    replayRequests++;
+    req.resume();
+    req.on('end', () => {
+      const next = queue.shift();
+      if (!next) return void res.writeHead(500).end('no sample queued');
+      res.writeHead(next.status, { 'Content-Type': next.type }).end(next.body);
+    });
+  });
+  await new Promise<void>((r) => replay.listen(0, '127.0.0.1', r));
+  replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}/v1`;
+  double = await startLlamaDouble();
+});
+after(async () => {
+  await new Promise((r) => replay.close(r));
+  await double.close();
+});
+
+const replayClient = () => createLlamaClient({ baseURL: replayUrl, timeoutMs: 5000 });
+const msgs = [{ role: 'user' as const, content: 'hi' }];
+async function code(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'no error';
+  } catch (err) {
+    assert.ok(err instanceof HearthError, String(err));
+    return err.code;
+  }
+}
+
+describe('model client against the captured samples', () => {
+  test('plain, non-streamed (10)', async () => {
+    serveSample('10-chat-plain.response.json');
+    const r = await replayClient().chat({ messages: msgs });
+    assert.equal(r.content, JSON.parse(read('10-chat-plain.response.json')).choices[0].message.content);
+    assert.equal(r.finishReason, 'stop');
+    assert.deepEqual(r.usage, { promptTokens: 31, completionTokens: 19 });
+    assert.equal(r.model, 'tiny-toy');
+  });
+
+  test('streamed content is assembled and reported as it arrives (11)', async () => {
+    serveSse('11-chat-plain-stream.sse');
+    const pieces: string[] = [];
+    const r = await replayClient().chat({ messages: msgs }, { onDelta: (t) => pieces.push(t) });
+    assert.equal(r.content, JSON.parse(read('10-chat-plain.response.json')).choices[0].message.content);
+    const contentChunks = read('11-chat-plain-stream.sse').match(/"delta":\{"content":"/g)?.length;
+    assert.equal(pieces.length, contentChunks);
+    assert.deepEqual(r.usage, { promptTokens: 31, completionTokens: 19 });
+  });
+
+  test('streamed tool-call deltas assemble into whole calls (21, 27)', async () => {
+    serveSse('21-tools-required-stream.sse');
+    const r = await replayClient().chat({ messages: msgs }, { onDelta: () => undefined });
+    assert.equal(r.finishReason, 'tool_calls');
+    assert.equal(r.toolCalls.length, 1);
+    assert.equal(r.toolCalls[0].name, 'get_time');
+    assert.equal(r.toolCalls[0].id.length, 32);
+    assert.doesNotThrow(() => JSON.parse(r.toolCalls[0].arguments));
+    serveSse('27-tools-auto-content-then-call-stream.sse');
+    const r27 = await replayClient().chat({ messages: msgs }, { onDelta: () => undefined });
+    assert.ok(r27.content.length > 0, 'content came before the call');
+    assert.equal(r27.toolCalls.length, 1);
+  });
+
+  test('non-streamed tool calls (20) and grammar-aware probabilities (31)', async () => {
+    serveSample('20-tools-required.response.json');
+    const r = await replayClient().chat({ messages: msgs });
+    assert.equal(r.content, '');
+    assert.equal(r.toolCalls[0].name, 'get_time');
+    serveSample('31-verdict-post-sampling-probs.response.json');
+    const p = await replayClient().chat({ messages: msgs, jsonSchema: { type: 'object' }, tokenProbs: 10 });
+    assert.ok(p.tokenProbs && p.tokenProbs.length > 5);
+    assert.equal(p.tokenProbs[0].token, '{"');
+  });
+
+  test('error bodies map to typed errors, and a 500 is not retried', async () => {
+    serveSample('42-error-context-overflow.response.json', 400);
+    assert.equal(await code(replayClient().chat({ messages: msgs })), 'context_overflow');
+    serveSample('45-error-logprobs-tools-stream.response.json', 400);
+    assert.equal(await code(replayClient().chat({ messages: msgs })), 'model_error');
+    const before = replayRequests;
+    serveSample('4c-error-tools-without-jinja.response.json', 500);
+    const err = await replayClient().chat({ messages: msgs }).catch((e) => e as HearthError);
+    assert.equal(err.code, 'model_error');
+    assert.match(err.message, /tools param requires --jinja flag/);
+    assert.equal(replayRequests - before, 1, 'deterministic 500s are not retried');
+  });
+
+  test('health reads /models and /props (01, 02)', async () => {
+    const server = http.createServer((req, res) => {
+      if (req.url === '/v1/models') res.writeHead(200, { 'Content-Type': 'application/json' }).end(read('01-v1-models.response.json'));
+      else if (req.url === '/props') res.writeHead(200, { 'Content-Type': 'application/json' }).end(read('02-props.response.json'));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const h = await createLlamaClient({ baseURL: url, timeoutMs: 1000 }).health();
+    server.close();
+    assert.equal(h.reachable, true);
+    assert.equal(h.id, 'tiny-toy');
+    assert.equal(h.contextSize, 2048);
+    assert.equal(h.slots, 4);
+  });
+});
+
+describe('model client against the double', () => {
+  test("llama.cpp's own request fields reach the server", async () => {
+    double.setScript(() => ({ content: '{"ok": true}' }));
+    const client = createLlamaClient({ baseURL: double.url, timeoutMs: 5000 });
+    await client.chat({ messages: msgs, jsonSchema: { type: 'object', properties: { ok: { type: 'boolean' } } }, tokenProbs: 20, extra: { chat_template_kwargs: { enable_thinking: false } } });
+    const body = double.requests.at(-1)!.body;
+    assert.equal(body.post_sampling_probs, true);
+    assert.equal(body.top_logprobs, 20);
+    assert.equal(body.top_k, 0);
+    assert.equal(body.min_p, 0);
+    assert.deepEqual(body.chat_template_kwargs, { enable_thinking: false });
+    assert.deepEqual((body.response_format as { type: string }).type, 'json_schema');
+    await client.chat({ messages: msgs, tools: [{ type: 'function', function: { name: 'now', description: 'd', parameters: { type: 'object' } } }], toolChoice: 'required' }, { onDelta: () => undefined });
+    const streamed = double.requests.at(-1)!.body;
+    assert.equal(streamed.tool_choice, 'required');
+    assert.equal(streamed.logprobs, undefined, 'no logprobs on a streamed round with tools');
+    await client.chat({ messages: msgs }, { onDelta: () => undefined });
+    assert.equal(double.requests.at(-1)!.body.tool_choice, undefined, 'tool_choice is never sent without tools');
+    double.setScript(undefined);
+  });
+
+  test('tools and a schema never go in one request', async () => {
+    const client = createLlamaClient({ baseURL: double.url, timeoutMs: 5000 });
+    await assert.rejects(client.chat({ messages: msgs, jsonSchema: {}, tools: [{ type: 'function', function: { name: 'x', description: '', parameters: {} } }] }));
+  });
+
+  test('a dead server is model_unreachable, at once', async () => {
+    const dead = createLlamaClient({ baseURL: 'http://127.0.0.1:9/v1', timeoutMs: 5000 });
+    assert.equal(await code(dead.chat({ messages: msgs })), 'model_unreachable');
+    const h = await dead.health();
+    assert.equal(h.reachable, false);
+  });
+
+  test('a slow server times out as model_unreachable', async () => {
+    double.setScript(() => ({ content: 'late', delayMs: 2000 }));
+    const client = createLlamaClient({ baseURL: double.url, timeoutMs: 200 });
+    assert.equal(await code(client.chat({ messages: msgs })), 'model_unreachable');
+    double.setScript(undefined);
+  });
+
+  test('a stream that stops early is model_stream_broken; an error after streaming began is model_error', async () => {
+    const client = createLlamaClient({ baseURL: double.url, timeoutMs: 5000 });
+    double.setScript(() => ({ content: 'one two three four', dropAfterTokens: 2 }));
+    const seen: string[] = [];
+    assert.equal(await code(client.chat({ messages: msgs }, { onDelta: (t) => seen.push(t) })), 'model_stream_broken');
+    assert.equal(seen.join(''), 'one two');
+    double.setScript(() => ({ content: 'partial', errorAfterContent: { code: 500, type: 'server_error', message: 'slot crashed' } }));
+    const err = await client.chat({ messages: msgs }, { onDelta: () => undefined }).catch((e) => e as HearthError);
+    assert.equal(err.code, 'model_error');
+    assert.match(err.message, /slot crashed/);
+    double.setScript(undefined);
+  });
+
+  test('the caller can stop a call', async () => {
+    double.setScript(() => ({ content: 'a b c d e f g h', tokenDelayMs: 100 }));
+    const client = createLlamaClient({ baseURL: double.url, timeoutMs: 5000 });
+    const abort = new AbortController();
+    const p = client.chat({ messages: msgs }, { signal: abort.signal, onDelta: () => abort.abort() });
+    assert.equal(await code(p), 'cancelled');
+    double.setScript(undefined);
+  });
+});
