@@ -56,6 +56,13 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.in
   return parsed.data;
 }
 
+/** A path id: a malformed one names nothing, so it is 404 like an unknown one. */
+export function parseId(schema: z.ZodType<string>, value: unknown, what = 'thread'): string {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new HearthError('not_found', `There is no ${what} with that id.`);
+  return parsed.data;
+}
+
 export function searchParams(request: Request): Record<string, string> {
   return Object.fromEntries(new URL(request.url).searchParams.entries());
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 export const MAX_MESSAGE_CHARS = 100_000;
 
+/** Ids are UUIDs; anything else cannot name a stored thing, so it is answered as unknown (404). */
 export const idParam = z.string().uuid('is not a valid id');
 
 export const listThreadsQuery = z.object({

@@ -104,7 +104,7 @@ describe('model client against the captured samples', () => {
     assert.equal(await code(replayClient().chat({ messages: msgs })), 'model_error');
     const before = replayRequests;
     serveSample('4c-error-tools-without-jinja.response.json', 500);
-    const err = await replayClient().chat({ messages: msgs }).catch((e) => e as HearthError);
+    const err = await replayClient().chat({ messages: msgs }).then(() => assert.fail("expected an error"), (e: unknown) => e as HearthError);
     assert.equal(err.code, 'model_error');
     assert.match(err.message, /tools param requires --jinja flag/);
     assert.equal(replayRequests - before, 1, 'deterministic 500s are not retried');
@@ -174,7 +174,7 @@ describe('model client against the double', () => {
     assert.equal(await code(client.chat({ messages: msgs }, { onDelta: (t) => seen.push(t) })), 'model_stream_broken');
     assert.equal(seen.join(''), 'one two');
     double.setScript(() => ({ content: 'partial', errorAfterContent: { code: 500, type: 'server_error', message: 'slot crashed' } }));
-    const err = await client.chat({ messages: msgs }, { onDelta: () => undefined }).catch((e) => e as HearthError);
+    const err = await client.chat({ messages: msgs }, { onDelta: () => undefined }).then(() => assert.fail("expected an error"), (e: unknown) => e as HearthError);
     assert.equal(err.code, 'model_error');
     assert.match(err.message, /slot crashed/);
     double.setScript(undefined);

@@ -1,5 +1,5 @@
 import { HearthError } from '@/lib/errors';
-import { handle, json, parseInput, readJson } from '@/lib/api/http';
+import { handle, json, readJson, parseId } from '@/lib/api/http';
 import { idParam, patchThreadBody } from '@/lib/api/schemas';
 import { getRuntime } from '@/lib/server/runtime';
 import { requireThread, threadView } from '@/lib/server/threads';
@@ -11,7 +11,7 @@ type Params = { params: Promise<{ id: string }> };
 
 export function GET(_request: Request, { params }: Params) {
   return handle(async () => {
-    const id = parseInput(idParam, (await params).id);
+    const id = parseId(idParam, (await params).id);
     const { store, turns } = getRuntime();
     return json(threadView(store, turns, id));
   });
@@ -19,7 +19,7 @@ export function GET(_request: Request, { params }: Params) {
 
 export function PATCH(request: Request, { params }: Params) {
   return handle(async () => {
-    const id = parseInput(idParam, (await params).id);
+    const id = parseId(idParam, (await params).id);
     const patch = await readJson(request, patchThreadBody);
     const { store, turns } = getRuntime();
     requireThread(store, id);
@@ -30,7 +30,7 @@ export function PATCH(request: Request, { params }: Params) {
 
 export function DELETE(_request: Request, { params }: Params) {
   return handle(async () => {
-    const id = parseInput(idParam, (await params).id);
+    const id = parseId(idParam, (await params).id);
     const { store, turns } = getRuntime();
     turns.cancelThread(id);
     if (!store.deleteThread({ id })) throw new HearthError('not_found', 'There is no thread with that id.');

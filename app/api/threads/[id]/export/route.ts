@@ -1,4 +1,4 @@
-import { handle, json, parseInput, searchParams } from '@/lib/api/http';
+import { handle, json, parseInput, searchParams, parseId } from '@/lib/api/http';
 import { exportQuery, idParam } from '@/lib/api/schemas';
 import { getRuntime } from '@/lib/server/runtime';
 import { threadMarkdown, threadView } from '@/lib/server/threads';
@@ -10,7 +10,7 @@ type Params = { params: Promise<{ id: string }> };
 
 export function GET(request: Request, { params }: Params) {
   return handle(async () => {
-    const id = parseInput(idParam, (await params).id);
+    const id = parseId(idParam, (await params).id);
     const { format } = parseInput(exportQuery, searchParams(request));
     const { store, turns } = getRuntime();
     const view = threadView(store, turns, id);

@@ -1,4 +1,4 @@
-import { handle, parseInput, readJson } from '@/lib/api/http';
+import { handle, readJson, parseId } from '@/lib/api/http';
 import { idParam, postMessageBody } from '@/lib/api/schemas';
 import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
 import { HearthError } from '@/lib/errors';
@@ -12,7 +12,7 @@ type Params = { params: Promise<{ id: string }> };
 /** Saves the message, starts a detached turn and streams its events. */
 export function POST(request: Request, { params }: Params) {
   return handle(async () => {
-    const threadId = parseInput(idParam, (await params).id);
+    const threadId = parseId(idParam, (await params).id);
     const body = await readJson(request, postMessageBody);
     if (body.attachmentIds?.length) throw new HearthError('bad_request', 'attachmentIds: attachments are not supported yet');
     const { turns } = getRuntime();

@@ -1,4 +1,4 @@
-import { handle, json, parseInput } from '@/lib/api/http';
+import { handle, json, parseId } from '@/lib/api/http';
 import { idParam } from '@/lib/api/schemas';
 import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
@@ -11,8 +11,8 @@ type Params = { params: Promise<{ id: string; turnId: string }> };
 export function POST(_request: Request, { params }: Params) {
   return handle(async () => {
     const p = await params;
-    const threadId = parseInput(idParam, p.id);
-    const turnId = parseInput(idParam, p.turnId);
+    const threadId = parseId(idParam, p.id);
+    const turnId = parseId(idParam, p.turnId, 'turn');
     const { store, turns } = getRuntime();
     const turn = store.getTurn({ id: turnId });
     if (!turn || turn.threadId !== threadId) throw new HearthError('not_found', 'There is no such turn in this thread.');

@@ -1,4 +1,4 @@
-import { handle, parseInput, searchParams } from '@/lib/api/http';
+import { handle, parseInput, searchParams, parseId } from '@/lib/api/http';
 import { eventsQuery, idParam } from '@/lib/api/schemas';
 import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
 import { HearthError } from '@/lib/errors';
@@ -13,8 +13,8 @@ type Params = { params: Promise<{ id: string; turnId: string }> };
 export function GET(request: Request, { params }: Params) {
   return handle(async () => {
     const p = await params;
-    const threadId = parseInput(idParam, p.id);
-    const turnId = parseInput(idParam, p.turnId);
+    const threadId = parseId(idParam, p.id);
+    const turnId = parseId(idParam, p.turnId, 'turn');
     const { after } = parseInput(eventsQuery, searchParams(request));
     const { store, turns } = getRuntime();
     const turn = store.getTurn({ id: turnId });

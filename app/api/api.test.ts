@@ -1,0 +1,344 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
+import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
+import { openDatabase } from '@/db/client';
+import { createStore } from '@/db/store';
+import { parseConfig } from '@/lib/config';
+import { readSse } from '@/lib/client/sse';
+import type { TurnEvent } from '@/lib/engine/events';
+import { createLlamaClient } from '@/lib/llm/client';
+import type { ModelClient } from '@/lib/llm/types';
+import { buildRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
+import * as health from './health/route';
+import * as search from './search/route';
+import * as threadsRoute from './threads/route';
+import * as threadRoute from './threads/[id]/route';
+import * as exportRoute from './threads/[id]/export/route';
+import * as messagesRoute from './threads/[id]/messages/route';
+import * as cancelRoute from './threads/[id]/turns/[turnId]/cancel/route';
+import * as eventsRoute from './threads/[id]/turns/[turnId]/events/route';
+
+/**
+ * API tests: the route handlers called in-process, as Next calls them, over a temporary
+ * database, with the llama-server double and the SearXNG stand-in on 127.0.0.1.
+ */
+
+type Ev = TurnEvent & { seq: number };
+let double: LlamaDouble;
+let searx: SearxDouble;
+let dataDir: string;
+let rt: Runtime;
+
+function makeRuntime(opts: { llamaUrl?: string; searx?: boolean; model?: ModelClient } = {}): Runtime {
+  const config = parseConfig({
+    LLAMA_URL: opts.llamaUrl ?? double.url,
+    DATA_DIR: dataDir,
+    SEARXNG_URL: opts.searx ? searx.url : '',
+    HEARTH_TIMEZONE: 'UTC',
+    MODEL_SLOTS: '1',
+    MODEL_TIMEOUT_MS: '5000',
+  });
+  const db = openDatabase(path.join(dataDir, 'hearth.db'));
+  const runtime = buildRuntime(config, createStore(db), opts.model ?? createLlamaClient({ baseURL: config.LLAMA_URL, timeoutMs: 5000 }));
+  setRuntime(runtime);
+  return runtime;
+}
+
+const base = 'http://hearth.test';
+const req = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
+  new Request(`${base}${url}`, {
+    method,
+    headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+const params = <T,>(p: T) => ({ params: Promise.resolve(p) });
+
+async function newThread(): Promise<string> {
+  const res = await threadsRoute.POST(req('POST', '/api/threads', {}));
+  assert.equal(res.status, 201);
+  return (await res.json()).id;
+}
+
+async function events(res: Response): Promise<Ev[]> {
+  assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+  const out: Ev[] = [];
+  for await (const frame of readSse(res.body!)) out.push(JSON.parse(frame.data));
+  return out;
+}
+
+async function send(threadId: string, content: string): Promise<Ev[]> {
+  const res = await messagesRoute.POST(req('POST', `/api/threads/${threadId}/messages`, { content }), params({ id: threadId }));
+  assert.equal(res.status, 200, await res.clone().text());
+  return events(res);
+}
+
+async function getThread(id: string) {
+  const res = await threadRoute.GET(req('GET', `/api/threads/${id}`), params({ id }));
+  return { status: res.status, body: await res.json() };
+}
+
+before(async () => {
+  double = await startLlamaDouble();
+  searx = await startSearxDouble();
+});
+after(async () => {
+  setRuntime(undefined);
+  await double.close();
+  await searx.close();
+});
+beforeEach(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-api-'));
+  double.setScript(undefined);
+  rt = makeRuntime();
+});
+
+describe('threads', () => {
+  test('create, list with a cursor, rename, pin, read and delete', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await newThread());
+    const page1 = await (await threadsRoute.GET(req('GET', '/api/threads?limit=2'))).json();
+    assert.equal(page1.threads.length, 2);
+    assert.ok(page1.nextCursor);
+    const page2 = await (await threadsRoute.GET(req('GET', `/api/threads?limit=2&cursor=${page1.nextCursor}`))).json();
+    assert.equal(page2.threads.length, 1);
+    assert.equal(page2.nextCursor, null);
+    assert.deepEqual(new Set([...page1.threads, ...page2.threads].map((t: { id: string }) => t.id)), new Set(ids));
+
+    const patched = await threadRoute.PATCH(req('PATCH', `/api/threads/${ids[0]}`, { title: 'Renamed', pinned: true }), params({ id: ids[0] }));
+    assert.equal(patched.status, 200);
+    assert.equal((await patched.json()).title, 'Renamed');
+    const first = await (await threadsRoute.GET(req('GET', '/api/threads'))).json();
+    assert.equal(first.threads[0].id, ids[0], 'pinned threads come first');
+
+    const del = await threadRoute.DELETE(req('DELETE', `/api/threads/${ids[1]}`), params({ id: ids[1] }));
+    assert.equal(del.status, 204);
+    assert.equal((await getThread(ids[1])).status, 404);
+  });
+
+  test('bad input gets a clear JSON error with the right status', async () => {
+    const id = await newThread();
+    const cases: [Promise<Response>, number, string][] = [
+      [threadsRoute.POST(req('POST', '/api/threads', '{"title": ')), 400, 'invalid_json'],
+      [threadsRoute.POST(req('POST', '/api/threads', { title: 'x', extra: 1 })), 400, 'bad_request'],
+      [threadsRoute.GET(req('GET', '/api/threads?limit=abc')), 400, 'bad_request'],
+      [threadsRoute.GET(req('GET', '/api/threads?cursor=zzz')), 400, 'bad_request'],
+      [threadRoute.GET(req('GET', '/api/threads/nope'), params({ id: 'nope' })), 404, 'not_found'],
+      [threadRoute.GET(req('GET', '/api/threads/x'), params({ id: '00000000-0000-4000-8000-000000000000' })), 404, 'not_found'],
+      [threadRoute.PATCH(req('PATCH', `/api/threads/${id}`, { pinned: 'yes' }), params({ id })), 400, 'bad_request'],
+      [threadRoute.PATCH(req('PATCH', `/api/threads/${id}`, {}), params({ id })), 400, 'bad_request'],
+      [threadRoute.PATCH(req('PATCH', `/api/threads/${id}`, 'x', { 'Content-Type': 'text/plain' }), params({ id })), 415, 'unsupported_type'],
+      [messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'x'.repeat(100_001) }), params({ id })), 413, 'too_large'],
+      [messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: '   ' }), params({ id })), 400, 'bad_request'],
+      [messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, '{oops'), params({ id })), 400, 'invalid_json'],
+      [messagesRoute.POST(req('POST', '/api/threads/x/messages', { content: 'hi' }), params({ id: '00000000-0000-4000-8000-000000000000' })), 404, 'not_found'],
+      [search.GET(req('GET', '/api/search?q=')), 400, 'bad_request'],
+      [exportRoute.GET(req('GET', `/api/threads/${id}/export?format=pdf`), params({ id })), 400, 'bad_request'],
+    ];
+    for (const [p, status, code] of cases) {
+      const res = await p;
+      const body = await res.json();
+      assert.equal(res.status, status, JSON.stringify(body));
+      assert.equal(body.error.code, code);
+      assert.equal(typeof body.error.message, 'string');
+    }
+    assert.equal((await getThread(id)).body.messages.length, 0, 'nothing was stored by refused requests');
+  });
+});
+
+describe('turns', () => {
+  test('a message streams its turn: turn first, deltas, message, done last; everything is stored', async () => {
+    const id = await newThread();
+    const evs = await send(id, 'Hello there');
+    assert.equal(evs[0].type, 'turn');
+    assert.equal(evs.at(-1)!.type, 'done');
+    assert.deepEqual(evs.map((e) => e.seq), evs.map((_, i) => i + 1));
+    const text = evs.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.text : '')).join('');
+    const message = evs.find((e) => e.type === 'message');
+    assert.ok(message?.type === 'message');
+    assert.equal(message.content, text.trim());
+    const { body } = await getThread(id);
+    assert.equal(body.title, 'Hello there');
+    assert.deepEqual(body.messages.map((m: { role: string; status: string }) => `${m.role}:${m.status}`), ['user:complete', 'assistant:complete']);
+    assert.equal(body.messages[1].content, message.content);
+  });
+
+  test('replay with ?after=N gives the rest of the events and nothing twice', async () => {
+    const id = await newThread();
+    const evs = await send(id, 'Hello');
+    const turnId = (evs[0] as Extract<Ev, { type: 'turn' }>).turnId;
+    const res = await eventsRoute.GET(req('GET', `/api/threads/${id}/turns/${turnId}/events?after=3`), params({ id, turnId }));
+    const rest = await events(res);
+    assert.deepEqual(rest.map((e) => e.seq), evs.slice(3).map((e) => e.seq));
+    const bad = await eventsRoute.GET(req('GET', `/x?after=-1`), params({ id, turnId }));
+    assert.equal(bad.status, 400);
+  });
+
+  test('a second message while a turn runs gets 409; closing the stream does not stop the turn; cancel keeps the partial answer', async () => {
+    double.setScript(() => ({ content: Array.from({ length: 150 }, (_, i) => `w${i}`).join(' '), tokenDelayMs: 20 }));
+    const id = await newThread();
+    const abort = new AbortController();
+    const first = await messagesRoute.POST(
+      new Request(`${base}/api/threads/${id}/messages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: 'Explain closures.' }), signal: abort.signal }),
+      params({ id }),
+    );
+    const reader = first.body!.getReader();
+    await reader.read();
+    const busy = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'again' }), params({ id }));
+    assert.equal(busy.status, 409);
+    assert.equal((await busy.json()).error.code, 'turn_running');
+    // Closing the tab: the stream ends, the turn goes on.
+    abort.abort();
+    await reader.cancel().catch(() => undefined);
+    const view = (await getThread(id)).body;
+    const turnId = view.activeTurn.id;
+    assert.ok(turnId, 'the turn is still running');
+    // Re-attach, wait for some text, then stop it.
+    const follow = await eventsRoute.GET(req('GET', `/api/threads/${id}/turns/${turnId}/events?after=0`), params({ id, turnId }));
+    const seen: Ev[] = [];
+    let cancelled = false;
+    for await (const frame of readSse(follow.body!)) {
+      const e = JSON.parse(frame.data) as Ev;
+      seen.push(e);
+      if (!cancelled && seen.filter((x) => x.type === 'delta').length >= 5) {
+        cancelled = true;
+        const c = await cancelRoute.POST(req('POST', '/x'), params({ id, turnId }));
+        assert.equal(c.status, 202);
+      }
+    }
+    const last = seen.at(-1)!;
+    assert.ok(last.type === 'error' && last.code === 'cancelled');
+    const after = (await getThread(id)).body;
+    const assistant = after.messages[1];
+    assert.equal(assistant.status, 'interrupted');
+    assert.match(assistant.content, /^w0 w1 w2 w3/);
+    assert.equal(after.activeTurn, null);
+  });
+
+  test('model server down: the message is stored and the turn ends with model_unreachable at once', async () => {
+    rt = makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
+    const id = await newThread();
+    const started = Date.now();
+    const evs = await send(id, 'Anyone there?');
+    assert.ok(Date.now() - started < 3000);
+    const last = evs.at(-1)!;
+    assert.ok(last.type === 'error' && last.code === 'model_unreachable', JSON.stringify(last));
+    const { body } = await getThread(id);
+    assert.equal(body.messages[0].content, 'Anyone there?');
+    assert.equal(body.messages[1].status, 'error');
+    const h = await (await health.GET()).json();
+    assert.equal(h.model.reachable, false);
+  });
+
+  test('health reports the model and the database', async () => {
+    const res = await health.GET();
+    const body = await res.json();
+    assert.equal(res.status, 200);
+    assert.deepEqual({ ok: body.ok, db: body.db, reachable: body.model.reachable, id: body.model.id }, { ok: true, db: true, reachable: true, id: 'tiny-toy' });
+  });
+
+  test('a deferral is set aside and web_search through SearXNG answers instead', async () => {
+    rt = makeRuntime({ searx: true });
+    const id = await newThread();
+    const before = searx.queries.length;
+    const evs = await send(id, 'What is the price of bitcoin today?');
+    const rejected = evs.find((e) => e.type === 'draft_rejected');
+    assert.ok(rejected?.type === 'draft_rejected' && rejected.reason === 'deferral');
+    const result = evs.find((e) => e.type === 'tool_result');
+    assert.ok(result?.type === 'tool_result' && result.name === 'web_search' && result.ok);
+    assert.equal(searx.queries.length - before, 1);
+    const message = evs.find((e) => e.type === 'message');
+    assert.ok(message?.type === 'message' && message.content.includes('example.org/'));
+    const { body } = await getThread(id);
+    assert.equal(body.messages[1].toolCalls[0].name, 'web_search');
+    const roundAfterNudge = double.requests.filter((r) => r.tools.length > 0 && !r.schema).at(-2)!;
+    assert.equal(roundAfterNudge.toolChoice, 'required');
+  });
+
+  test('decision records stream, are stored with the turn, come back with the thread and survive a restart', async () => {
+    rt = makeRuntime({ searx: true });
+    const id = await newThread();
+    const evs = await send(id, 'Explain how tides work.');
+    const streamed = evs.filter((e) => e.type === 'decision').map((e) => (e.type === 'decision' ? e.record.stepId : ''));
+    assert.deepEqual(streamed.sort(), ['freshness', 'verdict']);
+    const verdict = evs.find((e) => e.type === 'decision' && e.record.stepId === 'verdict');
+    assert.ok(verdict?.type === 'decision' && verdict.record.source === 'native');
+    // A restart: a new runtime over the same database file.
+    rt = makeRuntime({ searx: true });
+    const { body } = await getThread(id);
+    assert.deepEqual(body.decisions.map((d: { stepId: string }) => d.stepId).sort(), ['freshness', 'verdict']);
+    assert.equal(body.messages[1].decisions.length, 2);
+    // A later turn in the thread sees the summary in its model call.
+    await send(id, 'And why are there two a day?');
+    const lastRound = double.requests.filter((r) => !r.schema).at(-1)!;
+    assert.match(String(lastRound.messages[0].content), /Decisions so far:\n- (freshness|verdict)/);
+  });
+
+  test('program-decided arithmetic shows the plan and the exact result', async () => {
+    const id = await newThread();
+    const evs = await send(id, 'What is 23 * 47 + 156?');
+    const calc = evs.find((e) => e.type === 'calculation');
+    assert.ok(calc?.type === 'calculation' && calc.result === '1237' && calc.expression === '23 * 47 + 156');
+    const message = evs.find((e) => e.type === 'message');
+    assert.ok(message?.type === 'message' && message.content.includes('1237'));
+  });
+
+  test('a turn running when the server stopped resumes from its step ledger without redoing steps', async () => {
+    // First server: the round calls the `now` tool, then the next model call never returns (the crash).
+    let calls = 0;
+    const hanging: ModelClient = {
+      health: async () => ({ url: 'x', reachable: true, slots: 1 }),
+      chat: async (request) => {
+        calls++;
+        if (request.jsonSchema) return { content: '{"verdict":"answered","query":""}', reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: 'm' };
+        if (calls === 1) return { content: '', reasoning: '', toolCalls: [{ id: 'c1', name: 'now', arguments: '{}' }], finishReason: 'tool_calls', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: 'm' };
+        return new Promise(() => undefined);
+      },
+    };
+    rt = makeRuntime({ model: hanging });
+    const id = await newThread();
+    const res = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'Explain what day it is.' }), params({ id }));
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('"tool_result"')) text += decoder.decode((await reader.read()).value);
+    // The tool step is written to the ledger before its tool_result event is sent.
+    void reader.cancel();
+    const turnId = (await getThread(id)).body.activeTurn.id;
+    const eventsBefore = rt.store.lastEventSeq({ turnId });
+
+    // Second server over the same file.
+    const seenByDouble = double.requests.length;
+    rt = makeRuntime();
+    const { resumed } = rt.turns.resumeUnfinished();
+    assert.deepEqual(resumed, [turnId]);
+    await rt.turns.idle();
+    const newRequests = double.requests.slice(seenByDouble);
+    assert.equal(newRequests.filter((r) => !r.schema).length, 1, 'only the unfinished round called the model');
+    assert.ok(newRequests.filter((r) => !r.schema)[0].messages.some((m) => m.role === 'tool'), 'the stored tool result was replayed into the round');
+    const { body } = await getThread(id);
+    assert.equal(body.messages[1].status, 'complete');
+    assert.equal(body.messages[1].toolCalls.length, 1, 'the tool ran once');
+    const replay = await events(await eventsRoute.GET(req('GET', `/x?after=${eventsBefore}`), params({ id, turnId })));
+    assert.equal(replay[0].seq, eventsBefore + 1, 'event numbers continue');
+    assert.equal(replay.at(-1)!.type, 'done');
+  });
+});
+
+describe('search and export', () => {
+  test('search finds stored messages; export gives markdown and lossless JSON', async () => {
+    const id = await newThread();
+    await send(id, 'Tell me about the zebra crossing rules');
+    const found = await (await search.GET(req('GET', '/api/search?q=zebra'))).json();
+    assert.equal(found.results[0].threadId, id);
+    assert.match(found.results[0].snippet, /zebra/);
+    const md = await exportRoute.GET(req('GET', `/x?format=md`), params({ id }));
+    assert.match(md.headers.get('content-type') ?? '', /markdown/);
+    assert.match(await md.text(), /## You .*\n\nTell me about the zebra crossing rules/);
+    const js = await (await exportRoute.GET(req('GET', `/x?format=json`), params({ id }))).json();
+    assert.deepEqual(js, (await getThread(id)).body);
+  });
+});

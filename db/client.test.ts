@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ContextRuntime } from '@/lib/context/layers';
+import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
+import { openDatabase, MigrationError } from './client';
+import { createStore } from './store';
+
+function tempDir() {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-db-'));
+}
+
+test('opens with WAL, foreign keys and a busy timeout, and migrates a new file', () => {
+  const dir = tempDir();
+  const db = openDatabase(path.join(dir, 'h.db'));
+  assert.equal(db.$client.pragma('journal_mode', { simple: true }), 'wal');
+  assert.equal(db.$client.pragma('foreign_keys', { simple: true }), 1);
+  assert.equal(db.$client.pragma('busy_timeout', { simple: true }), 5000);
+  const tables = db.$client.prepare("select name from sqlite_master where type='table'").all().map((r) => (r as { name: string }).name);
+  for (const t of ['threads', 'messages', 'turns', 'turn_events', 'turn_steps', 'tool_calls', 'attachments', 'memories', 'decision_records', 'host_penalties']) {
+    assert.ok(tables.includes(t), t);
+  }
+  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.includes('before-migration')), [], 'no copy for a new database');
+  db.$client.close();
+});
+
+test('a pending migration copies the database aside first; a failing one stops and loses nothing', () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'h.db');
+  const db = openDatabase(file);
+  createStore(db).createThread({ id: '00000000-0000-4000-8000-000000000001', title: 'keep me', now: 1 });
+  db.$client.close();
+
+  // A copy of the real migrations plus one that fails half-way.
+  const migrations = path.join(dir, 'migrations');
+  fs.cpSync(path.join(process.cwd(), 'db/migrations'), migrations, { recursive: true });
+  const journal = JSON.parse(fs.readFileSync(path.join(migrations, 'meta/_journal.json'), 'utf8'));
+  journal.entries.push({ idx: journal.entries.length, version: '6', when: Date.now(), tag: '9999_broken', breakpoints: true });
+  fs.writeFileSync(path.join(migrations, 'meta/_journal.json'), JSON.stringify(journal));
+  fs.writeFileSync(path.join(migrations, '9999_broken.sql'), 'ALTER TABLE threads ADD COLUMN extra text;\n--> statement-breakpoint\nTHIS IS NOT SQL;');
+
+  assert.throws(() => openDatabase(file, { migrationsFolder: migrations }), MigrationError);
+  const copies = fs.readdirSync(dir).filter((f) => f.includes('before-migration'));
+  assert.equal(copies.length, 1, 'the database was copied aside before migrating');
+
+  const again = openDatabase(file); // the real migrations: nothing pending
+  const store = createStore(again);
+  assert.equal(store.getThread({ id: '00000000-0000-4000-8000-000000000001' })?.title, 'keep me');
+  const cols = again.$client.prepare('pragma table_info(threads)').all().map((c) => (c as { name: string }).name);
+  assert.ok(!cols.includes('extra'), 'the failed migration was rolled back whole');
+  again.$client.close();
+});
+
+test('decision records persist in SQLite by scope and survive a reopen', async () => {
+  const file = path.join(tempDir(), 'h.db');
+  const storage = (store: ReturnType<typeof createStore>): DecisionStorage => ({
+    load: (a) => store.loadDecisions(a),
+    append: ({ layerId, scope, scopeKey, record, maxRecords, ctx }) =>
+      store.appendDecisions({ layerId, scope, scopeKey, records: [record], maxRecords, turnId: ctx.executionId, threadId: ctx.threadId }),
+  });
+  const ctx = { executionId: 'turn-1', threadId: 'thread-1', resourceId: 'me' };
+  let db = openDatabase(file);
+  for (const scope of ['execution', 'thread', 'resource'] as const) {
+    const rt = await ContextRuntime.create([decisionsHistoryLayer({ scope, storage: storage(createStore(db)), maxRecords: 2 })] as const, ctx);
+    for (let i = 1; i <= 3; i++) await rt.recordDecision({ stepId: `s${i}`, at: i, modelId: 'm', source: 'native', answers: { x: { kind: 'boolean', value: true, p: 0.5 } } });
+  }
+  db.$client.close();
+  db = openDatabase(file);
+  for (const scope of ['execution', 'thread', 'resource'] as const) {
+    const rt = await ContextRuntime.create([decisionsHistoryLayer({ scope, storage: storage(createStore(db)), maxRecords: 2 })] as const, ctx);
+    assert.deepEqual(rt.context.decisionsHistory.all.map((r) => r.stepId), ['s2', 's3'], `${scope}: newest two kept across the restart`);
+  }
+  db.$client.close();
+});
+
+test('host penalties survive a restart', () => {
+  const file = path.join(tempDir(), 'h.db');
+  let db = openDatabase(file);
+  createStore(db).setPenalty({ host: 'a.example', until: 99, reason: 'r' });
+  db.$client.close();
+  db = openDatabase(file);
+  assert.equal(createStore(db).penaltyOf({ host: 'a.example' })?.until, 99);
+  db.$client.close();
+});
