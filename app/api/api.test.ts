@@ -254,6 +254,8 @@ describe('turns', () => {
     assert.ok(message?.type === 'message' && message.content.includes('example.org/'));
     const { body } = await getThread(id);
     assert.equal(body.messages[1].toolCalls[0].name, 'web_search');
+    assert.equal(body.messages[1].setAside[0].reason, 'deferral');
+    assert.match(body.messages[1].setAside[0].text, /real-time data/);
     const roundAfterNudge = double.requests.filter((r) => r.tools.length > 0 && !r.schema).at(-2)!;
     assert.equal(roundAfterNudge.toolChoice, 'required');
   });
@@ -284,6 +286,7 @@ describe('turns', () => {
     assert.ok(calc?.type === 'calculation' && calc.result === '1237' && calc.expression === '23 * 47 + 156');
     const message = evs.find((e) => e.type === 'message');
     assert.ok(message?.type === 'message' && message.content.includes('1237'));
+    assert.deepEqual((await getThread(id)).body.messages[1].calculation, { expression: '23 * 47 + 156', result: '1237', exact: true });
   });
 
   test('a turn running when the server stopped resumes from its step ledger without redoing steps', async () => {

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError, followTurn, sendMessage, type Health, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
-import { applyEvent, newTurnState, type LiveTurnState, type SetAsideDraft } from '@/lib/client/turn-state';
+import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
 import { Sidebar } from '@/components/sidebar/Sidebar';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
@@ -36,7 +36,6 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const [view, setView] = useState<ThreadView | null>(null);
   const [live, setLive] = useState<LiveTurnState | null>(null);
   const [pendingUser, setPendingUser] = useState<string | null>(null);
-  const [setAside, setSetAside] = useState<Record<string, SetAsideDraft[]>>({});
   const [health, setHealth] = useState<Health | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const followAbort = useRef<AbortController | null>(null);
@@ -98,9 +97,6 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
       }
       if (abort.signal.aborted || currentRef.current !== threadId) return;
       const final: LiveTurnState | null = state;
-      if (final?.assistantMessageId && final.setAside.length) {
-        setSetAside((m) => ({ ...m, [final.assistantMessageId!]: final.setAside }));
-      }
       try {
         const fresh = await api.getThread(threadId);
         if (currentRef.current === threadId) setView(fresh);
@@ -283,7 +279,8 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                   errorCode={m.errorCode}
                   toolCalls={m.toolCalls}
                   decisions={m.decisions}
-                  setAside={setAside[m.id] ?? []}
+                  setAside={m.setAside}
+                  calculation={m.calculation ?? undefined}
                 />
               ),
             )}

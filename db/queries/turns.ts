@@ -64,6 +64,34 @@ export function turnQueries(db: Db) {
         .map((r) => ({ seq: r.seq, type: r.type, data: JSON.parse(r.data) as Record<string, unknown> }));
     },
 
+    /**
+     * The stored events of the turns that set a draft aside or ran a calculation, with the
+     * deltas needed to rebuild the set-aside text (other turns are skipped: they have none).
+     */
+    eventsOfNotableTurns({ turnIds }: { turnIds: string[] }): Map<string, StoredEvent[]> {
+      const out = new Map<string, StoredEvent[]>();
+      if (turnIds.length === 0) return out;
+      const notable = db
+        .selectDistinct({ turnId: turnEvents.turnId })
+        .from(turnEvents)
+        .where(and(inArray(turnEvents.turnId, turnIds), inArray(turnEvents.type, ['draft_rejected', 'calculation'])))
+        .all()
+        .map((r) => r.turnId);
+      if (notable.length === 0) return out;
+      const rows = db
+        .select()
+        .from(turnEvents)
+        .where(and(inArray(turnEvents.turnId, notable), inArray(turnEvents.type, ['delta', 'draft_rejected', 'calculation', 'status'])))
+        .orderBy(asc(turnEvents.turnId), asc(turnEvents.seq))
+        .all();
+      for (const r of rows) {
+        const list = out.get(r.turnId) ?? [];
+        list.push({ seq: r.seq, type: r.type, data: JSON.parse(r.data) as Record<string, unknown> });
+        out.set(r.turnId, list);
+      }
+      return out;
+    },
+
     lastEventSeq({ turnId }: { turnId: string }): number {
       const row = db
         .select({ seq: turnEvents.seq })

@@ -129,7 +129,7 @@ export function persona(req: DoubleRequest): DoubleReply {
   if (/markdown test/i.test(q)) {
     return {
       content:
-        '## Result\n\n| fruit | count |\n|---|---|\n| apple | 3 |\n\n~~old~~ **bold** `code`\n\n<script>window.__hearthPwned = true</script><img src=x onerror="window.__hearthPwned = true"> [click](javascript:window.__hearthPwned=true)\n\n```ts\nconst x: number = 1;\n```',
+        '## Result\n\n| fruit | count |\n|---|---|\n| apple | 3 |\n\n~~old~~ **bold** `code`\n\n<script>window.__hearthPwned = true</script>\n\nText with <img src=x onerror="window.__hearthPwned = true"> an image.\n\n[click](javascript:window.__hearthPwned=true)\n\n```ts\nconst x: number = 1;\n```',
     };
   }
   if (/slowly/i.test(q)) {

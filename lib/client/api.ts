@@ -1,6 +1,7 @@
 import type { DecisionRecord } from '@/lib/decide/types';
 import type { TurnEvent } from '@/lib/engine/events';
 import { readSse } from './sse';
+import type { SetAsideDraft } from './turn-state';
 
 /** The browser's calls to Hearth's HTTP API. Errors carry the server's code and sentence. */
 
@@ -26,6 +27,8 @@ export type MessageView = {
   createdAt: number;
   toolCalls: ToolCallView[];
   decisions: DecisionRecord[];
+  setAside: SetAsideDraft[];
+  calculation: { expression: string; result: string; exact: boolean; fraction?: string } | null;
 };
 export type ThreadView = ThreadSummary & {
   systemPrompt: string;

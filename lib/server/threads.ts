@@ -4,6 +4,8 @@ import type { Thread } from '@/db/schema';
 import { HearthError } from '@/lib/errors';
 import { renderDecisionsSummary } from '@/lib/decide/history';
 import type { TurnRegistry } from '@/lib/turns/registry';
+import { applyEvent, newTurnState } from '@/lib/client/turn-state';
+import type { TurnEvent } from '@/lib/engine/events';
 
 /** Read models of the HTTP API: a thread with its messages, tool calls and decisions. */
 
@@ -24,6 +26,15 @@ export function threadView(store: Store, turns: TurnRegistry, id: string) {
   const decisions = store.decisionsOfThread({ threadId: id });
   const attachments = store.attachmentsFor({ messageIds: messages.map((m) => m.id) });
   const active = store.activeTurnOf({ threadId: id });
+  // Set-aside drafts and calculations live in the event log; rebuild them with the same
+  // reducer the browser uses while a turn streams.
+  const notable = store.eventsOfNotableTurns({ turnIds: [...new Set(messages.flatMap((m) => (m.turnId ? [m.turnId] : [])))] });
+  const extras = new Map(
+    [...notable].map(([turnId, evs]) => {
+      const state = evs.reduce((s, e) => applyEvent(s, { ...(e.data as TurnEvent), seq: e.seq }), newTurnState(turnId));
+      return [turnId, { setAside: state.setAside, calculation: state.calculation ?? null }] as const;
+    }),
+  );
   return {
     ...threadSummary(thread),
     systemPrompt: thread.systemPrompt,
@@ -43,6 +54,8 @@ export function threadView(store: Store, turns: TurnRegistry, id: string) {
           : [],
       attachments: attachments.filter((a) => a.messageId === m.id),
       decisions: m.role === 'assistant' ? decisions.filter((d) => d.turnId === m.turnId).map(({ turnId: _t, ...d }) => d) : [],
+      setAside: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.setAside ?? []) : [],
+      calculation: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.calculation ?? null) : null,
     })),
     decisions: decisions.map(({ turnId: _t, ...d }) => d),
     activeTurn: active ? { id: active.id, lastEventSeq: store.lastEventSeq({ turnId: active.id }), live: turns.isLive(active.id) } : null,

@@ -1,0 +1,14 @@
+import { expect, test } from '@playwright/test';
+import { APP_DOWN } from '../playwright.config';
+import { ChatPage } from './pages/chat';
+
+test('when llama-server cannot be reached, a banner says how to start it and nothing typed is lost', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open(`${APP_DOWN}/`);
+  await expect(chat.banner).toContainText('cannot be reached');
+  await expect(chat.banner).toContainText('llama-server -m your-model.gguf --jinja -c 16384');
+  await chat.ask('Is anyone there?');
+  await expect(chat.lastAnswer().getByTestId('turn-error')).toHaveAttribute('data-code', 'model_unreachable');
+  await page.reload();
+  await expect(chat.userMessages.last()).toHaveText('Is anyone there?');
+});

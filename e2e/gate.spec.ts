@@ -1,0 +1,33 @@
+import { expect, test } from '@playwright/test';
+import { ChatPage } from './pages/chat';
+
+test('a deferral is set aside and the researched answer replaces it', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.ask('What is the price of bitcoin today?');
+  await chat.waitForAnswer();
+  const answer = chat.lastAnswer();
+  const setAside = answer.getByTestId('set-aside-draft');
+  await expect(setAside).toHaveCount(1);
+  await expect(setAside).toHaveAttribute('data-reason', 'deferral');
+  await expect(setAside).toContainText("I don't have access to real-time data");
+  await expect(answer.locator('[data-testid="tool-call"][data-tool="web_search"]')).toBeVisible();
+  await expect(answer.getByTestId('answer')).toContainText('According to');
+  await expect(answer.getByTestId('answer')).not.toContainText('if you\'d like');
+  await answer.getByTestId('decisions').locator('summary').click();
+  await expect(answer.locator('[data-testid="decision"][data-step="verdict"]')).toContainText('verdict=answered');
+  await page.reload();
+  await expect(chat.lastAnswer().getByTestId('set-aside-draft')).toContainText("I don't have access to real-time data");
+  await expect(chat.lastAnswer().getByTestId('answer')).toContainText('According to');
+});
+
+test('arithmetic is computed by the program and shown as a card', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.ask('What is 23 * 47 + 156?');
+  await chat.waitForAnswer();
+  await expect(chat.lastAnswer().getByTestId('calculation-result')).toHaveText('1237');
+  await expect(chat.lastAnswer().getByTestId('answer')).toContainText('1237');
+  await page.reload();
+  await expect(chat.lastAnswer().getByTestId('calculation')).toContainText('23 * 47 + 156 = 1237');
+});
