@@ -18,4 +18,20 @@ const run = (cmd: string, args: string[]) => {
 };
 fs.rmSync(path.join(root, '.e2e-data'), { recursive: true, force: true });
 if (process.env.SKIP_BUILD !== '1') run('npx', ['next', 'build']);
-run('npx', ['playwright', 'test', ...process.argv.slice(2)]);
+const report = path.join(root, '.test-summary', 'e2e-report.json');
+const result = spawnSync('npx', ['playwright', 'test', '--reporter=list,json', ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+});
+let line = `0 passed, 1 failed`;
+try {
+  const stats = (JSON.parse(fs.readFileSync(report, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } }).stats;
+  line = `${stats.expected + stats.flaky} passed, ${stats.unexpected} failed`;
+} catch {
+  // no report: Playwright did not get to run the tests
+}
+fs.mkdirSync(path.join(root, '.test-summary'), { recursive: true });
+fs.writeFileSync(path.join(root, '.test-summary', 'e2e.txt'), line);
+console.log(`\ne2e: ${line}`);
+process.exit(result.status ?? 1);

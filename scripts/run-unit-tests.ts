@@ -1,9 +1,10 @@
 /**
- * `npm test`: every unit and API test (files named *.test.ts beside the code), run by node's
- * test runner with tsx. Node 20 does not expand globs itself, so the files are listed here.
- * The react-server condition lets modules that import 'server-only' load.
+ * `npm test` (after the typecheck): every unit and API test (files named *.test.ts beside the
+ * code), run by node's test runner with tsx. Node 20 does not expand globs itself, so the
+ * files are listed here. The react-server condition lets modules that import 'server-only'
+ * load. Ends with a plain "N passed, N failed" line (also written to test-results/).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -26,9 +27,22 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const result = spawnSync(
+const child = spawn(
   process.execPath,
   ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  { cwd: root, stdio: ['inherit', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'test' } },
 );
-process.exit(result.status ?? 1);
+let out = '';
+child.stdout.on('data', (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  out += chunk.toString();
+});
+child.on('exit', (code) => {
+  const passed = Number(/ℹ pass (\d+)/.exec(out)?.[1] ?? 0);
+  const failed = Number(/ℹ fail (\d+)/.exec(out)?.[1] ?? 0);
+  const line = `${passed} passed, ${failed} failed`;
+  fs.mkdirSync(path.join(root, '.test-summary'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.test-summary', 'unit.txt'), line);
+  console.log(`\nunit: ${line}`);
+  process.exit(code ?? 1);
+});

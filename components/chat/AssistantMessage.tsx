@@ -100,6 +100,15 @@ export function AssistantMessage(p: AssistantProps) {
   return (
     <div data-testid="assistant-message" data-status={p.streaming ? 'streaming' : (p.status ?? 'complete')} className="space-y-2">
       <Decisions records={p.decisions} />
+      {p.setAside.map((d, i) => (
+        <div key={i} data-testid="set-aside-draft" data-reason={d.reason} className="rounded-md border border-dashed border-stone-300 px-3 py-2 text-sm text-stone-500 dark:border-stone-700">
+          <div className="mb-1 text-xs font-medium">
+            {REASON_LABEL[d.reason] ?? 'Set aside'}
+            {d.query ? ` — looking up “${d.query}”` : ''}
+          </div>
+          <div className="line-through decoration-stone-400/60">{d.text}</div>
+        </div>
+      ))}
       {p.toolCalls.length > 0 && (
         <div className="space-y-1">
           {p.toolCalls.map((c) => (
@@ -116,15 +125,6 @@ export function AssistantMessage(p: AssistantProps) {
           </div>
         </div>
       )}
-      {p.setAside.map((d, i) => (
-        <div key={i} data-testid="set-aside-draft" data-reason={d.reason} className="rounded-md border border-dashed border-stone-300 px-3 py-2 text-sm text-stone-500 dark:border-stone-700">
-          <div className="mb-1 text-xs font-medium">
-            {REASON_LABEL[d.reason] ?? 'Set aside'}
-            {d.query ? ` — looking up “${d.query}”` : ''}
-          </div>
-          <div className="line-through decoration-stone-400/60">{d.text}</div>
-        </div>
-      ))}
       {visibleText ? (
         <div data-testid="answer">
           <Markdown text={visibleText} />
