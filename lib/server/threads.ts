@@ -19,6 +19,13 @@ export function requireThread(store: Store, id: string): Thread {
   return thread;
 }
 
+/** A turn of a thread, or not_found (a turn id from another thread is unknown here). */
+export function requireTurn(store: Store, threadId: string, turnId: string) {
+  const turn = store.getTurn({ id: turnId });
+  if (!turn || turn.threadId !== threadId) throw new HearthError('not_found', 'There is no such turn in this thread.');
+  return turn;
+}
+
 export function threadView(store: Store, turns: TurnRegistry, id: string) {
   const thread = requireThread(store, id);
   const messages = store.listMessages({ threadId: id });

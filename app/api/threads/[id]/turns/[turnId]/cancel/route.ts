@@ -1,7 +1,7 @@
 import { handle, json, parseId } from '@/lib/api/http';
 import { idParam } from '@/lib/api/schemas';
-import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
+import { requireTurn } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -14,8 +14,7 @@ export function POST(_request: Request, { params }: Params) {
     const threadId = parseId(idParam, p.id);
     const turnId = parseId(idParam, p.turnId, 'turn');
     const { store, turns } = getRuntime();
-    const turn = store.getTurn({ id: turnId });
-    if (!turn || turn.threadId !== threadId) throw new HearthError('not_found', 'There is no such turn in this thread.');
+    const turn = requireTurn(store, threadId, turnId);
     const stopping = turns.cancel(turnId);
     return json({ turnId, stopping, status: stopping ? 'cancelling' : turn.status }, 202);
   });

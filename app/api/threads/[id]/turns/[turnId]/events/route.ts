@@ -1,8 +1,8 @@
 import { handle, parseInput, searchParams, parseId } from '@/lib/api/http';
 import { eventsQuery, idParam } from '@/lib/api/schemas';
 import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
-import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
+import { requireTurn } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -17,8 +17,7 @@ export function GET(request: Request, { params }: Params) {
     const turnId = parseId(idParam, p.turnId, 'turn');
     const { after } = parseInput(eventsQuery, searchParams(request));
     const { store, turns } = getRuntime();
-    const turn = store.getTurn({ id: turnId });
-    if (!turn || turn.threadId !== threadId) throw new HearthError('not_found', 'There is no such turn in this thread.');
+    requireTurn(store, threadId, turnId);
     return new Response(turnEventStream(turns, turnId, after, request.signal), { headers: SSE_HEADERS });
   });
 }
