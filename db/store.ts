@@ -1,6 +1,8 @@
 import type { Db } from './client';
+import { attachmentQueries } from './queries/attachments';
 import { decisionQueries } from './queries/decisions';
 import { hostQueries } from './queries/hosts';
+import { memoryQueries } from './queries/memories';
 import { messageQueries } from './queries/messages';
 import { threadQueries } from './queries/threads';
 import { turnQueries } from './queries/turns';
@@ -14,6 +16,8 @@ export function createStore(db: Db) {
     ...turnQueries(db),
     ...decisionQueries(db),
     ...hostQueries(db),
+    ...memoryQueries(db),
+    ...attachmentQueries(db),
     transaction<T>(fn: () => T): T {
       return db.transaction(() => fn());
     },

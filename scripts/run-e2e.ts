@@ -32,6 +32,6 @@ try {
   // no report: Playwright did not get to run the tests
 }
 fs.mkdirSync(path.join(root, '.test-summary'), { recursive: true });
-fs.writeFileSync(path.join(root, '.test-summary', 'e2e.txt'), line);
+fs.writeFileSync(path.join(root, '.test-summary', 'e2e.txt'), `${line}\n`);
 console.log(`\ne2e: ${line}`);
 process.exit(result.status ?? 1);

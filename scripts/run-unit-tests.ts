@@ -39,10 +39,12 @@ child.stdout.on('data', (chunk: Buffer) => {
 });
 child.on('exit', (code) => {
   const passed = Number(/ℹ pass (\d+)/.exec(out)?.[1] ?? 0);
-  const failed = Number(/ℹ fail (\d+)/.exec(out)?.[1] ?? 0);
+  // Cancelled tests (a promise left pending, a timeout) count as failed.
+  const counted = Number(/ℹ fail (\d+)/.exec(out)?.[1] ?? 0) + Number(/ℹ cancelled (\d+)/.exec(out)?.[1] ?? 0);
+  const failed = code !== 0 && counted === 0 ? 1 : counted;
   const line = `${passed} passed, ${failed} failed`;
   fs.mkdirSync(path.join(root, '.test-summary'), { recursive: true });
-  fs.writeFileSync(path.join(root, '.test-summary', 'unit.txt'), line);
+  fs.writeFileSync(path.join(root, '.test-summary', 'unit.txt'), `${line}\n`);
   console.log(`\nunit: ${line}`);
   process.exit(code ?? 1);
 });

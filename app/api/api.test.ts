@@ -14,6 +14,10 @@ import { createLlamaClient } from '@/lib/llm/client';
 import type { ModelClient } from '@/lib/llm/types';
 import { buildRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
 import * as health from './health/route';
+import * as attachmentsRoute from './attachments/route';
+import { tinyPdf } from '@/lib/testing/pdf';
+import * as memoriesRoute from './memories/route';
+import * as memoryRoute from './memories/[id]/route';
 import * as search from './search/route';
 import * as threadsRoute from './threads/route';
 import * as threadRoute from './threads/[id]/route';
@@ -343,5 +347,72 @@ describe('search and export', () => {
     assert.match(await md.text(), /## You .*\n\nTell me about the zebra crossing rules/);
     const js = await (await exportRoute.GET(req('GET', `/x?format=json`), params({ id }))).json();
     assert.deepEqual(js, (await getThread(id)).body);
+  });
+});
+
+describe('memory', () => {
+  test('facts are kept, refused with a reason, recalled into a model call, and forgotten', async () => {
+    const add = await memoriesRoute.POST(req('POST', '/api/memories', { text: 'I live in Lyon and cycle to work' }));
+    assert.equal(add.status, 201);
+    const fact = await add.json();
+    const refused = await memoriesRoute.POST(req('POST', '/api/memories', { text: 'my api key is abc' }));
+    assert.equal(refused.status, 400);
+    const err = (await refused.json()).error;
+    assert.equal(err.code, 'refused');
+    assert.match(err.message, /key or token/);
+    const dup = await memoriesRoute.POST(req('POST', '/api/memories', { text: 'I live in Lyon and cycle to work' }));
+    assert.equal(dup.status, 400);
+
+    const id = await newThread();
+    await send(id, 'Any good cycle routes in Lyon?');
+    const round = double.requests.filter((r) => !r.schema).at(-1)!;
+    assert.match(String(round.messages[0].content), /What you remember about the user[\s\S]*- I live in Lyon and cycle to work/);
+
+    const edited = await memoryRoute.PATCH(req('PATCH', '/x', { text: 'I live in Lyon' }), params({ id: fact.id }));
+    assert.equal((await edited.json()).text, 'I live in Lyon');
+    assert.equal((await memoryRoute.DELETE(req('DELETE', '/x'), params({ id: fact.id }))).status, 204);
+    assert.equal((await memoryRoute.DELETE(req('DELETE', '/x'), params({ id: fact.id }))).status, 404);
+    assert.deepEqual((await (await memoriesRoute.GET()).json()).memories, []);
+  });
+});
+
+describe('attachments', () => {
+  const upload = (name: string, bytes: Uint8Array, type: string) => {
+    const form = new FormData();
+    form.set("file", new File([Buffer.from(bytes)], name, { type }));
+    return attachmentsRoute.POST(new Request(`${base}/api/attachments`, { method: 'POST', body: form }));
+  };
+
+  test('an uploaded PDF is read, sent with a message, and reaches the model as an attachment layer', async () => {
+    const res = await upload('invoice.pdf', tinyPdf(), 'application/pdf');
+    assert.equal(res.status, 201);
+    const file = await res.json();
+    assert.equal(file.name, 'invoice.pdf');
+    assert.ok(file.chars > 10);
+    const id = await newThread();
+    const sent = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'What does the attached file say?', attachmentIds: [file.id] }), params({ id }));
+    const evs = await events(sent);
+    const message = evs.find((e) => e.type === 'message');
+    assert.ok(message?.type === 'message' && /invoice\.pdf/.test(message.content), JSON.stringify(message));
+    const round = double.requests.filter((r) => !r.schema).at(-1)!;
+    assert.match(String(round.messages[0].content), /The user attached 1 file[\s\S]*--- invoice\.pdf \(application\/pdf, \d+ bytes\) ---\nInvoice total 42 EUR/);
+    const { body } = await getThread(id);
+    assert.equal(body.messages[0].attachments[0].name, 'invoice.pdf');
+    // The same attachment cannot be sent twice, and nothing is half-stored.
+    const again = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'again', attachmentIds: [file.id] }), params({ id }));
+    assert.equal(again.status, 400);
+    assert.equal((await getThread(id)).body.messages.length, 2);
+  });
+
+  test('uploads that are not files Hearth can read are refused clearly', async () => {
+    const png = await upload('pic.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]), 'image/png');
+    assert.equal(png.status, 415);
+    assert.equal((await png.json()).error.code, 'unsupported_type');
+    const notForm = await attachmentsRoute.POST(req('POST', '/api/attachments', { file: 'x' }));
+    assert.equal(notForm.status, 415);
+    const form = new FormData();
+    form.set('other', 'x');
+    const missing = await attachmentsRoute.POST(new Request(`${base}/api/attachments`, { method: 'POST', body: form }));
+    assert.equal(missing.status, 400);
   });
 });

@@ -1,8 +1,9 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, ApiError, followTurn, sendMessage, type Health, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
+import { api, ApiError, followTurn, sendMessage, uploadAttachment, type AttachmentInfo, type Health, type MemoryFact, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
+import { MemoryPanel } from '@/components/sidebar/MemoryPanel';
 import { Sidebar } from '@/components/sidebar/Sidebar';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
@@ -38,6 +39,8 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const [pendingUser, setPendingUser] = useState<string | null>(null);
   const [health, setHealth] = useState<Health | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [memories, setMemories] = useState<MemoryFact[]>([]);
+  const [memoryError, setMemoryError] = useState<string | null>(null);
   const followAbort = useRef<AbortController | null>(null);
   const bottom = useRef<HTMLDivElement | null>(null);
   const currentRef = useRef(currentId);
@@ -59,10 +62,19 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
     }
   }, []);
 
+  const refreshMemories = useCallback(async () => {
+    try {
+      setMemories((await api.listMemories()).memories);
+    } catch (err) {
+      setMemoryError((err as Error).message);
+    }
+  }, []);
+
   useEffect(() => {
     void refreshThreads();
     void checkHealth();
-  }, [refreshThreads, checkHealth]);
+    void refreshMemories();
+  }, [refreshThreads, checkHealth, refreshMemories]);
 
   useEffect(() => {
     if (!health || health.model.reachable) return;
@@ -158,7 +170,17 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
     bottom.current?.scrollIntoView({ block: 'end' });
   }, [view?.messages.length, live?.draft, live?.final, pendingUser]);
 
-  const send = async (content: string): Promise<boolean> => {
+  const upload = async (file: File): Promise<AttachmentInfo | null> => {
+    try {
+      setNotice(null);
+      return await uploadAttachment(file);
+    } catch (err) {
+      setNotice(`${file.name}: ${(err as Error).message}`);
+      return null;
+    }
+  };
+
+  const send = async (content: string, attachments: AttachmentInfo[]): Promise<boolean> => {
     setNotice(null);
     let threadId = currentId;
     try {
@@ -176,14 +198,14 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
       return false;
     }
     const id = threadId;
-    setPendingUser(content);
+    setPendingUser(attachments.length ? `${content}\n📄 ${attachments.map((a) => a.name).join(', ')}` : content);
     setLive(newTurnState('pending'));
     let accepted = true;
     await runStream(
       id,
       async (onEvent, signal) => {
         try {
-          await sendMessage(id, content, onEvent, signal);
+          await sendMessage(id, content, attachments.map((a) => a.id), onEvent, signal);
         } catch (err) {
           accepted = false;
           throw err;
@@ -224,6 +246,24 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   return (
     <div className="flex h-dvh">
       <Sidebar
+        footer={
+          <MemoryPanel
+            facts={memories}
+            error={memoryError}
+            onAdd={async (text) => {
+              try {
+                await api.addMemory(text);
+                setMemoryError(null);
+                await refreshMemories();
+                return true;
+              } catch (err) {
+                setMemoryError((err as Error).message);
+                return false;
+              }
+            }}
+            onForget={(id) => void api.forgetMemory(id).then(refreshMemories).catch((e) => setMemoryError((e as Error).message))}
+          />
+        }
         threads={threads}
         currentId={currentId}
         onSelect={(id) => void openThread(id)}
@@ -265,8 +305,19 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
           <div className="mx-auto max-w-3xl space-y-5">
             {messages.map((m) =>
               m.role === 'user' ? (
-                <div key={m.id} data-testid="user-message" className="ml-auto w-fit max-w-[85%] whitespace-pre-wrap rounded-2xl bg-amber-100 px-4 py-2 dark:bg-amber-900/40">
-                  {m.content}
+                <div key={m.id} className="ml-auto w-fit max-w-[85%]">
+                  <div data-testid="user-message" className="whitespace-pre-wrap rounded-2xl bg-amber-100 px-4 py-2 dark:bg-amber-900/40">
+                    {m.content}
+                  </div>
+                  {m.attachments.length > 0 && (
+                    <div className="mt-1 flex flex-wrap justify-end gap-1">
+                      {m.attachments.map((a) => (
+                        <span key={a.id} data-testid="message-attachment" className="rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700">
+                          📄 {a.name}
+                        </span>
+                      ))}
+                    </div>
+                  )}
                 </div>
               ) : live && m.id === liveAssistantId ? (
                 <div key={m.id}>{renderLive(live)}</div>
@@ -303,7 +354,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             {notice}
           </div>
         )}
-        <Composer busy={Boolean(live && !live.ended)} onSend={send} onStop={stop} />
+        <Composer busy={Boolean(live && !live.ended)} onSend={send} onStop={stop} onUpload={upload} />
       </main>
     </div>
   );

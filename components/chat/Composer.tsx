@@ -1,50 +1,102 @@
 'use client';
 
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import type { AttachmentInfo } from '@/lib/client/api';
 
-/** The message box: Enter sends, Shift+Enter starts a new line; Stop ends a running turn. */
-export function Composer({ busy, onSend, onStop }: { busy: boolean; onSend: (text: string) => Promise<boolean>; onStop: () => void }) {
+type Props = {
+  busy: boolean;
+  onSend: (text: string, attachments: AttachmentInfo[]) => Promise<boolean>;
+  onStop: () => void;
+  onUpload: (file: File) => Promise<AttachmentInfo | null>;
+};
+
+function size(bytes: number) {
+  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The message box: Enter sends, Shift+Enter starts a new line; files attach to the next message; Stop ends a running turn. */
+export function Composer({ busy, onSend, onStop, onUpload }: Props) {
   const [text, setText] = useState('');
+  const [files, setFiles] = useState<AttachmentInfo[]>([]);
+  const [uploading, setUploading] = useState(0);
+  const picker = useRef<HTMLInputElement | null>(null);
+
   const submit = async () => {
     const content = text;
-    if (!content.trim() || busy) return;
+    if (!content.trim() || busy || uploading > 0) return;
+    const attached = files;
     setText('');
-    const ok = await onSend(content);
-    if (!ok) setText(content); // nothing typed is lost when sending fails
+    setFiles([]);
+    const ok = await onSend(content, attached);
+    if (!ok) {
+      // nothing typed or attached is lost when sending fails
+      setText(content);
+      setFiles(attached);
+    }
   };
+
+  const attach = async (list: FileList | null) => {
+    for (const file of Array.from(list ?? [])) {
+      setUploading((n) => n + 1);
+      const info = await onUpload(file);
+      setUploading((n) => n - 1);
+      if (info) setFiles((f) => [...f, info]);
+    }
+    if (picker.current) picker.current.value = '';
+  };
+
   return (
     <form
-      className="flex items-end gap-2 border-t border-stone-200 p-3 dark:border-stone-800"
+      className="border-t border-stone-200 p-3 dark:border-stone-800"
       onSubmit={(e) => {
         e.preventDefault();
         void submit();
       }}
     >
-      <textarea
-        aria-label="Message"
-        data-testid="composer"
-        rows={Math.min(8, Math.max(1, text.split('\n').length))}
-        value={text}
-        maxLength={100_000}
-        placeholder="Ask anything. Enter sends, Shift+Enter for a new line."
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-            e.preventDefault();
-            void submit();
-          }
-        }}
-        className="min-h-[2.5rem] flex-1 resize-none rounded-lg border border-stone-300 bg-white px-3 py-2 focus:outline-none focus:ring-2 focus:ring-amber-500 dark:border-stone-700 dark:bg-stone-900"
-      />
-      {busy ? (
-        <button type="button" data-testid="stop" onClick={onStop} className="rounded-lg bg-stone-800 px-4 py-2 text-white dark:bg-stone-200 dark:text-stone-900">
-          Stop
-        </button>
-      ) : (
-        <button type="submit" data-testid="send" disabled={!text.trim()} className="rounded-lg bg-amber-600 px-4 py-2 text-white disabled:opacity-40">
-          Send
-        </button>
+      {(files.length > 0 || uploading > 0) && (
+        <div className="mb-2 flex flex-wrap gap-1" data-testid="pending-attachments">
+          {files.map((f) => (
+            <span key={f.id} data-testid="pending-attachment" className="flex items-center gap-1 rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700">
+              📄 {f.name} <span className="opacity-60">{size(f.size)}</span>
+              <button type="button" aria-label={`Remove ${f.name}`} onClick={() => setFiles((all) => all.filter((x) => x.id !== f.id))}>
+                ×
+              </button>
+            </span>
+          ))}
+          {uploading > 0 && <span className="text-xs text-stone-500">Reading {uploading} file(s)…</span>}
+        </div>
       )}
+      <div className="flex items-end gap-2">
+        <input ref={picker} type="file" multiple hidden data-testid="file-input" onChange={(e) => void attach(e.target.files)} />
+        <button type="button" data-testid="attach" title="Attach text, code, PDF or Word files" onClick={() => picker.current?.click()} className="rounded-lg border border-stone-300 px-3 py-2 dark:border-stone-700">
+          Attach
+        </button>
+        <textarea
+          aria-label="Message"
+          data-testid="composer"
+          rows={Math.min(8, Math.max(1, text.split('\n').length))}
+          value={text}
+          maxLength={100_000}
+          placeholder="Ask anything. Enter sends, Shift+Enter for a new line."
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void submit();
+            }
+          }}
+          className="min-h-[2.5rem] flex-1 resize-none rounded-lg border border-stone-300 bg-white px-3 py-2 focus:outline-none focus:ring-2 focus:ring-amber-500 dark:border-stone-700 dark:bg-stone-900"
+        />
+        {busy ? (
+          <button type="button" data-testid="stop" onClick={onStop} className="rounded-lg bg-stone-800 px-4 py-2 text-white dark:bg-stone-200 dark:text-stone-900">
+            Stop
+          </button>
+        ) : (
+          <button type="submit" data-testid="send" disabled={!text.trim() || uploading > 0} className="rounded-lg bg-amber-600 px-4 py-2 text-white disabled:opacity-40">
+            Send
+          </button>
+        )}
+      </div>
     </form>
   );
 }

@@ -5,6 +5,7 @@ import type { ThreadSummary } from '@/lib/client/api';
 
 type Props = {
   threads: ThreadSummary[];
+  footer?: React.ReactNode;
   currentId: string | null;
   onSelect: (id: string) => void;
   onNew: () => void;
@@ -13,7 +14,7 @@ type Props = {
   onPin: (id: string, pinned: boolean) => void;
 };
 
-function ThreadRow({ t, current, ...p }: { t: ThreadSummary; current: boolean } & Omit<Props, 'threads' | 'currentId' | 'onNew'>) {
+function ThreadRow({ t, current, ...p }: { t: ThreadSummary; current: boolean } & Omit<Props, 'threads' | 'currentId' | 'onNew' | 'footer'>) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [title, setTitle] = useState(t.title);
@@ -95,6 +96,7 @@ export function Sidebar(p: Props) {
         ))}
         {p.threads.length === 0 && <li className="px-2 py-4 text-sm text-stone-500">No conversations yet.</li>}
       </ul>
+      {p.footer}
     </nav>
   );
 }

@@ -132,6 +132,11 @@ export function persona(req: DoubleRequest): DoubleReply {
         '## Result\n\n| fruit | count |\n|---|---|\n| apple | 3 |\n\n~~old~~ **bold** `code`\n\n<script>window.__hearthPwned = true</script>\n\nText with <img src=x onerror="window.__hearthPwned = true"> an image.\n\n[click](javascript:window.__hearthPwned=true)\n\n```ts\nconst x: number = 1;\n```',
     };
   }
+  const system = text(req.messages.find((m) => m.role === 'system')?.content);
+  const file = system.match(/--- (.+?) \([^)]*\) ---\n([^\n]*)/);
+  if (file && /\b(file|attached|document|pdf)\b/i.test(q)) {
+    return { content: `I read your file **${file[1]}**. It begins: "${file[2].slice(0, 120)}"` };
+  }
   if (/slowly/i.test(q)) {
     return { content: Array.from({ length: 120 }, (_, i) => `word${i}`).join(' '), tokenDelayMs: 50 };
   }

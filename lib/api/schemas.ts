@@ -41,3 +41,5 @@ export const searchQuery = z.object({
 });
 
 export const exportQuery = z.object({ format: z.enum(['md', 'json']).default('json') });
+
+export const memoryBody = z.object({ text: z.string().max(2000, 'a fact is one short sentence') }).strict();

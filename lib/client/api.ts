@@ -26,6 +26,7 @@ export type MessageView = {
   turnId: string | null;
   createdAt: number;
   toolCalls: ToolCallView[];
+  attachments: AttachmentInfo[];
   decisions: DecisionRecord[];
   setAside: SetAsideDraft[];
   calculation: { expression: string; result: string; exact: boolean; fraction?: string } | null;
@@ -36,6 +37,8 @@ export type ThreadView = ThreadSummary & {
   decisions: DecisionRecord[];
   activeTurn: { id: string; lastEventSeq: number; live: boolean } | null;
 };
+export type AttachmentInfo = { id: string; name: string; mime: string; size: number };
+export type MemoryFact = { id: string; text: string; createdAt: number; updatedAt: number };
 export type Health = { ok: boolean; db: boolean; model: { url: string; reachable: boolean; id?: string; contextSize?: number; error?: string } };
 
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
@@ -55,6 +58,9 @@ export const api = {
     call<ThreadView>(`/api/threads/${id}`, { method: 'PATCH', body: JSON.stringify(patch) }),
   deleteThread: (id: string) => call<void>(`/api/threads/${id}`, { method: 'DELETE' }),
   cancel: (threadId: string, turnId: string) => call<unknown>(`/api/threads/${threadId}/turns/${turnId}/cancel`, { method: 'POST' }),
+  listMemories: () => call<{ memories: MemoryFact[] }>('/api/memories'),
+  addMemory: (text: string) => call<MemoryFact>('/api/memories', { method: 'POST', body: JSON.stringify({ text }) }),
+  forgetMemory: (id: string) => call<void>(`/api/memories/${id}`, { method: 'DELETE' }),
   search: (q: string) =>
     call<{ results: { threadId: string; messageId: string; title: string; snippet: string; createdAt: number }[] }>(
       `/api/search?q=${encodeURIComponent(q)}`,
@@ -62,6 +68,16 @@ export const api = {
 };
 
 export type StreamedEvent = TurnEvent & { seq: number };
+
+/** Uploads one file; the answer's id goes with the next message. */
+export async function uploadAttachment(file: File): Promise<AttachmentInfo & { chars: number }> {
+  const form = new FormData();
+  form.set('file', file);
+  const res = await fetch('/api/attachments', { method: 'POST', body: form });
+  const body = (await res.json().catch(() => null)) as (AttachmentInfo & { chars: number }) & { error?: { code: string; message: string } };
+  if (!res.ok) throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
+  return body;
+}
 
 async function stream(res: Response, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
   if (!res.ok || !res.body) {
@@ -78,11 +94,11 @@ async function stream(res: Response, onEvent: (e: StreamedEvent) => void, signal
 }
 
 /** Sends a message and streams the turn's events until it ends (or the signal aborts the reading). */
-export async function sendMessage(threadId: string, content: string, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
+export async function sendMessage(threadId: string, content: string, attachmentIds: string[], onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
   const res = await fetch(`/api/threads/${threadId}/messages`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ content }),
+    body: JSON.stringify(attachmentIds.length ? { content, attachmentIds } : { content }),
     signal,
   });
   await stream(res, onEvent, signal);

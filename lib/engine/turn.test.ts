@@ -331,4 +331,22 @@ describe('turn engine', () => {
     assert.equal(again.model.roundRequests.length, 1, 'only the unfinished round called the model');
     assert.ok(!again.events.some((e) => e.type === 'tool_call'), 'replayed steps do not emit again');
   });
+
+  test('a decision replayed from the step ledger does not fire onDecision again', async () => {
+    const first = await run({
+      rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'btc' }), reply('42 euros.')],
+      decide: { needs_fresh: { needs_fresh: false, query: '' } },
+    });
+    const verdictAt = first.appended.findIndex((s) => s.kind === 'decision:verdict');
+    assert.ok(verdictAt >= 0);
+    // Crash right after the verdict was recorded (the last round had not been stored).
+    const stored = first.appended.slice(0, verdictAt + 1);
+    const recorded = stored.filter((s) => s.kind.startsWith('decision:')).length;
+    assert.ok(recorded >= 2);
+    const again = await run({ rounds: [], stored, decide: { needs_fresh: { needs_fresh: false, query: '' } } });
+    assert.equal(again.outcome.status, 'done');
+    assert.equal(again.model.requests.length, 0, 'nothing was asked of the model again');
+    assert.equal(again.context.context.decisionsHistory.all.length, 0, 'onDecision did not fire for replayed decisions');
+    assert.ok(!again.events.some((e) => e.type === 'decision'));
+  });
 });

@@ -55,8 +55,10 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
       if (!parsed.success) {
         return { ok: false, error: `invalid arguments for ${name}: ${describeIssues(parsed.error)}; fix them and call again` };
       }
-      const timeout = AbortSignal.timeout(tool.timeoutMs);
-      const both = AbortSignal.any([signal, timeout]);
+      // A plain timer (not AbortSignal.timeout, whose timer does not keep the process alive).
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(), tool.timeoutMs);
+      const both = AbortSignal.any([signal, timeout.signal]);
       try {
         const data = await Promise.race([
           tool.run(parsed.data, deps, both),
@@ -71,6 +73,8 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
         if (signal.aborted) throw err;
         if (err instanceof ToolError) return { ok: false, error: err.message };
         return { ok: false, error: `${name} failed unexpectedly (${(err as Error)?.message ?? String(err)}); answer with what you have and say so` };
+      } finally {
+        clearTimeout(timer);
       }
     },
   };

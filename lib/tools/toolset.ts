@@ -1,3 +1,4 @@
+import { pdfText } from '@/lib/attachments/extract';
 import type { Config } from '@/lib/config';
 import type { ToolSet } from '@/lib/turns/registry';
 import { calculatorTool } from './calculator';
@@ -30,7 +31,7 @@ export function createToolSet({ config, store, now, fetchImpl }: { config: Confi
     searchHost = new URL(config.SEARXNG_URL).host;
     tools.push(createWebSearchTool({ searxngUrl: config.SEARXNG_URL, guard, now, fetchImpl }) as Tool);
   }
-  tools.push(createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS }, guard, now }) as Tool);
+  tools.push(createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS }, guard, now, extractPdf: pdfText }) as Tool);
   const registry = createToolRegistry(tools);
   return {
     registry,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ContextRuntime } from '@/lib/context/layers';
-import { historyLayer, identityLayer, type HistoryMessage } from '@/lib/context/standard';
+import { attachmentsLayer, historyLayer, identityLayer, memoryLayer, type HistoryMessage } from '@/lib/context/standard';
+import { recallFacts } from '@/lib/memory/facts';
 import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
 import type { DecisionRecord } from '@/lib/decide/types';
 import { HearthError } from '@/lib/errors';
@@ -52,6 +53,9 @@ export type TurnStore = {
     threadId: string | null;
   }): void;
   loadDecisions(args: { layerId: string; scope: string; scopeKey: string }): DecisionRecord[];
+  listMemories(): { text: string; updatedAt: number }[];
+  linkAttachments(args: { ids: string[]; messageId: string }): number;
+  attachmentsOfThread(args: { threadId: string }): { messageId: string | null; name: string; mime: string; size: number; text: string }[];
 };
 
 export type ToolSet = { registry: ToolRegistry; researchAvailable: () => boolean; deps: (threadId: string) => ToolDeps };
@@ -126,7 +130,7 @@ export class TurnRegistry {
   }
 
   /** Saves the user message and starts the turn; throws turn_running when the thread is busy. */
-  start({ threadId, content }: { threadId: string; content: string }) {
+  start({ threadId, content, attachmentIds = [] }: { threadId: string; content: string; attachmentIds?: string[] }) {
     const { store } = this.options;
     const turnId = randomUUID();
     const userMessageId = randomUUID();
@@ -139,6 +143,11 @@ export class TurnRegistry {
         throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
       }
       store.insertMessage({ id: userMessageId, threadId, turnId, role: 'user', content, status: 'complete', now });
+      const ids = [...new Set(attachmentIds)];
+      if (store.linkAttachments({ ids, messageId: userMessageId }) !== ids.length) {
+        // The transaction rolls back: the message is not half-stored.
+        throw new HearthError('bad_request', 'attachmentIds: an attachment is unknown or was already sent with another message.');
+      }
       store.insertMessage({ id: assistantMessageId, threadId, turnId, role: 'assistant', content: '', status: 'streaming', now: now + 1 });
       store.insertTurn({ id: turnId, threadId, userMessageId, assistantMessageId, now });
       store.titleIfUntitled({ id: threadId, title: titleFrom(content) });
@@ -267,6 +276,8 @@ export class TurnRegistry {
           toolNames: tools.registry.tools.map((t) => t.name),
           systemPrompt: thread.systemPrompt,
         }),
+        memoryLayer(recallFacts(store.listMemories(), question)),
+        attachmentsLayer(store.attachmentsOfThread({ threadId: live.threadId }).filter((a) => history.length > 0 && all.slice(0, upTo + 1).some((m) => m.id === a.messageId))),
         decisionsHistoryLayer({ scope: 'thread', storage }),
         historyLayer(history, { maxMessages: 40, maxChars: this.options.historyChars ?? 40_000 }),
       ] as const,

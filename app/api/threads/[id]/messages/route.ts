@@ -1,7 +1,6 @@
 import { handle, readJson, parseId } from '@/lib/api/http';
 import { idParam, postMessageBody } from '@/lib/api/schemas';
 import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
-import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
 
 export const runtime = 'nodejs';
@@ -14,9 +13,8 @@ export function POST(request: Request, { params }: Params) {
   return handle(async () => {
     const threadId = parseId(idParam, (await params).id);
     const body = await readJson(request, postMessageBody);
-    if (body.attachmentIds?.length) throw new HearthError('bad_request', 'attachmentIds: attachments are not supported yet');
     const { turns } = getRuntime();
-    const { turnId } = turns.start({ threadId, content: body.content });
+    const { turnId } = turns.start({ threadId, content: body.content, attachmentIds: body.attachmentIds });
     return new Response(turnEventStream(turns, turnId, 0, request.signal), {
       headers: { ...SSE_HEADERS, 'X-Turn-Id': turnId },
     });

@@ -1,0 +1,26 @@
+import { handle, json, parseId, readJson } from '@/lib/api/http';
+import { idParam, memoryBody } from '@/lib/api/schemas';
+import { HearthError } from '@/lib/errors';
+import { getRuntime } from '@/lib/server/runtime';
+import { editMemory } from '@/lib/server/memories';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ id: string }> };
+
+export function PATCH(request: Request, { params }: Params) {
+  return handle(async () => {
+    const id = parseId(idParam, (await params).id, 'memory');
+    const { text } = await readJson(request, memoryBody);
+    return json(editMemory(getRuntime().store, id, text));
+  });
+}
+
+export function DELETE(_request: Request, { params }: Params) {
+  return handle(async () => {
+    const id = parseId(idParam, (await params).id, 'memory');
+    if (!getRuntime().store.deleteMemory({ id })) throw new HearthError('not_found', 'There is no memory with that id.');
+    return new Response(null, { status: 204 });
+  });
+}

@@ -1,0 +1,18 @@
+import { handle, json, readJson } from '@/lib/api/http';
+import { memoryBody } from '@/lib/api/schemas';
+import { getRuntime } from '@/lib/server/runtime';
+import { addMemory, memoryView } from '@/lib/server/memories';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export function GET() {
+  return handle(() => json({ memories: getRuntime().store.listMemories().map(memoryView) }));
+}
+
+export function POST(request: Request) {
+  return handle(async () => {
+    const { text } = await readJson(request, memoryBody);
+    return json(addMemory(getRuntime().store, text), 201);
+  });
+}

@@ -1,0 +1,23 @@
+import { desc, eq } from 'drizzle-orm';
+import type { Db } from '../client';
+import { memories, type Memory } from '../schema';
+
+export function memoryQueries(db: Db) {
+  return {
+    listMemories(): Memory[] {
+      return db.select().from(memories).orderBy(desc(memories.updatedAt)).all();
+    },
+    getMemory({ id }: { id: string }): Memory | undefined {
+      return db.select().from(memories).where(eq(memories.id, id)).get();
+    },
+    insertMemory({ id, text, now }: { id: string; text: string; now: number }): Memory {
+      return db.insert(memories).values({ id, text, createdAt: now, updatedAt: now }).returning().get();
+    },
+    updateMemory({ id, text, now }: { id: string; text: string; now: number }): Memory | undefined {
+      return db.update(memories).set({ text, updatedAt: now }).where(eq(memories.id, id)).returning().get();
+    },
+    deleteMemory({ id }: { id: string }): boolean {
+      return db.delete(memories).where(eq(memories.id, id)).run().changes > 0;
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { factRefusal, recallFacts, renderFacts } from './facts';
+
+test('facts are refused with a reason when empty, long, secret or repeated', () => {
+  assert.equal(factRefusal('I am vegetarian.', []), null);
+  assert.match(factRefusal('   ', [])!, /empty/);
+  assert.match(factRefusal('x'.repeat(301), [])!, /at most 300/);
+  assert.match(factRefusal('My password is hunter2', [])!, /password, key or token/);
+  assert.match(factRefusal('The key is sk_live_4eC39HqLyjWDarjtT1zdp7dc', [])!, /password, key or token/);
+  assert.match(factRefusal('i am  Vegetarian.', ['I am vegetarian.'])!, /already kept/);
+});
+
+test('recall picks facts sharing words with the question, most shared first', () => {
+  const facts = [
+    { text: 'Drinks coffee black', updatedAt: 1 },
+    { text: 'Lives in Lyon, France', updatedAt: 2 },
+    { text: 'Is vegetarian and cooks on weekends', updatedAt: 3 },
+  ];
+  assert.deepEqual(recallFacts(facts, 'What can I cook this weekend? Something vegetarian').map((f) => f.text), ['Is vegetarian and cooks on weekends']);
+  assert.deepEqual(recallFacts(facts, 'Weather in Lyon?').map((f) => f.text), ['Lives in Lyon, France']);
+  assert.deepEqual(recallFacts(facts, 'hello'), []);
+  assert.match(renderFacts(facts.slice(0, 1))!, /- Drinks coffee black/);
+  assert.equal(renderFacts([]), null);
+});

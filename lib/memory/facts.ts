@@ -1,0 +1,52 @@
+/**
+ * Memory facts: short sentences about the user that Hearth keeps across threads. A fact is
+ * refused (with the reason) when it is empty, too long, looks like a secret, or repeats one
+ * already kept. Recall picks the facts that share words with the question.
+ */
+
+export const MAX_FACT_CHARS = 300;
+/** Facts shown to the model per turn: enough to help, few enough not to crowd the prompt. */
+export const RECALL_LIMIT = 8;
+
+const SECRET = /\b(password|passwd|api[ _-]?key|secret key|private key|access token|token is|bearer\s+\S+|ssh-(rsa|ed25519))\b/i;
+/** A long run of mixed letters and digits is probably a key or a token. */
+const TOKEN_LIKE = /\b(?=[A-Za-z0-9_\-]{24,}\b)(?=\S*[a-z])(?=\S*[A-Z])(?=\S*\d)\S+/;
+
+const STOP = new Set(
+  'the a an and or but of to in on at for with about from by is are was were be been it this that these those what which who how when where why do does did i you me my our your we they he she his her its as if so not no yes can could would should will have has had am user users'.split(' '),
+);
+
+export function normaliseFact(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Why a fact cannot be kept, or null when it can. */
+export function factRefusal(text: string, existing: readonly string[]): string | null {
+  const fact = normaliseFact(text);
+  if (!fact) return 'the fact is empty';
+  if (fact.length > MAX_FACT_CHARS) return `a fact can be at most ${MAX_FACT_CHARS} characters (one sentence)`;
+  if (SECRET.test(fact) || TOKEN_LIKE.test(fact)) return 'it looks like a password, key or token, and Hearth does not keep secrets in memory';
+  const lower = fact.toLowerCase();
+  if (existing.some((e) => normaliseFact(e).toLowerCase() === lower)) return 'that fact is already kept';
+  return null;
+}
+
+export function terms(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !STOP.has(w)));
+}
+
+/** The facts that share at least one word with the question, most shared first, newest on ties. */
+export function recallFacts<F extends { text: string; updatedAt: number }>(facts: readonly F[], question: string, limit = RECALL_LIMIT): F[] {
+  const q = terms(question);
+  return facts
+    .map((f) => ({ f, shared: [...terms(f.text)].filter((t) => q.has(t)).length }))
+    .filter((x) => x.shared > 0)
+    .sort((a, b) => b.shared - a.shared || b.f.updatedAt - a.f.updatedAt)
+    .slice(0, limit)
+    .map((x) => x.f);
+}
+
+export function renderFacts(facts: readonly { text: string }[]): string | null {
+  if (facts.length === 0) return null;
+  return `What you remember about the user, which may or may not bear on this question (use a fact only if it helps; do not list them back):\n${facts.map((f) => `- ${f.text}`).join('\n')}`;
+}
