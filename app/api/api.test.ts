@@ -222,6 +222,30 @@ describe('turns', () => {
     assert.equal(after.activeTurn, null);
   });
 
+  test('with one model slot a second thread waits in the queue and is told its place; a queued turn can be stopped', async () => {
+    double.setScript((r) => (r.schema ? { content: '{"needs_fresh": false, "query": "", "verdict": "answered"}' } : { content: 'a b c d e f g h i j', tokenDelayMs: 20 }));
+    const a = await newThread();
+    const b = await newThread();
+    const c = await newThread();
+    const first = await messagesRoute.POST(req('POST', `/api/threads/${a}/messages`, { content: 'Explain A.' }), params({ id: a }));
+    const firstReader = first.body!.getReader();
+    await firstReader.read();
+    const second = messagesRoute.POST(req('POST', `/api/threads/${b}/messages`, { content: 'Explain B.' }), params({ id: b })).then(events);
+    const third = await messagesRoute.POST(req('POST', `/api/threads/${c}/messages`, { content: 'Explain C.' }), params({ id: c }));
+    const thirdReader = third.body!.getReader();
+    let thirdText = '';
+    while (!thirdText.includes('"queued"')) thirdText += new TextDecoder().decode((await thirdReader.read()).value);
+    assert.match(thirdText, /"queuePosition":2/);
+    const cTurn = (await getThread(c)).body.activeTurn.id;
+    assert.equal((await cancelRoute.POST(req('POST', '/x'), params({ id: c, turnId: cTurn }))).status, 202);
+    while ((await firstReader.read()).done === false);
+    const evsB = await second;
+    const queued = evsB.find((e) => e.type === 'status' && e.stage === 'queued');
+    assert.ok(queued?.type === 'status' && queued.queuePosition === 1, JSON.stringify(queued));
+    assert.equal(evsB.at(-1)!.type, 'done');
+    assert.equal((await getThread(c)).body.messages[1].status, 'interrupted');
+  });
+
   test('model server down: the message is stored and the turn ends with model_unreachable at once', async () => {
     rt = makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
     const id = await newThread();

@@ -21,28 +21,27 @@ export const STUMBLE_REST_MS = 5 * 60 * 1000;
 export type RateBudget = { minGapMs: number; perMinute: number; perHour: number; perDay: number };
 export const DEFAULT_BUDGET: RateBudget = { minGapMs: 400, perMinute: 60, perHour: 900, perDay: 8000 };
 
-export type HostVerdict = { ok: true } | { ok: false; reason: string; until: number };
+/** ok: the request may go, after waiting `waitMs` (the minimum gap since the last one). */
+export type HostVerdict = { ok: true; waitMs: number } | { ok: false; reason: string; until: number };
 
-export function createHostGuard(store: HostStore, now: () => number, budgets: Record<string, RateBudget> = {}) {
+export function createHostGuard(store: HostStore, now: () => number, budgets: Record<string, RateBudget> = {}, defaultBudget = DEFAULT_BUDGET) {
   return {
     /** May we ask this host now? Spends one request when yes. */
     admit(host: string): HostVerdict {
       const t = now();
       const box = store.penaltyOf({ host });
       if (box && box.until > t) return { ok: false, reason: box.reason, until: box.until };
-      const budget = budgets[host] ?? DEFAULT_BUDGET;
+      const budget = budgets[host] ?? defaultBudget;
       const day = store.spendSince({ host, since: t - 86_400_000 });
       const within = (ms: number) => day.filter((at) => at > t - ms).length;
-      const last = day.length ? Math.max(...day) : 0;
-      if (t - last < budget.minGapMs && day.length > 0) {
-        // A very short gap: wait it out rather than refuse (the caller sleeps this long).
-        return { ok: true };
-      }
+      const last = day.length ? Math.max(...day) : -Infinity;
+      // A very short gap is waited out rather than refused.
+      const waitMs = Math.max(0, Math.min(budget.minGapMs, last + budget.minGapMs - t));
       if (within(60_000) >= budget.perMinute) return { ok: false, reason: 'rate budget for this minute is used up', until: t + 60_000 };
       if (within(3_600_000) >= budget.perHour) return { ok: false, reason: 'rate budget for this hour is used up', until: t + 3_600_000 };
       if (day.length >= budget.perDay) return { ok: false, reason: 'rate budget for today is used up', until: t + 86_400_000 };
       store.recordSpend({ host, at: t });
-      return { ok: true };
+      return { ok: true, waitMs };
     },
     refused(host: string, status: number) {
       store.setPenalty({ host, until: now() + REFUSAL_REST_MS, reason: `it answered HTTP ${status} (too many requests)` });

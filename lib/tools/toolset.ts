@@ -3,7 +3,9 @@ import type { Config } from '@/lib/config';
 import type { ToolSet } from '@/lib/turns/registry';
 import { calculatorTool } from './calculator';
 import { nowTool } from './now';
-import { createHostGuard, type HostStore } from './politeness';
+import { createHostGuard, type HostStore, type RateBudget } from './politeness';
+
+const SEARXNG_BUDGET: RateBudget = { minGapMs: 0, perMinute: 60, perHour: 600, perDay: 5000 };
 import { createToolRegistry } from './registry';
 import { searchConversationsTool } from './search-conversations';
 import type { ConversationHit, Tool } from './types';
@@ -24,7 +26,9 @@ export type ToolStore = HostStore & {
 
 /** Hearth's tools for one turn: web search only when SearXNG is configured. */
 export function createToolSet({ config, store, now, fetchImpl }: { config: Config; store: ToolStore; now: () => number; fetchImpl?: typeof fetch }): ToolSet {
-  const guard = createHostGuard(store, now);
+  // The user's own SearXNG answers many queries a minute; outside sites get the default budget.
+  const budgets: Record<string, RateBudget> = config.SEARXNG_URL ? { [new URL(config.SEARXNG_URL).hostname]: SEARXNG_BUDGET } : {};
+  const guard = createHostGuard(store, now, budgets);
   const tools: Tool[] = [calculatorTool, nowTool, searchConversationsTool];
   let searchHost: string | null = null;
   if (config.SEARXNG_URL) {

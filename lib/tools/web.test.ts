@@ -61,7 +61,7 @@ const resolver: Resolver = async (host) => {
 };
 
 function fetchTool(store = memoryHosts(), now = () => 1_000_000) {
-  const guard = createHostGuard(store, now);
+  const guard = createHostGuard(store, now, {}, { minGapMs: 0, perMinute: 60, perHour: 900, perDay: 8000 });
   const tool = createFetchUrlTool({ policy: { allowedPorts: [80, port], resolver, allowAddress: (a) => a === '127.0.0.1' }, guard, now });
   return { registry: createToolRegistry([tool as never]), store };
 }
@@ -135,7 +135,7 @@ describe('web_search through SearXNG', () => {
 
   test('runs against a SearXNG stand-in; a 429 rests the host and the model is told', async () => {
     const store = memoryHosts();
-    const guard = createHostGuard(store, () => 5);
+    const guard = createHostGuard(store, () => 5, {}, { minGapMs: 0, perMinute: 60, perHour: 900, perDay: 8000 });
     const registry = createToolRegistry([createWebSearchTool({ searxngUrl: searx.url, guard, now: () => 5 }) as never]);
     const ok = await registry.run('web_search', '{"query":"bitcoin price"}', deps, new AbortController().signal);
     assert.ok(ok.ok);
@@ -145,6 +145,18 @@ describe('web_search through SearXNG', () => {
     const limited = await registry.run('web_search', '{"query":"ratelimit me"}', deps, new AbortController().signal);
     assert.ok(!limited.ok && /refusing/.test(limited.error));
     assert.ok(guard.isResting(new URL(searx.url).host));
+  });
+
+  test('rate budgets: a minimum gap is waited out, a full minute is refused', () => {
+    const store = memoryHosts();
+    let t = 1_000;
+    const guard = createHostGuard(store, () => t, { h: { minGapMs: 500, perMinute: 2, perHour: 10, perDay: 10 } });
+    assert.deepEqual(guard.admit('h'), { ok: true, waitMs: 0 });
+    t += 100;
+    assert.deepEqual(guard.admit('h'), { ok: true, waitMs: 400 });
+    t += 100;
+    const third = guard.admit('h');
+    assert.ok(!third.ok && /this minute/.test(third.reason));
   });
 
   test('a stumble rests a host for minutes, success clears it', () => {

@@ -69,6 +69,7 @@ export async function guardedGet(raw: string, deps: WebDeps, signal: AbortSignal
     const host = decision.url.hostname;
     const verdict = deps.guard.admit(host);
     if (!verdict.ok) throw new ToolError(restingMessage(host, verdict, deps.now()));
+    if (verdict.waitMs > 0) await new Promise((r) => setTimeout(r, verdict.waitMs));
     const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS);
     let res: RawResponse;
     try {
@@ -142,6 +143,7 @@ export function createWebSearchTool({ searxngUrl, guard, now, fetchImpl = fetch 
       const host = base.host;
       const verdict = guard.admit(host);
       if (!verdict.ok) throw new ToolError(restingMessage(host, verdict, now()));
+      if (verdict.waitMs > 0) await new Promise((r) => setTimeout(r, verdict.waitMs));
       const url = new URL('search', base.href.endsWith('/') ? base.href : `${base.href}/`);
       url.searchParams.set('q', query);
       url.searchParams.set('format', 'json');
