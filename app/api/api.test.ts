@@ -246,6 +246,22 @@ describe('turns', () => {
     assert.equal((await getThread(c)).body.messages[1].status, 'interrupted');
   });
 
+  test('deleting a thread while its turn runs stops the turn and the server carries on', async () => {
+    double.setScript(() => ({ content: Array.from({ length: 100 }, (_, i) => `w${i}`).join(' '), tokenDelayMs: 10 }));
+    const id = await newThread();
+    const res = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'Explain deletion.' }), params({ id }));
+    const reader = res.body!.getReader();
+    await reader.read();
+    assert.equal((await threadRoute.DELETE(req('DELETE', '/x'), params({ id }))).status, 204);
+    while (!(await reader.read()).done);
+    await rt.turns.idle();
+    assert.equal((await getThread(id)).status, 404);
+    double.setScript(undefined);
+    const other = await newThread();
+    const evs = await send(other, 'Still there?');
+    assert.equal(evs.at(-1)!.type, 'done');
+  });
+
   test('model server down: the message is stored and the turn ends with model_unreachable at once', async () => {
     rt = makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
     const id = await newThread();

@@ -23,10 +23,17 @@ export function turnEventStream(turns: TurnRegistry, turnId: string, after: numb
     start(controller) {
       let closed = false;
       let lastSeq = after;
+      const write = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          close(); // the client went away
+        }
+      };
       const send = (event: StreamedEvent) => {
         if (closed || event.seq <= lastSeq) return;
         lastSeq = event.seq;
-        controller.enqueue(encoder.encode(frame(event)));
+        write(frame(event));
       };
       const close = () => {
         if (closed) return;
@@ -42,7 +49,7 @@ export function turnEventStream(turns: TurnRegistry, turnId: string, after: numb
       for (const e of sub.backlog) send(e);
       if (!sub.live) return close();
       const timer = setInterval(() => {
-        if (!closed) controller.enqueue(encoder.encode(': keepalive\n\n'));
+        if (!closed) write(': keepalive\n\n');
       }, KEEPALIVE_MS);
       // Closing the tab ends this stream, never the turn.
       const onAbort = () => close();

@@ -179,8 +179,13 @@ export class TurnRegistry {
   private emit(live: LiveTurn, event: TurnEvent) {
     const seq = ++live.seq;
     const now = this.now();
-    this.options.store.appendEvent({ turnId: live.turnId, seq, type: event.type, data: event, now });
-    this.observe(live, event, now);
+    try {
+      this.options.store.appendEvent({ turnId: live.turnId, seq, type: event.type, data: event, now });
+      this.observe(live, event, now);
+    } catch (err) {
+      // The thread was deleted under the turn (or the disk failed): keep serving, say so in the log.
+      this.options.log?.(`turn ${live.turnId}: could not store a ${event.type} event: ${(err as Error).message}`);
+    }
     for (const listener of live.listeners) {
       try {
         listener.event({ ...event, seq });
@@ -242,7 +247,14 @@ export class TurnRegistry {
       live.abort.signal.removeEventListener('abort', onAbort);
       this.queue.leave(live.turnId);
     }
-    this.finish(live, ids.assistantMessageId, outcome);
+    try {
+      this.finish(live, ids.assistantMessageId, outcome);
+    } catch (err) {
+      this.options.log?.(`turn ${live.turnId}: could not finish cleanly: ${(err as Error).message}`);
+      for (const l of live.listeners) l.end();
+      live.finished = true;
+      this.live.delete(live.turnId);
+    }
   }
 
   private async runEngine(live: LiveTurn, ids: { userMessageId: string; assistantMessageId: string; steps: StoredStep[] }): Promise<TurnOutcome> {
