@@ -4,7 +4,8 @@
  * Every deferral pattern has a first-person subject, so advice ("you can search their site")
  * passes. A deferral counts only when its match starts within the first DEFERRAL_HEAD
  * characters of a reply of at most DEFERRAL_MAX characters: an answer that does the work and
- * then offers more at the end has answered.
+ * then offers more at the end has answered. A reply that reports work done before the match
+ * ("I searched…", "According to the results…") has answered too.
  */
 
 /** A longer reply that opened with a hedge has still done the work. */
@@ -12,46 +13,78 @@ export const DEFERRAL_MAX = 1200;
 /** An offer after this point is a closing courtesy, not a deferral. */
 export const DEFERRAL_HEAD = 240;
 
-const I = String.raw`(?:\bI|\bwe)`;
-const LOOKUP = String.raw`(?:search(?:ing)?|look(?:ing)?(?:\s+(?:it|that|this|them))?\s+up|look(?:ing)?\s+(?:into|for|at)|check(?:ing)?|find(?:ing)?(?:\s+out)?|fetch(?:ing)?|pull(?:ing)?(?:\s+up)?|dig(?:ging)?|research(?:ing)?|brows(?:e|ing)|verify(?:ing)?|grab(?:bing)?|get(?:ting)?\s+(?:you\s+)?(?:the\s+)?(?:latest|current|up-to-date|live|real-time)|query(?:ing)?|run(?:ning)?\s+a\s+search|do\s+a\s+(?:quick\s+)?search)`;
+/** Verbs of looking something up, in the forms a promise or offer takes (not past tense). */
+const LOOKUP = String.raw`(?:search(?:ing)?(?:\s+(?:for|the\s+web|online|the\s+internet))?|look(?:ing)?(?:\s+(?:it|that|this|them|those|these|things|everything))?\s+up|look(?:ing)?\s+(?:into|for|around)|check(?:ing)?|find(?:ing)?(?:\s+out)?|fetch(?:ing)?|pull(?:ing)?(?:\s+up)?|dig(?:ging)?|research(?:ing)?|brows(?:e|ing)|verify(?:ing)?|grab(?:bing)?|get(?:ting)?\s+(?:you\s+)?(?:the\s+|some\s+)?(?:latest|current|up-to-date|live|real-time|most\s+recent)|quer(?:y|ying)|run(?:ning)?\s+a\s+(?:quick\s+)?search|do(?:ing)?\s+a\s+(?:quick\s+)?search|perform(?:ing)?\s+a\s+(?:quick\s+|web\s+)?search|go\s+online|do(?:ing)?\s+(?:some|a\s+bit\s+of|a\s+little|more)\s+(?:research|digging|searching|checking)|(?:take|have)\s+a\s+(?:quick\s+|closer\s+)?look)`;
+
+/** Words that may stand between a subject and the lookup verb ("I'll just quickly go and…"). */
+const FILLER = String.raw`(?:\s+(?:now|quickly|just|first|certainly|definitely|gladly|happily|then|be\s+happy\s+to|be\s+glad\s+to|love\s+to|like\s+to|need\s+to|have\s+to|be\s+able\s+to|go\s+ahead\s+and|go\s+and|go|try\s+to|try\s+and|try|need|want\s+to|gonna))*`;
+
+/** A first-person subject that promises or offers (never a report: no past tense here). */
+const PROMISE = String.raw`(?:\blet\s+me|\ballow\s+me\s+to|\b(?:I|we)(?:\s+(?:can|could|will|would|shall|should|must|may|might|need\s+to|have\s+to|am\s+going\s+to|am\s+about\s+to)|'ll|'d|'m\s+going\s+to|'m\s+about\s+to|'m\s+gonna|\s+am\s+gonna|'m(?=\s+(?:now\s+|currently\s+|just\s+)?\w+ing\b)|\s+am(?=\s+(?:now\s+|currently\s+|just\s+)?\w+ing\b))|\b(?:happy|glad)\s+to)`;
+
+const ACCESS_WORD = String.raw`(?:access|browse|browsing|internet|web|online|real[- ]?time|live|current|up[- ]to[- ]date|latest|today'?s|news|the\s+moment)`;
+const NEGATION = String.raw`(?:can't|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to|don't|do\s+not|dont|have\s+no|lack|won't\s+be\s+able\s+to)`;
+const ACCESS_VERB = String.raw`(?:have|get|provide|give|offer|browse|access|check|see|retrieve|fetch|look\s+up|search|connect\s+to|pull|know|tell\s+you)`;
 
 export const DEFERRAL_PATTERNS: RegExp[] = [
-  // (1) "I can / could / will search for ..." (an offer or a promise, not a report)
-  // "also" is left out on purpose: "I can also check X" follows work already done.
-  new RegExp(String.raw`${I}(?:\s+(?:can|could|will|shall|would be happy to|would be glad to|am able to)|'ll|'d be (?:happy|glad) to|'d love to)\s+(?:now\s+|quickly\s+|certainly\s+|definitely\s+|gladly\s+)?(?:go\s+(?:ahead\s+)?)?(?:and\s+)?(?:try\s+to\s+)?${LOOKUP}\b`, 'i'),
-  // (2) "let me / I'll / I'm going to (go and) check ..."
-  new RegExp(String.raw`(?:\blet me|${I}'ll|${I} will|${I}'m going to|${I} am going to|${I}'m about to|${I}'d like to)\s+(?:now\s+|quickly\s+|first\s+|just\s+)?(?:go\s+(?:ahead\s+)?)?(?:and\s+)?(?:try\s+to\s+)?${LOOKUP}\b`, 'i'),
-  // (3) / (4) asking permission
-  /\bwould you like (?:me|us) to\b/i,
-  /\bdo you want (?:me|us) to\b/i,
-  /\bshall I\b/i,
-  new RegExp(String.raw`\bshall we\s+(?:go\s+ahead\s+and\s+)?${LOOKUP}`, 'i'),
-  /\bshould (?:I|we) (?:search|look|check|find|go ahead|proceed)/i,
-  /\bwant me to (?:search|look|check|find|pull|dig)/i,
-  // (6) "if you'd like, I can check ..."
-  new RegExp(String.raw`\bif you(?:'d| would)? (?:like|want|prefer)\b(?: me to\b)?,?\s+(?:I|we)(?:\s+(?:can|could|will)|'ll|'d)\s+(?!also\b)(?:[a-z]+\s+)?${LOOKUP}`, 'i'),
-  // (7) "just say the word and I'll ..."
-  /\b(?:just )?(?:say the word|let me know|tell me)\b[^.!?\n]{0,30}\b(?:and|so) I(?:'ll| will| can)\b/i,
-  // (8) no access to live data
-  new RegExp(String.raw`${I}\s+(?:do not|don't|dont|cannot|can't|can not|am not able to|'m not able to|am unable to|'m unable to|have no)\s+(?:have\s+)?(?:direct\s+)?(?:access(?:\s+to)?|real[- ]?time|current|up[- ]to[- ]date|live|browse|browsing|search the (?:web|internet)|access the (?:web|internet)|internet access|the ability to (?:browse|search|access))`, 'i'),
-  /\b(?:I'm|I am) (?:not able|unable) to (?:browse|search|access|check|look up|retrieve|fetch)/i,
-  /\bI (?:lack|don't have|do not have) (?:the ability|access|internet|web access|browsing)/i,
-  /\bas an AI\b[^.!?\n]{0,60}\b(?:access|browse|real[- ]?time|current)/i,
-  // (9) the training cut-off
-  /\bmy (?:training(?: data)?|knowledge)(?: base)?(?: only)? (?:goes|extends|cuts? off|ends|stops|is limited|only goes|was last updated|is current)\b/i,
-  /\b(?:as of|since) my (?:last )?(?:training|knowledge)(?: cut-?off| update| data)?\b/i,
-  /\bmy knowledge cut-?off\b/i,
-  // (10) nothing to report
-  new RegExp(String.raw`${I}\s+(?:do not|don't|dont)\s+have\s+(?:any(?:thing)?\s+)?(?:specific\s+|recent\s+|current\s+|up[- ]to[- ]date\s+|real[- ]time\s+)?(?:information|info|details|data|news|updates|figures|numbers)\b`, 'i'),
-  /\b(?:I|we) (?:don't|do not) have (?:anything|much) (?:to report|on that|about that)\b/i,
-  // a lookup announced as about to happen
-  /\b(?:one moment|give me a (?:moment|sec(?:ond)?)|hold on|bear with me)\b[^.!?\n]{0,40}\b(?:while I|I'll|let me)\b/i,
+  // An offer or promise to look something up: "I can check", "let me search", "I'll have to look that up".
+  new RegExp(String.raw`${PROMISE}${FILLER}\s+${LOOKUP}\b`, 'i'),
+  // Asking permission.
+  /\bwould\s+you\s+like\s+(?:me|us|for\s+me)\s+to\b/i,
+  /\b(?:do\s+you\s+)?want\s+(?:me|us)\s+to\b/i,
+  /\bshall\s+I\b/i,
+  /\bwould\s+it\s+help\s+if\s+(?:I|we)\b/i,
+  /\bhow\s+about\s+I\s+(?:search|look|check|find)/i,
+  new RegExp(String.raw`\bshall\s+we\s+(?:go\s+ahead\s+and\s+)?${LOOKUP}`, 'i'),
+  /\bshould\s+I\s+(?:search|look|check|find|go\s+ahead|proceed|do\s+that|try)/i,
+  /\bmay\s+I\s+(?:search|look|check|browse)/i,
+  new RegExp(String.raw`\bif\s+you(?:'d|\s+would)?\s+(?:like|want|prefer)\b(?:\s+me\s+to\b)?,?\s+(?:I|we)(?:\s+(?:can|could|will)|'ll|'d)\s+(?!also\b)(?:[a-z]+\s+)?${LOOKUP}`, 'i'),
+  /\b(?:just\s+)?(?:say\s+the\s+word|let\s+me\s+know|tell\s+me|confirm)\b[^.!?\n]{0,30}\b(?:and|so)\s+I(?:'ll|\s+will|\s+can)\b/i,
+  /\bI(?:'ll|\s+will|\s+can|\s+could)\s+(?:do|handle)\s+(?:that|this|it)\s+for\s+you\b(?!\s*:)/i,
+  // No access to live data, the web, today's facts.
+  new RegExp(String.raw`\b(?:I|I'm|I\s+am|we)\b[^.!?\n]{0,30}?\b${NEGATION}\s+(?:\w+\s+){0,2}?${ACCESS_VERB}\b[^.!?\n]{0,40}?\b${ACCESS_WORD}`, 'i'),
+  /\b(?:I'm|I\s+am)\s+(?:not|no\s+longer)\s+connected\s+to\s+the\s+(?:internet|web)/i,
+  /\bI\s+have\s+no\s+(?:internet|web|online|real[- ]?time|live|browsing|way\s+to\s+(?:check|look|search|browse))/i,
+  /\bI(?:'d|\s+would)\s+need\s+(?:internet|web|online|real[- ]?time|live|browsing|to\s+(?:search|browse|look|check|go\s+online))/i,
+  /\b(?:isn't|is\s+not|aren't|are\s+not|not)\s+(?:available|accessible)\s+to\s+me\b/i,
+  /\b(?:isn't|is\s+not|aren't|are\s+not)\s+something\s+I\s+(?:can|could|have)\b/i,
+  /\bwithout\s+(?:a\s+|an\s+)?(?:web|internet|online)\s+(?:search|access|connection|lookup)/i,
+  /\bas\s+(?:an?\s+)?(?:AI|language\s+model|LLM|large\s+language\s+model|text-based\s+assistant)\b[^.!?\n]{0,60}\b(?:access|browse|real[- ]?time|current|internet|live|can't|cannot)/i,
+  /\bI\s+(?:can't|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+(?:access|browse|go\s+online|search\s+the\s+(?:web|internet))\b/i,
+  /\b(?:hard|impossible|difficult)\s+to\s+(?:say|know|tell)\s+without\s+(?:checking|looking|searching|browsing)\b/i,
+  // A reply that opens by announcing a lookup in progress ("Searching for the latest…").
+  // (Not a gerund subject: "Searching for duplicates is easiest with a set" explains.)
+  /^\W*(?:searching|looking|checking|fetching|pulling|digging|researching)\s+(?:for|up|into|the\s+(?:web|internet|latest)|online|now|that|this|it)\b(?![^.!?\n]*\b(?:is|are|was|were|means|works|takes|requires|helps|can|will|should)\b)/i,
+  /\b(?:I'm|I\s+am)\s+(?:just\s+)?(?:a|an)\s+(?:AI|language\s+model|text-based)\b[^.!?\n]{0,60}\b(?:can't|cannot|don't|unable|not\s+able)/i,
+  // The training cut-off.
+  /\bmy\s+(?:training|knowledge|data|information|info)(?:\s+(?:data|base|cut-?off))?\s+(?:only\s+)?(?:goes|extends|runs|cuts?\s+off|ends|stops|is\s+limited|is\s+(?:only\s+)?current|was\s+last\s+updated|is\s+up\s+to|only\s+goes|dates?\s+(?:back|from)|is\s+(?:frozen|fixed|stuck|outdated|out\s+of\s+date)|(?:only\s+)?covers)\b/i,
+  /\b(?:as\s+of|since|after|beyond)\s+my\s+(?:last\s+)?(?:training|knowledge)(?:\s+(?:cut-?off|update|data))?\b/i,
+  /\bmy\s+knowledge\s+cut-?off\b/i,
+  /\b(?:information|knowledge|data)\s+(?:is\s+)?only\s+(?:current|up\s+to\s+date|accurate|goes)\s+(?:up\s+)?(?:to|until|through|as\s+of)\b/i,
+  // Nothing to report.
+  /\b(?:I|we)\s+(?:don't|do\s+not)\s+have\s+(?:any(?:thing)?\s+)?(?:specific\s+|recent\s+|current\s+|up[- ]to[- ]date\s+|real[- ]time\s+|the\s+latest\s+)?(?:information|info|details|data|news|updates|figures|numbers)\b/i,
+  /\b(?:I|we)\s+(?:don't|do\s+not)\s+have\s+(?:anything|much)\s+(?:to\s+report|on\s+that|about\s+that)\b/i,
+  // A lookup announced as about to happen ("one moment, checking…").
+  new RegExp(String.raw`\b(?:one|a|just\s+a)\s+(?:sec|second|moment|minute|mo)\b|\b(?:please\s+)?hold\s+(?:on|tight)\b|\bplease\s+hold\b|\bhang\s+(?:on|tight)\b|\bstand\s+by\b|\bbear\s+with\s+me\b|\bgive\s+me\s+a\s+(?:sec|second|moment|minute)\b`, 'i'),
 ];
 
-/** "I can't answer that from the tool results": anywhere, any length. */
+/** The wait phrases above count only with a lookup verb near them. */
+const WAIT_INDEX = DEFERRAL_PATTERNS.length - 1;
+const NEAR_LOOKUP = new RegExp(String.raw`${LOOKUP}|\bwhile\s+I\b`, 'i');
+
+/** Work already done, reported before the match: the reply has answered. */
+const WORK_DONE = /\b(?:I|we)\s+(?:searched|checked|looked\s+(?:it\s+|that\s+)?up|looked\s+(?:into|at)|found|fetched|read|ran|calculated|verified)\b|\baccording\s+to\b|\bbased\s+on\s+(?:the|my|your|these|those)\b|\bthe\s+(?:search\s+|tool\s+)?results?\s+(?:say|show|list|mention|indicate|suggest)|\bhere(?:'s|\s+is|\s+are)\s+what\s+I\s+found\b/i;
+
+/** "Let me check the math: 12 × 4 = 48…": the work follows the colon. */
+function workFollows(text: string, end: number): boolean {
+  const rest = text.slice(end);
+  const colon = rest.search(/[:\n]/);
+  return colon >= 0 && colon <= 40 && rest[colon] === ':' && rest.slice(colon + 1).trim().length >= 60;
+}
+
 export const REFUSAL_PATTERNS: RegExp[] = [
-  /\b(?:I|we) (?:cannot|can't|could not|couldn't|am unable to|was unable to) answer (?:this|that|it|your question)\b[^.!?\n]{0,60}\bfrom (?:the )?(?:tool )?results\b/i,
-  /\bthe (?:tool )?results (?:do not|don't) (?:contain|include|say|mention)\b[^.!?\n]{0,80}\b(?:so I|I) (?:cannot|can't)\b/i,
+  /\b(?:I|we)\s+(?:cannot|can't|could\s+not|couldn't|am\s+unable\s+to|was\s+unable\s+to)\s+answer\s+(?:this|that|it|your\s+question)\b[^.!?\n]{0,60}\bfrom\s+(?:the\s+)?(?:tool\s+)?results\b/i,
+  /\bthe\s+(?:tool\s+)?results\s+(?:do\s+not|don't)\s+(?:contain|include|say|mention)\b[^.!?\n]{0,80}\b(?:so\s+I|I)\s+(?:cannot|can't)\b/i,
 ];
 
 export type FreeCheck = { kind: 'deferral' | 'refusal'; match: string } | null;
@@ -59,9 +92,13 @@ export type FreeCheck = { kind: 'deferral' | 'refusal'; match: string } | null;
 export function findDeferral(draft: string): string | null {
   const text = draft.trim();
   if (!text || text.length > DEFERRAL_MAX) return null;
-  for (const re of DEFERRAL_PATTERNS) {
+  for (const [i, re] of DEFERRAL_PATTERNS.entries()) {
     const m = re.exec(text);
-    if (m && m.index < DEFERRAL_HEAD) return m[0];
+    if (!m || m.index >= DEFERRAL_HEAD) continue;
+    if (i === WAIT_INDEX && !NEAR_LOOKUP.test(text.slice(m.index, m.index + m[0].length + 60))) continue;
+    if (WORK_DONE.test(text.slice(0, m.index))) continue;
+    if (i === 0 && workFollows(text, m.index + m[0].length)) continue;
+    return m[0];
   }
   return null;
 }
