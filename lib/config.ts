@@ -24,6 +24,10 @@ const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 
 const configSchema = z.object({
   LLAMA_URL: url('llama-server').default('http://127.0.0.1:8080/v1'),
+  /** Sent as a Bearer token when llama-server runs with --api-key. */
+  LLAMA_API_KEY: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
+  /** The model name to ask for (llama-swap and other routers need it); by default the server's own. */
+  LLAMA_MODEL: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
   HOST: z
     .string()
     .trim()

@@ -14,6 +14,7 @@ import { persona } from './persona';
 
 export type DoubleRequest = {
   body: Record<string, unknown>;
+  authorization?: string;
   messages: { role: string; content?: unknown; tool_calls?: unknown; tool_call_id?: string }[];
   tools: { function: { name: string; description?: string; parameters?: unknown } }[];
   toolChoice: string | undefined;
@@ -290,7 +291,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
           return sendJson(res, 500, errorBody(500, 'server_error', '[json.exception.parse_error.101] parse error'));
         }
         const problem = validate(body, nCtx, options.jinja !== false);
-        const parsed = parseRequest(body);
+        const parsed = { ...parseRequest(body), authorization: req.headers.authorization };
         requests.push(parsed);
         if (problem) return sendJson(res, problem.status, errorBody(problem.status, problem.type, problem.message, problem.extra));
         const reply = await (script ?? persona)(parsed, calls++);

@@ -148,6 +148,17 @@ describe('model client against the double', () => {
     double.setScript(undefined);
   });
 
+  test('the model name and API key reach the server', async () => {
+    const client = createLlamaClient({ baseURL: double.url, timeoutMs: 5000, apiKey: 'sekrit', model: 'qwen-9b' });
+    await client.chat({ messages: msgs });
+    assert.equal(double.requests.at(-1)!.body.model, 'qwen-9b');
+    assert.equal(double.requests.at(-1)!.authorization, 'Bearer sekrit');
+    const plain = createLlamaClient({ baseURL: double.url, timeoutMs: 5000 });
+    await plain.health();
+    await plain.chat({ messages: msgs });
+    assert.equal(double.requests.at(-1)!.body.model, 'tiny-toy', 'the id /models reported');
+  });
+
   test('tools and a schema never go in one request', async () => {
     const client = createLlamaClient({ baseURL: double.url, timeoutMs: 5000 });
     await assert.rejects(client.chat({ messages: msgs, jsonSchema: {}, tools: [{ type: 'function', function: { name: 'x', description: '', parameters: {} } }] }));

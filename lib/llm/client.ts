@@ -17,6 +17,9 @@ type LlamaDeltaExtras = { reasoning_content?: string | null };
 
 export type LlamaClientOptions = {
   baseURL: string;
+  apiKey?: string;
+  /** The model to ask for; when unset, the first id /models reports (or "local"). */
+  model?: string;
   timeoutMs: number;
   /** How long health checks wait; a dead server must not hang the page. */
   healthTimeoutMs?: number;
@@ -69,12 +72,12 @@ export function mapModelError(err: unknown, baseURL: string): HearthError {
   return new HearthError('model_stream_broken', `The model's reply stopped early: ${message}`);
 }
 
-function buildBody(request: ChatRequest, stream: boolean): Record<string, unknown> {
+function buildBody(request: ChatRequest, stream: boolean, model: string): Record<string, unknown> {
   if (request.tools?.length && request.jsonSchema) {
     // With both, llama-server lets the schema win and no tool call can happen.
     throw new HearthError('internal', 'tools and a JSON schema cannot go in one request');
   }
-  const body: Record<string, unknown> = { model: 'local', messages: request.messages, stream };
+  const body: Record<string, unknown> = { model, messages: request.messages, stream };
   if (stream) body.stream_options = { include_usage: true };
   if (request.tools?.length) {
     body.tools = request.tools;
@@ -105,16 +108,19 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
   const baseURL = options.baseURL.replace(/\/+$/, '');
   const openai = new OpenAI({
     baseURL,
-    apiKey: 'not-needed',
+    apiKey: options.apiKey ?? 'not-needed',
     // llama-server's 500s are deterministic (bad requests), so retrying them only wastes time.
     maxRetries: 0,
     timeout: options.timeoutMs,
     fetch: options.fetch,
   });
 
+  // llama-server ignores the model name in single-model mode; routers such as llama-swap need it.
+  let modelName = options.model;
+
   async function chat(request: ChatRequest, opts: ChatOptions = {}): Promise<ChatResult> {
     const stream = Boolean(opts.onDelta);
-    const body = buildBody(request, stream);
+    const body = buildBody(request, stream, modelName ?? 'local');
     try {
       if (!stream) {
         const res = (await openai.chat.completions.create(body as never, { signal: opts.signal })) as OpenAI.ChatCompletion;
@@ -203,14 +209,16 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
     const timeout = options.healthTimeoutMs ?? 3000;
     const result: ModelHealth = { url: baseURL, reachable: false };
     try {
-      const res = await f(`${baseURL}/models`, { signal: AbortSignal.timeout(timeout) });
+      const headers: Record<string, string> = options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {};
+      const res = await f(`${baseURL}/models`, { signal: AbortSignal.timeout(timeout), headers });
       if (!res.ok) {
         result.error = `GET /models answered ${res.status}`;
         return result;
       }
       const models = (await res.json()) as { data?: { id?: string; meta?: { n_ctx?: number } }[] };
       result.reachable = true;
-      result.id = models.data?.[0]?.id;
+      result.id = options.model ?? models.data?.[0]?.id;
+      modelName ??= models.data?.[0]?.id;
       result.contextSize = models.data?.[0]?.meta?.n_ctx;
     } catch (err) {
       result.error = err instanceof Error ? err.message : String(err);

@@ -21,7 +21,7 @@ const key = Symbol.for('hearth.runtime');
 type Holder = { [key]?: Runtime };
 
 export function buildRuntime(config: Config, store: Store, model?: ModelClient): Runtime {
-  const llm = model ?? createLlamaClient({ baseURL: config.LLAMA_URL, timeoutMs: config.MODEL_TIMEOUT_MS });
+  const llm = model ?? createLlamaClient({ baseURL: config.LLAMA_URL, timeoutMs: config.MODEL_TIMEOUT_MS, apiKey: config.LLAMA_API_KEY, model: config.LLAMA_MODEL });
   const now = Date.now;
   const turns = new TurnRegistry({
     store,
