@@ -15,6 +15,14 @@ export type HistoryMessage = { role: 'user' | 'assistant'; content: string };
 /** How much of the conversation goes into the window, newest kept first. */
 export type HistoryBudget = { maxMessages: number; maxChars: number };
 
+/**
+ * History that fits the model's context: about 3 characters a token, after room for the
+ * system block, tool results and the answer (4,000 tokens), never less than 4,000 characters.
+ */
+export function historyCharsFor(contextTokens: number): number {
+  return Math.max(4000, (contextTokens - 4000) * 3);
+}
+
 export function selectHistory(messages: HistoryMessage[], budget: HistoryBudget): HistoryMessage[] {
   const out: HistoryMessage[] = [];
   let chars = 0;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ContextRuntime } from '@/lib/context/layers';
-import { attachmentsLayer, historyLayer, identityLayer, memoryLayer, type HistoryMessage } from '@/lib/context/standard';
+import { attachmentsLayer, historyCharsFor, historyLayer, identityLayer, memoryLayer, type HistoryMessage } from '@/lib/context/standard';
 import { recallFacts } from '@/lib/memory/facts';
 import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
 import type { DecisionRecord } from '@/lib/decide/types';
@@ -108,20 +108,21 @@ export class TurnRegistry {
   private readonly queue: SlotQueue;
   private readonly now: () => number;
   private modelId = 'local model';
+  private historyChars: number;
 
   constructor(private readonly options: RegistryOptions) {
     this.now = options.now ?? Date.now;
     this.queue = new SlotQueue(options.slots ?? 1);
-    if (options.slots === undefined) {
-      // llama-server tells how many requests it serves at once; until it answers, one.
-      void options.model
-        .health()
-        .then((h) => {
-          if (h.slots) this.queue.setSlots(h.slots);
-          if (h.id) this.modelId = h.id;
-        })
-        .catch(() => undefined);
-    }
+    this.historyChars = options.historyChars ?? historyCharsFor(16384);
+    // llama-server tells how many requests it serves at once, its model and its context size.
+    void options.model
+      .health()
+      .then((h) => {
+        if (h.slots && options.slots === undefined) this.queue.setSlots(h.slots);
+        if (h.id) this.modelId = h.id;
+        if (h.contextSize && options.historyChars === undefined) this.historyChars = historyCharsFor(h.contextSize);
+      })
+      .catch(() => undefined);
   }
 
   isLive(turnId: string): boolean {
@@ -291,7 +292,7 @@ export class TurnRegistry {
         memoryLayer(recallFacts(store.listMemories(), question)),
         attachmentsLayer(store.attachmentsOfThread({ threadId: live.threadId }).filter((a) => history.length > 0 && all.slice(0, upTo + 1).some((m) => m.id === a.messageId))),
         decisionsHistoryLayer({ scope: 'thread', storage }),
-        historyLayer(history, { maxMessages: 40, maxChars: this.options.historyChars ?? 40_000 }),
+        historyLayer(history, { maxMessages: 40, maxChars: this.historyChars }),
       ] as const,
       { executionId: live.turnId, threadId: live.threadId, resourceId: 'local-user' },
     );
