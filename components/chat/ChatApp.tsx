@@ -4,7 +4,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError, followTurn, sendMessage, uploadAttachment, type AttachmentInfo, type Health, type MemoryFact, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
 import { MemoryPanel } from '@/components/sidebar/MemoryPanel';
+import { SearchBox } from '@/components/sidebar/SearchBox';
 import { Sidebar } from '@/components/sidebar/Sidebar';
+import { InstructionsEditor } from './InstructionsEditor';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
 import { Markdown } from './Markdown';
@@ -246,6 +248,19 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   return (
     <div className="flex h-dvh">
       <Sidebar
+        header={
+          <SearchBox
+            onSearch={async (q) => {
+              try {
+                return (await api.search(q)).results;
+              } catch (err) {
+                setNotice((err as Error).message);
+                return [];
+              }
+            }}
+            onOpen={(id) => void openThread(id)}
+          />
+        }
         footer={
           <MemoryPanel
             facts={memories}
@@ -290,11 +305,27 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
       />
       <main className="flex min-w-0 flex-1 flex-col">
         <ModelBanner health={health} />
-        <header className="flex items-center gap-2 border-b border-stone-200 px-4 py-2 text-sm dark:border-stone-800">
+        <header className="relative flex items-center gap-3 border-b border-stone-200 px-4 py-2 text-sm dark:border-stone-800">
           <h1 className="truncate font-medium" data-testid="thread-title">
             {view?.title || (currentId ? 'New chat' : 'Start a conversation')}
           </h1>
-          {health?.model.id && <span className="ml-auto text-xs text-stone-500">model: {health.model.id}</span>}
+          <span className="ml-auto text-xs text-stone-500">{health?.model.id ? `model: ${health.model.id}` : ''}</span>
+          {currentId && view && (
+            <InstructionsEditor
+              key={currentId}
+              value={view.systemPrompt}
+              onSave={async (systemPrompt) => {
+                try {
+                  const v = await api.patchThread(currentId, { systemPrompt });
+                  if (currentRef.current === currentId) setView(v);
+                  return true;
+                } catch (err) {
+                  setNotice((err as Error).message);
+                  return false;
+                }
+              }}
+            />
+          )}
           {currentId && (
             <a className="text-xs text-stone-500 underline" href={`/api/threads/${currentId}/export?format=md`}>
               Export

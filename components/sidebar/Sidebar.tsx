@@ -5,6 +5,7 @@ import type { ThreadSummary } from '@/lib/client/api';
 
 type Props = {
   threads: ThreadSummary[];
+  header?: React.ReactNode;
   footer?: React.ReactNode;
   currentId: string | null;
   onSelect: (id: string) => void;
@@ -14,7 +15,7 @@ type Props = {
   onPin: (id: string, pinned: boolean) => void;
 };
 
-function ThreadRow({ t, current, ...p }: { t: ThreadSummary; current: boolean } & Omit<Props, 'threads' | 'currentId' | 'onNew' | 'footer'>) {
+function ThreadRow({ t, current, ...p }: { t: ThreadSummary; current: boolean } & Omit<Props, 'threads' | 'currentId' | 'onNew' | 'footer' | 'header'>) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [title, setTitle] = useState(t.title);
@@ -90,6 +91,7 @@ export function Sidebar(p: Props) {
           New chat
         </button>
       </div>
+      {p.header}
       <ul className="flex-1 space-y-0.5 overflow-y-auto" data-testid="thread-list">
         {p.threads.map((t) => (
           <ThreadRow key={t.id} t={t} current={t.id === p.currentId} onSelect={p.onSelect} onRename={p.onRename} onDelete={p.onDelete} onPin={p.onPin} />

@@ -1,0 +1,47 @@
+'use client';
+
+import { useState } from 'react';
+
+/** The thread's own instructions to the model ("answer in French", "be brief"). */
+export function InstructionsEditor({ value, onSave }: { value: string; onSave: (text: string) => Promise<boolean> }) {
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState(value);
+  if (!open) {
+    return (
+      <button type="button" data-testid="edit-instructions" className="text-xs text-stone-500 underline" onClick={() => (setText(value), setOpen(true))}>
+        {value ? 'Instructions ✓' : 'Instructions'}
+      </button>
+    );
+  }
+  return (
+    <div className="absolute right-4 top-10 z-10 w-96 rounded-lg border border-stone-300 bg-white p-3 shadow-lg dark:border-stone-700 dark:bg-stone-900">
+      <label className="mb-1 block text-xs font-medium" htmlFor="instructions">
+        Instructions for this conversation
+      </label>
+      <textarea
+        id="instructions"
+        data-testid="instructions-input"
+        rows={5}
+        maxLength={20_000}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        className="w-full rounded border border-stone-300 bg-white p-2 text-sm dark:border-stone-700 dark:bg-stone-950"
+      />
+      <div className="mt-2 flex justify-end gap-2 text-sm">
+        <button type="button" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          data-testid="save-instructions"
+          className="rounded bg-amber-600 px-3 py-1 text-white"
+          onClick={async () => {
+            if (await onSave(text)) setOpen(false);
+          }}
+        >
+          Save
+        </button>
+      </div>
+    </div>
+  );
+}
