@@ -33,6 +33,8 @@ const configSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9.:\-[\]]+$/, 'must be a host name or an IP address')
     .default('127.0.0.1'),
+  /** Extra host names Hearth answers to (comma-separated), e.g. its LAN name when exposed. */
+  HEARTH_ALLOWED_HOSTS: z.string().default(''),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   /** SearXNG base URL; when unset, web search is off and the model is told so. */

@@ -5,6 +5,7 @@
 export const errorStatus = {
   bad_request: 400,
   invalid_json: 400,
+  forbidden: 403,
   not_found: 404,
   turn_running: 409,
   too_large: 413,
