@@ -199,6 +199,17 @@ describe('turn engine', () => {
     assert.equal(model.roundRequests[1].tools?.length ?? 0, 0);
   });
 
+  test('a server without --jinja: tools are dropped for the rest of the turn and the turn still answers', async () => {
+    const { model, outcome } = await run({
+      rounds: [new HearthError('model_error', 'The model server answered with an error: tools param requires --jinja flag'), reply(DEFERRAL), reply('From what I know, about 40k.')],
+    });
+    assert.equal(outcome.status, 'done');
+    assert.equal(model.roundRequests[1].tools?.length ?? 0, 0);
+    assert.equal(model.roundRequests[2].tools?.length ?? 0, 0, 'no tools after the refusal');
+    assert.notEqual(model.roundRequests[2].toolChoice, 'required');
+    assert.ok(outcome.diagnostics.some((d) => /--jinja/.test(d)));
+  });
+
   test('with "required" a model that writes text and never calls is retried without tools', async () => {
     const { model, outcome } = await run({
       rounds: [reply(DEFERRAL), reply('Let me think about which tool', { finishReason: 'length' }), reply('Bitcoin was about 40k last I knew.')],

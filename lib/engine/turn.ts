@@ -250,6 +250,8 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
     }
 
     let forceTools = false;
+    /** A server started with --no-jinja refuses every request with tools: stop sending them. */
+    let toolsRefused = false;
     let gates = 0;
     let noResearchNudges = 0;
     let toolsOffNoted = false;
@@ -262,7 +264,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
         turnMessages.push({ role: 'user', content: TOOLS_OFF_NOTE });
         toolsOffNoted = true;
       }
-      let offer = !last && ledger.repeats < MAX_REPEATS ? tools.schemas() : [];
+      let offer = !last && !toolsRefused && ledger.repeats < MAX_REPEATS ? tools.schemas() : [];
       let toolChoice: 'auto' | 'required' = forceTools && offer.length ? 'required' : 'auto';
       forceTools = false;
       let thinkingOff = false;
@@ -280,6 +282,12 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
             extra: thinkingOff ? { chat_template_kwargs: { enable_thinking: false } } : undefined,
           });
         } catch (err) {
+          if (offer.length && isHearthError(err) && err.code === 'model_error' && /requires --jinja/i.test(err.message)) {
+            toolsRefused = true;
+            offer = [];
+            diagnostics.push('llama-server runs without --jinja, so no tools can be offered; start it with --jinja');
+            continue;
+          }
           // Older llama-servers answer 500 when a tool call's JSON was cut by max_tokens.
           if (offer.length && isHearthError(err) && err.code === 'model_error' && /tool.?call/i.test(err.message) && /pars/i.test(err.message)) {
             offer = [];
@@ -333,7 +341,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
           draft,
           toolResults: gateResults,
           earlierAnswers: input.earlierAnswers,
-          researchAvailable: deps.researchAvailable(),
+          researchAvailable: deps.researchAvailable() && !toolsRefused,
           calculationRan,
           noResearchNudges,
           freshness: () => freshness ?? Promise.resolve(null),
