@@ -34,3 +34,17 @@ test("a thread's instructions are saved and reach the model", async ({ page }) =
   await page.getByTestId('edit-instructions').click();
   await expect(page.getByTestId('instructions-input')).toHaveValue('Always answer like a pirate.');
 });
+
+test('on a phone-sized screen the thread list opens from the header', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.ask('Hello from a phone');
+  await chat.waitForAnswer();
+  await expect(page.getByTestId('thread-list')).toBeHidden();
+  await page.getByTestId('open-sidebar').click();
+  await expect(page.getByTestId('thread-list')).toBeVisible();
+  await page.getByTestId('new-thread').click();
+  await expect(page.getByTestId('thread-list')).toBeHidden();
+  await expect(chat.composer).toBeVisible();
+});

@@ -43,6 +43,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const [notice, setNotice] = useState<string | null>(null);
   const [memories, setMemories] = useState<MemoryFact[]>([]);
   const [memoryError, setMemoryError] = useState<string | null>(null);
+  const [sidebarOpen, setSidebarOpen] = useState(false);
   const followAbort = useRef<AbortController | null>(null);
   const bottom = useRef<HTMLDivElement | null>(null);
   const currentRef = useRef(currentId);
@@ -128,6 +129,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const openThread = useCallback(
     async (id: string | null, push = true) => {
       followAbort.current?.abort();
+      setSidebarOpen(false);
       setCurrentId(id);
       currentRef.current = id;
       setLive(null);
@@ -248,6 +250,8 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   return (
     <div className="flex h-dvh">
       <Sidebar
+        open={sidebarOpen}
+        onClose={() => setSidebarOpen(false)}
         header={
           <SearchBox
             onSearch={async (q) => {
@@ -306,10 +310,13 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
       <main className="flex min-w-0 flex-1 flex-col">
         <ModelBanner health={health} />
         <header className="relative flex items-center gap-3 border-b border-stone-200 px-4 py-2 text-sm dark:border-stone-800">
+          <button type="button" data-testid="open-sidebar" aria-label="Show conversations" className="md:hidden" onClick={() => setSidebarOpen(true)}>
+            ☰
+          </button>
           <h1 className="truncate font-medium" data-testid="thread-title">
             {view?.title || (currentId ? 'New chat' : 'Start a conversation')}
           </h1>
-          <span className="ml-auto text-xs text-stone-500">{health?.model.id ? `model: ${health.model.id}` : ''}</span>
+          <span className="ml-auto hidden text-xs text-stone-500 sm:inline">{health?.model.id ? `model: ${health.model.id}` : ''}</span>
           {currentId && view && (
             <InstructionsEditor
               key={currentId}

@@ -77,7 +77,8 @@ export function Composer({ busy, onSend, onStop, onUpload }: Props) {
           rows={Math.min(8, Math.max(1, text.split('\n').length))}
           value={text}
           maxLength={100_000}
-          placeholder="Ask anything. Enter sends, Shift+Enter for a new line."
+          placeholder="Message Hearth"
+          title="Enter sends, Shift+Enter starts a new line"
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {

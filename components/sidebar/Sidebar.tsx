@@ -5,6 +5,9 @@ import type { ThreadSummary } from '@/lib/client/api';
 
 type Props = {
   threads: ThreadSummary[];
+  /** On narrow screens the sidebar is an overlay, shown when open. */
+  open?: boolean;
+  onClose?: () => void;
   header?: React.ReactNode;
   footer?: React.ReactNode;
   currentId: string | null;
@@ -15,7 +18,7 @@ type Props = {
   onPin: (id: string, pinned: boolean) => void;
 };
 
-function ThreadRow({ t, current, ...p }: { t: ThreadSummary; current: boolean } & Omit<Props, 'threads' | 'currentId' | 'onNew' | 'footer' | 'header'>) {
+function ThreadRow({ t, current, ...p }: { t: ThreadSummary; current: boolean } & Omit<Props, 'threads' | 'currentId' | 'onNew' | 'footer' | 'header' | 'open' | 'onClose'>) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [title, setTitle] = useState(t.title);
@@ -84,9 +87,17 @@ function ThreadRow({ t, current, ...p }: { t: ThreadSummary; current: boolean } 
 
 export function Sidebar(p: Props) {
   return (
-    <nav aria-label="Threads" className="flex h-full w-64 shrink-0 flex-col border-r border-stone-200 bg-stone-100/60 p-2 dark:border-stone-800 dark:bg-stone-900/60">
+    <nav
+      aria-label="Threads"
+      className={`${p.open ? 'fixed inset-y-0 left-0 z-30 flex shadow-xl' : 'hidden'} h-full w-72 shrink-0 flex-col border-r border-stone-200 bg-stone-100 p-2 md:static md:z-auto md:flex md:w-64 md:bg-stone-100/60 md:shadow-none dark:border-stone-800 dark:bg-stone-900 md:dark:bg-stone-900/60`}
+    >
       <div className="mb-2 flex items-center justify-between px-1">
         <span className="font-semibold tracking-tight">Hearth</span>
+        {p.open && (
+          <button type="button" aria-label="Close the thread list" className="md:hidden" onClick={p.onClose}>
+            ✕
+          </button>
+        )}
         <button type="button" data-testid="new-thread" onClick={p.onNew} className="rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white dark:border-stone-700 dark:hover:bg-stone-800">
           New chat
         </button>
