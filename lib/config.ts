@@ -85,7 +85,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!result.success) {
     const issue = result.error.issues[0];
     const key = String(issue.path[0] ?? 'environment');
-    throw new ConfigError(`Hearth configuration: ${key} ${issue.message} (got ${JSON.stringify(env[key] ?? '')})`);
+    const message =
+      issue.code === 'invalid_type' && issue.expected === 'number'
+        ? 'must be a whole number'
+        : issue.code === 'too_small' || issue.code === 'too_big'
+          ? `is out of range (${issue.message.replace(/^Too (small|big): expected number to be /, '')})`
+          : issue.message;
+    throw new ConfigError(`Hearth configuration: ${key} ${message} (got ${JSON.stringify(env[key] ?? '')})`);
   }
   return result.data;
 }
