@@ -304,6 +304,20 @@ describe('turns', () => {
     assert.equal(roundAfterNudge.toolChoice, 'required');
   });
 
+  test('with web search off, a deferral gets one nudge to answer from what the model knows', async () => {
+    const id = await newThread();
+    const evs = await send(id, 'What is the price of bitcoin today?');
+    const rejected = evs.filter((e) => e.type === 'draft_rejected');
+    assert.equal(rejected.length, 1);
+    assert.ok(rejected[0].type === 'draft_rejected' && rejected[0].reason === 'no_research');
+    assert.ok(!evs.some((e) => e.type === 'decision' && e.record.stepId === 'freshness'), 'freshness is not asked');
+    const message = evs.find((e) => e.type === 'message');
+    assert.ok(message?.type === 'message' && /Web search is off/.test(message.content));
+    const round = double.requests.filter((r) => !r.schema).at(-1)!;
+    assert.notEqual(round.toolChoice, 'required');
+    assert.match(String(round.messages[0].content), /Web search is off on this machine/);
+  });
+
   test('decision records stream, are stored with the turn, come back with the thread and survive a restart', async () => {
     rt = makeRuntime({ searx: true });
     const id = await newThread();

@@ -18,7 +18,7 @@ function text(content: unknown): string {
 /** The user's own question: the last user message that is not one of the engine's notes. */
 function question(req: DoubleRequest): string {
   const users = req.messages.filter((m) => m.role === 'user').map((m) => text(m.content));
-  const own = users.filter((u) => !/^(That does not answer|You have used your tool budget|Answer now|\[Hearth\])/.test(u));
+  const own = users.filter((u) => !/^(That does not answer|You have used your tool budget|Tools are no longer available|Web search is not available|Answer now|\[Hearth\])/.test(u));
   return (own.at(-1) ?? users.at(-1) ?? '').trim();
 }
 
@@ -119,6 +119,10 @@ export function persona(req: DoubleRequest): DoubleReply {
   if (/\b(earlier|before|last time)\b.*\b(talk|said|discuss|conversation)/i.test(q) && toolNames.includes('search_conversations')) {
     const topic = q.match(/about ([\w\s-]+)/i)?.[1]?.trim() ?? q;
     return { toolCalls: [{ name: 'search_conversations', arguments: { query: topic } }] };
+  }
+  const lastUser = text(req.messages.filter((m) => m.role === 'user').at(-1)?.content);
+  if (/^Web search is not available/.test(lastUser)) {
+    return { content: 'Web search is off here, so I could not check this. From what I know it changes often; treat this as a rough guide.' };
   }
   if (CURRENT.test(q) && toolNames.length > 0) {
     return { content: "I don't have access to real-time data, but I can search for the current information if you'd like." };
