@@ -2,8 +2,26 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../client';
 import { attachments, messages } from '../schema';
 
+/** What a message shows of its attachments (the text stays for the model). */
+const info = {
+  id: attachments.id,
+  messageId: attachments.messageId,
+  name: attachments.name,
+  mime: attachments.mime,
+  size: attachments.size,
+};
+
 export function attachmentQueries(db: Db) {
   return {
+    attachmentsFor({ messageIds }: { messageIds: string[] }) {
+      if (messageIds.length === 0) return [];
+      return db
+        .select({ ...info, sha256: attachments.sha256 })
+        .from(attachments)
+        .where(inArray(attachments.messageId, messageIds))
+        .all();
+    },
+
     insertAttachment(row: { id: string; name: string; mime: string; size: number; sha256: string; text: string; now: number }) {
       const { now, ...rest } = row;
       return db.insert(attachments).values({ ...rest, createdAt: now }).returning().get();
@@ -22,15 +40,7 @@ export function attachmentQueries(db: Db) {
     /** Every attachment sent in a thread, oldest first, with its text. */
     attachmentsOfThread({ threadId }: { threadId: string }) {
       return db
-        .select({
-          id: attachments.id,
-          messageId: attachments.messageId,
-          name: attachments.name,
-          mime: attachments.mime,
-          size: attachments.size,
-          text: attachments.text,
-          createdAt: messages.createdAt,
-        })
+        .select({ ...info, text: attachments.text, createdAt: messages.createdAt })
         .from(attachments)
         .innerJoin(messages, eq(messages.id, attachments.messageId))
         .where(eq(messages.threadId, threadId))

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { attachments, messages, threads, toolCalls, type Message, type MessageStatus } from '../schema';
+import { messages, threads, toolCalls, type Message, type MessageStatus } from '../schema';
 
 export function messageQueries(db: Db) {
   return {
@@ -66,22 +66,6 @@ export function messageQueries(db: Db) {
 
     insertToolCall(row: typeof toolCalls.$inferInsert) {
       db.insert(toolCalls).values(row).onConflictDoNothing().run();
-    },
-
-    attachmentsFor({ messageIds }: { messageIds: string[] }) {
-      if (messageIds.length === 0) return [];
-      return db
-        .select({
-          id: attachments.id,
-          messageId: attachments.messageId,
-          name: attachments.name,
-          mime: attachments.mime,
-          size: attachments.size,
-          sha256: attachments.sha256,
-        })
-        .from(attachments)
-        .where(inArray(attachments.messageId, messageIds))
-        .all();
     },
 
     /**
