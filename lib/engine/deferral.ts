@@ -14,7 +14,7 @@ export const DEFERRAL_MAX = 1200;
 export const DEFERRAL_HEAD = 240;
 
 /** Verbs of looking something up, in the forms a promise or offer takes (not past tense). */
-const LOOKUP = String.raw`(?:search(?:ing)?(?:\s+(?:for|the\s+web|online|the\s+internet))?|look(?:ing)?(?:\s+(?:it|that|this|them|those|these|things|everything))?\s+up|look(?:ing)?\s+(?:into|for|around)|check(?:ing)?|find(?:ing)?(?:\s+out)?|fetch(?:ing)?|pull(?:ing)?(?:\s+up)?|dig(?:ging)?|research(?:ing)?|brows(?:e|ing)|verify(?:ing)?|grab(?:bing)?|get(?:ting)?\s+(?:you\s+)?(?:the\s+|some\s+)?(?:latest|current|up-to-date|live|real-time|most\s+recent)|quer(?:y|ying)|run(?:ning)?\s+a\s+(?:quick\s+)?search|do(?:ing)?\s+a\s+(?:quick\s+)?search|perform(?:ing)?\s+a\s+(?:quick\s+|web\s+)?search|go\s+online|do(?:ing)?\s+(?:some|a\s+bit\s+of|a\s+little|more)\s+(?:research|digging|searching|checking)|(?:take|have)\s+a\s+(?:quick\s+|closer\s+)?look)`;
+const LOOKUP = String.raw`(?:search(?:ing)?(?:\s+(?:for|the\s+web|online|the\s+internet))?|look(?:ing)?(?:\s+(?:it|that|this|them|those|these|things|everything))?\s+up|look(?:ing)?\s+(?:into|for|around)|check(?:ing)?(?!\s+(?:my|your|our)\s+understanding|\s+(?:that|if)\s+I\s+understood)|find(?:ing)?(?:\s+out)?|fetch(?:ing)?|pull(?:ing)?(?:\s+up)?|dig(?:ging)?|research(?:ing)?|brows(?:e|ing)|verify(?:ing)?|grab(?:bing)?|get(?:ting)?\s+(?:you\s+)?(?:the\s+|some\s+)?(?:latest|current|up-to-date|live|real-time|most\s+recent)|quer(?:y|ying)|(?:run(?:ning)?|do(?:ing)?|perform(?:ing)?|conduct(?:ing)?)\s+an?\s+(?:quick\s+)?(?:web\s+|online\s+|internet\s+|google\s+)?search|go\s+online|do(?:ing)?\s+(?:some|a\s+bit\s+of|a\s+little|more)\s+(?:research|digging|searching|checking)|(?:take|have)\s+a\s+(?:quick\s+|closer\s+)?look)`;
 
 /** Words that may stand between a subject and the lookup verb ("I'll just quickly go and…"). */
 const FILLER = String.raw`(?:\s+(?:now|quickly|just|first|certainly|definitely|gladly|happily|then|be\s+happy\s+to|be\s+glad\s+to|love\s+to|like\s+to|need\s+to|have\s+to|be\s+able\s+to|go\s+ahead\s+and|go\s+and|go|try\s+to|try\s+and|try|need|want\s+to|gonna))*`;
@@ -31,7 +31,10 @@ export const DEFERRAL_PATTERNS: RegExp[] = [
   new RegExp(String.raw`${PROMISE}${FILLER}\s+${LOOKUP}\b`, 'i'),
   // Asking permission.
   /\bwould\s+you\s+like\s+(?:me|us|for\s+me)\s+to\b/i,
-  /\b(?:do\s+you\s+)?want\s+(?:me|us)\s+to\b/i,
+  /\b(?:like|want|need)\s+(?:me|us|for\s+me)\s+to\b/i,
+  /\bshould\s+I\s*\?/i,
+  /\b(?:a|one)\s+(?:quick\s+)?(?:web\s+|online\s+)?search\s+would\b/i,
+  /\bno\s+way\s+for\s+me\s+to\b/i,
   /\bshall\s+I\b/i,
   /\bwould\s+it\s+help\s+if\s+(?:I|we)\b/i,
   /\bhow\s+about\s+I\s+(?:search|look|check|find)/i,
@@ -50,16 +53,21 @@ export const DEFERRAL_PATTERNS: RegExp[] = [
   /\b(?:isn't|is\s+not|aren't|are\s+not)\s+something\s+I\s+(?:can|could|have)\b/i,
   /\bwithout\s+(?:a\s+|an\s+)?(?:web|internet|online)\s+(?:search|access|connection|lookup)/i,
   /\bas\s+(?:an?\s+)?(?:AI|language\s+model|LLM|large\s+language\s+model|text-based\s+assistant)\b[^.!?\n]{0,60}\b(?:access|browse|real[- ]?time|current|internet|live|can't|cannot)/i,
-  /\bI\s+(?:can't|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+(?:access|browse|go\s+online|search\s+the\s+(?:web|internet))\b/i,
+  /\bI(?:'m|\s+am)?\s+(?:\w+ly\s+)?(?:can't|cannot|can\s+not|unable\s+to|not\s+able\s+to)\s+(?:access|browse|go\s+online|search\s+the\s+(?:web|internet)|visit|open\s+(?:websites|web\s+pages|links))\b/i,
+  /\b(?:I|I'm|I\s+am)\b[^.!?\n]{0,40}\bwithout\s+(?:browsing|searching|checking|looking\s+(?:it\s+)?up|a\s+(?:web\s+)?search|internet|web\s+access|going\s+online)/i,
+  /\bI\s+(?:lack|don't\s+(?:have|possess)|do\s+not\s+(?:have|possess)|have\s+no)\s+(?:any\s+)?(?:current|live|real[- ]?time|up[- ]to[- ]date|recent|the\s+latest|today's|fresh)\s+(?:data|information|info|figures|numbers|prices|news|details|listings|scores|results|updates)/i,
+  /\b(?:outside|beyond)\s+(?:of\s+)?my\s+(?:training|knowledge)/i,
   /\b(?:hard|impossible|difficult)\s+to\s+(?:say|know|tell)\s+without\s+(?:checking|looking|searching|browsing)\b/i,
   // A reply that opens by announcing a lookup in progress ("Searching for the latest…").
   // (Not a gerund subject: "Searching for duplicates is easiest with a set" explains.)
   /^\W*(?:searching|looking|checking|fetching|pulling|digging|researching)\s+(?:for|up|into|the\s+(?:web|internet|latest)|online|now|that|this|it)\b(?![^.!?\n]*\b(?:is|are|was|were|means|works|takes|requires|helps|can|will|should)\b)/i,
+  /^\W*(?:searching|looking|checking|fetching|pulling|digging|researching|getting|grabbing|finding)\b[^.!?\n:]{0,60}\b(?:now|for\s+you|right\s+away)\s*(?:\.\.\.|…|\.|!|$)/i,
   /\b(?:I'm|I\s+am)\s+(?:just\s+)?(?:a|an)\s+(?:AI|language\s+model|text-based)\b[^.!?\n]{0,60}\b(?:can't|cannot|don't|unable|not\s+able)/i,
   // The training cut-off.
   /\bmy\s+(?:training|knowledge|data|information|info)(?:\s+(?:data|base|cut-?off))?\s+(?:only\s+)?(?:goes|extends|runs|cuts?\s+off|ends|stops|is\s+limited|is\s+(?:only\s+)?current|was\s+last\s+updated|is\s+up\s+to|only\s+goes|dates?\s+(?:back|from)|is\s+(?:frozen|fixed|stuck|outdated|out\s+of\s+date)|(?:only\s+)?covers)\b/i,
   /\b(?:as\s+of|since|after|beyond)\s+my\s+(?:last\s+)?(?:training|knowledge)(?:\s+(?:cut-?off|update|data))?\b/i,
   /\bmy\s+knowledge\s+cut-?off\b/i,
+  /\bmy\s+(?:training|knowledge|data|information|info)(?:\s+data)?\s+(?:doesn't|does\s+not|don't|do\s+not|won't|can't)\s+(?:include|cover|contain|extend|go|reach)/i,
   /\b(?:information|knowledge|data)\s+(?:is\s+)?only\s+(?:current|up\s+to\s+date|accurate|goes)\s+(?:up\s+)?(?:to|until|through|as\s+of)\b/i,
   // Nothing to report.
   /\b(?:I|we)\s+(?:don't|do\s+not)\s+have\s+(?:any(?:thing)?\s+)?(?:specific\s+|recent\s+|current\s+|up[- ]to[- ]date\s+|real[- ]time\s+|the\s+latest\s+)?(?:information|info|details|data|news|updates|figures|numbers)\b/i,
@@ -79,7 +87,10 @@ const WORK_DONE = /\b(?:I|we)\s+(?:searched|checked|looked\s+(?:it\s+|that\s+)?u
 function workFollows(text: string, end: number): boolean {
   const rest = text.slice(end);
   const colon = rest.search(/[:\n]/);
-  return colon >= 0 && colon <= 40 && rest[colon] === ':' && rest.slice(colon + 1).trim().length >= 60;
+  if (colon < 0 || colon > 40 || rest[colon] !== ':') return false;
+  const after = rest.slice(colon + 1).trim();
+  // What follows must be content, not a question back to the user.
+  return after.length >= 20 && !/^[^.!\n]*\?/.test(after);
 }
 
 export const REFUSAL_PATTERNS: RegExp[] = [
