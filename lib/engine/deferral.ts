@@ -14,13 +14,13 @@ export const DEFERRAL_MAX = 1200;
 export const DEFERRAL_HEAD = 240;
 
 /** Verbs of looking something up, in the forms a promise or offer takes (not past tense). */
-const LOOKUP = String.raw`(?:search(?:ing)?(?:\s+(?:for|the\s+web|online|the\s+internet))?|look(?:ing)?(?:\s+(?:it|that|this|them|those|these|things|everything))?\s+up|look(?:ing)?\s+(?:into|for|around)|check(?:ing)?(?!\s+(?:my|your|our)\s+understanding|\s+(?:that|if)\s+I\s+understood)|find(?:ing)?(?:\s+out)?|fetch(?:ing)?|pull(?:ing)?(?:\s+up)?|dig(?:ging)?|research(?:ing)?|brows(?:e|ing)|verify(?:ing)?|grab(?:bing)?|get(?:ting)?\s+(?:you\s+)?(?:the\s+|some\s+)?(?:latest|current|up-to-date|live|real-time|most\s+recent)|quer(?:y|ying)|(?:run(?:ning)?|do(?:ing)?|perform(?:ing)?|conduct(?:ing)?)\s+an?\s+(?:quick\s+)?(?:web\s+|online\s+|internet\s+|google\s+)?search|go\s+online|do(?:ing)?\s+(?:some|a\s+bit\s+of|a\s+little|more)\s+(?:research|digging|searching|checking)|(?:take|have)\s+a\s+(?:quick\s+|closer\s+)?look)`;
+const LOOKUP = String.raw`(?:search(?:ing)?(?:\s+(?:for|the\s+web|online|the\s+internet))?|look(?:ing)?(?:\s+(?:it|that|this|them|those|these|things|everything))?\s+up|look(?:ing)?\s+(?:into|for|around)|check(?:ing)?(?!\s+(?:my|your|our)\s+understanding|\s+(?:that|if)\s+I\s+understood)|find(?:ing)?(?:\s+out)?|fetch(?:ing)?|pull(?:ing)?(?:\s+up)?|dig(?:ging)?|research(?:ing)?|brows(?:e|ing)|verify(?:ing)?|grab(?:bing)?|get(?:ting)?\s+(?:you\s+)?(?:the\s+|some\s+)?(?:latest|current|up-to-date|live|real-time|most\s+recent)|quer(?:y|ying)|(?:run(?:ning)?|do(?:ing)?|perform(?:ing)?|conduct(?:ing)?)\s+an?\s+(?:quick\s+)?(?:web\s+|online\s+|internet\s+|google\s+)?search|go\s+online|do(?:ing)?\s+(?:some|a\s+bit\s+of|a\s+little|more)\s+(?:research|digging|searching|checking)|(?:take|have)\s+a\s+(?:quick\s+|closer\s+)?(?:look|peek)|peek|investigat(?:e|ing)|consult(?:ing)?|retriev(?:e|ing)|scan(?:ning)?|explor(?:e|ing)|obtain(?:ing)?|sourc(?:e|ing)|gather(?:ing)?|collect(?:ing)?|google|see\s+what\s+(?:I|we)\s+can\s+find)`;
 
 /** Words that may stand between a subject and the lookup verb ("I'll just quickly go and…"). */
 const FILLER = String.raw`(?:\s+(?:now|quickly|just|first|certainly|definitely|gladly|happily|then|be\s+happy\s+to|be\s+glad\s+to|love\s+to|like\s+to|need\s+to|have\s+to|be\s+able\s+to|go\s+ahead\s+and|go\s+and|go|try\s+to|try\s+and|try|need|want\s+to|gonna))*`;
 
 /** A first-person subject that promises or offers (never a report: no past tense here). */
-const PROMISE = String.raw`(?:\blet\s+me|\ballow\s+me\s+to|\b(?:I|we)(?:\s+(?:can|could|will|would|shall|should|must|may|might|need\s+to|have\s+to|am\s+going\s+to|am\s+about\s+to)|'ll|'d|'m\s+going\s+to|'m\s+about\s+to|'m\s+gonna|\s+am\s+gonna|'m(?=\s+(?:now\s+|currently\s+|just\s+)?\w+ing\b)|\s+am(?=\s+(?:now\s+|currently\s+|just\s+)?\w+ing\b))|\b(?:happy|glad)\s+to)`;
+const PROMISE = String.raw`(?:\blet\s+me|\blemme|\ballow\s+me\s+to|\b(?:I|we)(?:\s+(?:can|could|will|would|shall|should|must|may|might|need\s+to|have\s+to|am\s+going\s+to|am\s+about\s+to)|'ll|'d|'m\s+going\s+to|'m\s+about\s+to|'m\s+gonna|\s+am\s+gonna|'m(?=\s+(?:now\s+|currently\s+|just\s+)?\w+ing\b)|\s+am(?=\s+(?:now\s+|currently\s+|just\s+)?\w+ing\b))|\b(?:happy|glad)\s+to)`;
 
 const ACCESS_WORD = String.raw`(?:access|browse|browsing|internet|web|online|real[- ]?time|live|current|up[- ]to[- ]date|latest|today'?s|news|the\s+moment)`;
 const NEGATION = String.raw`(?:can't|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to|don't|do\s+not|dont|have\s+no|lack|won't\s+be\s+able\s+to)`;
@@ -63,6 +63,11 @@ export const DEFERRAL_PATTERNS: RegExp[] = [
   /^\W*(?:searching|looking|checking|fetching|pulling|digging|researching)\s+(?:for|up|into|the\s+(?:web|internet|latest)|online|now|that|this|it)\b(?![^.!?\n]*\b(?:is|are|was|were|means|works|takes|requires|helps|can|will|should)\b)/i,
   /^\W*(?:searching|looking|checking|fetching|pulling|digging|researching|getting|grabbing|finding)\b[^.!?\n:]{0,60}\b(?:now|for\s+you|right\s+away)\s*(?:\.\.\.|…|\.|!|$)/i,
   /\b(?:I'm|I\s+am)\s+(?:just\s+)?(?:a|an)\s+(?:AI|language\s+model|text-based)\b[^.!?\n]{0,60}\b(?:can't|cannot|don't|unable|not\s+able)/i,
+  // A lookup said to be under way, or a promise to come back later.
+  /\b(?:searching|looking\s+(?:it\s+|that\s+|this\s+)?up|looking\s+into\s+(?:it|this|that)|checking)\s+(?:(?:on\s+)?(?:it|that|this)\s+)?(?:now|right\s+now|for\s+you)\b/i,
+  /\b(?:get|come)\s+back\s+to\s+you\b|\breport\s+back\b/i,
+  /\b(?:I'm|I\s+am)\s+on\s+it\b/i,
+  /^\W*(?:let\s+me\s+see|lemme\s+(?:see|check)|on\s+it|one\s+(?:sec|second|moment)|hmm+,?\s+let\s+me\s+see)\W*$/i,
   // The training cut-off.
   /\bmy\s+(?:training|knowledge|data|information|info)(?:\s+(?:data|base|cut-?off))?\s+(?:only\s+)?(?:goes|extends|runs|cuts?\s+off|ends|stops|is\s+limited|is\s+(?:only\s+)?current|was\s+last\s+updated|is\s+up\s+to|only\s+goes|dates?\s+(?:back|from)|is\s+(?:frozen|fixed|stuck|outdated|out\s+of\s+date)|(?:only\s+)?covers)\b/i,
   /\b(?:as\s+of|since|after|beyond)\s+my\s+(?:last\s+)?(?:training|knowledge)(?:\s+(?:cut-?off|update|data))?\b/i,
