@@ -14,7 +14,7 @@ export const DEFERRAL_MAX = 1200;
 export const DEFERRAL_HEAD = 240;
 
 /** Verbs of looking something up, in the forms a promise or offer takes (not past tense). */
-const LOOKUP = String.raw`(?:search(?:ing)?(?:\s+(?:for|the\s+web|online|the\s+internet))?|look(?:ing)?(?:\s+(?:it|that|this|them|those|these|things|everything))?\s+up|look(?:ing)?\s+(?:into|for|around)|check(?:ing)?(?!\s+(?:my|your|our)\s+understanding|\s+(?:that|if)\s+I\s+understood)|find(?:ing)?(?:\s+out)?|fetch(?:ing)?|pull(?:ing)?(?:\s+up)?|dig(?:ging)?|research(?:ing)?|brows(?:e|ing)|verify(?:ing)?|grab(?:bing)?|get(?:ting)?\s+(?:you\s+)?(?:the\s+|some\s+)?(?:latest|current|up-to-date|live|real-time|most\s+recent)|quer(?:y|ying)|(?:run(?:ning)?|do(?:ing)?|perform(?:ing)?|conduct(?:ing)?)\s+an?\s+(?:quick\s+)?(?:web\s+|online\s+|internet\s+|google\s+)?search|go\s+online|do(?:ing)?\s+(?:some|a\s+bit\s+of|a\s+little|more)\s+(?:research|digging|searching|checking)|(?:take|have)\s+a\s+(?:quick\s+|closer\s+)?(?:look|peek)|peek|investigat(?:e|ing)|consult(?:ing)?|retriev(?:e|ing)|scan(?:ning)?|explor(?:e|ing)|obtain(?:ing)?|sourc(?:e|ing)|gather(?:ing)?|collect(?:ing)?|google|see\s+what\s+(?:I|we)\s+can\s+find)`;
+const LOOKUP = String.raw`(?:search(?:ing)?(?:\s+(?:for|the\s+web|online|the\s+internet))?|look(?:ing)?(?:\s+(?:it|that|this|them|those|these|things|everything))?\s+up|look(?:ing)?\s+(?:into|for|around)|(?:double-?|re)?check(?:ing)?(?!\s+(?:my|your|our)\s+understanding|\s+(?:that|if)\s+I\s+understood)|find(?:ing)?(?:\s+out)?|fetch(?:ing)?|pull(?:ing)?(?:\s+up)?|dig(?:ging)?|research(?:ing)?|brows(?:e|ing)|verify(?:ing)?|grab(?:bing)?|get(?:ting)?\s+(?:you\s+)?(?:the\s+|some\s+)?(?:latest|current|up-to-date|live|real-time|most\s+recent)|quer(?:y|ying)|(?:run(?:ning)?|do(?:ing)?|perform(?:ing)?|conduct(?:ing)?)\s+an?\s+(?:quick\s+)?(?:web\s+|online\s+|internet\s+|google\s+)?search|go\s+online|do(?:ing)?\s+(?:some|a\s+bit\s+of|a\s+little|more)\s+(?:research|digging|searching|checking)|(?:take|have)\s+a\s+(?:quick\s+|closer\s+)?(?:look|peek)|peek|investigat(?:e|ing)|consult(?:ing)?|retriev(?:e|ing)|scan(?:ning)?|explor(?:e|ing)|obtain(?:ing)?|sourc(?:e|ing)|gather(?:ing)?|collect(?:ing)?|google|see\s+what\s+(?:I|we)\s+can\s+find)`;
 
 /** Words that may stand between a subject and the lookup verb ("I'll just quickly go and…"). */
 const FILLER = String.raw`(?:\s+(?:now|quickly|just|first|certainly|definitely|gladly|happily|then|be\s+happy\s+to|be\s+glad\s+to|love\s+to|like\s+to|need\s+to|have\s+to|be\s+able\s+to|go\s+ahead\s+and|go\s+and|go|try\s+to|try\s+and|try|need|want\s+to|gonna))*`;
@@ -47,7 +47,7 @@ export const DEFERRAL_PATTERNS: RegExp[] = [
   // No access to live data, the web, today's facts.
   new RegExp(String.raw`\b(?:I|I'm|I\s+am|we)\b[^.!?\n]{0,30}?\b${NEGATION}\s+(?:\w+\s+){0,2}?${ACCESS_VERB}\b[^.!?\n]{0,40}?\b${ACCESS_WORD}`, 'i'),
   /\b(?:I'm|I\s+am)\s+(?:not|no\s+longer)\s+connected\s+to\s+the\s+(?:internet|web)/i,
-  /\bI\s+have\s+no\s+(?:internet|web|online|real[- ]?time|live|browsing|way\s+to\s+(?:check|look|search|browse))/i,
+  /\bI\s+have\s+no\s+(?:internet|web|online|real[- ]?time|live|browsing|(?:way|means|ability|capability|tools?)\s+(?:to|of|for)\s+(?:check|look|search|brows|access|go(?:ing)?\s+online|verif))/i,
   /\bI(?:'d|\s+would)\s+need\s+(?:internet|web|online|real[- ]?time|live|browsing|to\s+(?:search|browse|look|check|go\s+online))/i,
   /\b(?:isn't|is\s+not|aren't|are\s+not|not)\s+(?:available|accessible)\s+to\s+me\b/i,
   /\b(?:isn't|is\s+not|aren't|are\s+not)\s+something\s+I\s+(?:can|could|have)\b/i,
