@@ -43,4 +43,6 @@ test('refusals are caught anywhere', () => {
   const text = `${'Some context. '.repeat(30)}I can't answer that from the tool results.`;
   assert.ok(findRefusal(text));
   assert.equal(freeCheck(text)?.kind, 'refusal');
+  assert.ok(findRefusal('Sorry, I cannot determine that based on the search results.'));
+  assert.equal(findRefusal('The search results say it opens at 9.'), null);
 });

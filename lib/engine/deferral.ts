@@ -99,7 +99,7 @@ function workFollows(text: string, end: number): boolean {
 }
 
 export const REFUSAL_PATTERNS: RegExp[] = [
-  /\b(?:I|we)\s+(?:cannot|can't|could\s+not|couldn't|am\s+unable\s+to|was\s+unable\s+to)\s+answer\s+(?:this|that|it|your\s+question)\b[^.!?\n]{0,60}\bfrom\s+(?:the\s+)?(?:tool\s+)?results\b/i,
+  /\b(?:I|we)\s+(?:cannot|can't|could\s+not|couldn't|am\s+unable\s+to|was\s+unable\s+to)\s+(?:answer|determine|tell)\s+(?:this|that|it|your\s+question|you)\b[^.!?\n]{0,60}\b(?:from|based\s+on)\s+(?:the\s+)?(?:tool\s+|search\s+)?results\b/i,
   /\bthe\s+(?:tool\s+)?results\s+(?:do\s+not|don't)\s+(?:contain|include|say|mention)\b[^.!?\n]{0,80}\b(?:so\s+I|I)\s+(?:cannot|can't)\b/i,
 ];
 
