@@ -18,6 +18,11 @@ export const REFUSAL_REST_MS = 6 * 60 * 60 * 1000;
 /** A stumble is usually passing: five minutes. */
 export const STUMBLE_REST_MS = 5 * 60 * 1000;
 
+/** The key a host is known by for breakers and budgets: host and port, as in a URL. */
+export function hostKey(url: string | URL): string {
+  return new URL(url).host;
+}
+
 export type RateBudget = { minGapMs: number; perMinute: number; perHour: number; perDay: number };
 export const DEFAULT_BUDGET: RateBudget = { minGapMs: 400, perMinute: 60, perHour: 900, perDay: 8000 };
 

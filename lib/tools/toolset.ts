@@ -3,7 +3,7 @@ import type { Config } from '@/lib/config';
 import type { ToolSet } from '@/lib/turns/registry';
 import { calculatorTool } from './calculator';
 import { nowTool } from './now';
-import { createHostGuard, type HostStore, type RateBudget } from './politeness';
+import { createHostGuard, hostKey, type HostStore, type RateBudget } from './politeness';
 
 const SEARXNG_BUDGET: RateBudget = { minGapMs: 0, perMinute: 60, perHour: 600, perDay: 5000 };
 import { createToolRegistry } from './registry';
@@ -27,12 +27,12 @@ export type ToolStore = HostStore & {
 /** Hearth's tools for one turn: web search only when SearXNG is configured. */
 export function createToolSet({ config, store, now, fetchImpl }: { config: Config; store: ToolStore; now: () => number; fetchImpl?: typeof fetch }): ToolSet {
   // The user's own SearXNG answers many queries a minute; outside sites get the default budget.
-  const budgets: Record<string, RateBudget> = config.SEARXNG_URL ? { [new URL(config.SEARXNG_URL).hostname]: SEARXNG_BUDGET } : {};
+  const budgets: Record<string, RateBudget> = config.SEARXNG_URL ? { [hostKey(config.SEARXNG_URL)]: SEARXNG_BUDGET } : {};
   const guard = createHostGuard(store, now, budgets);
   const tools: Tool[] = [calculatorTool, nowTool, searchConversationsTool];
   let searchHost: string | null = null;
   if (config.SEARXNG_URL) {
-    searchHost = new URL(config.SEARXNG_URL).host;
+    searchHost = hostKey(config.SEARXNG_URL);
     tools.push(createWebSearchTool({ searxngUrl: config.SEARXNG_URL, guard, now, fetchImpl }) as Tool);
   }
   tools.push(createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS }, guard, now, extractPdf: pdfText }) as Tool);

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { z } from 'zod';
 import { checkUrl, type GuardPolicy } from './net-guard';
-import { restingMessage, type HostGuard } from './politeness';
+import { hostKey, restingMessage, type HostGuard } from './politeness';
 import { defineTool, ToolError } from './types';
 
 /** web_search through SearXNG's JSON API, and fetch_url: one public page as readable text. */
@@ -66,7 +66,7 @@ export async function guardedGet(raw: string, deps: WebDeps, signal: AbortSignal
   for (let hop = 0; hop <= FETCH_MAX_REDIRECTS; hop++) {
     const decision = await checkUrl(current, deps.policy);
     if (!decision.ok) throw new ToolError(hop === 0 ? decision.reason : `a redirect led to a refused address: ${decision.reason}`);
-    const host = decision.url.hostname;
+    const host = hostKey(decision.url);
     const verdict = deps.guard.admit(host);
     if (!verdict.ok) throw new ToolError(restingMessage(host, verdict, deps.now()));
     if (verdict.waitMs > 0) await new Promise((r) => setTimeout(r, verdict.waitMs));
@@ -140,7 +140,7 @@ export function createWebSearchTool({ searxngUrl, guard, now, fetchImpl = fetch 
     timeoutMs: 15_000,
     research: true,
     async run({ query, limit }, _deps, signal) {
-      const host = base.host;
+      const host = hostKey(base);
       const verdict = guard.admit(host);
       if (!verdict.ok) throw new ToolError(restingMessage(host, verdict, now()));
       if (verdict.waitMs > 0) await new Promise((r) => setTimeout(r, verdict.waitMs));

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
+import { parseConfig } from '@/lib/config';
+import { createToolSet, type ToolStore } from './toolset';
+
+let searx: SearxDouble;
+before(async () => (searx = await startSearxDouble()));
+after(() => searx.close());
+
+function store(): ToolStore {
+  const spend: { host: string; at: number }[] = [];
+  const boxes = new Map<string, { until: number; reason: string }>();
+  return {
+    penaltyOf: ({ host }) => boxes.get(host),
+    setPenalty: ({ host, until, reason }) => void boxes.set(host, { until, reason }),
+    clearPenalty: ({ host }) => void boxes.delete(host),
+    recordSpend: (s) => void spend.push(s),
+    spendSince: ({ host, since }) => spend.filter((s) => s.host === host && s.at >= since).map((s) => s.at),
+    searchMessages: () => [],
+    exchangeOf: () => [],
+  };
+}
+
+test('web search is offered only with SEARXNG_URL; the own SearXNG gets its own budget under the key the tool uses', async () => {
+  const off = createToolSet({ config: parseConfig({}), store: store(), now: () => 0 });
+  assert.ok(!off.registry.has('web_search'));
+  assert.equal(off.researchAvailable(), false);
+  assert.ok(off.registry.has('fetch_url') && off.registry.has('calculator') && off.registry.has('now') && off.registry.has('search_conversations'));
+
+  const s = store();
+  const on = createToolSet({ config: parseConfig({ SEARXNG_URL: searx.url }), store: s, now: () => 1000 });
+  assert.equal(on.researchAvailable(), true);
+  const deps = on.deps('t');
+  for (const q of ['a one', 'b two', 'c three']) {
+    const r = await on.registry.run('web_search', JSON.stringify({ query: q }), deps, new AbortController().signal);
+    assert.ok(r.ok);
+  }
+  // The spend was recorded under host:port, the key the budget table uses.
+  assert.equal(s.spendSince({ host: new URL(searx.url).host, since: 0 }).length, 3);
+});
