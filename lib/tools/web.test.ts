@@ -110,7 +110,7 @@ describe('fetch_url', () => {
     const { registry, store } = fetchTool();
     const first = await run(registry, `http://public.example:${port}/slow-down`);
     assert.ok(!first.ok && /refusing/.test(first.error));
-    assert.equal(store.boxes.get('public.example')?.until, 1_000_000 + REFUSAL_REST_MS);
+    assert.equal(store.boxes.get(`public.example:${port}`)?.until, 1_000_000 + REFUSAL_REST_MS);
     const before = hits.length;
     const second = await run(registry, `http://public.example:${port}/article`);
     assert.ok(!second.ok && /resting/.test(second.error));
