@@ -23,10 +23,12 @@ type Holder = { [key]?: Runtime };
 export function buildRuntime(config: Config, store: Store, model?: ModelClient): Runtime {
   const llm = model ?? createLlamaClient({ baseURL: config.LLAMA_URL, timeoutMs: config.MODEL_TIMEOUT_MS, apiKey: config.LLAMA_API_KEY, model: config.LLAMA_MODEL });
   const now = Date.now;
+  // Built once: the tool schemas are computed when the set is made.
+  const toolSet = createToolSet({ config, store, now });
   const turns = new TurnRegistry({
     store,
     model: llm,
-    tools: () => createToolSet({ config, store, now }),
+    tools: () => toolSet,
     now,
     assistantName: config.HEARTH_ASSISTANT_NAME,
     timezone: config.HEARTH_TIMEZONE,
