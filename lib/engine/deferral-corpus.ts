@@ -290,6 +290,18 @@ export const DEFERRALS: string[] = [
   "I can't see the news, unfortunately.",
   "I will research this and let you know.",
   "Let me quickly browse for the answer.",
+  "Great question about the election results! Since these are changing by the hour, I'd recommend I run a search to get you accurate numbers.",
+  "**Current status:** unknown to me. I can search for it.",
+  "- I don't have live data\n- I can search the web if you want",
+  "Thanks for asking! Unfortunately, real-time weather is outside what I can see. I can look it up though.",
+  "Hey! I don't keep track of live sports. Let me know and I'll find the score.",
+  "That's a tricky one since prices change daily. I'm happy to search for today's price.",
+  "Sure, here's what I can do: search for the latest reviews and summarize them. Should I go ahead?",
+  "I'm afraid my information on this is out of date. A web search would give you the current answer — shall I run one?",
+  "You're asking about something recent, so I'd want to check a news source first.",
+  "Interesting! I don't actually know the current version number offhand, but finding it is quick if you want me to.",
+  "Happy to help! To get the latest price I'd need to look it up. Let me do that.",
+  "Let me think... I don't have the latest info. I'd suggest I search for it.",
 ];
 
 export const GENUINE: string[] = [
@@ -553,4 +565,14 @@ export const GENUINE: string[] = [
   "I can dig it: here's a funk playlist: Superstition, Cissy Strut, Pick Up the Pieces.",
   "I will be honest: I prefer the first design, because it's cleaner.",
   "Let me quickly recap what we decided: Postgres, a weekly backup, and one staging server.",
+  "Great question about the election results! According to the search, turnout was 66% and the count finished at 2 am.",
+  "**Current status:** the service is up, per the status page I fetched.",
+  "- Milk\n- Eggs\n- Bread",
+  "Thanks for asking! The weather in Lyon today, from the forecast I found: 12°C and cloudy.",
+  "Hey! The score was 3–1, per the live results.",
+  "That's a tricky one. Prices change daily, but today's price from the search is $2.99.",
+  "Sure, here's what I can do for you right now: a short summary. The book follows a family over three generations.",
+  "You're asking about something recent; the news result I found says the law passed on Tuesday.",
+  "Interesting! The current version number is 4.2.1, from the project's release page.",
+  "Let me think... 17 × 3 is 51.",
 ];

@@ -29,6 +29,8 @@ const ACCESS_VERB = String.raw`(?:have|get|provide|give|offer|browse|access|chec
 export const DEFERRAL_PATTERNS: RegExp[] = [
   // An offer or promise to look something up: "I can check", "let me search", "I'll have to look that up".
   new RegExp(String.raw`${PROMISE}${FILLER}\s+${LOOKUP}\b`, 'i'),
+  // "I'd recommend I run a search": the model proposing its own lookup.
+  new RegExp(String.raw`\b(?:recommend|suggest|propose)\s+(?:that\s+)?(?:I|we)${FILLER}\s+${LOOKUP}\b`, 'i'),
   // Asking permission.
   /\bwould\s+you\s+like\s+(?:me|us|for\s+me)\s+to\b/i,
   /\b(?:like|want|need)\s+(?:me|us|for\s+me)\s+to\b/i,
