@@ -4,6 +4,7 @@ import './globals.css';
 export const metadata: Metadata = {
   title: 'Hearth',
   description: 'Chat with the model on your own machine',
+  icons: { icon: '/favicon.svg' },
 };
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
