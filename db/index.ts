@@ -15,8 +15,3 @@ export function getDb(): Db {
   holder[key] ??= openDatabase(path.resolve(getConfig().DATA_DIR, 'hearth.db'));
   return holder[key];
 }
-
-/** Tests hand in their own database. */
-export function setDb(db: Db): void {
-  (globalThis as Holder)[key] = db;
-}

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, notInArray, desc } from 'drizzle-orm';
+import { and, asc, desc, eq, notInArray } from 'drizzle-orm';
 import type { Db } from '../client';
 import type { DecideAnswer } from '@/lib/decide/types';
 import { decisionRecords } from '../schema';
@@ -96,17 +96,6 @@ export function decisionQueries(db: Db) {
         .select()
         .from(decisionRecords)
         .where(eq(decisionRecords.threadId, threadId))
-        .orderBy(asc(decisionRecords.id))
-        .all()
-        .map(toRecord);
-    },
-
-    decisionsOfTurns({ turnIds }: { turnIds: string[] }): StoredDecision[] {
-      if (turnIds.length === 0) return [];
-      return db
-        .select()
-        .from(decisionRecords)
-        .where(inArray(decisionRecords.turnId, turnIds))
         .orderBy(asc(decisionRecords.id))
         .all()
         .map(toRecord);

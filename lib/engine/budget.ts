@@ -36,11 +36,6 @@ export class TurnBudget {
     this.toolRuns++;
   }
 
-  /** Whether a tool run of this cost still fits (used to skip a run instead of failing the turn). */
-  canAfford(cost: number): boolean {
-    return this.fuelUsed + cost <= this.limits.fuel;
-  }
-
   private chargeFuel(cost: number, what: string): void {
     if (this.fuelUsed + cost > this.limits.fuel) {
       throw new HearthError('budget_exhausted', `This turn ran out of fuel (${this.fuelUsed} of ${this.limits.fuel} used) before ${what}.`, {

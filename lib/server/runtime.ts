@@ -1,5 +1,4 @@
 import 'server-only';
-import path from 'node:path';
 import { getDb } from '@/db';
 import { createStore, type Store } from '@/db/store';
 import { getConfig, type Config } from '@/lib/config';
@@ -55,8 +54,4 @@ export function getRuntime(): Runtime {
 /** Tests install a runtime of their own (a temporary database, the double). */
 export function setRuntime(runtime: Runtime | undefined): void {
   (globalThis as Holder)[key] = runtime;
-}
-
-export function dataFile(config: Config): string {
-  return path.resolve(config.DATA_DIR, 'hearth.db');
 }

@@ -11,7 +11,11 @@ export type HostStore = {
   clearPenalty(args: { host: string }): void;
   recordSpend(args: { host: string; at: number }): void;
   spendSince(args: { host: string; since: number }): number[];
+  pruneSpend(args: { before: number }): void;
 };
+
+/** Spend older than a day no longer counts; it is deleted every this many requests. */
+const PRUNE_EVERY = 100;
 
 /** A refusal means "stop asking": six hours, as the reference found search engines need. */
 export const REFUSAL_REST_MS = 6 * 60 * 60 * 1000;
@@ -30,6 +34,7 @@ export const DEFAULT_BUDGET: RateBudget = { minGapMs: 400, perMinute: 60, perHou
 export type HostVerdict = { ok: true; waitMs: number } | { ok: false; reason: string; until: number };
 
 export function createHostGuard(store: HostStore, now: () => number, budgets: Record<string, RateBudget> = {}, defaultBudget = DEFAULT_BUDGET) {
+  let admitted = 0;
   return {
     /** May we ask this host now? Spends one request when yes. */
     admit(host: string): HostVerdict {
@@ -46,6 +51,7 @@ export function createHostGuard(store: HostStore, now: () => number, budgets: Re
       if (within(3_600_000) >= budget.perHour) return { ok: false, reason: 'rate budget for this hour is used up', until: t + 3_600_000 };
       if (day.length >= budget.perDay) return { ok: false, reason: 'rate budget for today is used up', until: t + 86_400_000 };
       store.recordSpend({ host, at: t });
+      if (++admitted % PRUNE_EVERY === 0) store.pruneSpend({ before: t - 86_400_000 });
       return { ok: true, waitMs };
     },
     refused(host: string, status: number) {

@@ -17,6 +17,7 @@ function store(): ToolStore {
     clearPenalty: ({ host }) => void boxes.delete(host),
     recordSpend: (s) => void spend.push(s),
     spendSince: ({ host, since }) => spend.filter((s) => s.host === host && s.at >= since).map((s) => s.at),
+    pruneSpend: () => undefined,
     searchMessages: () => [],
     exchangeOf: () => [],
   };

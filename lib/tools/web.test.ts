@@ -18,6 +18,7 @@ function memoryHosts(): HostStore & { boxes: Map<string, { until: number; reason
     clearPenalty: ({ host }) => void boxes.delete(host),
     recordSpend: (s) => void spend.push(s),
     spendSince: ({ host, since }) => spend.filter((s) => s.host === host && s.at >= since).map((s) => s.at),
+    pruneSpend: () => undefined,
   };
 }
 
@@ -157,6 +158,17 @@ describe('web_search through SearXNG', () => {
     t += 100;
     const third = guard.admit('h');
     assert.ok(!third.ok && /this minute/.test(third.reason));
+  });
+
+  test('spend older than a day is pruned as requests go by', () => {
+    const pruned: number[] = [];
+    let t = 100_000_000;
+    const guard = createHostGuard({ ...memoryHosts(), pruneSpend: ({ before }) => void pruned.push(before) }, () => t, {}, { minGapMs: 0, perMinute: 1000, perHour: 10_000, perDay: 10_000 });
+    for (let i = 0; i < 200; i++) {
+      t += 1;
+      assert.ok(guard.admit(`h${i % 3}`).ok);
+    }
+    assert.deepEqual(pruned, [100_000_100 - 86_400_000, 100_000_200 - 86_400_000]);
   });
 
   test('a stumble rests a host for minutes, success clears it', () => {
