@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
 import { parseConfig } from '@/lib/config';
+import { memoryHosts } from '@/lib/testing/memory-hosts';
 import { createToolSet, type ToolStore } from './toolset';
 
 let searx: SearxDouble;
@@ -9,18 +10,7 @@ before(async () => (searx = await startSearxDouble()));
 after(() => searx.close());
 
 function store(): ToolStore {
-  const spend: { host: string; at: number }[] = [];
-  const boxes = new Map<string, { until: number; reason: string }>();
-  return {
-    penaltyOf: ({ host }) => boxes.get(host),
-    setPenalty: ({ host, until, reason }) => void boxes.set(host, { until, reason }),
-    clearPenalty: ({ host }) => void boxes.delete(host),
-    recordSpend: (s) => void spend.push(s),
-    spendSince: ({ host, since }) => spend.filter((s) => s.host === host && s.at >= since).map((s) => s.at),
-    pruneSpend: () => undefined,
-    searchMessages: () => [],
-    exchangeOf: () => [],
-  };
+  return { ...memoryHosts(), searchMessages: () => [], exchangeOf: () => [] };
 }
 
 test('web search is offered only with SEARXNG_URL; the own SearXNG gets its own budget under the key the tool uses', async () => {
