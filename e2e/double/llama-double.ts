@@ -4,10 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { persona } from './persona';
 
 /**
- * A scripted stand-in for llama-server that speaks its wire format as captured in
- * ../shared/llama-samples: the same response and chunk shapes, the same 4xx/5xx error bodies
- * for the same bad requests, grammar-aware probabilities (post_sampling_probs) for JSON
- * schema answers, tool-call deltas, pings, and failure modes (dead mid-stream, slow, errors
+ * A scripted stand-in for llama-server that speaks its wire format as captured from a real
+ * server in e2e/double/samples (notes in e2e/double/llama-server.md): the same response and
+ * chunk shapes, the same 4xx/5xx error bodies for the same bad requests, grammar-aware
+ * probabilities (post_sampling_probs) for JSON schema answers, tool-call deltas, pings, and failure modes (dead mid-stream, slow, errors
  * after streaming began). Tests give it a script; without one it plays `persona`, a
  * deterministic small model used by the browser tests and `npm run dev:fake`.
  */

@@ -5,13 +5,13 @@ import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type DoubleReply, type LlamaDouble } from './llama-double';
 
 /**
- * The double must speak the real server's wire format. For every captured exchange in
- * ../shared/llama-samples, the same request goes to the double (scripted to give the same
+ * The double must speak the real server's wire format. For every exchange captured from a
+ * real server in ./samples, the same request goes to the double (scripted to give the same
  * kind of reply) and the answer must have the sample's status and the same shape: the same
  * keys and value types, chunk by chunk for streams.
  */
 
-const dir = path.resolve(process.cwd(), '../shared/llama-samples');
+const dir = path.resolve(import.meta.dirname, 'samples');
 const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
 
 type Shape = string | { [k: string]: Shape } | Shape[];

@@ -7,7 +7,7 @@ import { scriptedModel } from '@/lib/testing/scripted-model';
 import { DecideDefinitionError, defineDecideStep, parseAnswerJson } from './decide';
 import { valueDistribution } from './probabilities';
 
-const samples = path.resolve(process.cwd(), '../shared/llama-samples');
+const samples = path.resolve(import.meta.dirname, '../../e2e/double/samples');
 const sample31 = JSON.parse(fs.readFileSync(path.join(samples, '31-verdict-post-sampling-probs.response.json'), 'utf8'));
 const tokens31 = readTokenProbs(sample31.choices[0].logprobs.content)!;
 

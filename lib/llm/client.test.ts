@@ -8,7 +8,7 @@ import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { HearthError } from '@/lib/errors';
 import { createLlamaClient } from './client';
 
-const dir = path.resolve(process.cwd(), '../shared/llama-samples');
+const dir = path.resolve(import.meta.dirname, '../../e2e/double/samples');
 const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
 
 /** Serves captured bodies byte for byte: the real server's words replayed through our client. */
