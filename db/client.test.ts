@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ContextRuntime } from '@/lib/context/layers';
 import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
 import { openDatabase, MigrationError } from './client';
 import { createStore } from './store';
+import { makeTempDir } from '@/lib/testing/temp-dir';
 
-function tempDir() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-db-'));
-}
+const tempDir = () => makeTempDir('hearth-db');
 
 test('opens with WAL, foreign keys and a busy timeout, and migrates a new file', () => {
   const dir = tempDir();

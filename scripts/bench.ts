@@ -6,8 +6,6 @@
  *    stored in SQLite, listeners notified).
  * Targets (issue 3): p50 ≤ 10 ms per turn, ≤ 1 ms per token.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startLlamaDouble } from '../e2e/double/llama-double';
@@ -18,6 +16,7 @@ import { parseConfig } from '../lib/config';
 import { createLlamaClient } from '../lib/llm/client';
 import type { ModelClient } from '../lib/llm/types';
 import { buildRuntime } from '../lib/server/runtime';
+import { makeTempDir } from '../lib/testing/temp-dir';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 40);
 
@@ -28,7 +27,7 @@ function pct(values: number[], p: number): number {
 
 const double = await startLlamaDouble();
 const searx = await startSearxDouble();
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
+const dir = makeTempDir('hearth-bench');
 const config = parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searx.url, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC', MODEL_SLOTS: '1' });
 const store = createStore(openDatabase(path.join(dir, 'hearth.db')));
 

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
@@ -16,6 +14,7 @@ import { buildRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
 import * as health from './health/route';
 import * as attachmentsRoute from './attachments/route';
 import { tinyPdf } from '@/lib/testing/pdf';
+import { makeTempDir } from '@/lib/testing/temp-dir';
 import * as memoriesRoute from './memories/route';
 import * as memoryRoute from './memories/[id]/route';
 import * as search from './search/route';
@@ -95,7 +94,7 @@ after(async () => {
   await searx.close();
 });
 beforeEach(() => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-api-'));
+  dataDir = makeTempDir('hearth-api');
   double.setScript(undefined);
   rt = makeRuntime();
 });
