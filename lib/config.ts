@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { brand, isBranded } from '@/lib/errors';
 
 /**
  * Hearth's whole configuration, read from the environment once and validated here.
@@ -77,7 +78,15 @@ const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    brand(this, 'ConfigError');
+  }
+}
+
+/** Recognised by brand, not class identity (see lib/errors.ts). */
+export const isConfigError = (err: unknown): err is ConfigError => isBranded(err, 'ConfigError');
 
 /** Parses an environment; throws ConfigError with a one-line message naming the key. */
 export function parseConfig(env: Record<string, string | undefined>): Config {

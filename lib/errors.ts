@@ -22,6 +22,26 @@ export const errorStatus = {
 
 export type ErrorCode = keyof typeof errorStatus;
 
+/**
+ * Errors are recognised by a brand, never by `instanceof`. Next bundles instrumentation and
+ * each route apart, so one class can exist twice in a process: the turn registry is built
+ * from instrumentation's copy of this module, and a route checking against its own copy
+ * would not recognise an error made by that one. A property under a process-wide symbol
+ * (Symbol.for) reads the same from every copy.
+ */
+const BRAND = Symbol.for('hearth.error.brand');
+
+/** Marks an error as being of the named kind, in a way every bundle's copy can read. */
+export function brand(err: Error, kind: string): void {
+  Object.defineProperty(err, BRAND, { value: kind, enumerable: false });
+  err.name = kind;
+}
+
+/** Whether a value is an error branded with this kind (whichever bundle made it). */
+export function isBranded(err: unknown, kind: string): err is Error {
+  return typeof err === 'object' && err !== null && (err as { [BRAND]?: unknown })[BRAND] === kind;
+}
+
 export class HearthError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -29,7 +49,7 @@ export class HearthError extends Error {
     readonly detail?: Record<string, unknown>,
   ) {
     super(message);
-    this.name = 'HearthError';
+    brand(this, 'HearthError');
   }
 
   get status(): number {
@@ -41,6 +61,12 @@ export class HearthError extends Error {
   }
 }
 
+/** A HearthError from any bundle, with a code this copy knows (so its status is defined). */
 export function isHearthError(err: unknown): err is HearthError {
-  return err instanceof HearthError;
+  return isBranded(err, 'HearthError') && Object.hasOwn(errorStatus, (err as { code?: unknown }).code as PropertyKey);
+}
+
+/** Whether err is a HearthError with one of these codes. */
+export function hasErrorCode(err: unknown, ...codes: ErrorCode[]): boolean {
+  return isHearthError(err) && codes.includes(err.code);
 }

@@ -6,13 +6,13 @@
 import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, parseConfig } from '../lib/config';
+import { isConfigError, parseConfig } from '../lib/config';
 
 let config;
 try {
   config = parseConfig(process.env);
 } catch (err) {
-  if (err instanceof ConfigError) {
+  if (isConfigError(err)) {
     console.error(err.message);
     process.exit(1);
   }

@@ -1,4 +1,4 @@
-import { HearthError } from '@/lib/errors';
+import { hasErrorCode } from '@/lib/errors';
 import type { ChatMessage, ModelClient } from '@/lib/llm/types';
 import { argmax, valueDistribution } from './probabilities';
 import type { DecideAnswer, DecisionRecord, Question } from './types';
@@ -108,7 +108,7 @@ export function defineDecideStep<Q extends Record<string, Question>, T extends s
         );
       } catch (err) {
         // Running out of budget or being stopped ends the turn; any other failure is a refusal.
-        if (signal?.aborted || (err instanceof HearthError && (err.code === 'budget_exhausted' || err.code === 'cancelled'))) throw err;
+        if (signal?.aborted || hasErrorCode(err, 'budget_exhausted', 'cancelled')) throw err;
         lastProblem = `the call failed: ${(err as Error).message}`;
         continue;
       }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineDecideStep, parseAnswerJson } from '@/lib/decide/decide';
 import type { ModelClient } from '@/lib/llm/types';
 import { calculate, type Calculation } from '@/lib/tools/calculator';
-import { ToolError } from '@/lib/tools/types';
+import { isToolError } from '@/lib/tools/types';
 import { ARITHMETIC_SYSTEM, PLAN_SYSTEM } from './prompts';
 
 /**
@@ -61,7 +61,7 @@ export async function planAndCompute(model: ModelClient, question: string, signa
   try {
     return { ok: true, calculation: calculate(parsed.data.expression) };
   } catch (err) {
-    if (err instanceof ToolError) return { ok: false, diagnostic: `the plan could not be computed: ${err.message}` };
+    if (isToolError(err)) return { ok: false, diagnostic: `the plan could not be computed: ${err.message}` };
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { HearthError } from '@/lib/errors';
+import { HearthError, isHearthError } from '@/lib/errors';
 import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth, TokenProb, ToolCallRequest } from './types';
 
 /**
@@ -43,7 +43,7 @@ export function readTokenProbs(content: LlamaProb[] | null | undefined): TokenPr
 
 /** Turns any failure of a call into the HearthError the engine and the UI understand. */
 export function mapModelError(err: unknown, baseURL: string): HearthError {
-  if (err instanceof HearthError) return err;
+  if (isHearthError(err)) return err;
   if (err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
     return new HearthError('cancelled', 'The model call was stopped.');
   }

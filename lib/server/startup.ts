@@ -1,4 +1,4 @@
-import { ConfigError, getConfig } from '@/lib/config';
+import { getConfig, isConfigError } from '@/lib/config';
 import { getRuntime } from './runtime';
 
 /**
@@ -10,7 +10,7 @@ export function startup(): void {
   try {
     getConfig();
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (isConfigError(err)) {
       console.error(err.message);
       process.exit(1);
     }

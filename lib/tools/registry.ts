@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolSchema } from '@/lib/llm/types';
-import { ToolError, type Tool, type ToolDeps, type ToolResult } from './types';
+import { isToolError, ToolError, type Tool, type ToolDeps, type ToolResult } from './types';
 
 /**
  * The tool registry: schemas for the model, and one safe way to run a call. Arguments are
@@ -71,7 +71,7 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
         return { ok: true, data };
       } catch (err) {
         if (signal.aborted) throw err;
-        if (err instanceof ToolError) return { ok: false, error: err.message };
+        if (isToolError(err)) return { ok: false, error: err.message };
         return { ok: false, error: `${name} failed unexpectedly (${(err as Error)?.message ?? String(err)}); answer with what you have and say so` };
       } finally {
         clearTimeout(timer);

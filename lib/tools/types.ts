@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { brand, isBranded } from '@/lib/errors';
 
 /**
  * A tool: a name, a description written for a small model, zod parameters (sent as JSON
@@ -40,7 +41,15 @@ export type Tool<P extends z.ZodType = z.ZodType> = {
 };
 
 /** A failure the tool reports to the model as advice, not a crash. */
-export class ToolError extends Error {}
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    brand(this, 'ToolError');
+  }
+}
+
+/** Recognised by brand, not class identity (see lib/errors.ts). */
+export const isToolError = (err: unknown): err is ToolError => isBranded(err, 'ToolError');
 
 export function defineTool<P extends z.ZodType>(tool: Tool<P>): Tool<P> {
   return tool;

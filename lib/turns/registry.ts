@@ -4,7 +4,7 @@ import { attachmentsLayer, historyCharsFor, historyLayer, identityLayer, memoryL
 import { recallFacts } from '@/lib/memory/facts';
 import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
 import type { DecisionRecord } from '@/lib/decide/types';
-import { HearthError } from '@/lib/errors';
+import { HearthError, isHearthError } from '@/lib/errors';
 import type { TurnEvent } from '@/lib/engine/events';
 import { StepLedger, type StoredStep } from '@/lib/engine/steps';
 import { runTurn, type EngineConfig, type TurnOutcome } from '@/lib/engine/turn';
@@ -239,7 +239,7 @@ export class TurnRegistry {
       store.setTurnStatus({ id: live.turnId, status: 'running' });
       outcome = await this.runEngine(live, ids);
     } catch (err) {
-      const e = err instanceof HearthError ? err : new HearthError('internal', (err as Error)?.message ?? String(err));
+      const e = isHearthError(err) ? err : new HearthError('internal', (err as Error)?.message ?? String(err));
       outcome =
         e.code === 'cancelled'
           ? { status: 'cancelled', partial: live.draft, stats: emptyStats(), diagnostics: [] }
