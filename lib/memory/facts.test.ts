@@ -11,6 +11,22 @@ test('facts are refused with a reason when empty, long, secret or repeated', () 
   assert.match(factRefusal('i am  Vegetarian.', ['I am vegetarian.'])!, /already kept/);
 });
 
+test('keys with a well-known prefix are refused even in one case; ordinary words with those letters are not', () => {
+  for (const key of [
+    'my key is sk-abcdefghijklmnopqrstuvwxyz123456',
+    'use sk-ant-api03-abcdefghijklmnop for work',
+    'github ghp_abcdefghijklmnopqrstuvwxyz0123',
+    'slack xoxb-1234567890-abcdef',
+    'aws AKIAIOSFODNN7EXAMPLE',
+    'hf_abcdefghijklmnopqrstuvwx is my token for models',
+  ]) {
+    assert.match(factRefusal(key, []) ?? 'kept', /password, key or token/, key);
+  }
+  for (const fine of ['I like sk-iing in winter', 'I ask-questions a lot', 'My github name is ghp', 'I work at AKIA Ltd']) {
+    assert.equal(factRefusal(fine, []), null, fine);
+  }
+});
+
 test('recall picks facts sharing words with the question, most shared first', () => {
   const facts = [
     { text: 'Drinks coffee black', updatedAt: 1 },

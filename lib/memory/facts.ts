@@ -9,6 +9,8 @@ export const MAX_FACT_CHARS = 300;
 export const RECALL_LIMIT = 8;
 
 const SECRET = /\b(password|passwd|api[ _-]?key|secret key|private key|access token|token is|bearer\s+\S+|ssh-(rsa|ed25519))\b/i;
+/** Keys with a well-known prefix, even in one case (OpenAI/Anthropic, GitHub, Slack, AWS, GitLab, Hugging Face, Google). */
+const KNOWN_KEY = /\b(sk-[\w-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|xox[abposr]-[\w-]{10,}|AKIA[0-9A-Z]{16}|glpat-[\w-]{20,}|hf_[A-Za-z0-9]{20,}|AIza[\w-]{30,})/;
 /** A long run of mixed letters and digits is probably a key or a token. */
 const TOKEN_LIKE = /\b(?=[A-Za-z0-9_\-]{24,}\b)(?=\S*[a-z])(?=\S*[A-Z])(?=\S*\d)\S+/;
 
@@ -25,7 +27,7 @@ export function factRefusal(text: string, existing: readonly string[]): string |
   const fact = normaliseFact(text);
   if (!fact) return 'the fact is empty';
   if (fact.length > MAX_FACT_CHARS) return `a fact can be at most ${MAX_FACT_CHARS} characters (one sentence)`;
-  if (SECRET.test(fact) || TOKEN_LIKE.test(fact)) return 'it looks like a password, key or token, and Hearth does not keep secrets in memory';
+  if (SECRET.test(fact) || KNOWN_KEY.test(fact) || TOKEN_LIKE.test(fact)) return 'it looks like a password, key or token, and Hearth does not keep secrets in memory';
   const lower = fact.toLowerCase();
   if (existing.some((e) => normaliseFact(e).toLowerCase() === lower)) return 'that fact is already kept';
   return null;
