@@ -7,6 +7,7 @@ export const errorStatus = {
   invalid_json: 400,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   turn_running: 409,
   too_large: 413,
   unsupported_type: 415,

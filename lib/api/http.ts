@@ -64,6 +64,23 @@ export function parseId(schema: z.ZodType<string>, value: unknown, what = 'threa
   return parsed.data;
 }
 
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type MethodHandlers = Record<Method | 'HEAD' | 'OPTIONS', () => Response>;
+
+/**
+ * Handlers for the methods a route does not serve. Next answers those with an empty 405;
+ * Hearth's contract is a JSON error, with an Allow header. A route exports what it lacks:
+ *   export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET', 'POST');
+ * OPTIONS is included so Next's automatic answer does not list these stand-ins as allowed.
+ */
+export function otherMethods(...allowed: Method[]): MethodHandlers {
+  const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  const refuse = () =>
+    json({ error: { code: 'method_not_allowed', message: `This path answers ${allowed.join(' and ')} only.` } }, 405, { Allow: allow });
+  const options = () => new Response(null, { status: 204, headers: { Allow: allow } });
+  return { GET: refuse, HEAD: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: options };
+}
+
 export function searchParams(request: Request): Record<string, string> {
   return Object.fromEntries(new URL(request.url).searchParams.entries());
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { extractText, MAX_FILE_BYTES } from '@/lib/attachments/extract';
-import { handle, json } from '@/lib/api/http';
+import { handle, json, otherMethods } from '@/lib/api/http';
 import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 /** Multipart overhead allowed on top of the file itself. */
 const FORM_OVERHEAD = 64 * 1024;

@@ -1,10 +1,11 @@
-import { handle, json, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, readJson } from '@/lib/api/http';
 import { memoryBody } from '@/lib/api/schemas';
 import { getRuntime } from '@/lib/server/runtime';
 import { addMemory, memoryView } from '@/lib/server/memories';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET', 'POST');
 
 export function GET() {
   return handle(() => json({ memories: getRuntime().store.listMemories().map(memoryView) }));

@@ -1,10 +1,11 @@
-import { handle, json, parseInput, searchParams } from '@/lib/api/http';
+import { handle, json, otherMethods, parseInput, searchParams } from '@/lib/api/http';
 import { searchQuery } from '@/lib/api/schemas';
 import { getRuntime } from '@/lib/server/runtime';
 import { searchWords } from '@/lib/tools/search-conversations';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 /** Searches every stored message for all the given words, newest first. */
 export function GET(request: Request) {

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { decodeCursor } from '@/db/queries/threads';
 import { HearthError } from '@/lib/errors';
-import { handle, json, parseInput, readJson, searchParams } from '@/lib/api/http';
+import { handle, json, otherMethods, parseInput, readJson, searchParams } from '@/lib/api/http';
 import { createThreadBody, listThreadsQuery } from '@/lib/api/schemas';
 import { getRuntime } from '@/lib/server/runtime';
 import { threadSummary } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET', 'POST');
 
 export function GET(request: Request) {
   return handle(() => {

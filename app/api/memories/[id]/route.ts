@@ -1,4 +1,4 @@
-import { handle, json, parseId, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
 import { idParam, memoryBody } from '@/lib/api/schemas';
 import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
@@ -6,6 +6,7 @@ import { editMemory } from '@/lib/server/memories';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+export const { GET, HEAD, POST, PUT, OPTIONS } = otherMethods('PATCH', 'DELETE');
 
 type Params = { params: Promise<{ id: string }> };
 

@@ -1,11 +1,12 @@
 import { HearthError } from '@/lib/errors';
-import { handle, json, readJson, parseId } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
 import { idParam, patchThreadBody } from '@/lib/api/schemas';
 import { getRuntime } from '@/lib/server/runtime';
 import { requireThread, threadView } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+export const { POST, PUT, OPTIONS } = otherMethods('GET', 'PATCH', 'DELETE');
 
 type Params = { params: Promise<{ id: string }> };
 

@@ -1,10 +1,11 @@
-import { handle, json, parseInput, searchParams, parseId } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, parseInput, searchParams } from '@/lib/api/http';
 import { exportQuery, idParam } from '@/lib/api/schemas';
 import { getRuntime } from '@/lib/server/runtime';
 import { threadMarkdown, threadView } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 type Params = { params: Promise<{ id: string }> };
 

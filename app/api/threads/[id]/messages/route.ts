@@ -1,10 +1,11 @@
-import { handle, readJson, parseId } from '@/lib/api/http';
+import { handle, otherMethods, parseId, readJson } from '@/lib/api/http';
 import { idParam, postMessageBody } from '@/lib/api/schemas';
 import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
 import { getRuntime } from '@/lib/server/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 type Params = { params: Promise<{ id: string }> };
 

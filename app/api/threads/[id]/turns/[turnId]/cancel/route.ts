@@ -1,10 +1,11 @@
-import { handle, json, parseId } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId } from '@/lib/api/http';
 import { idParam } from '@/lib/api/schemas';
 import { getRuntime } from '@/lib/server/runtime';
 import { requireTurn } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 type Params = { params: Promise<{ id: string; turnId: string }> };
 

@@ -1,4 +1,4 @@
-import { handle, parseInput, searchParams, parseId } from '@/lib/api/http';
+import { handle, otherMethods, parseId, parseInput, searchParams } from '@/lib/api/http';
 import { eventsQuery, idParam } from '@/lib/api/schemas';
 import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
 import { getRuntime } from '@/lib/server/runtime';
@@ -6,6 +6,7 @@ import { requireTurn } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 type Params = { params: Promise<{ id: string; turnId: string }> };
 
