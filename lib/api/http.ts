@@ -30,18 +30,46 @@ export async function handle(fn: () => Promise<Response> | Response): Promise<Re
 /** A JSON body larger than this is refused before parsing (a message is capped lower). */
 const MAX_JSON_BYTES = 1_000_000;
 
+/**
+ * Reads a request body of at most `max` bytes. A larger one is refused as soon as that is
+ * known: at once from its declared length, or while reading when it comes chunked (or lies
+ * about its length), so an endless body never fills memory.
+ */
+export async function readBodyCapped(request: Request, max: number, tooLarge: string): Promise<Uint8Array<ArrayBuffer>> {
+  if (Number(request.headers.get('content-length') ?? 0) > max) throw new HearthError('too_large', tooLarge);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new HearthError('too_large', tooLarge);
+    }
+    parts.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    body.set(part, at);
+    at += part.byteLength;
+  }
+  return body;
+}
+
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   const type = request.headers.get('content-type') ?? '';
-  if (type && !type.includes('application/json')) throw new HearthError('unsupported_type', 'Send the body as application/json.');
-  const length = Number(request.headers.get('content-length') ?? '0');
-  if (length > MAX_JSON_BYTES) throw new HearthError('too_large', `The body is larger than ${MAX_JSON_BYTES} bytes.`);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw new HearthError('too_large', `The body is larger than ${MAX_JSON_BYTES} bytes.`);
+  if (type && !/^application\/json\s*(;|$)/i.test(type)) throw new HearthError('unsupported_type', 'Send the body as application/json.');
+  const bytes = await readBodyCapped(request, MAX_JSON_BYTES, `The body is larger than ${MAX_JSON_BYTES} bytes.`);
   let value: unknown;
   try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     value = text.trim() === '' ? {} : JSON.parse(text);
   } catch {
-    throw new HearthError('invalid_json', 'The body is not valid JSON.');
+    throw new HearthError('invalid_json', 'The body is not valid JSON (UTF-8).');
   }
   return parseInput(schema, value);
 }

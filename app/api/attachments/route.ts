@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { extractText, MAX_FILE_BYTES } from '@/lib/attachments/extract';
-import { handle, json, otherMethods } from '@/lib/api/http';
+import { handle, json, otherMethods, readBodyCapped } from '@/lib/api/http';
 import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
 
@@ -14,15 +14,14 @@ const FORM_OVERHEAD = 64 * 1024;
 /** Uploads one file (multipart field `file`), keeps its text, and answers with its id for the next message. */
 export function POST(request: Request) {
   return handle(async () => {
-    if (!(request.headers.get('content-type') ?? '').includes('multipart/form-data')) {
+    const type = request.headers.get('content-type') ?? '';
+    if (!/^multipart\/form-data\s*;/i.test(type)) {
       throw new HearthError('unsupported_type', 'Send the file as multipart/form-data in a field called "file".');
     }
-    if (Number(request.headers.get('content-length') ?? 0) > MAX_FILE_BYTES + FORM_OVERHEAD) {
-      throw new HearthError('too_large', `A file can be at most ${MAX_FILE_BYTES / 1024 / 1024} MB.`);
-    }
+    const body = await readBodyCapped(request, MAX_FILE_BYTES + FORM_OVERHEAD, `A file can be at most ${MAX_FILE_BYTES / 1024 / 1024} MB.`);
     let form: FormData;
     try {
-      form = await request.formData();
+      form = await new Response(body, { headers: { 'Content-Type': type } }).formData();
     } catch {
       throw new HearthError('bad_request', 'The upload could not be read as a form.');
     }
