@@ -16,6 +16,7 @@ export const errorStatus = {
   model_stream_broken: 502,
   context_overflow: 400,
   model_unreachable: 503,
+  db_unavailable: 503,
   budget_exhausted: 429,
   cancelled: 499,
   internal: 500,

@@ -50,7 +50,13 @@ async function call<T>(path: string, init?: RequestInit): Promise<T> {
 }
 
 export const api = {
-  health: () => call<Health>('/api/health'),
+  /** The health report comes with 502/503 too when the model server fails: those are answers, not errors. */
+  health: async (): Promise<Health> => {
+    const res = await fetch('/api/health', { cache: 'no-store' });
+    const body = (await res.json().catch(() => null)) as (Health & { error?: { code: string; message: string } }) | null;
+    if (body && typeof body.model === 'object' && body.model !== null) return body;
+    throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
+  },
   listThreads: () => call<{ threads: ThreadSummary[]; nextCursor: string | null }>('/api/threads?limit=200'),
   createThread: () => call<{ id: string; title: string; createdAt: number }>('/api/threads', { method: 'POST', body: '{}' }),
   getThread: (id: string) => call<ThreadView>(`/api/threads/${id}`),

@@ -213,6 +213,7 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
       const res = await f(`${baseURL}/models`, { signal: AbortSignal.timeout(timeout), headers });
       if (!res.ok) {
         result.error = `GET /models answered ${res.status}`;
+        result.answeredStatus = res.status;
         return result;
       }
       const models = (await res.json()) as { data?: { id?: string; meta?: { n_ctx?: number } }[] };

@@ -54,6 +54,8 @@ export type ModelHealth = {
   contextSize?: number;
   slots?: number;
   error?: string;
+  /** The HTTP status the server answered with, when it answered with an error. */
+  answeredStatus?: number;
 };
 
 /** The model as the engine sees it: tests hand in a scripted one. */

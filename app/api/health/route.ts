@@ -1,9 +1,19 @@
-import { json, handle } from '@/lib/api/http';
+import { handle, json, otherMethods } from '@/lib/api/http';
+import { errorStatus, type ErrorCode } from '@/lib/errors';
+import type { ModelHealth } from '@/lib/llm/types';
 import { getRuntime } from '@/lib/server/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
+/**
+ * The state of Hearth and its model server. Healthy is 200; otherwise the status says what
+ * failed, so a monitor or a container health check can read it without parsing: 503 when the
+ * database or the model server cannot be reached (or the model is still loading), 502 when the
+ * model server answers with an error. The body always carries the report, plus the usual
+ * `error` when something failed.
+ */
 export function GET() {
   return handle(async () => {
     const { store, model } = getRuntime();
@@ -15,6 +25,19 @@ export function GET() {
       db = false;
     }
     const health = await model.health();
-    return json({ ok: db && health.reachable, db, model: health }, db ? 200 : 503);
+    const report = { ok: db && health.reachable, db, model: health };
+    const problem = healthProblem(db, health);
+    if (!problem) return json(report);
+    return json({ ...report, error: { code: problem.code, message: problem.message } }, errorStatus[problem.code]);
   });
+}
+
+function healthProblem(db: boolean, health: ModelHealth): { code: ErrorCode; message: string } | null {
+  if (!db) return { code: 'db_unavailable', message: 'The database cannot be read. The details are in the server log.' };
+  if (health.reachable) return null;
+  // No answer at all, or llama-server's 503 while it loads the model: unreachable for now.
+  if (health.answeredStatus === undefined || health.answeredStatus === 503) {
+    return { code: 'model_unreachable', message: `The model server at ${health.url} cannot be reached or is still loading (${health.error ?? 'no answer'}).` };
+  }
+  return { code: 'model_error', message: `The model server at ${health.url} answered with an error (${health.error}).` };
 }
