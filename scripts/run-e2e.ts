@@ -1,37 +1,61 @@
 /**
- * `npm run test:e2e`: builds the app, starts from an empty data folder, and runs the
- * Playwright specs in Debian's Chromium (set CHROMIUM_PATH if it lives elsewhere).
+ * `npm run test:e2e`: builds the app, then runs the two suites that drive the built app
+ * (`next start`), never the dev server:
+ *  - the API contract suite (e2e/contract, node's test runner): statuses, errors and the turn
+ *    lifecycle over HTTP, against servers it starts itself on temporary data folders;
+ *  - the browser specs (e2e/*.spec.ts, Playwright) in Debian's Chromium (set CHROMIUM_PATH
+ *    if it lives elsewhere than /usr/bin/chromium).
+ * `--contract-only` or `--browser-only` runs one of them; other arguments go to Playwright.
+ * SKIP_BUILD=1 reuses the existing build. Ends with one "N passed, N failed" line for both.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { root, runNodeTests, writeSummary, type Counts } from './node-tests';
 
-const root = path.resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const contract = !args.includes('--browser-only');
+const browser = !args.includes('--contract-only');
+const playwrightArgs = args.filter((a) => a !== '--browser-only' && a !== '--contract-only');
+
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!fs.existsSync(chromium)) {
+if (browser && !fs.existsSync(chromium)) {
   console.error(`Chromium not found at ${chromium}. Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.`);
   process.exit(1);
 }
-const run = (cmd: string, args: string[]) => {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-};
-fs.rmSync(path.join(root, '.e2e-data'), { recursive: true, force: true });
-if (process.env.SKIP_BUILD !== '1') run('npx', ['next', 'build']);
-const report = path.join(root, '.test-summary', 'e2e-report.json');
-const result = spawnSync('npx', ['playwright', 'test', '--reporter=list,json', ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
-});
-let line = `0 passed, 1 failed`;
-try {
-  const stats = (JSON.parse(fs.readFileSync(report, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } }).stats;
-  line = `${stats.expected + stats.flaky} passed, ${stats.unexpected} failed`;
-} catch {
-  // no report: Playwright did not get to run the tests
+if (process.env.SKIP_BUILD !== '1') {
+  const built = spawnSync('npx', ['next', 'build'], { cwd: root, stdio: 'inherit', env: process.env });
+  if (built.status !== 0) process.exit(built.status ?? 1);
 }
-fs.mkdirSync(path.join(root, '.test-summary'), { recursive: true });
-fs.writeFileSync(path.join(root, '.test-summary', 'e2e.txt'), `${line}\n`);
-console.log(`\ne2e: ${line}`);
-process.exit(result.status ?? 1);
+
+const total: Counts = { passed: 0, failed: 0, code: 0 };
+const add = (c: Counts) => {
+  total.passed += c.passed;
+  total.failed += c.failed;
+  total.code ||= c.code;
+};
+
+if (contract) add(await runNodeTests(['e2e/contract/contract.test.ts'], { concurrency: 1, timeoutMs: 120_000 }));
+
+if (browser) {
+  fs.rmSync(path.join(root, '.e2e-data'), { recursive: true, force: true });
+  const report = path.join(root, '.test-summary', 'e2e-report.json');
+  fs.rmSync(report, { force: true });
+  const result = spawnSync('npx', ['playwright', 'test', '--reporter=list,json', ...playwrightArgs], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+  });
+  const counts: Counts = { passed: 0, failed: 1, code: result.status ?? 1 };
+  try {
+    const stats = (JSON.parse(fs.readFileSync(report, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } }).stats;
+    Object.assign(counts, { passed: stats.expected + stats.flaky, failed: stats.unexpected });
+  } catch {
+    // no report: Playwright did not get to run the tests
+  }
+  if (counts.code !== 0 && counts.failed === 0) counts.failed = 1;
+  add(counts);
+}
+
+writeSummary('e2e', total);
+process.exit(total.code);

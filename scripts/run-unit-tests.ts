@@ -1,14 +1,14 @@
 /**
  * `npm test` (after the typecheck): every unit and API test (files named *.test.ts beside the
  * code), run by node's test runner with tsx. Node 20 does not expand globs itself, so the
- * files are listed here. The react-server condition lets modules that import 'server-only'
- * load. Ends with a plain "N passed, N failed" line (also written to test-results/).
+ * files are listed here. Ends with a plain "N passed, N failed" line (also written to
+ * .test-summary/unit.txt). The contract suite in e2e/contract needs a build and runs with
+ * `npm run test:e2e`.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { root, runNodeTests, writeSummary } from './node-tests';
 
-const root = path.resolve(import.meta.dirname, '..');
 const folders = ['lib', 'db', 'app', 'e2e/double', 'scripts'];
 
 function find(dir: string): string[] {
@@ -27,24 +27,6 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const child = spawn(
-  process.execPath,
-  ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
-  { cwd: root, stdio: ['inherit', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'test' } },
-);
-let out = '';
-child.stdout.on('data', (chunk: Buffer) => {
-  process.stdout.write(chunk);
-  out += chunk.toString();
-});
-child.on('exit', (code) => {
-  const passed = Number(/ℹ pass (\d+)/.exec(out)?.[1] ?? 0);
-  // Cancelled tests (a promise left pending, a timeout) count as failed.
-  const counted = Number(/ℹ fail (\d+)/.exec(out)?.[1] ?? 0) + Number(/ℹ cancelled (\d+)/.exec(out)?.[1] ?? 0);
-  const failed = code !== 0 && counted === 0 ? 1 : counted;
-  const line = `${passed} passed, ${failed} failed`;
-  fs.mkdirSync(path.join(root, '.test-summary'), { recursive: true });
-  fs.writeFileSync(path.join(root, '.test-summary', 'unit.txt'), `${line}\n`);
-  console.log(`\nunit: ${line}`);
-  process.exit(code ?? 1);
-});
+const counts = await runNodeTests(files);
+writeSummary('unit', counts);
+process.exit(counts.code);

@@ -37,6 +37,12 @@ export type DoubleReply = {
   delayMs?: number;
   tokenDelayMs?: number;
   /**
+   * Streamed replies: after `afterTokens` content tokens, wait until `until` settles before
+   * going on. Tests hold a turn mid-answer this way (busy thread, cancel, live replay)
+   * without racing the clock.
+   */
+  hold?: { afterTokens: number; until: Promise<unknown> };
+  /**
    * Grammar-aware probabilities at the position where the value of `key` starts, by value.
    * Used when the request asks for post_sampling_probs.
    */
@@ -354,6 +360,11 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     for (const t of tokenize(content)) {
       if (closed) return;
       if (reply.dropAfterTokens !== undefined && n >= reply.dropAfterTokens) return dropConnection(res);
+      if (reply.hold && n === reply.hold.afterTokens) {
+        await new Promise<void>((resolve) => res.write('', () => resolve()));
+        await reply.hold.until.catch(() => undefined);
+        if (closed) return;
+      }
       if (reply.tokenDelayMs) await sleep(reply.tokenDelayMs);
       if (wantRawProbs) send({ choices: [{ finish_reason: null, index: 0, delta: { content: t }, logprobs: { content: [preSamplingEntry(t)] } }], ...base });
       else chunk({ content: t });

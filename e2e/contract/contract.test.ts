@@ -1,0 +1,565 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { persona } from '@/e2e/double/persona';
+import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
+import { readSse } from '@/lib/client/sse';
+import type { TurnEvent } from '@/lib/engine/events';
+import { startHearth, type HearthServer } from './hearth-server';
+
+/**
+ * The HTTP contract, checked against the production server (`next start`), where
+ * instrumentation and every route are bundled apart: statuses and error codes, methods,
+ * content types, body limits, unknown and malformed ids, and the turn lifecycle (finished,
+ * busy, cancelled, replayed with ?after=N). The llama-server double runs in this process so
+ * a test can hold a reply mid-stream and release it, instead of racing the clock.
+ */
+
+type Ev = TurnEvent & { seq: number };
+type Answer = { status: number; headers: Headers; body: unknown; text: string };
+
+let double: LlamaDouble;
+let hearth: HearthServer;
+/** A second app whose model server is broken in the way `brokenModel.mode` says. */
+let hearthBroken: HearthServer;
+const brokenModel = { mode: 'refuse' as 'refuse' | 'error' | 'loading', server: undefined as http.Server | undefined };
+/** Every status a route answered, to prove no 5xx slipped out anywhere. */
+const seen: { what: string; status: number; expected5xx: boolean }[] = [];
+
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const MALFORMED = ['xyz', '1', 'not-a-uuid-at-all', '00000000-0000-4000-8000-00000000000g', `${'a'.repeat(300)}`, '%E2%98%83', '..%2F..%2Fetc'];
+
+async function call(
+  method: string,
+  path: string,
+  opts: { json?: unknown; body?: BodyInit; headers?: Record<string, string>; server?: HearthServer; expect5xx?: boolean } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...opts.headers };
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    headers['Content-Type'] ??= 'application/json';
+    body = typeof opts.json === 'string' ? opts.json : JSON.stringify(opts.json);
+  }
+  const res = await fetch(`${(opts.server ?? hearth).url}${path}`, { method, headers, body, duplex: 'half' } as RequestInit);
+  seen.push({ what: `${method} ${path.slice(0, 80)}`, status: res.status, expected5xx: Boolean(opts.expect5xx) });
+  const text = method === 'HEAD' ? '' : await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON (SSE, markdown, empty)
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** Asserts the JSON error contract: status, `{error: {code, message}}`, JSON content type. */
+function assertError(answer: Answer, status: number, code: string, what = '') {
+  assert.equal(answer.status, status, `${what} ${answer.text.slice(0, 300)}`);
+  assert.match(answer.headers.get('content-type') ?? '', /^application\/json/, what);
+  const err = (answer.body as { error?: { code?: unknown; message?: unknown } }).error;
+  assert.equal(err?.code, code, `${what} ${answer.text.slice(0, 300)}`);
+  assert.equal(typeof err?.message, 'string', what);
+  assert.ok((err?.message as string).length > 0, what);
+}
+
+async function newThread(server?: HearthServer): Promise<string> {
+  const r = await call('POST', '/api/threads', { json: {}, server });
+  assert.equal(r.status, 201);
+  return (r.body as { id: string }).id;
+}
+
+async function threadOf(id: string, server?: HearthServer) {
+  const r = await call('GET', `/api/threads/${id}`, { server });
+  assert.equal(r.status, 200, r.text);
+  return r.body as {
+    messages: { id: string; role: string; content: string; status: string; errorCode: string | null }[];
+    activeTurn: { id: string; live: boolean } | null;
+  };
+}
+
+/** A turn's event stream, read one event at a time (a test can stop reading mid-turn). */
+class EventReader {
+  readonly events: Ev[] = [];
+  private readonly frames: AsyncIterator<{ data: string }>;
+  constructor(body: ReadableStream<Uint8Array>) {
+    this.frames = readSse(body)[Symbol.asyncIterator]();
+  }
+  async until(done: (e: Ev) => boolean): Promise<Ev> {
+    for (;;) {
+      const next = await this.frames.next();
+      if (next.done) throw new Error(`the stream ended before the awaited event; got ${this.events.map((e) => e.type).join(',')}`);
+      const event = JSON.parse(next.value.data) as Ev;
+      this.events.push(event);
+      if (done(event)) return event;
+    }
+  }
+  async rest(): Promise<Ev[]> {
+    for (;;) {
+      const next = await this.frames.next();
+      if (next.done) return this.events;
+      this.events.push(JSON.parse(next.value.data) as Ev);
+    }
+  }
+}
+
+async function postMessage(threadId: string, content: string, server?: HearthServer): Promise<{ res: Response; reader: EventReader }> {
+  const res = await fetch(`${(server ?? hearth).url}/api/threads/${threadId}/messages`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ content }),
+  });
+  seen.push({ what: `POST messages ${content.slice(0, 40)}`, status: res.status, expected5xx: false });
+  if (res.status !== 200) assert.fail(`POST messages answered ${res.status}: ${await res.text()}`);
+  assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+  return { res, reader: new EventReader(res.body!) };
+}
+
+async function replay(threadId: string, turnId: string, after: number): Promise<Ev[]> {
+  const res = await fetch(`${hearth.url}/api/threads/${threadId}/turns/${turnId}/events?after=${after}`);
+  seen.push({ what: 'GET events', status: res.status, expected5xx: false });
+  assert.equal(res.status, 200);
+  return new EventReader(res.body!).rest();
+}
+
+/**
+ * Runs `body` while questions containing `marker` get a held reply: the double streams the
+ * first words of `words`, then waits until `release` is called (or the test ends). Every other
+ * request gets the persona.
+ */
+async function withHeldReply(marker: string, words: string, body: (release: () => void) => Promise<void>) {
+  let release!: () => void;
+  const until = new Promise<void>((r) => (release = r));
+  const reply: DoubleReply = { content: words, hold: { afterTokens: 3, until } };
+  double.setScript((req: DoubleRequest) => {
+    const last = req.messages.filter((m) => m.role === 'user').at(-1);
+    if (!req.schema && typeof last?.content === 'string' && last.content.includes(marker)) return reply;
+    return persona(req);
+  });
+  try {
+    await body(release);
+  } finally {
+    release();
+    double.setScript(undefined);
+  }
+}
+
+before(async () => {
+  double = await startLlamaDouble();
+  brokenModel.server = http.createServer((req, res) => {
+    if (brokenModel.mode === 'refuse') return req.socket.destroy();
+    const status = brokenModel.mode === 'loading' ? 503 : 500;
+    const type = brokenModel.mode === 'loading' ? 'unavailable_error' : 'server_error';
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: status, message: brokenModel.mode === 'loading' ? 'Loading model' : 'boom', type } }));
+  });
+  await new Promise<void>((resolve) => brokenModel.server!.listen(0, '127.0.0.1', resolve));
+  const brokenUrl = `http://127.0.0.1:${(brokenModel.server.address() as AddressInfo).port}/v1`;
+  [hearth, hearthBroken] = await Promise.all([
+    startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '20000' }),
+    startHearth({ LLAMA_URL: brokenUrl, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '5000' }),
+  ]);
+});
+
+after(async () => {
+  // Whatever ran, no route may have answered a 5xx it was not asked for, nor logged a crash.
+  const unexpected = seen.filter((s) => s.status >= 500 && !s.expected5xx);
+  const log = hearth?.stderr() ?? '';
+  await Promise.all([hearth?.stop(), hearthBroken?.stop()]);
+  await double?.close();
+  brokenModel.server?.closeAllConnections();
+  await new Promise<void>((resolve) => (brokenModel.server ? brokenModel.server.close(() => resolve()) : resolve()));
+  assert.deepEqual(unexpected, [], 'unexpected 5xx answers');
+  assert.doesNotMatch(log, /Something went wrong|⨯|TypeError|ReferenceError/, 'the server logged an unexpected error');
+});
+
+describe('routes and methods', () => {
+  // Every route, with the methods it serves; the rest must be a JSON 405 naming them.
+  const routes = (t: string, turn: string, memory: string) =>
+    [
+      ['/api/health', ['GET']],
+      ['/api/threads', ['GET', 'POST']],
+      [`/api/threads/${t}`, ['GET', 'PATCH', 'DELETE']],
+      [`/api/threads/${t}/export`, ['GET']],
+      [`/api/threads/${t}/messages`, ['POST']],
+      [`/api/threads/${t}/turns/${turn}/events`, ['GET']],
+      [`/api/threads/${t}/turns/${turn}/cancel`, ['POST']],
+      ['/api/search?q=x', ['GET']],
+      ['/api/attachments', ['POST']],
+      ['/api/memories', ['GET', 'POST']],
+      [`/api/memories/${memory}`, ['PATCH', 'DELETE']],
+    ] as const;
+
+  test('a method a route does not serve is a JSON 405 with Allow; OPTIONS lists what it serves', async () => {
+    for (const [path, allowed] of routes(UNKNOWN, UNKNOWN, UNKNOWN)) {
+      const allow = [...allowed, ...(allowed.includes('GET' as never) ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !(allowed as readonly string[]).includes(m))) {
+        const r = await call(method, path, { json: method === 'GET' ? undefined : {} });
+        assertError(r, 405, 'method_not_allowed', `${method} ${path}`);
+        assert.equal(r.headers.get('allow'), allow, `${method} ${path}`);
+      }
+      const options = await call('OPTIONS', path);
+      assert.equal(options.status, 204, `OPTIONS ${path}`);
+      assert.equal(options.headers.get('allow'), allow, `OPTIONS ${path}`);
+    }
+  });
+
+  test('every served method answers on a real thread, turn and memory', async () => {
+    const t = await newThread();
+    const { reader } = await postMessage(t, 'hello there');
+    const events = await reader.rest();
+    const turnId = events[0].type === 'turn' ? events[0].turnId : '';
+    const memory = await call('POST', '/api/memories', { json: { text: 'I live in Lyon' } });
+    assert.equal(memory.status, 201, memory.text);
+    const memoryId = (memory.body as { id: string }).id;
+    assert.equal((await call('GET', '/api/health')).status, 200);
+    assert.equal((await call('HEAD', '/api/threads')).status, 200);
+    assert.equal((await call('GET', `/api/threads/${t}/export`)).status, 200);
+    assert.equal((await call('GET', `/api/threads/${t}/turns/${turnId}/events`)).status, 200);
+    assert.equal((await call('POST', `/api/threads/${t}/turns/${turnId}/cancel`)).status, 202);
+    assert.equal((await call('GET', '/api/search?q=hello')).status, 200);
+    assert.equal((await call('GET', '/api/memories')).status, 200);
+    assert.equal((await call('PATCH', `/api/memories/${memoryId}`, { json: { text: 'I live in Lyon, France' } })).status, 200);
+    assert.equal((await call('DELETE', `/api/memories/${memoryId}`)).status, 204);
+    assert.equal((await call('PATCH', `/api/threads/${t}`, { json: { title: 'Renamed' } })).status, 200);
+    assert.equal((await call('DELETE', `/api/threads/${t}`)).status, 204);
+  });
+
+  test('an /api path no route serves is a JSON 404, whatever the method', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/nope'],
+      ['POST', '/api/threads/x/y/z'],
+      ['DELETE', '/api/memories/a/b'],
+      ['GET', `/api/threads/${UNKNOWN}/turns`],
+    ] as const) {
+      assertError(await call(method, path, { json: method === 'GET' ? undefined : {} }), 404, 'not_found', `${method} ${path}`);
+    }
+  });
+});
+
+describe('ids', () => {
+  test('a well-formed but unknown id is 404 on every route that takes one', async () => {
+    const t = await newThread();
+    const cases: [string, string, unknown?][] = [
+      ['GET', `/api/threads/${UNKNOWN}`],
+      ['PATCH', `/api/threads/${UNKNOWN}`, { title: 'x' }],
+      ['DELETE', `/api/threads/${UNKNOWN}`],
+      ['GET', `/api/threads/${UNKNOWN}/export`],
+      ['POST', `/api/threads/${UNKNOWN}/messages`, { content: 'hi' }],
+      ['GET', `/api/threads/${t}/turns/${UNKNOWN}/events`],
+      ['POST', `/api/threads/${t}/turns/${UNKNOWN}/cancel`],
+      ['GET', `/api/threads/${UNKNOWN}/turns/${UNKNOWN}/events`],
+      ['PATCH', `/api/memories/${UNKNOWN}`, { text: 'a fact' }],
+      ['DELETE', `/api/memories/${UNKNOWN}`],
+    ];
+    for (const [method, path, json] of cases) assertError(await call(method, path, { json }), 404, 'not_found', `${method} ${path}`);
+    assert.deepEqual((await threadOf(t)).messages, [], 'nothing was stored');
+  });
+
+  test('a malformed id is 404 too (it names nothing), never a 500', async () => {
+    const t = await newThread();
+    for (const bad of MALFORMED) {
+      for (const [method, path, json] of [
+        ['GET', `/api/threads/${bad}`],
+        ['PATCH', `/api/threads/${bad}`, { title: 'x' }],
+        ['DELETE', `/api/threads/${bad}`],
+        ['GET', `/api/threads/${bad}/export`],
+        ['POST', `/api/threads/${bad}/messages`, { content: 'hi' }],
+        ['GET', `/api/threads/${t}/turns/${bad}/events`],
+        ['POST', `/api/threads/${t}/turns/${bad}/cancel`],
+        ['PATCH', `/api/memories/${bad}`, { text: 'a fact' }],
+        ['DELETE', `/api/memories/${bad}`],
+      ] as [string, string, unknown?][]) {
+        assertError(await call(method, path, { json }), 404, 'not_found', `${method} ${path}`);
+      }
+    }
+  });
+
+  test("a turn is unknown under another thread's id", async () => {
+    const a = await newThread();
+    const b = await newThread();
+    const events = await (await postMessage(a, 'hello')).reader.rest();
+    const turnId = (events[0] as Extract<Ev, { type: 'turn' }>).turnId;
+    assertError(await call('GET', `/api/threads/${b}/turns/${turnId}/events`), 404, 'not_found');
+    assertError(await call('POST', `/api/threads/${b}/turns/${turnId}/cancel`), 404, 'not_found');
+  });
+});
+
+describe('bodies', () => {
+  test('content types: JSON routes take JSON, uploads take multipart (415 otherwise)', async () => {
+    const t = await newThread();
+    for (const [path, method] of [
+      ['/api/threads', 'POST'],
+      [`/api/threads/${t}`, 'PATCH'],
+      [`/api/threads/${t}/messages`, 'POST'],
+      ['/api/memories', 'POST'],
+    ] as const) {
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp']) {
+        assertError(await call(method, path, { body: '{}', headers: { 'Content-Type': type } }), 415, 'unsupported_type', `${method} ${path} ${type}`);
+      }
+    }
+    assertError(await call('POST', '/api/attachments', { json: { file: 'x' } }), 415, 'unsupported_type');
+    assertError(await call('POST', '/api/attachments', { body: 'hello', headers: { 'Content-Type': 'text/plain' } }), 415, 'unsupported_type');
+    assert.deepEqual((await threadOf(t)).messages, []);
+  });
+
+  test('malformed JSON is 400 invalid_json; a body of the wrong shape is 400 bad_request', async () => {
+    const t = await newThread();
+    for (const raw of ['{', '{"content": }', 'null x', '\u0000', '[1,2']) {
+      assertError(await call('POST', `/api/threads/${t}/messages`, { json: raw }), 400, 'invalid_json', raw);
+    }
+    assertError(await call('POST', `/api/threads/${t}/messages`, { body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_json', 'not UTF-8');
+    for (const body of [{}, { content: '' }, { content: '   ' }, { content: 5 }, { content: 'hi', extra: 1 }, { content: 'hi', attachmentIds: ['nope'] }, [], 'just a string']) {
+      assertError(await call('POST', `/api/threads/${t}/messages`, { json: JSON.stringify(body) }), 400, 'bad_request', JSON.stringify(body));
+    }
+    for (const body of [{}, { title: '' }, { pinned: 'yes' }, { colour: 'red' }]) {
+      assertError(await call('PATCH', `/api/threads/${t}`, { json: body }), 400, 'bad_request', JSON.stringify(body));
+    }
+    assertError(await call('POST', '/api/threads', { json: { title: 'x'.repeat(201) } }), 400, 'bad_request');
+    assertError(await call('POST', '/api/memories', { json: { nope: 1 } }), 400, 'bad_request');
+    assert.deepEqual((await threadOf(t)).messages, [], 'nothing was stored');
+  });
+
+  test('query strings are validated: 400 with the reason', async () => {
+    const t = await newThread();
+    for (const path of [
+      '/api/threads?limit=0',
+      '/api/threads?limit=abc',
+      '/api/threads?limit=100000',
+      '/api/threads?cursor=garbage',
+      '/api/search',
+      '/api/search?q=',
+      `/api/search?q=${'x'.repeat(201)}`,
+      '/api/search?q=x&limit=0',
+      `/api/threads/${t}/export?format=xml`,
+    ]) {
+      assertError(await call('GET', path), 400, 'bad_request', path);
+    }
+    const { reader } = await postMessage(t, 'hello');
+    const turnId = (await reader.until((e) => e.type === 'turn')) as Extract<Ev, { type: 'turn' }>;
+    await reader.rest();
+    for (const after of ['-1', 'abc', '1.5']) {
+      assertError(await call('GET', `/api/threads/${t}/turns/${turnId.turnId}/events?after=${after}`), 400, 'bad_request', after);
+    }
+  });
+
+  test('oversized bodies are 413, declared or streamed, and nothing is stored', async () => {
+    const t = await newThread();
+    const huge = JSON.stringify({ content: 'x'.repeat(1_100_000) });
+    assertError(await call('POST', `/api/threads/${t}/messages`, { json: huge }), 413, 'too_large', 'declared length');
+    // The same body chunked, with no Content-Length: refused while it is read.
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        const bytes = new TextEncoder().encode(huge);
+        for (let i = 0; i < bytes.length; i += 64 * 1024) c.enqueue(bytes.slice(i, i + 64 * 1024));
+        c.close();
+      },
+    });
+    assertError(await call('POST', `/api/threads/${t}/messages`, { body: stream, headers: { 'Content-Type': 'application/json' } }), 413, 'too_large', 'chunked');
+    assertError(await call('POST', `/api/threads/${t}/messages`, { json: { content: 'y'.repeat(100_001) } }), 413, 'too_large', 'message over 100,000 characters');
+    assertError(await call('POST', '/api/memories', { json: JSON.stringify({ text: 'z'.repeat(1_000_001) }) }), 413, 'too_large', 'memory body');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(20 * 1024 * 1024 + 1).fill(0x61)], { type: 'text/plain' }), 'big.txt');
+    assertError(await call('POST', '/api/attachments', { body: form }), 413, 'too_large', 'upload over 20 MB');
+    // Just under the limit is kept whole: Next's proxy would cut any body at 10 MB unless told otherwise.
+    const large = new FormData();
+    large.append('file', new Blob([new Uint8Array(19 * 1024 * 1024).fill(0x62)], { type: 'text/plain' }), 'large.txt');
+    const kept = await call('POST', '/api/attachments', { body: large });
+    assert.equal(kept.status, 201, kept.text);
+    assert.equal((kept.body as { size: number }).size, 19 * 1024 * 1024);
+    assert.deepEqual((await threadOf(t)).messages, [], 'nothing was stored');
+  });
+
+  test('uploads: a text file is kept; a missing field is 400; an unreadable type is 415; an unknown or reused attachment is 400 and stores nothing', async () => {
+    const t = await newThread();
+    const empty = new FormData();
+    empty.append('other', 'x');
+    assertError(await call('POST', '/api/attachments', { body: empty }), 400, 'bad_request', 'no file field');
+    const png = new FormData();
+    png.append('file', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])], { type: 'image/png' }), 'x.png');
+    assertError(await call('POST', '/api/attachments', { body: png }), 415, 'unsupported_type', 'png');
+    const notes = new FormData();
+    notes.append('file', new Blob(['Meeting notes: ship on Friday.\n'], { type: 'text/plain' }), 'notes.txt');
+    const up = await call('POST', '/api/attachments', { body: notes });
+    assert.equal(up.status, 201, up.text);
+    const attachment = up.body as { id: string; name: string; chars: number };
+    assert.equal(attachment.name, 'notes.txt');
+
+    const unknown = await call('POST', `/api/threads/${t}/messages`, { json: { content: 'read this', attachmentIds: [UNKNOWN] } });
+    assertError(unknown, 400, 'bad_request', 'unknown attachment');
+    assert.deepEqual((await threadOf(t)).messages, [], 'the message was not half-stored');
+
+    const sent = await call('POST', `/api/threads/${t}/messages`, { json: { content: 'What does the attached file say?', attachmentIds: [attachment.id] } });
+    assert.equal(sent.status, 200, sent.text);
+    assert.match(sent.text, /"type":"done"/);
+    const reused = await call('POST', `/api/threads/${t}/messages`, { json: { content: 'again', attachmentIds: [attachment.id] } });
+    assertError(reused, 400, 'bad_request', 'reused attachment');
+    assert.equal((await threadOf(t)).messages.length, 2);
+  });
+
+  test('memories: kept, refused with the reason (400 refused), edited, deleted', async () => {
+    const made = await call('POST', '/api/memories', { json: { text: 'I am vegetarian' } });
+    assert.equal(made.status, 201, made.text);
+    const id = (made.body as { id: string }).id;
+    assertError(await call('POST', '/api/memories', { json: { text: 'I am vegetarian' } }), 400, 'refused', 'duplicate');
+    assertError(await call('POST', '/api/memories', { json: { text: 'my password is hunter2' } }), 400, 'refused', 'secret');
+    assertError(await call('POST', '/api/memories', { json: { text: '  ' } }), 400, 'refused', 'empty');
+    assert.equal((await call('PATCH', `/api/memories/${id}`, { json: { text: 'I am vegan' } })).status, 200);
+    assert.equal((await call('DELETE', `/api/memories/${id}`)).status, 204);
+    assertError(await call('DELETE', `/api/memories/${id}`), 404, 'not_found', 'deleted twice');
+  });
+
+  test('writes from another site and unknown host names are 403', async () => {
+    assertError(await call('POST', '/api/threads', { json: {}, headers: { Origin: 'http://evil.example' } }), 403, 'forbidden', 'cross-site POST');
+    const t = await newThread();
+    assertError(await call('DELETE', `/api/threads/${t}`, { headers: { Origin: 'http://evil.example' } }), 403, 'forbidden', 'cross-site DELETE');
+    assertError(await call('PATCH', `/api/threads/${t}`, { json: { title: 'x' }, headers: { Origin: 'https://127.0.0.1.evil.example' } }), 403, 'forbidden', 'cross-site PATCH');
+    assert.equal((await threadOf(t)).messages.length, 0);
+    // fetch cannot set Host; send one raw request with a rebound host name.
+    const status = await new Promise<number>((resolve, reject) => {
+      const u = new URL(hearth.url);
+      http
+        .get({ host: u.hostname, port: u.port, path: '/api/threads', headers: { Host: 'evil.example' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject);
+    });
+    assert.equal(status, 403);
+  });
+});
+
+describe('turns', () => {
+  test('a finished turn: events numbered from 1, done last, replay from 0 and from N', async () => {
+    const t = await newThread();
+    const { res, reader } = await postMessage(t, 'Tell me about bread');
+    const events = await reader.rest();
+    assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+    assert.equal(events[0].type, 'turn');
+    assert.equal(events.at(-1)!.type, 'done');
+    const turn = events[0] as Extract<Ev, { type: 'turn' }>;
+    assert.equal(res.headers.get('x-turn-id'), turn.turnId);
+    const message = events.find((e) => e.type === 'message') as Extract<Ev, { type: 'message' }>;
+    assert.match(message.content, /bread/);
+
+    assert.deepEqual(await replay(t, turn.turnId, 0), events);
+    const n = Math.floor(events.length / 2);
+    assert.deepEqual(await replay(t, turn.turnId, n), events.slice(n));
+    assert.deepEqual(await replay(t, turn.turnId, events.length), []);
+
+    const cancel = await call('POST', `/api/threads/${t}/turns/${turn.turnId}/cancel`);
+    assert.equal(cancel.status, 202);
+    assert.deepEqual(cancel.body, { turnId: turn.turnId, stopping: false, status: 'done' });
+    const view = await threadOf(t);
+    assert.deepEqual(view.messages.map((m) => [m.role, m.status]), [['user', 'complete'], ['assistant', 'complete']]);
+    assert.equal(view.messages[1].content, message.content);
+    assert.equal(view.activeTurn, null);
+  });
+
+  test('a busy thread answers 409 turn_running and stores nothing; a cancelled turn keeps its partial answer', async () => {
+    await withHeldReply('sourdough', 'Sourdough needs patience because the starter works slowly over many hours', async () => {
+      const t = await newThread();
+      const { reader } = await postMessage(t, 'Explain sourdough');
+      const turn = (await reader.until((e) => e.type === 'turn')) as Extract<Ev, { type: 'turn' }>;
+      await reader.until((e) => e.type === 'delta');
+
+      assertError(await call('POST', `/api/threads/${t}/messages`, { json: { content: 'Another question' } }), 409, 'turn_running');
+      const during = await threadOf(t);
+      assert.equal(during.messages.length, 2, 'the refused message was not stored');
+      assert.equal(during.activeTurn?.id, turn.turnId);
+      assert.equal(during.activeTurn?.live, true);
+      // Other threads are not blocked by this one's turn (they queue for the model instead).
+      assert.equal((await call('POST', '/api/threads', { json: {} })).status, 201);
+
+      const cancel = await call('POST', `/api/threads/${t}/turns/${turn.turnId}/cancel`);
+      assert.equal(cancel.status, 202);
+      assert.deepEqual(cancel.body, { turnId: turn.turnId, stopping: true, status: 'cancelling' });
+      const rest = await reader.rest();
+      const last = rest.at(-1) as Extract<Ev, { type: 'error' }>;
+      assert.equal(last.type, 'error');
+      assert.equal(last.code, 'cancelled');
+
+      const after = await threadOf(t);
+      assert.equal(after.activeTurn, null);
+      const answer = after.messages[1];
+      assert.equal(answer.status, 'interrupted');
+      assert.equal(answer.content.trim(), 'Sourdough needs patience', 'the partial answer is kept');
+      const again = await call('POST', `/api/threads/${t}/turns/${turn.turnId}/cancel`);
+      assert.deepEqual(again.body, { turnId: turn.turnId, stopping: false, status: 'cancelled' });
+
+      // The thread takes a new message once the turn has stopped.
+      const next = await (await postMessage(t, 'And rye bread?')).reader.rest();
+      assert.equal(next.at(-1)!.type, 'done');
+    });
+  });
+
+  test('a client that re-attaches with ?after=N mid-turn gets the rest, then follows live to done', async () => {
+    await withHeldReply('tomatoes', 'Tomatoes like warm soil and a lot of sun in summer', async (release) => {
+      const t = await newThread();
+      const { reader } = await postMessage(t, 'How do I grow tomatoes?');
+      const turn = (await reader.until((e) => e.type === 'turn')) as Extract<Ev, { type: 'turn' }>;
+      const firstDelta = await reader.until((e) => e.type === 'delta');
+      const res = await fetch(`${hearth.url}/api/threads/${t}/turns/${turn.turnId}/events?after=${firstDelta.seq}`);
+      assert.equal(res.status, 200);
+      const live = new EventReader(res.body!);
+      release();
+      const [original, resumed] = await Promise.all([reader.rest(), live.rest()]);
+      assert.equal(original.at(-1)!.type, 'done');
+      assert.deepEqual(resumed, original.filter((e) => e.seq > firstDelta.seq));
+    });
+  });
+
+  test('deleting a thread while its turn runs stops the turn and ends its stream', async () => {
+    await withHeldReply('bees', 'Bees dance to tell each other where the flowers are', async () => {
+      const t = await newThread();
+      const { reader } = await postMessage(t, 'Why do bees dance?');
+      await reader.until((e) => e.type === 'delta');
+      assert.equal((await call('DELETE', `/api/threads/${t}`)).status, 204);
+      const last = (await reader.rest()).at(-1) as Extract<Ev, { type: 'error' }>;
+      assert.equal(last.type, 'error');
+      assert.equal(last.code, 'cancelled');
+      assertError(await call('GET', `/api/threads/${t}`), 404, 'not_found');
+    });
+  });
+});
+
+describe('model server failures', () => {
+  test('health: 200 when all is well; 503 unreachable or loading, 502 when it answers with an error', async () => {
+    const ok = await call('GET', '/api/health');
+    assert.equal(ok.status, 200);
+    assert.equal((ok.body as { ok: boolean }).ok, true);
+
+    for (const [mode, status, code] of [
+      ['refuse', 503, 'model_unreachable'],
+      ['loading', 503, 'model_unreachable'],
+      ['error', 502, 'model_error'],
+    ] as const) {
+      brokenModel.mode = mode;
+      const r = await call('GET', '/api/health', { server: hearthBroken, expect5xx: true });
+      assertError(r, status, code, mode);
+      const report = r.body as { ok: boolean; db: boolean; model: { reachable: boolean; url: string } };
+      assert.equal(report.ok, false);
+      assert.equal(report.db, true);
+      assert.equal(report.model.reachable, false);
+    }
+  });
+
+  test('a turn against an unreachable or failing model server ends with that code; the question is kept', async () => {
+    for (const [mode, code] of [
+      ['refuse', 'model_unreachable'],
+      ['error', 'model_error'],
+    ] as const) {
+      brokenModel.mode = mode;
+      const t = await newThread(hearthBroken);
+      const events = await (await postMessage(t, `Are you there (${mode})?`, hearthBroken)).reader.rest();
+      const last = events.at(-1) as Extract<Ev, { type: 'error' }>;
+      assert.equal(last.type, 'error', mode);
+      assert.equal(last.code, code, mode);
+      const view = await threadOf(t, hearthBroken);
+      assert.equal(view.messages[0].content, `Are you there (${mode})?`);
+      assert.equal(view.messages[1].status, 'error');
+      assert.equal(view.messages[1].errorCode, code);
+    }
+  });
+});
+

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { makeTempDir } from '@/lib/testing/temp-dir';
+
+/**
+ * The built app as a user runs it: `next start` in a child process, on a free loopback port,
+ * with its own temporary data folder. The contract suite starts it itself, so nothing
+ * outside the suite (a dev server, an earlier run's data) can make it pass.
+ */
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export type HearthServer = {
+  url: string;
+  dataDir: string;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  stop(): Promise<void>;
+};
+
+export function assertBuilt(): void {
+  if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+    throw new Error('No production build: run `npx next build` first (`npm run test:e2e` builds before it runs this suite).');
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** How long `next start` may take to answer its first request on a loaded 2-core machine. */
+const READY_TIMEOUT_MS = 60_000;
+
+export async function startHearth(env: Record<string, string>): Promise<HearthServer> {
+  assertBuilt();
+  const port = await freePort();
+  const dataDir = makeTempDir('hearth-contract');
+  // NODE_ENV as next start wants it (the test runner sets "test").
+  const childEnv = { ...process.env, NODE_ENV: 'production' as const, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, HEARTH_TIMEZONE: 'UTC', ...env };
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: root,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The server never outlives the suite, even when it ends without running its after hooks.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdout?.resume();
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`next start exited (${code}) before it was ready:\n${stderr}`))),
+  );
+  exited.catch(() => undefined);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const ready = await Promise.race([
+      fetch(`${url}/api/threads?limit=1`).then((r) => r.ok, () => false),
+      exited,
+    ]);
+    if (ready) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`next start did not answer within ${READY_TIMEOUT_MS / 1000} s:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    dataDir,
+    stderr: () => stderr,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
