@@ -54,10 +54,6 @@ export class HearthError extends Error {
     brand(this, 'HearthError');
   }
 
-  get status(): number {
-    return errorStatus[this.code];
-  }
-
   toJSON() {
     return { code: this.code, message: this.message };
   }

@@ -238,38 +238,32 @@ describe('routes and methods', () => {
 });
 
 describe('ids', () => {
-  test('a well-formed but unknown id is 404 on every route that takes one', async () => {
+  /** Every route that takes an id, with `id` in its place (turn ids under a real thread). */
+  const routesWithId = (thread: string, id: string): [string, string, unknown?][] => [
+    ['GET', `/api/threads/${id}`],
+    ['PATCH', `/api/threads/${id}`, { title: 'x' }],
+    ['DELETE', `/api/threads/${id}`],
+    ['GET', `/api/threads/${id}/export`],
+    ['POST', `/api/threads/${id}/messages`, { content: 'hi' }],
+    ['GET', `/api/threads/${thread}/turns/${id}/events`],
+    ['POST', `/api/threads/${thread}/turns/${id}/cancel`],
+    ['GET', `/api/threads/${id}/turns/${id}/events`],
+    ['PATCH', `/api/memories/${id}`, { text: 'a fact' }],
+    ['DELETE', `/api/memories/${id}`],
+  ];
+
+  test('a well-formed but unknown id is 404 on every route that takes one, and nothing is stored', async () => {
     const t = await newThread();
-    const cases: [string, string, unknown?][] = [
-      ['GET', `/api/threads/${UNKNOWN}`],
-      ['PATCH', `/api/threads/${UNKNOWN}`, { title: 'x' }],
-      ['DELETE', `/api/threads/${UNKNOWN}`],
-      ['GET', `/api/threads/${UNKNOWN}/export`],
-      ['POST', `/api/threads/${UNKNOWN}/messages`, { content: 'hi' }],
-      ['GET', `/api/threads/${t}/turns/${UNKNOWN}/events`],
-      ['POST', `/api/threads/${t}/turns/${UNKNOWN}/cancel`],
-      ['GET', `/api/threads/${UNKNOWN}/turns/${UNKNOWN}/events`],
-      ['PATCH', `/api/memories/${UNKNOWN}`, { text: 'a fact' }],
-      ['DELETE', `/api/memories/${UNKNOWN}`],
-    ];
-    for (const [method, path, json] of cases) assertError(await call(method, path, { json }), 404, 'not_found', `${method} ${path}`);
-    assert.deepEqual((await threadOf(t)).messages, [], 'nothing was stored');
+    for (const [method, path, json] of routesWithId(t, UNKNOWN)) {
+      assertError(await call(method, path, { json }), 404, 'not_found', `${method} ${path}`);
+    }
+    assert.deepEqual((await threadOf(t)).messages, []);
   });
 
   test('a malformed id is 404 too (it names nothing), never a 500', async () => {
     const t = await newThread();
     for (const bad of MALFORMED) {
-      for (const [method, path, json] of [
-        ['GET', `/api/threads/${bad}`],
-        ['PATCH', `/api/threads/${bad}`, { title: 'x' }],
-        ['DELETE', `/api/threads/${bad}`],
-        ['GET', `/api/threads/${bad}/export`],
-        ['POST', `/api/threads/${bad}/messages`, { content: 'hi' }],
-        ['GET', `/api/threads/${t}/turns/${bad}/events`],
-        ['POST', `/api/threads/${t}/turns/${bad}/cancel`],
-        ['PATCH', `/api/memories/${bad}`, { text: 'a fact' }],
-        ['DELETE', `/api/memories/${bad}`],
-      ] as [string, string, unknown?][]) {
+      for (const [method, path, json] of routesWithId(t, bad)) {
         assertError(await call(method, path, { json }), 404, 'not_found', `${method} ${path}`);
       }
     }

@@ -14,7 +14,6 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 export type HearthServer = {
   url: string;
-  dataDir: string;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
   stop(): Promise<void>;
@@ -75,7 +74,6 @@ export async function startHearth(env: Record<string, string>): Promise<HearthSe
   }
   return {
     url,
-    dataDir,
     stderr: () => stderr,
     stop: () =>
       new Promise<void>((resolve) => {
