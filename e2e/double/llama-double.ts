@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { persona } from './persona';
+import { promptTokens, renderAnswer, renderPrompt, SlotPool, type SlotLease } from './slots';
 
 /**
  * A scripted stand-in for llama-server that speaks its wire format as captured from a real
@@ -60,6 +61,8 @@ export type LlamaDoubleOptions = {
   loading?: boolean;
   /** Started with --no-jinja: tools and tool_choice give 500, as the real server does. */
   jinja?: boolean;
+  /** Started with --metrics: GET /metrics answers (otherwise 501, as the real server does). */
+  metrics?: boolean;
 };
 
 export type LlamaDouble = {
@@ -67,6 +70,8 @@ export type LlamaDouble = {
   baseUrl: string;
   port: number;
   requests: DoubleRequest[];
+  /** The slots and their prompt cache (see slots.ts). */
+  slots: SlotPool;
   setScript(script: DoubleScript | undefined): void;
   close(): Promise<void>;
 };
@@ -88,12 +93,8 @@ function errorBody(status: number, type: string, message: string, extra: Record<
   return { error: { code: status, message, type, ...extra } };
 }
 
-function estimateTokens(messages: unknown): number {
-  return Math.ceil(JSON.stringify(messages ?? '').length / 4);
-}
-
 /** The request checks a real llama-server makes before it starts a reply (llama-server.md §3). */
-function validate(body: Record<string, unknown>, nCtx: number, jinja: boolean): DoubleReply['error'] | null {
+function validate(body: Record<string, unknown>, nCtx: number, jinja: boolean, need: () => number): DoubleReply['error'] | null {
   const bad = (message: string) => ({ status: 400, type: 'invalid_request_error', message });
   if (!Array.isArray(body.messages)) return bad("'messages' is required");
   for (const m of body.messages as Record<string, unknown>[]) {
@@ -125,13 +126,12 @@ function validate(body: Record<string, unknown>, nCtx: number, jinja: boolean): 
       );
     }
   }
-  const need = estimateTokens(body.messages);
-  if (need > nCtx) {
+  if (need() > nCtx) {
     return {
       status: 400,
       type: 'exceed_context_size_error',
-      message: `request (${need} tokens) exceeds the available context size (${nCtx} tokens), try increasing it`,
-      extra: { n_prompt_tokens: need, n_ctx: nCtx },
+      message: `request (${need()} tokens) exceeds the available context size (${nCtx} tokens), try increasing it`,
+      extra: { n_prompt_tokens: need(), n_ctx: nCtx },
     };
   }
   return null;
@@ -239,6 +239,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
   const slots = options.slots ?? 1;
   let script: DoubleScript | undefined = options.script;
   const requests: DoubleRequest[] = [];
+  const pool = new SlotPool(slots);
   let calls = 0;
   const sockets = new Set<import('node:net').Socket>();
 
@@ -274,7 +275,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
           modalities: { vision: false, audio: false },
           endpoint_slots: true,
           endpoint_props: false,
-          endpoint_metrics: false,
+          endpoint_metrics: options.metrics === true,
           webui: true,
           chat_template: '{{ messages }}',
           chat_template_caps: { supports_tool_calls: true, supports_parallel_tool_calls: true, supports_system_role: true },
@@ -285,7 +286,15 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         });
       }
       if (req.method === 'GET' && route === '/slots') {
-        return sendJson(res, 200, Array.from({ length: slots }, (_, id) => ({ id, n_ctx: nCtx, speculative: false, is_processing: false })));
+        return sendJson(res, 200, Array.from({ length: slots }, (_, id) => ({ id, n_ctx: nCtx, speculative: false, is_processing: pool.busy(id) })));
+      }
+      if (req.method === 'GET' && route === '/metrics') {
+        if (!options.metrics) {
+          return sendJson(res, 501, errorBody(501, 'not_supported_error', 'This server does not support metrics endpoint. Start it with `--metrics`'));
+        }
+        const text = pool.prometheus();
+        res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4', 'Content-Length': Buffer.byteLength(text) });
+        return res.end(text);
       }
       if (req.method === 'GET' && route === '/__requests') return sendJson(res, 200, requests.map((r) => r.body));
       if (req.method === 'POST' && route === '/chat/completions') {
@@ -296,12 +305,30 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         } catch {
           return sendJson(res, 500, errorBody(500, 'server_error', '[json.exception.parse_error.101] parse error'));
         }
-        const problem = validate(body, nCtx, options.jinja !== false);
         const parsed = { ...parseRequest(body), authorization: req.headers.authorization };
+        let tokens: string[] | undefined;
+        const prompt = () => (tokens ??= promptTokens(renderPrompt(parsed.messages, parsed.tools)));
+        const problem = validate(body, nCtx, options.jinja !== false, () => prompt().length);
         requests.push(parsed);
         if (problem) return sendJson(res, problem.status, errorBody(problem.status, problem.type, problem.message, problem.extra));
-        const reply = await (script ?? persona)(parsed, calls++);
-        return respond(res, parsed, reply);
+        // Like the server's task queue: wait for a slot (the named one, or the best idle one).
+        let left = false;
+        res.on('close', () => (left = true));
+        const lease = await pool.acquire({ idSlot: typeof body.id_slot === 'number' ? body.id_slot : undefined, tokens: prompt(), cachePrompt: body.cache_prompt !== false, gone: () => left });
+        if (left) return lease.release();
+        try {
+          const reply = await (script ?? persona)(parsed, calls++);
+          if (reply.error) {
+            lease.release();
+            if (reply.delayMs) await sleep(reply.delayMs);
+            return sendJson(res, reply.error.status, errorBody(reply.error.status, reply.error.type, reply.error.message, reply.error.extra));
+          }
+          pool.count(lease);
+          return await respond(res, parsed, reply, lease);
+        } catch (err) {
+          lease.release();
+          throw err;
+        }
       }
       return sendJson(res, 404, errorBody(404, 'not_found_error', 'File Not Found'));
     } catch (err) {
@@ -310,11 +337,19 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     }
   });
 
-  async function respond(res: http.ServerResponse, req: DoubleRequest, reply: DoubleReply) {
-    if (reply.delayMs) await sleep(reply.delayMs);
-    if (reply.error) {
-      return sendJson(res, reply.error.status, errorBody(reply.error.status, reply.error.type, reply.error.message, reply.error.extra));
+  /** Answers on a slot; the slot keeps the prompt and, when the answer finished, the answer. */
+  async function respond(res: http.ServerResponse, req: DoubleRequest, reply: DoubleReply, lease: SlotLease) {
+    let answer: string[] = [];
+    try {
+      answer = (await answerOn(res, req, reply, lease)) ?? [];
+    } finally {
+      lease.release(answer);
     }
+  }
+
+  /** Writes the reply; returns the answer's tokens when it was written whole. */
+  async function answerOn(res: http.ServerResponse, req: DoubleRequest, reply: DoubleReply, lease: SlotLease): Promise<string[] | undefined> {
+    if (reply.delayMs) await sleep(reply.delayMs);
     const id = `chatcmpl-${alnum(32)}`;
     const created = Math.floor(Date.now() / 1000);
     const content = reply.content ?? '';
@@ -324,12 +359,14 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
     }));
     const finish = reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop');
-    const promptTokens = estimateTokens(req.messages);
-    const completionTokens = Math.max(1, tokenize(content).length + toolCalls.reduce((n, c) => n + tokenize(c.arguments).length + 3, 0));
-    const usage = { completion_tokens: completionTokens, prompt_tokens: promptTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: 0 } };
+    const answerTokens = [...promptTokens(renderAnswer(content, toolCalls.map((c) => ({ function: c })))), '<|im_end|>'];
+    const completionTokens = answerTokens.length;
+    const read = lease.promptTokens - lease.cached;
+    const usage = { completion_tokens: completionTokens, prompt_tokens: lease.promptTokens, total_tokens: lease.promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: lease.cached } };
+    // Speeds of the toy model on 2 CPU cores (llama-server.md §1): ~6,400 prompt tokens/s, ~370 generated tokens/s.
     const timings = {
-      cache_n: 0, prompt_n: promptTokens, prompt_ms: 4.8, prompt_per_token_ms: 0.156, prompt_per_second: 6410.3,
-      predicted_n: completionTokens, predicted_ms: 49.1, predicted_per_token_ms: 2.73, predicted_per_second: 366.4,
+      cache_n: lease.cached, prompt_n: read, prompt_ms: read * 0.156, prompt_per_token_ms: 0.156, prompt_per_second: 6410.3,
+      predicted_n: completionTokens, predicted_ms: completionTokens * 2.73, predicted_per_token_ms: 2.73, predicted_per_second: 366.4,
     };
     const base = { created, id, model: modelId, system_fingerprint: FINGERPRINT, object: 'chat.completion.chunk' };
     const wantProbs = req.body.logprobs === true && req.body.post_sampling_probs === true;
@@ -344,7 +381,8 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       const choice: Record<string, unknown> = { finish_reason: finish, index: 0, message };
       if (wantProbs) choice.logprobs = { content: postSamplingProbs(content, reply.probs) };
       if (wantRawProbs) choice.logprobs = { content: [...tokenize(content).map(preSamplingEntry), preSamplingEntry('')] };
-      return sendJson(res, 200, { choices: [choice], created, model: modelId, system_fingerprint: FINGERPRINT, object: 'chat.completion', usage, id, timings });
+      sendJson(res, 200, { choices: [choice], created, model: modelId, system_fingerprint: FINGERPRINT, object: 'chat.completion', usage, id, timings });
+      return answerTokens;
     }
 
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
@@ -359,7 +397,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     if (reply.reasoning) for (const t of tokenize(reply.reasoning)) chunk({ reasoning_content: t });
     for (const t of tokenize(content)) {
       if (closed) return;
-      if (reply.dropAfterTokens !== undefined && n >= reply.dropAfterTokens) return dropConnection(res);
+      if (reply.dropAfterTokens !== undefined && n >= reply.dropAfterTokens) return void (await dropConnection(res));
       if (reply.hold && n === reply.hold.afterTokens) {
         await new Promise<void>((resolve) => res.write('', () => resolve()));
         await reply.hold.until.catch(() => undefined);
@@ -370,10 +408,11 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       else chunk({ content: t });
       n++;
     }
-    if (reply.dropAfterTokens !== undefined) return dropConnection(res);
+    if (reply.dropAfterTokens !== undefined) return void (await dropConnection(res));
     if (reply.errorAfterContent) {
       send({ error: reply.errorAfterContent });
-      return res.end();
+      res.end();
+      return;
     }
     toolCalls.forEach((c, index) => {
       const frags = c.arguments.match(/.{1,3}/gs) ?? [''];
@@ -389,6 +428,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     }
     res.write('data: [DONE]\n\n');
     res.end();
+    return answerTokens;
   }
 
   server.on('connection', (s) => {
@@ -403,6 +443,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     baseUrl,
     port: actualPort,
     requests,
+    slots: pool,
     setScript(s) {
       script = s;
       calls = 0;
