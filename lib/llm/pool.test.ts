@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { HearthError } from '@/lib/errors';
+import { ModelPool } from './pool';
+import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth } from './types';
+
+/** A model server stand-in: says its slots, records what it was sent, fails when told to. */
+function server(url: string, opts: { slots?: number; contextSize?: number } = {}) {
+  const state = {
+    requests: [] as ChatRequest[],
+    reachable: true,
+    /** The next chat calls fail with this (once each). */
+    failures: [] as { error: HearthError; afterDelta?: string }[],
+  };
+  const client: ModelClient = {
+    async health(): Promise<ModelHealth> {
+      return state.reachable
+        ? { url, reachable: true, id: `model@${url}`, ...(opts.slots ? { slots: opts.slots } : {}), ...(opts.contextSize ? { contextSize: opts.contextSize } : {}) }
+        : { url, reachable: false, error: 'connection refused' };
+    },
+    async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
+      state.requests.push(request);
+      const failure = state.failures.shift();
+      if (failure) {
+        if (failure.afterDelta) options.onDelta?.(failure.afterDelta);
+        throw failure.error;
+      }
+      options.onDelta?.(`answer from ${url}`);
+      return { content: `answer from ${url}`, reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: url };
+    },
+  };
+  return { url, client, state };
+}
+
+const unreachable = () => new HearthError('model_unreachable', 'The model server cannot be reached.');
+const conversation = (text = 'hi'): ChatRequest => ({ messages: [{ role: 'user', content: text }], lane: 'conversation' });
+const side = (): ChatRequest => ({ messages: [{ role: 'user', content: 'verdict?' }], jsonSchema: { type: 'object' } });
+const idSlot = (r: ChatRequest) => r.extra?.id_slot;
+
+describe('the queue in front of the slots', () => {
+  test('one turn per slot; the rest wait in order and hear their place', async () => {
+    const pool = new ModelPool([server('http://a', { slots: 1 })]);
+    const heard: Record<string, number[]> = { b: [], c: [] };
+    assert.ok(await pool.enter('a', 'ta', () => assert.fail('a runs at once')));
+    let bIn = false;
+    let cIn = false;
+    const b = pool.enter('b', 'tb', (p) => heard.b.push(p)).then((l) => (bIn = l !== null));
+    const c = pool.enter('c', 'tc', (p) => heard.c.push(p)).then((l) => (cIn = l !== null));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(heard, { b: [1], c: [2] });
+    pool.leave('a');
+    await b;
+    assert.equal(bIn, true);
+    assert.equal(cIn, false);
+    assert.deepEqual(heard.c, [2, 1]);
+    pool.leave('b');
+    await c;
+    assert.deepEqual(pool.stats, { running: 1, waiting: 0, slots: 1 });
+  });
+
+  test('a waiting turn that is stopped leaves the queue with no lease', async () => {
+    const pool = new ModelPool([server('http://a', { slots: 1 })]);
+    await pool.enter('a', 'ta', () => undefined);
+    const b = pool.enter('b', 'tb', () => undefined);
+    await new Promise((r) => setImmediate(r));
+    pool.leave('b');
+    assert.equal(await b, null);
+    assert.deepEqual(pool.stats, { running: 1, waiting: 0, slots: 1 });
+  });
+});
+
+describe('slots', () => {
+  test('with two slots or more the last is for side calls: a verdict never lands on a conversation slot', async () => {
+    const a = server('http://a', { slots: 3 });
+    const pool = new ModelPool([a]);
+    const first = (await pool.enter('t1', 'thread-1', () => undefined))!;
+    const second = (await pool.enter('t2', 'thread-2', () => undefined))!;
+    assert.equal(first.parallelSideCalls, true);
+    await first.model.chat(conversation());
+    await second.model.chat(conversation());
+    await first.model.chat(side());
+    await second.model.chat(side());
+    assert.deepEqual(a.state.requests.map(idSlot), [0, 1, 2, 2]);
+    // Two conversation slots: a third turn waits.
+    let third = false;
+    void pool.enter('t3', 'thread-3', () => undefined).then(() => (third = true));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(third, false);
+    assert.equal(pool.stats.slots, 2);
+  });
+
+  test('with one slot, conversation and side calls share it, and side calls do not run beside rounds', async () => {
+    const a = server('http://a', { slots: 1 });
+    const lease = (await new ModelPool([a]).enter('t', 'th', () => undefined))!;
+    assert.equal(lease.parallelSideCalls, false);
+    await lease.model.chat(conversation());
+    await lease.model.chat(side());
+    assert.deepEqual(a.state.requests.map(idSlot), [0, 0]);
+  });
+
+  test('a server that did not report slots (a gateway, not llama-server) gets no id_slot', async () => {
+    const a = server('http://gateway');
+    const lease = (await new ModelPool([a]).enter('t', 'th', () => undefined))!;
+    await lease.model.chat(conversation());
+    assert.equal(a.state.requests[0].extra, undefined);
+  });
+
+  test("a thread's next turn goes to the slot that holds its cache when it is free", async () => {
+    const a = server('http://a', { slots: 3 });
+    const pool = new ModelPool([a]);
+    const slotOf = async (turn: string, thread: string) => {
+      const lease = (await pool.enter(turn, thread, () => undefined))!;
+      await lease.model.chat(conversation());
+      return idSlot(a.state.requests.at(-1)!);
+    };
+    assert.equal(await slotOf('1', 'x'), 0);
+    assert.equal(await slotOf('2', 'y'), 1);
+    pool.leave('1');
+    pool.leave('2');
+    assert.equal(await slotOf('3', 'y'), 1, 'y goes back to slot 1, though 0 is free');
+    assert.equal(await slotOf('4', 'x'), 0);
+  });
+
+  test('the lease carries the model and context size of its server', async () => {
+    const lease = (await new ModelPool([server('http://a', { slots: 1, contextSize: 8192 })]).enter('t', 'th', () => undefined))!;
+    assert.equal(lease.modelId, 'model@http://a');
+    assert.equal(lease.contextSize, 8192);
+  });
+});
+
+describe('several servers', () => {
+  test('new turns spread over the servers with free slots; a thread stays on its server', async () => {
+    const a = server('http://a', { slots: 1 });
+    const b = server('http://b', { slots: 1 });
+    const pool = new ModelPool([a, b]);
+    const l1 = (await pool.enter('1', 'x', () => undefined))!;
+    const l2 = (await pool.enter('2', 'y', () => undefined))!;
+    assert.deepEqual([l1.url, l2.url], ['http://a', 'http://b']);
+    pool.leave('1');
+    pool.leave('2');
+    const again = (await pool.enter('3', 'y', () => undefined))!;
+    assert.equal(again.url, 'http://b');
+    assert.equal(pool.stats.slots, 2);
+  });
+
+  test('a server that fails before anything streamed is marked down and the call moves to another', async () => {
+    const a = server('http://a', { slots: 1 });
+    const b = server('http://b', { slots: 1 });
+    const log: string[] = [];
+    const pool = new ModelPool([a, b], { log: (m) => log.push(m) });
+    const lease = (await pool.enter('1', 'x', () => undefined))!;
+    assert.equal(lease.url, 'http://a');
+    a.state.failures.push({ error: unreachable() });
+    a.state.reachable = false;
+    const deltas: string[] = [];
+    const result = await lease.model.chat(conversation(), { onDelta: (t) => deltas.push(t) });
+    assert.equal(result.content, 'answer from http://b');
+    assert.deepEqual(deltas, ['answer from http://b']);
+    assert.deepEqual(pool.status.map((s) => [s.url, s.up]), [['http://a', false], ['http://b', true]]);
+    assert.ok(log.some((m) => /http:\/\/a is down/.test(m)));
+    // Later calls of the turn stay on b; new turns go to b while a is down.
+    await lease.model.chat(side());
+    assert.equal(b.state.requests.length, 2);
+    pool.leave('1');
+    assert.equal((await pool.enter('2', 'y', () => undefined))!.url, 'http://b');
+    pool.leave('2');
+    // a comes back when it answers its health check again.
+    a.state.reachable = true;
+    await pool.refresh();
+    assert.equal(pool.status[0].up, true);
+    pool.close();
+  });
+
+  test('a stream that breaks after text reached the user is not retried elsewhere', async () => {
+    const a = server('http://a', { slots: 1 });
+    const b = server('http://b', { slots: 1 });
+    const pool = new ModelPool([a, b]);
+    const lease = (await pool.enter('1', 'x', () => undefined))!;
+    a.state.failures.push({ error: new HearthError('model_stream_broken', 'cut'), afterDelta: 'Half an ans' });
+    await assert.rejects(lease.model.chat(conversation(), { onDelta: () => undefined }), (e: unknown) => e instanceof HearthError && e.code === 'model_stream_broken');
+    assert.equal(b.state.requests.length, 0);
+    pool.close();
+  });
+
+  test('a request the server refused (an HTTP error) does not mark it down', async () => {
+    const a = server('http://a', { slots: 1 });
+    const pool = new ModelPool([a, server('http://b', { slots: 1 })]);
+    const lease = (await pool.enter('1', 'x', () => undefined))!;
+    a.state.failures.push({ error: new HearthError('context_overflow', 'too long') });
+    await assert.rejects(lease.model.chat(conversation()));
+    assert.equal(pool.status[0].up, true);
+  });
+
+  test('with every server down a turn is still placed, so it ends with a clear error rather than waiting', async () => {
+    const a = server('http://a', { slots: 1 });
+    a.state.reachable = false;
+    const pool = new ModelPool([a]);
+    const lease = await pool.enter('1', 'x', () => undefined);
+    assert.ok(lease);
+    a.state.failures.push({ error: unreachable() });
+    await assert.rejects(lease.model.chat(conversation()), (e: unknown) => e instanceof HearthError && e.code === 'model_unreachable');
+    pool.close();
+  });
+
+  test('combine: reachable while any server is; one server reports as itself', () => {
+    const up = { url: 'http://a', reachable: true, id: 'm', contextSize: 8192, slots: 2, up: true, running: 0, conversationSlots: 1, sideSlot: true };
+    const down = { url: 'http://b', reachable: false, error: 'refused', up: false, running: 0, conversationSlots: 1, sideSlot: false };
+    assert.deepEqual(ModelPool.combine([up]), { url: 'http://a', reachable: true, id: 'm', contextSize: 8192, slots: 2 });
+    assert.deepEqual(ModelPool.combine([up, down]), { url: 'http://a, http://b', reachable: true, id: 'm', contextSize: 8192, slots: 2 });
+    const none = ModelPool.combine([{ ...up, reachable: false, error: 'x' }, down]);
+    assert.equal(none.reachable, false);
+    assert.match(none.error ?? '', /http:\/\/a: x; http:\/\/b: refused/);
+  });
+});

@@ -1,0 +1,323 @@
+import { hasErrorCode } from '@/lib/errors';
+import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth } from './types';
+
+/**
+ * The model servers Hearth spreads turns over: one llama-server, or several (one GPU or one
+ * machine each). It is also the queue in front of them: as many turns run at once as the
+ * servers have conversation slots; the rest wait in order and hear their place.
+ *
+ * - Slots. Each server's slot count comes from its /props (or MODEL_SLOTS). With two or more,
+ *   the last slot is kept for side calls (decide steps, plans), sent with `id_slot`, so a
+ *   verdict never overwrites a conversation's prompt cache; the others take one turn each.
+ *   With one slot, conversation and side calls share it.
+ * - Placement. A new turn goes to the slot its thread used last if that is free (it holds the
+ *   thread's cache), else another free slot on the same server (llama-server's host-memory
+ *   cache is per server), else the server with the most free slots.
+ * - Failure. A server that cannot be reached, or whose stream breaks, is marked down and
+ *   turns are routed around it; the call that failed moves to another server when it had
+ *   streamed nothing yet. Down servers are checked again in the background. With every server
+ *   down a turn is still placed, so it ends with a clear error instead of waiting forever.
+ *
+ * One URL behind a router (llama-swap, any OpenAI-compatible gateway) is one server here.
+ */
+
+export type ServerHealth = ModelHealth & {
+  /** Hearth routes turns to it. */
+  up: boolean;
+  /** Turns running on it now, and how many it can run at once. */
+  running: number;
+  conversationSlots: number;
+  /** A slot of its own for side calls. */
+  sideSlot: boolean;
+};
+
+export type Lease = {
+  /** The model for this turn: its calls go to its slot, and move with it if its server fails. */
+  model: ModelClient;
+  /** Side calls have a slot of their own, so they can run beside the conversation's rounds. */
+  parallelSideCalls: boolean;
+  /** Where the turn started (it may move if that server fails). */
+  url: string;
+  modelId?: string;
+  contextSize?: number;
+};
+
+type Server = { url: string; client: ModelClient; health: ModelHealth | null; up: boolean; busy: Map<number, string> };
+type Placement = { server: Server; slot: number };
+type Waiter = { turnId: string; threadId: string; avoid?: Server; admit: (p: Placement | null) => void; notify: (position: number) => void };
+
+export type PoolOptions = {
+  /** Slots per server when given (MODEL_SLOTS); otherwise each server's /props says. */
+  slots?: number;
+  /** How often down servers are checked again. */
+  recheckMs?: number;
+  log?: (message: string) => void;
+};
+
+/** How often a server marked down is asked again whether it is back. */
+const RECHECK_MS = 10_000;
+
+export class ModelPool {
+  private readonly servers: Server[];
+  private readonly waiting: Waiter[] = [];
+  private readonly running = new Map<string, Placement>();
+  /** The slot each thread's last turn used: it holds that thread's prompt cache. */
+  private readonly lastSlot = new Map<string, { url: string; slot: number }>();
+  private recheck: NodeJS.Timeout | null = null;
+  private firstCheck: Promise<ServerHealth[]>;
+
+  constructor(
+    servers: readonly { url: string; client: ModelClient }[],
+    private readonly options: PoolOptions = {},
+  ) {
+    if (servers.length === 0) throw new Error('a model pool needs at least one server');
+    this.servers = servers.map((s) => ({ url: s.url, client: s.client, health: null, up: true, busy: new Map() }));
+    this.firstCheck = this.refresh();
+  }
+
+  /** Resolves once every server has been asked for its slots, model and context size once. */
+  ready(): Promise<ServerHealth[]> {
+    return this.firstCheck;
+  }
+
+  private slotsOf(s: Server): number {
+    return Math.max(1, this.options.slots ?? s.health?.slots ?? 1);
+  }
+
+  private conversationSlots(s: Server): number {
+    const n = this.slotsOf(s);
+    return n >= 2 ? n - 1 : 1;
+  }
+
+  private freeSlot(s: Server): number | null {
+    for (let i = 0; i < this.conversationSlots(s); i++) if (!s.busy.has(i)) return i;
+    return null;
+  }
+
+  private summary(s: Server): ServerHealth {
+    const health = s.health ?? { url: s.url, reachable: false, error: 'not checked yet' };
+    return { ...health, up: s.up, running: s.busy.size, conversationSlots: this.conversationSlots(s), sideSlot: this.slotsOf(s) >= 2 };
+  }
+
+  /** Asks every server how it is (slots, model, context size); one that answers is up. */
+  async refresh(): Promise<ServerHealth[]> {
+    await Promise.all(
+      this.servers.map(async (s) => {
+        const health = await s.client.health().catch((err: unknown) => ({ url: s.url, reachable: false, error: String((err as Error)?.message ?? err) }));
+        s.health = health;
+        if (health.reachable !== s.up) this.options.log?.(`model server ${s.url} is ${health.reachable ? 'up' : `down (${health.error ?? 'no answer'})`}`);
+        s.up = health.reachable;
+      }),
+    );
+    this.watchDownServers();
+    this.advance();
+    return this.servers.map((s) => this.summary(s));
+  }
+
+  /** Every server as last seen, without asking again. */
+  get status(): ServerHealth[] {
+    return this.servers.map((s) => this.summary(s));
+  }
+
+  /** One health report for all servers: reachable if any is, the first reachable one's model. */
+  static combine(servers: readonly ServerHealth[]): ModelHealth {
+    if (servers.length === 1) {
+      const { up: _up, running: _r, conversationSlots: _c, sideSlot: _s, ...one } = servers[0];
+      return one;
+    }
+    const reachable = servers.filter((s) => s.reachable);
+    const first = reachable[0] ?? servers[0];
+    const contexts = reachable.map((s) => s.contextSize).filter((n): n is number => typeof n === 'number');
+    return {
+      url: servers.map((s) => s.url).join(', '),
+      reachable: reachable.length > 0,
+      ...(first.id ? { id: first.id } : {}),
+      ...(contexts.length ? { contextSize: Math.min(...contexts) } : {}),
+      slots: servers.reduce((n, s) => n + (s.slots ?? 0), 0),
+      ...(reachable.length ? {} : { error: servers.map((s) => `${s.url}: ${s.error ?? 'no answer'}`).join('; '), answeredStatus: first.answeredStatus }),
+    };
+  }
+
+  private markDown(s: Server, why: string) {
+    if (!s.up) return;
+    s.up = false;
+    s.health = { ...(s.health ?? { url: s.url }), reachable: false, error: why };
+    this.options.log?.(`model server ${s.url} is down (${why}); turns go to the others`);
+    this.watchDownServers();
+  }
+
+  private watchDownServers() {
+    const anyDown = this.servers.some((s) => !s.up);
+    if (anyDown && !this.recheck) {
+      this.recheck = setInterval(() => void this.recheckDown(), this.options.recheckMs ?? RECHECK_MS);
+      this.recheck.unref();
+    } else if (!anyDown && this.recheck) {
+      clearInterval(this.recheck);
+      this.recheck = null;
+    }
+  }
+
+  private async recheckDown() {
+    const down = this.servers.filter((s) => !s.up);
+    await Promise.all(
+      down.map(async (s) => {
+        const health = await s.client.health().catch(() => null);
+        if (health?.reachable) {
+          s.health = health;
+          s.up = true;
+          this.options.log?.(`model server ${s.url} is back`);
+        }
+      }),
+    );
+    this.watchDownServers();
+    this.advance();
+  }
+
+  /** Where a turn of this thread should run now; 'wait' when every usable slot is taken. */
+  private place(threadId: string, avoid?: Server): Placement | 'wait' | null {
+    const usable = this.servers.filter((s) => s !== avoid);
+    const up = usable.filter((s) => s.up);
+    // Nothing up: place anyway so the turn fails with a clear error, unless moving away from a failure.
+    const candidates = up.length ? up : avoid ? [] : usable;
+    if (candidates.length === 0) return null;
+    const last = this.lastSlot.get(threadId);
+    const home = last ? candidates.find((s) => s.url === last.url) : undefined;
+    if (home && last && last.slot < this.conversationSlots(home) && !home.busy.has(last.slot)) return { server: home, slot: last.slot };
+    const homeSlot = home ? this.freeSlot(home) : null;
+    if (home && homeSlot !== null) return { server: home, slot: homeSlot };
+    let best: Server | null = null;
+    let bestFree = 0;
+    for (const s of candidates) {
+      const free = this.conversationSlots(s) - s.busy.size;
+      if (free > bestFree && this.freeSlot(s) !== null) {
+        best = s;
+        bestFree = free;
+      }
+    }
+    if (!best) return 'wait';
+    return { server: best, slot: this.freeSlot(best)! };
+  }
+
+  private take(turnId: string, threadId: string, p: Placement) {
+    p.server.busy.set(p.slot, turnId);
+    this.running.set(turnId, p);
+    this.lastSlot.set(threadId, { url: p.server.url, slot: p.slot });
+  }
+
+  private advance() {
+    while (this.waiting.length > 0) {
+      const next = this.waiting[0];
+      const p = this.place(next.threadId, next.avoid);
+      if (p === 'wait') break;
+      this.waiting.shift();
+      if (p) this.take(next.turnId, next.threadId, p);
+      next.admit(p);
+    }
+    this.waiting.forEach((w, i) => w.notify(i + 1));
+  }
+
+  /**
+   * Resolves with the turn's lease when a slot is free; `notify` hears its place in the queue
+   * (1 = next) while it waits. Resolves with null when the turn left the queue first.
+   */
+  async enter(turnId: string, threadId: string, notify: (position: number) => void): Promise<Lease | null> {
+    // The first turns after start wait for the servers' first answer (slots, model, context).
+    await this.firstCheck;
+    const placement = await this.admit({ turnId, threadId, notify });
+    if (!placement) return null;
+    return this.lease(turnId, threadId, placement);
+  }
+
+  private admit(w: Omit<Waiter, 'admit'>, first = false): Promise<Placement | null> {
+    if (this.waiting.length === 0 || first) {
+      const p = this.place(w.threadId, w.avoid);
+      if (p !== 'wait') {
+        if (p) this.take(w.turnId, w.threadId, p);
+        return Promise.resolve(p);
+      }
+    }
+    return new Promise((resolve) => {
+      const waiter = { ...w, admit: resolve };
+      if (first) {
+        // A turn moving away from a failed server goes first; everyone behind it moves back one.
+        this.waiting.unshift(waiter);
+        this.waiting.forEach((x, i) => x.notify(i + 1));
+      } else {
+        this.waiting.push(waiter);
+        waiter.notify(this.waiting.length);
+      }
+    });
+  }
+
+  /** A turn that finished, or was stopped while it waited, gives its slot (or its place) back. */
+  leave(turnId: string) {
+    const p = this.running.get(turnId);
+    if (p) {
+      this.running.delete(turnId);
+      if (p.server.busy.get(p.slot) === turnId) p.server.busy.delete(p.slot);
+    }
+    const at = this.waiting.findIndex((w) => w.turnId === turnId);
+    if (at >= 0) this.waiting.splice(at, 1)[0].admit(null);
+    if (p || at >= 0) this.advance();
+  }
+
+  get stats() {
+    return { running: this.running.size, waiting: this.waiting.length, slots: this.servers.reduce((n, s) => n + (s.up ? this.conversationSlots(s) : 0), 0) };
+  }
+
+  private lease(turnId: string, threadId: string, start: Placement): Lease {
+    let placement = start;
+    const pool = this;
+    const model: ModelClient = {
+      health: () => placement.server.client.health(),
+      async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
+        for (;;) {
+          const { server, slot } = placement;
+          let streamed = false;
+          const onDelta = options.onDelta && ((t: string) => ((streamed = true), options.onDelta!(t)));
+          try {
+            const result = await server.client.chat(pool.routed(request, placement), { ...options, onDelta });
+            if (!server.up) {
+              server.up = true;
+              pool.watchDownServers();
+            }
+            return result;
+          } catch (err) {
+            // Only a server that failed (not a request it refused) moves the turn, and only when nothing reached the user.
+            if (streamed || options.signal?.aborted || !hasErrorCode(err, 'model_unreachable', 'model_stream_broken')) throw err;
+            pool.markDown(server, (err as Error).message);
+            if (server.busy.get(slot) === turnId) server.busy.delete(slot);
+            pool.running.delete(turnId);
+            const moved = await pool.admit({ turnId, threadId, avoid: server, notify: () => undefined }, true);
+            if (!moved) throw err;
+            pool.options.log?.(`turn ${turnId} moved from ${server.url} to ${moved.server.url}`);
+            placement = moved;
+          }
+        }
+      },
+    };
+    const h = start.server.health;
+    return {
+      model,
+      parallelSideCalls: this.slotsOf(start.server) >= 2,
+      url: start.server.url,
+      ...(h?.id ? { modelId: h.id } : {}),
+      ...(h?.contextSize ? { contextSize: h.contextSize } : {}),
+    };
+  }
+
+  /** The request with its slot: the turn's own for the conversation, the side slot for the rest. */
+  private routed(request: ChatRequest, { server, slot }: Placement): ChatRequest {
+    // Only a llama-server (one that reported its slots) is sent id_slot; gateways may refuse unknown fields.
+    if (server.health?.slots === undefined && this.options.slots === undefined) return request;
+    const n = this.slotsOf(server);
+    const target = request.lane === 'conversation' || n < 2 ? slot : n - 1;
+    return { ...request, extra: { ...request.extra, id_slot: target } };
+  }
+
+  /** Stops the background checks (tests, shutdown). */
+  close() {
+    if (this.recheck) clearInterval(this.recheck);
+    this.recheck = null;
+  }
+}
