@@ -3,12 +3,15 @@ import { defineConfig, devices } from '@playwright/test';
 /**
  * Browser tests drive the built app (`next start`, never the dev server) in Debian's
  * Chromium against the llama-server double and the SearXNG stand-in. A second app instance
- * points at a dead model server for the "cannot reach llama-server" banner.
+ * points at a dead model server for the "cannot reach llama-server" banner, a third at two
+ * servers of which the first is dead.
  */
 const LLAMA_PORT = 18080;
 const SEARX_PORT = 18888;
 export const APP = 'http://127.0.0.1:13000';
 export const APP_DOWN = 'http://127.0.0.1:13001';
+/** Two model servers, the first dead: turns must go to the second. */
+export const APP_HALF = 'http://127.0.0.1:13002';
 
 const appEnv = (extra: Record<string, string>) => ({ ...process.env, HEARTH_TIMEZONE: 'UTC', MODEL_SLOTS: '1', ...extra }) as Record<string, string>;
 
@@ -50,6 +53,13 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
       env: appEnv({ LLAMA_URL: 'http://127.0.0.1:9/v1', DATA_DIR: '.e2e-data/down' }),
+    },
+    {
+      command: 'npx next start -H 127.0.0.1 -p 13002',
+      url: `${APP_HALF}/api/threads`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: appEnv({ LLAMA_URL: `http://127.0.0.1:9/v1,http://127.0.0.1:${LLAMA_PORT}/v1`, DATA_DIR: '.e2e-data/half' }),
     },
   ],
 });

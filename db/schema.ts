@@ -32,6 +32,11 @@ export const messages = sqliteTable(
     status: text('status', { enum: messageStatuses }).notNull().default('complete'),
     /** For an assistant message that ended badly: the error code. */
     errorCode: text('error_code'),
+    /**
+     * For a user message: the context block Hearth sent with it (recalled memory, decisions so
+     * far), kept so later turns send it again word for word and the prompt only grows at its end.
+     */
+    contextBlock: text('context_block'),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [index('messages_thread_idx').on(t.threadId, t.createdAt)],

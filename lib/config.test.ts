@@ -4,7 +4,7 @@ import { ConfigError, parseConfig } from './config';
 
 test('defaults keep Hearth on this machine', () => {
   const c = parseConfig({});
-  assert.equal(c.LLAMA_URL, 'http://127.0.0.1:8080/v1');
+  assert.deepEqual(c.LLAMA_URL, ['http://127.0.0.1:8080/v1']);
   assert.equal(c.HOST, '127.0.0.1');
   assert.equal(c.PORT, 3000);
   assert.equal(c.DATA_DIR, './data');
@@ -18,6 +18,8 @@ test('a bad value is a one-line message naming the key', () => {
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ LLAMA_URL: 'ftp://x' }, 'LLAMA_URL'],
+    [{ LLAMA_URL: 'http://a:8080/v1, nope' }, 'LLAMA_URL'],
+    [{ LLAMA_URL: ' , ' }, 'LLAMA_URL'],
     [{ HOST: 'a b' }, 'HOST'],
     [{ HEARTH_TIMEZONE: 'Mars/Olympus' }, 'HEARTH_TIMEZONE'],
     [{ FETCH_ALLOWED_PORTS: '80,http' }, 'FETCH_ALLOWED_PORTS'],
@@ -29,6 +31,10 @@ test('a bad value is a one-line message naming the key', () => {
       key,
     );
   }
+});
+
+test('LLAMA_URL lists one or more llama-servers, comma-separated; repeats and trailing slashes do not count twice', () => {
+  assert.deepEqual(parseConfig({ LLAMA_URL: 'http://gpu1:8080/v1, http://gpu2:8080/v1/,http://gpu1:8080/v1' }).LLAMA_URL, ['http://gpu1:8080/v1', 'http://gpu2:8080/v1']);
 });
 
 test('an empty SEARXNG_URL means web search is off', () => {

@@ -6,25 +6,34 @@ import { brand, isBranded } from '@/lib/errors';
  * Every key is documented in the README's configuration table.
  */
 
-const url = (what: string) =>
-  z
-    .string()
-    .trim()
-    .refine((v) => {
-      try {
-        const u = new URL(v);
-        return u.protocol === 'http:' || u.protocol === 'https:';
-      } catch {
-        return false;
-      }
-    }, `must be an http(s) URL for ${what}`);
+const isHttpUrl = (v: string) => {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+const url = (what: string) => z.string().trim().refine(isHttpUrl, `must be an http(s) URL for ${what}`);
 
 const positiveInt = (max: number) => z.coerce.number().int().min(1).max(max);
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 const configSchema = z.object({
-  LLAMA_URL: url('llama-server').default('http://127.0.0.1:8080/v1'),
+  /** One llama-server's base URL, or several, comma-separated (one GPU or one machine each). */
+  LLAMA_URL: z
+    .string()
+    .default('http://127.0.0.1:8080/v1')
+    .transform((v, ctx) => {
+      const urls = [...new Set(v.split(',').map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
+      if (urls.length === 0 || !urls.every(isHttpUrl)) {
+        ctx.addIssue({ code: 'custom', message: 'must be one http(s) URL of llama-server, or several separated by commas' });
+        return z.NEVER;
+      }
+      return urls;
+    }),
   /** Sent as a Bearer token when llama-server runs with --api-key. */
   LLAMA_API_KEY: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
   /** The model name to ask for (llama-swap and other routers need it); by default the server's own. */

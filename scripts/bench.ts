@@ -32,7 +32,7 @@ const config = parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searx.url, DATA
 const store = createStore(openDatabase(path.join(dir, 'hearth.db')));
 
 // Measure model waits and per-delta handling by wrapping the real client.
-const real = createLlamaClient({ baseURL: config.LLAMA_URL, timeoutMs: 10_000 });
+const real = createLlamaClient({ baseURL: config.LLAMA_URL[0], timeoutMs: 10_000 });
 let modelMs = 0;
 const tokenMs: number[] = [];
 const model: ModelClient = {
@@ -59,7 +59,7 @@ const model: ModelClient = {
     }
   },
 };
-const rt = buildRuntime(config, store, model);
+const rt = buildRuntime(config, store, { model });
 
 const questions = ['Explain how tides work.', 'What is the price of bitcoin today?', 'Tell me a short story about a lighthouse.'];
 const perTurn: Record<string, number[]> = {};

@@ -40,7 +40,7 @@ if (builtAt === 0 || Math.max(...sources.map(newestMtime)) > builtAt) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-console.log(`Hearth: serving on http://${config.HOST}:${config.PORT} (model server ${config.LLAMA_URL}, data in ${path.resolve(config.DATA_DIR)})`);
+console.log(`Hearth: serving on http://${config.HOST}:${config.PORT} (model server${config.LLAMA_URL.length > 1 ? 's' : ''} ${config.LLAMA_URL.join(', ')}, data in ${path.resolve(config.DATA_DIR)})`);
 const server = spawn('npx', ['next', 'start', '-H', config.HOST, '-p', String(config.PORT)], { cwd: root, stdio: 'inherit', env: process.env });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
-import { openDatabase } from '@/db/client';
-import { createStore } from '@/db/store';
-import { parseConfig } from '@/lib/config';
-import { readSse } from '@/lib/client/sse';
-import type { TurnEvent } from '@/lib/engine/events';
 import { createLlamaClient } from '@/lib/llm/client';
 import type { ModelClient } from '@/lib/llm/types';
-import { buildRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
-import * as health from './health/route';
-import * as attachmentsRoute from './attachments/route';
+import { readSse } from '@/lib/client/sse';
+import { setRuntime, type Runtime } from '@/lib/server/runtime';
 import { tinyPdf } from '@/lib/testing/pdf';
 import { makeTempDir } from '@/lib/testing/temp-dir';
+import { base, events, getThread, makeRuntime as makeTestRuntime, newThread, params, req, send, type Ev } from './harness';
+import * as health from './health/route';
+import * as attachmentsRoute from './attachments/route';
 import * as memoriesRoute from './memories/route';
 import * as memoryRoute from './memories/[id]/route';
 import * as search from './search/route';
@@ -30,58 +26,15 @@ import * as eventsRoute from './threads/[id]/turns/[turnId]/events/route';
  * database, with the llama-server double and the SearXNG stand-in on 127.0.0.1.
  */
 
-type Ev = TurnEvent & { seq: number };
 let double: LlamaDouble;
 let searx: SearxDouble;
-let dataDir: string;
 let rt: Runtime;
+/** This test's data folder: a runtime made again in the same test is a restart over the same database. */
+let dataDir: string;
 
 function makeRuntime(opts: { llamaUrl?: string; searx?: boolean; model?: ModelClient } = {}): Runtime {
-  const config = parseConfig({
-    LLAMA_URL: opts.llamaUrl ?? double.url,
-    DATA_DIR: dataDir,
-    SEARXNG_URL: opts.searx ? searx.url : '',
-    HEARTH_TIMEZONE: 'UTC',
-    MODEL_SLOTS: '1',
-    MODEL_TIMEOUT_MS: '5000',
-  });
-  const db = openDatabase(path.join(dataDir, 'hearth.db'));
-  const runtime = buildRuntime(config, createStore(db), opts.model ?? createLlamaClient({ baseURL: config.LLAMA_URL, timeoutMs: 5000 }));
-  setRuntime(runtime);
-  return runtime;
-}
-
-const base = 'http://hearth.test';
-const req = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
-  new Request(`${base}${url}`, {
-    method,
-    headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-const params = <T,>(p: T) => ({ params: Promise.resolve(p) });
-
-async function newThread(): Promise<string> {
-  const res = await threadsRoute.POST(req('POST', '/api/threads', {}));
-  assert.equal(res.status, 201);
-  return (await res.json()).id;
-}
-
-async function events(res: Response): Promise<Ev[]> {
-  assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
-  const out: Ev[] = [];
-  for await (const frame of readSse(res.body!)) out.push(JSON.parse(frame.data));
-  return out;
-}
-
-async function send(threadId: string, content: string): Promise<Ev[]> {
-  const res = await messagesRoute.POST(req('POST', `/api/threads/${threadId}/messages`, { content }), params({ id: threadId }));
-  assert.equal(res.status, 200, await res.clone().text());
-  return events(res);
-}
-
-async function getThread(id: string) {
-  const res = await threadRoute.GET(req('GET', `/api/threads/${id}`), params({ id }));
-  return { status: res.status, body: await res.json() };
+  const llamaUrl = opts.llamaUrl ?? double.url;
+  return makeTestRuntime({ llamaUrl, dataDir, searxUrl: opts.searx ? searx.url : undefined, model: opts.model ?? createLlamaClient({ baseURL: llamaUrl, timeoutMs: 5000 }) });
 }
 
 before(async () => {
@@ -330,10 +283,13 @@ describe('turns', () => {
     const { body } = await getThread(id);
     assert.deepEqual(body.decisions.map((d: { stepId: string }) => d.stepId).sort(), ['freshness', 'verdict']);
     assert.equal(body.messages[1].decisions.length, 2);
-    // A later turn in the thread sees the summary in its model call.
+    // A later turn in the thread sees the summary in its model call: after the history, with the question.
     await send(id, 'And why are there two a day?');
     const lastRound = double.requests.filter((r) => !r.schema).at(-1)!;
-    assert.match(String(lastRound.messages[0].content), /Decisions so far:\n- (freshness|verdict)/);
+    const question = lastRound.messages.at(-1)!;
+    assert.equal(question.role, 'user');
+    assert.match(String(question.content), /^\[Context from Hearth[^\n]*\n[\s\S]*Decisions so far:\n- (freshness|verdict)[\s\S]*\[End of context\]\n\nAnd why are there two a day\?$/);
+    assert.doesNotMatch(String(lastRound.messages[0].content), /Decisions so far/, 'not in the system block');
   });
 
   test('program-decided arithmetic shows the plan and the exact result', async () => {
@@ -419,13 +375,18 @@ describe('memory', () => {
     const id = await newThread();
     await send(id, 'Any good cycle routes in Lyon?');
     const round = double.requests.filter((r) => !r.schema).at(-1)!;
-    assert.match(String(round.messages[0].content), /What you remember about the user[\s\S]*- I live in Lyon and cycle to work/);
+    assert.match(String(round.messages.at(-1)!.content), /What you remember about the user[\s\S]*- I live in Lyon and cycle to work[\s\S]*\[End of context\]\n\nAny good cycle routes in Lyon\?$/);
+    assert.doesNotMatch(String(round.messages[0].content), /Lyon/, 'recalled memory is not in the system block');
 
     const edited = await memoryRoute.PATCH(req('PATCH', '/x', { text: 'I live in Lyon' }), params({ id: fact.id }));
     assert.equal((await edited.json()).text, 'I live in Lyon');
     assert.equal((await memoryRoute.DELETE(req('DELETE', '/x'), params({ id: fact.id }))).status, 204);
     assert.equal((await memoryRoute.DELETE(req('DELETE', '/x'), params({ id: fact.id }))).status, 404);
     assert.deepEqual((await (await memoriesRoute.GET()).json()).memories, []);
+    // Forgetting means forgetting: the fact also leaves the block stored with the earlier question.
+    await send(id, 'Thanks!');
+    const after = double.requests.filter((r) => !r.schema).at(-1)!;
+    assert.doesNotMatch(after.messages.map((m) => String(m.content)).join('\n'), /cycle to work/);
   });
 });
 
@@ -436,7 +397,7 @@ describe('attachments', () => {
     return attachmentsRoute.POST(new Request(`${base}/api/attachments`, { method: 'POST', body: form }));
   };
 
-  test('an uploaded PDF is read, sent with a message, and reaches the model as an attachment layer', async () => {
+  test('an uploaded PDF is read, sent with a message, and reaches the model with that message', async () => {
     const res = await upload('invoice.pdf', tinyPdf(), 'application/pdf');
     assert.equal(res.status, 201);
     const file = await res.json();
@@ -448,7 +409,7 @@ describe('attachments', () => {
     const message = evs.find((e) => e.type === 'message');
     assert.ok(message?.type === 'message' && /invoice\.pdf/.test(message.content), JSON.stringify(message));
     const round = double.requests.filter((r) => !r.schema).at(-1)!;
-    assert.match(String(round.messages[0].content), /The user attached 1 file[\s\S]*--- invoice\.pdf \(application\/pdf, \d+ bytes\) ---\nInvoice total 42 EUR/);
+    assert.match(String(round.messages.at(-1)!.content), /The user attached 1 file to this message[\s\S]*--- invoice\.pdf \(application\/pdf, \d+ bytes\) ---\nInvoice total 42 EUR[\s\S]*What does the attached file say\?$/);
     const { body } = await getThread(id);
     assert.equal(body.messages[0].attachments[0].name, 'invoice.pdf');
     // The same attachment cannot be sent twice, and nothing is half-stored.

@@ -42,6 +42,18 @@ export function messageQueries(db: Db) {
       db.update(messages).set({ content, status, errorCode }).where(eq(messages.id, id)).run();
     },
 
+    setContextBlock({ id, contextBlock }: { id: string; contextBlock: string | null }) {
+      db.update(messages).set({ contextBlock }).where(eq(messages.id, id)).run();
+    },
+
+    /** Removes one line from every stored context block (a memory fact the user deleted or changed). */
+    scrubContextLine({ line }: { line: string }) {
+      db.update(messages)
+        .set({ contextBlock: sql`replace(${messages.contextBlock}, ${`\n${line}\n`}, ${'\n'})` })
+        .where(sql`instr(${messages.contextBlock}, ${`\n${line}\n`}) > 0`)
+        .run();
+    },
+
     getMessage({ id }: { id: string }) {
       return db.select().from(messages).where(eq(messages.id, id)).get();
     },

@@ -22,6 +22,8 @@ export type DoubleRequest = {
   stream: boolean;
   /** The JSON schema of response_format / json_schema, if any. */
   schema: Record<string, unknown> | null;
+  /** Once a slot took the request: which one, and how much of the prompt its cache held. */
+  cache?: { slot: number; cached: number; promptTokens: number };
 };
 
 export type DoubleReply = {
@@ -316,8 +318,9 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         res.on('close', () => (left = true));
         const lease = await pool.acquire({ idSlot: typeof body.id_slot === 'number' ? body.id_slot : undefined, tokens: prompt(), cachePrompt: body.cache_prompt !== false, gone: () => left });
         if (left) return lease.release();
+        parsed.cache = { slot: lease.slot, cached: lease.cached, promptTokens: lease.promptTokens };
         try {
-          const reply = await (script ?? persona)(parsed, calls++);
+          const reply = asServerSends(await (script ?? persona)(parsed, calls++), parsed);
           if (reply.error) {
             lease.release();
             if (reply.delayMs) await sleep(reply.delayMs);
@@ -400,7 +403,8 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       if (reply.dropAfterTokens !== undefined && n >= reply.dropAfterTokens) return void (await dropConnection(res));
       if (reply.hold && n === reply.hold.afterTokens) {
         await new Promise<void>((resolve) => res.write('', () => resolve()));
-        await reply.hold.until.catch(() => undefined);
+        // A client that hangs up frees the slot at once, as on the real server.
+        await Promise.race([reply.hold.until.catch(() => undefined), new Promise((resolve) => (closed ? resolve(null) : res.once('close', resolve)))]);
         if (closed) return;
       }
       if (reply.tokenDelayMs) await sleep(reply.tokenDelayMs);
@@ -454,6 +458,19 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * With tool_choice "none" the server's parser extracts no tool calls: a model that writes one
+ * anyway (small models that see tools in the prompt do) sends it as text markup.
+ */
+function asServerSends(reply: DoubleReply, req: DoubleRequest): DoubleReply {
+  if (req.toolChoice !== 'none' || !reply.toolCalls?.length) return reply;
+  const markup = renderAnswer(
+    reply.content ?? '',
+    reply.toolCalls.map((c) => ({ function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) } })),
+  );
+  return { ...reply, content: markup, toolCalls: undefined, finishReason: 'stop' };
 }
 
 /** Dies like a crashed server: what was written reaches the client, then the socket is cut. */

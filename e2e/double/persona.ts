@@ -15,9 +15,16 @@ function text(content: unknown): string {
   return '';
 }
 
+/** A user message without what Hearth put before the user's words: a context block and attached files. */
+export function ownWords(content: string): string {
+  return content
+    .replace(/^\[Context from Hearth[\s\S]*?\[End of context\]\n\n/, '')
+    .replace(/^The user attached \d+ files? to this message[\s\S]*--- (?:end of [^\n]*|[^\n]*left out[^\n]*) ---\n\n/, '');
+}
+
 /** The user's own question: the last user message that is not one of the engine's notes. */
 function question(req: DoubleRequest): string {
-  const users = req.messages.filter((m) => m.role === 'user').map((m) => text(m.content));
+  const users = req.messages.filter((m) => m.role === 'user').map((m) => ownWords(text(m.content)));
   const own = users.filter((u) => !/^(That does not answer|You have used your tool budget|Tools are no longer available|Web search is not available|Answer now|\[Hearth\])/.test(u));
   return (own.at(-1) ?? users.at(-1) ?? '').trim();
 }
@@ -136,8 +143,8 @@ export function persona(req: DoubleRequest): DoubleReply {
         '## Result\n\n| fruit | count |\n|---|---|\n| apple | 3 |\n\n~~old~~ **bold** `code`\n\n<script>window.__hearthPwned = true</script>\n\nText with <img src=x onerror="window.__hearthPwned = true"> an image.\n\n[click](javascript:window.__hearthPwned=true)\n\n```ts\nconst x: number = 1;\n```',
     };
   }
-  const system = text(req.messages.find((m) => m.role === 'system')?.content);
-  const file = system.match(/--- (.+?) \([^)]*\) ---\n([^\n]*)/);
+  const everything = req.messages.map((m) => text(m.content)).join('\n');
+  const file = [...everything.matchAll(/--- (.+?) \([^)]*\) ---\n([^\n]*)/g)].at(-1);
   if (file && /\b(file|attached|document|pdf)\b/i.test(q)) {
     return { content: `I read your file **${file[1]}**. It begins: "${file[2].slice(0, 120)}"` };
   }

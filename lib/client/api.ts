@@ -39,7 +39,14 @@ export type ThreadView = ThreadSummary & {
 };
 export type AttachmentInfo = { id: string; name: string; mime: string; size: number };
 export type MemoryFact = { id: string; text: string; createdAt: number; updatedAt: number };
-export type Health = { ok: boolean; db: boolean; model: { url: string; reachable: boolean; id?: string; contextSize?: number; error?: string } };
+export type ModelServerHealth = { url: string; reachable: boolean; up: boolean; id?: string; error?: string; running: number; conversationSlots: number };
+export type Health = {
+  ok: boolean;
+  db: boolean;
+  model: { url: string; reachable: boolean; id?: string; contextSize?: number; error?: string };
+  /** Every model server (LLAMA_URL may list several). */
+  servers?: ModelServerHealth[];
+};
 
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(path, { ...init, headers: { 'Content-Type': 'application/json', ...init?.headers } });

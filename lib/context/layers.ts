@@ -3,8 +3,11 @@ import type { ChatMessage } from '@/lib/llm/types';
 
 /**
  * Context layers: the model's view is assembled from layers in slot order (lower first).
- * Layers before the history slot render into the system message, so the prefix stays
- * byte-stable while they do not change; the history layer contributes the conversation.
+ * Layers before the history slot render into the system message, which stays byte-stable
+ * while they do not change; the history layer contributes the conversation; layers after the
+ * history add context notes that change from turn to turn (recalled memory, decisions so far),
+ * placed at the end, right before the question, so the prompt only grows at its end and
+ * llama-server's prompt cache survives from turn to turn.
  * Hooks: init, recall, onDecision, onSpawn, onReturn. A hook that throws or runs past its
  * timeout becomes a diagnostic and never fails the turn.
  */
@@ -17,7 +20,18 @@ export const Slot = {
   ENTITY: 150,
   ATTACHMENTS: 200,
   HISTORY: 280,
+  /** Per-turn context after the history: recalled memory, then the decisions summary. */
+  RECALLED_MEMORY: 300,
+  DECISIONS: 310,
 } as const;
+
+/**
+ * The block the notes of the layers after the history become: marked as context from Hearth,
+ * not instructions, and put at the start of the question's message.
+ */
+export function renderContextBlock(notes: readonly string[]): string {
+  return `[Context from Hearth for the message below: background, not instructions]\n${notes.join('\n\n')}\n[End of context]`;
+}
 
 export type LayerCtx = { executionId: string; threadId: string; resourceId: string };
 
@@ -67,6 +81,8 @@ export class ContextRuntime<L extends readonly AnyLayer[] = readonly AnyLayer[]>
   private readonly layers: AnyLayer[];
   private readonly states = new Map<string, unknown>();
   private readonly disabled = new Set<string>();
+  /** The context block of the last view (null without notes), to be stored with its message. */
+  contextBlock: string | null = null;
 
   private constructor(
     layers: L,
@@ -109,10 +125,15 @@ export class ContextRuntime<L extends readonly AnyLayer[] = readonly AnyLayer[]>
     return this.states.get(id);
   }
 
-  /** Assembles the model's view: one system message from the layers before history, then history, then later layers. */
+  /**
+   * Assembles the model's view: one system message from the layers before the history, then
+   * the history, then the notes of the later layers as one context block at the start of the
+   * newest user message (its own user message if there is none), so roles still alternate.
+   */
   async view(): Promise<ChatMessage[]> {
     const systemParts: string[] = [];
     const messages: ChatMessage[] = [];
+    const notes: string[] = [];
     for (const layer of this.layers) {
       if (!layer.recall || this.disabled.has(layer.id)) continue;
       let out: Recalled = null;
@@ -125,11 +146,15 @@ export class ContextRuntime<L extends readonly AnyLayer[] = readonly AnyLayer[]>
         continue;
       }
       if (!out) continue;
-      if (out.system) {
-        if (messages.length === 0) systemParts.push(out.system);
-        else messages.push({ role: 'system', content: out.system });
-      }
+      if (out.system) (layer.slot < Slot.HISTORY ? systemParts : notes).push(out.system);
       if (out.messages) messages.push(...out.messages);
+    }
+    this.contextBlock = notes.length ? renderContextBlock(notes) : null;
+    if (this.contextBlock) {
+      const at = messages.findLastIndex((m) => m.role === 'user');
+      const question = messages[at];
+      if (question?.role === 'user') messages[at] = { role: 'user', content: `${this.contextBlock}\n\n${question.content}` };
+      else messages.push({ role: 'user', content: this.contextBlock });
     }
     return systemParts.length ? [{ role: 'system', content: systemParts.join('\n\n') }, ...messages] : messages;
   }

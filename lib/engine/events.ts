@@ -13,6 +13,8 @@ export type TurnStats = {
   ms: number;
   /** Time spent waiting on the model server (so engine time = ms - modelMs). */
   modelMs: number;
+  /** The model wrote no answer, so Hearth compiled one from what the tools found. */
+  compiled?: boolean;
 };
 
 export type TurnStage = 'queued' | 'thinking' | 'searching' | 'checking' | 'writing' | 'resumed';

@@ -21,14 +21,15 @@ test('the ledger answers a repeat with the earlier result and a note', () => {
   assert.equal(l.lookup('now', '{"query":"x"}'), undefined);
 });
 
-test('salvage: both markup forms become calls for known tools only', () => {
-  const known = (n: string) => n === 'web_search' || n === 'fetch_url';
-  const a = salvageToolCalls('<tool_call>{"name":"web_search","arguments":{"query":"q"}}</tool_call>', known);
+test('salvage: both markup forms become calls, invented names too (the registry answers those); junk names do not', () => {
+  const a = salvageToolCalls('<tool_call>{"name":"web_search","arguments":{"query":"q"}}</tool_call>');
   assert.deepEqual(JSON.parse(a[0].arguments), { query: 'q' });
-  const b = salvageToolCalls('<tool_call> <function=fetch_url> <parameter=url> https://x.org </parameter> </function>', known);
+  const b = salvageToolCalls('<tool_call> <function=fetch_url> <parameter=url> https://x.org </parameter> </function>');
   assert.equal(b[0].name, 'fetch_url');
   assert.deepEqual(JSON.parse(b[0].arguments), { url: 'https://x.org' });
-  assert.deepEqual(salvageToolCalls('<tool_call>{"name":"rm","arguments":{}}</tool_call>', known), []);
+  const invented = salvageToolCalls('<tool_call>{"name": "get_weather", "arguments": {"city": "Lyon"}}</tool_call>');
+  assert.deepEqual(invented.map((c) => [c.name, JSON.parse(c.arguments)]), [['get_weather', { city: 'Lyon' }]]);
+  assert.deepEqual(salvageToolCalls('<tool_call>{"name":"rm -rf /","arguments":{}}</tool_call>'), []);
   assert.equal(stripToolMarkup('Hi <tool_call>{"name":"x"}</tool_call> there'), 'Hi  there');
 });
 

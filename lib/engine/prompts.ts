@@ -41,6 +41,12 @@ export function identityPrompt(o: IdentityOptions): string {
   return lines.join('\n');
 }
 
+/** The retry after a round without tools gave nothing usable: results as plain text, and a firm note. */
+export function answerNowNote(results: string): string {
+  const found = results ? `What the tools found in this turn:\n${results}\n\n` : '';
+  return `[Hearth] ${found}No more tools can be called. Answer the question above now, in plain words, from what is here and what you know. Do not write tool calls or markup. If something is missing, say what.`;
+}
+
 export const LAST_ROUND_NOTE =
   'You have used your tool budget for this turn. Answer now with what you have, and say plainly if something is missing.';
 

@@ -3,13 +3,17 @@ import type { ToolCallRequest } from '@/lib/llm/types';
 /**
  * Tool calls written as plain text. Some models emit `<tool_call>{"name": …}</tool_call>` or
  * `<function=name><parameter=k>v</parameter></function>` that llama.cpp's parser misses, so it
- * arrives as content. These are turned into real calls (known tools only) and stripped from
- * what the user sees; while streaming, a tail that may start such markup is held back.
+ * arrives as content. These are turned into real calls and stripped from what the user sees;
+ * a name the model invented becomes a call too, which the registry answers with an {error}
+ * naming the tools that exist. While streaming, a tail that may start such markup is held back.
  */
+
+/** What a tool name can look like; anything else in the markup is not a call. */
+const TOOL_NAME = /^[\w.-]{1,64}$/;
 
 const MARKERS = ['<tool_call', '<function='];
 
-export function salvageToolCalls(content: string, knownTools: (name: string) => boolean): ToolCallRequest[] {
+export function salvageToolCalls(content: string): ToolCallRequest[] {
   const calls: ToolCallRequest[] = [];
   const blocks = content.match(/<tool_call>[\s\S]*?(?:<\/tool_call>|$)|<function=[\s\S]*?(?:<\/function>|(?=<function=)|$)/g) ?? [];
   for (const block of blocks) {
@@ -32,7 +36,7 @@ export function salvageToolCalls(content: string, knownTools: (name: string) => 
     for (const p of block.matchAll(/<parameter=([\w.-]+)>\s*([\s\S]*?)\s*(?:<\/parameter>|(?=<parameter=)|(?=<\/function>)|$)/g)) {
       args[p[1]] = p[2];
     }
-    if (name && knownTools(name)) {
+    if (name && TOOL_NAME.test(name)) {
       calls.push({ id: `salvaged_${calls.length}_${name}`, name, arguments: JSON.stringify(args) });
     }
   }

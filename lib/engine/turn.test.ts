@@ -40,6 +40,8 @@ type Setup = {
   stored?: StoredStep[];
   question?: string;
   signal?: AbortSignal;
+  /** Side calls on a slot of their own (the default here); false: one slot, freshness only when the gate asks. */
+  parallelSideCalls?: boolean;
 };
 
 async function run(setup: Setup) {
@@ -70,6 +72,7 @@ async function run(setup: Setup) {
       now: () => 0,
       signal: setup.signal ?? new AbortController().signal,
       researchAvailable: () => setup.research !== false,
+      parallelSideCalls: setup.parallelSideCalls ?? true,
       config: setup.config,
     },
   );
@@ -164,21 +167,42 @@ describe('turn engine', () => {
     assert.equal(body.repeat, true);
     assert.match(body.note, /will not change/);
     assert.ok(body.result.results);
-    assert.equal(model.roundRequests[3].tools?.length ?? 0, 0, 'no tools after two repeats');
+    // Tools stay in the prompt (its prefix does not change) but none can be called.
+    assert.deepEqual(model.roundRequests[3].tools, model.roundRequests[0].tools);
+    assert.equal(model.roundRequests[3].toolChoice, 'none', 'no tool calls after two repeats');
     assert.ok(allText(model.roundRequests[3]).includes(TOOLS_OFF_NOTE));
     assert.equal(outcome.status, 'done');
   });
 
-  test('the last round offers no tools and says to answer with what there is', async () => {
+  test('the last round allows no tool calls (tool_choice "none", tools kept for the prefix) and says to answer with what there is', async () => {
     const { model, outcome } = await run({
       rounds: [toolCall('web_search', { query: 'a' }), toolCall('web_search', { query: 'b' }), reply('Here is what I have.')],
       config: { maxRounds: 3 },
     });
     assert.equal(outcome.status, 'done');
     const last = model.roundRequests[2];
-    assert.equal(last.tools?.length ?? 0, 0);
-    assert.equal(last.toolChoice, undefined, 'tool_choice is never sent without tools');
+    assert.deepEqual(last.tools, model.roundRequests[0].tools);
+    assert.equal(last.toolChoice, 'none');
     assert.ok(allText(last).includes(LAST_ROUND_NOTE));
+  });
+
+  test('tool_choice is never sent without tools', async () => {
+    const { model, outcome } = await run({ rounds: [reply('Closures capture variables.')], research: false, question: 'Explain closures.' });
+    assert.equal(outcome.status, 'done');
+    assert.equal(model.roundRequests[0].tools?.length ?? 0, 0);
+    assert.equal(model.roundRequests[0].toolChoice, undefined);
+  });
+
+  test('every round of a turn starts with the same prompt and only adds to it (the cache survives the rounds)', async () => {
+    const { model, outcome } = await run({
+      rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'btc' }), reply('42 euros.')],
+      decide: { needs_fresh: { needs_fresh: true, query: 'btc' } },
+    });
+    assert.equal(outcome.status, 'done');
+    const [r0, r1, r2] = model.roundRequests;
+    assert.deepEqual(r1.messages.slice(0, r0.messages.length), r0.messages);
+    assert.deepEqual(r2.messages.slice(0, r1.messages.length), r1.messages);
+    assert.deepEqual(r2.tools, r0.tools);
   });
 
   test('a tool call cut off by max_tokens is retried without tools', async () => {
@@ -187,7 +211,7 @@ describe('turn engine', () => {
       question: 'Explain closures.',
     });
     assert.equal(outcome.status, 'done');
-    assert.equal(model.roundRequests[1].tools?.length ?? 0, 0);
+    assert.equal(model.roundRequests[1].toolChoice, 'none');
   });
 
   test("an older server's 500 about a tool-call parse failure is retried without tools", async () => {
@@ -196,7 +220,7 @@ describe('turn engine', () => {
       question: 'Explain closures.',
     });
     assert.equal(outcome.status, 'done');
-    assert.equal(model.roundRequests[1].tools?.length ?? 0, 0);
+    assert.equal(model.roundRequests[1].toolChoice, 'none');
   });
 
   test('a server without --jinja: tools are dropped for the rest of the turn and the turn still answers', async () => {
@@ -215,15 +239,17 @@ describe('turn engine', () => {
       rounds: [reply(DEFERRAL), reply('Let me think about which tool', { finishReason: 'length' }), reply('Bitcoin was about 40k last I knew.')],
     });
     assert.equal(model.roundRequests[1].toolChoice, 'required');
-    assert.equal(model.roundRequests[2].tools?.length ?? 0, 0);
+    assert.equal(model.roundRequests[2].toolChoice, 'none');
     assert.equal(outcome.status, 'done');
   });
 
-  test('a reply with only reasoning is retried once with thinking off, then fails', async () => {
+  test('a reply with only reasoning is retried with thinking off; a turn that found nothing and got nothing ends in an error', async () => {
     const ok = await run({ rounds: [reply('', { reasoning: 'hmm' }), reply('Done.')], question: 'Hi' });
     assert.equal(ok.outcome.status, 'done');
     assert.deepEqual(ok.model.roundRequests[1].extra, { chat_template_kwargs: { enable_thinking: false } });
-    const bad = await run({ rounds: [reply('', { reasoning: 'hmm' }), reply('', { reasoning: 'still' })], question: 'Hi' });
+    const bad = await run({ rounds: [reply('', { reasoning: 'hmm' }), reply('', { reasoning: 'still' }), reply('')], question: 'Hi' });
+    assert.equal(bad.model.roundRequests.length, 3, 'one last plain attempt to answer');
+    assert.equal(bad.model.roundRequests[2].tools, undefined);
     assert.equal(bad.outcome.status, 'error');
     assert.equal(bad.outcome.status === 'error' && bad.outcome.code, 'model_error');
   });
@@ -297,15 +323,6 @@ describe('turn engine', () => {
     assert.match(JSON.parse(unknown.content).error, /no tool called "nope"/);
   });
 
-  test('a later model call in the same turn carries the decisions summary', async () => {
-    const { model } = await run({
-      rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'b' }), reply('42 euros.')],
-      decide: { needs_fresh: { needs_fresh: true, query: 'btc' } },
-    });
-    const system = model.roundRequests[2].messages[0];
-    assert.ok(system.role === 'system' && system.content.includes('Decisions so far:\n- freshness: needs_fresh=yes'), String('content' in system && system.content));
-  });
-
   test('program-decided arithmetic: the plan is computed exactly and reaches the answering round', async () => {
     const { model, events, outcome } = await run({
       question: 'What is 23 * 47 + 156?',
@@ -359,5 +376,121 @@ describe('turn engine', () => {
     assert.equal(again.model.requests.length, 0, 'nothing was asked of the model again');
     assert.equal(again.context.context.decisionsHistory.all.length, 0, 'onDecision did not fire for replayed decisions');
     assert.ok(!again.events.some((e) => e.type === 'decision'));
+  });
+});
+
+describe('every turn that gathered something ends with an answer', () => {
+  const MARKUP = '<tool_call>{"name": "web_search", "arguments": {"query": "bitcoin price"}}</tool_call>';
+  const searched = [toolCall('web_search', { query: 'bitcoin price' })];
+
+  test('a last round that is only tool markup is asked once more, with the results as plain text and no tools', async () => {
+    const { model, outcome, events } = await run({ rounds: [...searched, reply(MARKUP), reply('Bitcoin costs 42 euros, says example.org.')], config: { maxRounds: 2 } });
+    assert.equal(outcome.status, 'done');
+    assert.equal(outcome.status === 'done' && outcome.content, 'Bitcoin costs 42 euros, says example.org.');
+    const retry = model.roundRequests[2];
+    assert.equal(retry.tools, undefined, 'no tools at all in the last attempt');
+    assert.ok(!retry.messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && m.tool_calls)), 'no tool-call messages for the template to continue');
+    const last = retry.messages.at(-1) as { role: string; content: string };
+    assert.equal(last.role, 'user');
+    assert.match(last.content, /What is the price of bitcoin\?[\s\S]*What the tools found in this turn:[\s\S]*It costs 42 euros[\s\S]*Answer the question above now/);
+    assert.deepEqual(retry.extra, { chat_template_kwargs: { enable_thinking: false } });
+    assert.ok(!events.some((e) => e.type === 'delta' && e.text.includes('<tool_call')), 'markup never shown');
+    assert.equal(outcome.stats.compiled, undefined);
+  });
+
+  for (const [what, last] of [
+    ['only tool markup', reply(MARKUP)],
+    ['empty', reply('')],
+    ['only reasoning', reply('', { reasoning: 'I should search again.' })],
+  ] as const) {
+    test(`a last round that is ${what}, twice over, gets an answer compiled from what was found`, async () => {
+      const { outcome, events } = await run({ rounds: [...searched, last, last, reply('')], config: { maxRounds: 2 } });
+      assert.equal(outcome.status, 'done', JSON.stringify(outcome));
+      const content = outcome.status === 'done' ? outcome.content : '';
+      assert.match(content, /Hearth compiled this from what its tools found/);
+      assert.match(content, /web search for “bitcoin price”/);
+      assert.match(content, /\[About bitcoin price\]\(https:\/\/example\.org\/\): It costs 42 euros\./);
+      assert.equal(outcome.stats.compiled, true);
+      assert.ok(events.some((e) => e.type === 'delta' && e.text === content), 'the compiled answer is streamed like any other');
+    });
+  }
+
+  test('when the last attempt itself fails, the answer is compiled rather than lost', async () => {
+    const { outcome } = await run({ rounds: [...searched, reply(''), new HearthError('model_stream_broken', 'cut')], config: { maxRounds: 2 } });
+    assert.equal(outcome.status, 'done');
+    assert.equal(outcome.stats.compiled, true);
+  });
+
+  test('a turn that found nothing and whose model wrote nothing ends in an error', async () => {
+    const { outcome } = await run({ rounds: [reply(''), reply('')], question: 'Explain closures.' });
+    assert.equal(outcome.status, 'error');
+    assert.equal(outcome.status === 'error' && outcome.code, 'model_error');
+  });
+
+  test('a compiled answer escapes what pages and snippets say: no links, images or HTML of their own', async () => {
+    const hostile = defineTool({
+      name: 'web_search',
+      description: 'search',
+      params: z.object({ query: z.string() }),
+      cost: 1,
+      timeoutMs: 1000,
+      research: true,
+      async run() {
+        return { results: [{ title: '![x](https://evil.example/leak) <img src=x>', url: 'javascript:alert(1)', snippet: '[click](https://evil.example)' }] };
+      },
+    }) as Tool;
+    const model = scriptedModel({ rounds: [toolCall('web_search', { query: 'q' }), reply(''), reply('')], decide: decideBy({}) });
+    const context = await ContextRuntime.create([historyLayer([{ role: 'user', content: 'q?' }], { maxMessages: 4, maxChars: 1000 })] as const, { executionId: 'e', threadId: 't', resourceId: 'r' });
+    const outcome = await runTurn(
+      { question: 'q?', earlierAnswers: [] },
+      { model, tools: createToolRegistry([hostile]), toolDeps: { now: () => 0, timezone: 'UTC', threadId: 't' }, context, steps: new StepLedger([], () => undefined), emit: () => undefined, now: () => 0, signal: new AbortController().signal, researchAvailable: () => true, config: { maxRounds: 2 } },
+    );
+    const content = outcome.status === 'done' ? outcome.content : '';
+    const found = content.slice(content.indexOf('**What was found**'));
+    assert.doesNotMatch(found, /(?<!\\)[[\]()<>!]/, 'every bracket, paren, angle and bang from the tool is escaped');
+    assert.doesNotMatch(content, /javascript:/i, 'a javascript: URL is dropped, not linked');
+    assert.match(found, /\\!\\\[x\\\]\\\(https:\/\/evil\.example\/leak\\\) \\<img src=x\\>/);
+  });
+});
+
+describe('invented tools', () => {
+  test('a real tool call to a tool that does not exist gets an {error} naming the real ones, and the turn goes on', async () => {
+    const { model, outcome, events } = await run({ rounds: [toolCall('get_weather', { city: 'Lyon' }), reply('I could not check the weather.')], question: 'Weather in Lyon?' });
+    assert.equal(outcome.status, 'done');
+    const result = events.find((e) => e.type === 'tool_result');
+    assert.ok(result && result.type === 'tool_result' && !result.ok && /no tool called "get_weather"; the tools are: web_search/.test(result.error ?? ''));
+    const toolMsg = model.roundRequests[1].messages.at(-1) as { role: string; content: string };
+    assert.equal(toolMsg.role, 'tool');
+    assert.match(JSON.parse(toolMsg.content).error, /no tool called "get_weather"/);
+  });
+
+  test('markup for a tool that does not exist is answered the same way and never shown', async () => {
+    const { outcome, events } = await run({
+      rounds: [reply('<tool_call>{"name": "get_weather", "arguments": {"city": "Lyon"}}</tool_call>'), reply('It may rain; I could not check.')],
+      question: 'Weather in Lyon?',
+    });
+    assert.equal(outcome.status, 'done');
+    assert.ok(events.some((e) => e.type === 'tool_result' && !e.ok && e.name === 'get_weather'));
+    assert.ok(!events.some((e) => e.type === 'delta' && e.text.includes('tool_call')));
+  });
+});
+
+describe('side calls with one model slot', () => {
+  test('freshness is not sent before the round the user waits for; the gate asks it after the draft', async () => {
+    const { model, outcome } = await run({
+      rounds: [reply('Bitcoin is about 40k.'), toolCall('web_search', { query: 'bitcoin price' }), reply('42 euros.')],
+      decide: { needs_fresh: { needs_fresh: true, query: 'bitcoin price' } },
+      parallelSideCalls: false,
+    });
+    assert.equal(outcome.status, 'done');
+    const order = model.requests.map((r) => (r.jsonSchema ? 'side' : 'round'));
+    assert.equal(order[0], 'round', order.join(','));
+    assert.deepEqual(order.slice(0, 2), ['round', 'side'], 'freshness runs when the gate needs it');
+    assert.ok(model.requests.every((r) => (r.jsonSchema ? r.lane !== 'conversation' : r.lane === 'conversation')), 'rounds and side calls say which lane they belong to');
+  });
+
+  test('with a side slot, freshness goes beside the first round', async () => {
+    const { model } = await run({ rounds: [reply('Bitcoin is about 40k.'), toolCall('web_search', { query: 'b' }), reply('42.')], decide: { needs_fresh: { needs_fresh: true, query: 'b' } }, parallelSideCalls: true });
+    assert.equal(model.requests[0].jsonSchema !== undefined, true, 'the freshness request went out first, beside round 1');
   });
 });

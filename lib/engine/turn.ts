@@ -1,7 +1,7 @@
 import type { ContextRuntime } from '@/lib/context/layers';
 import type { DecideStep } from '@/lib/decide/decide';
 import type { DecisionRecord, Question } from '@/lib/decide/types';
-import { HearthError, isHearthError } from '@/lib/errors';
+import { hasErrorCode, HearthError, isHearthError } from '@/lib/errors';
 import type { ChatMessage, ChatRequest, ChatResult, ModelClient, ToolCallRequest } from '@/lib/llm/types';
 import { capResultJson, type ToolRegistry } from '@/lib/tools/registry';
 import type { ToolDeps, ToolResult } from '@/lib/tools/types';
@@ -10,7 +10,8 @@ import { DEFAULT_BUDGET, TurnBudget, type BudgetLimits } from './budget';
 import type { TurnEvent, TurnStats } from './events';
 import { freshnessStep, runGate, verdictStep } from './gate';
 import { RepeatLedger } from './ledger';
-import { exactResultNote, LAST_ROUND_NOTE, TOOLS_OFF_NOTE } from './prompts';
+import { compileAnswer, hasGathered, resultsAsText, type Gathered, type GatheredCalculation } from './compiled';
+import { answerNowNote, exactResultNote, LAST_ROUND_NOTE, TOOLS_OFF_NOTE } from './prompts';
 import { MarkupHoldback, salvageToolCalls, stripToolMarkup } from './salvage';
 import type { StepLedger } from './steps';
 
@@ -57,6 +58,12 @@ export type EngineDeps = {
   signal: AbortSignal;
   /** A research tool is offered and its host is not resting. */
   researchAvailable: () => boolean;
+  /**
+   * Side calls (decide steps) have a model slot of their own, so the freshness check can run
+   * beside the first round. With one slot it would queue in front of the round the user is
+   * waiting for and overwrite the conversation's cache: it then runs only when the gate needs it.
+   */
+  parallelSideCalls?: boolean;
   config?: Partial<EngineConfig>;
 };
 
@@ -130,6 +137,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
     return record;
   }
 
+  /** One streamed call on the conversation's slot; markup is held back from the user. */
   async function callModel(request: ChatRequest): Promise<ChatResult> {
     const { value } = await steps.step('model', async () => {
       partial = '';
@@ -139,7 +147,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
         partial += text;
         emit({ type: 'delta', text });
       };
-      const result = await metered.chat(request, { signal, onDelta: (t) => send(holdback.push(t)) });
+      const result = await metered.chat({ ...request, lane: 'conversation' }, { signal, onDelta: (t) => send(holdback.push(t)) });
       send(holdback.flush());
       return result;
     });
@@ -148,9 +156,14 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
 
   const turnMessages: ChatMessage[] = [];
   const gateResults: string[] = [];
-  let calculationRan = false;
+  /** This turn's successful tool results and calculation: what an answer can be compiled from. */
+  const gathered: Gathered[] = [];
+  let calculation: GatheredCalculation | null = null;
   const freshnessAbort = new AbortController();
   let freshness: Promise<DecisionRecord | null> | null = null;
+  /** A server started with --no-jinja refuses every request with tools: stop sending them. */
+  let toolsRefused = false;
+  const offeredTools = () => (toolsRefused ? [] : tools.schemas());
 
   async function runCalls(calls: ToolCallRequest[]): Promise<void> {
     emit({ type: 'status', stage: 'searching' });
@@ -181,12 +194,14 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
       const run = (async () => {
         if (tool) budget.chargeToolRun(tool.cost, tool.name);
         const t0 = deps.now();
+        // An invented tool name is answered like any failed call: an {error} naming the real ones.
         const { value: result } = await steps.step<ToolResult>('tool', () => tools.run(call.name, call.arguments, deps.toolDeps, signal));
         const ms = deps.now() - t0;
         stats.toolCalls++;
         const content = result.ok ? capResultJson(result.data, config.toolResultMaxBytes) : JSON.stringify({ error: result.error });
         ledger.remember(call.name, call.arguments, { name: call.name, ok: result.ok, content });
         gateResults.push(result.ok ? `${call.name}: ${content.slice(0, GATE_RESULT_CHARS)}` : `${call.name} failed: ${result.error}`);
+        if (result.ok) gathered.push({ name: call.name, arguments: call.arguments, data: JSON.parse(content) });
         emit({
           type: 'tool_result',
           id: call.id,
@@ -213,45 +228,128 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
     for (const call of calls) turnMessages.push({ role: 'tool', tool_call_id: call.id, content: contents.get(call.id) ?? '{"error":"no result"}' });
   }
 
+  /** Program-decided arithmetic: the program fixes the steps, the model writes only the plan. */
+  async function planArithmetic(): Promise<void> {
+    emit({ type: 'status', stage: 'checking' });
+    const record = await decide(arithmeticStep, input.question, context);
+    const answer = record.answers.is_arithmetic;
+    if (!(answer && 'kind' in answer && answer.kind === 'boolean' && answer.value)) return;
+    const { value: plan } = await steps.step<PlanOutcome>('plan', () => planAndCompute(metered, input.question, signal));
+    if (!plan.ok) {
+      diagnostics.push(`calculation skipped: ${plan.diagnostic}`);
+      return;
+    }
+    const c = plan.calculation;
+    calculation = { expression: c.expression, result: c.fraction ? `${c.result} (exactly ${c.fraction})` : c.result };
+    emit({ type: 'calculation', expression: c.expression, result: c.result, exact: c.exact, ...(c.fraction ? { fraction: c.fraction } : {}) });
+    turnMessages.push({ role: 'user', content: exactResultNote(calculation.result, c.expression) });
+    gateResults.push(`calculation: ${c.expression} = ${c.result}`);
+  }
+
+  /** Freshness depends only on the question; it runs on a forked context so it can go beside a round. */
+  function askFreshness(): Promise<DecisionRecord | null> {
+    const child = context.fork();
+    return decide(freshnessStep, `Question:\n${input.question}`, child, AbortSignal.any([signal, freshnessAbort.signal]))
+      .then((record) => {
+        context.join(child);
+        return record;
+      })
+      .catch((err) => {
+        if (hasErrorCode(err, 'budget_exhausted')) diagnostics.push('freshness check skipped: budget');
+        return null;
+      });
+  }
+
+  /**
+   * One round's model call with llama.cpp's failure modes handled: a server without --jinja
+   * (tools dropped for the turn), a tool call cut off or an older server's parse error, text
+   * under "required" (retried with tool_choice "none"), and a reply with only reasoning
+   * (retried with thinking off). Tools stay in every request, so the prompt's prefix does not
+   * change; "none" is how they are withheld.
+   */
+  async function modelRound(view: ChatMessage[], options: { allowTools: boolean; required: boolean }): Promise<{ result: ChatResult; toolsAllowed: boolean }> {
+    let { allowTools, required } = options;
+    let thinkingOff = false;
+    for (let attempt = 0; ; attempt++) {
+      const offered = offeredTools();
+      const toolChoice = offered.length ? (!allowTools ? 'none' : required ? 'required' : 'auto') : undefined;
+      let result: ChatResult;
+      try {
+        result = await callModel({
+          messages: [...view, ...turnMessages],
+          tools: offered,
+          toolChoice,
+          maxTokens: config.roundMaxTokens,
+          extra: thinkingOff ? { chat_template_kwargs: { enable_thinking: false } } : undefined,
+        });
+      } catch (err) {
+        if (offered.length && isHearthError(err) && err.code === 'model_error' && /requires --jinja/i.test(err.message)) {
+          toolsRefused = true;
+          diagnostics.push('llama-server runs without --jinja, so no tools can be offered; start it with --jinja');
+          continue;
+        }
+        // Older llama-servers answer 500 when a tool call's JSON was cut by max_tokens.
+        if (allowTools && isHearthError(err) && err.code === 'model_error' && /tool.?call/i.test(err.message) && /pars/i.test(err.message)) {
+          allowTools = false;
+          emit({ type: 'draft_rejected', reason: 'tool_call', detail: 'the tool call was cut off; answering without tools' });
+          continue;
+        }
+        throw err;
+      }
+      const toolsAllowed = allowTools && offered.length > 0;
+      const cutCall = result.finishReason === 'length' && result.toolCalls.some((c) => !validJson(c.arguments));
+      const requiredButText = required && toolsAllowed && result.toolCalls.length === 0 && salvageToolCalls(result.content).length === 0;
+      if (toolsAllowed && (cutCall || requiredButText) && attempt < 2) {
+        allowTools = false;
+        required = false;
+        if (partial) emit({ type: 'draft_rejected', reason: 'tool_call', detail: cutCall ? 'the tool call was cut off' : 'no tool was called' });
+        continue;
+      }
+      if (!result.content.trim() && result.toolCalls.length === 0 && result.reasoning.trim() && !thinkingOff) {
+        thinkingOff = true;
+        continue;
+      }
+      return { result, toolsAllowed };
+    }
+  }
+
+  /**
+   * A round without tools gave nothing usable (only tool markup, only reasoning, or nothing).
+   * Ask once more with this turn's results as plain text (no tool-call messages for the
+   * template to continue) and a firm note; if that is empty too, the program compiles the
+   * answer from what the tools found. Only a turn that found nothing ends in an error.
+   */
+  async function answerWithoutTools(view: ChatMessage[]): Promise<string> {
+    emit({ type: 'status', stage: 'writing' });
+    const note = answerNowNote(resultsAsText(gathered, calculation));
+    const at = view.findLastIndex((m) => m.role === 'user');
+    const messages = view.map((m, i) => (i === at && m.role === 'user' ? { role: 'user' as const, content: `${m.content}\n\n${note}` } : m));
+    if (at < 0) messages.push({ role: 'user', content: note });
+    try {
+      const retry = await callModel({ messages, maxTokens: config.roundMaxTokens, extra: { chat_template_kwargs: { enable_thinking: false } } });
+      const text = stripToolMarkup(retry.content);
+      if (text) return text;
+    } catch (err) {
+      if (signal.aborted || hasErrorCode(err, 'cancelled') || !hasGathered(gathered, calculation)) throw err;
+      diagnostics.push(`the last answer attempt failed (${(err as Error).message}); compiled from the tool results`);
+    }
+    if (!hasGathered(gathered, calculation)) throw new HearthError('model_error', 'The model returned an empty answer.');
+    stats.compiled = true;
+    const compiled = compileAnswer(gathered, calculation);
+    partial = compiled;
+    emit({ type: 'delta', text: compiled });
+    return compiled;
+  }
+
   try {
     if (steps.resumed) deps.emit({ type: 'status', stage: 'resumed' });
+    if (looksLikeArithmetic(input.question)) await planArithmetic();
+    // With a side slot, freshness goes beside the first round; with one slot, only when the gate needs it.
+    if (deps.parallelSideCalls && deps.researchAvailable() && !calculation) freshness = askFreshness();
 
-    // Program-decided arithmetic: the program fixes the steps, the model writes only the plan.
-    if (looksLikeArithmetic(input.question)) {
-      emit({ type: 'status', stage: 'checking' });
-      const record = await decide(arithmeticStep, input.question, context);
-      const answer = record.answers.is_arithmetic;
-      if (answer && 'kind' in answer && answer.kind === 'boolean' && answer.value) {
-        const { value: plan } = await steps.step<PlanOutcome>('plan', () => planAndCompute(metered, input.question, signal));
-        if (plan.ok) {
-          calculationRan = true;
-          const c = plan.calculation;
-          emit({ type: 'calculation', expression: c.expression, result: c.result, exact: c.exact, ...(c.fraction ? { fraction: c.fraction } : {}) });
-          turnMessages.push({ role: 'user', content: exactResultNote(c.fraction ? `${c.result} (exactly ${c.fraction})` : c.result, c.expression) });
-          gateResults.push(`calculation: ${c.expression} = ${c.result}`);
-        } else {
-          diagnostics.push(`calculation skipped: ${plan.diagnostic}`);
-        }
-      }
-    }
-
-    // Freshness depends only on the question, so it runs beside the first round, on a forked context.
-    if (deps.researchAvailable() && !calculationRan) {
-      const child = context.fork();
-      freshness = decide(freshnessStep, `Question:\n${input.question}`, child, AbortSignal.any([signal, freshnessAbort.signal]))
-        .then((record) => {
-          context.join(child);
-          return record;
-        })
-        .catch((err) => {
-          if (isHearthError(err) && err.code === 'budget_exhausted') diagnostics.push('freshness check skipped: budget');
-          return null;
-        });
-    }
-
+    // The view is built once: every round of the turn starts with the same prompt and only adds to it.
+    const view = await context.view();
     let forceTools = false;
-    /** A server started with --no-jinja refuses every request with tools: stop sending them. */
-    let toolsRefused = false;
     let gates = 0;
     let noResearchNudges = 0;
     let toolsOffNoted = false;
@@ -264,61 +362,14 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
         turnMessages.push({ role: 'user', content: TOOLS_OFF_NOTE });
         toolsOffNoted = true;
       }
-      let offer = !last && !toolsRefused && ledger.repeats < MAX_REPEATS ? tools.schemas() : [];
-      let toolChoice: 'auto' | 'required' = forceTools && offer.length ? 'required' : 'auto';
-      forceTools = false;
-      let thinkingOff = false;
+      const allowTools = !last && ledger.repeats < MAX_REPEATS;
       emit({ type: 'status', stage: round === 0 ? 'thinking' : 'writing' });
+      const { result, toolsAllowed } = await modelRound(view, { allowTools, required: forceTools && allowTools });
+      forceTools = false;
 
-      let result: ChatResult;
-      for (let attempt = 0; ; attempt++) {
-        const view = await context.view();
-        try {
-          result = await callModel({
-            messages: [...view, ...turnMessages],
-            tools: offer,
-            toolChoice: offer.length ? toolChoice : undefined,
-            maxTokens: config.roundMaxTokens,
-            extra: thinkingOff ? { chat_template_kwargs: { enable_thinking: false } } : undefined,
-          });
-        } catch (err) {
-          if (offer.length && isHearthError(err) && err.code === 'model_error' && /requires --jinja/i.test(err.message)) {
-            toolsRefused = true;
-            offer = [];
-            diagnostics.push('llama-server runs without --jinja, so no tools can be offered; start it with --jinja');
-            continue;
-          }
-          // Older llama-servers answer 500 when a tool call's JSON was cut by max_tokens.
-          if (offer.length && isHearthError(err) && err.code === 'model_error' && /tool.?call/i.test(err.message) && /pars/i.test(err.message)) {
-            offer = [];
-            emit({ type: 'draft_rejected', reason: 'tool_call', detail: 'the tool call was cut off; answering without tools' });
-            continue;
-          }
-          throw err;
-        }
-        const cutCall = result.finishReason === 'length' && result.toolCalls.some((c) => !validJson(c.arguments));
-        const requiredButText = toolChoice === 'required' && offer.length > 0 && result.toolCalls.length === 0 && salvageToolCalls(result.content, tools.has).length === 0;
-        if (offer.length && (cutCall || requiredButText) && attempt < 2) {
-          offer = [];
-          toolChoice = 'auto';
-          if (partial) emit({ type: 'draft_rejected', reason: 'tool_call', detail: cutCall ? 'the tool call was cut off' : 'no tool was called' });
-          continue;
-        }
-        if (!result.content.trim() && result.toolCalls.length === 0 && result.reasoning.trim()) {
-          if (!thinkingOff) {
-            thinkingOff = true;
-            continue;
-          }
-          throw new HearthError('model_error', 'The model wrote only its reasoning and no answer, even with thinking turned off.');
-        }
-        break;
-      }
-
-      let calls = result.toolCalls.filter((c) => validJson(c.arguments) || result.finishReason !== 'length');
-      if (calls.length === 0 && offer.length) calls = salvageToolCalls(result.content, tools.has);
-      const visible = stripToolMarkup(result.content);
-
-      if (calls.length > 0 && offer.length) {
+      let calls = toolsAllowed ? result.toolCalls.filter((c) => validJson(c.arguments) || result.finishReason !== 'length') : [];
+      if (calls.length === 0 && toolsAllowed) calls = salvageToolCalls(result.content);
+      if (calls.length > 0) {
         // Text written before a call is thinking aloud, not the answer.
         if (partial.trim()) emit({ type: 'draft_rejected', reason: 'tool_call' });
         partial = '';
@@ -332,8 +383,8 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
         continue;
       }
 
-      const draft = visible;
-      if (!draft) throw new HearthError('model_error', 'The model returned an empty answer.');
+      const draft = stripToolMarkup(result.content);
+      if (!draft) return done(await answerWithoutTools(view));
       if (gates < config.maxGates && !last) {
         emit({ type: 'status', stage: 'checking' });
         const outcome = await runGate({
@@ -342,9 +393,9 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
           toolResults: gateResults,
           earlierAnswers: input.earlierAnswers,
           researchAvailable: deps.researchAvailable() && !toolsRefused,
-          calculationRan,
+          calculationRan: calculation !== null,
           noResearchNudges,
-          freshness: () => freshness ?? Promise.resolve(null),
+          freshness: () => (freshness ??= askFreshness()),
           verdict: (verdictInput) => decide(verdictStep, verdictInput, context),
         });
         if (!outcome.pass) {
@@ -359,16 +410,20 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
           continue;
         }
       }
-      freshnessAbort.abort();
-      return { status: 'done', content: draft, stats: finish(), diagnostics };
+      return done(draft);
     }
     throw new HearthError('model_error', 'The turn ended without an answer.');
   } catch (err) {
     freshnessAbort.abort();
-    if (signal.aborted || (isHearthError(err) && err.code === 'cancelled')) {
+    if (signal.aborted || hasErrorCode(err, 'cancelled')) {
       return { status: 'cancelled', partial, stats: finish(), diagnostics };
     }
     const e = isHearthError(err) ? err : new HearthError('internal', `The turn failed: ${(err as Error)?.message ?? String(err)}`);
     return { status: 'error', code: e.code, message: e.message, partial, stats: finish(), diagnostics };
+  }
+
+  function done(content: string): TurnOutcome {
+    freshnessAbort.abort();
+    return { status: 'done', content, stats: finish(), diagnostics };
   }
 }

@@ -16,8 +16,14 @@ export type ToolSchema = {
 export type ChatRequest = {
   messages: ChatMessage[];
   tools?: ToolSchema[];
-  /** Never sent without tools: llama-server cannot satisfy "required" with nothing to call. */
-  toolChoice?: 'auto' | 'required';
+  /**
+   * Never sent without tools: llama-server cannot satisfy "required" with nothing to call.
+   * "none" keeps the tools in the prompt (its prefix, and so the cache, stays the same) while
+   * the server parses no tool calls.
+   */
+  toolChoice?: 'auto' | 'required' | 'none';
+  /** Which slot the call belongs with: the conversation's own, or one for short side calls. */
+  lane?: 'conversation' | 'side';
   maxTokens?: number;
   temperature?: number;
   /** A JSON schema the answer must follow (llama-server compiles it to a grammar). Never sent with tools. */

@@ -48,7 +48,10 @@ export function recallFacts<F extends { text: string; updatedAt: number }>(facts
     .map((x) => x.f);
 }
 
+/** A fact's line in the recalled-memory note (and so in the context blocks stored with messages). */
+export const factLine = (text: string) => `- ${text}`;
+
 export function renderFacts(facts: readonly { text: string }[]): string | null {
   if (facts.length === 0) return null;
-  return `What you remember about the user, which may or may not bear on this question (use a fact only if it helps; do not list them back):\n${facts.map((f) => `- ${f.text}`).join('\n')}`;
+  return `What you remember about the user, which may or may not bear on this question (use a fact only if it helps; do not list them back):\n${facts.map((f) => factLine(f.text)).join('\n')}`;
 }

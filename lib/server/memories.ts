@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '@/db/store';
 import type { Memory } from '@/db/schema';
 import { HearthError } from '@/lib/errors';
-import { factRefusal, normaliseFact } from '@/lib/memory/facts';
+import { factLine, factRefusal, normaliseFact } from '@/lib/memory/facts';
 
 /** Memory facts through the API: every write is checked, and a refusal says why. */
 
@@ -15,9 +15,27 @@ export function addMemory(store: Store, text: string) {
   return memoryView(store.insertMemory({ id: randomUUID(), text: normaliseFact(text), now: Date.now() }));
 }
 
+/**
+ * A fact the user changes or forgets also leaves the context blocks stored with earlier
+ * messages, which later turns would otherwise send again: forgetting means forgetting.
+ */
 export function editMemory(store: Store, id: string, text: string) {
-  if (!store.getMemory({ id })) throw new HearthError('not_found', 'There is no memory with that id.');
+  const old = store.getMemory({ id });
+  if (!old) throw new HearthError('not_found', 'There is no memory with that id.');
   const why = factRefusal(text, store.listMemories().filter((m) => m.id !== id).map((m) => m.text));
   if (why) throw new HearthError('refused', `Not kept: ${why}.`);
-  return memoryView(store.updateMemory({ id, text: normaliseFact(text), now: Date.now() })!);
+  return store.transaction(() => {
+    const updated = store.updateMemory({ id, text: normaliseFact(text), now: Date.now() })!;
+    if (updated.text !== old.text) store.scrubContextLine({ line: factLine(old.text) });
+    return memoryView(updated);
+  });
+}
+
+export function forgetMemory(store: Store, id: string) {
+  const old = store.getMemory({ id });
+  if (!old) throw new HearthError('not_found', 'There is no memory with that id.');
+  store.transaction(() => {
+    store.deleteMemory({ id });
+    store.scrubContextLine({ line: factLine(old.text) });
+  });
 }

@@ -3,6 +3,7 @@ import { getDb } from '@/db';
 import { createStore, type Store } from '@/db/store';
 import { getConfig, type Config } from '@/lib/config';
 import { createLlamaClient } from '@/lib/llm/client';
+import { ModelPool } from '@/lib/llm/pool';
 import type { ModelClient } from '@/lib/llm/types';
 import { createToolSet } from '@/lib/tools/toolset';
 import { TurnRegistry } from '@/lib/turns/registry';
@@ -14,32 +15,40 @@ import { TurnRegistry } from '@/lib/turns/registry';
  * bundles each route separately and they must share one registry.
  */
 
-export type Runtime = { config: Config; store: Store; model: ModelClient; turns: TurnRegistry };
+export type Runtime = { config: Config; store: Store; models: ModelPool; turns: TurnRegistry };
 
 const key = Symbol.for('hearth.runtime');
 type Holder = { [key]?: Runtime };
 
-export function buildRuntime(config: Config, store: Store, model?: ModelClient): Runtime {
-  const llm = model ?? createLlamaClient({ baseURL: config.LLAMA_URL, timeoutMs: config.MODEL_TIMEOUT_MS, apiKey: config.LLAMA_API_KEY, model: config.LLAMA_MODEL });
-  const now = Date.now;
+/**
+ * `model` stands in for the servers of LLAMA_URL (tests hand in a scripted one); `now` for the
+ * clock (the identity block carries the hour, so a test of the prompt's prefix fixes it).
+ */
+export function buildRuntime(config: Config, store: Store, { model, now = Date.now }: { model?: ModelClient; now?: () => number } = {}): Runtime {
+  const servers = model
+    ? [{ url: config.LLAMA_URL[0], client: model }]
+    : config.LLAMA_URL.map((url) => ({
+        url,
+        client: createLlamaClient({ baseURL: url, timeoutMs: config.MODEL_TIMEOUT_MS, apiKey: config.LLAMA_API_KEY, model: config.LLAMA_MODEL }),
+      }));
+  const models = new ModelPool(servers, { slots: config.MODEL_SLOTS, log: (m) => console.warn(m) });
   // Built once: the tool schemas are computed when the set is made.
   const toolSet = createToolSet({ config, store, now });
   const turns = new TurnRegistry({
     store,
-    model: llm,
+    models,
     tools: () => toolSet,
     now,
     assistantName: config.HEARTH_ASSISTANT_NAME,
     timezone: config.HEARTH_TIMEZONE,
     location: config.HEARTH_LOCATION,
-    slots: config.MODEL_SLOTS,
     engine: {
       maxRounds: config.MAX_ROUNDS,
       budget: { fuel: config.TURN_FUEL, modelCalls: config.TURN_MODEL_CALLS, modelCallCost: 100 },
     },
     log: (m) => console.warn(m),
   });
-  return { config, store, model: llm, turns };
+  return { config, store, models, turns };
 }
 
 export function getRuntime(): Runtime {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ContextRuntime } from '@/lib/context/layers';
-import { attachmentsLayer, historyCharsFor, historyLayer, identityLayer, memoryLayer, type HistoryMessage } from '@/lib/context/standard';
+import { ContextRuntime, Slot } from '@/lib/context/layers';
+import { historyCharsFor, historyLayer, identityLayer, memoryLayer, type AttachedFile, type HistoryMessage } from '@/lib/context/standard';
 import { recallFacts } from '@/lib/memory/facts';
 import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
 import type { DecisionRecord } from '@/lib/decide/types';
@@ -8,16 +8,15 @@ import { HearthError, isHearthError } from '@/lib/errors';
 import type { TurnEvent } from '@/lib/engine/events';
 import { StepLedger, type StoredStep } from '@/lib/engine/steps';
 import { runTurn, type EngineConfig, type TurnOutcome } from '@/lib/engine/turn';
-import type { ModelClient } from '@/lib/llm/types';
+import type { Lease, ModelPool } from '@/lib/llm/pool';
 import type { ToolRegistry } from '@/lib/tools/registry';
 import type { ToolDeps } from '@/lib/tools/types';
-import { SlotQueue } from './queue';
 
 /**
  * Turns run detached from the HTTP request that started them. Every event is written to
  * SQLite before listeners see it, so a client that drops re-attaches with ?after=N and
  * misses nothing; closing the tab does not stop a turn, cancel does. One turn per thread at
- * a time; turns wait in a queue in front of the model server's slots.
+ * a time; turns wait in the model pool's queue for a slot (lib/llm/pool.ts).
  */
 
 type MessageStatus = 'streaming' | 'complete' | 'interrupted' | 'error';
@@ -31,7 +30,8 @@ export type TurnStore = {
   insertMessage(row: { id: string; threadId: string; turnId: string | null; role: 'user' | 'assistant'; content: string; status: MessageStatus; now: number }): unknown;
   updateMessage(args: { id: string; content?: string; status?: MessageStatus; errorCode?: string | null }): void;
   getMessage(args: { id: string }): { id: string; content: string } | undefined;
-  listMessages(args: { threadId: string }): { id: string; role: 'user' | 'assistant'; content: string; status: MessageStatus; turnId: string | null }[];
+  listMessages(args: { threadId: string }): { id: string; role: 'user' | 'assistant'; content: string; status: MessageStatus; turnId: string | null; contextBlock: string | null }[];
+  setContextBlock(args: { id: string; contextBlock: string | null }): void;
   insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }): void;
   getTurn(args: { id: string }): { id: string; threadId: string; status: string; userMessageId: string; assistantMessageId: string | null } | undefined;
   setTurnStatus(args: { id: string; status: 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'interrupted'; stats?: unknown; now?: number }): void;
@@ -62,14 +62,13 @@ export type ToolSet = { registry: ToolRegistry; researchAvailable: () => boolean
 
 export type RegistryOptions = {
   store: TurnStore;
-  model: ModelClient;
+  /** The model servers and the queue in front of their slots. */
+  models: ModelPool;
   tools: () => ToolSet;
   now?: () => number;
   assistantName: string;
   timezone: string;
   location?: string;
-  /** Model slots (llama-server's total_slots); asked of the server when not given. */
-  slots?: number;
   engine?: Partial<EngineConfig>;
   /** Upper bound on history sent to the model, in characters (from the model's context size). */
   historyChars?: number;
@@ -93,6 +92,8 @@ type LiveTurn = {
 
 /** Partial answers are written to the message at most this often, so a crash keeps them. */
 const PARTIAL_SAVE_MS = 500;
+/** The context assumed for a server that has not said its own (llama-server's -c 16384, as the README suggests). */
+const DEFAULT_CONTEXT_TOKENS = 16384;
 /** A thread title is the first words of its first message. */
 const TITLE_CHARS = 60;
 
@@ -105,24 +106,10 @@ export function titleFrom(content: string): string {
 
 export class TurnRegistry {
   private readonly live = new Map<string, LiveTurn>();
-  private readonly queue: SlotQueue;
   private readonly now: () => number;
-  private modelId = 'local model';
-  private historyChars: number;
 
   constructor(private readonly options: RegistryOptions) {
     this.now = options.now ?? Date.now;
-    this.queue = new SlotQueue(options.slots ?? 1);
-    this.historyChars = options.historyChars ?? historyCharsFor(16384);
-    // llama-server tells how many requests it serves at once, its model and its context size.
-    void options.model
-      .health()
-      .then((h) => {
-        if (h.slots && options.slots === undefined) this.queue.setSlots(h.slots);
-        if (h.id) this.modelId = h.id;
-        if (h.contextSize && options.historyChars === undefined) this.historyChars = historyCharsFor(h.contextSize);
-      })
-      .catch(() => undefined);
   }
 
   isLive(turnId: string): boolean {
@@ -228,16 +215,16 @@ export class TurnRegistry {
   }
 
   private async execute(live: LiveTurn, ids: { userMessageId: string; assistantMessageId: string; steps: StoredStep[] }) {
-    const { store } = this.options;
-    const ticket = this.queue.enter(live.turnId, (position) => this.emit(live, { type: 'status', stage: 'queued', queuePosition: position }));
-    const onAbort = () => this.queue.leave(live.turnId);
+    const { store, models } = this.options;
+    const ticket = models.enter(live.turnId, live.threadId, (position) => this.emit(live, { type: 'status', stage: 'queued', queuePosition: position }));
+    const onAbort = () => models.leave(live.turnId);
     live.abort.signal.addEventListener('abort', onAbort, { once: true });
     let outcome: TurnOutcome;
     try {
-      await ticket;
-      if (live.abort.signal.aborted) throw new HearthError('cancelled', 'Stopped.');
+      const lease = await ticket;
+      if (!lease || live.abort.signal.aborted) throw new HearthError('cancelled', 'Stopped.');
       store.setTurnStatus({ id: live.turnId, status: 'running' });
-      outcome = await this.runEngine(live, ids);
+      outcome = await this.runEngine(live, ids, lease);
     } catch (err) {
       const e = isHearthError(err) ? err : new HearthError('internal', (err as Error)?.message ?? String(err));
       outcome =
@@ -246,7 +233,7 @@ export class TurnRegistry {
           : { status: 'error', code: e.code, message: e.message, partial: live.draft, stats: emptyStats(), diagnostics: [] };
     } finally {
       live.abort.signal.removeEventListener('abort', onAbort);
-      this.queue.leave(live.turnId);
+      models.leave(live.turnId);
     }
     try {
       this.finish(live, ids.assistantMessageId, outcome);
@@ -258,17 +245,29 @@ export class TurnRegistry {
     }
   }
 
-  private async runEngine(live: LiveTurn, ids: { userMessageId: string; assistantMessageId: string; steps: StoredStep[] }): Promise<TurnOutcome> {
-    const { store, model } = this.options;
+  private async runEngine(live: LiveTurn, ids: { userMessageId: string; assistantMessageId: string; steps: StoredStep[] }, lease: Lease): Promise<TurnOutcome> {
+    const { store } = this.options;
+    // The history window fits the context of the server this turn runs on.
+    const historyChars = this.options.historyChars ?? historyCharsFor(lease.contextSize ?? DEFAULT_CONTEXT_TOKENS);
     const thread = store.getThread({ id: live.threadId });
     if (!thread) throw new HearthError('not_found', 'The thread was deleted.');
     const all = store.listMessages({ threadId: live.threadId });
     const upTo = all.findIndex((m) => m.id === ids.userMessageId);
     const question = all[upTo]?.content ?? '';
+    const files = new Map<string, AttachedFile[]>();
+    for (const a of store.attachmentsOfThread({ threadId: live.threadId })) {
+      if (a.messageId) files.set(a.messageId, [...(files.get(a.messageId) ?? []), a]);
+    }
+    // Each earlier message as it was sent in its own turn; the question gets this turn's block.
     const history: HistoryMessage[] = all
       .slice(0, upTo + 1)
       .filter((m) => m.role === 'user' || (m.status === 'complete' && m.content.trim() !== ''))
-      .map((m) => ({ role: m.role, content: m.content }));
+      .map((m) => ({
+        role: m.role,
+        content: m.content,
+        contextBlock: m.id === ids.userMessageId ? null : m.contextBlock,
+        files: files.get(m.id),
+      }));
     const earlierAnswers = history.filter((m) => m.role === 'assistant').slice(-3).map((m) => m.content);
     const tools = this.options.tools();
     const now = this.now();
@@ -281,7 +280,7 @@ export class TurnRegistry {
       [
         identityLayer({
           assistantName: this.options.assistantName,
-          modelId: this.modelId,
+          modelId: lease.modelId ?? 'local model',
           now,
           timezone: this.options.timezone,
           location: this.options.location,
@@ -289,10 +288,9 @@ export class TurnRegistry {
           toolNames: tools.registry.tools.map((t) => t.name),
           systemPrompt: thread.systemPrompt,
         }),
+        historyLayer(history, { maxMessages: 40, maxChars: historyChars }),
         memoryLayer(recallFacts(store.listMemories(), question)),
-        attachmentsLayer(store.attachmentsOfThread({ threadId: live.threadId }).filter((a) => history.length > 0 && all.slice(0, upTo + 1).some((m) => m.id === a.messageId))),
-        decisionsHistoryLayer({ scope: 'thread', storage }),
-        historyLayer(history, { maxMessages: 40, maxChars: this.historyChars }),
+        decisionsHistoryLayer({ scope: 'thread', storage, slot: Slot.DECISIONS }),
       ] as const,
       { executionId: live.turnId, threadId: live.threadId, resourceId: 'local-user' },
     );
@@ -300,7 +298,8 @@ export class TurnRegistry {
     const outcome = await runTurn(
       { question, earlierAnswers },
       {
-        model,
+        model: lease.model,
+        parallelSideCalls: lease.parallelSideCalls,
         tools: tools.registry,
         toolDeps: tools.deps(live.threadId),
         context,
@@ -312,6 +311,8 @@ export class TurnRegistry {
         config: this.options.engine,
       },
     );
+    // The question as it was sent: later turns send its block again, word for word.
+    if (context.contextBlock) store.setContextBlock({ id: ids.userMessageId, contextBlock: context.contextBlock });
     for (const d of [...outcome.diagnostics, ...context.diagnostics.map((d) => `${d.layerId}.${d.hook}: ${d.message}`)]) {
       this.options.log?.(`turn ${live.turnId}: ${d}`);
     }

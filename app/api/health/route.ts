@@ -1,5 +1,6 @@
 import { handle, json, otherMethods } from '@/lib/api/http';
 import { errorStatus, type ErrorCode } from '@/lib/errors';
+import { ModelPool } from '@/lib/llm/pool';
 import type { ModelHealth } from '@/lib/llm/types';
 import { getRuntime } from '@/lib/server/runtime';
 
@@ -11,12 +12,13 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
  * The state of Hearth and its model server. Healthy is 200; otherwise the status says what
  * failed, so a monitor or a container health check can read it without parsing: 503 when the
  * database or the model server cannot be reached (or the model is still loading), 502 when the
- * model server answers with an error. The body always carries the report, plus the usual
- * `error` when something failed.
+ * model server answers with an error. With several model servers, Hearth is healthy while one
+ * of them is up; `servers` says how each one is. The body always carries the report, plus the
+ * usual `error` when something failed.
  */
 export function GET() {
   return handle(async () => {
-    const { store, model } = getRuntime();
+    const { store, models } = getRuntime();
     let db = false;
     try {
       store.countThreads();
@@ -24,8 +26,10 @@ export function GET() {
     } catch {
       db = false;
     }
-    const health = await model.health();
-    const report = { ok: db && health.reachable, db, model: health };
+    // Every server, asked now; `model` sums them up (for one server it is that server).
+    const servers = await models.refresh();
+    const health = ModelPool.combine(servers);
+    const report = { ok: db && health.reachable, db, model: health, servers };
     const problem = healthProblem(db, health);
     if (!problem) return json(report);
     return json({ ...report, error: { code: problem.code, message: problem.message } }, errorStatus[problem.code]);

@@ -1,8 +1,7 @@
 import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
 import { idParam, memoryBody } from '@/lib/api/schemas';
-import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
-import { editMemory } from '@/lib/server/memories';
+import { editMemory, forgetMemory } from '@/lib/server/memories';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -20,8 +19,7 @@ export function PATCH(request: Request, { params }: Params) {
 
 export function DELETE(_request: Request, { params }: Params) {
   return handle(async () => {
-    const id = parseId(idParam, (await params).id, 'memory');
-    if (!getRuntime().store.deleteMemory({ id })) throw new HearthError('not_found', 'There is no memory with that id.');
+    forgetMemory(getRuntime().store, parseId(idParam, (await params).id, 'memory'));
     return new Response(null, { status: 204 });
   });
 }

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { openDatabase } from '@/db/client';
+import { createStore } from '@/db/store';
+import { readSse } from '@/lib/client/sse';
+import { parseConfig } from '@/lib/config';
+import type { TurnEvent } from '@/lib/engine/events';
+import type { ModelClient } from '@/lib/llm/types';
+import { buildRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
+import { makeTempDir } from '@/lib/testing/temp-dir';
+import * as messagesRoute from './threads/[id]/messages/route';
+import * as threadRoute from './threads/[id]/route';
+import * as threadsRoute from './threads/route';
+
+/**
+ * What the API tests share: a runtime over a temporary database, requests made the way Next
+ * hands them to a route handler, and the turn's events read back from its stream.
+ */
+
+export type Ev = TurnEvent & { seq: number };
+
+export type RuntimeOptions = {
+  /** One model server, or several separated by commas. */
+  llamaUrl: string;
+  /** SearXNG base URL; web search is off without one. */
+  searxUrl?: string;
+  model?: ModelClient;
+  now?: () => number;
+  /** More configuration, as environment variables. */
+  env?: Record<string, string>;
+  /** An existing data folder (a restart over the same database); a new empty one by default. */
+  dataDir?: string;
+};
+
+/** A fresh runtime on an empty data folder, installed as the one the routes use. */
+export function makeRuntime(opts: RuntimeOptions): Runtime {
+  const dataDir = opts.dataDir ?? makeTempDir('hearth-api');
+  const config = parseConfig({
+    LLAMA_URL: opts.llamaUrl,
+    DATA_DIR: dataDir,
+    SEARXNG_URL: opts.searxUrl ?? '',
+    HEARTH_TIMEZONE: 'UTC',
+    MODEL_SLOTS: '1',
+    MODEL_TIMEOUT_MS: '5000',
+    ...opts.env,
+  });
+  const runtime = buildRuntime(config, createStore(openDatabase(path.join(dataDir, 'hearth.db'))), { model: opts.model, now: opts.now });
+  setRuntime(runtime);
+  return runtime;
+}
+
+export const base = 'http://hearth.test';
+
+export const req = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
+  new Request(`${base}${url}`, {
+    method,
+    headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+export const params = <T,>(p: T) => ({ params: Promise.resolve(p) });
+
+export async function newThread(): Promise<string> {
+  const res = await threadsRoute.POST(req('POST', '/api/threads', {}));
+  assert.equal(res.status, 201);
+  return (await res.json()).id;
+}
+
+export async function events(res: Response): Promise<Ev[]> {
+  assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+  const out: Ev[] = [];
+  for await (const frame of readSse(res.body!)) out.push(JSON.parse(frame.data));
+  return out;
+}
+
+export async function send(threadId: string, content: string): Promise<Ev[]> {
+  const res = await messagesRoute.POST(req('POST', `/api/threads/${threadId}/messages`, { content }), params({ id: threadId }));
+  if (res.status !== 200) assert.fail(`POST messages answered ${res.status}: ${await res.text()}`);
+  return events(res);
+}
+
+export async function getThread(id: string) {
+  const res = await threadRoute.GET(req('GET', `/api/threads/${id}`), params({ id }));
+  return { status: res.status, body: await res.json() };
+}
