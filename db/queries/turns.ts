@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { turnEvents, turns, turnSteps, type TurnStatus } from '../schema';
 
@@ -6,6 +6,11 @@ export type StoredEvent = { seq: number; type: string; data: Record<string, unkn
 export type StoredStep = { seq: number; kind: string; data: unknown };
 
 export function turnQueries(db: Db) {
+  // Every streamed token is an event row: the statement is prepared once, not per insert.
+  const insertEvent = db
+    .insert(turnEvents)
+    .values({ turnId: sql.placeholder('turnId'), seq: sql.placeholder('seq'), type: sql.placeholder('type'), data: sql.placeholder('data'), createdAt: sql.placeholder('createdAt') })
+    .prepare();
   return {
     insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }) {
       db.insert(turns)
@@ -51,7 +56,7 @@ export function turnQueries(db: Db) {
     },
 
     appendEvent({ turnId, seq, type, data, now }: { turnId: string; seq: number; type: string; data: unknown; now: number }) {
-      db.insert(turnEvents).values({ turnId, seq, type, data: JSON.stringify(data), createdAt: now }).run();
+      insertEvent.run({ turnId, seq, type, data: JSON.stringify(data), createdAt: now });
     },
 
     eventsAfter({ turnId, after }: { turnId: string; after: number }): StoredEvent[] {
