@@ -11,6 +11,8 @@ export const threads = sqliteTable(
     pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
+    /** This row's entry in the search index (set by the triggers of migration 0003; see db/queries/search.ts). */
+    searchRowid: integer('search_rowid'),
   },
   (t) => [index('threads_updated_idx').on(t.pinned, t.updatedAt, t.id)],
 );
@@ -38,6 +40,8 @@ export const messages = sqliteTable(
      */
     contextBlock: text('context_block'),
     createdAt: integer('created_at').notNull(),
+    /** This row's entry in the search index (set by triggers). */
+    searchRowid: integer('search_rowid'),
   },
   (t) => [index('messages_thread_idx').on(t.threadId, t.createdAt)],
 );
@@ -125,6 +129,8 @@ export const attachments = sqliteTable(
     sha256: text('sha256').notNull(),
     text: text('text').notNull(),
     createdAt: integer('created_at').notNull(),
+    /** This row's entry in the search index (set by triggers). */
+    searchRowid: integer('search_rowid'),
   },
   (t) => [index('attachments_message_idx').on(t.messageId)],
 );

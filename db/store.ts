@@ -4,6 +4,7 @@ import { decisionQueries } from './queries/decisions';
 import { hostQueries } from './queries/hosts';
 import { memoryQueries } from './queries/memories';
 import { messageQueries } from './queries/messages';
+import { searchQueries } from './queries/search';
 import { threadQueries } from './queries/threads';
 import { turnQueries } from './queries/turns';
 
@@ -18,6 +19,7 @@ export function createStore(db: Db) {
     ...hostQueries(db),
     ...memoryQueries(db),
     ...attachmentQueries(db),
+    ...searchQueries(db),
     transaction<T>(fn: () => T): T {
       return db.transaction(() => fn());
     },

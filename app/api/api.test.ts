@@ -357,6 +357,47 @@ describe('search and export', () => {
     const js = await (await exportRoute.GET(req('GET', `/x?format=json`), params({ id }))).json();
     assert.deepEqual(js, (await getThread(id)).body);
   });
+
+  test('search answers with kind, title, snippet and highlights; filters narrow it; odd queries are plain text, bad filters 400', async () => {
+    const a = await newThread();
+    await send(a, 'Compare the Loire castles: Chambord or Chenonceau?');
+    const b = await newThread();
+    await send(b, 'Which castle near Edinburgh is worth a visit?');
+    const get = async (qs: string) => {
+      const res = await search.GET(req('GET', `/api/search?${qs}`));
+      return { status: res.status, body: await res.json() };
+    };
+    const all = await get('q=castle');
+    assert.equal(all.status, 200);
+    const hit = all.body.results.find((r: { threadId: string; role: string }) => r.threadId === b && r.role === 'user');
+    assert.equal(hit.kind, 'message');
+    assert.equal(hit.title, 'Which castle near Edinburgh is worth a visit?');
+    assert.deepEqual(hit.highlights.map(([s, e]: [number, number]) => hit.snippet.slice(s, e)), ['castle']);
+    assert.ok(all.body.results.some((r: { threadId: string }) => r.threadId === a), 'castles matches castle as a prefix of the last word');
+    assert.ok((await get(`q=castle&threadId=${a}`)).body.results.every((r: { threadId: string }) => r.threadId === a));
+    assert.ok((await get('q=castle&role=assistant')).body.results.every((r: { role: string }) => r.role === 'assistant'));
+    assert.deepEqual((await get('q=castle&to=2000-01-01')).body.results, []);
+    assert.ok((await get('q=castle&from=2000-01-01')).body.results.length > 0);
+    for (const odd of ['"', 'NOT', 'castle)', '(castle', 'NEAR(a', '*', 'c++', '%22%22', '東京', '🙂']) {
+      assert.equal((await get(`q=${encodeURIComponent(odd)}`)).status, 200, odd);
+    }
+    for (const bad of ['q=x&role=system', 'q=x&from=yesterday', 'q=x&threadId=nope', 'q=x&from=2026-12-02&to=2026-12-01', 'q=x&from=2026-02-31']) {
+      assert.equal((await get(bad)).status, 400, bad);
+    }
+  });
+
+  test('search_conversations finds an earlier thread (never the current one), notes it is not current fact', async () => {
+    const earlier = await newThread();
+    await send(earlier, 'Remind me: the zebra crossing rules in the UK');
+    const now = await newThread();
+    const evs = await send(now, 'Earlier, what was said about zebra crossings?');
+    const result = evs.find((e) => e.type === 'tool_result');
+    assert.ok(result?.type === 'tool_result' && result.name === 'search_conversations' && result.ok, String(JSON.stringify(result)));
+    const data = result.result as { note: string; results: { threadId: string; excerpt: string; reply?: string }[] };
+    assert.match(data.note, /not current facts/);
+    assert.deepEqual([...new Set(data.results.map((r) => r.threadId))], [earlier]);
+    assert.ok(data.results.some((r) => /zebra crossing rules/.test(r.excerpt)));
+  });
 });
 
 describe('memory', () => {
@@ -407,7 +448,7 @@ describe('attachments', () => {
     const sent = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'What does the attached file say?', attachmentIds: [file.id] }), params({ id }));
     const evs = await events(sent);
     const message = evs.find((e) => e.type === 'message');
-    assert.ok(message?.type === 'message' && /invoice\.pdf/.test(message.content), JSON.stringify(message));
+    assert.ok(message?.type === 'message' && /invoice\.pdf/.test(message.content), String(JSON.stringify(message)));
     const round = double.requests.filter((r) => !r.schema).at(-1)!;
     assert.match(String(round.messages.at(-1)!.content), /The user attached 1 file to this message[\s\S]*--- invoice\.pdf \(application\/pdf, \d+ bytes\) ---\nInvoice total 42 EUR[\s\S]*What does the attached file say\?$/);
     const { body } = await getThread(id);

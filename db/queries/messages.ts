@@ -80,32 +80,6 @@ export function messageQueries(db: Db) {
       db.insert(toolCalls).values(row).onConflictDoNothing().run();
     },
 
-    /**
-     * Plain word search over stored messages, newest first. Every word must occur
-     * (case-insensitive LIKE; the words are escaped so % and _ match themselves).
-     */
-    searchMessages({ words, limit, excludeThreadId }: { words: string[]; limit: number; excludeThreadId?: string }) {
-      const wordMatch = and(
-        ...words.map((w) => sql`${messages.content} like ${`%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`),
-      );
-      return db
-        .select({
-          threadId: messages.threadId,
-          messageId: messages.id,
-          role: messages.role,
-          title: threads.title,
-          content: messages.content,
-          createdAt: messages.createdAt,
-          turnId: messages.turnId,
-        })
-        .from(messages)
-        .innerJoin(threads, eq(threads.id, messages.threadId))
-        .where(and(wordMatch, excludeThreadId ? ne(messages.threadId, excludeThreadId) : undefined))
-        .orderBy(desc(messages.createdAt))
-        .limit(limit)
-        .all();
-    },
-
     /** The other side of an exchange: the assistant reply of a turn, or its question. */
     exchangeOf({ turnId }: { turnId: string }) {
       return db.select().from(messages).where(eq(messages.turnId, turnId)).orderBy(asc(messages.createdAt)).all();

@@ -1,6 +1,6 @@
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { threads, type Thread } from '../schema';
+import { attachments, messages, threads, type Thread } from '../schema';
 
 export type ThreadCursor = { pinned: boolean; updatedAt: number; id: string };
 
@@ -78,8 +78,13 @@ export function threadQueries(db: Db) {
         .run();
     },
 
+    /** Deletes a thread with its messages, turns and the files sent in it (their text must not outlive it). */
     deleteThread({ id }: { id: string }): boolean {
-      return db.delete(threads).where(eq(threads.id, id)).run().changes > 0;
+      return db.transaction((tx) => {
+        const sent = tx.select({ id: messages.id }).from(messages).where(eq(messages.threadId, id));
+        tx.delete(attachments).where(inArray(attachments.messageId, sent)).run();
+        return tx.delete(threads).where(eq(threads.id, id)).run().changes > 0;
+      });
     },
 
     countThreads(): number {

@@ -35,10 +35,35 @@ export const postMessageBody = z
 
 export const eventsQuery = z.object({ after: z.coerce.number().int().min(0).default(0) });
 
-export const searchQuery = z.object({
-  q: z.string().trim().min(1, 'give something to search for').max(200),
-  limit: z.coerce.number().int().min(1).max(50).default(20),
-});
+/** A day (YYYY-MM-DD, UTC midnight) or epoch milliseconds. */
+const instant = z.union([
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-12-01, or epoch milliseconds')
+    .transform((d, ctx) => {
+      const t = Date.parse(`${d}T00:00:00Z`);
+      // Date.parse rolls 2026-02-31 over into March: a real date reads back as itself.
+      if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== d) {
+        ctx.addIssue({ code: 'custom', message: 'is not a real date' });
+        return z.NEVER;
+      }
+      return t;
+    }),
+  z.coerce.number().int().min(0),
+]);
+
+export const searchQuery = z
+  .object({
+    q: z.string().trim().min(1, 'give something to search for').max(200),
+    limit: z.coerce.number().int().min(1).max(50).default(20),
+    /** Only this thread. */
+    threadId: z.string().uuid('is not a valid thread id').optional(),
+    role: z.enum(['user', 'assistant']).optional(),
+    /** From this day or instant (inclusive) to that one (exclusive). */
+    from: instant.optional(),
+    to: instant.optional(),
+  })
+  .refine((s) => s.from === undefined || s.to === undefined || s.from < s.to, { message: 'from must be before to', path: ['from'] });
 
 export const exportQuery = z.object({ format: z.enum(['md', 'json']).default('json') });
 

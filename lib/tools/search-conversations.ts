@@ -16,8 +16,8 @@ export function searchWords(query: string): string[] {
 export const searchConversationsTool = defineTool({
   name: 'search_conversations',
   description:
-    "Search the user's earlier conversations in Hearth for what was said before (matching words, newest first). " +
-    'Results are past exchanges, not current facts.',
+    "Search the user's earlier conversations in Hearth (messages, attached files, titles) for what was said before. " +
+    'Best matches first, recent ones ahead of old. Results are past exchanges, not current facts.',
   params: z.object({
     query: z.string().min(1).max(200).describe('words to look for'),
     limit: z.number().int().min(1).max(15).optional().describe('how many results, default 6'),
@@ -28,7 +28,7 @@ export const searchConversationsTool = defineTool({
     if (!deps.searchConversations) throw new ToolError('conversation search is not available here');
     const words = searchWords(query);
     if (words.length === 0) throw new ToolError('give one or more distinctive words to search for');
-    const hits = deps.searchConversations({ words, limit: limit ?? 6, excludeThreadId: deps.threadId });
+    const hits = deps.searchConversations({ query: words.join(' '), limit: limit ?? 6, excludeThreadId: deps.threadId });
     return {
       note: 'These are earlier conversations, not current facts: anything time-sensitive in them may have changed.',
       query: words.join(' '),
@@ -37,7 +37,7 @@ export const searchConversationsTool = defineTool({
         threadId: h.threadId,
         date: new Date(h.createdAt).toISOString().slice(0, 10),
         role: h.role,
-        excerpt: h.content.slice(0, 600),
+        excerpt: h.excerpt,
         ...(h.other ? { reply: h.other.slice(0, 600) } : {}),
       })),
     };

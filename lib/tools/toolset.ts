@@ -9,20 +9,17 @@ const SEARXNG_BUDGET: RateBudget = { minGapMs: 0, perMinute: 60, perHour: 600, p
 import { createToolRegistry } from './registry';
 import { searchConversationsTool } from './search-conversations';
 import type { ConversationHit, Tool } from './types';
+import { searchLibrary, type SearchStore } from '@/lib/search/search';
 import { createFetchUrlTool, createWebSearchTool } from './web';
 
 /** What the tool set needs from the database. */
-export type ToolStore = HostStore & {
-  searchMessages(args: { words: string[]; limit: number; excludeThreadId?: string }): {
-    threadId: string;
-    title: string;
-    role: 'user' | 'assistant';
-    content: string;
-    createdAt: number;
-    turnId: string | null;
-  }[];
-  exchangeOf(args: { turnId: string }): { role: 'user' | 'assistant'; content: string }[];
-};
+export type ToolStore = HostStore &
+  SearchStore & {
+    exchangeOf(args: { turnId: string }): { role: 'user' | 'assistant'; content: string }[];
+  };
+
+/** What the model reads of each earlier message found. */
+const EXCERPT_CHARS = 600;
 
 /** Hearth's tools for one turn: web search only when SearXNG is configured. */
 export function createToolSet({ config, store, now, fetchImpl }: { config: Config; store: ToolStore; now: () => number; fetchImpl?: typeof fetch }): ToolSet {
@@ -44,11 +41,16 @@ export function createToolSet({ config, store, now, fetchImpl }: { config: Confi
       now,
       timezone: config.HEARTH_TIMEZONE,
       threadId,
-      searchConversations: ({ words, limit, excludeThreadId }) =>
-        store.searchMessages({ words, limit, excludeThreadId }).map((hit): ConversationHit => {
-          const other = hit.turnId ? store.exchangeOf({ turnId: hit.turnId }).find((m) => m.role !== hit.role)?.content : undefined;
-          return { threadId: hit.threadId, title: hit.title, role: hit.role, content: hit.content, createdAt: hit.createdAt, other };
-        }),
+      searchConversations: ({ query, limit, excludeThreadId }) => {
+        const search = (anyWord: boolean) =>
+          searchLibrary(store, { query, limit, now: now(), anyWord, snippetChars: EXCERPT_CHARS, filters: { excludeThreadId } });
+        // All words first; a model's query often carries words the conversation did not use.
+        const hits = search(false);
+        return (hits.length ? hits : search(true)).map((hit): ConversationHit => {
+          const other = hit.turnId ? store.exchangeOf({ turnId: hit.turnId }).find((m) => m.role !== hit.role)?.content.slice(0, EXCERPT_CHARS) : undefined;
+          return { threadId: hit.threadId, title: hit.threadTitle, role: hit.role, excerpt: hit.snippet, createdAt: hit.createdAt, other };
+        });
+      },
     }),
   };
 }

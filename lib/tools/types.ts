@@ -14,17 +14,20 @@ export type ToolDeps = {
   now: () => number;
   timezone: string;
   threadId: string;
-  /** Searches earlier conversations (db-backed in the app, scripted in tests). */
-  searchConversations?: (args: { words: string[]; limit: number; excludeThreadId?: string }) => ConversationHit[];
+  /** Searches earlier conversations, best first (the library's full-text index in the app, scripted in tests). */
+  searchConversations?: (args: { query: string; limit: number; excludeThreadId?: string }) => ConversationHit[];
   fetch?: typeof fetch;
 };
 
 export type ConversationHit = {
   threadId: string;
   title: string;
-  role: 'user' | 'assistant';
-  content: string;
+  /** Null for a thread found by its title. */
+  role: 'user' | 'assistant' | null;
+  /** The part of the message around what matched. */
+  excerpt: string;
   createdAt: number;
+  /** The other side of the exchange (the reply to a question, the question of a reply). */
   other?: string;
 };
 

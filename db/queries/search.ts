@@ -1,0 +1,83 @@
+import type Database from 'better-sqlite3';
+import type { Db } from '../client';
+
+/**
+ * Full-text search over the index built by migration 0003: message text, attachment names
+ * and text, thread titles. Ranked by bm25 weighed by recency: a hit loses half its weight
+ * over RECENCY_HALF_LIFE_MS, so among equally good matches the recent ones come first.
+ */
+
+export type SearchKind = 'message' | 'attachment' | 'title';
+
+export type SearchFilters = {
+  threadId?: string;
+  /** Everything but this thread (the search_conversations tool leaves out the current one). */
+  excludeThreadId?: string;
+  role?: 'user' | 'assistant';
+  /** Epoch ms, inclusive lower and exclusive upper bound. */
+  from?: number;
+  to?: number;
+};
+
+export type IndexHit = { kind: SearchKind; refId: string; threadId: string; role: 'user' | 'assistant' | null; createdAt: number; score: number };
+
+/** Half the weight after this long (about six months). */
+export const RECENCY_HALF_LIFE_MS = 182 * 24 * 3600 * 1000;
+
+export function searchQueries(db: Db) {
+  const sqlite = db.$client;
+  const statements = new Map<string, Database.Statement>();
+  const prepared = (sql: string) => {
+    let s = statements.get(sql);
+    if (!s) statements.set(sql, (s = sqlite.prepare(sql)));
+    return s;
+  };
+
+  return {
+    /** Hits for an FTS5 MATCH expression (see lib/search/query.ts), best first. */
+    searchIndex({ match, filters = {}, limit, now }: { match: string; filters?: SearchFilters; limit: number; now: number }): IndexHit[] {
+      const where = ['search_index MATCH @match', "(kind != 'attachment' OR thread_id IS NOT NULL)"];
+      const params: Record<string, string | number> = { match, limit, now };
+      const filter = (clause: string, key: keyof SearchFilters) => {
+        if (filters[key] === undefined || filters[key] === '') return;
+        where.push(clause);
+        params[key] = filters[key];
+      };
+      filter('thread_id = @threadId', 'threadId');
+      filter('thread_id != @excludeThreadId', 'excludeThreadId');
+      filter('role = @role', 'role');
+      filter('created_at >= @from', 'from');
+      filter('created_at < @to', 'to');
+      const sql = `SELECT kind, ref_id AS refId, thread_id AS threadId, role, created_at AS createdAt,
+          bm25(search_index) / (1.0 + max(0, @now - created_at) / ${RECENCY_HALF_LIFE_MS}.0) AS score
+        FROM search_index WHERE ${where.join(' AND ')} ORDER BY score LIMIT @limit`;
+      return prepared(sql).all(params) as IndexHit[];
+    },
+
+    /** The text behind hits: messages, attachments (with the message they came with) and thread titles. */
+    searchSources({ messageIds, attachmentIds, threadIds }: { messageIds: string[]; attachmentIds: string[]; threadIds: string[] }) {
+      const list = (ids: string[]) => JSON.stringify(ids);
+      const messages = messageIds.length
+        ? (prepared('SELECT id, thread_id AS threadId, role, content, turn_id AS turnId FROM messages WHERE id IN (SELECT value FROM json_each(?))').all(list(messageIds)) as {
+            id: string;
+            threadId: string;
+            role: 'user' | 'assistant';
+            content: string;
+            turnId: string | null;
+          }[])
+        : [];
+      const attachments = attachmentIds.length
+        ? (prepared('SELECT id, name, text, message_id AS messageId FROM attachments WHERE id IN (SELECT value FROM json_each(?))').all(list(attachmentIds)) as {
+            id: string;
+            name: string;
+            text: string;
+            messageId: string | null;
+          }[])
+        : [];
+      const threads = threadIds.length
+        ? (prepared('SELECT id, title FROM threads WHERE id IN (SELECT value FROM json_each(?))').all(list(threadIds)) as { id: string; title: string }[])
+        : [];
+      return { messages, attachments, threads };
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { searchLibrary } from '@/lib/search/search';
+import { makeTempDir } from '@/lib/testing/temp-dir';
+import { openDatabase } from './client';
+import { RECENCY_HALF_LIFE_MS } from './queries/search';
+import { createStore, type Store } from './store';
+
+/** The search index through the database: triggers, the migration's backfill, ranking, filters, odd queries. */
+
+const DAY = 24 * 3600 * 1000;
+const NOW = Date.UTC(2026, 11, 1);
+
+function fresh(): Store {
+  return createStore(openDatabase(path.join(makeTempDir('hearth-search'), 'h.db')));
+}
+
+function thread(store: Store, title = '', now = NOW) {
+  return store.createThread({ id: randomUUID(), title, now });
+}
+
+function message(store: Store, threadId: string, content: string, opts: { role?: 'user' | 'assistant'; now?: number; status?: 'complete' | 'streaming' } = {}) {
+  const id = randomUUID();
+  store.insertMessage({ id, threadId, turnId: null, role: opts.role ?? 'user', content, status: opts.status ?? 'complete', now: opts.now ?? NOW });
+  return id;
+}
+
+const find = (store: Store, query: string, filters = {}) => searchLibrary(store, { query, limit: 20, now: NOW, filters });
+const ids = (hits: { messageId: string | null }[]) => hits.map((h) => h.messageId);
+
+describe('the index follows the rows, whoever writes them', () => {
+  test('a message is found once written; a streaming answer only once it is complete', () => {
+    const s = fresh();
+    const t = thread(s, 'Baking');
+    const q = message(s, t.id, 'How long should a sourdough starter rest?');
+    const a = message(s, t.id, '', { role: 'assistant', status: 'streaming' });
+    s.updateMessage({ id: a, content: 'The starter wants' });
+    assert.deepEqual(ids(find(s, 'starter')), [q], 'a partial save during the stream is not indexed');
+    s.updateMessage({ id: a, content: 'The starter wants twelve hours at room temperature.', status: 'complete' });
+    assert.deepEqual(new Set(ids(find(s, 'starter'))), new Set([q, a]));
+    assert.deepEqual(ids(find(s, 'twelve hours')), [a]);
+    s.updateMessage({ id: a, content: 'Changed entirely.' });
+    assert.deepEqual(ids(find(s, 'twelve')), [], 'an edit replaces what was indexed');
+  });
+
+  test('titles are found, renamed titles by their new name only', () => {
+    const s = fresh();
+    const t = thread(s, 'Holiday plans');
+    assert.deepEqual(find(s, 'holiday').map((h) => [h.kind, h.threadId]), [['title', t.id]]);
+    s.updateThread({ id: t.id, patch: { title: 'Trip to Lisbon' }, now: NOW });
+    assert.deepEqual(find(s, 'holiday'), []);
+    assert.equal(find(s, 'lisbon')[0].threadTitle, 'Trip to Lisbon');
+  });
+
+  test('an attachment is found by its name and text, in the thread of the message it came with', () => {
+    const s = fresh();
+    const t = thread(s, 'Taxes');
+    const att = s.insertAttachment({ id: randomUUID(), name: 'invoice-march.pdf', mime: 'application/pdf', size: 10, sha256: 'x', text: 'Total due: 42 EUR by April.', now: NOW });
+    assert.deepEqual(find(s, 'invoice'), [], 'not yet sent with a message: nowhere to open it');
+    const m = message(s, t.id, 'Here is the file');
+    s.linkAttachments({ ids: [att.id], messageId: m });
+    const byName = find(s, 'invoice march');
+    assert.equal(byName.length, 1);
+    assert.deepEqual([byName[0].kind, byName[0].threadId, byName[0].messageId, byName[0].attachment?.name], ['attachment', t.id, m, 'invoice-march.pdf']);
+    assert.equal(find(s, 'april')[0].kind, 'attachment');
+  });
+
+  test('deleting a thread takes its messages, titles and files out of search, and the files out of the database', () => {
+    const s = fresh();
+    const t = thread(s, 'Secret project');
+    const m = message(s, t.id, 'The password hint is blue giraffe');
+    const att = s.insertAttachment({ id: randomUUID(), name: 'plan.txt', mime: 'text/plain', size: 5, sha256: 'y', text: 'giraffe plan', now: NOW });
+    s.linkAttachments({ ids: [att.id], messageId: m });
+    assert.equal(find(s, 'giraffe').length, 2);
+    assert.ok(s.deleteThread({ id: t.id }));
+    assert.deepEqual(find(s, 'giraffe'), []);
+    assert.deepEqual(find(s, 'secret'), []);
+    assert.equal((s.db.$client.prepare('select count(*) n from attachments').get() as { n: number }).n, 0);
+  });
+});
+
+describe('ranking and filters', () => {
+  test('bm25 weighed by recency: the same match ranks the newer first; a far better old match still wins', () => {
+    const s = fresh();
+    const t = thread(s);
+    const old = message(s, t.id, 'Notes on tomato soup.', { now: NOW - 365 * DAY });
+    const recent = message(s, t.id, 'Notes on tomato soup.', { now: NOW - DAY });
+    assert.deepEqual(ids(find(s, 'tomato')), [recent, old]);
+    const strongOld = message(s, t.id, 'tomato tomato tomato: tomato varieties, tomato sauce', { now: NOW - RECENCY_HALF_LIFE_MS / 4 });
+    const weakNew = message(s, t.id, `A long message about many other things and gardens, ${'and more words '.repeat(40)} with a single tomato.`, { now: NOW });
+    const ranked = ids(find(s, 'tomato'));
+    assert.ok(ranked.indexOf(strongOld) < ranked.indexOf(weakNew), JSON.stringify(ranked));
+  });
+
+  test('filters: this thread, who wrote it, a date range', () => {
+    const s = fresh();
+    const a = thread(s);
+    const b = thread(s);
+    const inA = message(s, a.id, 'lentil curry for tonight', { now: NOW - 10 * DAY });
+    const answerA = message(s, a.id, 'A lentil curry takes 40 minutes', { role: 'assistant', now: NOW - 10 * DAY + 1 });
+    const inB = message(s, b.id, 'lentil soup recipe', { now: NOW - DAY });
+    assert.deepEqual(new Set(ids(find(s, 'lentil', { threadId: a.id }))), new Set([inA, answerA]));
+    assert.deepEqual(ids(find(s, 'lentil', { role: 'assistant' })), [answerA]);
+    assert.deepEqual(ids(find(s, 'lentil', { from: NOW - 2 * DAY })), [inB]);
+    assert.deepEqual(new Set(ids(find(s, 'lentil', { to: NOW - 2 * DAY }))), new Set([inA, answerA]));
+    assert.deepEqual(ids(find(s, 'lentil', { excludeThreadId: a.id })), [inB]);
+  });
+
+  test('the last word matches as a prefix, so results come as you type', () => {
+    const s = fresh();
+    const t = thread(s);
+    const m = message(s, t.id, 'We compared photosynthesis in algae');
+    for (const typed of ['ph', 'pho', 'photos', 'compared photo', 'algae comp']) assert.deepEqual(ids(find(s, typed)), [m], typed);
+    assert.deepEqual(ids(find(s, 'photo compared')), [], 'only the last word is a prefix');
+  });
+});
+
+test('no query is an FTS syntax error: quotes, operators, brackets, stars and any Unicode are searched as text', () => {
+  const s = fresh();
+  const t = thread(s);
+  const m = message(s, t.id, 'He said "NOT now" (twice) — c++ costs $5, 東京 🙂 near the café; a*b^c.');
+  const odd = ['"', '""', '"NOT now"', 'NOT', 'now OR', 'AND AND', '(twice', 'twice)', 'NEAR(c++ 5)', '*', 'a*', '^c', 'col:', '-said', '+said', '{x}', '[', "'", '\\', '%', '_', '東京', '🙂', 'cafe', 'Café', 'a\u0000b', 'x'.repeat(200), '\u200b', 'ﬁ', '😀😀'];
+  for (const q of odd) assert.doesNotThrow(() => find(s, q), q);
+  for (const q of ['"NOT now"', 'NOT', '(twice', 'c++', '$5', '東京', '🙂', 'cafe', 'Café']) assert.deepEqual(ids(find(s, q)), [m], q);
+});
+
+test('the migration indexes what was stored before it', () => {
+  const dir = makeTempDir('hearth-search');
+  const file = path.join(dir, 'h.db');
+  // A database as it was before the search index (migrations up to 0002).
+  const migrations = path.join(dir, 'migrations');
+  fs.cpSync(path.join(process.cwd(), 'db/migrations'), migrations, { recursive: true });
+  const journalFile = path.join(migrations, 'meta/_journal.json');
+  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
+  const upTo = journal.entries.findIndex((e) => e.tag === '0003_search_index');
+  fs.writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
+  const before = openDatabase(file, { migrationsFolder: migrations });
+  const s0 = createStore(before);
+  const t = s0.createThread({ id: randomUUID(), title: 'Old thread about kayaks', now: NOW });
+  const m = randomUUID();
+  s0.insertMessage({ id: m, threadId: t.id, turnId: null, role: 'user', content: 'Which kayak paddle length?', status: 'complete', now: NOW });
+  before.$client.close();
+
+  const s = createStore(openDatabase(file));
+  assert.deepEqual(ids(find(s, 'paddle')), [m]);
+  assert.equal(find(s, 'kayaks')[0].kind, 'title');
+  // And new rows after it keep their own entries.
+  const n = message(s, t.id, 'Another paddle question');
+  assert.deepEqual(new Set(ids(find(s, 'paddle'))), new Set([m, n]));
+});

@@ -1,0 +1,70 @@
+import type { IndexHit, SearchFilters, SearchKind } from '@/db/queries/search';
+import { matchExpression, searchTerms, snippetOf } from './query';
+
+/**
+ * Search over the whole library (messages, attached files, thread titles), shared by
+ * GET /api/search and the search_conversations tool: the index finds and ranks, this adds
+ * what a person or the model reads (the thread's title, a snippet with the matches marked).
+ */
+
+export type SearchHit = {
+  kind: SearchKind;
+  threadId: string;
+  threadTitle: string;
+  /** The message to open: the hit itself, or the one a file was sent with; null for a title. */
+  messageId: string | null;
+  role: 'user' | 'assistant' | null;
+  createdAt: number;
+  attachment?: { id: string; name: string };
+  snippet: string;
+  /** [start, end) of each matching word in the snippet. */
+  highlights: [number, number][];
+  /** The turn of a message hit (for the other side of the exchange). */
+  turnId?: string | null;
+};
+
+export type SearchStore = {
+  searchIndex(args: { match: string; filters?: SearchFilters; limit: number; now: number }): IndexHit[];
+  searchSources(args: { messageIds: string[]; attachmentIds: string[]; threadIds: string[] }): {
+    messages: { id: string; threadId: string; role: 'user' | 'assistant'; content: string; turnId: string | null }[];
+    attachments: { id: string; name: string; text: string; messageId: string | null }[];
+    threads: { id: string; title: string }[];
+  };
+};
+
+export type SearchArgs = {
+  query: string;
+  filters?: SearchFilters;
+  limit: number;
+  now: number;
+  /** Any word may match instead of all of them (the tool's fallback for a model's wordy query). */
+  anyWord?: boolean;
+  snippetChars?: number;
+};
+
+export function searchLibrary(store: SearchStore, args: SearchArgs): SearchHit[] {
+  const match = matchExpression(args.query, { anyWord: args.anyWord });
+  if (!match) return [];
+  const terms = searchTerms(args.query);
+  const cut = (text: string) => snippetOf(text, terms, args.snippetChars);
+  const hits = store.searchIndex({ match, filters: args.filters, limit: args.limit, now: args.now });
+  const ids = (kind: SearchKind) => hits.filter((h) => h.kind === kind).map((h) => h.refId);
+  const sources = store.searchSources({ messageIds: ids('message'), attachmentIds: ids('attachment'), threadIds: [...new Set(hits.map((h) => h.threadId))] });
+  const messages = new Map(sources.messages.map((m) => [m.id, m]));
+  const attachments = new Map(sources.attachments.map((a) => [a.id, a]));
+  const titles = new Map(sources.threads.map((t) => [t.id, t.title]));
+  return hits.flatMap((h): SearchHit[] => {
+    const threadTitle = titles.get(h.threadId);
+    if (threadTitle === undefined) return [];
+    const base = { kind: h.kind, threadId: h.threadId, threadTitle, role: h.role, createdAt: h.createdAt };
+    if (h.kind === 'message') {
+      const m = messages.get(h.refId);
+      return m ? [{ ...base, messageId: m.id, turnId: m.turnId, ...cut(m.content) }] : [];
+    }
+    if (h.kind === 'attachment') {
+      const a = attachments.get(h.refId);
+      return a ? [{ ...base, messageId: a.messageId, attachment: { id: a.id, name: a.name }, ...cut(`${a.name}\n${a.text}`) }] : [];
+    }
+    return [{ ...base, messageId: null, ...cut(threadTitle) }];
+  });
+}
