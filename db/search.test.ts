@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { searchLibrary } from '@/lib/search/search';
 import { makeTempDir } from '@/lib/testing/temp-dir';
 import { openDatabase } from './client';
-import { RECENCY_HALF_LIFE_MS } from './queries/search';
+import { MAX_SCORED, RECENCY_HALF_LIFE_MS } from './queries/search';
 import { createStore, type Store } from './store';
 
 /** The search index through the database: triggers, the migration's backfill, ranking, filters, odd queries. */
@@ -107,6 +107,23 @@ describe('ranking and filters', () => {
     assert.deepEqual(ids(find(s, 'lentil', { from: NOW - 2 * DAY })), [inB]);
     assert.deepEqual(new Set(ids(find(s, 'lentil', { to: NOW - 2 * DAY }))), new Set([inA, answerA]));
     assert.deepEqual(ids(find(s, 'lentil', { excludeThreadId: a.id })), [inB]);
+  });
+
+  test('a query matching more than MAX_SCORED messages is ranked newest first; a long last word that common is searched whole', () => {
+    const s = fresh();
+    const t = thread(s);
+    const insert = s.db.$client.prepare("INSERT INTO messages (id, thread_id, role, content, status, created_at) VALUES (?, ?, 'user', ?, 'complete', ?)");
+    s.transaction(() => {
+      for (let i = 0; i < MAX_SCORED + 20; i++) insert.run(`m${i}`, t.id, i % 2 ? 'weather weather weather report' : 'weather', NOW - (i % 7) * DAY - i);
+    });
+    const hits = find(s, 'weather');
+    assert.equal(hits.length, 20);
+    assert.deepEqual(hits.map((h) => h.createdAt), [...hits.map((h) => h.createdAt)].sort((a, b) => b - a), 'newest first');
+    // 'weathe' as typed would merge every word starting with it; 'weather' as a whole word is
+    // already common, so the results are those of the whole word.
+    const rare = message(s, t.id, 'weatherproofing the shed');
+    assert.ok(!ids(find(s, 'weather')).includes(rare));
+    assert.ok(ids(find(s, 'weatherp')).includes(rare), 'a rarer prefix still finds longer words');
   });
 
   test('the last word matches as a prefix, so results come as you type', () => {

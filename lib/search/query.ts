@@ -40,10 +40,10 @@ const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
  * The FTS5 MATCH expression for a query; null when the query has no word to search for.
  * Every word must occur, or with `anyWord` any of them.
  */
-export function matchExpression(query: string, { anyWord = false } = {}): string | null {
+export function matchExpression(query: string, { anyWord = false, prefix: asPrefix = true } = {}): string | null {
   const { words, prefix } = searchTerms(query);
   if (words.length === 0) return null;
-  return words.map((w, i) => (prefix !== null && i === words.length - 1 ? `${quote(w)}*` : quote(w))).join(anyWord ? ' OR ' : ' ');
+  return words.map((w, i) => (asPrefix && prefix !== null && i === words.length - 1 ? `${quote(w)}*` : quote(w))).join(anyWord ? ' OR ' : ' ');
 }
 
 export type Snippet = { snippet: string; highlights: [number, number][] };

@@ -1,0 +1,114 @@
+/**
+ * The library at scale, for `npm run bench`: a generated library seeded straight into SQLite
+ * (through the same triggers the app uses), then search latency measured with the queries a
+ * person types. Words follow a Zipf distribution over a 30,000-word vocabulary, so there are
+ * rare words, everyday ones and a few very common ones, as in real text.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Store } from '../db/store';
+import { searchLibrary } from '../lib/search/search';
+
+/** A small seeded PRNG (mulberry32), so every run searches the same library. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VOCABULARY = 30_000;
+const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sto', 'va', 'dal', 'qui', 'ber', 'nos', 'tra', 'el', 'pu', 'gor', 'fin', 'zu', 'ham', 'ci', 'wel', 'dro'];
+
+function vocabulary(): string[] {
+  const words = new Set<string>();
+  const r = rng(7);
+  while (words.size < VOCABULARY) {
+    const n = 1 + Math.floor(r() * 3);
+    words.add(Array.from({ length: n + 1 }, () => SYLLABLES[Math.floor(r() * SYLLABLES.length)]).join(''));
+  }
+  return [...words];
+}
+
+/** Zipf-distributed word indexes: rank k has weight 1/k. */
+function zipf(r: () => number, n: number) {
+  const harmonic = Math.log(n) + 0.5772;
+  return () => {
+    // Inverse of the continuous approximation of the Zipf CDF.
+    const k = Math.floor(Math.exp(r() * harmonic)) - 1;
+    return Math.min(n - 1, Math.max(0, k));
+  };
+}
+
+export type SeedStats = { messages: number; threads: number; textBytes: number; seconds: number };
+
+/** Adds `count` messages to the library, in threads of 40, spread over the last year. */
+export function seedLibrary(store: Store, count: number, now: number, seed = 1): SeedStats {
+  const words = vocabulary();
+  const r = rng(seed);
+  const pick = zipf(r, words.length);
+  const sqlite = store.db.$client;
+  const insertThread = sqlite.prepare('INSERT INTO threads (id, title, system_prompt, pinned, created_at, updated_at) VALUES (?, ?, \'\', 0, ?, ?)');
+  const insertMessage = sqlite.prepare("INSERT INTO messages (id, thread_id, turn_id, role, content, status, created_at) VALUES (?, ?, NULL, ?, ?, 'complete', ?)");
+  const t0 = performance.now();
+  let textBytes = 0;
+  let threads = 0;
+  const year = 365 * 24 * 3600 * 1000;
+  const batch = sqlite.transaction((from: number, to: number) => {
+    let threadId = '';
+    let at = 0;
+    for (let i = from; i < to; i++) {
+      if (i % 40 === 0) {
+        threadId = `00000000-0000-4000-${seed.toString(16).slice(-4).padStart(4, '0')}-${String(threads++).padStart(12, '0')}`;
+        at = now - Math.floor(r() * year);
+        const title = Array.from({ length: 4 }, () => words[pick()]).join(' ');
+        insertThread.run(threadId, title, at, at);
+      }
+      const length = 10 + Math.floor(r() * r() * 120);
+      const content = Array.from({ length }, () => words[pick()]).join(' ');
+      textBytes += Buffer.byteLength(content);
+      insertMessage.run(`m-${seed}-${i}`, threadId, i % 2 ? 'assistant' : 'user', content, at + (i % 40) * 60_000);
+    }
+  });
+  for (let i = 0; i < count; i += 10_000) batch(i, Math.min(count, i + 10_000));
+  return { messages: count, threads, textBytes, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** The queries a person types: rare and everyday words, two words, a word still being typed. */
+export function benchQueries(): { label: string; queries: string[] }[] {
+  const words = vocabulary();
+  const r = rng(99);
+  const at = (from: number, to: number) => words[from + Math.floor(r() * (to - from))];
+  const many = (n: number, f: () => string) => Array.from({ length: n }, f);
+  return [
+    { label: 'one rare word', queries: many(40, () => at(5000, 30000)) },
+    { label: 'one everyday word', queries: many(40, () => at(200, 2000)) },
+    { label: 'two words', queries: many(40, () => `${at(100, 3000)} ${at(500, 10000)}`) },
+    { label: 'as you type (prefix)', queries: many(40, () => `${at(300, 5000)} ${at(1000, 20000).slice(0, 3)}`) },
+    { label: 'one very common word', queries: many(20, () => at(0, 20)) },
+  ];
+}
+
+export function pct(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/** Search latency per kind of query: p50 and p95 in ms, and hits found. */
+export function measureSearch(store: Store, now: number) {
+  const rows: { label: string; p50: number; p95: number; hits: number }[] = [];
+  for (const { label, queries } of benchQueries()) {
+    const times: number[] = [];
+    let hits = 0;
+    for (const q of queries) {
+      const t0 = performance.now();
+      hits += searchLibrary(store, { query: q, limit: 20, now }).length;
+      times.push(performance.now() - t0);
+    }
+    rows.push({ label, p50: pct(times, 50), p95: pct(times, 95), hits: hits / queries.length });
+  }
+  return rows;
+}
