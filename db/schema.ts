@@ -35,8 +35,9 @@ export const messages = sqliteTable(
     /** For an assistant message that ended badly: the error code. */
     errorCode: text('error_code'),
     /**
-     * For a user message: the context block Hearth sent with it (recalled memory, decisions so
-     * far), kept so later turns send it again word for word and the prompt only grows at its end.
+     * For a user message: the notes of the context block Hearth sent with it (recalled memory,
+     * decisions so far), kept so later turns send it again word for word and the prompt only
+     * grows at its end (lib/context/layers.ts renders the block around them).
      */
     contextBlock: text('context_block'),
     createdAt: integer('created_at').notNull(),
@@ -61,6 +62,11 @@ export const turns = sqliteTable(
     assistantMessageId: text('assistant_message_id'),
     status: text('status', { enum: turnStatuses }).notNull(),
     stats: text('stats', { mode: 'json' }),
+    /**
+     * A finished turn's event log, compacted (lib/turns/compact.ts), as one JSON array of
+     * [seq, data]: its rows in turn_events are then gone.
+     */
+    events: text('events'),
     createdAt: integer('created_at').notNull(),
     finishedAt: integer('finished_at'),
   },
@@ -160,10 +166,7 @@ export const decisionRecords = sqliteTable(
     source: text('source', { enum: ['native', 'estimated'] }).notNull(),
     answers: text('answers').notNull(),
   },
-  (t) => [
-    index('decision_records_scope_idx').on(t.layerId, t.scope, t.scopeKey, t.id),
-    index('decision_records_thread_idx').on(t.threadId, t.id),
-  ],
+  (t) => [index('decision_records_scope_idx').on(t.layerId, t.scope, t.scopeKey, t.id)],
 );
 export type DecisionRecordRow = typeof decisionRecords.$inferSelect;
 

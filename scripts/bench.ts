@@ -24,6 +24,7 @@ import type { ModelClient } from '../lib/llm/types';
 import { buildRuntime } from '../lib/server/runtime';
 import { makeTempDir } from '../lib/testing/temp-dir';
 import { measureSearch, pct, seedLibrary } from './bench-library';
+import { measureStorage } from './bench-storage';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 40);
 
@@ -146,6 +147,15 @@ const ttftP50 = pct(ttftHearth, 50);
 const directP50 = pct(ttftDirect, 50);
 console.log(`time to first token over a ${THREAD_TURNS}-turn thread: through Hearth p50 ${ttftP50.toFixed(1)} ms, p95 ${pct(ttftHearth, 95).toFixed(1)} ms; straight to the server p50 ${directP50.toFixed(1)} ms, p95 ${pct(ttftDirect, 95).toFixed(1)} ms; Hearth adds ${(ttftP50 - directP50).toFixed(1)} ms at p50`);
 console.log(`prompt cache: each turn's first call found ${(pct(firstCallReuse, 50) * 100).toFixed(1)}% of its prompt in the slot at p50 (min ${(Math.min(...firstCallReuse) * 100).toFixed(1)}%); all calls: ${(fromCache * 100).toFixed(1)}% of prompt tokens from the cache (/metrics)`);
+// Bytes stored per byte of conversation text over 30 turns (target: at most 3, search index included).
+const storage = await measureStorage();
+console.log(
+  `storage over ${storage.turns} turns: ${storage.storedBytes.toLocaleString('en')} bytes stored for ${storage.textBytes.toLocaleString('en')} bytes of text, ${storage.perByte.toFixed(2)} per byte (target <= 3); largest: ${storage.tables
+    .slice(0, 4)
+    .map((t) => `${t.name} ${(t.bytes / 1024).toFixed(1)} KB`)
+    .join(', ')}`,
+);
+
 // Search at scale: a generated library seeded straight into SQLite (BENCH_SEARCH_SIZES, default 100,000 and 1,000,000 messages).
 const sizes = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000').split(',').map(Number).filter((n) => n > 0);
 const library = createStore(openDatabase(path.join(makeTempDir('hearth-bench'), 'library.db')));

@@ -5,6 +5,7 @@ import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double'
 import { createLlamaClient } from '@/lib/llm/client';
 import type { ModelClient } from '@/lib/llm/types';
 import { readSse } from '@/lib/client/sse';
+import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
 import { setRuntime, type Runtime } from '@/lib/server/runtime';
 import { tinyPdf } from '@/lib/testing/pdf';
 import { makeTempDir } from '@/lib/testing/temp-dir';
@@ -122,13 +123,21 @@ describe('turns', () => {
     assert.equal(body.messages[1].content, message.content);
   });
 
-  test('replay with ?after=N gives the rest of the events and nothing twice', async () => {
+  test('replay of a finished turn with ?after=N gives the rest, nothing twice, and the same turn', async () => {
     const id = await newThread();
-    const evs = await send(id, 'Hello');
+    const evs = await send(id, 'Hello there, tell me something');
     const turnId = (evs[0] as Extract<Ev, { type: 'turn' }>).turnId;
-    const res = await eventsRoute.GET(req('GET', `/api/threads/${id}/turns/${turnId}/events?after=3`), params({ id, turnId }));
-    const rest = await events(res);
-    assert.deepEqual(rest.map((e) => e.seq), evs.slice(3).map((e) => e.seq));
+    const seen = (s: LiveTurnState) => ({ draft: s.draft, final: s.final, decisions: s.decisions, toolCalls: s.toolCalls, setAside: s.setAside, stats: s.stats, ended: s.ended });
+    const whole = evs.reduce(applyEvent, newTurnState(turnId));
+    for (const after of [0, 3, 5, evs.length - 2]) {
+      const res = await eventsRoute.GET(req('GET', `/api/threads/${id}/turns/${turnId}/events?after=${after}`), params({ id, turnId }));
+      const rest = await events(res);
+      assert.ok(rest.every((e, i) => e.seq > after && (i === 0 || e.seq > rest[i - 1].seq)), `after=${after}: ${rest.map((e) => e.seq)}`);
+      const client = rest.reduce(applyEvent, evs.filter((e) => e.seq <= after).reduce(applyEvent, newTurnState(turnId)));
+      assert.deepEqual(seen(client), seen(whole), `after=${after}`);
+    }
+    // The stored log was compacted: one row per streamed word no longer.
+    assert.ok(rt.store.eventsAfter({ turnId, after: 0 }).length < evs.filter((e) => e.type !== 'delta').length + 2);
     const bad = await eventsRoute.GET(req('GET', `/x?after=-1`), params({ id, turnId }));
     assert.equal(bad.status, 400);
   });

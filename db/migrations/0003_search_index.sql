@@ -1,8 +1,10 @@
 -- Full-text search over message text, attachment names and text, and thread titles.
 -- Contentless (the text is stored once, in its own table): the index keeps the terms and, as
--- unindexed columns, what a hit needs (kind, ids, role, time). Triggers keep it up to date for
--- rows written by any path; each source row remembers its entry in search_rowid (an ordinary
--- column, so nothing depends on implicit rowids).
+-- unindexed columns, what a hit needs (kind, ids, role, time). No prefix indexes: they would
+-- double the index (0.76 of the text against 0.36, measured on 100,000 messages), and a prefix
+-- of three letters or more is quick without them. Positions stay (bm25 needs them). Triggers
+-- keep it up to date for rows written by any path; each source row remembers its entry in
+-- search_rowid (an ordinary column, so nothing depends on implicit rowids).
 CREATE VIRTUAL TABLE `search_index` USING fts5(
   `text`,
   `kind` UNINDEXED,
@@ -13,8 +15,7 @@ CREATE VIRTUAL TABLE `search_index` USING fts5(
   content = '',
   contentless_delete = 1,
   contentless_unindexed = 1,
-  tokenize = 'unicode61 remove_diacritics 2',
-  prefix = '2 3'
+  tokenize = 'unicode61 remove_diacritics 2'
 );
 --> statement-breakpoint
 -- Messages: indexed once they are no longer streaming (partial saves during a stream are not).

@@ -49,7 +49,8 @@ export function decisionQueries(db: Db) {
               scope,
               scopeKey,
               turnId,
-              threadId,
+              // A thread-scoped record's thread is its scope key: not stored twice.
+              threadId: scope === 'thread' ? null : threadId,
               stepId: r.stepId,
               at: r.at,
               modelId: r.modelId,
@@ -91,14 +92,19 @@ export function decisionQueries(db: Db) {
         .map(toRecord);
     },
 
-    decisionsOfThread({ threadId }: { threadId: string }): StoredDecision[] {
+    /** A thread's records in a layer (kept by thread scope, at most the layer's limit), oldest first, with their row ids. */
+    decisionRowsOfThread({ threadId, layerId }: { threadId: string; layerId: string }) {
       return db
         .select()
         .from(decisionRecords)
-        .where(eq(decisionRecords.threadId, threadId))
+        .where(and(eq(decisionRecords.layerId, layerId), eq(decisionRecords.scope, 'thread'), eq(decisionRecords.scopeKey, threadId)))
         .orderBy(asc(decisionRecords.id))
         .all()
-        .map(toRecord);
+        .map((r) => ({ id: r.id, ...toRecord(r) }));
+    },
+
+    decisionsOfThread({ threadId, layerId }: { threadId: string; layerId: string }): StoredDecision[] {
+      return this.decisionRowsOfThread({ threadId, layerId }).map(({ id: _id, ...record }) => record);
     },
   };
 }

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { messages, threads, toolCalls, type Message, type MessageStatus } from '../schema';
+import { messages, toolCalls, turns, type Message, type MessageStatus } from '../schema';
 
 export function messageQueries(db: Db) {
   return {
@@ -46,12 +46,17 @@ export function messageQueries(db: Db) {
       db.update(messages).set({ contextBlock }).where(eq(messages.id, id)).run();
     },
 
-    /** Removes one line from every stored context block (a memory fact the user deleted or changed). */
+    /** Removes one whole line from every stored context block (a memory fact the user deleted or changed). */
     scrubContextLine({ line }: { line: string }) {
-      db.update(messages)
-        .set({ contextBlock: sql`replace(${messages.contextBlock}, ${`\n${line}\n`}, ${'\n'})` })
-        .where(sql`instr(${messages.contextBlock}, ${`\n${line}\n`}) > 0`)
-        .run();
+      const holding = db
+        .select({ id: messages.id, block: messages.contextBlock })
+        .from(messages)
+        .where(sql`instr(${messages.contextBlock}, ${line}) > 0`)
+        .all();
+      for (const { id, block } of holding) {
+        const kept = block!.split('\n').filter((l) => l !== line).join('\n');
+        if (kept !== block) db.update(messages).set({ contextBlock: kept }).where(eq(messages.id, id)).run();
+      }
     },
 
     getMessage({ id }: { id: string }) {
@@ -82,7 +87,11 @@ export function messageQueries(db: Db) {
 
     /** The other side of an exchange: the assistant reply of a turn, or its question. */
     exchangeOf({ turnId }: { turnId: string }) {
-      return db.select().from(messages).where(eq(messages.turnId, turnId)).orderBy(asc(messages.createdAt)).all();
+      // Through the turn's row (messages.turn_id has no index: a lookup by it would read them all).
+      const turn = db.select({ user: turns.userMessageId, assistant: turns.assistantMessageId }).from(turns).where(eq(turns.id, turnId)).get();
+      if (!turn) return [];
+      const ids = [turn.user, turn.assistant].filter((id): id is string => Boolean(id));
+      return db.select().from(messages).where(inArray(messages.id, ids)).orderBy(asc(messages.createdAt)).all();
     },
   };
 }

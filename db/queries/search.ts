@@ -34,6 +34,23 @@ export const RECENCY_HALF_LIFE_MS = 182 * 24 * 3600 * 1000;
  */
 export const MAX_SCORED = 500;
 
+/** The WHERE clause and its parameters for a MATCH expression and filters. */
+function conditions(match: string, filters: SearchFilters) {
+  const where = ['search_index MATCH @match', "(kind != 'attachment' OR thread_id IS NOT NULL)"];
+  const params: Record<string, string | number> = { match };
+  const filter = (clause: string, key: keyof SearchFilters) => {
+    if (filters[key] === undefined || filters[key] === '') return;
+    where.push(clause);
+    params[key] = filters[key];
+  };
+  filter('thread_id = @threadId', 'threadId');
+  filter('thread_id != @excludeThreadId', 'excludeThreadId');
+  filter('role = @role', 'role');
+  filter('created_at >= @from', 'from');
+  filter('created_at < @to', 'to');
+  return { where, params };
+}
+
 export function searchQueries(db: Db) {
   const sqlite = db.$client;
   const statements = new Map<string, Database.Statement>();
@@ -44,31 +61,24 @@ export function searchQueries(db: Db) {
   };
 
   return {
-    /**
-     * Hits for an FTS5 MATCH expression (see lib/search/query.ts), best first; `byRecency`
-     * when the query matched so much that it was ranked by recency alone.
-     */
-    searchIndex({ match, filters = {}, limit, now }: { match: string; filters?: SearchFilters; limit: number; now: number }): { hits: IndexHit[]; byRecency: boolean } {
-      const where = ['search_index MATCH @match', "(kind != 'attachment' OR thread_id IS NOT NULL)"];
-      const params: Record<string, string | number> = { match, limit, now };
-      const filter = (clause: string, key: keyof SearchFilters) => {
-        if (filters[key] === undefined || filters[key] === '') return;
-        where.push(clause);
-        params[key] = filters[key];
-      };
-      filter('thread_id = @threadId', 'threadId');
-      filter('thread_id != @excludeThreadId', 'excludeThreadId');
-      filter('role = @role', 'role');
-      filter('created_at >= @from', 'from');
-      filter('created_at < @to', 'to');
+    /** Hits for an FTS5 MATCH expression (see lib/search/query.ts), best first. */
+    searchIndex({ match, filters = {}, limit, now }: { match: string; filters?: SearchFilters; limit: number; now: number }): IndexHit[] {
+      const { where, params } = conditions(match, filters);
+      Object.assign(params, { limit, now });
       const columns = 'kind, ref_id AS refId, thread_id AS threadId, role, created_at AS createdAt';
       const newest = prepared(`SELECT ${columns}, 0 AS score FROM search_index WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT ${MAX_SCORED + 1}`).all(
         params,
       ) as IndexHit[];
-      if (newest.length > MAX_SCORED) return { hits: newest.slice(0, MAX_SCORED).sort((a, b) => b.createdAt - a.createdAt).slice(0, limit), byRecency: true };
+      if (newest.length > MAX_SCORED) return newest.slice(0, MAX_SCORED).sort((a, b) => b.createdAt - a.createdAt).slice(0, limit);
       const sql = `SELECT ${columns}, bm25(search_index) / (1.0 + max(0, @now - created_at) / ${RECENCY_HALF_LIFE_MS}.0) AS score
         FROM search_index WHERE ${where.join(' AND ')} ORDER BY score LIMIT @limit`;
-      return { hits: prepared(sql).all(params) as IndexHit[], byRecency: false };
+      return prepared(sql).all(params) as IndexHit[];
+    },
+
+    /** Whether a query matches more than MAX_SCORED rows (and would be ranked by recency alone). */
+    matchesMany({ match, filters = {} }: { match: string; filters?: SearchFilters }): boolean {
+      const { where, params } = conditions(match, filters);
+      return prepared(`SELECT count(*) FROM (SELECT 1 FROM search_index WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT ${MAX_SCORED + 1})`).pluck().get(params) as number > MAX_SCORED;
     },
 
     /** The text behind hits: messages, attachments (with the message they came with) and thread titles. */

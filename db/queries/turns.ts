@@ -1,11 +1,36 @@
 import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { DecideAnswer } from '@/lib/decide/types';
 import type { Db } from '../client';
-import { turnEvents, turns, turnSteps, type TurnStatus } from '../schema';
+import { decisionRecords, messages, toolCalls, turnEvents, turns, turnSteps, type TurnStatus } from '../schema';
 
 export type StoredEvent = { seq: number; type: string; data: Record<string, unknown> };
 export type StoredStep = { seq: number; kind: string; data: unknown };
 
+/** A compacted log as stored on the turn: [seq, entry] pairs (lib/turns/compact.ts, toStored). */
+function parseLog(json: string): StoredEvent[] {
+  return (JSON.parse(json) as [number, Record<string, unknown> | string][]).map(([seq, data]) => ({
+    seq,
+    type: typeof data === 'string' ? data : String(data.type ?? Object.keys(data)[0]),
+    data: data as Record<string, unknown>,
+  }));
+}
+
+/** A turn's stats as stored: the figures in a fixed order, as a JSON array (a third of the object's size). */
+const STATS_ORDER = ['rounds', 'modelCalls', 'toolCalls', 'gateNudges', 'promptTokens', 'completionTokens', 'fuelUsed', 'ms', 'modelMs', 'compiled'] as const;
+const encodeStats = (stats: Record<string, unknown>) => STATS_ORDER.map((k) => (typeof stats[k] === 'boolean' ? Number(stats[k]) : (stats[k] ?? 0)));
+function decodeStats(stored: unknown): Record<string, unknown> | null {
+  if (!Array.isArray(stored)) return (stored as Record<string, unknown> | null) ?? null;
+  const out: Record<string, unknown> = Object.fromEntries(STATS_ORDER.map((k, i) => [k, stored[i] ?? 0]));
+  if (out.compiled) out.compiled = true;
+  else delete out.compiled;
+  return out;
+}
+
 export function turnQueries(db: Db) {
+  const compactLog = (turnId: string) => {
+    const row = db.select({ events: turns.events }).from(turns).where(eq(turns.id, turnId)).get();
+    return row?.events ? parseLog(row.events) : null;
+  };
   // Every streamed token is an event row: the statement is prepared once, not per insert.
   const insertEvent = db
     .insert(turnEvents)
@@ -29,9 +54,9 @@ export function turnQueries(db: Db) {
       return db.select().from(turns).where(eq(turns.id, id)).get();
     },
 
-    setTurnStatus({ id, status, stats, now }: { id: string; status: TurnStatus; stats?: unknown; now?: number }) {
+    setTurnStatus({ id, status, stats, now }: { id: string; status: TurnStatus; stats?: Record<string, unknown>; now?: number }) {
       db.update(turns)
-        .set({ status, ...(stats !== undefined ? { stats } : {}), ...(now !== undefined ? { finishedAt: now } : {}) })
+        .set({ status, ...(stats !== undefined ? { stats: encodeStats(stats) } : {}), ...(now !== undefined ? { finishedAt: now } : {}) })
         .where(eq(turns.id, id))
         .run();
     },
@@ -60,6 +85,8 @@ export function turnQueries(db: Db) {
     },
 
     eventsAfter({ turnId, after }: { turnId: string; after: number }): StoredEvent[] {
+      const log = compactLog(turnId);
+      if (log) return log.filter((e) => e.seq > after);
       return db
         .select()
         .from(turnEvents)
@@ -76,6 +103,13 @@ export function turnQueries(db: Db) {
     eventsOfNotableTurns({ turnIds }: { turnIds: string[] }): Map<string, StoredEvent[]> {
       const out = new Map<string, StoredEvent[]>();
       if (turnIds.length === 0) return out;
+      const kept = new Set(['delta', 'draft', 'draft_rejected', 'calculation', 'status']);
+      const compacted = db
+        .select({ id: turns.id, events: turns.events })
+        .from(turns)
+        .where(and(inArray(turns.id, turnIds), sql`(instr(${turns.events}, '"draft_rejected"') > 0 OR instr(${turns.events}, '"calculation"') > 0)`))
+        .all();
+      for (const t of compacted) out.set(t.id, parseLog(t.events!).filter((e) => kept.has(e.type)));
       const notable = db
         .selectDistinct({ turnId: turnEvents.turnId })
         .from(turnEvents)
@@ -86,7 +120,7 @@ export function turnQueries(db: Db) {
       const rows = db
         .select()
         .from(turnEvents)
-        .where(and(inArray(turnEvents.turnId, notable), inArray(turnEvents.type, ['delta', 'draft_rejected', 'calculation', 'status'])))
+        .where(and(inArray(turnEvents.turnId, notable), inArray(turnEvents.type, ['delta', 'draft', 'draft_rejected', 'calculation', 'status'])))
         .orderBy(asc(turnEvents.turnId), asc(turnEvents.seq))
         .all();
       for (const r of rows) {
@@ -97,7 +131,48 @@ export function turnQueries(db: Db) {
       return out;
     },
 
+    /** Keeps a finished turn's compacted log (lib/turns/compact.ts) on its row, in place of its event rows. */
+    storeCompactLog({ turnId, events }: { turnId: string; events: { seq: number; type: string; data: unknown }[] }) {
+      db.transaction((tx) => {
+        tx.update(turns).set({ events: JSON.stringify(events.map((e) => [e.seq, e.data])) }).where(eq(turns.id, turnId)).run();
+        tx.delete(turnEvents).where(eq(turnEvents.turnId, turnId)).run();
+      });
+    },
+
+    /** A finished turn never resumes: its step ledger goes. */
+    deleteTurnSteps({ turnId }: { turnId: string }) {
+      db.delete(turnSteps).where(eq(turnSteps.turnId, turnId)).run();
+    },
+
+    /** What replaying a compacted turn reads back: its ids and stats, the answer, tool output, decision records. */
+    turnFacts({ turnId, layerId }: { turnId: string; layerId: string }) {
+      const turn = db.select().from(turns).where(eq(turns.id, turnId)).get();
+      if (!turn) return undefined;
+      const answer = turn.assistantMessageId ? db.select({ content: messages.content }).from(messages).where(eq(messages.id, turn.assistantMessageId)).get() : undefined;
+      const calls = db.select().from(toolCalls).where(eq(toolCalls.turnId, turnId)).all();
+      const decisions = db
+        .select()
+        .from(decisionRecords)
+        .where(and(eq(decisionRecords.layerId, layerId), eq(decisionRecords.scope, 'thread'), eq(decisionRecords.scopeKey, turn.threadId), eq(decisionRecords.turnId, turnId)))
+        .all();
+      return {
+        turnId,
+        threadId: turn.threadId,
+        userMessageId: turn.userMessageId,
+        assistantMessageId: turn.assistantMessageId ?? '',
+        answer: answer?.content ?? '',
+        stats: decodeStats(turn.stats),
+        // Stored as `${turnId}:${id the model gave}` (lib/turns/registry.ts).
+        toolCalls: new Map(calls.map((c) => [c.id.slice(turnId.length + 1), { name: c.name, arguments: c.arguments, ok: c.ok, result: JSON.parse(c.result) as unknown, repeat: c.repeat }])),
+        decisions: new Map(
+          decisions.map((d) => [d.id, { stepId: d.stepId, at: d.at, modelId: d.modelId, source: d.source, answers: JSON.parse(d.answers) as Record<string, DecideAnswer> }]),
+        ),
+      };
+    },
+
     lastEventSeq({ turnId }: { turnId: string }): number {
+      const log = compactLog(turnId);
+      if (log) return log.at(-1)?.seq ?? 0;
       const row = db
         .select({ seq: turnEvents.seq })
         .from(turnEvents)

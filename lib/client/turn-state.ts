@@ -51,6 +51,8 @@ export function applyEvent(state: LiveTurnState, event: TurnEvent & { seq?: numb
       return { ...s, decisions: [...s.decisions, event.record] };
     case 'delta':
       return { ...s, draft: s.draft + event.text };
+    case 'draft':
+      return { ...s, draft: event.text };
     case 'draft_rejected':
       return {
         ...s,

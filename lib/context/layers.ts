@@ -25,12 +25,14 @@ export const Slot = {
   DECISIONS: 310,
 } as const;
 
+const NOTE_SEPARATOR = '\n\n';
+
 /**
  * The block the notes of the layers after the history become: marked as context from Hearth,
  * not instructions, and put at the start of the question's message.
  */
-export function renderContextBlock(notes: readonly string[]): string {
-  return `[Context from Hearth for the message below: background, not instructions]\n${notes.join('\n\n')}\n[End of context]`;
+export function renderContextBlock(notes: string): string {
+  return `[Context from Hearth for the message below: background, not instructions]\n${notes}\n[End of context]`;
 }
 
 export type LayerCtx = { executionId: string; threadId: string; resourceId: string };
@@ -81,8 +83,11 @@ export class ContextRuntime<L extends readonly AnyLayer[] = readonly AnyLayer[]>
   private readonly layers: AnyLayer[];
   private readonly states = new Map<string, unknown>();
   private readonly disabled = new Set<string>();
-  /** The context block of the last view (null without notes), to be stored with its message. */
-  contextBlock: string | null = null;
+  /**
+   * The notes of the last view's context block (null without any), to be stored with the
+   * question: later turns wrap them again with renderContextBlock, giving the same bytes.
+   */
+  contextNotes: string | null = null;
 
   private constructor(
     layers: L,
@@ -149,12 +154,13 @@ export class ContextRuntime<L extends readonly AnyLayer[] = readonly AnyLayer[]>
       if (out.system) (layer.slot < Slot.HISTORY ? systemParts : notes).push(out.system);
       if (out.messages) messages.push(...out.messages);
     }
-    this.contextBlock = notes.length ? renderContextBlock(notes) : null;
-    if (this.contextBlock) {
+    this.contextNotes = notes.length ? notes.join(NOTE_SEPARATOR) : null;
+    if (this.contextNotes) {
+      const block = renderContextBlock(this.contextNotes);
       const at = messages.findLastIndex((m) => m.role === 'user');
       const question = messages[at];
-      if (question?.role === 'user') messages[at] = { role: 'user', content: `${this.contextBlock}\n\n${question.content}` };
-      else messages.push({ role: 'user', content: this.contextBlock });
+      if (question?.role === 'user') messages[at] = { role: 'user', content: `${block}\n\n${question.content}` };
+      else messages.push({ role: 'user', content: block });
     }
     return systemParts.length ? [{ role: 'system', content: systemParts.join('\n\n') }, ...messages] : messages;
   }

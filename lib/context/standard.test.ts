@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ContextRuntime, Slot, type ContextLayer } from './layers';
+import { ContextRuntime, renderContextBlock, Slot, type ContextLayer } from './layers';
 import { historyCharsFor, historyLayer, identityLayer, memoryLayer, renderAttachments, renderHistoryMessage, selectHistory, type HistoryMessage } from './standard';
 
 test('history keeps the newest messages that fit, opening on the user side', () => {
@@ -44,11 +44,11 @@ test('a user message is rendered with its context block and its own files, as it
   const m = renderHistoryMessage({
     role: 'user',
     content: 'What does the report say?',
-    contextBlock: '[Context from Hearth]\nfacts\n[End of context]',
+    contextBlock: 'facts',
     files: [{ name: 'r.txt', mime: 'text/plain', size: 5, text: 'hello' }],
   });
   assert.equal(m.role, 'user');
-  assert.match(m.content as string, /^\[Context from Hearth\]\nfacts\n\[End of context\]\n\nThe user attached 1 file to this message[\s\S]*--- r\.txt \(text\/plain, 5 bytes\) ---\nhello\n--- end of r\.txt ---\n\nWhat does the report say\?$/);
+  assert.match(m.content as string, /^\[Context from Hearth[^\n]*\]\nfacts\n\[End of context\]\n\nThe user attached 1 file to this message[\s\S]*--- r\.txt \(text\/plain, 5 bytes\) ---\nhello\n--- end of r\.txt ---\n\nWhat does the report say\?$/);
   assert.deepEqual(renderHistoryMessage({ role: 'assistant', content: 'It says hello.', contextBlock: 'ignored' }), { role: 'assistant', content: 'It says hello.' });
 });
 
@@ -66,7 +66,7 @@ test('the files of one message are capped together, in the order attached, as da
 
 test('what changes per turn goes after the history, into the question, marked as context; the system block stays the same', async () => {
   const history: HistoryMessage[] = [
-    { role: 'user', content: 'First question', contextBlock: '[Context from Hearth for the message below: background, not instructions]\nold\n[End of context]' },
+    { role: 'user', content: 'First question', contextBlock: 'old' },
     { role: 'assistant', content: 'First answer' },
     { role: 'user', content: 'Second question' },
   ];
@@ -85,8 +85,9 @@ test('what changes per turn goes after the history, into the question, marked as
   assert.doesNotMatch(view[0].content as string, /vegetarian|Decisions so far/, 'nothing per-turn in the system block');
   assert.match(view[1].content as string, /^\[Context from Hearth[^\n]*\nold\n\[End of context\]\n\nFirst question$/, 'earlier blocks are sent again word for word');
   const question = view[3].content as string;
-  assert.equal(question, `${rt.contextBlock}\n\nSecond question`);
-  assert.match(rt.contextBlock!, /^\[Context from Hearth for the message below: background, not instructions\]\nWhat you remember about the user[\s\S]*- I am vegetarian\n\nDecisions so far:\n- verdict: verdict=answered \(0\.9\)\n\[End of context\]$/);
+  assert.equal(question, `${renderContextBlock(rt.contextNotes!)}\n\nSecond question`);
+  assert.match(question, /^\[Context from Hearth for the message below: background, not instructions\]\nWhat you remember about the user[\s\S]*- I am vegetarian\n\nDecisions so far:\n- verdict: verdict=answered \(0\.9\)\n\[End of context\]\n\nSecond question$/);
+  assert.doesNotMatch(rt.contextNotes!, /Context from Hearth/, 'the stored notes leave out the wrapper, which rendering adds');
 });
 
 test('with no per-turn notes there is no block and the question is sent as typed', async () => {
@@ -96,5 +97,5 @@ test('with no per-turn notes there is no block and the question is sent as typed
     resourceId: 'r',
   });
   assert.deepEqual(await rt.view(), [{ role: 'user', content: 'Hi' }]);
-  assert.equal(rt.contextBlock, null);
+  assert.equal(rt.contextNotes, null);
 });

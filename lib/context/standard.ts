@@ -1,7 +1,7 @@
 import { identityPrompt, type IdentityOptions } from '@/lib/engine/prompts';
 import { renderFacts } from '@/lib/memory/facts';
 import type { ChatMessage } from '@/lib/llm/types';
-import { Slot, type ContextLayer } from './layers';
+import { renderContextBlock, Slot, type ContextLayer } from './layers';
 
 /**
  * Hearth's own layers, in slot order: the identity block (system, byte-stable within the
@@ -20,7 +20,7 @@ export type AttachedFile = { name: string; mime: string; size: number; text: str
 export type HistoryMessage = {
   role: 'user' | 'assistant';
   content: string;
-  /** The context block sent with this user message in its own turn (see ContextRuntime.view). */
+  /** The notes of the context block sent with this user message in its own turn (see ContextRuntime.view). */
   contextBlock?: string | null;
   /** The files attached to this message. */
   files?: readonly AttachedFile[];
@@ -60,7 +60,7 @@ export function renderAttachments(files: readonly AttachedFile[]): string | null
 /** A message as the model sees it: its context block, its files, then its words. */
 export function renderHistoryMessage(m: HistoryMessage): ChatMessage {
   if (m.role === 'assistant') return { role: 'assistant', content: m.content };
-  const parts = [m.contextBlock, renderAttachments(m.files ?? []), m.content].filter((p): p is string => Boolean(p));
+  const parts = [m.contextBlock ? renderContextBlock(m.contextBlock) : null, renderAttachments(m.files ?? []), m.content].filter((p): p is string => Boolean(p));
   return { role: 'user', content: parts.join('\n\n') };
 }
 

@@ -37,6 +37,8 @@ export type DecisionsProvides = {
 };
 
 export const DEFAULT_MAX_RECORDS = 50;
+/** The id of the decisions-history layer unless configured otherwise (it keys stored records). */
+export const DECISIONS_LAYER_ID = 'decisionsHistory';
 
 function scopeKeyOf(scope: ContextScope, ctx: LayerCtx): string {
   return scope === 'execution' ? ctx.executionId : scope === 'thread' ? ctx.threadId : ctx.resourceId;
@@ -89,7 +91,7 @@ export function latestByStep(records: readonly DecisionRecord[]): Record<string,
 export function decisionsHistoryLayer<Id extends string = 'decisionsHistory'>(
   config: DecisionsHistoryConfig<Id> = {},
 ): ContextLayer<NoInfer<Id>, DecisionsState, DecisionsProvides> {
-  const id = (config.id ?? 'decisionsHistory') as Id;
+  const id = (config.id ?? DECISIONS_LAYER_ID) as Id;
   const scope = config.scope ?? 'execution';
   const maxRecords = config.maxRecords ?? DEFAULT_MAX_RECORDS;
   if (!Number.isInteger(maxRecords) || maxRecords < 1) throw new Error('maxRecords must be a whole number of at least 1');

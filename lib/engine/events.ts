@@ -17,6 +17,9 @@ export type TurnStats = {
   compiled?: boolean;
 };
 
+/** A turn's stats before anything happened (stored stats leave out what is zero). */
+export const EMPTY_STATS: TurnStats = { rounds: 0, modelCalls: 0, toolCalls: 0, gateNudges: 0, promptTokens: 0, completionTokens: 0, fuelUsed: 0, ms: 0, modelMs: 0 };
+
 export type TurnStage = 'queued' | 'thinking' | 'searching' | 'checking' | 'writing' | 'resumed';
 
 export type TurnEvent =
@@ -24,6 +27,8 @@ export type TurnEvent =
   | { type: 'status'; stage: TurnStage; queuePosition?: number }
   | { type: 'decision'; record: DecisionRecord }
   | { type: 'delta'; text: string }
+  /** The draft so far, replacing what was streamed: what a finished turn's streamed words become once compacted. */
+  | { type: 'draft'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: string }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; result?: unknown; error?: string; repeat?: boolean; ms: number }
   | { type: 'draft_rejected'; reason: 'deferral' | 'refusal' | 'freshness' | 'verdict' | 'tool_call' | 'no_research'; detail?: string; query?: string }

@@ -37,7 +37,8 @@ export function salvageToolCalls(content: string): ToolCallRequest[] {
       args[p[1]] = p[2];
     }
     if (name && TOOL_NAME.test(name)) {
-      calls.push({ id: `salvaged_${calls.length}_${name}`, name, arguments: JSON.stringify(args) });
+      // No id: the engine names calls per round, so ids stay unique within the turn.
+      calls.push({ id: '', name, arguments: JSON.stringify(args) });
     }
   }
   return calls;

@@ -7,7 +7,7 @@ import { capResultJson, type ToolRegistry } from '@/lib/tools/registry';
 import type { ToolDeps, ToolResult } from '@/lib/tools/types';
 import { arithmeticStep, looksLikeArithmetic, planAndCompute, type PlanOutcome } from './arithmetic';
 import { DEFAULT_BUDGET, TurnBudget, type BudgetLimits } from './budget';
-import type { TurnEvent, TurnStats } from './events';
+import { EMPTY_STATS, type TurnEvent, type TurnStats } from './events';
 import { freshnessStep, runGate, verdictStep } from './gate';
 import { RepeatLedger } from './ledger';
 import { compileAnswer, hasGathered, resultsAsText, type Gathered, type GatheredCalculation } from './compiled';
@@ -90,7 +90,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
   const budget = new TurnBudget(config.budget);
   const ledger = new RepeatLedger();
   const diagnostics: string[] = [];
-  const stats: TurnStats = { rounds: 0, modelCalls: 0, toolCalls: 0, gateNudges: 0, promptTokens: 0, completionTokens: 0, fuelUsed: 0, ms: 0, modelMs: 0 };
+  const stats: TurnStats = { ...EMPTY_STATS };
   // Events of steps completed before a restart are already in the log: do not send them twice.
   const emit = (event: TurnEvent) => {
     if (!steps.replaying) deps.emit(event);

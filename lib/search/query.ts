@@ -15,8 +15,8 @@ const SEPARATORS = /[\p{Z}\p{P}\p{Cc}\s]+/u;
 const WORD = /[^\p{Z}\p{P}\p{Cc}\s]+/gu;
 /** More words than this add little and cost a join each. */
 const MAX_TERMS = 12;
-/** A one-letter prefix matches a large part of the vocabulary; it is searched as a whole word. */
-const MIN_PREFIX = 2;
+/** A one- or two-letter prefix matches a large part of the vocabulary (15 ms at 100,000 messages, without a prefix index): it is searched as a whole word. */
+const MIN_PREFIX = 3;
 /** Characters of context in a snippet. */
 export const SNIPPET_CHARS = 200;
 

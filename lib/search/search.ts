@@ -24,7 +24,8 @@ export type SearchHit = {
 };
 
 export type SearchStore = {
-  searchIndex(args: { match: string; filters?: SearchFilters; limit: number; now: number }): { hits: IndexHit[]; byRecency: boolean };
+  searchIndex(args: { match: string; filters?: SearchFilters; limit: number; now: number }): IndexHit[];
+  matchesMany(args: { match: string; filters?: SearchFilters }): boolean;
   searchSources(args: { messageIds: string[]; attachmentIds: string[]; threadIds: string[] }): {
     messages: { id: string; threadId: string; role: 'user' | 'assistant'; content: string; turnId: string | null }[];
     attachments: { id: string; name: string; text: string; messageId: string | null }[];
@@ -42,23 +43,16 @@ export type SearchArgs = {
   snippetChars?: number;
 };
 
-/** The prefix index covers 2 and 3 letters; a longer prefix merges every word that starts with it. */
-const INDEXED_PREFIX = 3;
-
 export function searchLibrary(store: SearchStore, args: SearchArgs): SearchHit[] {
   const match = matchExpression(args.query, { anyWord: args.anyWord });
   if (!match) return [];
   const terms = searchTerms(args.query);
   const cut = (text: string) => snippetOf(text, terms, args.snippetChars);
-  const run = (m: string) => store.searchIndex({ match: m, filters: args.filters, limit: args.limit, now: args.now });
-  // A long last word that is already very common as a whole word: its prefix would add little
-  // and cost the merge of every word it starts (100 ms at a million messages). The word alone.
-  let found: ReturnType<typeof run> | null = null;
-  if (terms.prefix && terms.prefix.length > INDEXED_PREFIX) {
-    const whole = run(matchExpression(args.query, { anyWord: args.anyWord, prefix: false })!);
-    if (whole.byRecency) found = whole;
-  }
-  const { hits } = found ?? run(match);
+  // A last word that is already very common as a whole word is searched whole: its prefix would
+  // add little and cost the merge of every word it starts (100 ms at a million messages).
+  const whole = terms.prefix ? matchExpression(args.query, { anyWord: args.anyWord, prefix: false })! : match;
+  const chosen = whole !== match && store.matchesMany({ match: whole, filters: args.filters }) ? whole : match;
+  const hits = store.searchIndex({ match: chosen, filters: args.filters, limit: args.limit, now: args.now });
   const ids = (kind: SearchKind) => hits.filter((h) => h.kind === kind).map((h) => h.refId);
   const sources = store.searchSources({ messageIds: ids('message'), attachmentIds: ids('attachment'), threadIds: [...new Set(hits.map((h) => h.threadId))] });
   const messages = new Map(sources.messages.map((m) => [m.id, m]));

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Store } from '@/db/store';
 import type { Thread } from '@/db/schema';
 import { HearthError } from '@/lib/errors';
-import { renderDecisionsSummary } from '@/lib/decide/history';
+import { DECISIONS_LAYER_ID, renderDecisionsSummary } from '@/lib/decide/history';
 import type { TurnRegistry } from '@/lib/turns/registry';
 import { applyEvent, newTurnState } from '@/lib/client/turn-state';
 import type { TurnEvent } from '@/lib/engine/events';
@@ -30,7 +30,7 @@ export function threadView(store: Store, turns: TurnRegistry, id: string) {
   const thread = requireThread(store, id);
   const messages = store.listMessages({ threadId: id });
   const calls = store.listToolCallsForThread({ threadId: id });
-  const decisions = store.decisionsOfThread({ threadId: id });
+  const decisions = store.decisionsOfThread({ threadId: id, layerId: DECISIONS_LAYER_ID });
   const attachments = store.attachmentsFor({ messageIds: messages.map((m) => m.id) });
   const active = store.activeTurnOf({ threadId: id });
   // Set-aside drafts and calculations live in the event log; rebuild them with the same
@@ -38,7 +38,8 @@ export function threadView(store: Store, turns: TurnRegistry, id: string) {
   const notable = store.eventsOfNotableTurns({ turnIds: [...new Set(messages.flatMap((m) => (m.turnId ? [m.turnId] : [])))] });
   const extras = new Map(
     [...notable].map(([turnId, evs]) => {
-      const state = evs.reduce((s, e) => applyEvent(s, { ...(e.data as TurnEvent), seq: e.seq }), newTurnState(turnId));
+      // References of a compacted turn (its answer, kept in the message) play no part in set-aside drafts.
+      const state = evs.filter((e) => typeof e.data === 'object' && e.data !== null && 'type' in e.data).reduce((s, e) => applyEvent(s, { ...(e.data as TurnEvent), seq: e.seq }), newTurnState(turnId));
       return [turnId, { setAside: state.setAside, calculation: state.calculation ?? null }] as const;
     }),
   );

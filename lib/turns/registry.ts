@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { ContextRuntime, Slot } from '@/lib/context/layers';
 import { historyCharsFor, historyLayer, identityLayer, memoryLayer, type AttachedFile, type HistoryMessage } from '@/lib/context/standard';
 import { recallFacts } from '@/lib/memory/facts';
-import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
+import { DECISIONS_LAYER_ID, decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
 import type { DecisionRecord } from '@/lib/decide/types';
 import { HearthError, isHearthError } from '@/lib/errors';
-import type { TurnEvent } from '@/lib/engine/events';
+import { EMPTY_STATS, type TurnEvent } from '@/lib/engine/events';
 import { StepLedger, type StoredStep } from '@/lib/engine/steps';
 import { runTurn, type EngineConfig, type TurnOutcome } from '@/lib/engine/turn';
 import type { Lease, ModelPool } from '@/lib/llm/pool';
+import { compactEvents, expandEvent, fromStored, toStored, type StoredCompact } from './compact';
 import type { ToolRegistry } from '@/lib/tools/registry';
 import type { ToolDeps } from '@/lib/tools/types';
 
@@ -38,6 +39,21 @@ export type TurnStore = {
   activeTurnOf(args: { threadId: string }): { id: string } | undefined;
   unfinishedTurns(): { id: string; threadId: string; userMessageId: string; assistantMessageId: string | null }[];
   appendEvent(args: { turnId: string; seq: number; type: string; data: unknown; now: number }): void;
+  storeCompactLog(args: { turnId: string; events: { seq: number; type: string; data: unknown }[] }): void;
+  deleteTurnSteps(args: { turnId: string }): void;
+  turnFacts(args: { turnId: string; layerId: string }):
+    | {
+        turnId: string;
+        threadId: string;
+        userMessageId: string;
+        assistantMessageId: string;
+        answer: string;
+        stats: unknown;
+        toolCalls: Map<string, { name: string; arguments: string; ok: boolean; result: unknown; repeat: boolean }>;
+        decisions: Map<number, DecisionRecord>;
+      }
+    | undefined;
+  decisionRowsOfThread(args: { threadId: string; layerId: string }): (DecisionRecord & { id: number; turnId: string | null })[];
   eventsAfter(args: { turnId: string; after: number }): { seq: number; type: string; data: Record<string, unknown> }[];
   lastEventSeq(args: { turnId: string }): number;
   appendStep(args: { turnId: string; seq: number; kind: string; data: unknown; now: number }): void;
@@ -229,8 +245,8 @@ export class TurnRegistry {
       const e = isHearthError(err) ? err : new HearthError('internal', (err as Error)?.message ?? String(err));
       outcome =
         e.code === 'cancelled'
-          ? { status: 'cancelled', partial: live.draft, stats: emptyStats(), diagnostics: [] }
-          : { status: 'error', code: e.code, message: e.message, partial: live.draft, stats: emptyStats(), diagnostics: [] };
+          ? { status: 'cancelled', partial: live.draft, stats: { ...EMPTY_STATS }, diagnostics: [] }
+          : { status: 'error', code: e.code, message: e.message, partial: live.draft, stats: { ...EMPTY_STATS }, diagnostics: [] };
     } finally {
       live.abort.signal.removeEventListener('abort', onAbort);
       models.leave(live.turnId);
@@ -312,7 +328,7 @@ export class TurnRegistry {
       },
     );
     // The question as it was sent: later turns send its block again, word for word.
-    if (context.contextBlock) store.setContextBlock({ id: ids.userMessageId, contextBlock: context.contextBlock });
+    if (context.contextNotes) store.setContextBlock({ id: ids.userMessageId, contextBlock: context.contextNotes });
     for (const d of [...outcome.diagnostics, ...context.diagnostics.map((d) => `${d.layerId}.${d.hook}: ${d.message}`)]) {
       this.options.log?.(`turn ${live.turnId}: ${d}`);
     }
@@ -346,6 +362,24 @@ export class TurnRegistry {
     for (const l of live.listeners) l.end();
     live.listeners.clear();
     this.live.delete(live.turnId);
+    this.compact(live.turnId, live.threadId);
+  }
+
+  /** A finished turn is stored as what was said, not every token (lib/turns/compact.ts); its step ledger goes. */
+  private compact(turnId: string, threadId: string) {
+    const { store } = this.options;
+    try {
+      store.transaction(() => {
+        const decisions = store.decisionRowsOfThread({ threadId, layerId: DECISIONS_LAYER_ID }).filter((d) => d.turnId === turnId);
+        const events = store.eventsAfter({ turnId, after: 0 }).map((e) => ({ seq: e.seq, data: e.data as TurnEvent }));
+        const compacted = compactEvents(events, (e) => decisions.find((d) => d.stepId === e.record.stepId && d.at === e.record.at)?.id ?? null);
+        store.storeCompactLog({ turnId, events: compacted.map(toStored) });
+        store.deleteTurnSteps({ turnId });
+      });
+    } catch (err) {
+      // The full log stays: replay still works, it only takes more room.
+      this.options.log?.(`turn ${turnId}: could not compact its events: ${(err as Error).message}`);
+    }
   }
 
   /**
@@ -353,9 +387,15 @@ export class TurnRegistry {
    * registering the listener happen in one synchronous step, so no event falls between.
    */
   subscribe(turnId: string, after: number, listener: Listener): { backlog: StreamedEvent[]; live: boolean; unsubscribe: () => void } {
-    const backlog = this.options.store
-      .eventsAfter({ turnId, after })
-      .map((e) => ({ ...(e.data as TurnEvent), seq: e.seq }));
+    const { store } = this.options;
+    const rows = store.eventsAfter({ turnId, after }).map((e) => fromStored({ seq: e.seq, data: e.data as StoredCompact }));
+    // A finished turn's log holds references to what the tables keep (see compact.ts).
+    const facts = rows.some((r) => 'ref' in r) ? store.turnFacts({ turnId, layerId: DECISIONS_LAYER_ID }) : undefined;
+    const backlog = rows.flatMap((row): StreamedEvent[] => {
+      if (!('ref' in row)) return [{ ...row.data, seq: row.seq }];
+      const event = facts ? expandEvent(row, { ...facts, toolCall: (id) => facts.toolCalls.get(id), decision: (id) => facts.decisions.get(id) }) : null;
+      return event ? [{ ...event, seq: row.seq }] : [];
+    });
     const live = this.live.get(turnId);
     if (!live || live.finished) return { backlog, live: false, unsubscribe: () => undefined };
     live.listeners.add(listener);
@@ -406,8 +446,4 @@ export class TurnRegistry {
   async idle(): Promise<void> {
     while ([...this.live.values()].some((t) => !t.finished)) await new Promise((r) => setImmediate(r));
   }
-}
-
-function emptyStats() {
-  return { rounds: 0, modelCalls: 0, toolCalls: 0, gateNudges: 0, promptTokens: 0, completionTokens: 0, fuelUsed: 0, ms: 0, modelMs: 0 };
 }
