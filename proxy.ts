@@ -1,14 +1,8 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { requestRefusal } from '@/lib/api/request-guard';
+import { guardConfigFromEnv, requestRefusal } from '@/lib/api/request-guard';
 
 /** Refuses rebound host names and cross-site writes before any route runs (see lib/api/request-guard.ts). */
-const guardConfig = {
-  listenHost: (process.env.HOST ?? '127.0.0.1').trim() || '127.0.0.1',
-  allowedHosts: (process.env.HEARTH_ALLOWED_HOSTS ?? '')
-    .split(',')
-    .map((h) => h.trim())
-    .filter(Boolean),
-};
+const guardConfig = guardConfigFromEnv();
 
 export function proxy(request: NextRequest) {
   const why = requestRefusal(
@@ -18,3 +12,12 @@ export function proxy(request: NextRequest) {
   if (why) return NextResponse.json({ error: { code: 'forbidden', message: why } }, { status: 403 });
   return NextResponse.next();
 }
+
+/**
+ * Every path but the upload route: for a path it runs on, Next buffers the request body (and
+ * cuts it at its proxy body limit), and uploads stream to disk instead. The upload route runs
+ * the same guard itself.
+ */
+export const config = {
+  matcher: ['/((?!api/attachments$).*)', '/'],
+};

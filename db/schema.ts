@@ -133,7 +133,13 @@ export const attachments = sqliteTable(
     mime: text('mime').notNull(),
     size: integer('size').notNull(),
     sha256: text('sha256').notNull(),
+    /** The beginning of the file's text (what the model's context and the search index see); the whole text is on disk. */
     text: text('text').notNull(),
+    /** How the text was read: the file itself ('text'), or extracted from a PDF or Word file (kept beside it as .txt). */
+    kind: text('kind', { enum: ['text', 'pdf', 'docx'] }).notNull().default('text'),
+    /** The whole text's length in characters and lines (the context says when it shows less). */
+    chars: integer('chars').notNull().default(0),
+    lines: integer('lines').notNull().default(0),
     createdAt: integer('created_at').notNull(),
     /** This row's entry in the search index (set by triggers). */
     searchRowid: integer('search_rowid'),

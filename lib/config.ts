@@ -81,6 +81,8 @@ const configSchema = z.object({
   MAX_ROUNDS: positiveInt(20).default(6),
   TURN_FUEL: positiveInt(1_000_000).default(2000),
   TURN_MODEL_CALLS: positiveInt(200).default(16),
+  /** The largest text file (logs, data, code) that can be attached, in MB; PDF and Word files stay at 20 MB. */
+  HEARTH_MAX_UPLOAD_MB: positiveInt(4096).default(512),
   /** Model slots when /props cannot be read; normally taken from llama-server. */
   MODEL_SLOTS: z.preprocess(emptyToUndefined, positiveInt(64).optional()),
 });

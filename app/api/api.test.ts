@@ -459,7 +459,7 @@ describe('attachments', () => {
     const message = evs.find((e) => e.type === 'message');
     assert.ok(message?.type === 'message' && /invoice\.pdf/.test(message.content), String(JSON.stringify(message)));
     const round = double.requests.filter((r) => !r.schema).at(-1)!;
-    assert.match(String(round.messages.at(-1)!.content), /The user attached 1 file to this message[\s\S]*--- invoice\.pdf \(application\/pdf, \d+ bytes\) ---\nInvoice total 42 EUR[\s\S]*What does the attached file say\?$/);
+    assert.match(String(round.messages.at(-1)!.content), /The user attached 1 file to this message[\s\S]*--- invoice\.pdf \(application\/pdf, \d+ bytes, 1 line, id [0-9a-f-]{36}\) ---\nInvoice total 42 EUR[\s\S]*What does the attached file say\?$/);
     const { body } = await getThread(id);
     assert.equal(body.messages[0].attachments[0].name, 'invoice.pdf');
     // The same attachment cannot be sent twice, and nothing is half-stored.

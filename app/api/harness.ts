@@ -49,7 +49,8 @@ export function makeRuntime(opts: RuntimeOptions): Runtime {
   return runtime;
 }
 
-export const base = 'http://hearth.test';
+/** Requests come to loopback, as from a browser on the same machine (the upload route checks the host itself). */
+export const base = 'http://127.0.0.1:3000';
 
 export const req = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
   new Request(`${base}${url}`, {

@@ -22,9 +22,14 @@ export function attachmentQueries(db: Db) {
         .all();
     },
 
-    insertAttachment(row: { id: string; name: string; mime: string; size: number; sha256: string; text: string; now: number }) {
+    insertAttachment(row: { id: string; name: string; mime: string; size: number; sha256: string; text: string; kind?: 'text' | 'pdf' | 'docx'; chars?: number; lines?: number; now: number }) {
       const { now, ...rest } = row;
-      return db.insert(attachments).values({ ...rest, createdAt: now }).returning().get();
+      const lines = row.text ? row.text.split('\n').length - (row.text.endsWith('\n') ? 1 : 0) : 0;
+      return db
+        .insert(attachments)
+        .values({ ...rest, chars: row.chars ?? row.text.length, lines: row.lines ?? lines, createdAt: now })
+        .returning()
+        .get();
     },
 
     /** Links uploaded attachments to the message they were sent with; returns how many were free to link. */
@@ -37,10 +42,35 @@ export function attachmentQueries(db: Db) {
         .run().changes;
     },
 
+    /** A file sent in this thread (an id from another thread is unknown here). */
+    attachmentOfThread({ id, threadId }: { id: string; threadId: string }) {
+      return db
+        .select({ ...info, sha256: attachments.sha256, kind: attachments.kind, text: attachments.text, chars: attachments.chars, lines: attachments.lines })
+        .from(attachments)
+        .innerJoin(messages, eq(messages.id, attachments.messageId))
+        .where(and(eq(attachments.id, id), eq(messages.threadId, threadId)))
+        .get();
+    },
+
+    /** The stored files (by hash) sent in a thread, and whether any attachment still refers to one. */
+    fileHashesOfThread({ threadId }: { threadId: string }): string[] {
+      return db
+        .selectDistinct({ sha256: attachments.sha256 })
+        .from(attachments)
+        .innerJoin(messages, eq(messages.id, attachments.messageId))
+        .where(eq(messages.threadId, threadId))
+        .all()
+        .map((r) => r.sha256);
+    },
+
+    isFileReferenced({ sha256 }: { sha256: string }): boolean {
+      return db.select({ id: attachments.id }).from(attachments).where(eq(attachments.sha256, sha256)).limit(1).get() !== undefined;
+    },
+
     /** Every attachment sent in a thread, oldest first, with its text. */
     attachmentsOfThread({ threadId }: { threadId: string }) {
       return db
-        .select({ ...info, text: attachments.text, createdAt: messages.createdAt })
+        .select({ ...info, text: attachments.text, chars: attachments.chars, lines: attachments.lines, createdAt: messages.createdAt })
         .from(attachments)
         .innerJoin(messages, eq(messages.id, attachments.messageId))
         .where(eq(messages.threadId, threadId))

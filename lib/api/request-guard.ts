@@ -41,3 +41,14 @@ export function requestRefusal(req: { method: string; host: string | null; origi
   }
   return null;
 }
+
+/** The guard's settings from the environment (proxy.ts and the upload route, which the proxy does not see). */
+export function guardConfigFromEnv(env: Record<string, string | undefined> = process.env): GuardConfig {
+  return {
+    listenHost: (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1',
+    allowedHosts: (env.HEARTH_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+  };
+}

@@ -16,9 +16,22 @@ import { ARITHMETIC_SYSTEM, PLAN_SYSTEM } from './prompts';
 const NUMBER = /\d+(?:\.\d+)?/g;
 const CUE = /[-+*/×÷^%]|\b(?:plus|minus|times|multiplied|divided|over|sum|product|difference|total|add|subtract|percent|squared|cubed|half|twice)\b/i;
 
-/** The free check: at least two numbers and an arithmetic cue. */
+/**
+ * Identifiers are not arithmetic: UUIDs and hashes, dates and times, versions, and words that
+ * mix letters and digits (a UUID holds "427-9", a date "2026-11-30").
+ */
+const IDENTIFIERS = [
+  /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
+  /\b\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b/g,
+  /\b\d{1,2}:\d{2}(?::\d{2})?\b/g,
+  /\bv?\d+(?:\.\d+){2,}\b/gi,
+  /\b(?=\w*[a-z])(?=\w*\d)\w+\b/gi,
+];
+
+/** The free check: at least two numbers and an arithmetic cue, once identifiers are left out. */
 export function looksLikeArithmetic(question: string): boolean {
-  return (question.match(NUMBER) ?? []).length >= 2 && CUE.test(question.replace(/\d[\d.]*-\d/g, ''));
+  const text = IDENTIFIERS.reduce((t, re) => t.replace(re, ' '), question);
+  return (text.match(NUMBER) ?? []).length >= 2 && CUE.test(text.replace(/\d[\d.]*-\d/g, ''));
 }
 
 export const arithmeticStep = defineDecideStep({

@@ -4,6 +4,8 @@ import type { Thread } from '@/db/schema';
 import { HearthError } from '@/lib/errors';
 import { DECISIONS_LAYER_ID, renderDecisionsSummary } from '@/lib/decide/history';
 import type { TurnRegistry } from '@/lib/turns/registry';
+import { filesDir, removeUnreferenced } from '@/lib/attachments/files';
+import type { Runtime } from './runtime';
 import { applyEvent, newTurnState } from '@/lib/client/turn-state';
 import type { TurnEvent } from '@/lib/engine/events';
 
@@ -11,6 +13,14 @@ import type { TurnEvent } from '@/lib/engine/events';
 
 export function threadSummary(t: Thread) {
   return { id: t.id, title: t.title, createdAt: t.createdAt, updatedAt: t.updatedAt, pinned: t.pinned };
+}
+
+/** Deletes a thread: its running turn stops, its rows go, and the files nothing else refers to leave the disk. */
+export function deleteThread(rt: Runtime, id: string): void {
+  const files = rt.store.fileHashesOfThread({ threadId: id });
+  rt.turns.cancelThread(id);
+  if (!rt.store.deleteThread({ id })) throw new HearthError('not_found', 'There is no thread with that id.');
+  removeUnreferenced(filesDir(rt.config.DATA_DIR), files, (sha256) => rt.store.isFileReferenced({ sha256 }));
 }
 
 export function requireThread(store: Store, id: string): Thread {

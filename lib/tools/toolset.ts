@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import { pdfText } from '@/lib/attachments/extract';
+import { filesDir, textPath, type FileKind } from '@/lib/attachments/files';
+import { grepAttachmentTool, readAttachmentTool } from './attachments';
 import type { Config } from '@/lib/config';
 import type { ToolSet } from '@/lib/turns/registry';
 import { calculatorTool } from './calculator';
@@ -16,6 +19,9 @@ import { createFetchUrlTool, createWebSearchTool } from './web';
 export type ToolStore = HostStore &
   SearchStore & {
     exchangeOf(args: { turnId: string }): { role: 'user' | 'assistant'; content: string }[];
+    attachmentOfThread(args: { id: string; threadId: string }):
+      | { name: string; sha256: string; kind: FileKind; text: string; chars: number; lines: number }
+      | undefined;
   };
 
 /** What the model reads of each earlier message found. */
@@ -26,7 +32,8 @@ export function createToolSet({ config, store, now, fetchImpl }: { config: Confi
   // The user's own SearXNG answers many queries a minute; outside sites get the default budget.
   const budgets: Record<string, RateBudget> = config.SEARXNG_URL ? { [hostKey(config.SEARXNG_URL)]: SEARXNG_BUDGET } : {};
   const guard = createHostGuard(store, now, budgets);
-  const tools: Tool[] = [calculatorTool, nowTool, searchConversationsTool];
+  const tools: Tool[] = [calculatorTool, nowTool, searchConversationsTool, readAttachmentTool as Tool, grepAttachmentTool as Tool];
+  const files = filesDir(config.DATA_DIR);
   let searchHost: string | null = null;
   if (config.SEARXNG_URL) {
     searchHost = hostKey(config.SEARXNG_URL);
@@ -41,6 +48,12 @@ export function createToolSet({ config, store, now, fetchImpl }: { config: Confi
       now,
       timezone: config.HEARTH_TIMEZONE,
       threadId,
+      attachmentText: (id) => {
+        const a = store.attachmentOfThread({ id, threadId });
+        if (!a) return undefined;
+        const onDisk = textPath(files, a);
+        return { name: a.name, path: fs.existsSync(onDisk) ? onDisk : null, text: a.text, chars: a.chars, lines: a.lines };
+      },
       searchConversations: ({ query, limit, excludeThreadId }) => {
         const search = (anyWord: boolean) =>
           searchLibrary(store, { query, limit, now: now(), anyWord, snippetChars: EXCERPT_CHARS, filters: { excludeThreadId } });

@@ -17,7 +17,12 @@ export type ToolDeps = {
   /** Searches earlier conversations, best first (the library's full-text index in the app, scripted in tests). */
   searchConversations?: (args: { query: string; limit: number; excludeThreadId?: string }) => ConversationHit[];
   fetch?: typeof fetch;
+  /** A file attached in this conversation (never another's), by its id. */
+  attachmentText?: (id: string) => AttachmentText | undefined;
 };
+
+/** Where a file's whole text is: a file on disk, or (attached before files were kept) the text stored with it. */
+export type AttachmentText = { name: string; path: string | null; text: string; chars: number; lines: number };
 
 export type ConversationHit = {
   threadId: string;

@@ -71,7 +71,7 @@ export type TurnStore = {
   loadDecisions(args: { layerId: string; scope: string; scopeKey: string }): DecisionRecord[];
   listMemories(): { text: string; updatedAt: number }[];
   linkAttachments(args: { ids: string[]; messageId: string }): number;
-  attachmentsOfThread(args: { threadId: string }): { messageId: string | null; name: string; mime: string; size: number; text: string }[];
+  attachmentsOfThread(args: { threadId: string }): { id: string; messageId: string | null; name: string; mime: string; size: number; text: string; chars: number; lines: number }[];
 };
 
 export type ToolSet = { registry: ToolRegistry; researchAvailable: () => boolean; deps: (threadId: string) => ToolDeps };

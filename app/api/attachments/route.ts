@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { extractText, MAX_FILE_BYTES } from '@/lib/attachments/extract';
-import { handle, json, otherMethods, readBodyCapped } from '@/lib/api/http';
+import { filesDir, receiveUpload } from '@/lib/attachments/files';
+import { handle, json, otherMethods } from '@/lib/api/http';
+import { guardConfigFromEnv, requestRefusal } from '@/lib/api/request-guard';
 import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
 
@@ -8,30 +9,28 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
-/** Multipart overhead allowed on top of the file itself. */
-const FORM_OVERHEAD = 64 * 1024;
+/** A PDF or Word file's text is extracted in memory, so it stays small; text files stream to disk. */
+const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
+const guard = guardConfigFromEnv();
 
-/** Uploads one file (multipart field `file`), keeps its text, and answers with its id for the next message. */
+/** Uploads one file (multipart field `file`), stores it, and answers with its id for the next message. */
 export function POST(request: Request) {
   return handle(async () => {
+    // The proxy leaves this route alone (it would buffer the body), so it guards itself.
+    const host = request.headers.get('host') ?? new URL(request.url).host;
+    const why = requestRefusal({ method: request.method, host, origin: request.headers.get('origin') }, guard);
+    if (why) throw new HearthError('forbidden', why);
     const type = request.headers.get('content-type') ?? '';
-    if (!/^multipart\/form-data\s*;/i.test(type)) {
+    if (!/^multipart\/form-data\s*;/i.test(type) || !request.body) {
       throw new HearthError('unsupported_type', 'Send the file as multipart/form-data in a field called "file".');
     }
-    const body = await readBodyCapped(request, MAX_FILE_BYTES + FORM_OVERHEAD, `A file can be at most ${MAX_FILE_BYTES / 1024 / 1024} MB.`);
-    let form: FormData;
-    try {
-      form = await new Response(body, { headers: { 'Content-Type': type } }).formData();
-    } catch {
-      throw new HearthError('bad_request', 'The upload could not be read as a form.');
+    const { config, store } = getRuntime();
+    const maxTextBytes = config.HEARTH_MAX_UPLOAD_MB * 1024 * 1024;
+    if (Number(request.headers.get('content-length') ?? 0) > maxTextBytes + 64 * 1024) {
+      throw new HearthError('too_large', `A file can be at most ${config.HEARTH_MAX_UPLOAD_MB} MB (PDF and Word files ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB).`);
     }
-    const file = form.get('file');
-    if (!(file instanceof File)) throw new HearthError('bad_request', 'file: missing (send the file in a field called "file").');
-    const name = file.name.replace(/[\u0000-\u001f/\\]/g, '_').slice(0, 200) || 'file';
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const extracted = await extractText({ bytes, name, mime: file.type });
-    const mime = file.type || (extracted.kind === 'pdf' ? 'application/pdf' : 'text/plain');
-    const row = getRuntime().store.insertAttachment({ id: randomUUID(), name, mime, size: bytes.length, sha256: extracted.sha256, text: extracted.text, now: Date.now() });
-    return json({ id: row.id, name: row.name, mime: row.mime, size: row.size, sha256: row.sha256, chars: row.text.length }, 201);
+    const file = await receiveUpload({ body: request.body, contentType: type, dir: filesDir(config.DATA_DIR), limits: { maxTextBytes, maxDocumentBytes: MAX_DOCUMENT_BYTES } });
+    const row = store.insertAttachment({ id: randomUUID(), name: file.name, mime: file.mime, size: file.size, sha256: file.sha256, text: file.prefix, kind: file.kind, chars: file.chars, lines: file.lines, now: Date.now() });
+    return json({ id: row.id, name: row.name, mime: row.mime, size: row.size, sha256: row.sha256, chars: row.chars, lines: row.lines }, 201);
   });
 }

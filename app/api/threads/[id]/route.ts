@@ -1,8 +1,7 @@
-import { HearthError } from '@/lib/errors';
 import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
 import { idParam, patchThreadBody } from '@/lib/api/schemas';
 import { getRuntime } from '@/lib/server/runtime';
-import { requireThread, threadView } from '@/lib/server/threads';
+import { deleteThread, requireThread, threadView } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -31,10 +30,7 @@ export function PATCH(request: Request, { params }: Params) {
 
 export function DELETE(_request: Request, { params }: Params) {
   return handle(async () => {
-    const id = parseId(idParam, (await params).id);
-    const { store, turns } = getRuntime();
-    turns.cancelThread(id);
-    if (!store.deleteThread({ id })) throw new HearthError('not_found', 'There is no thread with that id.');
+    deleteThread(getRuntime(), parseId(idParam, (await params).id));
     return new Response(null, { status: 204 });
   });
 }

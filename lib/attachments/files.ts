@@ -1,0 +1,248 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import Busboy from '@fastify/busboy';
+import { HearthError } from '@/lib/errors';
+import { DOCX_MIME, docxText, pdfText } from './extract';
+
+/**
+ * Attached files on disk, under DATA_DIR/files, named by the SHA-256 of their bytes (the same
+ * file sent twice is stored once). An upload streams to disk while it is hashed and checked,
+ * so a 200 MB log never sits in memory. The whole text stays readable: a text file is its own
+ * text; a PDF or Word file's extracted text is kept beside it as <sha256>.txt. The database
+ * keeps the beginning of the text (TEXT_PREFIX_CHARS) for the model's context and the search
+ * index; the tools read_attachment and grep_attachment read the rest.
+ */
+
+export type FileKind = 'text' | 'pdf' | 'docx';
+
+/** The beginning of a file's text that the database keeps. */
+export const TEXT_PREFIX_CHARS = 40_000;
+
+export type ReceivedFile = {
+  name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  kind: FileKind;
+  /** The first TEXT_PREFIX_CHARS of the text, line endings made \n. */
+  prefix: string;
+  chars: number;
+  lines: number;
+};
+
+export type UploadLimits = {
+  /** A text file may be this large (read as it streams). */
+  maxTextBytes: number;
+  /** A PDF or Word file may be this large (its text is extracted in memory). */
+  maxDocumentBytes: number;
+};
+
+export function filesDir(dataDir: string): string {
+  return path.join(dataDir, 'files');
+}
+
+export function filePath(dir: string, sha256: string): string {
+  return path.join(dir, sha256.slice(0, 2), sha256);
+}
+
+/** Where a file's whole text is: the file itself, or its extracted text beside it. */
+export function textPath(dir: string, file: { sha256: string; kind: FileKind }): string {
+  const original = filePath(dir, file.sha256);
+  return file.kind === 'text' ? original : `${original}.txt`;
+}
+
+/** Counts lines and characters of text as it streams, keeps its beginning, and notices when it is not text. */
+class TextSniffer {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  isText = true;
+  prefix = '';
+  chars = 0;
+  lines = 0;
+  private controls = 0;
+  private last = '';
+
+  push(chunk: Uint8Array) {
+    if (!this.isText) return;
+    if (chunk.includes(0)) {
+      this.isText = false;
+      return;
+    }
+    try {
+      this.add(this.decoder.decode(chunk, { stream: true }));
+    } catch {
+      this.isText = false;
+    }
+  }
+
+  end() {
+    if (!this.isText) return;
+    try {
+      this.add(this.decoder.decode());
+    } catch {
+      this.isText = false;
+    }
+    if (this.last && this.last !== '\n') this.lines++;
+    // A few control characters happen in logs; many mean a binary file.
+    if (this.chars > 0 && this.controls / this.chars > 0.05) this.isText = false;
+  }
+
+  private add(s: string) {
+    if (!s) return;
+    this.chars += s.length;
+    for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) this.lines++;
+    this.controls += s.match(/[\u0000-\u0008\u000e-\u001a\u001c-\u001f\u007f]/g)?.length ?? 0;
+    if (this.prefix.length < TEXT_PREFIX_CHARS + 1) this.prefix += s.slice(0, TEXT_PREFIX_CHARS + 1 - this.prefix.length);
+    this.last = s[s.length - 1];
+  }
+}
+
+export function describeText(text: string): { prefix: string; chars: number; lines: number } {
+  const sniffer = new TextSniffer();
+  sniffer.push(Buffer.from(text));
+  sniffer.end();
+  return { prefix: normalisePrefix(sniffer.prefix), chars: sniffer.chars, lines: sniffer.lines };
+}
+
+function normalisePrefix(prefix: string): string {
+  return prefix.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').slice(0, TEXT_PREFIX_CHARS);
+}
+
+function sniffKind(first: Uint8Array, name: string, mime: string): FileKind | 'zip' {
+  const head = Buffer.from(first.subarray(0, 5)).toString('latin1');
+  if (head === '%PDF-') return 'pdf';
+  if (first[0] === 0x50 && first[1] === 0x4b && first[2] === 0x03 && first[3] === 0x04) {
+    return mime === DOCX_MIME || name.toLowerCase().endsWith('.docx') ? 'docx' : 'zip';
+  }
+  return 'text';
+}
+
+const READS = 'Hearth reads text, code, logs, PDF and Word (.docx) files.';
+
+/**
+ * Receives one file from a multipart body (field "file") and stores it. Refuses, with the
+ * error the API answers: a body that is not a form (400), no file (400), a file Hearth cannot
+ * read (415), a file over its limit (413). Nothing is left on disk by a refused upload.
+ */
+export async function receiveUpload(args: { body: ReadableStream<Uint8Array>; contentType: string; dir: string; limits: UploadLimits }): Promise<ReceivedFile> {
+  const { dir, limits } = args;
+  let bb: ReturnType<typeof Busboy>;
+  try {
+    bb = Busboy({ headers: { 'content-type': args.contentType }, limits: { files: 1, fields: 20, parts: 40, fileSize: limits.maxTextBytes } });
+  } catch {
+    throw new HearthError('bad_request', 'The upload could not be read as a form.');
+  }
+  const tmpDir = path.join(dir, 'tmp');
+  fs.mkdirSync(tmpDir, { recursive: true });
+  const tmp = path.join(tmpDir, randomUUID());
+
+  const upload: { file?: ReturnType<typeof storeStream> } = {};
+  bb.on('file', (field, stream, filename, _encoding, mime) => {
+    if (field !== 'file' || upload.file) return void stream.resume();
+    upload.file = storeStream(stream, { name: cleanName(filename), mime, tmp, limits });
+    upload.file.catch(() => undefined); // read below, once the form is parsed
+  });
+  try {
+    const [parsed] = await Promise.allSettled([pipeline(Readable.fromWeb(args.body as import('node:stream/web').ReadableStream), bb)]);
+    // The file's own refusal (415, 413) comes first: it is why the stream stopped.
+    if (upload.file) await upload.file;
+    if (parsed.status === 'rejected') throw new HearthError('bad_request', 'The upload could not be read as a form.');
+    if (!upload.file) throw new HearthError('bad_request', 'file: missing (send the file in a field called "file").');
+    const file = await upload.file;
+    const final = filePath(dir, file.sha256);
+    fs.mkdirSync(path.dirname(final), { recursive: true });
+    if (fs.existsSync(final)) fs.rmSync(tmp, { force: true });
+    else fs.renameSync(tmp, final);
+    if (file.kind === 'text') {
+      const { sniffer } = file;
+      return { ...withoutSniffer(file), prefix: normalisePrefix(sniffer.prefix), chars: sniffer.chars, lines: sniffer.lines };
+    }
+    const bytes = new Uint8Array(fs.readFileSync(final));
+    const text = file.kind === 'pdf' ? await pdfText(bytes) : await docxText(bytes);
+    fs.writeFileSync(textPath(dir, file), text);
+    return { ...withoutSniffer(file), ...describeText(text) };
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+function withoutSniffer<T extends { sniffer: unknown }>({ sniffer: _s, ...rest }: T) {
+  return rest;
+}
+
+function cleanName(name: string): string {
+  return name.replace(/[\u0000-\u001f/\\]/g, '_').slice(0, 200) || 'file';
+}
+
+/**
+ * Writes one file of the form to `tmp` while hashing and checking it. A refused file is still
+ * read to its end (and dropped), so the form parser finishes and the client hears the answer.
+ */
+function storeStream(
+  stream: Readable & { truncated?: boolean },
+  { name, mime, tmp, limits }: { name: string; mime: string; tmp: string; limits: UploadLimits },
+): Promise<Omit<ReceivedFile, 'prefix' | 'chars' | 'lines'> & { sniffer: TextSniffer }> {
+  const hash = createHash('sha256');
+  const sniffer = new TextSniffer();
+  // Opened now, not lazily: a refused upload's file must exist before it is removed.
+  const out = fs.createWriteStream(tmp, { fd: fs.openSync(tmp, 'w') });
+  let size = 0;
+  let kind: FileKind | 'zip' | null = null;
+  let failure: unknown = null;
+  const tooLarge = (max: number) => new HearthError('too_large', `${name} is larger than ${Math.round(max / 1024 / 1024)} MB.`);
+  const unreadable = (what = 'not a file Hearth can read') => new HearthError('unsupported_type', `${name} is ${what}. ${READS}`);
+  const fail = (err: unknown) => {
+    failure ??= err;
+    out.destroy();
+  };
+  return new Promise((resolve, reject) => {
+    stream.on('data', (chunk: Buffer) => {
+      if (failure) return;
+      if (kind === null) {
+        kind = sniffKind(chunk, name, mime);
+        if (kind === 'zip') return fail(unreadable('an archive, not a file Hearth can read'));
+      }
+      size += chunk.length;
+      if (kind !== 'text' && size > limits.maxDocumentBytes) return fail(tooLarge(limits.maxDocumentBytes));
+      hash.update(chunk);
+      if (kind === 'text') {
+        sniffer.push(chunk);
+        if (!sniffer.isText) return fail(unreadable());
+      }
+      if (!out.write(chunk)) {
+        stream.pause();
+        out.once('drain', () => stream.resume());
+      }
+    });
+    stream.on('limit', () => fail(tooLarge(limits.maxTextBytes)));
+    stream.on('error', (err) => fail(err));
+    stream.on('end', () => {
+      if (failure) return reject(failure);
+      const fileKind: FileKind = kind === null ? 'text' : (kind as FileKind);
+      if (fileKind === 'text') sniffer.end();
+      if (fileKind === 'text' && !sniffer.isText) {
+        out.destroy();
+        return reject(unreadable());
+      }
+      out.end((err?: Error | null) => {
+        if (err) return reject(err);
+        const declared =
+          fileKind === 'pdf' ? 'application/pdf' : fileKind === 'docx' ? DOCX_MIME : mime.startsWith('text/') || mime.includes('json') || mime.includes('xml') ? mime : 'text/plain';
+        resolve({ name, mime: declared, size, sha256: hash.digest('hex'), kind: fileKind, sniffer });
+      });
+    });
+  });
+}
+
+/** Deletes stored files that no attachment refers to any more (after a thread and its files were deleted). */
+export function removeUnreferenced(dir: string, sha256s: readonly string[], stillReferenced: (sha256: string) => boolean): void {
+  for (const sha of new Set(sha256s)) {
+    if (stillReferenced(sha)) continue;
+    const original = filePath(dir, sha);
+    fs.rmSync(original, { force: true });
+    fs.rmSync(`${original}.txt`, { force: true });
+  }
+}
