@@ -132,8 +132,8 @@ describe('ranking and filters', () => {
     const s = fresh();
     const t = thread(s);
     const m = message(s, t.id, 'We compared photosynthesis in algae');
-    for (const typed of ['pho', 'photos', 'compared photo', 'algae comp']) assert.deepEqual(ids(find(s, typed)), [m], typed);
-    assert.deepEqual(ids(find(s, 'ph')), [], 'two letters are a whole word, not a prefix');
+    for (const typed of ['phot', 'photos', 'compared photo', 'algae comp']) assert.deepEqual(ids(find(s, typed)), [m], typed);
+    assert.deepEqual(ids(find(s, 'pho')), [], 'three letters are a whole word, not a prefix');
     assert.deepEqual(ids(find(s, 'photo compared')), [], 'only the last word is a prefix');
   });
 });

@@ -87,7 +87,8 @@ export function benchQueries(): { label: string; queries: string[] }[] {
     { label: 'one rare word', queries: many(40, () => at(5000, 30000)) },
     { label: 'one everyday word', queries: many(40, () => at(200, 2000)) },
     { label: 'two words', queries: many(40, () => `${at(100, 3000)} ${at(500, 10000)}`) },
-    { label: 'as you type (prefix)', queries: many(40, () => `${at(300, 5000)} ${at(1000, 20000).slice(0, 3)}`) },
+    { label: 'typing, 3 letters', queries: many(40, () => `${at(300, 5000)} ${at(1000, 20000).slice(0, 3)}`) },
+    { label: 'typing, 4-6 letters', queries: many(40, () => `${at(300, 5000)} ${at(1000, 20000).slice(0, 4 + Math.floor(r() * 3))}`) },
     { label: 'one very common word', queries: many(20, () => at(0, 20)) },
   ];
 }
