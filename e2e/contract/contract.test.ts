@@ -157,7 +157,8 @@ before(async () => {
   await new Promise<void>((resolve) => brokenModel.server!.listen(0, '127.0.0.1', resolve));
   const brokenUrl = `http://127.0.0.1:${(brokenModel.server.address() as AddressInfo).port}/v1`;
   [hearth, hearthBroken] = await Promise.all([
-    startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '20000' }),
+    // Text files may be as large as HEARTH_MAX_UPLOAD_MB (512 by default); 20 here keeps the test quick.
+    startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '20000', HEARTH_MAX_UPLOAD_MB: '20' }),
     startHearth({ LLAMA_URL: brokenUrl, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '5000' }),
   ]);
 });
@@ -355,7 +356,7 @@ describe('bodies', () => {
     assertError(await call('POST', '/api/memories', { json: JSON.stringify({ text: 'z'.repeat(1_000_001) }) }), 413, 'too_large', 'memory body');
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(20 * 1024 * 1024 + 1).fill(0x61)], { type: 'text/plain' }), 'big.txt');
-    assertError(await call('POST', '/api/attachments', { body: form }), 413, 'too_large', 'upload over 20 MB');
+    assertError(await call('POST', '/api/attachments', { body: form }), 413, 'too_large', 'text upload over HEARTH_MAX_UPLOAD_MB (20 here)');
     // Just under the limit is kept whole: Next's proxy would cut any body at 10 MB unless told otherwise.
     const large = new FormData();
     large.append('file', new Blob([new Uint8Array(19 * 1024 * 1024).fill(0x62)], { type: 'text/plain' }), 'large.txt');

@@ -197,8 +197,13 @@ function storeStream(
   const fail = (err: unknown) => {
     failure ??= err;
     out.destroy();
+    // The stream may be paused for a 'drain' that a destroyed file never sends: read on (and drop).
+    stream.resume();
   };
   return new Promise((resolve, reject) => {
+    // A write in flight when the file is refused ends with ERR_STREAM_DESTROYED; a full disk with
+    // its own error. Either way it is this upload's failure, never an uncaught exception.
+    out.on('error', (err) => fail(err));
     stream.on('data', (chunk: Buffer) => {
       if (failure) return;
       if (kind === null) {
