@@ -7,6 +7,8 @@ export const threads = sqliteTable(
   {
     id: text('id').primaryKey(),
     title: text('title').notNull().default(''),
+    /** Who wrote the title: the first words of the first message, the model, or the user (never overwritten). */
+    titleSource: text('title_source', { enum: ['auto', 'model', 'user'] }).notNull().default('auto'),
     systemPrompt: text('system_prompt').notNull().default(''),
     pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),

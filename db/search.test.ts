@@ -158,10 +158,13 @@ test('the migration indexes what was stored before it', () => {
   const upTo = journal.entries.findIndex((e) => e.tag === '0003_search_index');
   fs.writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
   const before = openDatabase(file, { migrationsFolder: migrations });
-  const s0 = createStore(before);
-  const t = s0.createThread({ id: randomUUID(), title: 'Old thread about kayaks', now: NOW });
+  // Rows written as that schema had them (today's store knows columns it did not have).
+  const t = { id: randomUUID() };
   const m = randomUUID();
-  s0.insertMessage({ id: m, threadId: t.id, turnId: null, role: 'user', content: 'Which kayak paddle length?', status: 'complete', now: NOW });
+  before.$client.prepare('INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)').run(t.id, 'Old thread about kayaks', NOW, NOW);
+  before.$client
+    .prepare("INSERT INTO messages (id, thread_id, role, content, status, created_at) VALUES (?, ?, 'user', ?, 'complete', ?)")
+    .run(m, t.id, 'Which kayak paddle length?', NOW);
   before.$client.close();
 
   const s = createStore(openDatabase(file));

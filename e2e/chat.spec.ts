@@ -10,12 +10,13 @@ test('chat with the model, see it stream, reload and find the conversation', asy
   await chat.waitForAnswer();
   await expect(chat.lastAnswer().getByTestId('answer')).toContainText('You said: "Hello, who are you?"');
   const id = chat.threadId();
-  await expect(chat.thread(id)).toContainText('Hello, who are you?');
+  // The model's title (the double writes the question's words, capitalised), written after the first exchange.
+  await expect(chat.thread(id)).toContainText('Hello Who Are You');
 
   await page.reload();
   await expect(chat.userMessages).toHaveCount(1);
   await expect(chat.lastAnswer().getByTestId('answer')).toContainText('I am the test double');
-  await expect(page.getByTestId('thread-title')).toHaveText('Hello, who are you?');
+  await expect(page.getByTestId('thread-title')).toHaveText('Hello Who Are You');
 });
 
 test('Enter sends, Shift+Enter adds a line', async ({ page }) => {

@@ -19,3 +19,23 @@ test('remember a fact, see a refusal with its reason, forget the fact', async ({
   await page.getByTestId('memory-forget').click();
   await expect(page.getByTestId('memory-fact')).toHaveCount(0);
 });
+
+test('a fact said in the chat is remembered: the turn shows it and the Memory panel gains it without a reload', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  const panel = page.getByTestId('memory-panel');
+  await panel.locator('summary').click();
+  const before = await panel.getByTestId('memory-fact').count();
+  await chat.ask("Remember that I'm allergic to peanuts");
+  await chat.waitForAnswer();
+  await expect(chat.lastAnswer().getByTestId('memory-change')).toHaveText('Remembered: The user is allergic to peanuts.');
+  await expect(chat.lastAnswer()).toContainText("I'll remember that you are allergic to peanuts");
+  const fact = panel.getByTestId('memory-fact').filter({ hasText: 'The user is allergic to peanuts.' });
+  await expect(fact).toHaveCount(1);
+  await expect(panel.getByTestId('memory-fact')).toHaveCount(before + 1);
+  // Forgotten from the chat, it leaves the panel too.
+  await chat.ask("Forget that I'm allergic to peanuts");
+  await chat.waitForAnswer();
+  await expect(chat.lastAnswer().getByTestId('memory-change')).toHaveText('Forgot: The user is allergic to peanuts.');
+  await expect(fact).toHaveCount(0);
+});

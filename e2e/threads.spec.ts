@@ -10,7 +10,7 @@ test('search finds an earlier conversation and opens it', async ({ page }) => {
   await chat.newChat();
   await page.getByTestId('search-input').fill('quokkas');
   await page.getByTestId('search-input').press('Enter');
-  await expect(page.getByTestId('search-hit').first()).toContainText('quokkas');
+  await expect(page.getByTestId('search-hit').first()).toContainText(/quokkas/i);
   await page.getByTestId('search-hit').first().click();
   await expect(page).toHaveURL(new RegExp(`/t/${id}$`));
   await expect(chat.userMessages.first()).toHaveText('Tell me about quokkas on Rottnest');
@@ -47,4 +47,14 @@ test('on a phone-sized screen the thread list opens from the header', async ({ p
   await page.getByTestId('new-thread').click();
   await expect(page.getByTestId('thread-list')).toBeHidden();
   await expect(chat.composer).toBeVisible();
+});
+
+test('a new thread gets the title the model wrote after its first exchange, in the sidebar without a reload', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.newChat();
+  await chat.ask('Explain how a sourdough starter works');
+  await chat.waitForAnswer();
+  // The double titles as a small model would: the question's first content words.
+  await expect(chat.thread(chat.threadId())).toContainText('Sourdough Starter Works');
 });

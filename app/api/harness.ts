@@ -6,8 +6,10 @@ import { readSse } from '@/lib/client/sse';
 import { parseConfig } from '@/lib/config';
 import type { TurnEvent } from '@/lib/engine/events';
 import type { ModelClient } from '@/lib/llm/types';
-import { buildRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
+import { buildRuntime, getRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
 import { makeTempDir } from '@/lib/testing/temp-dir';
+import { isTitleRequest } from '@/lib/turns/titles';
+import type { DoubleRequest } from '@/e2e/double/llama-double';
 import * as messagesRoute from './threads/[id]/messages/route';
 import * as threadRoute from './threads/[id]/route';
 import * as threadsRoute from './threads/route';
@@ -31,6 +33,11 @@ export type RuntimeOptions = {
   /** An existing data folder (a restart over the same database); a new empty one by default. */
   dataDir?: string;
 };
+
+/** What the double was asked for turns: everything but the background title calls. */
+export const turnRequests = (double: { requests: DoubleRequest[] }) => double.requests.filter((r) => !isTitleRequest(r));
+/** The turns' conversation rounds (no decide steps, no titles). */
+export const rounds = (double: { requests: DoubleRequest[] }) => turnRequests(double).filter((r) => !r.schema);
 
 /** A fresh runtime on an empty data folder, installed as the one the routes use. */
 export function makeRuntime(opts: RuntimeOptions): Runtime {
@@ -77,7 +84,10 @@ export async function events(res: Response): Promise<Ev[]> {
 export async function send(threadId: string, content: string): Promise<Ev[]> {
   const res = await messagesRoute.POST(req('POST', `/api/threads/${threadId}/messages`, { content }), params({ id: threadId }));
   if (res.status !== 200) assert.fail(`POST messages answered ${res.status}: ${await res.text()}`);
-  return events(res);
+  const evs = await events(res);
+  // A first exchange's title is written in the background: wait for it, so what a test sees next is settled.
+  await getRuntime().turns.backgroundIdle();
+  return evs;
 }
 
 export async function getThread(id: string) {

@@ -1,16 +1,23 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { persona } from '@/e2e/double/persona';
+import { persona, titleFor } from '@/e2e/double/persona';
 import { startLlamaDouble, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { filePath, filesDir } from '@/lib/attachments/files';
-import { setRuntime, type Runtime } from '@/lib/server/runtime';
+import { readSse } from '@/lib/client/sse';
+import { getRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
+import { isTitleRequest } from '@/lib/turns/titles';
+import * as eventsRoute from './events/route';
+import * as memoriesRoute from './memories/route';
 import * as attachmentsRoute from './attachments/route';
-import { base, getThread, makeRuntime, newThread, params, req, send, type Ev } from './harness';
+import { base, getThread, makeRuntime, newThread, params, req, rounds, send, type Ev } from './harness';
 import * as messagesRoute from './threads/[id]/messages/route';
 import * as threadRoute from './threads/[id]/route';
 
-/** The library at scale through the routes: whole files, and what a thread's deletion takes with it. */
+/**
+ * The library at scale through the routes: whole files, what a thread's deletion takes with it,
+ * memory kept from the chat, titles written in the background, and /api/events telling the page.
+ */
 
 let double: LlamaDouble;
 before(async () => {
@@ -79,7 +86,7 @@ describe('whole files, however large', () => {
     assert.ok(up.body.size > 5_000_000);
     const id = await newThread();
     const evs = await sendWith(id, 'How many errors are in the attached log?', [up.body.id]);
-    const sent = double.requests.filter((r) => !r.schema)[0];
+    const sent = rounds(double)[0];
     assert.match(String(sent.messages.at(-1)!.content), /This is only the beginning of payments\.log: it has 80000 lines[\s\S]*grep_attachment \{"id": "[0-9a-f-]{36}"/);
     const result = evs.find((e) => e.type === 'tool_result');
     assert.ok(result?.type === 'tool_result' && result.ok, String(JSON.stringify(result)));
@@ -125,5 +132,121 @@ describe('whole files, however large', () => {
     assert.ok(fs.existsSync(filePath(dir, a.body.sha256)), 'still sent in the other thread');
     assert.ok(!fs.existsSync(filePath(dir, only.body.sha256)), 'gone with its thread');
     assert.equal((await getThread(t2)).body.messages[0].attachments[0].name, 'shared-again.txt');
+  });
+});
+
+/** Until `done` is true, lets the event loop run (no clock: each pass waits for pending I/O). */
+async function until(done: () => boolean, what: string) {
+  for (let i = 0; i < 10_000 && !done(); i++) await new Promise((r) => setImmediate(r));
+  assert.ok(done(), `waited for: ${what}`);
+}
+
+/** Opens GET /api/events as a page does and collects what it announces. */
+function listen() {
+  const abort = new AbortController();
+  const heard: { type: string; id?: string; title?: string }[] = [];
+  const opened = eventsRoute.GET(new Request(`${base}/api/events`, { signal: abort.signal })).then(async (res) => {
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+    for await (const frame of readSse(res.body!, abort.signal)) heard.push(JSON.parse(frame.data));
+  });
+  return { heard, close: () => (abort.abort(), opened.catch(() => undefined)) };
+}
+
+describe('memory from the chat', () => {
+  test('"remember that …" keeps the fact through the remember tool, the turn shows it, the page hears of it; a secret is refused', async () => {
+    double.setScript(undefined);
+    const rt = makeRuntime({ llamaUrl: double.url });
+    const page = listen();
+    const id = await newThread();
+    const evs = await send(id, "Remember that I'm vegetarian");
+    const result = evs.find((e) => e.type === 'tool_result');
+    assert.ok(result?.type === 'tool_result' && result.ok && result.name === 'remember', String(JSON.stringify(evs.filter((e) => e.type !== 'delta'))));
+    assert.deepEqual(result.result, { remembered: 'The user is vegetarian.' });
+    const answer = evs.find((e) => e.type === 'message');
+    assert.ok(answer?.type === 'message' && /remember that you are vegetarian/.test(answer.content), String(JSON.stringify(answer)));
+    const listed = await (await memoriesRoute.GET()).json();
+    assert.deepEqual(listed.memories.map((m: { text: string }) => m.text), ['The user is vegetarian.']);
+    await until(() => page.heard.some((u) => u.type === 'memories'), 'the memories update');
+    // What the turn showed is kept with the thread.
+    const view = (await getThread(id)).body;
+    assert.deepEqual(view.messages[1].toolCalls.map((c: { name: string; result: unknown }) => [c.name, c.result]), [['remember', { remembered: 'The user is vegetarian.' }]]);
+
+    const refused = await send(id, 'Remember that my password is hunter2');
+    const no = refused.find((e) => e.type === 'tool_result');
+    assert.ok(no?.type === 'tool_result' && !no.ok && /password, key or token/.test(no.error ?? ''), String(JSON.stringify(no)));
+    assert.deepEqual(rt.store.listMemories().map((m) => m.text), ['The user is vegetarian.']);
+
+    // The fact is recalled after the history, in the question's context block.
+    await send(id, 'Any vegetarian dinner ideas?');
+    const round = rounds(double).at(-1)!;
+    assert.match(String(round.messages.at(-1)!.content), /What you remember about the user[\s\S]*- The user is vegetarian\.[\s\S]*\[End of context\]\n\nAny vegetarian dinner ideas\?$/);
+    assert.equal(round.messages.at(-1)!.role, 'user');
+
+    const forgot = await send(id, "Forget that I'm vegetarian");
+    const gone = forgot.find((e) => e.type === 'tool_result');
+    assert.ok(gone?.type === 'tool_result' && gone.ok, String(JSON.stringify(gone)));
+    assert.deepEqual(rt.store.listMemories(), []);
+    await page.close();
+  });
+});
+
+describe('titles written by the model', () => {
+  test('after the first exchange the model titles the thread in the background; later turns and typed titles are left alone', async () => {
+    double.setScript(undefined);
+    makeRuntime({ llamaUrl: double.url });
+    const page = listen();
+    const seen = double.requests.length;
+    const id = await newThread();
+    await send(id, 'Explain how tides work');
+    assert.equal((await getThread(id)).body.title, titleFor('Explain how tides work'));
+    await until(() => page.heard.some((u) => u.type === 'thread' && u.id === id), 'the title update');
+    assert.deepEqual(page.heard.find((u) => u.type === 'thread'), { type: 'thread', id, title: titleFor('Explain how tides work') });
+    await send(id, 'And why are there two a day?');
+    assert.equal(double.requests.slice(seen).filter(isTitleRequest).length, 1, 'one title, after the first exchange only');
+
+    // A title the user typed is never replaced: named before the first message, or after it.
+    const named = await newThread();
+    assert.equal((await threadRoute.PATCH(req('PATCH', `/api/threads/${named}`, { title: 'Moon notes' }), params({ id: named }))).status, 200);
+    await send(named, 'How far away is the moon?');
+    assert.equal((await getThread(named)).body.title, 'Moon notes');
+    assert.equal(double.requests.slice(seen).filter(isTitleRequest).length, 1, 'no title call for a named thread');
+    await page.close();
+  });
+
+  test('a title call never delays the next turn: the turn stops it, and the title is written after that turn', async () => {
+    let heldOnce = false;
+    double.setScript((r) => {
+      // The first title call hangs, as a slow server would, until its client hangs up.
+      if (isTitleRequest(r) && !heldOnce) {
+        heldOnce = true;
+        return { content: 'Never Sent Title', hold: { afterTokens: 0, until: new Promise(() => undefined) } };
+      }
+      return persona(r);
+    });
+    const rt = makeRuntime({ llamaUrl: double.url });
+    const seen = double.requests.length;
+    const id = await newThread();
+    await sendWith(id, 'Explain how tides work', []);
+    await until(() => heldOnce, 'the title call to reach the server');
+    // The user asks again at once. With one slot, the held title call would block the turn on the server.
+    const second = await sendWith(id, 'And why are there two a day?', []);
+    assert.equal(second.at(-1)!.type, 'done');
+    await rt.turns.backgroundIdle();
+    assert.equal((await getThread(id)).body.title, titleFor('Explain how tides work'), 'written from the first exchange, after the second turn');
+    assert.equal(double.requests.slice(seen).filter(isTitleRequest).length, 2, 'the stopped call, then the one that wrote it');
+  });
+});
+
+describe('GET /api/events', () => {
+  test('a memory added from another tab reaches an open page; the stream ends when the page goes', async () => {
+    makeRuntime({ llamaUrl: double.url });
+    const page = listen();
+    const res = await memoriesRoute.POST(req('POST', '/api/memories', { text: 'I live in Lyon' }));
+    assert.equal(res.status, 201);
+    await until(() => page.heard.length > 0, 'the update');
+    assert.deepEqual(page.heard, [{ type: 'memories' }]);
+    await page.close();
+    assert.equal(getRuntime().updates.listening, 0, 'a closed page is no longer listened to');
   });
 });

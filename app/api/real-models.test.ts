@@ -6,7 +6,8 @@ import { promptTokens, renderAnswer, renderPrompt } from '@/e2e/double/slots';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
 import { setRuntime } from '@/lib/server/runtime';
 import { addMemory } from '@/lib/server/memories';
-import { getThread, makeRuntime, newThread, send, type Ev } from './harness';
+import { getThread, makeRuntime, newThread, rounds, send, turnRequests, type Ev } from './harness';
+import { isTitleRequest } from '@/lib/turns/titles';
 
 /**
  * Hearth against what real small models and a real llama-server do (issue: every turn that
@@ -37,7 +38,6 @@ const answerOf = (evs: Ev[]) => {
   return m?.type === 'message' ? m.content : '';
 };
 const last = (evs: Ev[]) => evs.at(-1)!;
-const rounds = (d: LlamaDouble) => d.requests.filter((r) => !r.schema);
 
 /** A small model that searches first, then fills the round without tools with `lastRound`, every time it is asked. */
 function searchThen(lastRound: DoubleReply) {
@@ -117,7 +117,7 @@ describe('the prompt cache survives from turn to turn', () => {
     // A clock that ticks but stays within one hour: the identity block carries the hour.
     let clock = Date.UTC(2026, 11, 1, 9, 0);
     const rt = makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, now: () => clock++, env: { MODEL_SLOTS: '' } });
-    addMemory(rt.store, 'I am vegetarian and cook for two');
+    addMemory(rt, 'I am vegetarian and cook for two');
     const id = await newThread();
     const questions = [
       'Suggest a vegetarian breakfast for two.',
@@ -133,7 +133,7 @@ describe('the prompt cache survives from turn to turn', () => {
       const evs = await send(id, q);
       assert.equal(last(evs).type, 'done');
       answers.push(answerOf(evs));
-      firstCalls.push(d.requests.slice(seen).find((r) => !r.schema)!);
+      firstCalls.push(d.requests.slice(seen).find((r) => !r.schema && !isTitleRequest(r))!);
     }
     const { body } = await getThread(id);
     assert.ok(body.decisions.length >= 5, 'decisions were recorded along the way');
@@ -162,8 +162,24 @@ describe('the prompt cache survives from turn to turn', () => {
     makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
     await send(await newThread(), 'What is the weather today in Lyon?');
     assert.ok(d.requests.some((r) => r.schema), 'the turn asked decide steps');
-    for (const r of d.requests) assert.equal(r.body.id_slot, r.schema ? 1 : 0, `${r.schema ? 'side call' : 'round'} on its slot`);
+    for (const r of turnRequests(d)) assert.equal(r.body.id_slot, r.schema ? 1 : 0, `${r.schema ? 'side call' : 'round'} on its slot`);
+    const titles = d.requests.filter(isTitleRequest);
+    assert.equal(titles.length, 1, 'the first exchange was titled');
+    assert.equal(titles[0].body.id_slot, 1, 'the title call went to the side slot, away from the conversation');
     assert.ok(d.requests.every((r) => r.cache?.slot === r.body.id_slot));
+  });
+
+  test('with one slot, the title call between two turns does not cost the next turn its prompt cache (--cache-ram)', async () => {
+    const d = await double({ slots: 1, metrics: true });
+    makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
+    const id = await newThread();
+    await send(id, 'Explain how a heat pump works.');
+    assert.equal(d.requests.at(-1) && isTitleRequest(d.requests.at(-1)!), true, 'the title was written after the first exchange');
+    const seen = d.requests.length;
+    await send(id, 'And how efficient is one in winter?');
+    const round = d.requests.slice(seen).find((r) => !r.schema && !isTitleRequest(r))!;
+    const firstRound = rounds(d)[0];
+    assert.ok(round.cache!.cached > firstRound.cache!.promptTokens, `the second turn reused more than the whole first prompt (${round.cache!.cached} of ${round.cache!.promptTokens})`);
   });
 
   test('with one slot, nothing is sent before the round the user waits for', async () => {

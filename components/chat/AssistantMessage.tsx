@@ -49,7 +49,17 @@ function shortArgs(args: string): string {
   }
 }
 
+/** What the remember tool did, in words: the turn shows what was remembered or forgotten. */
+function memoryChange(call: LiveToolCall): string | null {
+  if (call.name !== 'remember' || !call.ok || !call.result || typeof call.result !== 'object') return null;
+  const r = call.result as { remembered?: unknown; replaced?: unknown; forgotten?: unknown };
+  if (typeof r.forgotten === 'string') return `Forgot: ${r.forgotten}`;
+  if (typeof r.remembered !== 'string') return null;
+  return typeof r.replaced === 'string' ? `Remembered: ${r.remembered} (replacing: ${r.replaced})` : `Remembered: ${r.remembered}`;
+}
+
 function ToolCallChip({ call }: { call: LiveToolCall }) {
+  const change = memoryChange(call);
   const [open, setOpen] = useState(false);
   const pending = call.ok === undefined;
   const tone = pending
@@ -61,7 +71,13 @@ function ToolCallChip({ call }: { call: LiveToolCall }) {
     <div data-testid="tool-call" data-tool={call.name} className={`rounded-md border px-2 py-1 text-xs ${tone}`}>
       <button type="button" className="flex w-full items-center gap-2 text-left" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
         <span className="font-mono font-semibold">{call.name}</span>
-        <span className="truncate opacity-80">{shortArgs(call.arguments)}</span>
+        {change ? (
+          <span data-testid="memory-change" className="min-w-0 flex-1 break-words">
+            {change}
+          </span>
+        ) : (
+          <span className="truncate opacity-80">{shortArgs(call.arguments)}</span>
+        )}
         <span className="ml-auto shrink-0 opacity-70">
           {pending ? 'running…' : call.repeat ? 'repeat' : call.ok ? `${call.ms ?? 0} ms` : 'failed'}
         </span>

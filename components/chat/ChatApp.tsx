@@ -98,6 +98,32 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
     void refreshMemories();
   }, [refreshThreads, checkHealth, refreshMemories]);
 
+  // Changes made outside this page's own turn: a fact remembered from a chat (here or in another
+  // tab), a title written in the background. EventSource reconnects by itself; on (re)connecting
+  // the page loads both afresh, since nothing is replayed.
+  useEffect(() => {
+    const source = new EventSource('/api/events');
+    source.onopen = () => {
+      void refreshMemories();
+      void refreshThreads();
+    };
+    source.onmessage = (message) => {
+      let update: { type?: string; id?: string; title?: string };
+      try {
+        update = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (update.type === 'memories') void refreshMemories();
+      if (update.type === 'thread' && typeof update.id === 'string' && typeof update.title === 'string') {
+        const { id, title } = update;
+        setThreads((list) => list.map((t) => (t.id === id ? { ...t, title } : t)));
+        setView((v) => (v && v.id === id ? { ...v, title } : v));
+      }
+    };
+    return () => source.close();
+  }, [refreshMemories, refreshThreads]);
+
   useEffect(() => {
     if (!health || downServers(health).length === 0) return;
     const timer = setInterval(() => void checkHealth(), HEALTH_RETRY_MS);

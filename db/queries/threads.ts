@@ -21,7 +21,12 @@ export function decodeCursor(raw: string): ThreadCursor | null {
 export function threadQueries(db: Db) {
   return {
     createThread({ id, title, now }: { id: string; title: string; now: number }): Thread {
-      return db.insert(threads).values({ id, title, createdAt: now, updatedAt: now }).returning().get();
+      // A title given when the thread is made is the user's own.
+      return db
+        .insert(threads)
+        .values({ id, title, titleSource: title ? 'user' : 'auto', createdAt: now, updatedAt: now })
+        .returning()
+        .get();
     },
 
     getThread({ id }: { id: string }): Thread | undefined {
@@ -60,7 +65,7 @@ export function threadQueries(db: Db) {
     }): Thread | undefined {
       return db
         .update(threads)
-        .set({ ...patch, updatedAt: now })
+        .set({ ...patch, ...(patch.title !== undefined ? { titleSource: 'user' as const } : {}), updatedAt: now })
         .where(eq(threads.id, id))
         .returning()
         .get();
@@ -68,6 +73,14 @@ export function threadQueries(db: Db) {
 
     touchThread({ id, now }: { id: string; now: number }) {
       db.update(threads).set({ updatedAt: now }).where(eq(threads.id, id)).run();
+    },
+
+    /**
+     * The model's title for a thread, unless the user has named it meanwhile (or the thread is
+     * gone). Not a change of activity: the thread keeps its place in the list.
+     */
+    setModelTitle({ id, title }: { id: string; title: string }): boolean {
+      return db.update(threads).set({ title, titleSource: 'model' }).where(and(eq(threads.id, id), eq(threads.titleSource, 'auto'))).run().changes > 0;
     },
 
     /** Gives an untitled thread a title from its first message. */

@@ -7,6 +7,7 @@ import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDoubl
 import { readSse } from '@/lib/client/sse';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
 import type { TurnEvent } from '@/lib/engine/events';
+import { isTitleRequest } from '@/lib/turns/titles';
 import { startHearth, type HearthServer } from './hearth-server';
 
 /**
@@ -134,7 +135,7 @@ async function withHeldReply(marker: string, words: string, body: (release: () =
   const reply: DoubleReply = { content: words, hold: { afterTokens: 3, until } };
   double.setScript((req: DoubleRequest) => {
     const last = req.messages.filter((m) => m.role === 'user').at(-1);
-    if (!req.schema && typeof last?.content === 'string' && last.content.includes(marker)) return reply;
+    if (!req.schema && !isTitleRequest(req) && typeof last?.content === 'string' && last.content.includes(marker)) return reply;
     return persona(req);
   });
   try {
@@ -180,6 +181,7 @@ describe('routes and methods', () => {
   const routes = (t: string, turn: string, memory: string) =>
     [
       ['/api/health', ['GET']],
+      ['/api/events', ['GET']],
       ['/api/threads', ['GET', 'POST']],
       [`/api/threads/${t}`, ['GET', 'PATCH', 'DELETE']],
       [`/api/threads/${t}/export`, ['GET']],
@@ -391,6 +393,22 @@ describe('bodies', () => {
     const reused = await call('POST', `/api/threads/${t}/messages`, { json: { content: 'again', attachmentIds: [attachment.id] } });
     assertError(reused, 400, 'bad_request', 'reused attachment');
     assert.equal((await threadOf(t)).messages.length, 2);
+  });
+
+  test('GET /api/events is an event stream that opens at once and carries library changes (a memory kept)', async () => {
+    const abort = new AbortController();
+    const res = await fetch(`${hearth.url}/api/events`, { signal: abort.signal });
+    seen.push({ what: 'GET /api/events', status: res.status, expected5xx: false });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    assert.match(res.headers.get('cache-control') ?? '', /no-cache/);
+    const frames = readSse(res.body!, abort.signal)[Symbol.asyncIterator]();
+    const made = await call('POST', '/api/memories', { json: { text: 'I keep bees' } });
+    assert.equal(made.status, 201, made.text);
+    const first = await frames.next();
+    assert.deepEqual(JSON.parse(first.value.data), { type: 'memories' });
+    abort.abort();
+    assert.equal((await call('DELETE', `/api/memories/${(made.body as { id: string }).id}`)).status, 204);
   });
 
   test('memories: kept, refused with the reason (400 refused), edited, deleted', async () => {

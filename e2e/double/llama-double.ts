@@ -40,8 +40,8 @@ export type DoubleReply = {
   delayMs?: number;
   tokenDelayMs?: number;
   /**
-   * Streamed replies: after `afterTokens` content tokens, wait until `until` settles before
-   * going on. Tests hold a turn mid-answer this way (busy thread, cancel, live replay)
+   * After `afterTokens` content tokens (streamed), or before the whole answer (not streamed),
+   * wait until `until` settles before going on. Tests hold a turn mid-answer this way (busy thread, cancel, live replay)
    * without racing the clock.
    */
   hold?: { afterTokens: number; until: Promise<unknown> };
@@ -65,6 +65,8 @@ export type LlamaDoubleOptions = {
   jinja?: boolean;
   /** Started with --metrics: GET /metrics answers (otherwise 501, as the real server does). */
   metrics?: boolean;
+  /** The host-memory prompt cache (`--cache-ram`) in tokens; 0 is `--cache-ram 0`. On by default, as on the server. */
+  cacheRamTokens?: number;
 };
 
 export type LlamaDouble = {
@@ -241,7 +243,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
   const slots = options.slots ?? 1;
   let script: DoubleScript | undefined = options.script;
   const requests: DoubleRequest[] = [];
-  const pool = new SlotPool(slots);
+  const pool = new SlotPool(slots, undefined, options.cacheRamTokens);
   let calls = 0;
   const sockets = new Set<import('node:net').Socket>();
 
@@ -376,6 +378,12 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     const wantRawProbs = req.body.logprobs === true && !wantProbs;
 
     if (!req.stream) {
+      if (reply.hold) {
+        // Generating: a client that hangs up meanwhile frees the slot, as on the real server.
+        let gone = false;
+        await Promise.race([reply.hold.until.catch(() => undefined), new Promise((resolve) => res.once('close', () => resolve((gone = true))))]);
+        if (gone || res.destroyed) return undefined;
+      }
       const message: Record<string, unknown> = { role: 'assistant', content: toolCalls.length ? '' : content };
       if (reply.reasoning) message.reasoning_content = reply.reasoning;
       if (toolCalls.length) {

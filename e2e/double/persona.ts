@@ -73,6 +73,23 @@ function decideReply(req: DoubleRequest): DoubleReply {
   return { content: JSON.stringify(answer) };
 }
 
+/** "The user is vegetarian." said back to the user: "you are vegetarian." */
+const lowerFirst = (s: string) =>
+  s
+    .replace(/^The user's\b/, 'your')
+    .replace(/^The user is\b/, 'you are')
+    .replace(/^The user\b/, 'you');
+
+/** "remember that I'm vegetarian" as a small model writes the fact: "The user is vegetarian." */
+export function thirdPerson(clause: string): string {
+  const c = clause.trim().replace(/[.!]+$/, '');
+  const told = c
+    .replace(/^(I am|I'm)\b/i, 'The user is')
+    .replace(/^I\b/, 'The user')
+    .replace(/^my\b/i, "The user's");
+  return `${told.charAt(0).toUpperCase()}${told.slice(1)}.`;
+}
+
 function summariseToolResult(name: string, raw: string): string {
   let data: unknown;
   try {
@@ -88,13 +105,33 @@ function summariseToolResult(name: string, raw: string): string {
     if (first.url) return `According to **${first.title}** (${first.url}): ${first.snippet ?? ''}`.trim();
     return `From your earlier conversations: ${String(first.excerpt ?? first.text ?? first.title ?? '').slice(0, 200)}`;
   }
+  if (typeof d.remembered === 'string') return d.replaced ? `Noted: I'll remember that ${lowerFirst(d.remembered)} (instead of: ${String(d.replaced)})` : `Noted: I'll remember that ${lowerFirst(d.remembered)}`;
+  if (typeof d.forgotten === 'string') return `Done: I've forgotten that ${lowerFirst(d.forgotten)}`;
   if (typeof d.iso === 'string') return `It is ${String(d.local ?? d.iso)} (${String(d.timezone ?? '')}).`;
   if (typeof d.text === 'string') return `The page says: ${d.text.slice(0, 200)}`;
   return `The ${name} tool returned: ${raw.slice(0, 200)}`;
 }
 
+/** Leading words a title leaves out. */
+const TITLE_SKIP = new Set('please can could would you tell me explain what whats is are how do does the a an i my to about give write show'.split(' '));
+
+/** A title as a small model writes one: the question's first content words, capitalised. */
+export function titleFor(question: string): string {
+  const words = question.replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter(Boolean);
+  let start = 0;
+  while (start < words.length - 1 && TITLE_SKIP.has(words[start].toLowerCase())) start++;
+  const picked = words.slice(start, start + 5);
+  if (picked.length === 0) picked.push('New');
+  if (picked.length < 3) picked.push('conversation');
+  return picked.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+}
+
 export function persona(req: DoubleRequest): DoubleReply {
   if (req.schema) return decideReply(req);
+  if (text(req.messages[0]?.content) === 'You write short titles for conversations.') {
+    const asked = text(req.messages.at(-1)?.content).match(/^User: (.*)$/m)?.[1] ?? '';
+    return { content: titleFor(asked.replace(/…$/, '')) };
+  }
   const q = question(req);
   const last = req.messages.at(-1);
   const toolNames = req.tools.map((t) => t.function.name);
@@ -120,6 +157,14 @@ export function persona(req: DoubleRequest): DoubleReply {
     return { toolCalls: [{ name: toolNames[0], arguments: {} }] };
   }
 
+  const remember = q.match(/^(?:please )?remember (?:that )?(.+)$/i);
+  if (remember && toolNames.includes('remember')) {
+    return { toolCalls: [{ name: 'remember', arguments: { action: 'add', fact: thirdPerson(remember[1]) } }] };
+  }
+  const forget = q.match(/^(?:please )?forget (?:that )?(.+)$/i);
+  if (forget && toolNames.includes('remember')) {
+    return { toolCalls: [{ name: 'remember', arguments: { action: 'forget', fact: thirdPerson(forget[1]) } }] };
+  }
   if (/\bwhat time\b|\bwhat day\b/i.test(q) && toolNames.includes('now')) {
     return { toolCalls: [{ name: 'now', arguments: {} }] };
   }

@@ -90,6 +90,32 @@ describe('prompt cache', () => {
     assert.equal(sideAgain.usage.prompt_tokens_details.cached_tokens, tokensOf(side) - 1);
   });
 
+  test('a short side call between two turns on the same slot: the host-memory cache (--cache-ram) brings the conversation back', async () => {
+    const oneSlot = async (cacheRamTokens?: number) => {
+      const d = await startLlamaDouble({ slots: 1, cacheRamTokens, script: () => ({ content: 'The Loire castles were built over five centuries.' }) });
+      try {
+        const ask = async (messages: Msg[]) => {
+          const res = await fetch(`${d.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ messages, id_slot: 0 }) });
+          return (await res.json()) as { usage: Usage; choices: { message: { content: string } }[] };
+        };
+        const turn1 = [
+          { role: 'system', content: 'You are Hearth, a helpful assistant running on this machine.' },
+          { role: 'user', content: 'Tell me about the history of the Loire valley castles, in some detail please.' },
+        ];
+        const first = await ask(turn1);
+        await ask([{ role: 'system', content: 'You write short titles.' }, { role: 'user', content: 'Title this: castles' }]);
+        const turn2 = [...turn1, { role: 'assistant', content: first.choices[0].message.content }, { role: 'user', content: 'Which one is the oldest?' }];
+        return { cached: (await ask(turn2)).usage.prompt_tokens_details.cached_tokens, held: first.usage.prompt_tokens + first.usage.completion_tokens };
+      } finally {
+        await d.close();
+      }
+    };
+    const restored = await oneSlot();
+    assert.equal(restored.cached, restored.held, 'the conversation and its answer came back from host memory');
+    const without = await oneSlot(0);
+    assert.ok(without.cached < 10, `with --cache-ram 0 the side call's prompt displaced it (${without.cached} reused)`);
+  });
+
   test('cache_prompt false reads the whole prompt', async () => {
     const messages = [{ role: 'user', content: 'Count to three.' }];
     await chat(messages, { id_slot: 0 });

@@ -15,9 +15,15 @@
  * - `/metrics` counts `llamacpp:prompt_tokens_total` (read, cache excluded) and
  *   `llamacpp:prompt_tokens_cached_total`.
  *
- * Not modelled: the host-memory prompt cache (`--cache-ram`, on by default with 8 GiB), which
- * saves a slot's tokens when another prompt takes the slot and restores them later. The double
- * is therefore stricter than a real server: what it reports reused, the slot itself kept.
+ * - The host-memory prompt cache (`--cache-ram`, on by default with 8 GiB; server-task.cpp
+ *   `server_prompt_cache`). When a slot is taken by the least-recently-used rule, or its new
+ *   prompt would keep under half of what it holds (`f_keep < 0.5`, computed from the similarity
+ *   pass, which with `id_slot` looks at that slot only), the slot's tokens are saved to host
+ *   memory (unless an entry already holds them all; entries they hold all of are dropped), and
+ *   the entry most like the new prompt is loaded into the slot if it keeps at least a quarter
+ *   of itself and beats the slot on both keep and similarity. So a one-slot server that
+ *   answers a short side call between two turns still finds the conversation's prefix.
+ *   The limit is modelled in tokens (`hostCacheTokens`), oldest entries dropped first.
  */
 
 /** The prompt as the model sees it, rendered with a ChatML-like template (Qwen's), tools in the system block. */
@@ -71,6 +77,8 @@ function commonPrefix(a: readonly string[], b: readonly string[]): number {
 }
 
 type Slot = { id: number; tokens: string[]; busy: boolean; lastUsed: number };
+/** What `--cache-ram` keeps: earlier slot contents, oldest first. */
+type HostEntry = { tokens: string[] };
 type Waiter = { idSlot: number | undefined; tokens: string[]; reuse: boolean; grant: (lease: SlotLease) => void; gone: () => boolean };
 
 export type SlotLease = {
@@ -95,12 +103,15 @@ export type SlotMetrics = {
 export class SlotPool {
   private readonly slots: Slot[];
   private readonly waiting: Waiter[] = [];
+  private readonly host: HostEntry[] = [];
   private clock = 0;
   readonly metrics: SlotMetrics = { promptTokensRead: 0, promptTokensCached: 0, tokensPredicted: 0, requestsDeferred: 0, nTokensMax: 0 };
 
   constructor(
     count: number,
     private readonly similarity = 0.1,
+    /** The host-memory prompt cache's size in tokens; 0 turns it off (`--cache-ram 0`). */
+    private readonly hostCacheTokens = 65_536,
   ) {
     this.slots = Array.from({ length: Math.max(1, count) }, (_, id) => ({ id, tokens: [], busy: false, lastUsed: 0 }));
   }
@@ -141,14 +152,17 @@ export class SlotPool {
     });
   }
 
-  private pick(w: Waiter): Slot | undefined {
+  /** The slot for a prompt (server-context.cpp `get_available_slot`), and whether the host cache is consulted. */
+  private pick(w: Waiter): { slot: Slot; updateCache: boolean } | undefined {
+    let chosen: Slot | undefined;
     if (w.idSlot !== undefined) {
-      const slot = this.slots[w.idSlot];
-      return slot.busy ? undefined : slot;
+      chosen = this.slots[w.idSlot];
+      if (chosen.busy) return undefined;
     }
     let best: Slot | undefined;
     let bestSim = 0;
     for (const slot of this.slots) {
+      if (w.idSlot !== undefined && slot.id !== w.idSlot) continue;
       if (slot.busy || slot.tokens.length === 0) continue;
       const sim = commonPrefix(slot.tokens, w.tokens) / Math.max(1, w.tokens.length);
       if (sim > bestSim && sim > this.similarity) {
@@ -156,14 +170,50 @@ export class SlotPool {
         best = slot;
       }
     }
-    if (best) return best;
+    chosen = best ?? chosen;
+    if (chosen) {
+      // An empty slot gives 0/0 (NaN) there, which is not under a half: nothing is saved or loaded.
+      const keep = (bestSim * w.tokens.length) / chosen.tokens.length;
+      return { slot: chosen, updateCache: keep < 0.5 };
+    }
     const idle = this.slots.filter((s) => !s.busy);
-    return idle.sort((a, b) => a.lastUsed - b.lastUsed)[0];
+    const lru = idle.sort((a, b) => a.lastUsed - b.lastUsed)[0];
+    return lru ? { slot: lru, updateCache: true } : undefined;
+  }
+
+  /** prompt_save then prompt_load (server-task.cpp `server_prompt_cache::alloc`, `load`, `update`). */
+  private swapWithHostCache(slot: Slot, prompt: string[]) {
+    if (this.hostCacheTokens <= 0) return;
+    const held = slot.tokens;
+    if (held.length > 0 && !this.host.some((e) => commonPrefix(e.tokens, held) === held.length)) {
+      for (let i = this.host.length - 1; i >= 0; i--) if (commonPrefix(this.host[i].tokens, held) === this.host[i].tokens.length) this.host.splice(i, 1);
+      this.host.push({ tokens: held });
+    }
+    const lcpSlot = commonPrefix(held, prompt);
+    let keepBest = held.length > 0 ? lcpSlot / held.length : -1;
+    let simBest = lcpSlot / Math.max(1, prompt.length);
+    let found = -1;
+    this.host.forEach((entry, i) => {
+      const lcp = commonPrefix(entry.tokens, prompt);
+      const keep = lcp / entry.tokens.length;
+      const sim = lcp / Math.max(1, prompt.length);
+      if (keep < 0.25) return; // don't trash large prompts
+      if (keepBest < keep && simBest < sim) {
+        keepBest = keep;
+        simBest = sim;
+        found = i;
+      }
+    });
+    if (found >= 0) slot.tokens = this.host.splice(found, 1)[0].tokens;
+    let total = this.host.reduce((n, e) => n + e.tokens.length, 0);
+    while (this.host.length > 0 && total > this.hostCacheTokens) total -= this.host.shift()!.tokens.length;
   }
 
   private tryGrant(w: Waiter): boolean {
-    const slot = this.pick(w);
-    if (!slot) return false;
+    const picked = this.pick(w);
+    if (!picked) return false;
+    const { slot } = picked;
+    if (picked.updateCache) this.swapWithHostCache(slot, w.tokens);
     slot.busy = true;
     const prompt = w.tokens;
     // The last prompt token is always read again, so a repeated prompt reuses all but one.

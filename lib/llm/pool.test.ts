@@ -98,6 +98,24 @@ describe('slots', () => {
     assert.deepEqual(a.state.requests.map(idSlot), [0, 0]);
   });
 
+  test('background work runs only while no turn runs or waits, on the side slot, and a turn that arrives stops it', async () => {
+    const a = server('http://a', { slots: 3 });
+    const pool = new ModelPool([a]);
+    await pool.ready();
+    const lane = pool.idle()!;
+    assert.ok(lane, 'an idle pool lends its model');
+    await lane.model.chat({ messages: [{ role: 'user', content: 'title?' }] });
+    assert.equal(idSlot(a.state.requests[0]), 2, 'on the side slot, away from the conversations');
+    assert.equal(lane.signal.aborted, false);
+    const entering = pool.enter('t', 'th', () => undefined);
+    assert.equal(lane.signal.aborted, true, 'the turn stopped the background call as it arrived');
+    lane.release();
+    await entering;
+    assert.equal(pool.idle(), null, 'nothing in the background while a turn runs');
+    pool.leave('t');
+    assert.ok(pool.idle(), 'free again once it ended');
+  });
+
   test('a server that did not report slots (a gateway, not llama-server) gets no id_slot', async () => {
     const a = server('http://gateway');
     const lease = (await new ModelPool([a]).enter('t', 'th', () => undefined))!;

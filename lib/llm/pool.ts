@@ -64,6 +64,8 @@ export class ModelPool {
   /** The slot each thread's last turn used: it holds that thread's prompt cache. */
   private readonly lastSlot = new Map<string, { url: string; slot: number }>();
   private recheck: NodeJS.Timeout | null = null;
+  /** Background calls under way (titles): stopped when a turn arrives. */
+  private readonly background = new Set<AbortController>();
   private firstCheck: Promise<ServerHealth[]>;
 
   constructor(
@@ -221,6 +223,9 @@ export class ModelPool {
    * (1 = next) while it waits. Resolves with null when the turn left the queue first.
    */
   async enter(turnId: string, threadId: string, notify: (position: number) => void): Promise<Lease | null> {
+    // A turn never waits behind background work.
+    for (const stop of this.background) stop.abort(new Error('a turn needs the model'));
+    this.background.clear();
     // The first turns after start wait for the servers' first answer (slots, model, context).
     await this.firstCheck;
     const placement = await this.admit({ turnId, threadId, notify });
@@ -259,6 +264,30 @@ export class ModelPool {
     const at = this.waiting.findIndex((w) => w.turnId === turnId);
     if (at >= 0) this.waiting.splice(at, 1)[0].admit(null);
     if (p || at >= 0) this.advance();
+  }
+
+  /**
+   * A model for background work (a thread's title) while no turn runs or waits, or null. Its
+   * calls go where side calls go (the side slot, or the only one) and are stopped (`signal`
+   * aborts) the moment a turn arrives, so background work never delays a turn; the caller
+   * tries again once the pool is idle. `release` when done.
+   */
+  idle(): { model: ModelClient; signal: AbortSignal; release: () => void } | null {
+    if (this.running.size > 0 || this.waiting.length > 0) return null;
+    const server = this.servers.find((s) => s.up);
+    if (!server) return null;
+    const stop = new AbortController();
+    this.background.add(stop);
+    const placement: Placement = { server, slot: 0 };
+    const model: ModelClient = {
+      health: () => server.client.health(),
+      chat: (request, options = {}) =>
+        server.client.chat(this.routed({ ...request, lane: 'side' }, placement), {
+          ...options,
+          signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
+        }),
+    };
+    return { model, signal: stop.signal, release: () => this.background.delete(stop) };
   }
 
   get stats() {

@@ -55,3 +55,26 @@ export function renderFacts(facts: readonly { text: string }[]): string | null {
   if (facts.length === 0) return null;
   return `What you remember about the user, which may or may not bear on this question (use a fact only if it helps; do not list them back):\n${facts.map((f) => factLine(f.text)).join('\n')}`;
 }
+
+/** How alike two facts are: the share of their distinctive words they have in common (0 to 1). */
+export function factSimilarity(a: string, b: string): number {
+  const ta = terms(a);
+  const tb = terms(b);
+  if (ta.size === 0 || tb.size === 0) return normaliseFact(a).toLowerCase() === normaliseFact(b).toLowerCase() ? 1 : 0;
+  const shared = [...ta].filter((t) => tb.has(t)).length;
+  return shared / (ta.size + tb.size - shared);
+}
+
+/** The kept fact most like `text`, if it is at least `min` alike. */
+export function closestFact<F extends { text: string }>(facts: readonly F[], text: string, min: number): F | undefined {
+  let best: F | undefined;
+  let bestScore = min;
+  for (const f of facts) {
+    const score = factSimilarity(f.text, text);
+    if (score >= bestScore) {
+      best = f;
+      bestScore = score;
+    }
+  }
+  return best;
+}

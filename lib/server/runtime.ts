@@ -7,6 +7,9 @@ import { ModelPool } from '@/lib/llm/pool';
 import type { ModelClient } from '@/lib/llm/types';
 import { createToolSet } from '@/lib/tools/toolset';
 import { TurnRegistry } from '@/lib/turns/registry';
+import { BackgroundTitles } from '@/lib/turns/titles';
+import { memoryBook } from './memories';
+import { LibraryUpdates } from './updates';
 
 /**
  * The composition root: the one place that wires the database, the model client, the tools
@@ -15,7 +18,7 @@ import { TurnRegistry } from '@/lib/turns/registry';
  * bundles each route separately and they must share one registry.
  */
 
-export type Runtime = { config: Config; store: Store; models: ModelPool; turns: TurnRegistry };
+export type Runtime = { config: Config; store: Store; models: ModelPool; turns: TurnRegistry; updates: LibraryUpdates };
 
 const key = Symbol.for('hearth.runtime');
 type Holder = { [key]?: Runtime };
@@ -32,8 +35,9 @@ export function buildRuntime(config: Config, store: Store, { model, now = Date.n
         client: createLlamaClient({ baseURL: url, timeoutMs: config.MODEL_TIMEOUT_MS, apiKey: config.LLAMA_API_KEY, model: config.LLAMA_MODEL }),
       }));
   const models = new ModelPool(servers, { slots: config.MODEL_SLOTS, log: (m) => console.warn(m) });
+  const updates = new LibraryUpdates();
   // Built once: the tool schemas are computed when the set is made.
-  const toolSet = createToolSet({ config, store, now });
+  const toolSet = createToolSet({ config, store, now, memory: memoryBook({ store, updates }) });
   const turns = new TurnRegistry({
     store,
     models,
@@ -46,9 +50,13 @@ export function buildRuntime(config: Config, store: Store, { model, now = Date.n
       maxRounds: config.MAX_ROUNDS,
       budget: { fuel: config.TURN_FUEL, modelCalls: config.TURN_MODEL_CALLS, modelCallCost: 100 },
     },
+    titles:
+      config.HEARTH_TITLES === 'model'
+        ? new BackgroundTitles({ store, models, onTitle: (id, title) => updates.publish({ type: 'thread', id, title }), log: (m) => console.warn(m) })
+        : undefined,
     log: (m) => console.warn(m),
   });
-  return { config, store, models, turns };
+  return { config, store, models, turns, updates };
 }
 
 export function getRuntime(): Runtime {

@@ -10,8 +10,9 @@ import { createHostGuard, hostKey, type HostStore, type RateBudget } from './pol
 
 const SEARXNG_BUDGET: RateBudget = { minGapMs: 0, perMinute: 60, perHour: 600, perDay: 5000 };
 import { createToolRegistry } from './registry';
+import { rememberTool } from './remember';
 import { searchConversationsTool } from './search-conversations';
-import type { ConversationHit, Tool } from './types';
+import type { ConversationHit, MemoryBook, Tool } from './types';
 import { searchLibrary, type SearchStore } from '@/lib/search/search';
 import { createFetchUrlTool, createWebSearchTool } from './web';
 
@@ -27,12 +28,13 @@ export type ToolStore = HostStore &
 /** What the model reads of each earlier message found. */
 const EXCERPT_CHARS = 600;
 
-/** Hearth's tools for one turn: web search only when SearXNG is configured. */
-export function createToolSet({ config, store, now, fetchImpl }: { config: Config; store: ToolStore; now: () => number; fetchImpl?: typeof fetch }): ToolSet {
+/** Hearth's tools for one turn: web search only when SearXNG is configured, remember only with a memory. */
+export function createToolSet({ config, store, now, fetchImpl, memory }: { config: Config; store: ToolStore; now: () => number; fetchImpl?: typeof fetch; memory?: MemoryBook }): ToolSet {
   // The user's own SearXNG answers many queries a minute; outside sites get the default budget.
   const budgets: Record<string, RateBudget> = config.SEARXNG_URL ? { [hostKey(config.SEARXNG_URL)]: SEARXNG_BUDGET } : {};
   const guard = createHostGuard(store, now, budgets);
   const tools: Tool[] = [calculatorTool, nowTool, searchConversationsTool, readAttachmentTool as Tool, grepAttachmentTool as Tool];
+  if (memory) tools.push(rememberTool as Tool);
   const files = filesDir(config.DATA_DIR);
   let searchHost: string | null = null;
   if (config.SEARXNG_URL) {
@@ -48,6 +50,7 @@ export function createToolSet({ config, store, now, fetchImpl }: { config: Confi
       now,
       timezone: config.HEARTH_TIMEZONE,
       threadId,
+      memory,
       attachmentText: (id) => {
         const a = store.attachmentOfThread({ id, threadId });
         if (!a) return undefined;

@@ -19,6 +19,16 @@ export type ToolDeps = {
   fetch?: typeof fetch;
   /** A file attached in this conversation (never another's), by its id. */
   attachmentText?: (id: string) => AttachmentText | undefined;
+  /** What Hearth remembers about the user (lib/server/memories.ts). */
+  memory?: MemoryBook;
+};
+
+/** Memory facts, with the Memory panel's rules; a refusal is a HearthError 'refused' with the reason. */
+export type MemoryBook = {
+  list(): { id: string; text: string }[];
+  add(text: string): { id: string; text: string };
+  edit(id: string, text: string): { id: string; text: string };
+  forget(id: string): void;
 };
 
 /** Where a file's whole text is: a file on disk, or (attached before files were kept) the text stored with it. */

@@ -10,6 +10,7 @@ import { StepLedger, type StoredStep } from '@/lib/engine/steps';
 import { runTurn, type EngineConfig, type TurnOutcome } from '@/lib/engine/turn';
 import type { Lease, ModelPool } from '@/lib/llm/pool';
 import { compactEvents, expandEvent, fromStored, toStored, type StoredCompact } from './compact';
+import type { BackgroundTitles } from './titles';
 import type { ToolRegistry } from '@/lib/tools/registry';
 import type { ToolDeps } from '@/lib/tools/types';
 
@@ -88,6 +89,8 @@ export type RegistryOptions = {
   engine?: Partial<EngineConfig>;
   /** Upper bound on history sent to the model, in characters (from the model's context size). */
   historyChars?: number;
+  /** Writes thread titles in the background after a first exchange (off: titles stay the first words). */
+  titles?: BackgroundTitles;
   log?: (message: string) => void;
 };
 
@@ -363,6 +366,12 @@ export class TurnRegistry {
     live.listeners.clear();
     this.live.delete(live.turnId);
     this.compact(live.turnId, live.threadId);
+    this.options.titles?.afterTurn(live.threadId, outcome.status === 'done');
+  }
+
+  /** Resolves when no background work (a title) is under way: tests wait on this, never on time. */
+  backgroundIdle(): Promise<void> {
+    return this.options.titles?.idle() ?? Promise.resolve();
   }
 
   /** A finished turn is stored as what was said, not every token (lib/turns/compact.ts); its step ledger goes. */

@@ -14,6 +14,6 @@ export function GET() {
 export function POST(request: Request) {
   return handle(async () => {
     const { text } = await readJson(request, memoryBody);
-    return json(addMemory(getRuntime().store, text), 201);
+    return json(addMemory(getRuntime(), text), 201);
   });
 }

@@ -13,13 +13,13 @@ export function PATCH(request: Request, { params }: Params) {
   return handle(async () => {
     const id = parseId(idParam, (await params).id, 'memory');
     const { text } = await readJson(request, memoryBody);
-    return json(editMemory(getRuntime().store, id, text));
+    return json(editMemory(getRuntime(), id, text));
   });
 }
 
 export function DELETE(_request: Request, { params }: Params) {
   return handle(async () => {
-    forgetMemory(getRuntime().store, parseId(idParam, (await params).id, 'memory'));
+    forgetMemory(getRuntime(), parseId(idParam, (await params).id, 'memory'));
     return new Response(null, { status: 204 });
   });
 }

@@ -1,0 +1,12 @@
+import { handle, otherMethods } from '@/lib/api/http';
+import { libraryEventStream, SSE_HEADERS } from '@/lib/api/sse';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
+
+/** Library changes made outside a page's own turn (a fact remembered, a title written), live. */
+export function GET(request: Request) {
+  return handle(async () => new Response(libraryEventStream(getRuntime().updates, request.signal), { headers: SSE_HEADERS }));
+}
