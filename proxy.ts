@@ -14,10 +14,10 @@ export function proxy(request: NextRequest) {
 }
 
 /**
- * Every path but the upload route: for a path it runs on, Next buffers the request body (and
- * cuts it at its proxy body limit), and uploads stream to disk instead. The upload route runs
- * the same guard itself.
+ * Every path but the upload and import routes: for a path it runs on, Next buffers the request
+ * body (and cuts it at its proxy body limit), and uploads and imports stream to disk instead.
+ * Those two routes run the same guard themselves (guardStreamingRoute).
  */
 export const config = {
-  matcher: ['/((?!api/attachments$).*)', '/'],
+  matcher: ['/((?!api/attachments$|api/import$).*)', '/'],
 };

@@ -2,6 +2,7 @@ import type { Db } from './client';
 import { attachmentQueries } from './queries/attachments';
 import { decisionQueries } from './queries/decisions';
 import { hostQueries } from './queries/hosts';
+import { libraryQueries } from './queries/library';
 import { memoryQueries } from './queries/memories';
 import { messageQueries } from './queries/messages';
 import { searchQueries } from './queries/search';
@@ -20,6 +21,7 @@ export function createStore(db: Db) {
     ...memoryQueries(db),
     ...attachmentQueries(db),
     ...searchQueries(db),
+    ...libraryQueries(db),
     transaction<T>(fn: () => T): T {
       return db.transaction(() => fn());
     },

@@ -83,6 +83,8 @@ const configSchema = z.object({
   TURN_MODEL_CALLS: positiveInt(200).default(16),
   /** The largest text file (logs, data, code) that can be attached, in MB; PDF and Word files stay at 20 MB. */
   HEARTH_MAX_UPLOAD_MB: positiveInt(4096).default(512),
+  /** The largest library file POST /api/import takes, in MB (it holds every attached file). */
+  HEARTH_MAX_IMPORT_MB: positiveInt(1_048_576).default(16_384),
   /** "model": after a thread's first exchange the model writes its title in the background; "first-words": the first words of the first message. */
   HEARTH_TITLES: z.enum(['model', 'first-words']).default('model'),
   /** Model slots when /props cannot be read; normally taken from llama-server. */

@@ -17,8 +17,8 @@ function parseLog(json: string): StoredEvent[] {
 
 /** A turn's stats as stored: the figures in a fixed order, as a JSON array (a third of the object's size). */
 const STATS_ORDER = ['rounds', 'modelCalls', 'toolCalls', 'gateNudges', 'promptTokens', 'completionTokens', 'fuelUsed', 'ms', 'modelMs', 'compiled'] as const;
-const encodeStats = (stats: Record<string, unknown>) => STATS_ORDER.map((k) => (typeof stats[k] === 'boolean' ? Number(stats[k]) : (stats[k] ?? 0)));
-function decodeStats(stored: unknown): Record<string, unknown> | null {
+export const encodeStats = (stats: Record<string, unknown>) => STATS_ORDER.map((k) => (typeof stats[k] === 'boolean' ? Number(stats[k]) : (stats[k] ?? 0)));
+export function decodeStats(stored: unknown): Record<string, unknown> | null {
   if (!Array.isArray(stored)) return (stored as Record<string, unknown> | null) ?? null;
   const out: Record<string, unknown> = Object.fromEntries(STATS_ORDER.map((k, i) => [k, stored[i] ?? 0]));
   if (out.compiled) out.compiled = true;

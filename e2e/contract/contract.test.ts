@@ -159,7 +159,7 @@ before(async () => {
   const brokenUrl = `http://127.0.0.1:${(brokenModel.server.address() as AddressInfo).port}/v1`;
   [hearth, hearthBroken] = await Promise.all([
     // Text files may be as large as HEARTH_MAX_UPLOAD_MB (512 by default); 20 here keeps the test quick.
-    startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '20000', HEARTH_MAX_UPLOAD_MB: '20' }),
+    startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '20000', HEARTH_MAX_UPLOAD_MB: '20', HEARTH_MAX_IMPORT_MB: '2' }),
     startHearth({ LLAMA_URL: brokenUrl, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '5000' }),
   ]);
 });
@@ -189,6 +189,8 @@ describe('routes and methods', () => {
       [`/api/threads/${t}/turns/${turn}/events`, ['GET']],
       [`/api/threads/${t}/turns/${turn}/cancel`, ['POST']],
       ['/api/search?q=x', ['GET']],
+      ['/api/export', ['GET']],
+      ['/api/import', ['POST']],
       ['/api/attachments', ['POST']],
       ['/api/memories', ['GET', 'POST']],
       [`/api/memories/${memory}`, ['PATCH', 'DELETE']],
@@ -222,6 +224,12 @@ describe('routes and methods', () => {
     assert.equal((await call('GET', `/api/threads/${t}/turns/${turnId}/events`)).status, 200);
     assert.equal((await call('POST', `/api/threads/${t}/turns/${turnId}/cancel`)).status, 202);
     assert.equal((await call('GET', '/api/search?q=hello')).status, 200);
+    const library = await call('GET', '/api/export');
+    assert.equal(library.status, 200);
+    assert.match(library.headers.get('content-type') ?? '', /^application\/x-ndjson/);
+    const imported = await call('POST', '/api/import', { body: library.text, headers: { 'Content-Type': 'application/x-ndjson' } });
+    assert.equal(imported.status, 200, imported.text);
+    assert.ok(Object.values((imported.body as { added: Record<string, number> }).added).every((n) => n === 0), 'the library imported into itself adds nothing');
     assert.equal((await call('GET', '/api/memories')).status, 200);
     assert.equal((await call('PATCH', `/api/memories/${memoryId}`, { json: { text: 'I live in Lyon, France' } })).status, 200);
     assert.equal((await call('DELETE', `/api/memories/${memoryId}`)).status, 204);
@@ -298,6 +306,10 @@ describe('bodies', () => {
     }
     assertError(await call('POST', '/api/attachments', { json: { file: 'x' } }), 415, 'unsupported_type');
     assertError(await call('POST', '/api/attachments', { body: 'hello', headers: { 'Content-Type': 'text/plain' } }), 415, 'unsupported_type');
+    const form = new FormData();
+    form.append('file', new Blob(['{}']), 'library.jsonl');
+    assertError(await call('POST', '/api/import', { body: form }), 415, 'unsupported_type', 'import as a form');
+    assertError(await call('POST', '/api/import', { body: '[{"title":"a chat from elsewhere"}]', headers: { 'Content-Type': 'application/json' } }), 400, 'bad_request', 'foreign import');
     assert.deepEqual((await threadOf(t)).messages, []);
   });
 
@@ -315,6 +327,7 @@ describe('bodies', () => {
     }
     assertError(await call('POST', '/api/threads', { json: { title: 'x'.repeat(201) } }), 400, 'bad_request');
     assertError(await call('POST', '/api/memories', { json: { nope: 1 } }), 400, 'bad_request');
+    assertError(await call('POST', '/api/import', { body: 'x'.repeat(3 * 1024 * 1024) }), 413, 'too_large', 'import over HEARTH_MAX_IMPORT_MB (2 here)');
     assert.deepEqual((await threadOf(t)).messages, [], 'nothing was stored');
   });
 
@@ -429,6 +442,9 @@ describe('bodies', () => {
     assertError(await call('DELETE', `/api/threads/${t}`, { headers: { Origin: 'http://evil.example' } }), 403, 'forbidden', 'cross-site DELETE');
     assertError(await call('PATCH', `/api/threads/${t}`, { json: { title: 'x' }, headers: { Origin: 'https://127.0.0.1.evil.example' } }), 403, 'forbidden', 'cross-site PATCH');
     assert.equal((await threadOf(t)).messages.length, 0);
+    // The import route streams its body past the proxy, and guards itself the same way.
+    const library = (await call('GET', '/api/export')).text;
+    assertError(await call('POST', '/api/import', { body: library, headers: { Origin: 'http://evil.example' } }), 403, 'forbidden', 'cross-site import');
     // fetch cannot set Host; send one raw request with a rebound host name.
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(hearth.url);

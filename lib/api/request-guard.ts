@@ -1,3 +1,4 @@
+import { HearthError } from '@/lib/errors';
 /**
  * Two checks before any request reaches a route, for an app with no login that listens on
  * the user's own machine:
@@ -51,4 +52,14 @@ export function guardConfigFromEnv(env: Record<string, string | undefined> = pro
       .map((h) => h.trim())
       .filter(Boolean),
   };
+}
+
+/**
+ * The same guard for a route the proxy leaves alone because it streams its body (uploads,
+ * imports): throws a 403 HearthError when the request must be refused.
+ */
+export function guardStreamingRoute(request: Request, config: GuardConfig): void {
+  const host = request.headers.get('host') ?? new URL(request.url).host;
+  const why = requestRefusal({ method: request.method, host, origin: request.headers.get('origin') }, config);
+  if (why) throw new HearthError('forbidden', why);
 }

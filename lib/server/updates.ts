@@ -4,7 +4,8 @@
  * the background. GET /api/events streams them; the page refreshes what changed.
  */
 
-export type LibraryUpdate = { type: 'memories' } | { type: 'thread'; id: string; title: string };
+/** memories: facts changed; thread: a title written; library: an import added threads and facts. */
+export type LibraryUpdate = { type: 'memories' } | { type: 'thread'; id: string; title: string } | { type: 'library' };
 
 export class LibraryUpdates {
   private readonly listeners = new Set<(update: LibraryUpdate) => void>();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { filesDir, receiveUpload } from '@/lib/attachments/files';
 import { handle, json, otherMethods } from '@/lib/api/http';
-import { guardConfigFromEnv, requestRefusal } from '@/lib/api/request-guard';
+import { guardConfigFromEnv, guardStreamingRoute } from '@/lib/api/request-guard';
 import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
 
@@ -17,9 +17,7 @@ const guard = guardConfigFromEnv();
 export function POST(request: Request) {
   return handle(async () => {
     // The proxy leaves this route alone (it would buffer the body), so it guards itself.
-    const host = request.headers.get('host') ?? new URL(request.url).host;
-    const why = requestRefusal({ method: request.method, host, origin: request.headers.get('origin') }, guard);
-    if (why) throw new HearthError('forbidden', why);
+    guardStreamingRoute(request, guard);
     const type = request.headers.get('content-type') ?? '';
     if (!/^multipart\/form-data\s*;/i.test(type) || !request.body) {
       throw new HearthError('unsupported_type', 'Send the file as multipart/form-data in a field called "file".');

@@ -1,0 +1,24 @@
+import { filesDir } from '@/lib/attachments/files';
+import { handle, otherMethods } from '@/lib/api/http';
+import { exportLibrary } from '@/lib/library/export';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
+
+/** The whole library as one JSON Lines file, streamed (lib/library/format.ts); POST /api/import takes it back. */
+export function GET() {
+  return handle(async () => {
+    const { store, config } = getRuntime();
+    const now = Date.now();
+    const day = new Date(now).toISOString().slice(0, 10);
+    return new Response(exportLibrary({ store, dir: filesDir(config.DATA_DIR), now }), {
+      headers: {
+        'Content-Type': 'application/x-ndjson; charset=utf-8',
+        'Content-Disposition': `attachment; filename="hearth-library-${day}.jsonl"`,
+        'Cache-Control': 'no-store',
+      },
+    });
+  });
+}

@@ -1,0 +1,41 @@
+import { Readable } from 'node:stream';
+import { filesDir } from '@/lib/attachments/files';
+import { handle, json, otherMethods } from '@/lib/api/http';
+import { guardConfigFromEnv, guardStreamingRoute } from '@/lib/api/request-guard';
+import { HearthError } from '@/lib/errors';
+import { applyImport, stageImport } from '@/lib/library/import';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
+
+const guard = guardConfigFromEnv();
+
+/**
+ * Imports a library file (from GET /api/export) or one thread's JSON export, sent as the raw
+ * request body. All or nothing: a broken or foreign file is a 400 naming the line and what is
+ * wrong, and nothing is added. What is already here (the same ids) is kept as it is, so
+ * importing twice changes nothing.
+ */
+export function POST(request: Request) {
+  return handle(async () => {
+    // The proxy leaves this route alone (it would buffer and cut the body), so it guards itself.
+    guardStreamingRoute(request, guard);
+    if (/^multipart\//i.test(request.headers.get('content-type') ?? '')) {
+      throw new HearthError('unsupported_type', 'Send the library file itself as the request body, not as a form.');
+    }
+    if (!request.body) throw new HearthError('bad_request', 'The request has no body: send the library file.');
+    const { config, store, updates } = getRuntime();
+    const maxBytes = config.HEARTH_MAX_IMPORT_MB * 1024 * 1024;
+    if (Number(request.headers.get('content-length') ?? 0) > maxBytes) {
+      throw new HearthError('too_large', `The import is larger than ${config.HEARTH_MAX_IMPORT_MB} MB (HEARTH_MAX_IMPORT_MB).`);
+    }
+    const dir = filesDir(config.DATA_DIR);
+    const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    const staged = await stageImport(body, { dir, maxBytes, knownAttachment: store.attachmentByHash });
+    const summary = applyImport(store, staged, dir);
+    updates.publish({ type: 'library' });
+    return json(summary);
+  });
+}

@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
+import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
+import { filePath, filesDir, textPath } from '@/lib/attachments/files';
+import { setRuntime, type Runtime } from '@/lib/server/runtime';
+import { threadView } from '@/lib/server/threads';
+import { tinyPdf } from '@/lib/testing/pdf';
+import * as attachmentsRoute from './attachments/route';
+import * as exportRoute from './export/route';
+import { base, makeRuntime, newThread, params, req, send } from './harness';
+import * as importRoute from './import/route';
+import * as memoriesRoute from './memories/route';
+import * as searchRoute from './search/route';
+import * as messagesRoute from './threads/[id]/messages/route';
+import * as threadExportRoute from './threads/[id]/export/route';
+import * as threadRoute from './threads/[id]/route';
+
+/**
+ * Moving a library: GET /api/export writes it all as one file, POST /api/import takes it (or one
+ * thread's JSON) back, all or nothing, and a second import changes nothing.
+ */
+
+let double: LlamaDouble;
+let searx: SearxDouble;
+before(async () => {
+  double = await startLlamaDouble();
+  searx = await startSearxDouble();
+});
+after(async () => {
+  setRuntime(undefined);
+  await double.close();
+  await searx.close();
+});
+
+const runtime = () => makeRuntime({ llamaUrl: double.url, searxUrl: searx.url });
+
+async function upload(name: string, bytes: string | Uint8Array, type = 'text/plain'): Promise<string> {
+  const form = new FormData();
+  form.set('file', new File([typeof bytes === 'string' ? bytes : Buffer.from(bytes)], name, { type }));
+  const res = await attachmentsRoute.POST(new Request(`${base}/api/attachments`, { method: 'POST', body: form }));
+  assert.equal(res.status, 201, await res.clone().text());
+  return (await res.json()).id;
+}
+
+async function sendWith(threadId: string, content: string, attachmentIds: string[]) {
+  const res = await messagesRoute.POST(req('POST', `/api/threads/${threadId}/messages`, { content, attachmentIds }), params({ id: threadId }));
+  assert.equal(res.status, 200);
+  await res.text();
+  await (await import('@/lib/server/runtime')).getRuntime().turns.backgroundIdle();
+}
+
+async function exportText(): Promise<string> {
+  const res = await exportRoute.GET();
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /application\/x-ndjson/);
+  assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="hearth-library-\d{4}-\d{2}-\d{2}\.jsonl"/);
+  return res.text();
+}
+
+async function importBody(body: string | Uint8Array) {
+  const res = await importRoute.POST(new Request(`${base}/api/import`, { method: 'POST', body: typeof body === 'string' ? body : Buffer.from(body), headers: { 'Content-Type': 'application/x-ndjson' } }));
+  return { status: res.status, body: await res.json() };
+}
+
+const views = (rt: Runtime) =>
+  rt.store
+    .libraryThreadIds()
+    .map((id) => threadView(rt.store, rt.turns, id))
+    .sort((a, b) => a.id.localeCompare(b.id));
+
+/** Everything a library holds, row by row (search index and autoincrement numbers aside). */
+function dump(rt: Runtime) {
+  const sqlite = rt.store.db.$client;
+  const rows = (sql: string) => sqlite.prepare(sql).all();
+  return {
+    threads: rows('SELECT id, title, title_source, system_prompt, pinned, created_at, updated_at FROM threads ORDER BY id'),
+    messages: rows('SELECT id, thread_id, turn_id, role, content, status, error_code, context_block, created_at FROM messages ORDER BY id'),
+    turns: rows('SELECT * FROM turns ORDER BY id').map((t) => ({ ...(t as object), events: String((t as { events: string | null }).events).replace(/"decision":\d+/g, '"decision":N') })),
+    toolCalls: rows('SELECT * FROM tool_calls ORDER BY id'),
+    attachments: rows('SELECT id, message_id, name, mime, size, sha256, text, kind, chars, lines, created_at FROM attachments ORDER BY id'),
+    memories: rows('SELECT * FROM memories ORDER BY id'),
+    decisions: rows('SELECT layer_id, scope, scope_key, turn_id, thread_id, step_id, at, model_id, source, answers FROM decision_records ORDER BY turn_id, step_id, at'),
+  };
+}
+
+const fileOf = (rt: Runtime, name: string) =>
+  rt.store.db.$client.prepare('SELECT sha256, kind FROM attachments WHERE name = ?').get(name) as { sha256: string; kind: 'text' | 'pdf' | 'docx' };
+
+/** A library with what a year of use leaves: tools, set-aside drafts, a calculation, decisions, files, facts, names. */
+async function fillLibrary(rt: Runtime) {
+  const a = await newThread();
+  await send(a, 'What is the price of bitcoin today?'); // deferral set aside, web search, decisions
+  await send(a, 'What is 12.5 * 4?'); // a calculation
+  const b = await newThread();
+  const log = Array.from({ length: 30_000 }, (_, i) => `2026-11-30 line ${i + 1} ${i % 7 === 0 ? 'ERROR disk full' : 'INFO ok'}`).join('\n');
+  await sendWith(b, 'Here is my server log and an invoice, what do you make of the attached file?', [await upload('server.log', log), await upload('invoice.pdf', tinyPdf('Invoice total 99 EUR'), 'application/pdf')]);
+  assert.equal((await threadRoute.PATCH(req('PATCH', `/api/threads/${b}`, { title: 'Server log review', pinned: true }), params({ id: b }))).status, 200);
+  const c = await newThread();
+  await send(c, 'Remember that I keep bees on the roof');
+  assert.equal((await memoriesRoute.POST(req('POST', '/api/memories', { text: 'I live in Lyon' }))).status, 201);
+  return { a, b, c, logSha: fileOf(rt, 'server.log').sha256 };
+}
+
+describe('export and import', () => {
+  test('a library exported and imported into an empty data folder gives every thread view back, files and facts too; importing again changes nothing', async () => {
+    const source = runtime();
+    const { logSha } = await fillLibrary(source);
+    const before = views(source);
+    assert.ok(before.some((v) => v.messages.some((m) => m.setAside.length > 0)), 'the library has a set-aside draft');
+    assert.ok(before.some((v) => v.messages.some((m) => m.calculation)), 'and a calculation');
+    assert.ok(before.some((v) => v.messages.some((m) => m.toolCalls.length > 0)), 'and tool calls');
+    const file = await exportText();
+    const lines = file.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; records?: number });
+    assert.equal(lines[0].type, 'hearth-library');
+    assert.deepEqual(lines.at(-1), { type: 'end', records: lines.length - 2 });
+    const sourceDump = dump(source);
+
+    const target = runtime();
+    const first = await importBody(file);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal(first.body.added.threads, 3);
+    assert.equal(first.body.added.files, 3, 'the log, the PDF and its extracted text');
+    assert.deepEqual(views(target), before, 'every thread view is the same');
+    assert.deepEqual(dump(target), sourceDump, 'every row is the same');
+    const dir = (rt: Runtime) => filesDir(rt.config.DATA_DIR);
+    assert.ok(fs.readFileSync(filePath(dir(target), logSha)).equals(fs.readFileSync(filePath(dir(source), logSha))), 'the log file, byte for byte');
+    const pdf = fileOf(target, 'invoice.pdf');
+    assert.match(fs.readFileSync(textPath(dir(target), pdf), 'utf8'), /Invoice total 99 EUR/);
+    // The search index took the imported rows in (its triggers ran).
+    const found = await (await searchRoute.GET(req('GET', '/api/search?q=bitcoin'))).json();
+    assert.ok(found.results.length > 0, 'imported messages are found');
+
+    const again = await importBody(file);
+    assert.equal(again.status, 200);
+    assert.ok(Object.values(again.body.added as Record<string, number>).every((n) => n === 0), JSON.stringify(again.body));
+    assert.equal(again.body.alreadyHere.threads, 3);
+    assert.deepEqual(dump(target), sourceDump, 'importing twice changed nothing');
+  });
+
+  test("one thread's JSON export imports too: its messages, tool calls, decisions, set-aside drafts and calculation", async () => {
+    const source = runtime();
+    const { a } = await fillLibrary(source);
+    const json = await (await threadExportRoute.GET(req('GET', `/x?format=json`), params({ id: a }))).text();
+    const view = threadView(source.store, source.turns, a);
+    const target = runtime();
+    const res = await importBody(json);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.source, 'thread');
+    assert.deepEqual(threadView(target.store, target.turns, a), view);
+    assert.ok(Object.values((await importBody(json)).body.added as Record<string, number>).every((n) => n === 0), 'twice changes nothing');
+  });
+
+  test('a broken, cut-off or foreign file is a 400 that names what is wrong, and nothing is half-imported', async () => {
+    const source = runtime();
+    await fillLibrary(source);
+    const file = await exportText();
+    const lines = file.trimEnd().split('\n');
+    const target = runtime();
+    await newThread(); // something already here, which must stay as it is
+    const here = dump(target);
+    const refused = async (body: string, why: RegExp, status = 400) => {
+      const res = await importBody(body);
+      assert.equal(res.status, status, JSON.stringify(res.body));
+      assert.equal(res.body.error.code, status === 400 ? 'bad_request' : res.body.error.code);
+      assert.match(res.body.error.message, why);
+      assert.deepEqual(dump(target), here, `nothing imported: ${res.body.error.message}`);
+      assert.deepEqual(fs.readdirSync(filesDir(target.config.DATA_DIR)).filter((f) => f !== 'tmp'), [], 'no file placed');
+      assert.deepEqual(fs.readdirSync(`${filesDir(target.config.DATA_DIR)}/tmp`), [], 'no temporary file left');
+    };
+    fs.mkdirSync(`${filesDir(target.config.DATA_DIR)}/tmp`, { recursive: true });
+    // Cut off half-way (a download that stopped), and cut at a line end.
+    await refused(file.slice(0, Math.floor(file.length / 2)), /cut off|not JSON/);
+    await refused(lines.slice(0, -1).join('\n'), /without its closing line: it was cut off/);
+    // A record of the wrong shape: the line and the field are named.
+    const at = lines.findIndex((l) => l.includes('"type":"message"'));
+    await refused(lines.map((l, i) => (i === at ? l.replace('"role":"user"', '"role":"robot"').replace('"role":"assistant"', '"role":"robot"') : l)).join('\n'), new RegExp(`line ${at + 1} \\(message\\): role`));
+    // A file's bytes changed.
+    const chunk = lines.findIndex((l) => l.includes('"type":"file"'));
+    const tampered = JSON.parse(lines[chunk]);
+    tampered.data = Buffer.from('not the same bytes').toString('base64');
+    await refused(lines.map((l, i) => (i === chunk ? JSON.stringify(tampered) : l)).join('\n'), /does not match its SHA-256/);
+    // A message whose thread is nowhere.
+    const orphan = JSON.parse(lines[at]);
+    orphan.threadId = '00000000-0000-4000-8000-000000000000';
+    await refused(lines.map((l, i) => (i === at ? JSON.stringify(orphan) : l)).join('\n'), /refers to thread 00000000-0000-4000-8000-000000000000, which is neither in the file nor in this library/);
+    // A newer version, another app's export, not JSON at all, nothing.
+    await refused([lines[0].replace('"version":1', '"version":9'), ...lines.slice(1)].join('\n'), /version 9; this Hearth reads version 1/);
+    await refused(JSON.stringify([{ title: 'A chat', chat: { messages: [{ role: 'user', content: 'hi' }] } }]), /neither a Hearth library file .* nor a thread's JSON export/);
+    await refused('%PDF-1.4 binary', /neither a Hearth library file/);
+    await refused('', /empty/);
+  });
+});

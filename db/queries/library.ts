@@ -1,0 +1,116 @@
+import type Database from 'better-sqlite3';
+import type { Db } from '../client';
+import { decodeStats, encodeStats } from './turns';
+
+/**
+ * Whole-library reads and writes for export and import (lib/library). Reads return rows as
+ * stored; writes never replace a row that is there (INSERT OR IGNORE on its id), so importing
+ * the same file twice changes nothing, and report whether they added it. Foreign keys are on:
+ * a row pointing at a thread, message or turn that does not exist fails, and the import with it.
+ */
+
+type Row = Record<string, unknown>;
+
+export type ThreadRow = { id: string; title: string; title_source: string; system_prompt: string; pinned: number; created_at: number; updated_at: number };
+export type MessageRow = { id: string; thread_id: string; turn_id: string | null; role: string; content: string; status: string; error_code: string | null; context_block: string | null; created_at: number };
+/** stats: the figures by name (stored more compactly; see turns.ts), or null. */
+export type TurnRow = { id: string; thread_id: string; user_message_id: string; assistant_message_id: string | null; status: string; stats: Record<string, unknown> | null; events: string | null; created_at: number; finished_at: number | null };
+export type TurnEventRow = { turn_id: string; seq: number; type: string; data: string; created_at: number };
+export type TurnStepRow = { turn_id: string; seq: number; kind: string; data: string; created_at: number };
+export type ToolCallRow = { id: string; turn_id: string; thread_id: string; name: string; arguments: string; ok: number; result: string; repeat: number; ms: number; created_at: number };
+export type DecisionRow = { id: number; layer_id: string; scope: string; scope_key: string; turn_id: string | null; thread_id: string | null; step_id: string; at: number; model_id: string; source: string; answers: string };
+export type AttachmentRow = { id: string; message_id: string | null; name: string; mime: string; size: number; sha256: string; text: string; kind: string; chars: number; lines: number; created_at: number };
+export type MemoryRow = { id: string; text: string; created_at: number; updated_at: number };
+
+export function libraryQueries(db: Db) {
+  const sqlite = db.$client;
+  const statements = new Map<string, Database.Statement<unknown[]>>();
+  const prepared = (sql: string) => {
+    let s = statements.get(sql);
+    if (!s) statements.set(sql, (s = sqlite.prepare<unknown[]>(sql)));
+    return s;
+  };
+  const all = <T,>(sql: string, ...args: unknown[]) => prepared(sql).all(...args) as T[];
+  /** Inserts unless a row with the same key is there; true when it added the row. */
+  const insert = (table: string, row: Row) => {
+    const columns = Object.keys(row);
+    const sql = `INSERT OR IGNORE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    return prepared(sql).run(...columns.map((c) => row[c])).changes > 0;
+  };
+  const exists = (table: string, id: string) => prepared(`SELECT 1 FROM ${table} WHERE id = ?`).get(id) !== undefined;
+
+  return {
+    libraryThreadIds(): string[] {
+      return all<{ id: string }>('SELECT id FROM threads ORDER BY created_at, id').map((r) => r.id);
+    },
+
+    memoryRows(): MemoryRow[] {
+      return all('SELECT id, text, created_at, updated_at FROM memories ORDER BY created_at, id');
+    },
+
+    /** Everything stored for one thread, read in one go (so it is consistent with itself). */
+    threadRows(threadId: string) {
+      const thread = all<ThreadRow>('SELECT id, title, title_source, system_prompt, pinned, created_at, updated_at FROM threads WHERE id = ?', threadId)[0];
+      if (!thread) return undefined;
+      const turnIds = 'SELECT id FROM turns WHERE thread_id = ?';
+      return {
+        thread,
+        messages: all<MessageRow>(
+          'SELECT id, thread_id, turn_id, role, content, status, error_code, context_block, created_at FROM messages WHERE thread_id = ? ORDER BY created_at, id',
+          threadId,
+        ),
+        decisions: all<DecisionRow>('SELECT * FROM decision_records WHERE thread_id = ? ORDER BY id', threadId),
+        turns: all<Omit<TurnRow, 'stats'> & { stats: string | null }>(
+          'SELECT id, thread_id, user_message_id, assistant_message_id, status, stats, events, created_at, finished_at FROM turns WHERE thread_id = ? ORDER BY created_at, id',
+          threadId,
+        ).map((t): TurnRow => ({ ...t, stats: t.stats === null ? null : decodeStats(JSON.parse(t.stats)) })),
+        turnEvents: all<TurnEventRow>(`SELECT * FROM turn_events WHERE turn_id IN (${turnIds}) ORDER BY turn_id, seq`, threadId),
+        turnSteps: all<TurnStepRow>(`SELECT * FROM turn_steps WHERE turn_id IN (${turnIds}) ORDER BY turn_id, seq`, threadId),
+        toolCalls: all<ToolCallRow>('SELECT * FROM tool_calls WHERE thread_id = ? ORDER BY created_at, id', threadId),
+        attachments: all<AttachmentRow>(
+          'SELECT id, message_id, name, mime, size, sha256, text, kind, chars, lines, created_at FROM attachments WHERE message_id IN (SELECT id FROM messages WHERE thread_id = ?) ORDER BY created_at, id',
+          threadId,
+        ),
+      };
+    },
+
+    /** Decision records kept for no thread (the whole library's, or a turn's own). */
+    looseDecisionRows(): DecisionRow[] {
+      return all('SELECT * FROM decision_records WHERE thread_id IS NULL ORDER BY id');
+    },
+
+    importMemory(row: MemoryRow): boolean {
+      // The same fact under another id is the same fact.
+      if (prepared('SELECT 1 FROM memories WHERE lower(text) = lower(?)').get(row.text) !== undefined) return false;
+      return insert('memories', row);
+    },
+    importThread: (row: ThreadRow) => insert('threads', row),
+    importMessage: (row: MessageRow) => insert('messages', row),
+    importTurn: (row: TurnRow) => insert('turns', { ...row, stats: row.stats === null ? null : JSON.stringify(encodeStats(row.stats)) }),
+    importTurnEvent: (row: TurnEventRow) => insert('turn_events', row),
+    importTurnStep: (row: TurnStepRow) => insert('turn_steps', row),
+    importToolCall: (row: ToolCallRow) => insert('tool_calls', row),
+    importAttachment: (row: AttachmentRow) => insert('attachments', row),
+
+    /**
+     * A decision record by what it is (layer, scope, turn, step, time): the id of the one already
+     * kept, or of the one added. Its number differs between libraries; turn logs are rewritten.
+     */
+    importDecision(row: Omit<DecisionRow, 'id'>): { id: number; added: boolean } {
+      const found = prepared(
+        'SELECT id FROM decision_records WHERE layer_id = ? AND scope = ? AND scope_key = ? AND turn_id IS ? AND step_id = ? AND at = ? LIMIT 1',
+      ).get(row.layer_id, row.scope, row.scope_key, row.turn_id, row.step_id, row.at) as { id: number } | undefined;
+      if (found) return { id: found.id, added: false };
+      const columns = Object.keys(row) as (keyof typeof row)[];
+      const result = prepared(`INSERT INTO decision_records (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(...columns.map((c) => row[c]));
+      return { id: Number(result.lastInsertRowid), added: true };
+    },
+
+    threadExists: (id: string) => exists('threads', id),
+    messageOfThread: (id: string, threadId: string) => prepared('SELECT 1 FROM messages WHERE id = ? AND thread_id = ?').get(id, threadId) !== undefined,
+    turnThread: (id: string) => (prepared('SELECT thread_id FROM turns WHERE id = ?').get(id) as { thread_id: string } | undefined)?.thread_id,
+    /** What an attachment with this file is known as here (for a thread's JSON, which carries no file text). */
+    attachmentByHash: (sha256: string) =>
+      prepared('SELECT text, kind, chars, lines FROM attachments WHERE sha256 = ? LIMIT 1').get(sha256) as Pick<AttachmentRow, 'text' | 'kind' | 'chars' | 'lines'> | undefined,
+  };
+}

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import { filePath, textPath, type FileKind } from '@/lib/attachments/files';
+import type { libraryQueries } from '@/db/queries/library';
+import { FILE_CHUNK_BYTES, LIBRARY_FORMAT, LIBRARY_VERSION, type LibraryRecord } from './format';
+
+/**
+ * GET /api/export: the whole library as one JSON Lines file (see format.ts), streamed. Each
+ * thread is read from the database in one synchronous step (consistent with itself, and never
+ * holding the connection across a pause); files are read a chunk at a time. The stream asks for
+ * more only as the client takes it, so a library of any size costs little memory.
+ */
+
+export type ExportStore = Pick<ReturnType<typeof libraryQueries>, 'libraryThreadIds' | 'memoryRows' | 'threadRows' | 'looseDecisionRows'>;
+
+/** About this much is handed to the client per pull. */
+const PULL_BYTES = 256 * 1024;
+
+const parse = (json: unknown) => (json === null ? null : (JSON.parse(String(json)) as unknown));
+const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** A stored row as a file record: its columns in camelCase, some values changed on the way (0/1 to booleans, JSON text to JSON). */
+function asRecord(type: LibraryRecord['type'], row: object, change: Record<string, (value: unknown) => unknown> = {}): LibraryRecord {
+  const out: Record<string, unknown> = { type };
+  for (const [column, value] of Object.entries(row)) {
+    const key = camel(column);
+    out[key] = change[key] ? change[key](value) : value;
+  }
+  return out as LibraryRecord;
+}
+
+function* records(store: ExportStore, dir: string, now: number): Generator<LibraryRecord | Record<string, unknown>> {
+  yield { type: LIBRARY_FORMAT, version: LIBRARY_VERSION, exportedAt: now };
+  let count = 0;
+  const counted = <T,>(r: T) => (count++, r);
+  for (const m of store.memoryRows()) yield counted(asRecord('memory', m));
+  const sent = new Set<string>();
+  for (const threadId of store.libraryThreadIds()) {
+    const rows = store.threadRows(threadId);
+    if (!rows) continue; // deleted while the export ran
+    yield counted(asRecord('thread', rows.thread, { pinned: Boolean }));
+    for (const m of rows.messages) yield counted(asRecord('message', m));
+    // Decisions before turns: a finished turn's log refers to them by number.
+    for (const d of rows.decisions) yield counted(decisionRecord(d));
+    for (const turn of rows.turns) yield counted(asRecord('turn', turn, { events: parse }));
+    for (const { type: _type, data, ...e } of rows.turnEvents) yield counted({ ...asRecord('turn_event', e), event: parse(data) } as LibraryRecord);
+    for (const s of rows.turnSteps) yield counted(asRecord('turn_step', s, { data: parse }));
+    for (const c of rows.toolCalls) yield counted(asRecord('tool_call', c, { ok: Boolean, repeat: Boolean, result: parse }));
+    for (const a of rows.attachments) {
+      yield counted(asRecord('attachment', a));
+      if (sent.has(a.sha256)) continue;
+      sent.add(a.sha256);
+      const kind = a.kind as FileKind;
+      for (const chunk of fileChunks(a.sha256, 'original', filePath(dir, a.sha256))) yield counted(chunk);
+      // A PDF's or Word file's text, as extracted when it was attached.
+      if (kind !== 'text') for (const chunk of fileChunks(a.sha256, 'text', textPath(dir, { sha256: a.sha256, kind }))) yield counted(chunk);
+    }
+  }
+  for (const d of store.looseDecisionRows()) yield counted(decisionRecord(d));
+  yield { type: 'end', records: count };
+}
+
+function decisionRecord(d: ReturnType<ExportStore['looseDecisionRows']>[number]): LibraryRecord {
+  return {
+    type: 'decision',
+    id: d.id,
+    layerId: d.layer_id,
+    scope: d.scope as 'thread',
+    scopeKey: d.scope_key,
+    turnId: d.turn_id,
+    threadId: d.thread_id,
+    record: { stepId: d.step_id, at: d.at, modelId: d.model_id, source: d.source as 'native', answers: JSON.parse(d.answers) },
+  };
+}
+
+/** A file as base64 chunks (at least one, so an empty file arrives too); none when it is not on disk. */
+function* fileChunks(sha256: string, part: 'original' | 'text', file: string): Generator<LibraryRecord> {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return; // attached before files were kept: the text in the attachment row is all there is
+  }
+  try {
+    // Files are named by their hash and never change, so the size read now holds.
+    const size = fs.fstatSync(fd).size;
+    const chunks = Math.max(1, Math.ceil(size / FILE_CHUNK_BYTES));
+    const buffer = Buffer.alloc(Math.min(FILE_CHUNK_BYTES, Math.max(1, size)));
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      const n = fs.readSync(fd, buffer, 0, Math.min(buffer.length, size - chunk * FILE_CHUNK_BYTES), chunk * FILE_CHUNK_BYTES);
+      yield { type: 'file', sha256, part, chunk, last: chunk === chunks - 1, data: buffer.subarray(0, n).toString('base64') };
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The library file as a byte stream, produced as the client reads it. */
+export function exportLibrary({ store, dir, now }: { store: ExportStore; dir: string; now: number }): ReadableStream<Uint8Array> {
+  const source = records(store, dir, now);
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        let text = '';
+        while (text.length < PULL_BYTES) {
+          const next = source.next();
+          if (next.done) {
+            if (text) controller.enqueue(encoder.encode(text));
+            controller.close();
+            return;
+          }
+          text += `${JSON.stringify(next.value)}\n`;
+        }
+        controller.enqueue(encoder.encode(text));
+      },
+      cancel() {
+        source.return(undefined); // closes a file being read
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}

@@ -1,0 +1,215 @@
+import { z } from 'zod';
+
+/**
+ * The library file: everything Hearth keeps, as JSON Lines (one record a line), so it can be
+ * written and read as a stream whatever its size. The first line says what the file is:
+ *
+ *   {"type":"hearth-library","version":1,"exportedAt":…}
+ *
+ * then memory facts, then each thread followed by its rows (messages, decisions, turns and
+ * their event logs, tool calls, attachments), each attached file's bytes as base64 chunks
+ * right after its attachment. Ids are kept, so importing a file twice changes nothing: a row
+ * whose id is already there is left as it is.
+ *
+ * Every record is checked here on the way in (a file is outside input): types, sizes, and the
+ * shapes the app renders (decision answers, turn events), so nothing imported can break a view.
+ */
+
+export const LIBRARY_FORMAT = 'hearth-library';
+export const LIBRARY_VERSION = 1;
+
+/** Bytes of a file per chunk line (base64 makes it 4/3 larger). */
+export const FILE_CHUNK_BYTES = 768 * 1024;
+/** The longest line a library file may have: a long message, or a file chunk. */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+const id = z.string().min(1).max(200);
+const time = z.number().int().min(0).max(8.64e15);
+const text = (max: number) => z.string().max(max);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex');
+const jsonValue: z.ZodType<unknown> = z.unknown().refine((v) => v === undefined || JSON.stringify(v) !== undefined, 'must be JSON');
+
+export const decideAnswerSchema = z.union([
+  z.object({ kind: z.literal('boolean'), value: z.boolean(), p: z.number().min(0).max(1) }).strict(),
+  z.object({ kind: z.literal('choice'), value: text(2000), p: z.number().min(0).max(1) }).strict(),
+  z.object({ kind: z.literal('score'), level: text(2000), value: z.number().finite() }).strict(),
+  z.object({ kind: z.literal('text'), value: text(20_000) }).strict(),
+  z.object({ refused: z.literal(true), reason: text(2000) }).strict(),
+]);
+
+export const decisionRecordSchema = z
+  .object({
+    stepId: text(200),
+    at: time,
+    modelId: text(500),
+    source: z.enum(['native', 'estimated']),
+    answers: z.record(z.string().max(200), decideAnswerSchema),
+  })
+  .strict();
+
+const statsSchema = z.record(z.string().max(100), z.union([z.number().finite(), z.boolean()]));
+
+/** A turn event as the app streams and replays it (lib/engine/events.ts). */
+export const turnEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('turn'), turnId: id, threadId: id, userMessageId: id, assistantMessageId: id }).strict(),
+  z
+    .object({
+      type: z.literal('status'),
+      stage: z.enum(['queued', 'thinking', 'searching', 'checking', 'writing', 'resumed']),
+      queuePosition: z.number().int().min(0).optional(),
+    })
+    .strict(),
+  z.object({ type: z.literal('decision'), record: decisionRecordSchema }).strict(),
+  z.object({ type: z.literal('delta'), text: text(1_000_000) }).strict(),
+  z.object({ type: z.literal('draft'), text: text(10_000_000) }).strict(),
+  z.object({ type: z.literal('tool_call'), id: text(200), name: text(200), arguments: text(1_000_000) }).strict(),
+  z
+    .object({
+      type: z.literal('tool_result'),
+      id: text(200),
+      name: text(200),
+      ok: z.boolean(),
+      result: jsonValue.optional(),
+      error: text(100_000).optional(),
+      repeat: z.boolean().optional(),
+      ms: z.number().finite().min(0),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('draft_rejected'),
+      reason: z.enum(['deferral', 'refusal', 'freshness', 'verdict', 'tool_call', 'no_research']),
+      detail: text(10_000).optional(),
+      query: text(10_000).optional(),
+    })
+    .strict(),
+  z.object({ type: z.literal('calculation'), expression: text(10_000), result: text(100_000), exact: z.boolean(), fraction: text(100_000).optional() }).strict(),
+  z.object({ type: z.literal('message'), id: id, content: text(10_000_000) }).strict(),
+  z.object({ type: z.literal('error'), code: text(100), message: text(10_000), fuelUsed: z.number().finite().optional() }).strict(),
+  z.object({ type: z.literal('done'), turnId: id, stats: statsSchema }).strict(),
+]);
+
+/** An entry of a finished turn's compacted log (lib/turns/compact.ts `toStored`). */
+const compactEntrySchema = z.union([
+  turnEventSchema,
+  z.enum(['turn', 'done', 'message', 'answer-draft']),
+  z.object({ decision: z.number().int() }).strict(),
+  z.object({ tool_call: text(200) }).strict(),
+  z.object({ tool_result: z.tuple([text(200), z.number().finite().min(0)]) }).strict(),
+]);
+
+const seq = z.number().int().min(1).max(10_000_000);
+
+export const headerSchema = z.object({ type: z.literal(LIBRARY_FORMAT), version: z.number().int(), exportedAt: time }).strict();
+
+export const recordSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('memory'), id, text: text(1000), createdAt: time, updatedAt: time }).strict(),
+  z
+    .object({
+      type: z.literal('thread'),
+      id,
+      title: text(1000),
+      titleSource: z.enum(['auto', 'model', 'user']),
+      systemPrompt: text(100_000),
+      pinned: z.boolean(),
+      createdAt: time,
+      updatedAt: time,
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('message'),
+      id,
+      threadId: id,
+      turnId: id.nullable(),
+      role: z.enum(['user', 'assistant']),
+      content: text(10_000_000),
+      status: z.enum(['streaming', 'complete', 'interrupted', 'error']),
+      errorCode: text(100).nullable(),
+      contextBlock: text(1_000_000).nullable(),
+      createdAt: time,
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('decision'),
+      /** The record's number in the exporting library; turn logs refer to it. */
+      id: z.number().int().min(1),
+      layerId: text(200),
+      scope: z.enum(['execution', 'thread', 'resource']),
+      scopeKey: text(200),
+      turnId: id.nullable(),
+      threadId: id.nullable(),
+      record: decisionRecordSchema,
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('turn'),
+      id,
+      threadId: id,
+      userMessageId: id,
+      assistantMessageId: id.nullable(),
+      status: z.enum(['queued', 'running', 'done', 'error', 'cancelled', 'interrupted']),
+      stats: statsSchema.nullable(),
+      events: z.array(z.tuple([seq, compactEntrySchema])).max(1_000_000).nullable(),
+      createdAt: time,
+      finishedAt: time.nullable(),
+    })
+    .strict(),
+  z.object({ type: z.literal('turn_event'), turnId: id, seq, event: turnEventSchema, createdAt: time }).strict(),
+  z.object({ type: z.literal('turn_step'), turnId: id, seq, kind: text(100), data: jsonValue, createdAt: time }).strict(),
+  z
+    .object({
+      type: z.literal('tool_call'),
+      id: text(400),
+      turnId: id,
+      threadId: id,
+      name: text(200),
+      arguments: text(1_000_000),
+      ok: z.boolean(),
+      result: jsonValue,
+      repeat: z.boolean(),
+      ms: z.number().int().min(0),
+      createdAt: time,
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('attachment'),
+      id,
+      messageId: id.nullable(),
+      name: text(500),
+      mime: text(200),
+      size: z.number().int().min(0),
+      sha256,
+      text: text(10_000_000),
+      kind: z.enum(['text', 'pdf', 'docx']),
+      chars: z.number().int().min(0),
+      lines: z.number().int().min(0),
+      createdAt: time,
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('file'),
+      sha256,
+      /** The file as uploaded, or the text extracted from a PDF or Word file. */
+      part: z.enum(['original', 'text']),
+      /** Chunks of one part come in order from 0; the last says so. */
+      chunk: z.number().int().min(0),
+      last: z.boolean(),
+      data: z.string().max(Math.ceil((FILE_CHUNK_BYTES * 4) / 3) + 4).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+    })
+    .strict(),
+]);
+
+export type LibraryRecord = z.infer<typeof recordSchema>;
+export type RecordOf<T extends LibraryRecord['type']> = Extract<LibraryRecord, { type: T }>;
+
+/** A zod failure as one line a person can act on: where, and what was wrong. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const where = issue.path.length ? issue.path.join('.') : 'the record';
+  return `${where}: ${issue.message}`;
+}

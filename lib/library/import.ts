@@ -1,0 +1,394 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { filePath, textPath, type FileKind } from '@/lib/attachments/files';
+import type { libraryQueries } from '@/db/queries/library';
+import { HearthError } from '@/lib/errors';
+import { describeIssue, headerSchema, LIBRARY_FORMAT, LIBRARY_VERSION, MAX_LINE_BYTES, recordSchema, type LibraryRecord } from './format';
+import { threadJsonRecords, THREAD_JSON_MAX_BYTES } from './thread-json';
+
+/**
+ * POST /api/import: a library file (format.ts) or one thread's JSON export, applied all or
+ * nothing. It happens in two steps:
+ *
+ * 1. Stage (async, as the body streams in): every line is parsed and checked with zod; files
+ *    are decoded into temporary files and their SHA-256 checked; the checked records go to a
+ *    temporary file. A broken, cut-off or foreign file stops here with a 400 naming the line
+ *    and what is wrong, and nothing has been written to the library.
+ * 2. Apply (sync, one SQLite transaction): the records are read back and inserted, rows that
+ *    are already there kept as they are; references are checked as they go (foreign keys, a
+ *    tool call's turn in its thread); the files move into place. Any failure rolls the whole
+ *    import back and removes the files it placed. Being synchronous, no turn writes in between.
+ */
+
+export type ImportStore = Pick<
+  ReturnType<typeof libraryQueries>,
+  | 'importMemory'
+  | 'importThread'
+  | 'importMessage'
+  | 'importTurn'
+  | 'importTurnEvent'
+  | 'importTurnStep'
+  | 'importToolCall'
+  | 'importAttachment'
+  | 'importDecision'
+  | 'threadExists'
+  | 'messageOfThread'
+  | 'turnThread'
+  | 'attachmentByHash'
+> & { transaction<T>(fn: () => T): T };
+
+type Counted = 'memories' | 'threads' | 'messages' | 'decisions' | 'turns' | 'turnEvents' | 'turnSteps' | 'toolCalls' | 'attachments' | 'files';
+export type ImportSummary = { source: 'library' | 'thread'; added: Record<Counted, number>; alreadyHere: Record<Counted, number> };
+
+type StagedFile = { sha256: string; part: 'original' | 'text'; kind: FileKind; tmp: string };
+export type StagedImport = {
+  source: 'library' | 'thread';
+  /** The checked records with the line each came from. */
+  records(): Iterable<{ line: number; record: LibraryRecord }>;
+  files: StagedFile[];
+  /** Removes the temporary files (after applying, or when giving up). */
+  discard(): void;
+};
+
+const bad = (message: string) => new HearthError('bad_request', message);
+
+/** Splits a byte stream into lines, refusing a body over maxBytes. Each byte is looked at once. */
+class LineReader {
+  private readonly source: AsyncIterator<Uint8Array>;
+  /** Bytes of the line being read; only the last part can hold a line end not yet looked at. */
+  private parts: Buffer[] = [];
+  private partsBytes = 0;
+  /** Where in the last part to look for a line end next. */
+  private scanFrom = 0;
+  private total = 0;
+
+  constructor(
+    body: AsyncIterable<Uint8Array>,
+    private readonly maxBytes: number,
+  ) {
+    this.source = body[Symbol.asyncIterator]();
+  }
+
+  private async more(): Promise<boolean> {
+    const next = await this.source.next();
+    if (next.done) return false;
+    this.total += next.value.byteLength;
+    if (this.total > this.maxBytes) throw new HearthError('too_large', `The import is larger than ${Math.round(this.maxBytes / 1024 / 1024)} MB (HEARTH_MAX_IMPORT_MB).`);
+    this.parts.push(Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength));
+    this.partsBytes += next.value.byteLength;
+    this.scanFrom = 0;
+    return true;
+  }
+
+  /** The next line without its end; null at the end of the body; 'too-long' past MAX_LINE_BYTES without a line end. */
+  async line(): Promise<Buffer | null | 'too-long'> {
+    for (;;) {
+      const last = this.parts.at(-1);
+      const at = last ? last.indexOf(10, this.scanFrom) : -1;
+      if (last && at >= 0) {
+        const line = Buffer.concat([...this.parts.slice(0, -1), last.subarray(0, at)]);
+        const rest = last.subarray(at + 1);
+        this.parts = rest.length ? [rest] : [];
+        this.partsBytes = rest.length;
+        this.scanFrom = 0;
+        return line;
+      }
+      if (last) this.scanFrom = last.length;
+      if (this.partsBytes > MAX_LINE_BYTES) return 'too-long';
+      if (!(await this.more())) {
+        if (this.partsBytes === 0) return null;
+        const line = Buffer.concat(this.parts);
+        this.parts = [];
+        this.partsBytes = 0;
+        return line;
+      }
+    }
+  }
+
+  /** Everything not yet read as a line (up to `limit` bytes): for a document that is not line-based. */
+  async rest(limit: number): Promise<Buffer> {
+    do {
+      if (this.partsBytes > limit) throw new HearthError('too_large', `A thread's JSON export can be at most ${Math.round(limit / 1024 / 1024)} MB.`);
+    } while (await this.more());
+    const all = Buffer.concat(this.parts);
+    this.parts = [];
+    this.partsBytes = 0;
+    return all;
+  }
+}
+
+function parseJson(bytes: Buffer, line: number): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw bad(`line ${line}: not JSON (is the file cut or changed?)`);
+  }
+}
+
+/** Step 1: reads and checks the body, staging what it holds in `dir`/tmp. */
+export async function stageImport(
+  body: AsyncIterable<Uint8Array>,
+  { dir, maxBytes, knownAttachment }: { dir: string; maxBytes: number; knownAttachment: ImportStore['attachmentByHash'] },
+): Promise<StagedImport> {
+  const reader = new LineReader(body, maxBytes);
+  const first = await reader.line();
+  if (first === null) throw bad('The file is empty.');
+  let head: unknown = undefined;
+  if (first !== 'too-long') {
+    try {
+      head = JSON.parse(first.toString('utf8'));
+    } catch {
+      // Not one line of JSON: a pretty-printed document, or not JSON at all.
+    }
+  }
+  if (!(head && typeof head === 'object' && (head as { type?: unknown }).type === LIBRARY_FORMAT)) {
+    // A thread's JSON export is one document: read it whole.
+    const whole = first === 'too-long' ? await reader.rest(THREAD_JSON_MAX_BYTES) : Buffer.concat([first, Buffer.from('\n'), await reader.rest(THREAD_JSON_MAX_BYTES)]);
+    return stageThreadJson(whole, knownAttachment);
+  }
+  const header = headerSchema.safeParse(head);
+  if (!header.success) throw bad(`line 1: ${describeIssue(header.error)}`);
+  if (header.data.version > LIBRARY_VERSION) {
+    throw bad(`This library file is version ${header.data.version}; this Hearth reads version ${LIBRARY_VERSION}. Update Hearth to import it.`);
+  }
+  return stageLibrary(reader, dir);
+}
+
+function stageThreadJson(bytes: Buffer, knownAttachment: ImportStore['attachmentByHash']): StagedImport {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw bad(`This is neither a Hearth library file (the .jsonl from "Export library", which starts with {"type":"${LIBRARY_FORMAT}"…}) nor a thread's JSON export.`);
+  }
+  const records = threadJsonRecords(doc, knownAttachment);
+  return { source: 'thread', records: () => records.map((record) => ({ line: 1, record })), files: [], discard: () => undefined };
+}
+
+async function stageLibrary(reader: LineReader, dir: string): Promise<StagedImport> {
+  const tmpDir = path.join(dir, 'tmp');
+  fs.mkdirSync(tmpDir, { recursive: true });
+  const recordsPath = path.join(tmpDir, `import-${randomUUID()}.jsonl`);
+  const files: StagedFile[] = [];
+  const temporary = [recordsPath];
+  const discard = () => {
+    for (const f of temporary) fs.rmSync(f, { force: true });
+  };
+  const out = fs.openSync(recordsPath, 'w');
+  /** The files the attachments so far refer to, and how their text was read. */
+  const attachments = new Map<string, FileKind>();
+  let open: { sha256: string; part: 'original' | 'text'; next: number; fd: number; hash: ReturnType<typeof createHash>; tmp: string } | null = null;
+  let count = 0;
+  let line = 1;
+  let ended = false;
+  try {
+    for (let bytes = await reader.line(); bytes !== null || !ended; bytes = await reader.line()) {
+      if (bytes === null) {
+        throw bad(`The file ends at line ${line} without its closing line: it was cut off (download or copy it again).`);
+      }
+      line++;
+      if (bytes === 'too-long') throw bad(`line ${line}: longer than ${MAX_LINE_BYTES / 1024 / 1024} MB, which no line of a library file is`);
+      if (bytes.toString('utf8').trim() === '') continue;
+      if (ended) throw bad(`line ${line}: there is more after the closing line`);
+      const value = parseJson(bytes, line) as { type?: unknown; records?: unknown };
+      if (value?.type === 'end') {
+        if (open) throw bad(`line ${line}: the file ${open.sha256} ends without its last chunk`);
+        if (value.records !== count) throw bad(`line ${line}: the file says it has ${String(value.records)} records but ${count} came before it`);
+        ended = true;
+        continue;
+      }
+      const parsed = recordSchema.safeParse(value);
+      if (!parsed.success) {
+        const what = typeof value?.type === 'string' ? value.type.slice(0, 40) : 'record';
+        throw bad(`line ${line} (${what}): ${describeIssue(parsed.error)}`);
+      }
+      count++;
+      const r = parsed.data;
+      if (r.type !== 'file') {
+        if (open) throw bad(`line ${line}: the file ${open.sha256} ends without its last chunk`);
+        if (r.type === 'attachment') attachments.set(r.sha256, r.kind);
+        fs.writeSync(out, `${JSON.stringify([line, r])}\n`);
+        continue;
+      }
+      if (open && (open.sha256 !== r.sha256 || open.part !== r.part)) throw bad(`line ${line}: the file ${open.sha256} ends without its last chunk`);
+      if (!open) {
+        const kind = attachments.get(r.sha256);
+        if (kind === undefined) throw bad(`line ${line}: a file comes before any attachment that refers to it`);
+        if (r.part === 'text' && kind === 'text') throw bad(`line ${line}: only a PDF or Word file has extracted text`);
+        if (files.some((f) => f.sha256 === r.sha256 && f.part === r.part)) throw bad(`line ${line}: the file ${r.sha256} comes twice`);
+        if (r.chunk !== 0) throw bad(`line ${line}: chunk ${r.chunk} of the file ${r.sha256} comes without the chunks before it`);
+        const tmp = path.join(tmpDir, `import-${randomUUID()}`);
+        temporary.push(tmp);
+        open = { sha256: r.sha256, part: r.part, next: 0, fd: fs.openSync(tmp, 'w'), hash: createHash('sha256'), tmp };
+      }
+      if (r.chunk !== open.next) throw bad(`line ${line}: chunk ${r.chunk} of the file ${r.sha256} comes out of order (expected ${open.next})`);
+      const data = Buffer.from(r.data, 'base64');
+      fs.writeSync(open.fd, data);
+      open.hash.update(data);
+      open.next++;
+      if (r.last) {
+        const done = open;
+        open = null;
+        fs.closeSync(done.fd);
+        if (done.part === 'original' && done.hash.digest('hex') !== done.sha256) {
+          throw bad(`line ${line}: the file ${done.sha256} does not match its SHA-256 (it was changed or cut)`);
+        }
+        files.push({ sha256: done.sha256, part: done.part, kind: attachments.get(done.sha256)!, tmp: done.tmp });
+      }
+    }
+  } catch (err) {
+    if (open) fs.closeSync(open.fd);
+    fs.closeSync(out);
+    discard();
+    throw err;
+  }
+  fs.closeSync(out);
+  return {
+    source: 'library',
+    records: () => readRecords(recordsPath),
+    files,
+    discard,
+  };
+}
+
+/** Reads back the staged records, synchronously (step 2 runs inside one transaction). */
+function* readRecords(file: string): Generator<{ line: number; record: LibraryRecord }> {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const block = Buffer.alloc(1024 * 1024);
+    let pending: Buffer[] = [];
+    for (;;) {
+      const n = fs.readSync(fd, block, 0, block.length, null);
+      if (n === 0) break;
+      let chunk = block.subarray(0, n);
+      for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10)) {
+        const text = Buffer.concat([...pending, chunk.subarray(0, end)]).toString('utf8');
+        pending = [];
+        chunk = chunk.subarray(end + 1);
+        const [line, record] = JSON.parse(text) as [number, LibraryRecord];
+        yield { line, record };
+      }
+      if (chunk.length) pending.push(Buffer.from(chunk));
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const zero = (): Record<Counted, number> => ({ memories: 0, threads: 0, messages: 0, decisions: 0, turns: 0, turnEvents: 0, turnSteps: 0, toolCalls: 0, attachments: 0, files: 0 });
+
+/** Step 2: applies a staged import in one transaction; all or nothing. */
+export function applyImport(store: ImportStore, staged: StagedImport, dir: string): ImportSummary {
+  const summary: ImportSummary = { source: staged.source, added: zero(), alreadyHere: zero() };
+  const count = (what: Counted, added: boolean) => summary[added ? 'added' : 'alreadyHere'][what]++;
+  const placed: string[] = [];
+  try {
+    store.transaction(() => {
+      /** Decision numbers in the file → in this library (turn logs refer to them). */
+      const decisionIds = new Map<number, number>();
+      for (const { line, record } of staged.records()) {
+        try {
+          applyRecord(store, record, decisionIds, count);
+        } catch (err) {
+          throw explain(line, record, err);
+        }
+      }
+      for (const f of staged.files) {
+        const target = f.part === 'original' ? filePath(dir, f.sha256) : textPath(dir, { sha256: f.sha256, kind: f.kind });
+        if (fs.existsSync(target)) {
+          count('files', false);
+          continue;
+        }
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.renameSync(f.tmp, target);
+        placed.push(target);
+        count('files', true);
+      }
+    });
+  } catch (err) {
+    for (const p of placed) fs.rmSync(p, { force: true });
+    throw err;
+  } finally {
+    staged.discard();
+  }
+  return summary;
+}
+
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const bit = (v: unknown) => (v ? 1 : 0);
+const json = (v: unknown) => JSON.stringify(v ?? null);
+
+/** A file record as a row to store: its fields in snake_case, some values changed on the way (the reverse of export's asRecord). */
+function asRow<T>(record: LibraryRecord, change: Record<string, (value: unknown) => unknown> = {}): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key !== 'type') out[snake(key)] = change[key] ? change[key](value) : value;
+  }
+  return out as T;
+}
+
+function applyRecord(store: ImportStore, r: LibraryRecord, decisionIds: Map<number, number>, count: (what: Counted, added: boolean) => void) {
+  switch (r.type) {
+    case 'memory':
+      return count('memories', store.importMemory(asRow(r)));
+    case 'thread':
+      return count('threads', store.importThread(asRow(r, { pinned: bit })));
+    case 'message':
+      return count('messages', store.importMessage(asRow(r)));
+    case 'decision': {
+      if (r.threadId !== null && !store.threadExists(r.threadId)) throw bad(`it belongs to thread ${r.threadId}, which is neither in the file nor in this library`);
+      const { stepId, at, modelId, source, answers } = r.record;
+      const { id, added } = store.importDecision({
+        layer_id: r.layerId,
+        scope: r.scope,
+        scope_key: r.scopeKey,
+        turn_id: r.turnId,
+        thread_id: r.threadId,
+        step_id: stepId,
+        at,
+        model_id: modelId,
+        source,
+        answers: JSON.stringify(answers),
+      });
+      decisionIds.set(r.id, id);
+      return count('decisions', added);
+    }
+    case 'turn': {
+      if (!store.threadExists(r.threadId)) throw bad(`it belongs to thread ${r.threadId}, which is neither in the file nor in this library`);
+      if (!store.messageOfThread(r.userMessageId, r.threadId)) throw bad(`its question (message ${r.userMessageId}) is not a message of thread ${r.threadId}`);
+      if (r.assistantMessageId !== null && !store.messageOfThread(r.assistantMessageId, r.threadId)) {
+        throw bad(`its answer (message ${r.assistantMessageId}) is not a message of thread ${r.threadId}`);
+      }
+      // A reference to a decision the file does not hold points at none (0): replay skips it, as for a trimmed record.
+      const events = r.events?.map(([seq, e]) => [seq, typeof e === 'object' && 'decision' in e ? { decision: decisionIds.get(e.decision) ?? 0 } : e]);
+      return count('turns', store.importTurn(asRow(r, { events: () => (events ? JSON.stringify(events) : null) })));
+    }
+    case 'turn_event':
+      return count('turnEvents', store.importTurnEvent({ turn_id: r.turnId, seq: r.seq, type: r.event.type, data: JSON.stringify(r.event), created_at: r.createdAt }));
+    case 'turn_step':
+      return count('turnSteps', store.importTurnStep(asRow(r, { data: json })));
+    case 'tool_call': {
+      const owner = store.turnThread(r.turnId);
+      if (owner === undefined) throw bad(`its turn ${r.turnId} is neither in the file nor in this library`);
+      if (owner !== r.threadId) throw bad(`its turn ${r.turnId} belongs to another thread than ${r.threadId}`);
+      return count('toolCalls', store.importToolCall(asRow(r, { ok: bit, repeat: bit, result: json })));
+    }
+    case 'attachment':
+      return count('attachments', store.importAttachment(asRow(r)));
+    case 'file':
+      return; // staged as files, placed after the rows
+  }
+}
+
+/** What went wrong, with the line: SQLite's foreign-key failure said in the terms of the file. */
+function explain(line: number, r: LibraryRecord, err: unknown): HearthError {
+  const where = `line ${line} (${r.type}${'id' in r ? ` ${String(r.id)}` : ''})`;
+  if (/FOREIGN KEY constraint failed/.test((err as Error)?.message ?? '')) {
+    const parent =
+      r.type === 'message' ? `thread ${r.threadId}` : r.type === 'attachment' ? `message ${r.messageId}` : 'turnId' in r ? `turn ${String(r.turnId)}` : 'threadId' in r ? `thread ${String(r.threadId)}` : 'what it refers to';
+    return bad(`${where}: it refers to ${parent}, which is neither in the file nor in this library`);
+  }
+  return bad(`${where}: ${(err as Error)?.message ?? String(err)}`);
+}
+

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { DECISIONS_LAYER_ID } from '@/lib/decide/history';
+import { HearthError } from '@/lib/errors';
+import { decisionRecordSchema, describeIssue, recordSchema, type LibraryRecord, type RecordOf } from './format';
+
+/**
+ * One thread's JSON export (GET /api/threads/:id/export?format=json, the thread view) as
+ * library records, so it imports through the same checks and the same transaction. The view
+ * keeps what the thread page shows: messages, tool calls, decisions, set-aside drafts and
+ * calculations (rebuilt here as the turn's log), attachments by name and hash. It carries no
+ * file contents: an attachment whose file this library already has takes its text from there,
+ * others come back as names only. To move files, export the library.
+ */
+
+/** A thread's JSON is read whole; larger ones should travel as a library file. */
+export const THREAD_JSON_MAX_BYTES = 256 * 1024 * 1024;
+
+const id = z.string().min(1).max(200);
+const time = z.number().int().min(0);
+
+const threadViewSchema = z.object({
+  id,
+  title: z.string().max(1000),
+  createdAt: time,
+  updatedAt: time,
+  pinned: z.boolean(),
+  systemPrompt: z.string().max(100_000),
+  messages: z
+    .array(
+      z.object({
+        id,
+        role: z.enum(['user', 'assistant']),
+        content: z.string().max(10_000_000),
+        status: z.enum(['streaming', 'complete', 'interrupted', 'error']),
+        errorCode: z.string().max(100).nullable(),
+        turnId: id.nullable(),
+        createdAt: time,
+        toolCalls: z.array(
+          z.object({ id: z.string().min(1).max(400), name: z.string().max(200), arguments: z.string().max(1_000_000), ok: z.boolean(), result: z.unknown(), repeat: z.boolean(), ms: z.number().int().min(0) }),
+        ),
+        attachments: z.array(z.object({ id, messageId: id.nullable(), name: z.string().max(500), mime: z.string().max(200), size: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
+        decisions: z.array(decisionRecordSchema),
+        setAside: z.array(
+          z.object({
+            text: z.string().max(10_000_000),
+            reason: z.enum(['deferral', 'refusal', 'freshness', 'verdict', 'tool_call', 'no_research']),
+            detail: z.string().max(10_000).optional(),
+            query: z.string().max(10_000).optional(),
+          }),
+        ),
+        calculation: z.object({ expression: z.string().max(10_000), result: z.string().max(100_000), exact: z.boolean(), fraction: z.string().max(100_000).optional() }).nullable(),
+      }),
+    )
+    .max(1_000_000),
+  decisions: z.array(decisionRecordSchema),
+});
+
+type View = z.infer<typeof threadViewSchema>;
+type Known = (sha256: string) => { text: string; kind: string; chars: number; lines: number } | undefined;
+
+const TURN_STATUS = { complete: 'done', error: 'error', interrupted: 'cancelled', streaming: 'interrupted' } as const;
+
+export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
+  const parsed = threadViewSchema.safeParse(doc);
+  if (!parsed.success) {
+    throw new HearthError(
+      'bad_request',
+      `This is neither a Hearth library file (the .jsonl from "Export library") nor a thread's JSON export (${describeIssue(parsed.error)}).`,
+    );
+  }
+  const view = parsed.data;
+  const out: LibraryRecord[] = [
+    // A title carried in a file is kept as the user's: nothing rewrites it.
+    { type: 'thread', id: view.id, title: view.title, titleSource: view.title ? 'user' : 'auto', systemPrompt: view.systemPrompt, pinned: view.pinned, createdAt: view.createdAt, updatedAt: view.updatedAt },
+  ];
+  for (const m of view.messages) {
+    out.push({ type: 'message', id: m.id, threadId: view.id, turnId: m.turnId, role: m.role, content: m.content, status: m.status, errorCode: m.errorCode, contextBlock: null, createdAt: m.createdAt });
+  }
+  let decisionNumber = 0;
+  const decision = (record: View['decisions'][number], turnId: string | null): RecordOf<'decision'> => ({
+    type: 'decision',
+    id: ++decisionNumber,
+    layerId: DECISIONS_LAYER_ID,
+    scope: 'thread',
+    scopeKey: view.id,
+    turnId,
+    threadId: view.id,
+    record,
+  });
+  const withTurn = new Set<string>();
+  for (const m of view.messages.filter((x) => x.role === 'assistant' && x.turnId)) {
+    const question = view.messages.find((x) => x.role === 'user' && x.turnId === m.turnId);
+    if (!question) continue;
+    for (const d of m.decisions) {
+      withTurn.add(`${d.stepId}@${d.at}`);
+      out.push(decision(d, m.turnId));
+    }
+    out.push({
+      type: 'turn',
+      id: m.turnId!,
+      threadId: view.id,
+      userMessageId: question.id,
+      assistantMessageId: m.id,
+      status: TURN_STATUS[m.status],
+      stats: null,
+      events: turnLog(m),
+      createdAt: question.createdAt,
+      finishedAt: m.status === 'streaming' ? null : m.createdAt,
+    });
+    for (const c of m.toolCalls) {
+      out.push({ type: 'tool_call', id: c.id, turnId: m.turnId!, threadId: view.id, name: c.name, arguments: c.arguments, ok: c.ok, result: c.result ?? null, repeat: c.repeat, ms: c.ms, createdAt: m.createdAt });
+    }
+  }
+  // Records the thread kept that no message shows (their turn is gone).
+  for (const d of view.decisions) if (!withTurn.has(`${d.stepId}@${d.at}`)) out.push(decision(d, null));
+  for (const m of view.messages) {
+    for (const a of m.attachments) {
+      const here = known(a.sha256);
+      out.push({
+        type: 'attachment',
+        id: a.id,
+        messageId: m.id,
+        name: a.name,
+        mime: a.mime,
+        size: a.size,
+        sha256: a.sha256,
+        text: here?.text ?? '',
+        kind: (here?.kind as 'text') ?? 'text',
+        chars: here?.chars ?? 0,
+        lines: here?.lines ?? 0,
+        createdAt: m.createdAt,
+      });
+    }
+  }
+  // Everything built here goes through the same checks as a library file's lines.
+  return out.map((r) => recordSchema.parse(r));
+}
+
+/** The turn's log as the thread page reads it back: set-aside drafts and the calculation (lib/turns/compact.ts). */
+function turnLog(m: View['messages'][number]): RecordOf<'turn'>['events'] {
+  if (m.setAside.length === 0 && !m.calculation) return null;
+  const log: NonNullable<RecordOf<'turn'>['events']> = [[1, 'turn']];
+  for (const d of m.setAside) {
+    log.push([log.length + 1, { type: 'draft', text: d.text }]);
+    log.push([log.length + 1, { type: 'draft_rejected', reason: d.reason, ...(d.detail !== undefined ? { detail: d.detail } : {}), ...(d.query !== undefined ? { query: d.query } : {}) }]);
+  }
+  if (m.calculation) log.push([log.length + 1, { type: 'calculation', ...m.calculation }]);
+  if (m.status === 'complete') log.push([log.length + 1, 'message'], [log.length + 2, 'done']);
+  return log;
+}
