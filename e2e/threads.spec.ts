@@ -1,19 +1,41 @@
 import { expect, test } from '@playwright/test';
 import { ChatPage } from './pages/chat';
 
-test('search finds an earlier conversation and opens it', async ({ page }) => {
+test('Ctrl+K finds an old message as you type and opens its thread scrolled to it, highlighted', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.ask('Tell me about quokkas on Rottnest');
   await chat.waitForAnswer();
   const id = chat.threadId();
+  const quokkaMessage = await page.locator('[data-message-id]').first().getAttribute('data-message-id');
+  // Later, longer messages push it far up the thread.
+  for (let i = 1; i <= 3; i++) {
+    await chat.ask(Array.from({ length: 25 }, (_, n) => `Note ${i}.${n}: the ferry timetable for the island changes in winter.`).join('\n'));
+    await chat.waitForAnswer();
+  }
   await chat.newChat();
-  await page.getByTestId('search-input').fill('quokkas');
-  await page.getByTestId('search-input').press('Enter');
-  await expect(page.getByTestId('search-hit').first()).toContainText(/quokkas/i);
-  await page.getByTestId('search-hit').first().click();
-  await expect(page).toHaveURL(new RegExp(`/t/${id}$`));
-  await expect(chat.userMessages.first()).toHaveText('Tell me about quokkas on Rottnest');
+  await page.keyboard.press('Control+k');
+  const dialog = page.getByTestId('quick-search');
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('quick-search-input')).toBeFocused();
+  await page.keyboard.type('rottn');
+  const hit = page.locator('[data-testid="quick-search-hit"][data-kind="message"][data-role="user"]').first();
+  await expect(hit).toContainText('Rottnest');
+  await expect(hit.locator('mark').first()).toHaveText('Rottnest');
+  await hit.click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/t/${id}#m-${quokkaMessage}$`));
+  const landed = page.locator(`[data-message-id="${quokkaMessage}"]`);
+  await expect(landed).toHaveAttribute('data-highlighted', 'true');
+  await expect(landed).toBeInViewport();
+  await expect(page.getByTestId('user-message').last()).not.toBeInViewport();
+
+  // The sidebar button opens the same dialog; the keyboard picks a hit; Escape closes it.
+  await page.getByTestId('open-search').click();
+  await page.keyboard.type('ferry timetable');
+  await expect(page.getByTestId('quick-search-hit').first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
 });
 
 test("a thread's instructions are saved and reach the model", async ({ page }) => {

@@ -4,7 +4,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError, followTurn, sendMessage, uploadAttachment, type AttachmentInfo, type Health, type MemoryFact, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
 import { MemoryPanel } from '@/components/sidebar/MemoryPanel';
-import { SearchBox } from '@/components/sidebar/SearchBox';
+import { LibraryPanel } from '@/components/sidebar/LibraryPanel';
+import { QuickSearch } from '@/components/search/QuickSearch';
 import { Sidebar } from '@/components/sidebar/Sidebar';
 import { InstructionsEditor } from './InstructionsEditor';
 import { AssistantMessage } from './AssistantMessage';
@@ -18,6 +19,13 @@ const REATTACH_TRIES = 5;
 
 function threadPath(id: string | null) {
   return id ? `/t/${id}` : '/';
+}
+
+/** A message's anchor in the page (and in a link: /t/<thread>#m-<message>). */
+const messageAnchor = (id: string) => `m-${id}`;
+
+function anchoredMessage(): string | null {
+  return typeof window === 'undefined' ? null : (window.location.hash.match(/^#m-([\w-]+)$/)?.[1] ?? null);
 }
 
 /** Model servers that are down, or every one when health could not be read at all. */
@@ -63,10 +71,16 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const [memories, setMemories] = useState<MemoryFact[]>([]);
   const [memoryError, setMemoryError] = useState<string | null>(null);
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  /** A message to bring into view once its thread is shown (from search, or a link), then the one highlighted. */
+  const [focusMessage, setFocusMessage] = useState<string | null>(null);
+  const [highlighted, setHighlighted] = useState<string | null>(null);
   const followAbort = useRef<AbortController | null>(null);
   const bottom = useRef<HTMLDivElement | null>(null);
   const currentRef = useRef(currentId);
   currentRef.current = currentId;
+  const shownRef = useRef<string | undefined>(undefined);
+  shownRef.current = view?.id;
 
   const refreshThreads = useCallback(async () => {
     try {
@@ -115,6 +129,10 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         return;
       }
       if (update.type === 'memories') void refreshMemories();
+      if (update.type === 'library') {
+        void refreshMemories();
+        void refreshThreads();
+      }
       if (update.type === 'thread' && typeof update.id === 'string' && typeof update.title === 'string') {
         const { id, title } = update;
         setThreads((list) => list.map((t) => (t.id === id ? { ...t, title } : t)));
@@ -172,7 +190,15 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   );
 
   const openThread = useCallback(
-    async (id: string | null, push = true) => {
+    async (id: string | null, push = true, messageId: string | null = null) => {
+      setFocusMessage(messageId);
+      setHighlighted(null);
+      const path = threadPath(id) + (messageId ? `#${messageAnchor(messageId)}` : '');
+      if (id && id === currentRef.current && shownRef.current === id) {
+        // Already showing it: just move to the message.
+        if (push && window.location.pathname + window.location.hash !== path) window.history.pushState(null, '', path);
+        return;
+      }
       followAbort.current?.abort();
       setSidebarOpen(false);
       setCurrentId(id);
@@ -180,8 +206,8 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
       setLive(null);
       setPendingUser(null);
       setNotice(null);
-      if (push && typeof window !== 'undefined' && window.location.pathname !== threadPath(id)) {
-        window.history.pushState(null, '', threadPath(id));
+      if (push && typeof window !== 'undefined' && window.location.pathname + window.location.hash !== path) {
+        window.history.pushState(null, '', path);
       }
       if (!id) {
         setView(null);
@@ -205,10 +231,10 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   );
 
   useEffect(() => {
-    void openThread(initialThreadId, false);
+    void openThread(initialThreadId, false, anchoredMessage());
     const onPop = () => {
       const m = window.location.pathname.match(/^\/t\/([\w-]+)/);
-      void openThread(m ? m[1] : null, false);
+      void openThread(m ? m[1] : null, false, anchoredMessage());
     };
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
@@ -218,6 +244,28 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   useEffect(() => {
     bottom.current?.scrollIntoView({ block: 'end' });
   }, [view?.messages.length, live?.draft, live?.final, pendingUser]);
+
+  // After the scroll to the end above: a message asked for (from search or a link) is brought into view and marked.
+  useEffect(() => {
+    if (!focusMessage || !view) return;
+    const el = document.getElementById(messageAnchor(focusMessage));
+    if (!el) return;
+    el.scrollIntoView({ block: 'center' });
+    setHighlighted(focusMessage);
+    setFocusMessage(null);
+  }, [focusMessage, view]);
+
+  // Ctrl+K (Cmd+K on a Mac) opens the quick search from anywhere on the page.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setSearchOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   const upload = async (file: File): Promise<AttachmentInfo | null> => {
     try {
@@ -298,35 +346,42 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         open={sidebarOpen}
         onClose={() => setSidebarOpen(false)}
         header={
-          <SearchBox
-            onSearch={async (q) => {
-              try {
-                return (await api.search(q)).results;
-              } catch (err) {
-                setNotice((err as Error).message);
-                return [];
-              }
-            }}
-            onOpen={(id) => void openThread(id)}
-          />
+          <button
+            type="button"
+            data-testid="open-search"
+            onClick={() => setSearchOpen(true)}
+            className="mb-2 flex w-full items-center rounded-md border border-stone-300 bg-white px-2 py-1 text-left text-sm text-stone-500 dark:border-stone-700 dark:bg-stone-900"
+          >
+            Search conversations
+            <kbd className="ml-auto rounded border border-stone-300 px-1 text-[10px] dark:border-stone-700">Ctrl K</kbd>
+          </button>
         }
         footer={
-          <MemoryPanel
-            facts={memories}
-            error={memoryError}
-            onAdd={async (text) => {
-              try {
-                await api.addMemory(text);
-                setMemoryError(null);
-                await refreshMemories();
-                return true;
-              } catch (err) {
-                setMemoryError((err as Error).message);
-                return false;
-              }
-            }}
-            onForget={(id) => void api.forgetMemory(id).then(refreshMemories).catch((e) => setMemoryError((e as Error).message))}
-          />
+          <>
+            <MemoryPanel
+              facts={memories}
+              error={memoryError}
+              onAdd={async (text) => {
+                try {
+                  await api.addMemory(text);
+                  setMemoryError(null);
+                  await refreshMemories();
+                  return true;
+                } catch (err) {
+                  setMemoryError((err as Error).message);
+                  return false;
+                }
+              }}
+              onForget={(id) => void api.forgetMemory(id).then(refreshMemories).catch((e) => setMemoryError((e as Error).message))}
+            />
+            <LibraryPanel
+              onImport={async (file) => {
+                const summary = await api.importLibrary(file);
+                await Promise.all([refreshThreads(), refreshMemories()]);
+                return summary;
+              }}
+            />
+          </>
         }
         threads={threads}
         currentId={currentId}
@@ -386,38 +441,45 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         </header>
         <div className="flex-1 overflow-y-auto px-4 py-4" data-testid="messages">
           <div className="mx-auto max-w-3xl space-y-5">
-            {messages.map((m) =>
-              m.role === 'user' ? (
-                <div key={m.id} className="ml-auto w-fit max-w-[85%]">
-                  <div data-testid="user-message" className="whitespace-pre-wrap rounded-2xl bg-amber-100 px-4 py-2 dark:bg-amber-900/40">
-                    {m.content}
-                  </div>
-                  {m.attachments.length > 0 && (
-                    <div className="mt-1 flex flex-wrap justify-end gap-1">
-                      {m.attachments.map((a) => (
-                        <span key={a.id} data-testid="message-attachment" className="rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700">
-                          📄 {a.name}
-                        </span>
-                      ))}
+            {messages.map((m) => (
+              <div
+                key={m.id}
+                id={messageAnchor(m.id)}
+                data-message-id={m.id}
+                data-highlighted={highlighted === m.id ? 'true' : undefined}
+                className={`scroll-mt-4 rounded-2xl ${highlighted === m.id ? 'ring-2 ring-amber-400 ring-offset-4 ring-offset-white dark:ring-offset-stone-950' : ''}`}
+              >
+                {m.role === 'user' ? (
+                  <div className="ml-auto w-fit max-w-[85%]">
+                    <div data-testid="user-message" className="whitespace-pre-wrap rounded-2xl bg-amber-100 px-4 py-2 dark:bg-amber-900/40">
+                      {m.content}
                     </div>
-                  )}
-                </div>
-              ) : live && m.id === liveAssistantId ? (
-                <div key={m.id}>{renderLive(live)}</div>
-              ) : (
-                <AssistantMessage
-                  key={m.id}
-                  content={m.content}
-                  streaming={false}
-                  status={m.status}
-                  errorCode={m.errorCode}
-                  toolCalls={m.toolCalls}
-                  decisions={m.decisions}
-                  setAside={m.setAside}
-                  calculation={m.calculation ?? undefined}
-                />
-              ),
-            )}
+                    {m.attachments.length > 0 && (
+                      <div className="mt-1 flex flex-wrap justify-end gap-1">
+                        {m.attachments.map((a) => (
+                          <span key={a.id} data-testid="message-attachment" className="rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700">
+                            📄 {a.name}
+                          </span>
+                        ))}
+                      </div>
+                    )}
+                  </div>
+                ) : live && m.id === liveAssistantId ? (
+                  renderLive(live)
+                ) : (
+                  <AssistantMessage
+                    content={m.content}
+                    streaming={false}
+                    status={m.status}
+                    errorCode={m.errorCode}
+                    toolCalls={m.toolCalls}
+                    decisions={m.decisions}
+                    setAside={m.setAside}
+                    calculation={m.calculation ?? undefined}
+                  />
+                )}
+              </div>
+            ))}
             {pendingUser !== null && !liveInView && (
               <div data-testid="user-message" className="ml-auto w-fit max-w-[85%] whitespace-pre-wrap rounded-2xl bg-amber-100 px-4 py-2 dark:bg-amber-900/40">
                 {pendingUser}
@@ -439,6 +501,17 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         )}
         <Composer busy={Boolean(live && !live.ended)} onSend={send} onStop={stop} onUpload={upload} />
       </main>
+      {searchOpen && (
+        <QuickSearch
+          currentThreadId={currentId}
+          search={async (q, filters, signal) => (await api.search(q, filters, signal)).results}
+          onClose={() => setSearchOpen(false)}
+          onOpen={(hit) => {
+            setSearchOpen(false);
+            void openThread(hit.threadId, true, hit.messageId);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -74,11 +74,32 @@ export const api = {
   listMemories: () => call<{ memories: MemoryFact[] }>('/api/memories'),
   addMemory: (text: string) => call<MemoryFact>('/api/memories', { method: 'POST', body: JSON.stringify({ text }) }),
   forgetMemory: (id: string) => call<void>(`/api/memories/${id}`, { method: 'DELETE' }),
-  search: (q: string) =>
-    call<{ results: { threadId: string; messageId: string; title: string; snippet: string; createdAt: number }[] }>(
-      `/api/search?q=${encodeURIComponent(q)}`,
-    ),
+  search: (q: string, filters: SearchFilters = {}, signal?: AbortSignal) => {
+    const params = new URLSearchParams({ q, limit: '20' });
+    for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
+    return call<{ results: SearchResult[] }>(`/api/search?${params}`, { signal });
+  },
+  /** Imports a library file (or one thread's JSON export), sent as it is. */
+  importLibrary: (file: File) =>
+    call<ImportSummary>('/api/import', { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } }),
 };
+
+export type SearchFilters = { threadId?: string; role?: 'user' | 'assistant'; from?: string; to?: string };
+/** A search hit: a message, an attached file (with the message it came with) or a thread's title (no message). */
+export type SearchResult = {
+  kind: 'message' | 'attachment' | 'title';
+  threadId: string;
+  messageId: string | null;
+  title: string;
+  role: 'user' | 'assistant' | null;
+  snippet: string;
+  /** [start, end) ranges of the snippet that matched. */
+  highlights: [number, number][];
+  createdAt: number;
+  attachment?: { id: string; name: string };
+};
+type Counts = Record<'memories' | 'threads' | 'messages' | 'decisions' | 'turns' | 'turnEvents' | 'turnSteps' | 'toolCalls' | 'attachments' | 'files', number>;
+export type ImportSummary = { source: 'library' | 'thread'; added: Counts; alreadyHere: Counts };
 
 export type StreamedEvent = TurnEvent & { seq: number };
 

@@ -1,0 +1,57 @@
+'use client';
+
+import { useRef, useState } from 'react';
+import type { ImportSummary } from '@/lib/client/api';
+
+/** Moving the library: download it all as one file, or import such a file (or one thread's JSON export). */
+export function LibraryPanel({ onImport }: { onImport: (file: File) => Promise<ImportSummary> }) {
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const picker = useRef<HTMLInputElement | null>(null);
+  return (
+    <details data-testid="library-panel" className="border-t border-stone-200 pt-2 text-sm dark:border-stone-800">
+      <summary className="cursor-pointer select-none px-1 font-medium">Library</summary>
+      <div className="mt-1 flex flex-wrap gap-2 px-1">
+        <a data-testid="export-library" href="/api/export" download className="rounded border border-stone-300 px-2 py-0.5 dark:border-stone-700">
+          Export all
+        </a>
+        <button type="button" data-testid="import-library" disabled={busy} className="rounded border border-stone-300 px-2 py-0.5 disabled:opacity-50 dark:border-stone-700" onClick={() => picker.current?.click()}>
+          {busy ? 'Importing…' : 'Import…'}
+        </button>
+        <input
+          ref={picker}
+          type="file"
+          accept=".jsonl,.json,application/json,application/x-ndjson"
+          data-testid="import-file"
+          className="hidden"
+          onChange={async (e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (!file) return;
+            setBusy(true);
+            setMessage(null);
+            try {
+              setMessage({ ok: true, text: describe(await onImport(file)) });
+            } catch (err) {
+              setMessage({ ok: false, text: (err as Error).message });
+            } finally {
+              setBusy(false);
+            }
+          }}
+        />
+      </div>
+      {message && (
+        <div role="status" data-testid="import-result" className={`mt-1 px-1 text-xs ${message.ok ? 'text-stone-600 dark:text-stone-400' : 'text-red-700 dark:text-red-300'}`}>
+          {message.text}
+        </div>
+      )}
+    </details>
+  );
+}
+
+function describe(s: ImportSummary): string {
+  const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  const added = [plural(s.added.threads, 'thread'), plural(s.added.messages, 'message'), plural(s.added.memories, 'fact'), plural(s.added.files, 'file')].join(', ');
+  const here = s.alreadyHere.threads + s.alreadyHere.messages + s.alreadyHere.memories;
+  return `Imported ${added}.${here ? ` ${plural(here, 'item')} already here kept as they were.` : ''}`;
+}
