@@ -122,7 +122,8 @@ export const toolCalls = sqliteTable(
     ms: integer('ms').notNull(),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [index('tool_calls_turn_idx').on(t.turnId, t.createdAt)],
+  // By thread too: a thread's page reads its tool calls, and a library holds many threads' worth.
+  (t) => [index('tool_calls_turn_idx').on(t.turnId, t.createdAt), index('tool_calls_thread_idx').on(t.threadId, t.createdAt)],
 );
 export type ToolCallRow = typeof toolCalls.$inferSelect;
 

@@ -1,12 +1,16 @@
 /**
  * The library at scale, for `npm run bench`: a generated library seeded straight into SQLite
  * (through the same triggers the app uses), then search latency measured with the queries a
- * person types. Words follow a Zipf distribution over a 30,000-word vocabulary, so there are
+ * person types; a 2,000-message thread opened; grep over a 200 MB log. Words follow a Zipf distribution over a 30,000-word vocabulary, so there are
  * rare words, everyday ones and a few very common ones, as in real text.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Store } from '../db/store';
 import { searchLibrary } from '../lib/search/search';
+import { threadView } from '../lib/server/threads';
+import { grepAttachmentTool } from '../lib/tools/attachments';
 
 /** A small seeded PRNG (mulberry32), so every run searches the same library. */
 function rng(seed: number) {
@@ -112,4 +116,78 @@ export function measureSearch(store: Store, now: number) {
     rows.push({ label, p50: pct(times, 50), p95: pct(times, 95), hits: hits / queries.length });
   }
   return rows;
+}
+
+/**
+ * Opening a long thread: 2,000 messages (1,000 turns with compacted logs, a tool call every
+ * fifth turn, two decision records a turn) seeded straight into SQLite, then the thread view
+ * that GET /api/threads/:id answers with, built and serialised, timed.
+ */
+export function measureThreadOpen(store: Store, now: number, messages = 2000) {
+  const sqlite = store.db.$client;
+  const threadId = '00000000-0000-4000-8000-00000000b00c';
+  const turns = messages / 2;
+  sqlite.prepare("INSERT INTO threads (id, title, system_prompt, pinned, created_at, updated_at) VALUES (?, 'A long thread', '', 0, ?, ?)").run(threadId, now, now);
+  const insertMessage = sqlite.prepare("INSERT INTO messages (id, thread_id, turn_id, role, content, status, created_at) VALUES (?, ?, ?, ?, ?, 'complete', ?)");
+  const insertTurn = sqlite.prepare("INSERT INTO turns (id, thread_id, user_message_id, assistant_message_id, status, stats, events, created_at, finished_at) VALUES (?, ?, ?, ?, 'done', ?, ?, ?, ?)");
+  const insertCall = sqlite.prepare('INSERT INTO tool_calls (id, turn_id, thread_id, name, arguments, ok, result, repeat, ms, created_at) VALUES (?, ?, ?, ?, ?, 1, ?, 0, 12, ?)');
+  const insertDecision = sqlite.prepare(
+    "INSERT INTO decision_records (layer_id, scope, scope_key, turn_id, thread_id, step_id, at, model_id, source, answers) VALUES ('decisionsHistory', 'thread', ?, ?, ?, ?, ?, 'bench-model', 'native', ?)",
+  );
+  const answer = 'The short answer is that it depends on the season and on how much time you have. '.repeat(8);
+  sqlite.transaction(() => {
+    for (let i = 0; i < turns; i++) {
+      const at = now - (turns - i) * 60_000;
+      const [turn, user, assistant] = [`bench-turn-${i}`, `bench-user-${i}`, `bench-answer-${i}`];
+      insertMessage.run(user, threadId, turn, 'user', `Question ${i}: what should I plant in my garden this month?`, at);
+      insertMessage.run(assistant, threadId, turn, 'assistant', answer, at + 1);
+      const searched = i % 5 === 0;
+      const events = searched ? [[1, 'turn'], [4, { tool_call: 'c1' }], [5, { tool_result: ['c1', 12] }], [40, 'answer-draft'], [41, 'message'], [42, 'done']] : [[1, 'turn'], [30, 'answer-draft'], [31, 'message'], [32, 'done']];
+      insertTurn.run(turn, threadId, user, assistant, JSON.stringify([2, 3, searched ? 1 : 0, 0, 900, 160, 320, 1800, 1700, 0]), JSON.stringify(events), at, at + 2000);
+      if (searched) insertCall.run(`${turn}:c1`, turn, threadId, 'web_search', '{"query":"what to plant this month"}', JSON.stringify({ results: [{ title: 'Planting calendar', url: 'https://example.org/calendar', snippet: 'Sow peas and broad beans now.' }] }), at + 500);
+      insertDecision.run(threadId, turn, threadId, 'freshness', at + 100, JSON.stringify({ needs_fresh: { kind: 'boolean', value: searched, p: 0.9 } }));
+      insertDecision.run(threadId, turn, threadId, 'verdict', at + 1500, JSON.stringify({ verdict: { kind: 'choice', value: 'answered', p: 0.88 } }));
+    }
+  })();
+  const registry = { isLive: () => false } as unknown as Parameters<typeof threadView>[1];
+  const times: number[] = [];
+  let bytes = 0;
+  for (let run = 0; run < 30; run++) {
+    const t0 = performance.now();
+    bytes = JSON.stringify(threadView(store, registry, threadId)).length;
+    times.push(performance.now() - t0);
+  }
+  return { messages, p50: pct(times.slice(5), 50), p95: pct(times.slice(5), 95), bytes };
+}
+
+/** grep_attachment over a generated log of `megabytes` MB with a planted error line: the exact count, and how long it took. */
+export async function measureGrep(dir: string, megabytes = 200) {
+  const file = path.join(dir, 'big.log');
+  const out = fs.openSync(file, 'w');
+  let planted = 0;
+  let lines = 0;
+  let size = 0;
+  const block: string[] = [];
+  for (let i = 1; size < megabytes * 1024 * 1024; i++) {
+    const error = i % 9973 === 0;
+    if (error) planted++;
+    const line = `2026-11-30T12:${String(i % 60).padStart(2, '0')}:00Z ${error ? 'ERROR payment gateway timeout' : 'INFO request served in 12 ms'} request=${i} user=${(i * 7919) % 100000}\n`;
+    size += line.length;
+    lines++;
+    block.push(line);
+    if (block.length === 10_000) fs.writeSync(out, block.splice(0).join(''));
+  }
+  fs.writeSync(out, block.join(''));
+  fs.closeSync(out);
+  const deps = {
+    now: () => 0,
+    timezone: 'UTC',
+    threadId: 't',
+    attachmentText: () => ({ name: 'big.log', path: file, text: '', chars: size, lines }),
+  };
+  const t0 = performance.now();
+  const result = (await grepAttachmentTool.run({ id: '00000000-0000-4000-8000-000000000001', pattern: 'ERROR payment' }, deps, new AbortController().signal)) as { matching_lines: number };
+  const seconds = (performance.now() - t0) / 1000;
+  fs.rmSync(file, { force: true });
+  return { megabytes: size / 1024 / 1024, lines, planted, counted: result.matching_lines, seconds };
 }

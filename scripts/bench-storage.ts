@@ -57,6 +57,7 @@ export async function measureStorage(turns = 30) {
       if (!sub.live) resolve();
     });
   }
+  await rt.turns.backgroundIdle(); // the thread's title, written after its first exchange
   const text = (sqlite.prepare('SELECT SUM(length(CAST(content AS BLOB))) n FROM messages').get() as { n: number }).n;
   // What the turns added: bytes in use in every table's and index's pages, over the empty database.
   const tables = used()

@@ -13,12 +13,12 @@ const info = {
 
 export function attachmentQueries(db: Db) {
   return {
-    attachmentsFor({ messageIds }: { messageIds: string[] }) {
-      if (messageIds.length === 0) return [];
+    /** What the messages of a thread show of their attachments. */
+    attachmentsOfThreadMessages({ threadId }: { threadId: string }) {
       return db
         .select({ ...info, sha256: attachments.sha256 })
         .from(attachments)
-        .where(inArray(attachments.messageId, messageIds))
+        .where(inArray(attachments.messageId, db.select({ id: messages.id }).from(messages).where(eq(messages.threadId, threadId))))
         .all();
     },
 

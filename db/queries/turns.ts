@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql, isNull } from 'drizzle-orm';
 import type { DecideAnswer } from '@/lib/decide/types';
 import type { Db } from '../client';
 import { decisionRecords, messages, toolCalls, turnEvents, turns, turnSteps, type TurnStatus } from '../schema';
@@ -100,20 +100,25 @@ export function turnQueries(db: Db) {
      * The stored events of the turns that set a draft aside or ran a calculation, with the
      * deltas needed to rebuild the set-aside text (other turns are skipped: they have none).
      */
-    eventsOfNotableTurns({ turnIds }: { turnIds: string[] }): Map<string, StoredEvent[]> {
+    eventsOfNotableTurns({ threadId }: { threadId: string }): Map<string, StoredEvent[]> {
       const out = new Map<string, StoredEvent[]>();
-      if (turnIds.length === 0) return out;
       const kept = new Set(['delta', 'draft', 'draft_rejected', 'calculation', 'status']);
       const compacted = db
         .select({ id: turns.id, events: turns.events })
         .from(turns)
-        .where(and(inArray(turns.id, turnIds), sql`(instr(${turns.events}, '"draft_rejected"') > 0 OR instr(${turns.events}, '"calculation"') > 0)`))
+        .where(and(eq(turns.threadId, threadId), sql`(instr(${turns.events}, '"draft_rejected"') > 0 OR instr(${turns.events}, '"calculation"') > 0)`))
         .all();
       for (const t of compacted) out.set(t.id, parseLog(t.events!).filter((e) => kept.has(e.type)));
+      // Turns not compacted yet (running, or stopped by a crash) keep their events as rows.
       const notable = db
         .selectDistinct({ turnId: turnEvents.turnId })
         .from(turnEvents)
-        .where(and(inArray(turnEvents.turnId, turnIds), inArray(turnEvents.type, ['draft_rejected', 'calculation'])))
+        .where(
+          and(
+            inArray(turnEvents.turnId, db.select({ id: turns.id }).from(turns).where(and(eq(turns.threadId, threadId), isNull(turns.events)))),
+            inArray(turnEvents.type, ['draft_rejected', 'calculation']),
+          ),
+        )
         .all()
         .map((r) => r.turnId);
       if (notable.length === 0) return out;

@@ -41,11 +41,11 @@ export function threadView(store: Store, turns: TurnRegistry, id: string) {
   const messages = store.listMessages({ threadId: id });
   const calls = store.listToolCallsForThread({ threadId: id });
   const decisions = store.decisionsOfThread({ threadId: id, layerId: DECISIONS_LAYER_ID });
-  const attachments = store.attachmentsFor({ messageIds: messages.map((m) => m.id) });
+  const attachments = store.attachmentsOfThreadMessages({ threadId: id });
   const active = store.activeTurnOf({ threadId: id });
   // Set-aside drafts and calculations live in the event log; rebuild them with the same
   // reducer the browser uses while a turn streams.
-  const notable = store.eventsOfNotableTurns({ turnIds: [...new Set(messages.flatMap((m) => (m.turnId ? [m.turnId] : [])))] });
+  const notable = store.eventsOfNotableTurns({ threadId: id });
   const extras = new Map(
     [...notable].map(([turnId, evs]) => {
       // References of a compacted turn (its answer, kept in the message) play no part in set-aside drafts.
@@ -53,6 +53,20 @@ export function threadView(store: Store, turns: TurnRegistry, id: string) {
       return [turnId, { setAside: state.setAside, calculation: state.calculation ?? null }] as const;
     }),
   );
+  // Grouped once by turn (and message): a long thread has thousands of each.
+  const group = <T, K>(items: readonly T[], key: (item: T) => K) => {
+    const map = new Map<K, T[]>();
+    for (const item of items) {
+      const k = key(item);
+      const list = map.get(k);
+      if (list) list.push(item);
+      else map.set(k, [item]);
+    }
+    return map;
+  };
+  const callsByTurn = group(calls, (c) => c.turnId);
+  const decisionsByTurn = group(decisions, (d) => d.turnId);
+  const attachmentsByMessage = group(attachments, (a) => a.messageId);
   return {
     ...threadSummary(thread),
     systemPrompt: thread.systemPrompt,
@@ -65,13 +79,11 @@ export function threadView(store: Store, turns: TurnRegistry, id: string) {
       turnId: m.turnId,
       createdAt: m.createdAt,
       toolCalls:
-        m.role === 'assistant'
-          ? calls
-              .filter((c) => c.turnId === m.turnId)
-              .map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, ok: c.ok, result: JSON.parse(c.result) as unknown, repeat: c.repeat, ms: c.ms }))
+        m.role === 'assistant' && m.turnId
+          ? (callsByTurn.get(m.turnId) ?? []).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, ok: c.ok, result: JSON.parse(c.result) as unknown, repeat: c.repeat, ms: c.ms }))
           : [],
-      attachments: attachments.filter((a) => a.messageId === m.id),
-      decisions: m.role === 'assistant' ? decisions.filter((d) => d.turnId === m.turnId).map(({ turnId: _t, ...d }) => d) : [],
+      attachments: attachmentsByMessage.get(m.id) ?? [],
+      decisions: m.role === 'assistant' && m.turnId ? (decisionsByTurn.get(m.turnId) ?? []).map(({ turnId: _t, ...d }) => d) : [],
       setAside: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.setAside ?? []) : [],
       calculation: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.calculation ?? null) : null,
     })),

@@ -1,0 +1,1 @@
+CREATE INDEX `tool_calls_thread_idx` ON `tool_calls` (`thread_id`,`created_at`);
