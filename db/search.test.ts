@@ -174,3 +174,17 @@ test('the migration indexes what was stored before it', () => {
   const n = message(s, t.id, 'Another paddle question');
   assert.deepEqual(new Set(ids(find(s, 'paddle'))), new Set([m, n]));
 });
+
+describe('as you type', () => {
+  test('the last word also matches as a prefix: the word itself ranks first, completions follow newest first', () => {
+    const s = fresh();
+    const t = thread(s);
+    const older = message(s, t.id, 'The castles of the Loire are worth a week', { now: NOW - 30 * DAY });
+    const newer = message(s, t.id, 'Castlemaine is a town in Victoria', { now: NOW - 2 * DAY });
+    const exact = message(s, t.id, 'Which castle should we visit first?', { now: NOW - 300 * DAY });
+    message(s, t.id, 'Nothing to do with it');
+    assert.deepEqual(ids(find(s, 'castle')), [exact, newer, older]);
+    assert.deepEqual(ids(find(s, 'castl')), [newer, older, exact], 'a word still being typed: every completion, newest first');
+    assert.deepEqual(ids(find(s, 'cas')), [], 'under four letters a word matches whole');
+  });
+});

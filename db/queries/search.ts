@@ -75,10 +75,13 @@ export function searchQueries(db: Db) {
       return prepared(sql).all(params) as IndexHit[];
     },
 
-    /** Whether a query matches more than MAX_SCORED rows (and would be ranked by recency alone). */
-    matchesMany({ match, filters = {} }: { match: string; filters?: SearchFilters }): boolean {
+    /** The newest rows a MATCH expression finds (FTS5 walks its lists backwards and stops), unranked. */
+    newestMatches({ match, filters = {}, limit }: { match: string; filters?: SearchFilters; limit: number }): IndexHit[] {
       const { where, params } = conditions(match, filters);
-      return prepared(`SELECT count(*) FROM (SELECT 1 FROM search_index WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT ${MAX_SCORED + 1})`).pluck().get(params) as number > MAX_SCORED;
+      return prepared(`SELECT kind, ref_id AS refId, thread_id AS threadId, role, created_at AS createdAt, 0 AS score FROM search_index WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT @limit`).all({
+        ...params,
+        limit,
+      }) as IndexHit[];
     },
 
     /** The text behind hits: messages, attachments (with the message they came with) and thread titles. */

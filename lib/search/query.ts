@@ -18,8 +18,8 @@ const MAX_TERMS = 12;
 /**
  * A word being typed matches as a prefix from four letters. Shorter prefixes match so much of
  * the vocabulary that, with no prefix index (it would double the index), merging them takes
- * 240 ms at a million messages (three letters) against 15-20 ms from four; shorter words match
- * whole.
+ * over 100 ms at a million messages (three letters) against about 6 ms from four (p50, `npm
+ * run bench`); shorter words match whole.
  */
 const MIN_PREFIX = 4;
 /** Characters of context in a snippet. */

@@ -25,7 +25,7 @@ export type SearchHit = {
 
 export type SearchStore = {
   searchIndex(args: { match: string; filters?: SearchFilters; limit: number; now: number }): IndexHit[];
-  matchesMany(args: { match: string; filters?: SearchFilters }): boolean;
+  newestMatches(args: { match: string; filters?: SearchFilters; limit: number }): IndexHit[];
   searchSources(args: { messageIds: string[]; attachmentIds: string[]; threadIds: string[] }): {
     messages: { id: string; threadId: string; role: 'user' | 'assistant'; content: string; turnId: string | null }[];
     attachments: { id: string; name: string; text: string; messageId: string | null }[];
@@ -43,16 +43,28 @@ export type SearchArgs = {
   snippetChars?: number;
 };
 
+/**
+ * A query whose last word may still be being typed: the words as they are, ranked, come first;
+ * the rest of the page is filled with the newest rows where the last word starts another one
+ * ("castle" finds "castles"). Ranking the completions too would merge every word the prefix
+ * starts twice (once to match, once for bm25's statistics); newest first merges it once.
+ */
+function asYouType(store: SearchStore, args: SearchArgs, prefixMatch: string) {
+  const whole = matchExpression(args.query, { anyWord: args.anyWord, prefix: false })!;
+  const exact = store.searchIndex({ match: whole, filters: args.filters, limit: args.limit, now: args.now });
+  if (exact.length >= args.limit) return exact;
+  const seen = new Set(exact.map((h) => `${h.kind}:${h.refId}`));
+  const more = store.newestMatches({ match: prefixMatch, filters: args.filters, limit: args.limit + exact.length }).filter((h) => !seen.has(`${h.kind}:${h.refId}`))
+    .sort((a, b) => b.createdAt - a.createdAt);
+  return [...exact, ...more].slice(0, args.limit);
+}
+
 export function searchLibrary(store: SearchStore, args: SearchArgs): SearchHit[] {
   const match = matchExpression(args.query, { anyWord: args.anyWord });
   if (!match) return [];
   const terms = searchTerms(args.query);
   const cut = (text: string) => snippetOf(text, terms, args.snippetChars);
-  // A last word that is already very common as a whole word is searched whole: its prefix would
-  // add little and cost the merge of every word it starts (100 ms at a million messages).
-  const whole = terms.prefix ? matchExpression(args.query, { anyWord: args.anyWord, prefix: false })! : match;
-  const chosen = whole !== match && store.matchesMany({ match: whole, filters: args.filters }) ? whole : match;
-  const hits = store.searchIndex({ match: chosen, filters: args.filters, limit: args.limit, now: args.now });
+  const hits = terms.prefix ? asYouType(store, args, match) : store.searchIndex({ match, filters: args.filters, limit: args.limit, now: args.now });
   const ids = (kind: SearchKind) => hits.filter((h) => h.kind === kind).map((h) => h.refId);
   const sources = store.searchSources({ messageIds: ids('message'), attachmentIds: ids('attachment'), threadIds: [...new Set(hits.map((h) => h.threadId))] });
   const messages = new Map(sources.messages.map((m) => [m.id, m]));

@@ -10,7 +10,7 @@ before(async () => (searx = await startSearxDouble()));
 after(() => searx.close());
 
 function store(): ToolStore {
-  return { ...memoryHosts(), attachmentOfThread: () => undefined, searchIndex: () => [], matchesMany: () => false, searchSources: () => ({ messages: [], attachments: [], threads: [] }), exchangeOf: () => [] };
+  return { ...memoryHosts(), attachmentOfThread: () => undefined, searchIndex: () => [], newestMatches: () => [], searchSources: () => ({ messages: [], attachments: [], threads: [] }), exchangeOf: () => [] };
 }
 
 test('web search is offered only with SEARXNG_URL; the own SearXNG gets its own budget under the key the tool uses', async () => {
