@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { makeTempDir } from '@/lib/testing/temp-dir';
 import { grepAttachmentTool, readAttachmentTool } from './attachments';
-import { isToolError, type AttachmentText, type ToolDeps } from './types';
+import { createToolRegistry } from './registry';
+import { isToolError, type AttachmentText, type Tool, type ToolDeps } from './types';
 
 const ID = '11111111-1111-4111-8111-111111111111';
 
@@ -110,5 +111,15 @@ describe('grep_attachment', () => {
       clearInterval(ticking);
     }
     assert.equal(ticks, 5);
+  });
+  test("through the registry, as a turn runs it: the tool's time limit ends the search and the model gets advice", async () => {
+    const dir = makeTempDir('hearth-attach');
+    const evil = path.join(dir, 'evil.txt');
+    fs.writeFileSync(evil, `${'a'.repeat(40)}!\n`);
+    const file: AttachmentText = { name: 'evil.txt', path: evil, text: '', chars: 42, lines: 1 };
+    // The real limit is GREP_TIME_LIMIT_MS (30 s); the same path with a shorter one.
+    const registry = createToolRegistry([{ ...grepAttachmentTool, timeoutMs: 300 } as Tool]);
+    const result = await registry.run('grep_attachment', JSON.stringify({ id: ID, pattern: '^(a+)+$', regex: true }), deps(file), new AbortController().signal);
+    assert.ok(!result.ok && /took too long|took longer than/.test(result.error), String(JSON.stringify(result)));
   });
 });
