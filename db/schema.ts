@@ -197,3 +197,17 @@ export const hostSpend = sqliteTable(
   },
   (t) => [index('host_spend_idx').on(t.host, t.at)],
 );
+
+/**
+ * Login sessions (only used when a password is set). The id is the SHA-256 of the token in
+ * the cookie, so a copy of the database does not hold a usable session.
+ */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('sessions_expires_idx').on(t.expiresAt)],
+);

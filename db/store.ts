@@ -6,6 +6,7 @@ import { libraryQueries } from './queries/library';
 import { memoryQueries } from './queries/memories';
 import { messageQueries } from './queries/messages';
 import { searchQueries } from './queries/search';
+import { sessionQueries } from './queries/sessions';
 import { threadQueries } from './queries/threads';
 import { turnQueries } from './queries/turns';
 
@@ -22,6 +23,7 @@ export function createStore(db: Db) {
     ...attachmentQueries(db),
     ...searchQueries(db),
     ...libraryQueries(db),
+    ...sessionQueries(db),
     transaction<T>(fn: () => T): T {
       return db.transaction(() => fn());
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASSWORD_HASH_FORMAT } from '@/lib/auth/password';
 import { brand, isBranded } from '@/lib/errors';
 
 /**
@@ -45,6 +46,12 @@ const configSchema = z.object({
     .default('127.0.0.1'),
   /** Extra host names Hearth answers to (comma-separated), e.g. its LAN name when exposed. */
   HEARTH_ALLOWED_HOSTS: z.string().default(''),
+  /** The login password; required when Hearth listens on anything but loopback (or HEARTH_ALLOWED_HOSTS is set). */
+  HEARTH_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(1024).optional()),
+  /** The same password as an scrypt hash from `npm run hash-password`, so the password itself is in no file. */
+  HEARTH_PASSWORD_HASH: z.preprocess(emptyToUndefined, z.string().trim().regex(PASSWORD_HASH_FORMAT, 'must be a hash printed by `npm run hash-password`').optional()),
+  /** How long a login lasts, in days. */
+  HEARTH_SESSION_DAYS: positiveInt(365).default(30),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   /** SearXNG base URL; when unset, web search is off and the model is told so. */
@@ -103,6 +110,8 @@ export class ConfigError extends Error {
 /** Recognised by brand, not class identity (see lib/errors.ts). */
 export const isConfigError = (err: unknown): err is ConfigError => isBranded(err, 'ConfigError');
 
+const SECRET_KEYS = new Set(['HEARTH_PASSWORD', 'HEARTH_PASSWORD_HASH', 'LLAMA_API_KEY']);
+
 /** Parses an environment; throws ConfigError with a one-line message naming the key. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = configSchema.safeParse(env);
@@ -112,10 +121,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const message =
       issue.code === 'invalid_type' && issue.expected === 'number'
         ? 'must be a whole number'
-        : issue.code === 'too_small' || issue.code === 'too_big'
+        : (issue.code === 'too_small' || issue.code === 'too_big') && issue.origin === 'string'
+          ? issue.message
+          : issue.code === 'too_small' || issue.code === 'too_big'
           ? `is out of range (${issue.message.replace(/^Too (small|big): expected number to be /, '')})`
           : issue.message;
-    throw new ConfigError(`Hearth configuration: ${key} ${message} (got ${JSON.stringify(env[key] ?? '')})`);
+    // A secret is never echoed into a log.
+    const got = SECRET_KEYS.has(key) ? `${(env[key] ?? '').length} characters` : JSON.stringify(env[key] ?? '');
+    throw new ConfigError(`Hearth configuration: ${key} ${message} (got ${got})`);
   }
   return result.data;
 }

@@ -5,6 +5,7 @@
 export const errorStatus = {
   bad_request: 400,
   invalid_json: 400,
+  unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
@@ -18,6 +19,9 @@ export const errorStatus = {
   model_unreachable: 503,
   db_unavailable: 503,
   budget_exhausted: 429,
+  rate_limited: 429,
+  storage_full: 507,
+  starting: 503,
   cancelled: 499,
   internal: 500,
 } as const;

@@ -6,6 +6,7 @@
 import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { exposureRefusal } from '../lib/auth/exposure';
 import { isConfigError, parseConfig } from '../lib/config';
 
 let config;
@@ -17,6 +18,17 @@ try {
     process.exit(1);
   }
   throw err;
+}
+
+// Said before a long first build; the server checks the same again on the address it really binds.
+const exposed = exposureRefusal({
+  listening: [config.HOST],
+  allowedHosts: config.HEARTH_ALLOWED_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
+  passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH),
+});
+if (exposed) {
+  console.error(exposed);
+  process.exit(1);
 }
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { LogoutButton } from '@/components/auth/LogoutButton';
 import { api, ApiError, followTurn, sendMessage, uploadAttachment, type AttachmentInfo, type Health, type MemoryFact, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
 import { MemoryPanel } from '@/components/sidebar/MemoryPanel';
@@ -381,6 +382,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                 return summary;
               }}
             />
+            <LogoutButton />
           </>
         }
         threads={threads}

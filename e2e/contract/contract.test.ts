@@ -8,6 +8,7 @@ import { readSse } from '@/lib/client/sse';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
 import type { TurnEvent } from '@/lib/engine/events';
 import { isTitleRequest } from '@/lib/turns/titles';
+import { assertError, httpCall, type Answer, type CallOptions } from './client';
 import { startHearth, type HearthServer } from './hearth-server';
 
 /**
@@ -19,7 +20,6 @@ import { startHearth, type HearthServer } from './hearth-server';
  */
 
 type Ev = TurnEvent & { seq: number };
-type Answer = { status: number; headers: Headers; body: unknown; text: string };
 
 let double: LlamaDouble;
 let hearth: HearthServer;
@@ -32,37 +32,10 @@ const seen: { what: string; status: number; expected5xx: boolean }[] = [];
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const MALFORMED = ['xyz', '1', 'not-a-uuid-at-all', '00000000-0000-4000-8000-00000000000g', `${'a'.repeat(300)}`, '%E2%98%83', '..%2F..%2Fetc'];
 
-async function call(
-  method: string,
-  path: string,
-  opts: { json?: unknown; body?: BodyInit; headers?: Record<string, string>; server?: HearthServer; expect5xx?: boolean } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { ...opts.headers };
-  let body = opts.body;
-  if (opts.json !== undefined) {
-    headers['Content-Type'] ??= 'application/json';
-    body = typeof opts.json === 'string' ? opts.json : JSON.stringify(opts.json);
-  }
-  const res = await fetch(`${(opts.server ?? hearth).url}${path}`, { method, headers, body, duplex: 'half' } as RequestInit);
-  seen.push({ what: `${method} ${path.slice(0, 80)}`, status: res.status, expected5xx: Boolean(opts.expect5xx) });
-  const text = method === 'HEAD' ? '' : await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // not JSON (SSE, markdown, empty)
-  }
-  return { status: res.status, headers: res.headers, body: parsed, text };
-}
-
-/** Asserts the JSON error contract: status, `{error: {code, message}}`, JSON content type. */
-function assertError(answer: Answer, status: number, code: string, what = '') {
-  assert.equal(answer.status, status, `${what} ${answer.text.slice(0, 300)}`);
-  assert.match(answer.headers.get('content-type') ?? '', /^application\/json/, what);
-  const err = (answer.body as { error?: { code?: unknown; message?: unknown } }).error;
-  assert.equal(err?.code, code, `${what} ${answer.text.slice(0, 300)}`);
-  assert.equal(typeof err?.message, 'string', what);
-  assert.ok((err?.message as string).length > 0, what);
+async function call(method: string, path: string, opts: CallOptions & { server?: HearthServer; expect5xx?: boolean } = {}): Promise<Answer> {
+  const answer = await httpCall((opts.server ?? hearth).url, method, path, opts);
+  seen.push({ what: `${method} ${path.slice(0, 80)}`, status: answer.status, expected5xx: Boolean(opts.expect5xx) });
+  return answer;
 }
 
 async function newThread(server?: HearthServer): Promise<string> {
@@ -327,7 +300,7 @@ describe('bodies', () => {
     }
     assertError(await call('POST', '/api/threads', { json: { title: 'x'.repeat(201) } }), 400, 'bad_request');
     assertError(await call('POST', '/api/memories', { json: { nope: 1 } }), 400, 'bad_request');
-    assertError(await call('POST', '/api/import', { body: 'x'.repeat(3 * 1024 * 1024) }), 413, 'too_large', 'import over HEARTH_MAX_IMPORT_MB (2 here)');
+    assertError(await call('POST', '/api/import', { body: 'x'.repeat(3 * 1024 * 1024), headers: { 'Content-Type': 'application/x-ndjson' } }), 413, 'too_large', 'import over HEARTH_MAX_IMPORT_MB (2 here)');
     assert.deepEqual((await threadOf(t)).messages, [], 'nothing was stored');
   });
 

@@ -14,6 +14,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 export type HearthServer = {
   url: string;
+  dataDir: string;
+  pid: number;
+  /** Kills the process with this signal and waits for it to be gone. */
+  kill(signal: NodeJS.Signals): Promise<void>;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
   stop(): Promise<void>;
@@ -36,13 +40,23 @@ async function freePort(): Promise<number> {
 /** How long `next start` may take to answer its first request on a loaded 2-core machine. */
 const READY_TIMEOUT_MS = 60_000;
 
-export async function startHearth(env: Record<string, string>): Promise<HearthServer> {
+export type StartOptions = {
+  /** The address to listen on (-H); loopback by default. */
+  listen?: string;
+  /** An existing data folder (a restart); a fresh temporary one by default. */
+  dataDir?: string;
+  port?: number;
+};
+
+/** Starts `next start` without waiting for it: the child, its URL and its stderr so far. */
+export async function spawnHearth(env: Record<string, string>, opts: StartOptions = {}) {
   assertBuilt();
-  const port = await freePort();
-  const dataDir = makeTempDir('hearth-contract');
+  const port = opts.port ?? (await freePort());
+  const dataDir = opts.dataDir ?? makeTempDir('hearth-contract');
+  const listen = opts.listen ?? '127.0.0.1';
   // NODE_ENV as next start wants it (the test runner sets "test").
-  const childEnv = { ...process.env, NODE_ENV: 'production' as const, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, HEARTH_TIMEZONE: 'UTC', ...env };
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
+  const childEnv = { ...process.env, NODE_ENV: 'production' as const, HOST: listen, PORT: String(port), DATA_DIR: dataDir, HEARTH_TIMEZONE: 'UTC', ...env };
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-H', listen, '-p', String(port)], {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -54,15 +68,22 @@ export async function startHearth(env: Record<string, string>): Promise<HearthSe
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   child.stdout?.resume();
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, port, dataDir, url: `http://127.0.0.1:${port}`, stderr: () => stderr, exit };
+}
+
+export async function startHearth(env: Record<string, string>, opts: StartOptions = {}): Promise<HearthServer> {
+  const { child, url, stderr: readStderr, dataDir } = await spawnHearth(env, opts);
+  const stderr = { toString: readStderr };
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) => reject(new Error(`next start exited (${code}) before it was ready:\n${stderr}`))),
   );
   exited.catch(() => undefined);
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     const ready = await Promise.race([
-      fetch(`${url}/api/threads?limit=1`).then((r) => r.ok, () => false),
+      // Any answer but "still starting" (a password makes this one 401).
+      fetch(`${url}/api/threads?limit=1`).then((r) => r.status !== 503, () => false),
       exited,
     ]);
     if (ready) break;
@@ -74,10 +95,18 @@ export async function startHearth(env: Record<string, string>): Promise<HearthSe
   }
   return {
     url,
-    stderr: () => stderr,
+    dataDir,
+    pid: child.pid!,
+    stderr: readStderr,
+    kill: (signal: NodeJS.Signals) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

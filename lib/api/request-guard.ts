@@ -1,17 +1,39 @@
+import { authVerdict } from '@/lib/auth/gate';
 import { HearthError } from '@/lib/errors';
 /**
- * Two checks before any request reaches a route, for an app with no login that listens on
- * the user's own machine:
+ * Checks before any request reaches a route:
  *  - DNS rebinding: a page on evil.example whose name later resolves to 127.0.0.1 would be
  *    "same-origin" with Hearth. While Hearth listens on loopback, only loopback host names
  *    (and HEARTH_ALLOWED_HOSTS) are served.
- *  - Cross-site writes: a write (anything but GET/HEAD) whose Origin names another host is
- *    refused, so another site cannot post into Hearth from the user's browser.
+ *  - Cross-site writes: a write (anything but GET/HEAD) is refused when the browser says it
+ *    comes from another site (Sec-Fetch-Site) or its Origin names another host (or is the
+ *    opaque "null" of a sandboxed frame or a data: page).
+ *  - Body types: a write that carries a body must say it is JSON (or, on the upload and import
+ *    routes, multipart or a file). The types an HTML form or a "simple" cross-site fetch can
+ *    send without asking (text/plain, urlencoded, none at all) are refused, so a forgotten
+ *    Origin check could still not be reached by a form on another site.
  */
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 export type GuardConfig = { listenHost: string; allowedHosts: readonly string[] };
+
+export type GuardedRequest = {
+  method: string;
+  host: string | null;
+  origin: string | null;
+  /** The Sec-Fetch-Site header (browsers send it; other clients usually do not). */
+  fetchSite?: string | null;
+  contentType?: string | null;
+  /** Whether the request declares a body (Content-Length above 0 or Transfer-Encoding). */
+  hasBody?: boolean;
+};
+
+export type Refusal = { code: 'forbidden' | 'unsupported_type'; message: string };
+
+/** The body types a route takes, and how to say so in a refusal. */
+export type BodyTypes = { pattern: RegExp; name: string };
+export const JSON_BODY: BodyTypes = { pattern: /^application\/json\s*(;|$)/i, name: 'application/json' };
 
 function hostnameOf(hostHeader: string): string {
   const h = hostHeader.trim().toLowerCase();
@@ -23,24 +45,46 @@ export function isLoopbackListen(host: string): boolean {
   return LOOPBACK.has(host) || /^127\./.test(host);
 }
 
+const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+
 /** Why a request is refused, or null when it may go on. */
-export function requestRefusal(req: { method: string; host: string | null; origin: string | null }, config: GuardConfig): string | null {
+export function requestRefusal(req: GuardedRequest, config: GuardConfig, bodyTypes: BodyTypes = JSON_BODY): Refusal | null {
   const host = req.host ? hostnameOf(req.host) : '';
   const allowed = new Set(config.allowedHosts.map((h) => h.toLowerCase()));
   if (isLoopbackListen(config.listenHost) || allowed.size > 0) {
     const ok = LOOPBACK.has(host) || /^127\./.test(host) || host === config.listenHost.toLowerCase() || allowed.has(host);
-    if (!ok) return `Hearth does not answer to the host name "${host || '(none)'}". Add it to HEARTH_ALLOWED_HOSTS to allow it.`;
+    if (!ok) return { code: 'forbidden', message: `Hearth does not answer to the host name "${host || '(none)'}". Add it to HEARTH_ALLOWED_HOSTS to allow it.` };
   }
-  if (req.method !== 'GET' && req.method !== 'HEAD' && req.origin && req.origin !== 'null') {
+  if (!isWrite(req.method)) return null;
+  const site = req.fetchSite?.toLowerCase();
+  if (site && site !== 'same-origin' && site !== 'none') return { code: 'forbidden', message: `Writes from another site are refused (Sec-Fetch-Site: ${site}).` };
+  if (req.origin === 'null') return { code: 'forbidden', message: 'Writes from an opaque origin (a sandboxed frame or a data: page) are refused.' };
+  if (req.origin) {
     let originHost = '';
     try {
       originHost = new URL(req.origin).host.toLowerCase();
     } catch {
-      return 'The request came from an origin that could not be read.';
+      return { code: 'forbidden', message: 'The request came from an origin that could not be read.' };
     }
-    if (originHost !== (req.host ?? '').toLowerCase()) return `Writes from another site (${originHost}) are refused.`;
+    if (originHost !== (req.host ?? '').toLowerCase()) return { code: 'forbidden', message: `Writes from another site (${originHost}) are refused.` };
+  }
+  if (req.hasBody && !bodyTypes.pattern.test(req.contentType ?? '')) {
+    return { code: 'unsupported_type', message: `Send the body as ${bodyTypes.name}; "${(req.contentType ?? '').slice(0, 80) || 'no type'}" is refused.` };
   }
   return null;
+}
+
+/** The guard's view of a Fetch API request. */
+export function guardedRequest(request: Request): GuardedRequest {
+  const h = request.headers;
+  return {
+    method: request.method,
+    host: h.get('host') ?? new URL(request.url).host,
+    origin: h.get('origin'),
+    fetchSite: h.get('sec-fetch-site'),
+    contentType: h.get('content-type'),
+    hasBody: Number(h.get('content-length') ?? 0) > 0 || h.has('transfer-encoding'),
+  };
 }
 
 /** The guard's settings from the environment (proxy.ts and the upload route, which the proxy does not see). */
@@ -54,12 +98,17 @@ export function guardConfigFromEnv(env: Record<string, string | undefined> = pro
   };
 }
 
+export const NOT_LOGGED_IN = 'Log in first: this Hearth has a password.';
+export const STARTING = 'Hearth is still starting; try again in a moment.';
+
 /**
- * The same guard for a route the proxy leaves alone because it streams its body (uploads,
- * imports): throws a 403 HearthError when the request must be refused.
+ * The same checks as proxy.ts for a route the proxy leaves alone because it streams its body
+ * (uploads, imports): throws a HearthError (401, 403, 415 or 503) when the request must be refused.
  */
-export function guardStreamingRoute(request: Request, config: GuardConfig): void {
-  const host = request.headers.get('host') ?? new URL(request.url).host;
-  const why = requestRefusal({ method: request.method, host, origin: request.headers.get('origin') }, config);
-  if (why) throw new HearthError('forbidden', why);
+export function guardStreamingRoute(request: Request, config: GuardConfig, bodyTypes: BodyTypes): void {
+  const why = requestRefusal(guardedRequest(request), config, bodyTypes);
+  if (why) throw new HearthError(why.code, why.message);
+  const verdict = authVerdict(new URL(request.url).pathname, request.headers.get('cookie'));
+  if (verdict === 'login') throw new HearthError('unauthorized', NOT_LOGGED_IN);
+  if (verdict === 'starting') throw new HearthError('starting', STARTING);
 }

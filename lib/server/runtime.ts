@@ -1,5 +1,7 @@
 import 'server-only';
 import { getDb } from '@/db';
+import { createAuth, type Auth } from '@/lib/auth/auth';
+import { installAuthGate } from '@/lib/auth/gate';
 import { createStore, type Store } from '@/db/store';
 import { getConfig, type Config } from '@/lib/config';
 import { createLlamaClient } from '@/lib/llm/client';
@@ -18,7 +20,7 @@ import { LibraryUpdates } from './updates';
  * bundles each route separately and they must share one registry.
  */
 
-export type Runtime = { config: Config; store: Store; models: ModelPool; turns: TurnRegistry; updates: LibraryUpdates };
+export type Runtime = { config: Config; store: Store; models: ModelPool; turns: TurnRegistry; updates: LibraryUpdates; auth: Auth };
 
 const key = Symbol.for('hearth.runtime');
 type Holder = { [key]?: Runtime };
@@ -56,7 +58,10 @@ export function buildRuntime(config: Config, store: Store, { model, now = Date.n
         : undefined,
     log: (m) => console.warn(m),
   });
-  return { config, store, models, turns, updates };
+  const auth = createAuth(config, store, now);
+  // The proxy and the streaming routes check sessions through this gate (lib/auth/gate.ts).
+  installAuthGate({ required: auth.required, valid: (token) => auth.sessions.valid(token) });
+  return { config, store, models, turns, updates, auth };
 }
 
 export function getRuntime(): Runtime {

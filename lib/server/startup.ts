@@ -1,14 +1,25 @@
+import { exposureRefusal, listeningHosts } from '@/lib/auth/exposure';
 import { getConfig, isConfigError } from '@/lib/config';
 import { getRuntime } from './runtime';
 
 /**
  * Start-up: validates the configuration (a bad value stops the server with a one-line
- * message naming the key), opens and migrates the database (a failed migration stops it and
+ * message naming the key), refuses to run reachable from other machines without a password,
+ * opens and migrates the database (a failed migration stops it and
  * loses nothing), and resumes turns that were running when the server last stopped.
  */
 export function startup(): void {
   try {
-    getConfig();
+    const config = getConfig();
+    const exposed = exposureRefusal({
+      listening: listeningHosts(),
+      allowedHosts: config.HEARTH_ALLOWED_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
+      passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH),
+    });
+    if (exposed) {
+      console.error(exposed);
+      process.exit(1);
+    }
   } catch (err) {
     if (isConfigError(err)) {
       console.error(err.message);

@@ -17,7 +17,7 @@ const guard = guardConfigFromEnv();
 export function POST(request: Request) {
   return handle(async () => {
     // The proxy leaves this route alone (it would buffer the body), so it guards itself.
-    guardStreamingRoute(request, guard);
+    guardStreamingRoute(request, guard, { pattern: /^multipart\/form-data\s*;/i, name: 'multipart/form-data with the file in a field called "file"' });
     const type = request.headers.get('content-type') ?? '';
     if (!/^multipart\/form-data\s*;/i.test(type) || !request.body) {
       throw new HearthError('unsupported_type', 'Send the file as multipart/form-data in a field called "file".');

@@ -11,6 +11,8 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 const guard = guardConfigFromEnv();
+/** The library file as the raw body, as the page sends it (a form is refused: send the file itself). */
+const LIBRARY_FILE = { pattern: /^application\/(json|x-ndjson|octet-stream)\s*(;|$)/i, name: 'the library file itself (application/json, application/x-ndjson or application/octet-stream), not a form' };
 
 /**
  * Imports a library file (from GET /api/export) or one thread's JSON export, sent as the raw
@@ -21,10 +23,7 @@ const guard = guardConfigFromEnv();
 export function POST(request: Request) {
   return handle(async () => {
     // The proxy leaves this route alone (it would buffer and cut the body), so it guards itself.
-    guardStreamingRoute(request, guard);
-    if (/^multipart\//i.test(request.headers.get('content-type') ?? '')) {
-      throw new HearthError('unsupported_type', 'Send the library file itself as the request body, not as a form.');
-    }
+    guardStreamingRoute(request, guard, LIBRARY_FILE);
     if (!request.body) throw new HearthError('bad_request', 'The request has no body: send the library file.');
     const { config, store, updates } = getRuntime();
     const maxBytes = config.HEARTH_MAX_IMPORT_MB * 1024 * 1024;

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { handle, json, otherMethods, readJson } from '@/lib/api/http';
+import { clientAddress } from '@/lib/auth/rate-limit';
+import { isHttps, sessionCookie } from '@/lib/auth/sessions';
+import { HearthError } from '@/lib/errors';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
+
+const loginBody = z.object({ password: z.string().max(10_000) }).strict();
+
+/** Logs in with the password: a session cookie on success, 401 on a wrong one, 429 after too many. */
+export function POST(request: Request) {
+  return handle(async () => {
+    const { auth } = getRuntime();
+    const { password } = await readJson(request, loginBody);
+    if (!auth.required) return json({ ok: true, required: false });
+    const address = clientAddress(request);
+    const waitMs = auth.limiter.waitMs(address);
+    if (waitMs > 0) {
+      const minutes = Math.ceil(waitMs / 60_000);
+      return json(
+        { error: { code: 'rate_limited', message: `Too many wrong passwords. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` } },
+        429,
+        { 'Retry-After': String(Math.ceil(waitMs / 1000)) },
+      );
+    }
+    if (!(await auth.checkPassword(password))) {
+      auth.limiter.failed(address);
+      throw new HearthError('unauthorized', 'That is not the password.');
+    }
+    auth.limiter.succeeded(address);
+    const { token } = auth.sessions.start();
+    return json({ ok: true, required: true }, 200, {
+      'Set-Cookie': sessionCookie(token, { maxAgeSeconds: auth.sessionMaxAgeSeconds, secure: isHttps(request) }),
+    });
+  });
+}

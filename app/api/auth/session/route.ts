@@ -1,0 +1,16 @@
+import { handle, json, otherMethods } from '@/lib/api/http';
+import { sessionTokenFrom } from '@/lib/auth/sessions';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
+
+/** Whether a password is set and whether this browser is logged in (the page shows Log out from it). */
+export function GET(request: Request) {
+  return handle(() => {
+    const { auth } = getRuntime();
+    const loggedIn = auth.required && auth.sessions.valid(sessionTokenFrom(request.headers.get('cookie')));
+    return json({ required: auth.required, loggedIn });
+  });
+}

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
+import { assertError, httpCall } from './client';
+import { spawnHearth, startHearth, type HearthServer } from './hearth-server';
+
+/**
+ * Exposure and the browser-facing defences, against the production server: the security
+ * headers and the page's nonce, cross-site writes by Sec-Fetch-Site, body types, the refusal
+ * to listen off loopback without a password, and the login (cookie flags, rate limit, every
+ * page and API route behind the session, logout).
+ */
+
+const PASSWORD = 'correct horse battery staple';
+let double: LlamaDouble;
+let open: HearthServer;
+let locked: HearthServer;
+
+before(async () => {
+  double = await startLlamaDouble();
+  [open, locked] = await Promise.all([
+    startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '1' }),
+    // Off loopback, as a home server would run; the suite still talks to it on 127.0.0.1.
+    startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '1', HEARTH_PASSWORD: PASSWORD }, { listen: '0.0.0.0' }),
+  ]);
+});
+
+after(async () => {
+  const logs = [open?.stderr() ?? '', locked?.stderr() ?? ''].join('\n');
+  await Promise.all([open?.stop(), locked?.stop()]);
+  await double?.close();
+  assert.doesNotMatch(logs, /Something went wrong|⨯|TypeError|ReferenceError/, 'a server logged an unexpected error');
+});
+
+const nonceOf = (csp: string) => /'nonce-([^']+)'/.exec(csp)?.[1];
+
+describe('headers', () => {
+  test('a page has a strict CSP with a fresh nonce that its own scripts carry', async () => {
+    const first = await httpCall(open.url, 'GET', '/');
+    assert.equal(first.status, 200);
+    const csp = first.headers.get('content-security-policy') ?? '';
+    for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "img-src 'self' data: blob:", "connect-src 'self'"]) {
+      assert.ok(csp.includes(directive), `${directive} in ${csp}`);
+    }
+    assert.match(csp, /script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'(;|$)/, 'scripts: this origin, with the nonce; no unsafe-inline or unsafe-eval');
+    const nonce = nonceOf(csp)!;
+    const scripts = [...first.text.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    assert.ok(scripts.length > 0, 'the page has scripts');
+    for (const tag of scripts) assert.ok(tag.includes(`nonce="${nonce}"`), `every script carries the nonce: ${tag.slice(0, 120)}`);
+    const second = await httpCall(open.url, 'GET', '/t/00000000-0000-4000-8000-000000000000');
+    assert.notEqual(nonceOf(second.headers.get('content-security-policy') ?? ''), nonce, 'a new nonce per request');
+    for (const answer of [first, second]) {
+      assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(answer.headers.get('x-frame-options'), 'DENY');
+      assert.equal(answer.headers.get('referrer-policy'), 'no-referrer');
+    }
+  });
+
+  test('API answers carry a CSP that lets nothing run or load, and nosniff', async () => {
+    for (const path of ['/api/threads', '/api/nothing-here', '/api/health']) {
+      const answer = await httpCall(open.url, 'GET', path);
+      assert.equal(answer.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'; sandbox", path);
+      assert.equal(answer.headers.get('x-content-type-options'), 'nosniff', path);
+      assert.equal(answer.headers.get('referrer-policy'), 'no-referrer', path);
+    }
+  });
+});
+
+describe('requests', () => {
+  test('a write the browser marks cross-site is 403 even without an Origin; a form-encodable body is 415', async () => {
+    const before = (await httpCall(open.url, 'GET', '/api/threads').then((a) => (a.body as { threads: unknown[] }).threads.length));
+    assertError(await httpCall(open.url, 'POST', '/api/threads', { json: {}, headers: { 'Sec-Fetch-Site': 'cross-site' } }), 403, 'forbidden', 'cross-site');
+    assertError(await httpCall(open.url, 'POST', '/api/threads', { json: {}, headers: { 'Sec-Fetch-Site': 'same-site' } }), 403, 'forbidden', 'same-site (a sibling subdomain)');
+    assertError(await httpCall(open.url, 'POST', '/api/threads', { json: {}, headers: { Origin: 'null' } }), 403, 'forbidden', 'opaque origin');
+    assertError(await httpCall(open.url, 'POST', '/api/attachments', { body: new FormData(), headers: { 'Sec-Fetch-Site': 'cross-site' } }), 403, 'forbidden', 'cross-site upload');
+    assertError(await httpCall(open.url, 'POST', '/api/threads', { body: '{}' }), 415, 'unsupported_type', 'a string body is sent as text/plain');
+    assertError(await httpCall(open.url, 'POST', '/api/threads', { body: new Blob(['{}']) }), 415, 'unsupported_type', 'a body with no type at all');
+    assertError(await httpCall(open.url, 'POST', '/api/import', { body: new Blob(['{}']) }), 415, 'unsupported_type', 'an import with no type');
+    const created = await httpCall(open.url, 'POST', '/api/threads', { json: {}, headers: { 'Sec-Fetch-Site': 'same-origin', Origin: open.url } });
+    assert.equal(created.status, 201, 'the page itself may write');
+    const after = (await httpCall(open.url, 'GET', '/api/threads').then((a) => (a.body as { threads: unknown[] }).threads.length));
+    assert.equal(after, before + 1, 'only the same-origin write was stored');
+  });
+});
+
+describe('exposure', () => {
+  test('off loopback without a password Hearth refuses to start, and says why', async () => {
+    for (const listen of ['0.0.0.0', '::']) {
+      const started = await spawnHearth({ LLAMA_URL: double.url }, { listen });
+      const code = await started.exit;
+      assert.equal(code, 1, `${listen}: ${started.stderr()}`);
+      assert.match(started.stderr(), /refuses to listen on .* without a password.*HEARTH_PASSWORD/s, listen);
+    }
+  });
+
+  test('a loopback listener with other host names allowed needs a password too', async () => {
+    const started = await spawnHearth({ LLAMA_URL: double.url, HEARTH_ALLOWED_HOSTS: 'hearth.example.com' });
+    assert.equal(await started.exit, 1, started.stderr());
+    assert.match(started.stderr(), /HEARTH_ALLOWED_HOSTS/);
+  });
+
+  test('a password too short to be one stops the start with a line naming the key, never echoing it', async () => {
+    const started = await spawnHearth({ LLAMA_URL: double.url, HEARTH_PASSWORD: 'hunter2' });
+    assert.equal(await started.exit, 1, started.stderr());
+    assert.match(started.stderr(), /HEARTH_PASSWORD must be at least 8 characters/);
+    assert.doesNotMatch(started.stderr(), /hunter2/);
+  });
+});
+
+describe('login', () => {
+  const threadId = '00000000-0000-4000-8000-000000000000';
+  const protectedRequests: [string, string, Record<string, unknown>?][] = [
+    ['GET', '/api/threads'],
+    ['POST', '/api/threads', { json: {} }],
+    ['GET', `/api/threads/${threadId}`],
+    ['DELETE', `/api/threads/${threadId}`],
+    ['POST', `/api/threads/${threadId}/messages`, { json: { content: 'hi' } }],
+    ['GET', '/api/memories'],
+    ['GET', '/api/search?q=hello'],
+    ['GET', '/api/export'],
+    ['GET', '/api/events'],
+    ['GET', '/api/health'],
+    ['GET', '/api/no-such-route'],
+    ['POST', '/api/attachments', { body: new FormData() }],
+    ['POST', '/api/import', { body: '{}', headers: { 'Content-Type': 'application/json' } }],
+  ];
+
+  test('without a session every API route is 401 and every page sends the browser to /login', async () => {
+    for (const [method, path, opts] of protectedRequests) {
+      assertError(await httpCall(locked.url, method, path, opts), 401, 'unauthorized', `${method} ${path}`);
+    }
+    for (const path of ['/', `/t/${threadId}`, '/anything']) {
+      const answer = await httpCall(locked.url, 'GET', path);
+      assert.equal(answer.status, 303, path);
+      const location = new URL(answer.headers.get('location') ?? '', locked.url);
+      assert.equal(location.pathname, '/login', path);
+      if (path !== '/') assert.equal(location.searchParams.get('next'), path);
+    }
+    const login = await httpCall(locked.url, 'GET', '/login');
+    assert.equal(login.status, 200);
+    assert.match(login.text, /type="password"/);
+    assert.ok(login.headers.get('content-security-policy')?.includes("'nonce-"), 'the login page has the CSP too');
+  });
+
+  test('a wrong password is 401; too many from one address are 429 with Retry-After, others still may try', async () => {
+    const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+    assertError(await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: 'wrong' }, headers: from('10.9.0.1') }), 401, 'unauthorized');
+    for (let i = 1; i < 10; i++) await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: `wrong ${i}` }, headers: from('10.9.0.1') });
+    const limited = await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: PASSWORD }, headers: from('10.9.0.1') });
+    assertError(limited, 429, 'rate_limited', 'the eleventh try, even with the right password');
+    assert.ok(Number(limited.headers.get('retry-after')) > 0, 'Retry-After says when');
+    assert.equal(limited.headers.get('set-cookie'), null, 'no session for a limited address');
+    assertError(await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: 'wrong' }, headers: from('10.9.0.2') }), 401, 'unauthorized', 'another address');
+    assertError(await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: PASSWORD }, headers: { ...from('10.9.0.3'), Origin: 'http://evil.example' } }), 403, 'forbidden', 'login from another site');
+  });
+
+  test('the right password gives an httpOnly SameSite=Strict cookie (Secure behind https) that opens everything until logout', async () => {
+    const plain = await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: PASSWORD }, headers: { 'X-Forwarded-For': '10.9.1.1' } });
+    assert.equal(plain.status, 200, plain.text);
+    const cookie = plain.headers.get('set-cookie') ?? '';
+    assert.match(cookie, /^hearth_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/, cookie);
+    const secure = await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: PASSWORD }, headers: { 'X-Forwarded-For': '10.9.1.2', 'X-Forwarded-Proto': 'https' } });
+    assert.match(secure.headers.get('set-cookie') ?? '', /; Secure$/);
+
+    const session = { Cookie: cookie.split(';')[0] };
+    assert.deepEqual((await httpCall(locked.url, 'GET', '/api/auth/session', { headers: session })).body, { required: true, loggedIn: true });
+    const created = await httpCall(locked.url, 'POST', '/api/threads', { json: {}, headers: session });
+    assert.equal(created.status, 201);
+    const page = await httpCall(locked.url, 'GET', '/', { headers: session });
+    assert.equal(page.status, 200);
+    assert.equal((await httpCall(locked.url, 'GET', '/login', { headers: session })).status, 307, 'the login page sends a logged-in browser on');
+
+    const out = await httpCall(locked.url, 'POST', '/api/auth/logout', { headers: session });
+    assert.equal(out.status, 200);
+    assert.match(out.headers.get('set-cookie') ?? '', /^hearth_session=; .*Max-Age=0/);
+    assertError(await httpCall(locked.url, 'GET', '/api/threads', { headers: session }), 401, 'unauthorized', 'the old cookie is dead on the server');
+    assert.deepEqual((await httpCall(locked.url, 'GET', '/api/auth/session', { headers: session })).body, { required: true, loggedIn: false });
+  });
+});
