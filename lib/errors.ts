@@ -12,6 +12,7 @@ export const errorStatus = {
   turn_running: 409,
   too_large: 413,
   unsupported_type: 415,
+  image_unavailable: 422,
   refused: 400,
   model_error: 502,
   model_stream_broken: 502,

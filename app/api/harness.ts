@@ -32,6 +32,8 @@ export type RuntimeOptions = {
   env?: Record<string, string>;
   /** An existing data folder (a restart over the same database); a new empty one by default. */
   dataDir?: string;
+  /** Addresses the SSRF guard treats as public (the local stand-ins of outside sites). */
+  allowAddress?: (address: string) => boolean;
 };
 
 /** What the double was asked for turns: everything but the background title calls. */
@@ -51,7 +53,7 @@ export function makeRuntime(opts: RuntimeOptions): Runtime {
     MODEL_TIMEOUT_MS: '5000',
     ...opts.env,
   });
-  const runtime = buildRuntime(config, createStore(openDatabase(path.join(dataDir, 'hearth.db'))), { model: opts.model, now: opts.now });
+  const runtime = buildRuntime(config, createStore(openDatabase(path.join(dataDir, 'hearth.db'))), { model: opts.model, now: opts.now, allowAddress: opts.allowAddress });
   setRuntime(runtime);
   return runtime;
 }

@@ -1,18 +1,22 @@
 'use client';
 
+import { useEffect, useState } from 'react';
 import ReactMarkdown from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 
 /**
- * Model output is untrusted: raw HTML in it is shown as text (react-markdown escapes it),
- * the tree is sanitized, and links open in a new tab without a referrer.
+ * Model output is untrusted: raw HTML in it is shown as text, never parsed (htmlAsText),
+ * the tree is sanitized (no javascript: or data: links), links open in a new tab without a
+ * referrer, and images do not load by themselves: a page the model read could otherwise make
+ * it leak what it knows through an image URL. An image loads only when the user clicks, and
+ * then through Hearth (/api/remote-image), never straight from the browser.
  */
 export function Markdown({ text }: { text: string }) {
   return (
     <div className="md break-words">
       <ReactMarkdown
-        remarkPlugins={[remarkGfm]}
+        remarkPlugins={[remarkGfm, htmlAsText]}
         rehypePlugins={[rehypeSanitize]}
         components={{
           a: ({ href, children }) => (
@@ -20,10 +24,83 @@ export function Markdown({ text }: { text: string }) {
               {children}
             </a>
           ),
+          img: ({ src, alt }) => <ClickToLoadImage src={typeof src === 'string' ? src : ''} alt={alt ?? ''} />,
         }}
       >
         {text}
       </ReactMarkdown>
     </div>
+  );
+}
+
+type MdNode = { type: string; value?: string; children?: MdNode[] };
+
+/**
+ * A remark plugin: raw HTML in the markdown becomes literal text. react-markdown would drop it
+ * silently, and a user asking for HTML written outside a code block would lose what the model wrote.
+ */
+function htmlAsText() {
+  const walk = (node: MdNode) => {
+    if (node.type === 'html') node.type = 'text';
+    node.children?.forEach(walk);
+  };
+  return (tree: MdNode) => walk(tree);
+}
+
+function hostOf(src: string): string | null {
+  try {
+    const u = new URL(src);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : null;
+  } catch {
+    return null;
+  }
+}
+
+type ImageState = { kind: 'waiting' } | { kind: 'loading' } | { kind: 'shown'; objectUrl: string } | { kind: 'failed'; message: string };
+
+function ClickToLoadImage({ src, alt }: { src: string; alt: string }) {
+  const [state, setState] = useState<ImageState>({ kind: 'waiting' });
+  const host = hostOf(src);
+  useEffect(() => () => void (state.kind === 'shown' && URL.revokeObjectURL(state.objectUrl)), [state]);
+  if (!host) return <span className="text-stone-500">[image{alt ? `: ${alt}` : ''}]</span>;
+
+  async function load() {
+    setState({ kind: 'loading' });
+    try {
+      const res = await fetch(`/api/remote-image?url=${encodeURIComponent(src)}`);
+      if (!res.ok) {
+        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+        setState({ kind: 'failed', message: body?.error?.message ?? `HTTP ${res.status}` });
+        return;
+      }
+      setState({ kind: 'shown', objectUrl: URL.createObjectURL(await res.blob()) });
+    } catch {
+      setState({ kind: 'failed', message: 'Hearth could not be reached.' });
+    }
+  }
+
+  if (state.kind === 'shown') {
+    // eslint-disable-next-line @next/next/no-img-element -- a blob from /api/remote-image, not an optimisable asset
+    return <img src={state.objectUrl} alt={alt} className="max-h-96 max-w-full rounded" />;
+  }
+  return (
+    <span className="my-1 inline-flex max-w-full flex-col gap-1 rounded-md border border-dashed border-stone-300 px-2 py-1 text-sm dark:border-stone-700" data-testid="blocked-image">
+      <button
+        type="button"
+        className="text-left underline decoration-dotted"
+        disabled={state.kind === 'loading'}
+        onClick={() => void load()}
+        title={src}
+        aria-label={`Load the image${alt ? ` "${alt}"` : ''} from ${host}`}
+      >
+        {state.kind === 'loading' ? 'Loading image…' : `Load image from ${host}`}
+        {alt ? ` (${alt})` : ''}
+      </button>
+      {state.kind === 'failed' && (
+        <span role="status" className="text-red-700 dark:text-red-400">
+          {state.message}
+        </span>
+      )}
+    </span>
   );
 }

@@ -1,3 +1,4 @@
+import { hostileCorpus } from './hostile';
 import type { DoubleReply, DoubleRequest } from './llama-double';
 
 /**
@@ -182,6 +183,8 @@ export function persona(req: DoubleRequest): DoubleReply {
   if (CURRENT.test(q)) {
     return { content: 'Web search is off here, so I cannot check this. From what I know, it changes often; please treat this as a rough guide.' };
   }
+  const hostile = q.match(/hostile corpus (http:\/\/\S+)/i);
+  if (hostile) return { content: hostileCorpus(hostile[1]) };
   if (/markdown test/i.test(q)) {
     return {
       content:

@@ -7,7 +7,10 @@ import { getConfig, type Config } from '@/lib/config';
 import { createLlamaClient } from '@/lib/llm/client';
 import { ModelPool } from '@/lib/llm/pool';
 import type { ModelClient } from '@/lib/llm/types';
+import { createHostGuard } from '@/lib/tools/politeness';
+import { fetchRemoteImage } from '@/lib/tools/remote-image';
 import { createToolSet } from '@/lib/tools/toolset';
+import type { WebDeps } from '@/lib/tools/web';
 import { TurnRegistry } from '@/lib/turns/registry';
 import { BackgroundTitles } from '@/lib/turns/titles';
 import { memoryBook } from './memories';
@@ -20,7 +23,16 @@ import { LibraryUpdates } from './updates';
  * bundles each route separately and they must share one registry.
  */
 
-export type Runtime = { config: Config; store: Store; models: ModelPool; turns: TurnRegistry; updates: LibraryUpdates; auth: Auth };
+export type Runtime = {
+  config: Config;
+  store: Store;
+  models: ModelPool;
+  turns: TurnRegistry;
+  updates: LibraryUpdates;
+  auth: Auth;
+  /** A remote image from model output, fetched once the user clicked to load it (lib/tools/remote-image.ts). */
+  remoteImage(url: string, signal: AbortSignal): Promise<{ type: string; bytes: Buffer }>;
+};
 
 const key = Symbol.for('hearth.runtime');
 type Holder = { [key]?: Runtime };
@@ -29,7 +41,11 @@ type Holder = { [key]?: Runtime };
  * `model` stands in for the servers of LLAMA_URL (tests hand in a scripted one); `now` for the
  * clock (the identity block carries the hour, so a test of the prompt's prefix fixes it).
  */
-export function buildRuntime(config: Config, store: Store, { model, now = Date.now }: { model?: ModelClient; now?: () => number } = {}): Runtime {
+export function buildRuntime(
+  config: Config,
+  store: Store,
+  { model, now = Date.now, allowAddress }: { model?: ModelClient; now?: () => number; allowAddress?: (address: string) => boolean } = {},
+): Runtime {
   const servers = model
     ? [{ url: config.LLAMA_URL[0], client: model }]
     : config.LLAMA_URL.map((url) => ({
@@ -61,7 +77,8 @@ export function buildRuntime(config: Config, store: Store, { model, now = Date.n
   const auth = createAuth(config, store, now);
   // The proxy and the streaming routes check sessions through this gate (lib/auth/gate.ts).
   installAuthGate({ required: auth.required, valid: (token) => auth.sessions.valid(token) });
-  return { config, store, models, turns, updates, auth };
+  const imageDeps: WebDeps = { policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress }, guard: createHostGuard(store, now), now };
+  return { config, store, models, turns, updates, auth, remoteImage: (url, signal) => fetchRemoteImage(url, imageDeps, signal) };
 }
 
 export function getRuntime(): Runtime {
