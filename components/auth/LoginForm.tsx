@@ -48,7 +48,7 @@ export function LoginForm({ next }: { next: string }) {
           />
         </label>
         {error && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          <p role="alert" data-testid="login-error" className="text-sm text-red-700 dark:text-red-400">
             {error}
           </p>
         )}
