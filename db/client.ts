@@ -31,7 +31,7 @@ function pendingMigrations(sqlite: Database.Database, folder: string): number {
  * copy aside (`<file>.before-migration-<time>`), so a failed migration loses nothing; drizzle
  * runs the migrations in one transaction, so a failure also leaves the file as it was.
  */
-export function openDatabase(file: string, options: { migrationsFolder?: string } = {}): Db {
+export function openDatabase(file: string, options: { migrationsFolder?: string; maxBytes?: number } = {}): Db {
   const folder = options.migrationsFolder ?? MIGRATIONS_FOLDER;
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
@@ -39,6 +39,11 @@ export function openDatabase(file: string, options: { migrationsFolder?: string 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  if (options.maxBytes) {
+    // A size cap: past it SQLite refuses writes with SQLITE_FULL, exactly as on a full disk.
+    const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
+    sqlite.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxBytes / pageSize))}`);
+  }
 
   const pending = pendingMigrations(sqlite, folder);
   if (pending > 0) {

@@ -12,6 +12,7 @@ type Holder = { [key]?: Db };
  */
 export function getDb(): Db {
   const holder = globalThis as Holder;
-  holder[key] ??= openDatabase(path.resolve(getConfig().DATA_DIR, 'hearth.db'));
+  const config = getConfig();
+  holder[key] ??= openDatabase(path.resolve(config.DATA_DIR, 'hearth.db'), { maxBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024 });
   return holder[key];
 }

@@ -92,6 +92,8 @@ const configSchema = z.object({
   HEARTH_MAX_UPLOAD_MB: positiveInt(4096).default(512),
   /** The largest library file POST /api/import takes, in MB (it holds every attached file). */
   HEARTH_MAX_IMPORT_MB: positiveInt(1_048_576).default(16_384),
+  /** The most the database may grow to, in MB; beyond it writes are refused (507) and nothing stored is lost. Unset: the disk is the limit. */
+  HEARTH_MAX_DB_MB: z.preprocess(emptyToUndefined, positiveInt(16_777_216).optional()),
   /** "model": after a thread's first exchange the model writes its title in the background; "first-words": the first words of the first message. */
   HEARTH_TITLES: z.enum(['model', 'first-words']).default('model'),
   /** Model slots when /props cannot be read; normally taken from llama-server. */

@@ -73,3 +73,16 @@ export function isHearthError(err: unknown): err is HearthError {
 export function hasErrorCode(err: unknown, ...codes: ErrorCode[]): boolean {
   return isHearthError(err) && codes.includes(err.code);
 }
+
+export const STORAGE_FULL_MESSAGE =
+  'The disk (or HEARTH_MAX_DB_MB) is full: nothing new could be saved. Everything stored before is safe; free some space and try again.';
+
+/**
+ * A full disk, as SQLite (SQLITE_FULL) or the file system (ENOSPC, EDQUOT) reports it, becomes
+ * the typed storage_full error (507) instead of an internal one: the user can act on it.
+ */
+export function asStorageFull(err: unknown): HearthError | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return new HearthError('storage_full', STORAGE_FULL_MESSAGE);
+  return null;
+}

@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { readSse } from '@/lib/client/sse';
+import type { TurnEvent } from '@/lib/engine/events';
+
+export type Ev = TurnEvent & { seq: number };
 
 /** One HTTP exchange with a server under test, as the contract suites read it. */
 export type Answer = { status: number; headers: Headers; body: unknown; text: string };
@@ -31,4 +35,29 @@ export function assertError(answer: Answer, status: number, code: string, what =
   assert.equal(err?.code, code, `${what} ${answer.text.slice(0, 300)}`);
   assert.equal(typeof err?.message, 'string', what);
   assert.ok((err?.message as string).length > 0, what);
+}
+
+/** Reads a turn's event stream as it arrives: up to an awaited event, or to its end. */
+export class EventReader {
+  readonly events: Ev[] = [];
+  private readonly frames: AsyncIterator<{ data: string }>;
+  constructor(body: ReadableStream<Uint8Array>) {
+    this.frames = readSse(body)[Symbol.asyncIterator]();
+  }
+  async until(done: (e: Ev) => boolean): Promise<Ev> {
+    for (;;) {
+      const next = await this.frames.next();
+      if (next.done) throw new Error(`the stream ended before the awaited event; got ${this.events.map((e) => e.type).join(',')}`);
+      const event = JSON.parse(next.value.data) as Ev;
+      this.events.push(event);
+      if (done(event)) return event;
+    }
+  }
+  async rest(): Promise<Ev[]> {
+    for (;;) {
+      const next = await this.frames.next();
+      if (next.done) return this.events;
+      this.events.push(JSON.parse(next.value.data) as Ev);
+    }
+  }
 }

@@ -6,9 +6,8 @@ import { persona } from '@/e2e/double/persona';
 import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { readSse } from '@/lib/client/sse';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
-import type { TurnEvent } from '@/lib/engine/events';
 import { isTitleRequest } from '@/lib/turns/titles';
-import { assertError, httpCall, type Answer, type CallOptions } from './client';
+import { assertError, EventReader, httpCall, type Answer, type CallOptions, type Ev } from './client';
 import { startHearth, type HearthServer } from './hearth-server';
 
 /**
@@ -19,7 +18,6 @@ import { startHearth, type HearthServer } from './hearth-server';
  * a test can hold a reply mid-stream and release it, instead of racing the clock.
  */
 
-type Ev = TurnEvent & { seq: number };
 
 let double: LlamaDouble;
 let hearth: HearthServer;
@@ -54,30 +52,6 @@ async function threadOf(id: string, server?: HearthServer) {
 }
 
 /** A turn's event stream, read one event at a time (a test can stop reading mid-turn). */
-class EventReader {
-  readonly events: Ev[] = [];
-  private readonly frames: AsyncIterator<{ data: string }>;
-  constructor(body: ReadableStream<Uint8Array>) {
-    this.frames = readSse(body)[Symbol.asyncIterator]();
-  }
-  async until(done: (e: Ev) => boolean): Promise<Ev> {
-    for (;;) {
-      const next = await this.frames.next();
-      if (next.done) throw new Error(`the stream ended before the awaited event; got ${this.events.map((e) => e.type).join(',')}`);
-      const event = JSON.parse(next.value.data) as Ev;
-      this.events.push(event);
-      if (done(event)) return event;
-    }
-  }
-  async rest(): Promise<Ev[]> {
-    for (;;) {
-      const next = await this.frames.next();
-      if (next.done) return this.events;
-      this.events.push(JSON.parse(next.value.data) as Ev);
-    }
-  }
-}
-
 async function postMessage(threadId: string, content: string, server?: HearthServer): Promise<{ res: Response; reader: EventReader }> {
   const res = await fetch(`${(server ?? hearth).url}/api/threads/${threadId}/messages`, {
     method: 'POST',

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { errorStatus, HearthError, isHearthError } from '@/lib/errors';
+import { asStorageFull, errorStatus, HearthError, isHearthError } from '@/lib/errors';
 
 /** The edge of the HTTP contract: JSON answers, typed errors, bodies parsed with zod. */
 
@@ -13,6 +13,8 @@ export function json(data: unknown, status = 200, headers: Record<string, string
 export function errorResponse(err: unknown): Response {
   // Read by value: err may come from another bundle's copy of HearthError (lib/errors.ts).
   if (isHearthError(err)) return json({ error: { code: err.code, message: err.message } }, errorStatus[err.code]);
+  const full = asStorageFull(err);
+  if (full) return errorResponse(full);
   // Details of unexpected failures go to the log, never to the client.
   console.error(err);
   return json({ error: { code: 'internal', message: 'Something went wrong on the server. The details are in its log.' } }, 500);

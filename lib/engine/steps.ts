@@ -27,10 +27,6 @@ export class StepLedger {
     return !this.diverged && this.seq < this.lastStored;
   }
 
-  get resumed(): boolean {
-    return this.lastStored > 0;
-  }
-
   async step<T>(kind: string, run: () => Promise<T>): Promise<{ value: T; replayed: boolean }> {
     const seq = ++this.seq;
     const prev = this.diverged ? undefined : this.stored.get(seq);

@@ -342,7 +342,6 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
   }
 
   try {
-    if (steps.resumed) deps.emit({ type: 'status', stage: 'resumed' });
     if (looksLikeArithmetic(input.question)) await planArithmetic();
     // With a side slot, freshness goes beside the first round; with one slot, only when the gate needs it.
     if (deps.parallelSideCalls && deps.researchAvailable() && !calculation) freshness = askFreshness();
@@ -415,6 +414,11 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
     throw new HearthError('model_error', 'The turn ended without an answer.');
   } catch (err) {
     freshnessAbort.abort();
+    // Stopped from outside for a reason other than the user's Stop (the disk filled): an error with that reason.
+    const reason: unknown = signal.aborted ? signal.reason : undefined;
+    if (isHearthError(reason) && reason.code !== 'cancelled') {
+      return { status: 'error', code: reason.code, message: reason.message, partial, stats: finish(), diagnostics };
+    }
     if (signal.aborted || hasErrorCode(err, 'cancelled')) {
       return { status: 'cancelled', partial, stats: finish(), diagnostics };
     }
@@ -423,6 +427,8 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
   }
 
   function done(content: string): TurnOutcome {
+    // Stopped while the last words arrived (Stop, or a disk that filled): that ending wins.
+    signal.throwIfAborted();
     freshnessAbort.abort();
     return { status: 'done', content, stats: finish(), diagnostics };
   }

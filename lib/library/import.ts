@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { filePath, textPath, type FileKind } from '@/lib/attachments/files';
 import type { libraryQueries } from '@/db/queries/library';
-import { HearthError } from '@/lib/errors';
+import { asStorageFull, HearthError } from '@/lib/errors';
 import { describeIssue, headerSchema, LIBRARY_FORMAT, LIBRARY_VERSION, MAX_LINE_BYTES, recordSchema, type LibraryRecord } from './format';
 import { threadJsonRecords, THREAD_JSON_MAX_BYTES } from './thread-json';
 
@@ -383,6 +383,9 @@ function applyRecord(store: ImportStore, r: LibraryRecord, decisionIds: Map<numb
 
 /** What went wrong, with the line: SQLite's foreign-key failure said in the terms of the file. */
 function explain(line: number, r: LibraryRecord, err: unknown): HearthError {
+  // A full disk is not the file's fault: say so (507), and nothing of the import stays.
+  const full = asStorageFull(err);
+  if (full) return full;
   const where = `line ${line} (${r.type}${'id' in r ? ` ${String(r.id)}` : ''})`;
   if (/FOREIGN KEY constraint failed/.test((err as Error)?.message ?? '')) {
     const parent =

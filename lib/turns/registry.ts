@@ -4,7 +4,7 @@ import { historyCharsFor, historyLayer, identityLayer, memoryLayer, type Attache
 import { recallFacts } from '@/lib/memory/facts';
 import { DECISIONS_LAYER_ID, decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
 import type { DecisionRecord } from '@/lib/decide/types';
-import { HearthError, isHearthError } from '@/lib/errors';
+import { asStorageFull, HearthError, isHearthError } from '@/lib/errors';
 import { EMPTY_STATS, type TurnEvent } from '@/lib/engine/events';
 import { StepLedger, type StoredStep } from '@/lib/engine/steps';
 import { runTurn, type EngineConfig, type TurnOutcome } from '@/lib/engine/turn';
@@ -105,6 +105,8 @@ type LiveTurn = {
   listeners: Set<Listener>;
   finished: boolean;
   draft: string;
+  /** The partial answer stored before a restart: kept if the resumed turn ends without a better one. */
+  resumedFrom?: string;
   lastSaved: number;
   pendingCalls: Map<string, { name: string; arguments: string }>;
 };
@@ -192,6 +194,9 @@ export class TurnRegistry {
     } catch (err) {
       // The thread was deleted under the turn (or the disk failed): keep serving, say so in the log.
       this.options.log?.(`turn ${live.turnId}: could not store a ${event.type} event: ${(err as Error).message}`);
+      // A full disk stops the turn: what it says from here on could not be kept.
+      const full = asStorageFull(err);
+      if (full && !live.abort.signal.aborted) live.abort.abort(full);
     }
     for (const listener of live.listeners) {
       try {
@@ -258,7 +263,16 @@ export class TurnRegistry {
       this.finish(live, ids.assistantMessageId, outcome);
     } catch (err) {
       this.options.log?.(`turn ${live.turnId}: could not finish cleanly: ${(err as Error).message}`);
-      for (const l of live.listeners) l.end();
+      // Listeners still hear how the turn ended, though it could not be stored.
+      const e = asStorageFull(err) ?? (isHearthError(err) ? err : new HearthError('internal', 'The turn could not be stored as it ended.'));
+      for (const l of live.listeners) {
+        try {
+          l.event({ type: 'error', code: e.code, message: e.message, seq: live.seq + 1 });
+        } catch {
+          // a listener that went away
+        }
+        l.end();
+      }
       live.finished = true;
       this.live.delete(live.turnId);
     }
@@ -347,11 +361,11 @@ export class TurnRegistry {
       this.emit(live, { type: 'message', id: assistantMessageId, content: outcome.content });
       this.emit(live, { type: 'done', turnId: live.turnId, stats: outcome.stats });
     } else if (outcome.status === 'cancelled') {
-      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.draft, status: 'interrupted', errorCode: 'cancelled' });
+      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.draft || live.resumedFrom || '', status: 'interrupted', errorCode: 'cancelled' });
       store.setTurnStatus({ id: live.turnId, status: 'cancelled', stats: outcome.stats, now });
       this.emit(live, { type: 'error', code: 'cancelled', message: 'Stopped. The partial answer was kept.' });
     } else {
-      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.draft, status: 'error', errorCode: outcome.code });
+      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.draft || live.resumedFrom || '', status: 'error', errorCode: outcome.code });
       store.setTurnStatus({ id: live.turnId, status: 'error', stats: outcome.stats, now });
       this.emit(live, {
         type: 'error',
@@ -444,7 +458,10 @@ export class TurnRegistry {
         continue;
       }
       const live = this.track(turn.id, turn.threadId, store.lastEventSeq({ turnId: turn.id }));
-      live.draft = assistant.content;
+      // The answer starts again from the model's next words: the page clears what it showed
+      // on "resumed", so the text from before the restart is never shown twice.
+      live.resumedFrom = assistant.content;
+      this.emit(live, { type: 'status', stage: 'resumed' });
       void this.execute(live, { userMessageId: user.id, assistantMessageId: assistant.id, steps: store.stepsOf({ turnId: turn.id }) });
       resumed.push(turn.id);
     }
