@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -8,6 +10,7 @@ import { persona } from '@/e2e/double/persona';
 import { searxResults } from '@/e2e/double/searxng-double';
 import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { applyEvent, newTurnState } from '@/lib/client/turn-state';
+import { makeTempDir } from '@/lib/testing/temp-dir';
 import { isTitleRequest } from '@/lib/turns/titles';
 import { assertError, EventReader, httpCall, type Ev } from './client';
 import { startHearth, type HearthServer } from './hearth-server';
@@ -261,6 +264,44 @@ describe('the model server and the disk', () => {
     assert.equal((await httpCall(server.url, 'GET', '/api/threads')).status, 200, 'reads still work');
     assert.equal((await httpCall(server.url, 'GET', `/api/search?q=question`)).status, 200, 'search still works');
     assertConsistent(server.dataDir);
+    await server.stop();
+  });
+});
+
+describe('backup', () => {
+  test('npm run backup copies the database and files while Hearth runs a turn; the copy is consistent and opens', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    scriptFor('backup-during', () => ({ content: 'still writing while the backup runs', hold: { afterTokens: 2, until: held } }));
+    const server = await start();
+    const threadId = await newThread(server);
+    const form = new FormData();
+    form.set('file', new File(['kept in the backup\n'], 'note.txt', { type: 'text/plain' }));
+    assert.equal((await fetch(`${server.url}/api/attachments`, { method: 'POST', body: form })).status, 201);
+    const res = await post(server, threadId, 'backup-during: keep talking');
+    const reader = new EventReader(res.body!);
+    await reader.until((e) => e.type === 'delta');
+
+    const out = path.join(makeTempDir('hearth-backup'), 'copy');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', out], { env: { ...process.env, DATA_DIR: server.dataDir }, encoding: 'utf8' });
+    release();
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /Backed up .* database .* MB \(integrity ok\), 1 attached file/);
+    assert.equal((await reader.rest()).at(-1)?.type, 'done', 'the turn went on while the backup ran');
+
+    const copy = new Database(path.join(out, 'hearth.db'), { readonly: true });
+    try {
+      assert.deepEqual(copy.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+      const rows = copy.prepare('select role, content from messages where thread_id = ? order by created_at').all(threadId) as { role: string; content: string }[];
+      assert.equal(rows[0]?.content, 'backup-during: keep talking', 'the question is in the copy');
+    } finally {
+      copy.close();
+    }
+    const files = fs.readdirSync(path.join(out, 'files'), { recursive: true }).map(String);
+    assert.ok(files.some((f) => /[0-9a-f]{64}/.test(f)), `the attached file is copied: ${files.join(', ')}`);
+    assert.ok(!files.some((f) => f.startsWith('tmp')), 'uploads in flight are not');
+    const again = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', out], { env: { ...process.env, DATA_DIR: server.dataDir }, encoding: 'utf8' });
+    assert.equal(again.status, 1, 'a backup never writes into a folder that holds one');
     await server.stop();
   });
 });
