@@ -25,6 +25,7 @@ import { buildRuntime } from '../lib/server/runtime';
 import { makeTempDir } from '../lib/testing/temp-dir';
 import { isTitleRequest } from '../lib/turns/titles';
 import { measureGrep, measureSearch, measureThreadOpen, pct, seedLibrary } from './bench-library';
+import { measureLoad } from './bench-load';
 import { measureStorage } from './bench-storage';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 40);
@@ -178,9 +179,17 @@ const grep = await measureGrep(makeTempDir('hearth-bench'), Number(process.env.B
 console.log(`grep_attachment over a ${grep.megabytes.toFixed(0)} MB log (${grep.lines.toLocaleString('en')} lines): ${grep.counted} matching lines counted (${grep.planted} planted${grep.counted === grep.planted ? ', exact' : ', WRONG'}) in ${grep.seconds.toFixed(1)} s`);
 
 console.log(`memory: rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+
+// Load against the production server (next start; built first if needed): 50 clients over 10 threads.
+const load = await measureLoad(Number(process.env.BENCH_LOAD_SECONDS ?? 60));
+console.log(
+  `load, 50 clients over 10 threads for ${load.seconds} s against next start (heap capped at 128 MB): ${load.asked} turns answered (${(load.asked / load.seconds).toFixed(1)}/s), ${load.followed} followed while busy, ${load.events.toLocaleString('en')} events; ` +
+    `turn p50 ${pct(load.turnMs, 50).toFixed(0)} ms, p95 ${pct(load.turnMs, 95).toFixed(0)} ms; first event p50 ${pct(load.firstEventMs, 50).toFixed(0)} ms, p95 ${pct(load.firstEventMs, 95).toFixed(0)} ms; ` +
+    `errors ${load.errors.length}, broken streams ${load.broken}, mismatched answers ${load.mismatched}; rss idle ${load.memory.idle.toFixed(0)} MB, under load ${load.memory.early.toFixed(0)} -> ${load.memory.late.toFixed(0)} MB (target: no errors, growth < 25%)`,
+);
 await cacheRt.turns.backgroundIdle();
 cacheRt.models.close();
 await cached.close();
 await double.close();
 await searx.close();
-process.exit(turnP50 <= 10 && tokenP50 <= 1 && grep.counted === grep.planted ? 0 : 1);
+process.exit(turnP50 <= 10 && tokenP50 <= 1 && grep.counted === grep.planted && load.errors.length === 0 && load.broken === 0 && load.memory.ratio < 1.25 ? 0 : 1);
