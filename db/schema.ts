@@ -138,11 +138,14 @@ export const attachments = sqliteTable(
     sha256: text('sha256').notNull(),
     /** The beginning of the file's text (what the model's context and the search index see); the whole text is on disk. */
     text: text('text').notNull(),
-    /** How the text was read: the file itself ('text'), or extracted from a PDF or Word file (kept beside it as .txt). */
-    kind: text('kind', { enum: ['text', 'pdf', 'docx'] }).notNull().default('text'),
+    /** How the text was read: the file itself ('text'), or extracted from a PDF or Word file (kept beside it as .txt); an image has none. */
+    kind: text('kind', { enum: ['text', 'pdf', 'docx', 'image'] }).notNull().default('text'),
     /** The whole text's length in characters and lines (the context says when it shows less). */
     chars: integer('chars').notNull().default(0),
     lines: integer('lines').notNull().default(0),
+    /** An image's size as stored (scaled on upload). */
+    width: integer('width'),
+    height: integer('height'),
     createdAt: integer('created_at').notNull(),
     /** This row's entry in the search index (set by triggers). */
     searchRowid: integer('search_rowid'),

@@ -10,6 +10,7 @@ import { buildRuntime, getRuntime, setRuntime, type Runtime } from '@/lib/server
 import { makeTempDir } from '@/lib/testing/temp-dir';
 import { isTitleRequest } from '@/lib/turns/titles';
 import type { DoubleRequest } from '@/e2e/double/llama-double';
+import * as attachmentsRoute from './attachments/route';
 import * as messagesRoute from './threads/[id]/messages/route';
 import * as threadRoute from './threads/[id]/route';
 import * as threadsRoute from './threads/route';
@@ -95,4 +96,19 @@ export async function send(threadId: string, content: string): Promise<Ev[]> {
 export async function getThread(id: string) {
   const res = await threadRoute.GET(req('GET', `/api/threads/${id}`), params({ id }));
   return { status: res.status, body: await res.json() };
+}
+
+/** Uploads one file as the page does (multipart, field "file"). */
+export async function upload(name: string, bytes: string | Uint8Array, type = 'text/plain') {
+  const form = new FormData();
+  form.set('file', new File([typeof bytes === 'string' ? bytes : Buffer.from(bytes)], name, { type }));
+  const res = await attachmentsRoute.POST(new Request(`${base}/api/attachments`, { method: 'POST', body: form }));
+  return { status: res.status, body: await res.json() };
+}
+
+/** Sends a message with attachments and reads its turn to the end. */
+export async function sendWith(threadId: string, content: string, attachmentIds: string[]): Promise<Ev[]> {
+  const res = await messagesRoute.POST(req('POST', `/api/threads/${threadId}/messages`, { content, attachmentIds }), params({ id: threadId }));
+  assert.equal(res.status, 200);
+  return events(res);
 }

@@ -9,9 +9,7 @@ import { getRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
 import { isTitleRequest } from '@/lib/turns/titles';
 import * as eventsRoute from './events/route';
 import * as memoriesRoute from './memories/route';
-import * as attachmentsRoute from './attachments/route';
-import { base, getThread, makeRuntime, newThread, params, req, rounds, send, type Ev } from './harness';
-import * as messagesRoute from './threads/[id]/messages/route';
+import { base, getThread, makeRuntime, newThread, params, req, rounds, send, sendWith, upload, type Ev } from './harness';
 import * as threadRoute from './threads/[id]/route';
 
 /**
@@ -27,22 +25,6 @@ after(async () => {
   setRuntime(undefined);
   await double.close();
 });
-
-async function upload(name: string, bytes: string | Uint8Array, type = 'text/plain') {
-  const form = new FormData();
-  form.set('file', new File([typeof bytes === 'string' ? bytes : Buffer.from(bytes)], name, { type }));
-  const res = await attachmentsRoute.POST(new Request(`${base}/api/attachments`, { method: 'POST', body: form }));
-  return { status: res.status, body: await res.json() };
-}
-
-async function sendWith(threadId: string, content: string, attachmentIds: string[]): Promise<Ev[]> {
-  const res = await messagesRoute.POST(req('POST', `/api/threads/${threadId}/messages`, { content, attachmentIds }), params({ id: threadId }));
-  assert.equal(res.status, 200);
-  const events: Ev[] = [];
-  const { readSse } = await import('@/lib/client/sse');
-  for await (const frame of readSse(res.body!)) events.push(JSON.parse(frame.data));
-  return events;
-}
 
 /** A 5.8 MB log (80,000 lines) with `every`-th line an error. */
 function bigLog(every: number) {

@@ -9,6 +9,9 @@ const info = {
   name: attachments.name,
   mime: attachments.mime,
   size: attachments.size,
+  kind: attachments.kind,
+  width: attachments.width,
+  height: attachments.height,
 };
 
 export function attachmentQueries(db: Db) {
@@ -22,7 +25,7 @@ export function attachmentQueries(db: Db) {
         .all();
     },
 
-    insertAttachment(row: { id: string; name: string; mime: string; size: number; sha256: string; text: string; kind?: 'text' | 'pdf' | 'docx'; chars?: number; lines?: number; now: number }) {
+    insertAttachment(row: { id: string; name: string; mime: string; size: number; sha256: string; text: string; kind?: 'text' | 'pdf' | 'docx' | 'image'; chars?: number; lines?: number; width?: number | null; height?: number | null; now: number }) {
       const { now, ...rest } = row;
       const lines = row.text ? row.text.split('\n').length - (row.text.endsWith('\n') ? 1 : 0) : 0;
       return db
@@ -30,6 +33,11 @@ export function attachmentQueries(db: Db) {
         .values({ ...rest, chars: row.chars ?? row.text.length, lines: row.lines ?? lines, createdAt: now })
         .returning()
         .get();
+    },
+
+    /** One attachment's stored file, by its id. */
+    attachmentFile({ id }: { id: string }) {
+      return db.select({ ...info, sha256: attachments.sha256 }).from(attachments).where(eq(attachments.id, id)).get();
     },
 
     /** Links uploaded attachments to the message they were sent with; returns how many were free to link. */
@@ -45,7 +53,7 @@ export function attachmentQueries(db: Db) {
     /** A file sent in this thread (an id from another thread is unknown here). */
     attachmentOfThread({ id, threadId }: { id: string; threadId: string }) {
       return db
-        .select({ ...info, sha256: attachments.sha256, kind: attachments.kind, text: attachments.text, chars: attachments.chars, lines: attachments.lines })
+        .select({ ...info, sha256: attachments.sha256, text: attachments.text, chars: attachments.chars, lines: attachments.lines })
         .from(attachments)
         .innerJoin(messages, eq(messages.id, attachments.messageId))
         .where(and(eq(attachments.id, id), eq(messages.threadId, threadId)))
@@ -70,7 +78,7 @@ export function attachmentQueries(db: Db) {
     /** Every attachment sent in a thread, oldest first, with its text. */
     attachmentsOfThread({ threadId }: { threadId: string }) {
       return db
-        .select({ ...info, text: attachments.text, chars: attachments.chars, lines: attachments.lines, createdAt: messages.createdAt })
+        .select({ ...info, sha256: attachments.sha256, text: attachments.text, chars: attachments.chars, lines: attachments.lines, createdAt: messages.createdAt })
         .from(attachments)
         .innerJoin(messages, eq(messages.id, attachments.messageId))
         .where(eq(messages.threadId, threadId))

@@ -19,7 +19,7 @@ export type TurnEventRow = { turn_id: string; seq: number; type: string; data: s
 export type TurnStepRow = { turn_id: string; seq: number; kind: string; data: string; created_at: number };
 export type ToolCallRow = { id: string; turn_id: string; thread_id: string; name: string; arguments: string; ok: number; result: string; repeat: number; ms: number; created_at: number };
 export type DecisionRow = { id: number; layer_id: string; scope: string; scope_key: string; turn_id: string | null; thread_id: string | null; step_id: string; at: number; model_id: string; source: string; answers: string };
-export type AttachmentRow = { id: string; message_id: string | null; name: string; mime: string; size: number; sha256: string; text: string; kind: string; chars: number; lines: number; created_at: number };
+export type AttachmentRow = { id: string; message_id: string | null; name: string; mime: string; size: number; sha256: string; text: string; kind: string; chars: number; lines: number; width?: number | null; height?: number | null; created_at: number };
 export type MemoryRow = { id: string; text: string; created_at: number; updated_at: number };
 
 export function libraryQueries(db: Db) {
@@ -68,7 +68,7 @@ export function libraryQueries(db: Db) {
         turnSteps: all<TurnStepRow>(`SELECT * FROM turn_steps WHERE turn_id IN (${turnIds}) ORDER BY turn_id, seq`, threadId),
         toolCalls: all<ToolCallRow>('SELECT * FROM tool_calls WHERE thread_id = ? ORDER BY created_at, id', threadId),
         attachments: all<AttachmentRow>(
-          'SELECT id, message_id, name, mime, size, sha256, text, kind, chars, lines, created_at FROM attachments WHERE message_id IN (SELECT id FROM messages WHERE thread_id = ?) ORDER BY created_at, id',
+          'SELECT id, message_id, name, mime, size, sha256, text, kind, chars, lines, width, height, created_at FROM attachments WHERE message_id IN (SELECT id FROM messages WHERE thread_id = ?) ORDER BY created_at, id',
           threadId,
         ),
       };

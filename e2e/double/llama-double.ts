@@ -67,6 +67,12 @@ export type LlamaDoubleOptions = {
   metrics?: boolean;
   /** The host-memory prompt cache (`--cache-ram`) in tokens; 0 is `--cache-ram 0`. On by default, as on the server. */
   cacheRamTokens?: number;
+  /**
+   * Started with a vision projector (`--mmproj`, or `-hf` with a vision model): /props says
+   * `modalities.vision: true` and image_url parts are taken. Without, they give 500, as the
+   * real server does (tools/server/server-common.cpp, oaicompat_chat_params_parse).
+   */
+  vision?: boolean;
 };
 
 export type LlamaDouble = {
@@ -97,14 +103,46 @@ function errorBody(status: number, type: string, message: string, extra: Record<
   return { error: { code: status, message, type, ...extra } };
 }
 
+/** Content parts as the server checks them (server-common.cpp: content parts and handle_media). */
+function contentProblem(content: unknown, vision: boolean): DoubleReply['error'] | null {
+  const bad = (message: string) => ({ status: 400, type: 'invalid_request_error', message });
+  if (typeof content === 'string' || content === null) return null;
+  if (!Array.isArray(content)) return bad("Expected 'content' to be a string or an array");
+  for (const part of content as Record<string, unknown>[]) {
+    const type = typeof part?.type === 'string' ? part.type : '';
+    if (type === 'text') continue;
+    if (type === 'image_url') {
+      if (!vision) return { status: 500, type: 'server_error', message: 'image input is not supported - hint: if this is unexpected, you may need to provide the mmproj' };
+      const url = String((part.image_url as { url?: unknown } | undefined)?.url ?? '');
+      if (url.startsWith('http')) return { status: 500, type: 'server_error', message: 'Failed to download image' };
+      if (url.startsWith('data:')) {
+        const [head, data, ...rest] = url.split(',');
+        if (data === undefined || rest.length) return bad('Invalid uri-encoded base64 value');
+        if (!/^data:(image|video|audio)\//.test(head)) return bad(`Invalid uri format: ${head}`);
+        if (!head.endsWith('base64')) return bad('uri must be base64 encoded');
+      } else if (url.startsWith('file://')) {
+        return bad('file:// URLs are not allowed unless --media-path is specified');
+      } else if (Buffer.from(url, 'base64').length === 0) {
+        return { status: 500, type: 'server_error', message: 'Invalid base64 value' };
+      }
+      continue;
+    }
+    if (type === 'input_audio') return { status: 500, type: 'server_error', message: 'audio input is not supported - hint: if this is unexpected, you may need to provide the mmproj' };
+    return bad('unsupported content[].type');
+  }
+  return null;
+}
+
 /** The request checks a real llama-server makes before it starts a reply (llama-server.md §3). */
-function validate(body: Record<string, unknown>, nCtx: number, jinja: boolean, need: () => number): DoubleReply['error'] | null {
+function validate(body: Record<string, unknown>, nCtx: number, jinja: boolean, need: () => number, vision = false): DoubleReply['error'] | null {
   const bad = (message: string) => ({ status: 400, type: 'invalid_request_error', message });
   if (!Array.isArray(body.messages)) return bad("'messages' is required");
   for (const m of body.messages as Record<string, unknown>[]) {
     if (m.role !== 'assistant' && m.content === undefined) return bad("'content' is required");
     if (m.role === 'assistant' && m.content === undefined && m.tool_calls === undefined)
       return bad("Expected 'content' or 'tool_calls'");
+    const parts = contentProblem(m.content, vision);
+    if (parts) return parts;
   }
   const tools = Array.isArray(body.tools) ? body.tools : [];
   if (!jinja && tools.length > 0) return { status: 500, type: 'server_error', message: 'tools param requires --jinja flag' };
@@ -276,7 +314,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
           total_slots: slots,
           model_alias: modelId,
           model_path: '/models/redacted.gguf',
-          modalities: { vision: false, audio: false },
+          modalities: { vision: options.vision === true, video: false, audio: false },
           endpoint_slots: true,
           endpoint_props: false,
           endpoint_metrics: options.metrics === true,
@@ -312,7 +350,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         const parsed = { ...parseRequest(body), authorization: req.headers.authorization };
         let tokens: string[] | undefined;
         const prompt = () => (tokens ??= promptTokens(renderPrompt(parsed.messages, parsed.tools)));
-        const problem = validate(body, nCtx, options.jinja !== false, () => prompt().length);
+        const problem = validate(body, nCtx, options.jinja !== false, () => prompt().length, options.vision === true);
         requests.push(parsed);
         if (problem) return sendJson(res, problem.status, errorBody(problem.status, problem.type, problem.message, problem.extra));
         // Like the server's task queue: wait for a slot (the named one, or the best idle one).

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * llama-server's slots and their prompt cache, as tools/server/server-context.cpp (v0.5.0)
  * does it, so Hearth's prompt-prefix and slot routing can be measured against the double:
@@ -63,10 +64,27 @@ export function promptTokens(text: string): string[] {
 export type PromptToolCall = { function: { name: string; arguments: string } };
 export type PromptMessage = { role: string; content?: unknown; tool_calls?: unknown };
 
+/** What one image costs in the prompt here (a real projector's count depends on the model and the image's size). */
+export const IMAGE_TOKENS = 256;
+
+/**
+ * A message's text as the template sees it. An image becomes IMAGE_TOKENS tokens derived from
+ * its bytes, so the same image at the same place keeps the cached prefix and another one does not.
+ */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
-  return '';
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((p) => {
+      const part = p as { type?: unknown; text?: unknown; image_url?: { url?: unknown } };
+      if (typeof part.text === 'string') return part.text;
+      if (part.type === 'image_url') {
+        const tag = createHash('sha256').update(String(part.image_url?.url ?? '')).digest('hex').slice(0, 3);
+        return ` ${tag}`.repeat(IMAGE_TOKENS);
+      }
+      return '';
+    })
+    .join('');
 }
 
 function commonPrefix(a: readonly string[], b: readonly string[]): number {

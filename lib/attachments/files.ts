@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import Busboy from '@fastify/busboy';
 import { HearthError } from '@/lib/errors';
 import { DOCX_MIME, docxText, pdfText } from './extract';
+import { ATTACHABLE_IMAGE_TYPES, imageType, prepareImage } from './image';
 
 /**
  * Attached files on disk, under DATA_DIR/files, named by the SHA-256 of their bytes (the same
@@ -16,7 +17,10 @@ import { DOCX_MIME, docxText, pdfText } from './extract';
  * index; the tools read_attachment and grep_attachment read the rest.
  */
 
-export type FileKind = 'text' | 'pdf' | 'docx';
+export type FileKind = 'text' | 'pdf' | 'docx' | 'image';
+
+/** Whether a file's text was extracted from it and is kept beside it as <sha256>.txt. */
+export const hasExtractedText = (kind: FileKind) => kind === 'pdf' || kind === 'docx';
 
 /** The beginning of a file's text that the database keeps. */
 export const TEXT_PREFIX_CHARS = 40_000;
@@ -31,12 +35,15 @@ export type ReceivedFile = {
   prefix: string;
   chars: number;
   lines: number;
+  /** An image's size after it was prepared (lib/attachments/image.ts). */
+  width?: number;
+  height?: number;
 };
 
 export type UploadLimits = {
   /** A text file may be this large (read as it streams). */
   maxTextBytes: number;
-  /** A PDF or Word file may be this large (its text is extracted in memory). */
+  /** A PDF, Word file or image may be this large (it is read in memory). */
   maxDocumentBytes: number;
 };
 
@@ -48,10 +55,10 @@ export function filePath(dir: string, sha256: string): string {
   return path.join(dir, sha256.slice(0, 2), sha256);
 }
 
-/** Where a file's whole text is: the file itself, or its extracted text beside it. */
+/** Where a file's whole text is: the file itself, or its extracted text beside it (an image has none). */
 export function textPath(dir: string, file: { sha256: string; kind: FileKind }): string {
   const original = filePath(dir, file.sha256);
-  return file.kind === 'text' ? original : `${original}.txt`;
+  return hasExtractedText(file.kind) ? `${original}.txt` : original;
 }
 
 /** Counts lines and characters of text as it streams, keeps its beginning, and notices when it is not text. */
@@ -110,7 +117,9 @@ function normalisePrefix(prefix: string): string {
   return prefix.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').slice(0, TEXT_PREFIX_CHARS);
 }
 
-function sniffKind(first: Uint8Array, name: string, mime: string): FileKind | 'zip' {
+function sniffKind(first: Uint8Array, name: string, mime: string): FileKind | 'zip' | 'other-image' {
+  const image = imageType(first);
+  if (image) return ATTACHABLE_IMAGE_TYPES.has(image) ? 'image' : 'other-image';
   const head = Buffer.from(first.subarray(0, 5)).toString('latin1');
   if (head === '%PDF-') return 'pdf';
   if (first[0] === 0x50 && first[1] === 0x4b && first[2] === 0x03 && first[3] === 0x04) {
@@ -119,7 +128,11 @@ function sniffKind(first: Uint8Array, name: string, mime: string): FileKind | 'z
   return 'text';
 }
 
-const READS = 'Hearth reads text, code, logs, PDF and Word (.docx) files.';
+const IMAGE_NAME = /\.(png|jpe?g|webp|gif|avif|heic|bmp|tiff?)$/i;
+// SVG is text (its source can be read and asked about), not an image here.
+const claimsImage = (name: string, mime: string) => IMAGE_NAME.test(name) || /^image\/(?!svg)/i.test(mime);
+
+const READS = 'Hearth reads text, code, logs, PDF and Word (.docx) files, and PNG, JPEG, WebP and GIF images.';
 
 /**
  * Receives one file from a multipart body (field "file") and stores it. Refuses, with the
@@ -151,6 +164,11 @@ export async function receiveUpload(args: { body: ReadableStream<Uint8Array>; co
     if (parsed.status === 'rejected') throw new HearthError('bad_request', 'The upload could not be read as a form.');
     if (!upload.file) throw new HearthError('bad_request', 'file: missing (send the file in a field called "file").');
     const file = await upload.file;
+    if (file.kind === 'image') {
+      const image = await storeImage(dir, tmp, withoutSniffer(file));
+      fs.rmSync(tmp, { force: true });
+      return image;
+    }
     const final = filePath(dir, file.sha256);
     fs.mkdirSync(path.dirname(final), { recursive: true });
     if (fs.existsSync(final)) fs.rmSync(tmp, { force: true });
@@ -167,6 +185,19 @@ export async function receiveUpload(args: { body: ReadableStream<Uint8Array>; co
     fs.rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/**
+ * An image is kept only as prepared (upright, scaled, re-encoded without its metadata), under
+ * the hash of the prepared bytes: the upload's own bytes never reach the files folder.
+ */
+async function storeImage(dir: string, uploaded: string, file: Omit<ReceivedFile, 'prefix' | 'chars' | 'lines'>): Promise<ReceivedFile> {
+  const image = await prepareImage(fs.readFileSync(uploaded), file.name);
+  const sha256 = createHash('sha256').update(image.bytes).digest('hex');
+  const final = filePath(dir, sha256);
+  fs.mkdirSync(path.dirname(final), { recursive: true });
+  if (!fs.existsSync(final)) fs.writeFileSync(final, image.bytes);
+  return { ...file, mime: image.mime, size: image.bytes.length, sha256, prefix: '', chars: 0, lines: 0, width: image.width, height: image.height };
 }
 
 function withoutSniffer<T extends { sniffer: unknown }>({ sniffer: _s, ...rest }: T) {
@@ -207,8 +238,12 @@ function storeStream(
     stream.on('data', (chunk: Buffer) => {
       if (failure) return;
       if (kind === null) {
-        kind = sniffKind(chunk, name, mime);
-        if (kind === 'zip') return fail(unreadable('an archive, not a file Hearth can read'));
+        const sniffed = sniffKind(chunk, name, mime);
+        // A file sent as an image must be one: its bytes decide, and text called photo.png is refused.
+        if (sniffed !== 'image' && sniffed !== 'other-image' && claimsImage(name, mime)) return fail(unreadable('not a PNG, JPEG, WebP or GIF image, whatever its name or type says'));
+        if (sniffed === 'zip') return fail(unreadable('an archive, not a file Hearth can read'));
+        if (sniffed === 'other-image') return fail(unreadable('an image in a format Hearth does not take'));
+        kind = sniffed;
       }
       size += chunk.length;
       if (kind !== 'text' && size > limits.maxDocumentBytes) return fail(tooLarge(limits.maxDocumentBytes));
@@ -235,7 +270,15 @@ function storeStream(
       out.end((err?: Error | null) => {
         if (err) return reject(err);
         const declared =
-          fileKind === 'pdf' ? 'application/pdf' : fileKind === 'docx' ? DOCX_MIME : mime.startsWith('text/') || mime.includes('json') || mime.includes('xml') ? mime : 'text/plain';
+          fileKind === 'pdf'
+            ? 'application/pdf'
+            : fileKind === 'docx'
+              ? DOCX_MIME
+              : fileKind === 'image'
+                ? 'image/*'
+                : mime.startsWith('text/') || mime.includes('json') || mime.includes('xml')
+                  ? mime
+                  : 'text/plain';
         resolve({ name, mime: declared, size, sha256: hash.digest('hex'), kind: fileKind, sniffer });
       });
     });

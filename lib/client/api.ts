@@ -37,7 +37,7 @@ export type ThreadView = ThreadSummary & {
   decisions: DecisionRecord[];
   activeTurn: { id: string; lastEventSeq: number; live: boolean } | null;
 };
-export type AttachmentInfo = { id: string; name: string; mime: string; size: number };
+export type AttachmentInfo = { id: string; name: string; mime: string; size: number; kind?: string; width?: number | null; height?: number | null };
 export type MemoryFact = { id: string; text: string; createdAt: number; updatedAt: number };
 export type ModelServerHealth = { url: string; reachable: boolean; up: boolean; id?: string; error?: string; running: number; conversationSlots: number };
 export type Health = {

@@ -1,3 +1,4 @@
+import { withText } from '@/lib/llm/content';
 import type { DecisionRecord } from '@/lib/decide/types';
 import type { ChatMessage } from '@/lib/llm/types';
 
@@ -159,7 +160,7 @@ export class ContextRuntime<L extends readonly AnyLayer[] = readonly AnyLayer[]>
       const block = renderContextBlock(this.contextNotes);
       const at = messages.findLastIndex((m) => m.role === 'user');
       const question = messages[at];
-      if (question?.role === 'user') messages[at] = { role: 'user', content: `${block}\n\n${question.content}` };
+      if (question?.role === 'user') messages[at] = { role: 'user', content: withText(question.content, { before: block }) };
       else messages.push({ role: 'user', content: block });
     }
     return systemParts.length ? [{ role: 'system', content: systemParts.join('\n\n') }, ...messages] : messages;

@@ -1,3 +1,4 @@
+import { withText } from '@/lib/llm/content';
 import type { ContextRuntime } from '@/lib/context/layers';
 import type { DecideStep } from '@/lib/decide/decide';
 import type { DecisionRecord, Question } from '@/lib/decide/types';
@@ -323,7 +324,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
     emit({ type: 'status', stage: 'writing' });
     const note = answerNowNote(resultsAsText(gathered, calculation));
     const at = view.findLastIndex((m) => m.role === 'user');
-    const messages = view.map((m, i) => (i === at && m.role === 'user' ? { role: 'user' as const, content: `${m.content}\n\n${note}` } : m));
+    const messages = view.map((m, i) => (i === at && m.role === 'user' ? { role: 'user' as const, content: withText(m.content, { after: note }) } : m));
     if (at < 0) messages.push({ role: 'user', content: note });
     try {
       const retry = await callModel({ messages, maxTokens: config.roundMaxTokens, extra: { chat_template_kwargs: { enable_thinking: false } } });

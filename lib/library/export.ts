@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { filePath, textPath, type FileKind } from '@/lib/attachments/files';
+import { filePath, hasExtractedText, textPath, type FileKind } from '@/lib/attachments/files';
 import type { libraryQueries } from '@/db/queries/library';
 import { FILE_CHUNK_BYTES, LIBRARY_FORMAT, LIBRARY_VERSION, type LibraryRecord } from './format';
 
@@ -52,7 +52,7 @@ function* records(store: ExportStore, dir: string, now: number): Generator<Libra
       const kind = a.kind as FileKind;
       for (const chunk of fileChunks(a.sha256, 'original', filePath(dir, a.sha256))) yield counted(chunk);
       // A PDF's or Word file's text, as extracted when it was attached.
-      if (kind !== 'text') for (const chunk of fileChunks(a.sha256, 'text', textPath(dir, { sha256: a.sha256, kind }))) yield counted(chunk);
+      if (hasExtractedText(kind)) for (const chunk of fileChunks(a.sha256, 'text', textPath(dir, { sha256: a.sha256, kind }))) yield counted(chunk);
     }
   }
   for (const d of store.looseDecisionRows()) yield counted(decisionRecord(d));

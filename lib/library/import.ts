@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { filePath, textPath, type FileKind } from '@/lib/attachments/files';
+import { filePath, hasExtractedText, textPath, type FileKind } from '@/lib/attachments/files';
 import type { libraryQueries } from '@/db/queries/library';
 import { asStorageFull, HearthError } from '@/lib/errors';
 import { describeIssue, headerSchema, LIBRARY_FORMAT, LIBRARY_VERSION, MAX_LINE_BYTES, recordSchema, type LibraryRecord } from './format';
@@ -215,7 +215,7 @@ async function stageLibrary(reader: LineReader, dir: string): Promise<StagedImpo
       if (!open) {
         const kind = attachments.get(r.sha256);
         if (kind === undefined) throw bad(`line ${line}: a file comes before any attachment that refers to it`);
-        if (r.part === 'text' && kind === 'text') throw bad(`line ${line}: only a PDF or Word file has extracted text`);
+        if (r.part === 'text' && !hasExtractedText(kind)) throw bad(`line ${line}: only a PDF or Word file has extracted text`);
         if (files.some((f) => f.sha256 === r.sha256 && f.part === r.part)) throw bad(`line ${line}: the file ${r.sha256} comes twice`);
         if (r.chunk !== 0) throw bad(`line ${line}: chunk ${r.chunk} of the file ${r.sha256} comes without the chunks before it`);
         const tmp = path.join(tmpDir, `import-${randomUUID()}`);

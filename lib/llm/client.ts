@@ -233,9 +233,11 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
         const props = (await res.json()) as {
           total_slots?: number;
           default_generation_settings?: { n_ctx?: number };
+          modalities?: { vision?: boolean };
         };
         result.contextSize = props.default_generation_settings?.n_ctx ?? result.contextSize;
         if (typeof props.total_slots === 'number') result.slots = props.total_slots;
+        result.vision = props.modalities?.vision === true;
       }
     } catch {
       // /props is optional (other OpenAI-compatible servers lack it).

@@ -224,7 +224,9 @@ describe('several servers', () => {
     const up = { url: 'http://a', reachable: true, id: 'm', contextSize: 8192, slots: 2, up: true, running: 0, conversationSlots: 1, sideSlot: true };
     const down = { url: 'http://b', reachable: false, error: 'refused', up: false, running: 0, conversationSlots: 1, sideSlot: false };
     assert.deepEqual(ModelPool.combine([up]), { url: 'http://a', reachable: true, id: 'm', contextSize: 8192, slots: 2 });
-    assert.deepEqual(ModelPool.combine([up, down]), { url: 'http://a, http://b', reachable: true, id: 'm', contextSize: 8192, slots: 2 });
+    assert.deepEqual(ModelPool.combine([up, down]), { url: 'http://a, http://b', reachable: true, id: 'm', contextSize: 8192, slots: 2, vision: false });
+    assert.equal(ModelPool.combine([{ ...up, vision: true }, { ...up, url: 'http://c', vision: true }]).vision, true, 'vision when every reachable server sees images');
+    assert.equal(ModelPool.combine([{ ...up, vision: true }, { ...up, url: 'http://c' }]).vision, false, 'a turn may move to the one that does not');
     const none = ModelPool.combine([{ ...up, reachable: false, error: 'x' }, down]);
     assert.equal(none.reachable, false);
     assert.match(none.error ?? '', /http:\/\/a: x; http:\/\/b: refused/);

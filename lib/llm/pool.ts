@@ -40,6 +40,8 @@ export type Lease = {
   url: string;
   modelId?: string;
   contextSize?: number;
+  /** The server the turn starts on takes images. */
+  vision: boolean;
 };
 
 type Server = { url: string; client: ModelClient; health: ModelHealth | null; up: boolean; busy: Map<number, string> };
@@ -136,6 +138,8 @@ export class ModelPool {
       ...(first.id ? { id: first.id } : {}),
       ...(contexts.length ? { contextSize: Math.min(...contexts) } : {}),
       slots: servers.reduce((n, s) => n + (s.slots ?? 0), 0),
+      // Images are seen only if every reachable server sees them: a turn may move between servers.
+      vision: reachable.length > 0 && reachable.every((s) => s.vision === true),
       ...(reachable.length ? {} : { error: servers.map((s) => `${s.url}: ${s.error ?? 'no answer'}`).join('; '), answeredStatus: first.answeredStatus }),
     };
   }
@@ -330,6 +334,7 @@ export class ModelPool {
       model,
       parallelSideCalls: this.slotsOf(start.server) >= 2,
       url: start.server.url,
+      vision: h?.vision === true,
       ...(h?.id ? { modelId: h.id } : {}),
       ...(h?.contextSize ? { contextSize: h.contextSize } : {}),
     };

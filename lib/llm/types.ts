@@ -1,10 +1,12 @@
+import type { UserContent } from './content';
+
 /** The shapes Hearth's engine and decide steps use to talk to a model, whatever serves it. */
 
 export type ToolCallRequest = { id: string; name: string; arguments: string };
 
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: UserContent }
   | { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
@@ -59,6 +61,8 @@ export type ModelHealth = {
   id?: string;
   contextSize?: number;
   slots?: number;
+  /** The server takes images (llama-server's /props `modalities.vision`: started with a vision projector). */
+  vision?: boolean;
   error?: string;
   /** The HTTP status the server answered with, when it answered with an error. */
   answeredStatus?: number;

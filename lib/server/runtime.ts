@@ -1,4 +1,6 @@
 import 'server-only';
+import fs from 'node:fs';
+import { filePath, filesDir } from '@/lib/attachments/files';
 import { getDb } from '@/db';
 import { createAuth, type Auth } from '@/lib/auth/auth';
 import { installAuthGate } from '@/lib/auth/gate';
@@ -72,6 +74,10 @@ export function buildRuntime(
       config.HEARTH_TITLES === 'model'
         ? new BackgroundTitles({ store, models, onTitle: (id, title) => updates.publish({ type: 'thread', id, title }), log: (m) => console.warn(m) })
         : undefined,
+    imageData: ({ sha256, mime }) => {
+      const file = filePath(filesDir(config.DATA_DIR), sha256);
+      return fs.existsSync(file) ? `data:${mime};base64,${fs.readFileSync(file).toString('base64')}` : undefined;
+    },
     log: (m) => console.warn(m),
   });
   const auth = createAuth(config, store, now);

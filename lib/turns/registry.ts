@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ContextRuntime, Slot } from '@/lib/context/layers';
-import { historyCharsFor, historyLayer, identityLayer, memoryLayer, type AttachedFile, type HistoryMessage } from '@/lib/context/standard';
+import { historyCharsFor, historyLayer, identityLayer, imageTokens, memoryLayer, type AttachedFile, type HistoryMessage } from '@/lib/context/standard';
 import { recallFacts } from '@/lib/memory/facts';
 import { DECISIONS_LAYER_ID, decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
 import type { DecisionRecord } from '@/lib/decide/types';
@@ -72,7 +72,20 @@ export type TurnStore = {
   loadDecisions(args: { layerId: string; scope: string; scopeKey: string }): DecisionRecord[];
   listMemories(): { text: string; updatedAt: number }[];
   linkAttachments(args: { ids: string[]; messageId: string }): number;
-  attachmentsOfThread(args: { threadId: string }): { id: string; messageId: string | null; name: string; mime: string; size: number; text: string; chars: number; lines: number }[];
+  attachmentsOfThread(args: { threadId: string }): {
+    id: string;
+    messageId: string | null;
+    name: string;
+    mime: string;
+    size: number;
+    text: string;
+    chars: number;
+    lines: number;
+    kind?: string;
+    sha256?: string;
+    width?: number | null;
+    height?: number | null;
+  }[];
 };
 
 export type ToolSet = { registry: ToolRegistry; researchAvailable: () => boolean; deps: (threadId: string) => ToolDeps };
@@ -91,6 +104,8 @@ export type RegistryOptions = {
   historyChars?: number;
   /** Writes thread titles in the background after a first exchange (off: titles stay the first words). */
   titles?: BackgroundTitles;
+  /** A stored image as a data URL, for a server that sees images (the runtime reads it from DATA_DIR). */
+  imageData?: (file: { sha256: string; mime: string }) => string | undefined;
   log?: (message: string) => void;
 };
 
@@ -289,7 +304,13 @@ export class TurnRegistry {
     const question = all[upTo]?.content ?? '';
     const files = new Map<string, AttachedFile[]>();
     for (const a of store.attachmentsOfThread({ threadId: live.threadId })) {
-      if (a.messageId) files.set(a.messageId, [...(files.get(a.messageId) ?? []), a]);
+      if (!a.messageId) continue;
+      // An image goes to the model as itself when its server sees images, else as a line saying it cannot.
+      const file: AttachedFile =
+        a.kind === 'image' && a.width && a.height
+          ? { ...a, image: { width: a.width, height: a.height, tokens: imageTokens(a.width, a.height), dataUrl: lease.vision && a.sha256 ? this.options.imageData?.({ sha256: a.sha256, mime: a.mime }) : undefined } }
+          : a;
+      files.set(a.messageId, [...(files.get(a.messageId) ?? []), file]);
     }
     // Each earlier message as it was sent in its own turn; the question gets this turn's block.
     const history: HistoryMessage[] = all

@@ -9,7 +9,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
-/** A PDF or Word file's text is extracted in memory, so it stays small; text files stream to disk. */
+/** A PDF, Word file or image is read in memory, so it stays small; text files stream to disk. */
 const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
 const guard = guardConfigFromEnv();
 
@@ -28,7 +28,7 @@ export function POST(request: Request) {
       throw new HearthError('too_large', `A file can be at most ${config.HEARTH_MAX_UPLOAD_MB} MB (PDF and Word files ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB).`);
     }
     const file = await receiveUpload({ body: request.body, contentType: type, dir: filesDir(config.DATA_DIR), limits: { maxTextBytes, maxDocumentBytes: MAX_DOCUMENT_BYTES } });
-    const row = store.insertAttachment({ id: randomUUID(), name: file.name, mime: file.mime, size: file.size, sha256: file.sha256, text: file.prefix, kind: file.kind, chars: file.chars, lines: file.lines, now: Date.now() });
-    return json({ id: row.id, name: row.name, mime: row.mime, size: row.size, sha256: row.sha256, chars: row.chars, lines: row.lines }, 201);
+    const row = store.insertAttachment({ id: randomUUID(), name: file.name, mime: file.mime, size: file.size, sha256: file.sha256, text: file.prefix, kind: file.kind, chars: file.chars, lines: file.lines, width: file.width ?? null, height: file.height ?? null, now: Date.now() });
+    return json({ id: row.id, name: row.name, mime: row.mime, size: row.size, sha256: row.sha256, chars: row.chars, lines: row.lines, kind: row.kind, width: row.width, height: row.height }, 201);
   });
 }
