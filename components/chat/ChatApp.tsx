@@ -11,6 +11,7 @@ import { Sidebar } from '@/components/sidebar/Sidebar';
 import { InstructionsEditor } from './InstructionsEditor';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
+import { ImageThumb, ImageViewer, isImage, NoVisionNote } from './Images';
 import { Markdown } from './Markdown';
 
 /** How often the model banner re-checks llama-server while it is down. */
@@ -68,6 +69,10 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const [live, setLive] = useState<LiveTurnState | null>(null);
   const [pendingUser, setPendingUser] = useState<string | null>(null);
   const [health, setHealth] = useState<Health | null>(null);
+  /** An image shown full size, and whether files are being dragged over the thread. */
+  const [viewing, setViewing] = useState<AttachmentInfo | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const attachRef = useRef<((files: File[]) => void) | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [memories, setMemories] = useState<MemoryFact[]>([]);
   const [memoryError, setMemoryError] = useState<string | null>(null);
@@ -409,7 +414,29 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             .catch((e) => setNotice((e as Error).message))
         }
       />
-      <main className="flex min-w-0 flex-1 flex-col">
+      <main
+        className="relative flex min-w-0 flex-1 flex-col"
+        data-testid="thread-pane"
+        onDragOver={(e) => {
+          if (!e.dataTransfer.types.includes('Files')) return;
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={(e) => {
+          if (e.currentTarget === e.target || !e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+        }}
+        onDrop={(e) => {
+          if (e.dataTransfer.files.length === 0) return;
+          e.preventDefault();
+          setDragging(false);
+          attachRef.current?.(Array.from(e.dataTransfer.files));
+        }}
+      >
+        {dragging && (
+          <div data-testid="drop-overlay" className="pointer-events-none absolute inset-2 z-20 flex items-center justify-center rounded-xl border-2 border-dashed border-amber-500 bg-amber-50/80 text-lg text-amber-900 dark:bg-stone-900/80 dark:text-amber-200">
+            Drop files or images to attach them
+          </div>
+        )}
         <ModelBanner health={health} />
         <header className="relative flex items-center gap-3 border-b border-stone-200 px-4 py-2 text-sm dark:border-stone-800">
           <button type="button" data-testid="open-sidebar" aria-label="Show conversations" className="md:hidden" onClick={() => setSidebarOpen(true)}>
@@ -458,13 +485,18 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                     </div>
                     {m.attachments.length > 0 && (
                       <div className="mt-1 flex flex-wrap justify-end gap-1">
-                        {m.attachments.map((a) => (
-                          <span key={a.id} data-testid="message-attachment" className="rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700">
-                            📄 {a.name}
-                          </span>
-                        ))}
+                        {m.attachments.map((a) =>
+                          isImage(a) ? (
+                            <ImageThumb key={a.id} image={a} onOpen={setViewing} testId="message-image" />
+                          ) : (
+                            <span key={a.id} data-testid="message-attachment" className="rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700">
+                              📄 {a.name}
+                            </span>
+                          ),
+                        )}
                       </div>
                     )}
+                    {health?.model.reachable && health.model.vision === false && m.attachments.some(isImage) && <NoVisionNote />}
                   </div>
                 ) : live && m.id === liveAssistantId ? (
                   renderLive(live)
@@ -501,8 +533,9 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             {notice}
           </div>
         )}
-        <Composer busy={Boolean(live && !live.ended)} onSend={send} onStop={stop} onUpload={upload} />
+        <Composer busy={Boolean(live && !live.ended)} onSend={send} onStop={stop} onUpload={upload} attachRef={attachRef} onOpenImage={setViewing} />
       </main>
+      {viewing && <ImageViewer image={viewing} onClose={() => setViewing(null)} />}
       {searchOpen && (
         <QuickSearch
           currentThreadId={currentId}

@@ -1,21 +1,29 @@
 'use client';
 
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AttachmentInfo } from '@/lib/client/api';
+import { ImageThumb, isImage } from './Images';
 
 type Props = {
   busy: boolean;
   onSend: (text: string, attachments: AttachmentInfo[]) => Promise<boolean>;
   onStop: () => void;
   onUpload: (file: File) => Promise<AttachmentInfo | null>;
+  /** Set to the composer's attach function, so files dropped anywhere on the thread come here. */
+  attachRef?: React.RefObject<((files: File[]) => void) | null>;
+  onOpenImage: (image: AttachmentInfo) => void;
 };
 
 function size(bytes: number) {
   return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** The message box: Enter sends, Shift+Enter starts a new line; files attach to the next message; Stop ends a running turn. */
-export function Composer({ busy, onSend, onStop, onUpload }: Props) {
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line; files attach to the next message
+ * (by the Attach button, by pasting, e.g. a screenshot with Ctrl+V, or dropped on the thread);
+ * images show as thumbnails until sent; Stop ends a running turn.
+ */
+export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImage }: Props) {
   const [text, setText] = useState('');
   const [files, setFiles] = useState<AttachmentInfo[]>([]);
   const [uploading, setUploading] = useState(0);
@@ -35,7 +43,7 @@ export function Composer({ busy, onSend, onStop, onUpload }: Props) {
     }
   };
 
-  const attach = async (list: FileList | null) => {
+  const attach = async (list: FileList | File[] | null) => {
     for (const file of Array.from(list ?? [])) {
       setUploading((n) => n + 1);
       const info = await onUpload(file);
@@ -44,6 +52,13 @@ export function Composer({ busy, onSend, onStop, onUpload }: Props) {
     }
     if (picker.current) picker.current.value = '';
   };
+  useEffect(() => {
+    if (!attachRef) return;
+    attachRef.current = (dropped) => void attach(dropped);
+    return () => {
+      attachRef.current = null;
+    };
+  });
 
   return (
     <form
@@ -55,20 +70,34 @@ export function Composer({ busy, onSend, onStop, onUpload }: Props) {
     >
       {(files.length > 0 || uploading > 0) && (
         <div className="mb-2 flex flex-wrap gap-1" data-testid="pending-attachments">
-          {files.map((f) => (
-            <span key={f.id} data-testid="pending-attachment" className="flex items-center gap-1 rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700">
-              📄 {f.name} <span className="opacity-60">{size(f.size)}</span>
-              <button type="button" aria-label={`Remove ${f.name}`} onClick={() => setFiles((all) => all.filter((x) => x.id !== f.id))}>
-                ×
-              </button>
-            </span>
-          ))}
+          {files.map((f) =>
+            isImage(f) ? (
+              <span key={f.id} data-testid="pending-image" className="relative">
+                <ImageThumb image={f} onOpen={onOpenImage} size="h-16" testId="pending-thumbnail" />
+                <button
+                  type="button"
+                  aria-label={`Remove ${f.name}`}
+                  onClick={() => setFiles((all) => all.filter((x) => x.id !== f.id))}
+                  className="absolute -right-1 -top-1 h-5 w-5 rounded-full bg-stone-800 text-xs leading-5 text-white dark:bg-stone-200 dark:text-stone-900"
+                >
+                  ×
+                </button>
+              </span>
+            ) : (
+              <span key={f.id} data-testid="pending-attachment" className="flex items-center gap-1 rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700">
+                📄 {f.name} <span className="opacity-60">{size(f.size)}</span>
+                <button type="button" aria-label={`Remove ${f.name}`} onClick={() => setFiles((all) => all.filter((x) => x.id !== f.id))}>
+                  ×
+                </button>
+              </span>
+            ),
+          )}
           {uploading > 0 && <span className="text-xs text-stone-500">Reading {uploading} file(s)…</span>}
         </div>
       )}
       <div className="flex items-end gap-2">
         <input ref={picker} type="file" multiple hidden data-testid="file-input" onChange={(e) => void attach(e.target.files)} />
-        <button type="button" data-testid="attach" title="Attach text, code, PDF or Word files" onClick={() => picker.current?.click()} className="rounded-lg border border-stone-300 px-3 py-2 dark:border-stone-700">
+        <button type="button" data-testid="attach" title="Attach text, code, PDF or Word files, or images (you can also paste or drop them)" onClick={() => picker.current?.click()} className="rounded-lg border border-stone-300 px-3 py-2 dark:border-stone-700">
           Attach
         </button>
         <textarea
@@ -80,6 +109,13 @@ export function Composer({ busy, onSend, onStop, onUpload }: Props) {
           placeholder="Message Hearth"
           title="Enter sends, Shift+Enter starts a new line"
           onChange={(e) => setText(e.target.value)}
+          onPaste={(e) => {
+            // A screenshot or a copied file: attach it; pasted text goes into the box as usual.
+            const pasted = Array.from(e.clipboardData.files);
+            if (pasted.length === 0) return;
+            e.preventDefault();
+            void attach(pasted);
+          }}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();

@@ -43,7 +43,7 @@ export type ModelServerHealth = { url: string; reachable: boolean; up: boolean; 
 export type Health = {
   ok: boolean;
   db: boolean;
-  model: { url: string; reachable: boolean; id?: string; contextSize?: number; error?: string };
+  model: { url: string; reachable: boolean; id?: string; contextSize?: number; vision?: boolean; error?: string };
   /** Every model server (LLAMA_URL may list several). */
   servers?: ModelServerHealth[];
 };
