@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ContextRuntime, renderContextBlock, Slot, type ContextLayer } from './layers';
-import { historyCharsFor, historyLayer, identityLayer, memoryLayer, renderAttachments, renderHistoryMessage, selectHistory, type HistoryMessage } from './standard';
+import { historyCharsFor, historyLayer, identityLayer, imageTokens, memoryLayer, renderAttachments, renderHistoryMessage, selectHistory, type HistoryMessage } from './standard';
 
 test('history keeps the newest messages that fit, opening on the user side', () => {
   const msgs = [
@@ -98,4 +98,26 @@ test('with no per-turn notes there is no block and the question is sent as typed
   });
   assert.deepEqual(await rt.view(), [{ role: 'user', content: 'Hi' }]);
   assert.equal(rt.contextNotes, null);
+});
+
+test('images count against the history window; the model sees them only with a data URL, at their message', () => {
+  const image = (dataUrl?: string) => ({ name: 'chart.png', mime: 'image/png', size: 1000, text: '', image: { width: 1536, height: 1024, tokens: imageTokens(1536, 1024), dataUrl } });
+  assert.equal(imageTokens(1536, 1024), 55 * 37, 'one token per 28×28 patch, rounded up');
+  assert.equal(imageTokens(1536, 1536), 2048, 'capped');
+  assert.equal(imageTokens(100, 100), 256, 'at least');
+  const thread = (dataUrl?: string): HistoryMessage[] => [
+    { role: 'user', content: 'an old question '.repeat(20) },
+    { role: 'assistant', content: 'an old answer '.repeat(20) },
+    { role: 'user', content: 'What is in this chart?', files: [image(dataUrl)] },
+  ];
+  // 2,035 tokens is about 6,100 characters of the window: with the image the old exchange no longer fits.
+  const budget = { maxMessages: 40, maxChars: 6500 };
+  assert.equal(selectHistory(thread('data:image/png;base64,AAAA'), budget).length, 1, 'a seen image takes its room');
+  assert.equal(selectHistory(thread(undefined), budget).length, 3, 'an image the model cannot see costs only its line');
+
+  const seen = renderHistoryMessage(thread('data:image/png;base64,AAAA')[2]);
+  assert.deepEqual(Array.isArray(seen.content) && seen.content.map((p) => p.type), ['text', 'image_url']);
+  const unseen = renderHistoryMessage(thread(undefined)[2]);
+  assert.equal(typeof unseen.content, 'string');
+  assert.match(unseen.content as string, /chart\.png \(an image, 1536×1024 pixels\): attached here, but you cannot see it/);
 });
