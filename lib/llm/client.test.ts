@@ -58,8 +58,10 @@ describe('model client against the captured samples', () => {
     const r = await replayClient().chat({ messages: msgs });
     assert.equal(r.content, JSON.parse(read('10-chat-plain.response.json')).choices[0].message.content);
     assert.equal(r.finishReason, 'stop');
-    assert.deepEqual(r.usage, { promptTokens: 31, completionTokens: 19 });
+    assert.deepEqual(r.usage, { promptTokens: 31, completionTokens: 19, cachedTokens: 0 });
     assert.equal(r.model, 'tiny-toy');
+    // llama.cpp's own timings, as captured: 19 tokens in 49.127 ms.
+    assert.deepEqual([r.timings?.predictedTokens, r.timings?.predictedMs, Math.round(r.timings?.predictedPerSecond ?? 0)], [19, 49.127, 366]);
   });
 
   test('streamed content is assembled and reported as it arrives (11)', async () => {
@@ -69,7 +71,9 @@ describe('model client against the captured samples', () => {
     assert.equal(r.content, JSON.parse(read('10-chat-plain.response.json')).choices[0].message.content);
     const contentChunks = read('11-chat-plain-stream.sse').match(/"delta":\{"content":"/g)?.length;
     assert.equal(pieces.length, contentChunks);
-    assert.deepEqual(r.usage, { promptTokens: 31, completionTokens: 19 });
+    assert.deepEqual(r.usage, { promptTokens: 31, completionTokens: 19, cachedTokens: 30 });
+    // The timings come with the last chunk: 30 of 31 prompt tokens were in the cache.
+    assert.deepEqual([r.timings?.cachedTokens, r.timings?.promptTokens, Math.round(r.timings?.predictedPerSecond ?? 0)], [30, 1, 303]);
   });
 
   test('streamed tool-call deltas assemble into whole calls (21, 27)', async () => {

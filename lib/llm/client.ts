@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { HearthError, isHearthError } from '@/lib/errors';
-import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth, TokenProb, ToolCallRequest } from './types';
+import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth, ServerTimings, TokenProb, ToolCallRequest } from './types';
 
 /**
  * The model client for llama-server's OpenAI-compatible API, over the `openai` package.
@@ -134,9 +134,10 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
             c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
           ),
           finishReason: normaliseFinish(choice.finish_reason),
-          usage: { promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0 },
+          usage: { promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0, ...cached(res.usage) },
           tokenProbs: readTokenProbs((choice as unknown as LlamaChoiceExtras).logprobs?.content),
           model: res.model,
+          ...readTimings((res as { timings?: unknown }).timings),
         };
       }
 
@@ -147,7 +148,8 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
       let reasoning = '';
       let finish: string | null = null;
       let model = '';
-      const usage = { promptTokens: 0, completionTokens: 0 };
+      const usage: ChatResult['usage'] = { promptTokens: 0, completionTokens: 0 };
+      let timings: ChatResult['timings'];
       const calls = new Map<number, ToolCallRequest>();
       try {
       for await (const chunk of chunks) {
@@ -155,7 +157,10 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
         if (chunk.usage) {
           usage.promptTokens = chunk.usage.prompt_tokens;
           usage.completionTokens = chunk.usage.completion_tokens;
+          Object.assign(usage, cached(chunk.usage));
         }
+        // llama.cpp sends its timings with the last chunk.
+        timings = readTimings((chunk as { timings?: unknown }).timings).timings ?? timings;
         const choice = chunk.choices[0];
         if (!choice) continue;
         const delta = choice.delta as OpenAI.ChatCompletionChunk.Choice.Delta & LlamaDeltaExtras;
@@ -197,6 +202,7 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
         usage,
         tokenProbs: null,
         model,
+        ...(timings ? { timings } : {}),
       };
     } catch (err) {
       if (opts.signal?.aborted) throw new HearthError('cancelled', 'The model call was stopped.');
@@ -246,6 +252,28 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
   }
 
   return { chat, health };
+}
+
+function cached(usage: { prompt_tokens_details?: { cached_tokens?: number } | null } | null | undefined): { cachedTokens?: number } {
+  const n = usage?.prompt_tokens_details?.cached_tokens;
+  return typeof n === 'number' ? { cachedTokens: n } : {};
+}
+
+/** llama.cpp's timings object, read defensively (other servers send none). */
+function readTimings(raw: unknown): { timings?: ServerTimings } {
+  if (!raw || typeof raw !== 'object') return {};
+  const t = raw as Record<string, unknown>;
+  const num = (k: string) => (typeof t[k] === 'number' && Number.isFinite(t[k]) ? (t[k] as number) : undefined);
+  const timings: ServerTimings = {
+    promptTokens: num('prompt_n'),
+    promptMs: num('prompt_ms'),
+    predictedTokens: num('predicted_n'),
+    predictedMs: num('predicted_ms'),
+    predictedPerSecond: num('predicted_per_second'),
+    promptPerSecond: num('prompt_per_second'),
+    cachedTokens: num('cache_n'),
+  };
+  return Object.values(timings).some((v) => v !== undefined) ? { timings } : {};
 }
 
 function normaliseFinish(reason: string | null | undefined): ChatResult['finishReason'] {

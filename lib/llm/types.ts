@@ -44,10 +44,15 @@ export type ChatResult = {
   reasoning: string;
   toolCalls: ToolCallRequest[];
   finishReason: 'stop' | 'length' | 'tool_calls' | 'unknown';
-  usage: { promptTokens: number; completionTokens: number };
+  usage: { promptTokens: number; completionTokens: number; /** Prompt tokens the server found in its cache. */ cachedTokens?: number };
   tokenProbs: TokenProb[] | null;
   model: string;
+  /** llama.cpp's own timings of the call, when the server sends them. */
+  timings?: ServerTimings;
 };
+
+/** llama-server's `timings` (tools/server: prompt_n, prompt_ms, predicted_n, predicted_ms, …_per_second). */
+export type ServerTimings = { promptTokens?: number; promptMs?: number; predictedTokens?: number; predictedMs?: number; predictedPerSecond?: number; promptPerSecond?: number; cachedTokens?: number };
 
 export type ChatOptions = {
   signal?: AbortSignal;
