@@ -11,7 +11,7 @@ import { startLlamaDouble } from '../e2e/double/llama-double';
 import { LOAD_NODE_OPTIONS, memoryGrowth, runLoad } from '../e2e/load/load';
 import { isTitleRequest } from '../lib/turns/titles';
 
-export async function measureLoad(seconds: number) {
+export async function measureLoad(seconds: number, { clients = 50, threads = 10 }: { clients?: number; threads?: number } = {}) {
   const root = path.resolve(import.meta.dirname, '..');
   if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
     const built = spawnSync('npx', ['next', 'build'], { cwd: root, stdio: 'inherit' });
@@ -24,7 +24,7 @@ export async function measureLoad(seconds: number) {
   });
   const hearth = await startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '4', HEARTH_TITLES: 'first-words', NODE_OPTIONS: LOAD_NODE_OPTIONS });
   try {
-    const result = await runLoad({ url: hearth.url, pid: hearth.pid, clients: 50, threads: 10, seconds });
+    const result = await runLoad({ url: hearth.url, pid: hearth.pid, clients, threads, seconds });
     return { ...result, memory: memoryGrowth(result.rssMb) };
   } finally {
     await hearth.stop();

@@ -49,15 +49,23 @@ export async function measureStorage(turns = 30) {
   const sqlite = store.db.$client;
   const empty = new Map(used().map((t) => [t.name, t.bytes]));
   const thread = store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
+  // Per turn: rows SQLite changed (total_changes) and pages the database grew by.
+  const changes = () => (sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  const size = () => (sqlite.pragma('page_count', { simple: true }) as number) * (sqlite.pragma('page_size', { simple: true }) as number);
+  const writesPerTurn: number[] = [];
+  const bytesPerTurn: number[] = [];
   for (let i = 0; i < turns; i++) {
+    const [c0, s0] = [changes(), size()];
     const content = i % 3 === 0 ? `What are the vegetable prices today at the market, number ${i}?` : `Tell me more about growing tomatoes, part ${i}, with some detail.`;
     const { turnId } = rt.turns.start({ threadId: thread.id, content });
     await new Promise<void>((resolve) => {
       const sub = rt.turns.subscribe(turnId, 0, { event: () => undefined, end: resolve });
       if (!sub.live) resolve();
     });
+    await rt.turns.backgroundIdle(); // the thread's title, written after its first exchange
+    writesPerTurn.push(changes() - c0);
+    bytesPerTurn.push(size() - s0);
   }
-  await rt.turns.backgroundIdle(); // the thread's title, written after its first exchange
   const text = (sqlite.prepare('SELECT SUM(length(CAST(content AS BLOB))) n FROM messages').get() as { n: number }).n;
   // What the turns added: bytes in use in every table's and index's pages, over the empty database.
   const tables = used()
@@ -68,5 +76,5 @@ export async function measureStorage(turns = 30) {
   rt.models.close();
   await double.close();
   await searx.close();
-  return { turns, textBytes: text, storedBytes: stored, perByte: stored / text, tables };
+  return { turns, textBytes: text, storedBytes: stored, perByte: stored / text, tables, writesPerTurn, bytesPerTurn };
 }

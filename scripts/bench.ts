@@ -27,8 +27,12 @@ import { isTitleRequest } from '../lib/turns/titles';
 import { measureGrep, measureSearch, measureThreadOpen, pct, seedLibrary } from './bench-library';
 import { measureLoad } from './bench-load';
 import { measureStorage } from './bench-storage';
+import { BenchTable } from './bench-table';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 40);
+/** `npm run bench -- --json FILE` also writes the table as JSON. */
+const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
+const table = new BenchTable();
 
 
 const double = await startLlamaDouble();
@@ -98,6 +102,8 @@ const turnP50 = pct(all, 50);
 const tokenP50 = pct(tokenMs, 50);
 console.log(`engine time per turn: p50 ${turnP50.toFixed(2)} ms, p95 ${pct(all, 95).toFixed(2)} ms (target p50 <= 10 ms)`);
 console.log(`engine time per streamed token: p50 ${tokenP50.toFixed(3)} ms, p95 ${pct(tokenMs, 95).toFixed(3)} ms (target p50 <= 1 ms)`);
+table.sample('engine time per turn', 'ms', all, { target: 'p50 ≤ 10', met: turnP50 <= 10 });
+table.sample('engine time per streamed token', 'ms', tokenMs, { target: 'p50 ≤ 1', met: tokenP50 <= 1 });
 
 // Time to first token and prompt-cache reuse over one growing thread, against a double with
 // two slots (conversation and side calls apart) and its /metrics.
@@ -113,6 +119,7 @@ cacheRt.store.insertMemory({ id: crypto.randomUUID(), text: 'I like short answer
 const ttftHearth: number[] = [];
 const ttftDirect: number[] = [];
 const firstCallReuse: number[] = [];
+const callsPerPlainTurn: number[] = [];
 const THREAD_TURNS = 12;
 for (let i = 0; i < THREAD_TURNS; i++) {
   const seen = cached.requests.length;
@@ -120,7 +127,13 @@ for (let i = 0; i < THREAD_TURNS; i++) {
   let first = 0;
   const { turnId } = cacheRt.turns.start({ threadId: thread.id, content: `Tell me about the sea, part ${i + 1}.` });
   await new Promise<void>((resolve) => {
-    const sub = cacheRt.turns.subscribe(turnId, 0, { event: (e) => void (e.type === 'delta' && !first && (first = performance.now() - t0)), end: resolve });
+    const sub = cacheRt.turns.subscribe(turnId, 0, {
+      event: (e) => {
+        if (e.type === 'delta' && !first) first = performance.now() - t0;
+        if (e.type === 'done' && e.stats.toolCalls === 0) callsPerPlainTurn.push(e.stats.modelCalls);
+      },
+      end: resolve,
+    });
     if (!sub.live) resolve();
   });
   const round = cached.requests.slice(seen).find((r) => !r.schema && !isTitleRequest(r))!;
@@ -149,6 +162,8 @@ const fromCache = counter('prompt_tokens_cached_total') / Math.max(1, counter('p
 const ttftP50 = pct(ttftHearth, 50);
 const directP50 = pct(ttftDirect, 50);
 console.log(`time to first token over a ${THREAD_TURNS}-turn thread: through Hearth p50 ${ttftP50.toFixed(1)} ms, p95 ${pct(ttftHearth, 95).toFixed(1)} ms; straight to the server p50 ${directP50.toFixed(1)} ms, p95 ${pct(ttftDirect, 95).toFixed(1)} ms; Hearth adds ${(ttftP50 - directP50).toFixed(1)} ms at p50`);
+table.sample('time to first token, 12-turn thread', 'ms', ttftHearth, { direct: { p50: directP50, p95: pct(ttftDirect, 95) } });
+table.sample('model calls per turn answered without tools', 'calls', callsPerPlainTurn, { target: 'p50 ≤ 3', met: pct(callsPerPlainTurn, 50) <= 3 });
 console.log(`prompt cache: each turn's first call found ${(pct(firstCallReuse, 50) * 100).toFixed(1)}% of its prompt in the slot at p50 (min ${(Math.min(...firstCallReuse) * 100).toFixed(1)}%); all calls: ${(fromCache * 100).toFixed(1)}% of prompt tokens from the cache (/metrics)`);
 // Bytes stored per byte of conversation text over 30 turns (target: at most 3, search index included).
 const storage = await measureStorage();
@@ -159,6 +174,10 @@ console.log(
     .join(', ')}`,
 );
 
+table.sample('SQLite rows written per turn', 'rows', storage.writesPerTurn);
+table.sample('bytes stored per turn', 'bytes', storage.bytesPerTurn);
+table.add({ measure: 'bytes stored per byte of text', unit: 'ratio', p50: storage.perByte, p95: null, target: '≤ 3', met: storage.perByte <= 3 });
+
 // Search at scale: a generated library seeded straight into SQLite (BENCH_SEARCH_SIZES, default 100,000 and 1,000,000 messages).
 const sizes = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000').split(',').map(Number).filter((n) => n > 0);
 const library = createStore(openDatabase(path.join(makeTempDir('hearth-bench'), 'library.db')));
@@ -167,29 +186,45 @@ for (const size of sizes) {
   const s = seedLibrary(library, size - seeded, Date.UTC(2026, 11, 1), size);
   seeded = size;
   console.log(`search over ${size.toLocaleString('en')} messages (seeded in ${s.seconds.toFixed(0)} s; target p95 <= 50 ms at 1,000,000):`);
-  for (const r of measureSearch(library, Date.UTC(2026, 11, 1))) {
+  const kinds = measureSearch(library, Date.UTC(2026, 11, 1));
+  for (const r of kinds) {
     console.log(`  ${r.label.padEnd(24)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${r.hits.toFixed(1)} hits)`);
   }
+  // The slowest kind of query stands for the size in the table.
+  const worst95 = Math.max(...kinds.map((k) => k.p95));
+  table.add({ measure: `search, ${size.toLocaleString('en')} messages (slowest query kind)`, unit: 'ms', p50: Math.max(...kinds.map((k) => k.p50)), p95: worst95, ...(size >= 1_000_000 ? { target: 'p95 ≤ 50', met: worst95 <= 50 } : {}) });
 }
 
 // A long thread opened, and grep over a large attached log.
 const opened = measureThreadOpen(createStore(openDatabase(path.join(makeTempDir('hearth-bench'), 'thread.db'))), Date.UTC(2026, 11, 1));
 console.log(`open a ${opened.messages.toLocaleString('en')}-message thread (GET /api/threads/:id, view built and serialised): p50 ${opened.p50.toFixed(1)} ms, p95 ${opened.p95.toFixed(1)} ms, ${(opened.bytes / 1e6).toFixed(1)} MB of JSON`);
+table.add({ measure: `open a ${opened.messages.toLocaleString('en')}-message thread`, unit: 'ms', p50: opened.p50, p95: opened.p95, target: 'p95 ≤ 200', met: opened.p95 <= 200 });
 const grep = await measureGrep(makeTempDir('hearth-bench'), Number(process.env.BENCH_GREP_MB ?? 200));
 console.log(`grep_attachment over a ${grep.megabytes.toFixed(0)} MB log (${grep.lines.toLocaleString('en')} lines): ${grep.counted} matching lines counted (${grep.planted} planted${grep.counted === grep.planted ? ', exact' : ', WRONG'}) in ${grep.seconds.toFixed(1)} s`);
 
+table.add({ measure: `grep_attachment over a ${grep.megabytes.toFixed(0)} MB log (exact count)`, unit: 's', p50: grep.seconds, p95: null, target: 'exact', met: grep.counted === grep.planted });
 console.log(`memory: rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
 
-// Load against the production server (next start; built first if needed): 50 clients over 10 threads.
+// Resident memory of the production server (next start; built first if needed), idle and
+// under 20 concurrent turns (20 clients, a thread each).
+const twenty = await measureLoad(Number(process.env.BENCH_MEMORY_SECONDS ?? 15), { clients: 20, threads: 20 });
+table.add({ measure: 'resident memory, idle (next start)', unit: 'MB', p50: twenty.memory.idle, p95: null });
+table.sample('resident memory, 20 concurrent turns', 'MB', twenty.rssMb.slice(1), { target: 'p95 ≤ 512', met: pct(twenty.rssMb.slice(1), 95) <= 512 });
+// Load: 50 clients over 10 threads.
 const load = await measureLoad(Number(process.env.BENCH_LOAD_SECONDS ?? 60));
 console.log(
   `load, 50 clients over 10 threads for ${load.seconds} s against next start (heap capped at 128 MB): ${load.asked} turns answered (${(load.asked / load.seconds).toFixed(1)}/s), ${load.followed} followed while busy, ${load.events.toLocaleString('en')} events; ` +
     `turn p50 ${pct(load.turnMs, 50).toFixed(0)} ms, p95 ${pct(load.turnMs, 95).toFixed(0)} ms; first event p50 ${pct(load.firstEventMs, 50).toFixed(0)} ms, p95 ${pct(load.firstEventMs, 95).toFixed(0)} ms; ` +
     `errors ${load.errors.length}, broken streams ${load.broken}, mismatched answers ${load.mismatched}; rss idle ${load.memory.idle.toFixed(0)} MB, under load ${load.memory.early.toFixed(0)} -> ${load.memory.late.toFixed(0)} MB (target: no errors, growth < 25%)`,
 );
+table.sample('load: turn, 50 clients over 10 threads', 'ms', load.turnMs, { target: 'no errors, none lost', met: load.errors.length === 0 && load.broken === 0 && load.mismatched === 0 });
+table.sample('load: first event', 'ms', load.firstEventMs);
+table.add({ measure: 'load: resident memory growth under load', unit: '×', p50: load.memory.ratio, p95: null, target: '< 1.25', met: load.memory.ratio < 1.25 });
+table.print();
+if (jsonOut) table.write(jsonOut);
 await cacheRt.turns.backgroundIdle();
 cacheRt.models.close();
 await cached.close();
 await double.close();
 await searx.close();
-process.exit(turnP50 <= 10 && tokenP50 <= 1 && grep.counted === grep.planted && load.errors.length === 0 && load.broken === 0 && load.memory.ratio < 1.25 ? 0 : 1);
+process.exit(table.allMet ? 0 : 1);

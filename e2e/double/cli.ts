@@ -1,8 +1,9 @@
 /**
  * Runs the llama-server double (and optionally the SearXNG stand-in) as processes, for the
  * browser tests and `npm run dev:fake`.
- *   tsx e2e/double/cli.ts --port 18080 [--searx-port 18888] [--slots 1] [--metrics] [--vision]
+ *   tsx e2e/double/cli.ts --port 18080 [--searx-port 18888] [--slots 1] [--metrics] [--vision] [--deferring]
  */
+import { deferringModel } from './deferring';
 import { startLlamaDouble } from './llama-double';
 import { startSearxDouble } from './searxng-double';
 
@@ -13,7 +14,7 @@ function arg(name: string, fallback?: string) {
 
 const port = Number(arg('port', '8080'));
 const searxPort = arg('searx-port');
-const double = await startLlamaDouble({ slots: Number(arg('slots', '1')), metrics: process.argv.includes('--metrics'), vision: process.argv.includes('--vision') }, port);
+const double = await startLlamaDouble({ slots: Number(arg('slots', '1')), metrics: process.argv.includes('--metrics'), vision: process.argv.includes('--vision'), script: process.argv.includes('--deferring') ? deferringModel : undefined }, port);
 console.log(`llama-server double on ${double.url}`);
 if (searxPort) {
   const searx = await startSearxDouble(Number(searxPort));

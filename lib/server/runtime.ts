@@ -57,7 +57,7 @@ export function buildRuntime(
   const models = new ModelPool(servers, { slots: config.MODEL_SLOTS, log: (m) => console.warn(m) });
   const updates = new LibraryUpdates();
   // Built once: the tool schemas are computed when the set is made.
-  const toolSet = createToolSet({ config, store, now, memory: memoryBook({ store, updates }) });
+  const toolSet = createToolSet({ config, store, now, memory: memoryBook({ store, updates }), allowAddress });
   const turns = new TurnRegistry({
     store,
     models,

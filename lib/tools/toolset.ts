@@ -29,7 +29,22 @@ export type ToolStore = HostStore &
 const EXCERPT_CHARS = 600;
 
 /** Hearth's tools for one turn: web search only when SearXNG is configured, remember only with a memory. */
-export function createToolSet({ config, store, now, fetchImpl, memory }: { config: Config; store: ToolStore; now: () => number; fetchImpl?: typeof fetch; memory?: MemoryBook }): ToolSet {
+export function createToolSet({
+  config,
+  store,
+  now,
+  fetchImpl,
+  memory,
+  allowAddress,
+}: {
+  config: Config;
+  store: ToolStore;
+  now: () => number;
+  fetchImpl?: typeof fetch;
+  memory?: MemoryBook;
+  /** Addresses fetch_url treats as public: the scorecard's local page server (lib/eval), tests' stand-ins. */
+  allowAddress?: (address: string) => boolean;
+}): ToolSet {
   // The user's own SearXNG answers many queries a minute; outside sites get the default budget.
   const budgets: Record<string, RateBudget> = config.SEARXNG_URL ? { [hostKey(config.SEARXNG_URL)]: SEARXNG_BUDGET } : {};
   const guard = createHostGuard(store, now, budgets);
@@ -41,7 +56,7 @@ export function createToolSet({ config, store, now, fetchImpl, memory }: { confi
     searchHost = hostKey(config.SEARXNG_URL);
     tools.push(createWebSearchTool({ searxngUrl: config.SEARXNG_URL, guard, now, fetchImpl }) as Tool);
   }
-  tools.push(createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS }, guard, now, extractPdf: pdfText }) as Tool);
+  tools.push(createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress }, guard, now, extractPdf: pdfText }) as Tool);
   const registry = createToolRegistry(tools);
   return {
     registry,
