@@ -113,3 +113,13 @@ test('a playlist is read item by item and checked against the catalogue', () => 
   const answer = 'Here you go:\n1. **Blue Harbour Night** by The Quiet Quartet\n2. "Velvet Lanterns" - June Okafor\n- Imaginary Song by Nobody\n';
   assert.deepEqual(listedTitles(answer), ['Blue Harbour Night', 'Velvet Lanterns', 'Imaginary Song']);
 });
+
+test('a scenario can switch tools off: the model is not offered them', async () => {
+  const scenario = scenarioSchema.parse({ id: 'tools-off', title: 'tools off', messages: ['What day is it?'], tools: { webSearch: false, off: ['now', 'fetch_url'] }, expect: {} });
+  good.requests.length = 0;
+  await runScenario({ server: { name: 'persona', url: good.url }, scenario, standins, repeat: 1, dataDir: makeTempDir('hearth-eval') });
+  const offered = new Set(good.requests.filter((r) => !r.schema).flatMap((r) => r.tools.map((t) => t.function.name)));
+  assert.ok(offered.size > 0, 'tools were offered');
+  for (const name of ['now', 'fetch_url', 'web_search']) assert.ok(!offered.has(name), `${name} is off`);
+  assert.ok(offered.has('calculator'), 'the others stay on');
+});

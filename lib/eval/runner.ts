@@ -132,6 +132,7 @@ export async function runScenario(args: {
     // The clock starts at FIXED_NOW and runs on, so durations stay true.
     now: () => FIXED_NOW + (Date.now() - startedAt),
     allowAddress: (address) => address === '127.0.0.1',
+    withoutTools: scenario.tools.off,
   });
   const before = await metricsOf(server.url);
   try {

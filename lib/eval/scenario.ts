@@ -35,7 +35,11 @@ export const scenarioSchema = z
       .default([]),
     /** Facts in memory before the conversation starts. */
     memory: z.array(z.string().min(1).max(300)).max(20).default([]),
-    tools: z.object({ webSearch: z.boolean().default(true) }).strict().default({ webSearch: true }),
+    /** Which tools are on: web search (off means no SearXNG at all, as when none is configured), and any others to switch off by name. */
+    tools: z
+      .object({ webSearch: z.boolean().default(true), off: z.array(toolName).max(20).default([]) })
+      .strict()
+      .default({ webSearch: true, off: [] }),
     expect: z
       .object({
         facts: z.array(fact).max(20).default([]),

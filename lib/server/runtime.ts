@@ -46,7 +46,7 @@ type Holder = { [key]?: Runtime };
 export function buildRuntime(
   config: Config,
   store: Store,
-  { model, now = Date.now, allowAddress }: { model?: ModelClient; now?: () => number; allowAddress?: (address: string) => boolean } = {},
+  { model, now = Date.now, allowAddress, withoutTools }: { model?: ModelClient; now?: () => number; allowAddress?: (address: string) => boolean; withoutTools?: readonly string[] } = {},
 ): Runtime {
   const servers = model
     ? [{ url: config.LLAMA_URL[0], client: model }]
@@ -57,7 +57,7 @@ export function buildRuntime(
   const models = new ModelPool(servers, { slots: config.MODEL_SLOTS, log: (m) => console.warn(m) });
   const updates = new LibraryUpdates();
   // Built once: the tool schemas are computed when the set is made.
-  const toolSet = createToolSet({ config, store, now, memory: memoryBook({ store, updates }), allowAddress });
+  const toolSet = createToolSet({ config, store, now, memory: memoryBook({ store, updates }), allowAddress, without: withoutTools });
   const turns = new TurnRegistry({
     store,
     models,

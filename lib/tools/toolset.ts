@@ -36,6 +36,7 @@ export function createToolSet({
   fetchImpl,
   memory,
   allowAddress,
+  without = [],
 }: {
   config: Config;
   store: ToolStore;
@@ -44,6 +45,8 @@ export function createToolSet({
   memory?: MemoryBook;
   /** Addresses fetch_url treats as public: the scorecard's local page server (lib/eval), tests' stand-ins. */
   allowAddress?: (address: string) => boolean;
+  /** Tools left out of the set (a scorecard scenario may switch some off). */
+  without?: readonly string[];
 }): ToolSet {
   // The user's own SearXNG answers many queries a minute; outside sites get the default budget.
   const budgets: Record<string, RateBudget> = config.SEARXNG_URL ? { [hostKey(config.SEARXNG_URL)]: SEARXNG_BUDGET } : {};
@@ -57,10 +60,10 @@ export function createToolSet({
     tools.push(createWebSearchTool({ searxngUrl: config.SEARXNG_URL, guard, now, fetchImpl }) as Tool);
   }
   tools.push(createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress }, guard, now, extractPdf: pdfText }) as Tool);
-  const registry = createToolRegistry(tools);
+  const registry = createToolRegistry(tools.filter((t) => !without.includes(t.name)));
   return {
     registry,
-    researchAvailable: () => searchHost !== null && !guard.isResting(searchHost),
+    researchAvailable: () => searchHost !== null && !without.includes('web_search') && !guard.isResting(searchHost),
     deps: (threadId) => ({
       now,
       timezone: config.HEARTH_TIMEZONE,
