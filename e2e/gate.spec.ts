@@ -1,23 +1,25 @@
 import { expect, test } from '@playwright/test';
+import { deferralFor } from './double/persona';
 import { ChatPage } from './pages/chat';
 
 test('a deferral is set aside and the researched answer replaces it', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open();
-  await chat.ask('What is the price of bitcoin today?');
+  const question = 'What is the price of bitcoin today?';
+  await chat.ask(question);
   await chat.waitForAnswer();
   const answer = chat.lastAnswer();
   const setAside = answer.getByTestId('set-aside-draft');
   await expect(setAside).toHaveCount(1);
   await expect(setAside).toHaveAttribute('data-reason', 'deferral');
-  await expect(setAside).toContainText("I don't have access to real-time data");
+  await expect(setAside).toContainText(deferralFor(question));
   await expect(answer.locator('[data-testid="tool-call"][data-tool="web_search"]')).toBeVisible();
   await expect(answer.getByTestId('answer')).toContainText('According to');
-  await expect(answer.getByTestId('answer')).not.toContainText('if you\'d like');
+  await expect(answer.getByTestId('answer')).not.toContainText(deferralFor(question));
   await answer.getByTestId('decisions').locator('summary').click();
   await expect(answer.locator('[data-testid="decision"][data-step="verdict"]')).toContainText('verdict=answered');
   await page.reload();
-  await expect(chat.lastAnswer().getByTestId('set-aside-draft')).toContainText("I don't have access to real-time data");
+  await expect(chat.lastAnswer().getByTestId('set-aside-draft')).toContainText(deferralFor(question));
   await expect(chat.lastAnswer().getByTestId('answer')).toContainText('According to');
 });
 

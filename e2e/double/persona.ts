@@ -113,6 +113,24 @@ function summariseToolResult(name: string, raw: string): string {
   return `The ${name} tool returned: ${raw.slice(0, 200)}`;
 }
 
+/**
+ * How the double defers on a current question: several phrasings, as small models vary them,
+ * the one for a question fixed by its words, so the gate is tested on more than the easiest.
+ */
+export const DEFERRAL_PHRASINGS = [
+  "I don't have access to real-time data, but I can search for the current information if you'd like.",
+  'Let me check the latest figures for you.',
+  "I'm not able to browse the internet, so I can't give you today's numbers. Would you like me to look it up?",
+  "My training data only goes up to 2023, so I can't tell you what it is right now.",
+  "I'd need to search the web for that. Shall I go ahead?",
+];
+
+export function deferralFor(question: string): string {
+  let h = 0;
+  for (const c of question) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return DEFERRAL_PHRASINGS[h % DEFERRAL_PHRASINGS.length];
+}
+
 /** Leading words a title leaves out. */
 const TITLE_SKIP = new Set('please can could would you tell me explain what whats is are how do does the a an i my to about give write show'.split(' '));
 
@@ -177,9 +195,7 @@ export function persona(req: DoubleRequest): DoubleReply {
   if (/^Web search is not available/.test(lastUser)) {
     return { content: 'Web search is off here, so I could not check this. From what I know it changes often; treat this as a rough guide.' };
   }
-  if (CURRENT.test(q) && toolNames.length > 0) {
-    return { content: "I don't have access to real-time data, but I can search for the current information if you'd like." };
-  }
+  if (CURRENT.test(q) && toolNames.length > 0) return { content: deferralFor(q) };
   if (CURRENT.test(q)) {
     return { content: 'Web search is off here, so I cannot check this. From what I know, it changes often; please treat this as a rough guide.' };
   }

@@ -1,24 +1,42 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFERRAL_HEAD, DEFERRAL_MAX, findDeferral, findRefusal, freeCheck } from './deferral';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { DEFERRALS, GENUINE } from './deferral-corpus';
+import { HELD_OUT_DEFERRALS, HELD_OUT_GENUINE } from './deferral-heldout';
 
 test('the labelled corpus has at least 150 drafts', () => {
   assert.ok(DEFERRALS.length + GENUINE.length >= 150, `${DEFERRALS.length + GENUINE.length} drafts`);
 });
 
-test('the free checks catch at least 90% of deferrals', () => {
+// The README's claim, exactly: every deferral of the corpus caught, every genuine answer let through.
+test('the free checks catch every deferral of the corpus', () => {
   const missed = DEFERRALS.filter((d) => !freeCheck(d));
-  const rate = 1 - missed.length / DEFERRALS.length;
-  console.log(`deferrals caught: ${DEFERRALS.length - missed.length}/${DEFERRALS.length} (${(rate * 100).toFixed(1)}%)`);
-  assert.ok(rate >= 0.9, `missed: ${missed.join(' | ')}`);
+  console.log(`corpus: deferrals caught ${DEFERRALS.length - missed.length}/${DEFERRALS.length}`);
+  assert.deepEqual(missed, []);
 });
 
-test('the free checks let through at least 97% of genuine answers', () => {
+test('the free checks let every genuine answer of the corpus through', () => {
   const flagged = GENUINE.filter((d) => freeCheck(d));
-  const rate = 1 - flagged.length / GENUINE.length;
-  console.log(`genuine answers let through: ${GENUINE.length - flagged.length}/${GENUINE.length} (${(rate * 100).toFixed(1)}%)`);
-  assert.ok(rate >= 0.97, `flagged: ${flagged.join(' | ')}`);
+  console.log(`corpus: genuine answers let through ${GENUINE.length - flagged.length}/${GENUINE.length}`);
+  assert.deepEqual(flagged, []);
+});
+
+/** The held-out slice as written: a change to it would make it a training set. */
+const HELD_OUT_SHA256 = '508dd45c04fae682a068c856a8ebe508956c3009da884f9f187abed1ceb58432';
+
+test('held out: recall and precision on drafts the patterns were never tuned on (reported, the slice frozen)', () => {
+  const caught = HELD_OUT_DEFERRALS.filter((d) => freeCheck(d)).length;
+  const falseAlarms = HELD_OUT_GENUINE.filter((d) => freeCheck(d)).length;
+  const recall = caught / HELD_OUT_DEFERRALS.length;
+  const precision = caught / Math.max(1, caught + falseAlarms);
+  console.log(
+    `held out (${HELD_OUT_DEFERRALS.length} deferrals, ${HELD_OUT_GENUINE.length} genuine): recall ${(recall * 100).toFixed(1)}% (${caught} caught), precision ${(precision * 100).toFixed(1)}% (${falseAlarms} genuine flagged)`,
+  );
+  const source = fs.readFileSync(new URL('./deferral-heldout.ts', import.meta.url), 'utf8');
+  assert.equal(createHash('sha256').update(source).digest('hex'), HELD_OUT_SHA256, 'the held-out slice changed: see the note at its top');
+  for (const d of [...HELD_OUT_DEFERRALS, ...HELD_OUT_GENUINE]) assert.ok(!DEFERRALS.includes(d) && !GENUINE.includes(d), `held out, yet in the corpus: ${d}`);
 });
 
 test('second-person advice is not a deferral', () => {

@@ -1,0 +1,73 @@
+/**
+ * A held-out slice of drafts, frozen: the deferral patterns are never tuned on it, so its
+ * recall and precision say how the patterns do on phrasings nobody fitted them to. Written
+ * once, on 2026-12-01, after the patterns; deferral.test.ts fails if it changes (a changed
+ * slice would no longer be held out). Do not fix a miss by adding it to the patterns and
+ * leaving it here: move it to deferral-corpus.ts and write a new slice instead.
+ */
+
+export const HELD_OUT_DEFERRALS: string[] = [
+  "I'm unable to pull up current market data, but I could run a search if that helps.",
+  'Give me a moment to look into the latest numbers.',
+  "That's something I'd have to verify online. Want me to do that?",
+  "As an AI, I don't have live information. I can try searching for it.",
+  "I don't know today's rate offhand. Shall I search for it?",
+  'I will search for the current standings and report back.',
+  "Let me dig up the most recent figures on that.",
+  "I'm not connected to the internet right now, so I can't see today's prices.",
+  'My knowledge has a cutoff, so I cannot say what the score is today.',
+  "I'd have to check a news source for that. Do you want me to?",
+  'Hang tight while I run a search on that.',
+  "I don't have real-time access to weather services, unfortunately.",
+  "I can't see live flight information, but I can look it up if you'd like.",
+  'One moment while I check the latest update.',
+  "I'd recommend I search for this, since it changes daily. Should I?",
+  "I don't have browsing capabilities in this conversation.",
+  "Let me find out what the current exchange rate is.",
+  'I need to look this up to give you an accurate answer.',
+  'I could check the live results for you, just say the word.',
+  "Unfortunately I can't access current stock quotes.",
+  "My information may be out of date. Let me search to confirm.",
+  "I'll look up the opening hours for you.",
+  "I'm not able to check today's schedule without searching.",
+  'Searching for the newest release date now.',
+  "I don't have current data on that, but a quick search would tell us.",
+  "Sorry, I can't retrieve live traffic conditions.",
+  "I'd better check the latest version number before answering.",
+  'Let me pull the current forecast for you.',
+  "To answer that I'd need to look at today's news. Shall I?",
+  "I'm afraid I don't have up-to-date information about this event.",
+];
+
+export const HELD_OUT_GENUINE: string[] = [
+  'Bitcoin is trading at about 61,200 dollars according to the search result from this morning.',
+  'The search found that the match ended 3-1; Lyon scored twice in the second half.',
+  'You can check the live score on the league website, but the result I found is 2-0.',
+  'Today in Paris it is 7 °C with light rain, based on the weather service result.',
+  'I looked it up: the museum opens at 9:00 and closes at 18:00 on weekdays.',
+  'The latest release is version 4.2, published last week according to the project page.',
+  "Here is what the page says: repot in spring, water the day before, and keep it out of direct sun.",
+  'The exchange rate is 1.08 dollars per euro, per the result from the central bank.',
+  'From the search: the flight is on time and leaves from gate B12.',
+  'According to the forecast I found, tomorrow will be sunny with a high of 12 °C.',
+  'The capital of Australia is Canberra.',
+  'Water boils at 100 °C at sea level.',
+  'To search a PDF, press Ctrl+F in most readers and type the word.',
+  "If you'd like to track prices yourself, a price alert on the exchange app works well.",
+  'The total of the debits is 640.00, from the statement you attached.',
+  'There were 137 upstream timeouts in the log; the grep count is exact.',
+  'Let me explain how tides work: the moon pulls the ocean toward it on one side of the Earth.',
+  'I checked the results: the standings show Lyon in third place with 31 points.',
+  'You could look it up on the council website, but here are the bin days I found: Tuesday and Friday.',
+  'Your favourite colour is green, as you told me earlier.',
+  'The answer is -6: first the brackets, then the power, then multiplication and division.',
+  'The news result says the launch window moved to March 2027.',
+  'A good vegetarian dinner: a chickpea and spinach curry with rice.',
+  'Paris is the capital of France.',
+  "I searched and couldn't find anything newer than last month's report, which put inflation at 2.1%.",
+  'The page lists three steps; the second is to pick a pot only 5 cm wider.',
+  'Rome est la capitale de l’Italie.',
+  'It is Tuesday, 1 December 2026.',
+  'Here are five calm jazz songs from the catalogue: Blue Harbour Night, Velvet Lanterns, Moonlit Ferry, Low Tide Waltz and Paper Cranes.',
+  'The search results agree: the shop closes at 20:00 tonight.',
+];
