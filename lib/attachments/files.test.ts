@@ -7,7 +7,7 @@ import { hasErrorCode } from '@/lib/errors';
 import { tinyDocx } from '@/lib/testing/docx';
 import { tinyPdf } from '@/lib/testing/pdf';
 import { makeTempDir } from '@/lib/testing/temp-dir';
-import { filePath, receiveUpload, removeUnreferenced, textPath, TEXT_PREFIX_CHARS } from './files';
+import { filePath, receiveUpload, removeUnreferenced, textPath } from './files';
 
 const MB = 1024 * 1024;
 const limits = { maxTextBytes: 2 * MB, maxDocumentBytes: 1 * MB };
@@ -41,13 +41,14 @@ describe('receiving a file', () => {
 
   test('the same file twice is stored once; a long file keeps only its beginning in the row', async () => {
     const dir = makeTempDir('hearth-files');
-    const long = 'x'.repeat(TEXT_PREFIX_CHARS * 2) + '\n';
+    const long = 'x'.repeat(100_000) + '\n';
     const a = await upload(dir, [{ name: 'a.txt', bytes: long }]);
     const b = await upload(dir, [{ name: 'b.txt', bytes: long }]);
     assert.equal(a.sha256, b.sha256);
     assert.equal(fs.readdirSync(path.dirname(filePath(dir, a.sha256))).length, 1);
-    assert.equal(a.prefix.length, TEXT_PREFIX_CHARS);
-    assert.equal(a.chars, TEXT_PREFIX_CHARS * 2 + 1);
+    // The row keeps the first 40,000 characters (the README's figure).
+    assert.equal(a.prefix.length, 40_000);
+    assert.equal(a.chars, 100_001);
     assert.equal(a.lines, 1);
   });
 
