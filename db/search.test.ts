@@ -97,6 +97,14 @@ describe('ranking and filters', () => {
     assert.ok(ranked.indexOf(strongOld) < ranked.indexOf(weakNew), JSON.stringify(ranked));
   });
 
+  test('search ignores case, both ways', () => {
+    const s = fresh();
+    const t = thread(s);
+    const upper = message(s, t.id, 'BITCOIN rallied overnight');
+    const mixed = message(s, t.id, 'Bitcoin fell back by noon', { now: NOW - DAY });
+    for (const q of ['bitcoin', 'BITCOIN', 'BitCoin']) assert.deepEqual(new Set(ids(find(s, q))), new Set([upper, mixed]), q);
+  });
+
   test('filters: this thread, who wrote it, a date range', () => {
     const s = fresh();
     const a = thread(s);

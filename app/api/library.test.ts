@@ -82,6 +82,20 @@ describe('whole files, however large', () => {
     assert.match(String((read.result as { text: string }).text), /^ 40000\| 2026-11-30T12:00:00Z INFO request served in 12 ms request=40000\n 40001\|/);
   });
 
+  test('a file stays at the message it came with in every later turn, word for word', async () => {
+    makeRuntime({ llamaUrl: double.url, env: { HEARTH_TITLES: 'first-words' } });
+    const id = await newThread();
+    const up = await upload('recipe.txt', 'Soak the lentils for two hours, then simmer for 25 minutes.\n');
+    await sendWith(id, 'What is in the attached file?', [up.body.id]);
+    const first = rounds(double).at(-1)!.messages.find((m) => m.role === 'user')!.content as string;
+    assert.match(first, /--- recipe\.txt \(text\/plain, 60 bytes[^\n]*---\nSoak the lentils for two hours/);
+    for (const question of ['How long do they simmer?', 'And how long do they soak?']) {
+      await sendWith(id, question, []);
+      const users = rounds(double).at(-1)!.messages.filter((m) => m.role === 'user');
+      assert.equal(users[0].content, first, `the file is still at the first message when asking "${question}"`);
+    }
+  });
+
   test('a file from another thread cannot be read by id', async () => {
     double.setScript((req) => {
       if (req.schema) return persona(req);

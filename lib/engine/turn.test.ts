@@ -42,12 +42,14 @@ type Setup = {
   signal?: AbortSignal;
   /** Side calls on a slot of their own (the default here); false: one slot, freshness only when the gate asks. */
   parallelSideCalls?: boolean;
+  /** Tools beside web_search. */
+  tools?: Tool[];
 };
 
 async function run(setup: Setup) {
   const runs: string[] = [];
   const model = scriptedModel({ rounds: setup.rounds, decide: decideBy(setup.decide ?? {}) });
-  const tools = createToolRegistry(setup.research === false ? [] : [searchTool(runs)]);
+  const tools = createToolRegistry([...(setup.research === false ? [] : [searchTool(runs)]), ...(setup.tools ?? [])]);
   const question = setup.question ?? 'What is the price of bitcoin?';
   const context = await ContextRuntime.create(
     [
@@ -492,5 +494,59 @@ describe('side calls with one model slot', () => {
   test('with a side slot, freshness goes beside the first round', async () => {
     const { model } = await run({ rounds: [reply('Bitcoin is about 40k.'), toolCall('web_search', { query: 'b' }), reply('42.')], decide: { needs_fresh: { needs_fresh: true, query: 'b' } }, parallelSideCalls: true });
     assert.equal(model.requests[0].jsonSchema !== undefined, true, 'the freshness request went out first, beside round 1');
+  });
+});
+
+describe('turn engine: what the README promises about rounds', () => {
+  test('independent tool calls of one round run at the same time', async () => {
+    const started: string[] = [];
+    let bothStarted!: () => void;
+    const both = new Promise<void>((r) => (bothStarted = r));
+    // Each waits for the other to start; run one after the other, the first would wait out its
+    // turns of the event loop alone. No clock is involved.
+    const alone = async () => {
+      for (let i = 0; i < 10_000; i++) await new Promise((r) => setImmediate(r));
+      return 'alone';
+    };
+    const waiting = (name: string) =>
+      defineTool({
+        name,
+        description: name,
+        params: z.object({}),
+        cost: 1,
+        timeoutMs: 60_000,
+        async run() {
+          started.push(name);
+          if (started.length === 2) bothStarted();
+          return { waited: await Promise.race([both.then(() => 'together'), alone()]) };
+        },
+      }) as Tool;
+    const { outcome, events } = await run({
+      tools: [waiting('first_lookup'), waiting('second_lookup')],
+      rounds: [reply('', { toolCalls: [{ id: 'c1', name: 'first_lookup', arguments: '{}' }, { id: 'c2', name: 'second_lookup', arguments: '{}' }], finishReason: 'tool_calls' }), reply('Both are done.')],
+      question: 'Look up both things.',
+    });
+    assert.equal(outcome.status, 'done');
+    const results = events.filter((e) => e.type === 'tool_result') as { result?: { waited: string } }[];
+    assert.deepEqual(results.map((r) => r.result?.waited), ['together', 'together']);
+  });
+
+  test('words written before a tool call are set aside as a draft_rejected "tool_call" event, never shown as the answer', async () => {
+    const { outcome, events } = await run({
+      rounds: [reply('Let me look that up for you.', { toolCalls: [{ id: 'c1', name: 'web_search', arguments: '{"query":"bitcoin price"}' }], finishReason: 'tool_calls' }), reply('Bitcoin costs 42 euros, per example.org.')],
+    });
+    assert.equal(outcome.status, 'done');
+    const rejected = events.find((e) => e.type === 'draft_rejected') as { reason?: string } | undefined;
+    assert.equal(rejected?.reason, 'tool_call');
+    assert.equal(outcome.status === 'done' && outcome.content, 'Bitcoin costs 42 euros, per example.org.');
+  });
+
+  test('a refusal is reported as a refusal, not as a deferral', async () => {
+    const { events } = await run({
+      rounds: [toolCall('web_search', { query: 'bitcoin price' }), reply("I can't answer that from the tool results."), reply('Bitcoin costs 42 euros, per example.org.')],
+    });
+    const reasons = events.filter((e) => e.type === 'draft_rejected').map((e) => (e as { reason: string }).reason);
+    assert.equal(reasons[0], 'refusal');
+    assert.ok(!reasons.includes('deferral'), reasons.join(','));
   });
 });

@@ -39,3 +39,10 @@ test('recall picks facts sharing words with the question, most shared first', ()
   assert.match(renderFacts(facts.slice(0, 1))!, /- Drinks coffee black/);
   assert.equal(renderFacts([]), null);
 });
+
+test('at most 8 facts are recalled into a turn (the README figure), the most relevant first', () => {
+  const facts = Array.from({ length: 12 }, (_, i) => ({ text: `The user likes tea number ${i}.`, updatedAt: i }));
+  const recalled = recallFacts(facts, 'What tea does the user like?');
+  assert.equal(recalled.length, 8);
+  assert.deepEqual(recalled.map((f) => f.updatedAt), [11, 10, 9, 8, 7, 6, 5, 4], 'equally relevant: the newest');
+});

@@ -3,7 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
+import { pdfText } from '@/lib/attachments/extract';
 import { memoryHosts } from '@/lib/testing/memory-hosts';
+import { tinyPdf } from '@/lib/testing/pdf';
 import { createHostGuard } from './politeness';
 import { createToolRegistry } from './registry';
 import type { Resolver } from './net-guard';
@@ -27,6 +29,8 @@ before(async () => {
     else if (url === '/loop') res.writeHead(302, { Location: '/loop' }).end();
     else if (url === '/hop') res.writeHead(302, { Location: `http://public.example:${port}/article` }).end();
     else if (url === '/slow-down') res.writeHead(429).end();
+    else if (url === '/accepted') res.writeHead(202).end();
+    else if (url === '/invoice.pdf') res.writeHead(200, { 'Content-Type': 'application/pdf' }).end(Buffer.from(tinyPdf('Invoice total 42 EUR, due 15 January')));
     else if (url === '/forbidden') res.writeHead(403).end();
     else if (url === '/binary') res.writeHead(200, { 'Content-Type': 'image/png' }).end(Buffer.alloc(10));
     else res.writeHead(404).end();
@@ -50,7 +54,7 @@ const resolver: Resolver = async (host) => {
 
 function fetchTool(store = memoryHosts(), now = () => 1_000_000) {
   const guard = createHostGuard(store, now, {}, { minGapMs: 0, perMinute: 60, perHour: 900, perDay: 8000 });
-  const tool = createFetchUrlTool({ policy: { allowedPorts: [80, port], resolver, allowAddress: (a) => a === '127.0.0.1' }, guard, now });
+  const tool = createFetchUrlTool({ policy: { allowedPorts: [80, port], resolver, allowAddress: (a) => a === '127.0.0.1' }, guard, now, extractPdf: pdfText });
   return { registry: createToolRegistry([tool as never]), store };
 }
 const deps = { now: () => 0, timezone: 'UTC', threadId: 't' };
@@ -179,4 +183,20 @@ describe('web_search through SearXNG', () => {
 test('a page that does not answer is given up after 20 seconds (the README figure)', () => {
   // Waiting 20 real seconds in a test would race the clock; the figure itself is pinned.
   assert.equal(FETCH_TIMEOUT_MS, 20_000);
+});
+
+describe('fetch_url, more of what the README promises', () => {
+  test('a 202 (a queue page some sites answer bots with) rests the host for six hours, like a 429', async () => {
+    const { registry, store } = fetchTool();
+    const first = await run(registry, `http://public.example:${port}/accepted`);
+    assert.ok(!first.ok && /refusing automated requests \(HTTP 202\)/.test(first.error));
+    assert.equal(store.boxes.get(`public.example:${port}`)?.until, 1_000_000 + 6 * 60 * 60 * 1000);
+  });
+
+  test('a PDF is read as its text', async () => {
+    const { registry } = fetchTool();
+    const r = await run(registry, `http://public.example:${port}/invoice.pdf`);
+    assert.ok(r.ok, r.ok ? '' : r.error);
+    assert.match((r.data as { text: string }).text, /Invoice total 42 EUR, due 15 January/);
+  });
 });
