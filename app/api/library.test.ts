@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { persona, titleFor } from '@/e2e/double/persona';
 import { startLlamaDouble, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { filePath, filesDir } from '@/lib/attachments/files';
@@ -25,6 +25,9 @@ after(async () => {
   setRuntime(undefined);
   await double.close();
 });
+
+// A test that scripts the double leaves it as it found it, even when it fails.
+afterEach(() => double?.setScript(undefined));
 
 /** A 5.8 MB log (80,000 lines) with `every`-th line an error. */
 function bigLog(every: number) {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { persona } from '@/e2e/double/persona';
 import { searxResults } from '@/e2e/double/searxng-double';
 import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
@@ -57,6 +57,9 @@ after(async () => {
   await new Promise<void>((resolve) => searx.close(() => resolve()));
   assert.doesNotMatch(logs, /Something went wrong|⨯|TypeError|ReferenceError/, 'a server logged an unexpected error');
 });
+
+// A test that scripts the double leaves it as it found it, even when it fails.
+afterEach(() => double?.setScript(undefined));
 
 async function start(env: Record<string, string> = {}, dataDir?: string): Promise<HearthServer> {
   const server = await startHearth({ LLAMA_URL: double.url, SEARXNG_URL: searxUrl, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '20000', HEARTH_TITLES: 'first-words', ...env }, { dataDir });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { HearthError } from '@/lib/errors';
 import { createLlamaClient } from './client';
@@ -39,6 +39,9 @@ after(async () => {
   await new Promise((r) => replay.close(r));
   await double.close();
 });
+
+// A test that scripts the double leaves it as it found it, even when it fails.
+afterEach(() => double?.setScript(undefined));
 
 const replayClient = () => createLlamaClient({ baseURL: replayUrl, timeoutMs: 5000 });
 const msgs = [{ role: 'user' as const, content: 'hi' }];
