@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { DecisionRecord, DecideAnswer } from '@/lib/decide/types';
 import { REASON_LABEL, type LiveToolCall, type SetAsideDraft } from '@/lib/client/turn-state';
+import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
 
 /** One assistant reply: why-it-was-checked decisions, tool calls, a calculation, set-aside drafts, the answer. */
@@ -144,6 +145,11 @@ export function AssistantMessage(p: AssistantProps) {
       {visibleText ? (
         <div data-testid="answer">
           <Markdown text={visibleText} />
+          {!p.streaming && (
+            <div className="mt-1 flex justify-end">
+              <CopyButton text={visibleText} label="Copy the answer (Markdown)" testId="copy-answer" />
+            </div>
+          )}
         </div>
       ) : null}
       {p.streaming && (

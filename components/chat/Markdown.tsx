@@ -1,9 +1,13 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { isValidElement, useEffect, useState, type ReactNode } from 'react';
 import ReactMarkdown from 'react-markdown';
-import rehypeSanitize from 'rehype-sanitize';
+import rehypeKatex from 'rehype-katex';
+import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import 'katex/dist/katex.min.css';
+import { CodeBlock } from './CodeBlock';
 
 /**
  * Model output is untrusted: raw HTML in it is shown as text, never parsed (htmlAsText),
@@ -11,14 +15,19 @@ import remarkGfm from 'remark-gfm';
  * referrer, and images do not load by themselves: a page the model read could otherwise make
  * it leak what it knows through an image URL. An image loads only when the user clicks, and
  * then through Hearth (/api/remote-image), never straight from the browser.
+ *
+ * Code blocks are highlighted (CodeBlock); math between $$ … $$ (or \( … \) and \[ … \]) is set
+ * by KaTeX after the tree is sanitised (KaTeX builds its own markup from the TeX and runs none
+ * of it: \href and friends stay off). A single $ stays a dollar sign: answers quote prices.
  */
 export function Markdown({ text }: { text: string }) {
   return (
     <div className="md break-words">
       <ReactMarkdown
-        remarkPlugins={[remarkGfm, htmlAsText]}
-        rehypePlugins={[rehypeSanitize]}
+        remarkPlugins={[remarkGfm, [remarkMath, { singleDollarTextMath: false }], htmlAsText]}
+        rehypePlugins={[[rehypeSanitize, schema], [rehypeKatex, { throwOnError: false, strict: 'ignore', trust: false }]]}
         components={{
+          pre: ({ children }) => codeBlockOf(children) ?? <pre>{children}</pre>,
           a: ({ href, children }) => (
             <a href={href} target="_blank" rel="noopener noreferrer nofollow">
               {children}
@@ -27,10 +36,38 @@ export function Markdown({ text }: { text: string }) {
           img: ({ src, alt }) => <ClickToLoadImage src={typeof src === 'string' ? src : ''} alt={alt ?? ''} />,
         }}
       >
-        {text}
+        {latexDelimiters(text)}
       </ReactMarkdown>
     </div>
   );
+}
+
+/** The default schema, with the classes remark-math gives math (and rehype-katex reads). */
+const schema = {
+  ...defaultSchema,
+  attributes: {
+    ...defaultSchema.attributes,
+    code: [['className', /^language-./, 'math-inline', 'math-display']],
+  },
+};
+
+/** \( … \) and \[ … \], as models often write TeX, in the $$ form remark-math reads; code is left alone. */
+function latexDelimiters(text: string): string {
+  return text
+    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\\\[([\s\S]+?)\\\]/g, (_, m: string) => `\n$$\n${m.trim()}\n$$\n`).replace(/\\\((.+?)\\\)/g, (_, m: string) => `$$${m}$$`)))
+    .join('');
+}
+
+/** A fenced block's language and text, from the <code> react-markdown puts in its <pre>. */
+function codeBlockOf(children: ReactNode): ReactNode | null {
+  const child = Array.isArray(children) ? children[0] : children;
+  if (!isValidElement(child)) return null;
+  const props = child.props as { className?: string; children?: ReactNode };
+  if (/\bmath-display\b/.test(props.className ?? '')) return null;
+  const language = /\blanguage-([\w+#.-]+)/.exec(props.className ?? '')?.[1] ?? null;
+  const code = String(Array.isArray(props.children) ? props.children.join('') : (props.children ?? '')).replace(/\n$/, '');
+  return <CodeBlock language={language} code={code} />;
 }
 
 type MdNode = { type: string; value?: string; children?: MdNode[] };

@@ -131,6 +131,34 @@ export function deferralFor(question: string): string {
   return DEFERRAL_PHRASINGS[h % DEFERRAL_PHRASINGS.length];
 }
 
+/** An answer with code in two languages, display and inline math, TeX delimiters, and prices (the browser tests render it). */
+export const CODE_AND_MATH = [
+  'Here is a function in TypeScript:',
+  '',
+  '```ts',
+  'function area(r: number): number {',
+  '  return Math.PI * r ** 2;',
+  '}',
+  '```',
+  '',
+  'And the same in Python:',
+  '',
+  '```python',
+  'def area(r):',
+  '    return 3.14159 * r ** 2',
+  '```',
+  '',
+  'The formula is',
+  '',
+  '$$',
+  'A = \\pi r^2',
+  '$$',
+  '',
+  'so doubling the radius gives $$4A$$, and \\(E = mc^2\\) is another famous one. A coffee costs $5 and a sandwich $10.',
+  '',
+  '$$\\href{javascript:alert(1)}{click}$$',
+].join('\n');
+
 /** Leading words a title leaves out. */
 const TITLE_SKIP = new Set('please can could would you tell me explain what whats is are how do does the a an i my to about give write show'.split(' '));
 
@@ -199,6 +227,7 @@ export function persona(req: DoubleRequest): DoubleReply {
   if (CURRENT.test(q)) {
     return { content: 'Web search is off here, so I cannot check this. From what I know, it changes often; please treat this as a rough guide.' };
   }
+  if (/code and math/i.test(q)) return { content: CODE_AND_MATH };
   const hostile = q.match(/hostile corpus (http:\/\/\S+)/i);
   if (hostile) return { content: hostileCorpus(hostile[1]) };
   if (/markdown test/i.test(q)) {
