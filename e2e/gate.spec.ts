@@ -17,10 +17,17 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await expect(answer.getByTestId('answer')).toContainText('According to');
   await expect(answer.getByTestId('answer')).not.toContainText(deferralFor(question));
   await answer.getByTestId('decisions').locator('summary').click();
-  await expect(answer.locator('[data-testid="decision"][data-step="verdict"]')).toContainText('verdict=answered');
+  // Checks read as sentences with how sure the model was, never as raw values.
+  const verdict = answer.locator('[data-testid="decision"][data-step="verdict"]');
+  await expect(verdict).toContainText(/Answers the question: yes, \d+%/);
+  await expect(verdict.locator('meter')).toHaveCount(1);
+  await expect(answer.getByTestId('decisions')).not.toContainText('verdict=');
+  // Under the answer, what it took (the double sends llama.cpp's timings).
+  await expect(answer.getByTestId('answer-figures')).toContainText(/first word after \d+ ms · [\d.]+ tokens\/s · \d+ model calls · tools: web_search · fuel \d+/);
   await page.reload();
   await expect(chat.lastAnswer().getByTestId('set-aside-draft')).toContainText(deferralFor(question));
   await expect(chat.lastAnswer().getByTestId('answer')).toContainText('According to');
+  await expect(chat.lastAnswer().getByTestId('answer-figures')).toContainText(/tokens\/s · \d+ model calls · tools: web_search/);
 });
 
 test('arithmetic is computed by the program and shown as a card', async ({ page }) => {

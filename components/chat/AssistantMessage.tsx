@@ -1,8 +1,10 @@
 'use client';
 
 import { useState } from 'react';
-import type { DecisionRecord, DecideAnswer } from '@/lib/decide/types';
+import type { DecisionRecord } from '@/lib/decide/types';
+import type { TurnStats } from '@/lib/engine/events';
 import { REASON_LABEL, type LiveToolCall, type SetAsideDraft } from '@/lib/client/turn-state';
+import { describeDecision, percent } from '@/lib/client/decision-text';
 import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
 
@@ -20,7 +22,30 @@ export type AssistantProps = {
   decisions: DecisionRecord[];
   setAside: SetAsideDraft[];
   calculation?: { expression: string; result: string; exact: boolean; fraction?: string };
+  /** The finished turn's figures. */
+  stats?: TurnStats;
 };
+
+/** Under an answer, what it took: time to the first word, speed, model calls, tools, fuel; a compiled answer says so. */
+function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
+  const parts: string[] = [];
+  if (stats.firstTokenMs !== undefined) parts.push(`first word after ${stats.firstTokenMs < 1000 ? `${Math.round(stats.firstTokenMs)} ms` : `${(stats.firstTokenMs / 1000).toFixed(1)} s`}`);
+  if (stats.tokensPerSecond !== undefined) parts.push(`${stats.tokensPerSecond.toFixed(1)} tokens/s`);
+  parts.push(`${stats.modelCalls} model call${stats.modelCalls === 1 ? '' : 's'}`);
+  if (tools.length) parts.push(`tools: ${[...new Set(tools)].join(', ')}`);
+  parts.push(`fuel ${stats.fuelUsed}`);
+  parts.push(`${(stats.ms / 1000).toFixed(1)} s in all`);
+  return (
+    <div data-testid="answer-figures" className="text-xs text-stone-500 dark:text-stone-400">
+      {stats.compiled && (
+        <span data-testid="compiled-note" className="mr-2 rounded bg-amber-100 px-1 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200" title="The model wrote no answer; Hearth put this one together from what the tools found.">
+          compiled by Hearth from the tool results
+        </span>
+      )}
+      {parts.join(' · ')}
+    </div>
+  );
+}
 
 const STAGE_TEXT: Record<string, string> = {
   queued: 'Waiting for the model',
@@ -30,14 +55,6 @@ const STAGE_TEXT: Record<string, string> = {
   writing: 'Writing',
   resumed: 'Resuming after a restart',
 };
-
-function answerText(a: DecideAnswer): string {
-  if ('refused' in a) return 'refused';
-  if (a.kind === 'boolean') return `${a.value ? 'yes' : 'no'} (p=${a.p.toFixed(2)})`;
-  if (a.kind === 'choice') return `${a.value} (p=${a.p.toFixed(2)})`;
-  if (a.kind === 'score') return `${a.level} (${a.value.toFixed(2)})`;
-  return a.value ? `“${a.value}”` : '—';
-}
 
 function shortArgs(args: string): string {
   try {
@@ -92,19 +109,25 @@ function ToolCallChip({ call }: { call: LiveToolCall }) {
   );
 }
 
+/** The checks a reply went through, as sentences with a small bar for their probability. */
 function Decisions({ records }: { records: DecisionRecord[] }) {
   if (records.length === 0) return null;
   return (
-    <details data-testid="decisions" className="text-xs text-stone-500 dark:text-stone-400">
+    <details data-testid="decisions" className="text-xs text-stone-600 dark:text-stone-400">
       <summary className="cursor-pointer select-none">Checks ({records.length})</summary>
       <ul className="mt-1 space-y-0.5">
         {records.map((r, i) => (
-          <li key={`${r.stepId}-${r.at}-${i}`} data-testid="decision" data-step={r.stepId}>
-            <span className="font-mono">{r.stepId}</span>:{' '}
-            {Object.entries(r.answers)
-              .map(([k, a]) => `${k}=${answerText(a)}`)
-              .join(', ')}{' '}
-            <span className="opacity-60">[{r.source}]</span>
+          <li key={`${r.stepId}-${r.at}-${i}`} data-testid="decision" data-step={r.stepId} className="flex flex-wrap gap-x-3">
+            {describeDecision(r).map((line) => (
+              <span key={line.label} className="inline-flex items-center gap-1">
+                <span>
+                  {line.label}: <strong className="font-medium">{line.text}</strong>
+                  {line.p !== undefined ? `, ${percent(line.p)}` : ''}
+                </span>
+                {line.p !== undefined && <meter min={0} max={1} value={line.p} className="h-1.5 w-10" aria-label={`${line.label}: ${line.text}, ${percent(line.p)} sure`} />}
+              </span>
+            ))}
+            {r.source === 'estimated' && <span className="opacity-70">(estimated)</span>}
           </li>
         ))}
       </ul>
@@ -146,7 +169,8 @@ export function AssistantMessage(p: AssistantProps) {
         <div data-testid="answer">
           <Markdown text={visibleText} />
           {!p.streaming && (
-            <div className="mt-1 flex justify-end">
+            <div className="mt-1 flex items-center justify-between gap-2">
+              {p.stats ? <Figures stats={p.stats} tools={p.toolCalls.map((c) => c.name)} /> : <span />}
               <CopyButton text={visibleText} label="Copy the answer (Markdown)" testId="copy-answer" />
             </div>
           )}

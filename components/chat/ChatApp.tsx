@@ -343,6 +343,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
       decisions={l.decisions}
       setAside={l.setAside}
       calculation={l.calculation}
+      stats={l.stats}
     />
   );
 
@@ -510,6 +511,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                     decisions={m.decisions}
                     setAside={m.setAside}
                     calculation={m.calculation ?? undefined}
+                    stats={m.stats ?? undefined}
                   />
                 )}
               </div>

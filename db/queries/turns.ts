@@ -16,13 +16,16 @@ function parseLog(json: string): StoredEvent[] {
 }
 
 /** A turn's stats as stored: the figures in a fixed order, as a JSON array (a third of the object's size). */
-const STATS_ORDER = ['rounds', 'modelCalls', 'toolCalls', 'gateNudges', 'promptTokens', 'completionTokens', 'fuelUsed', 'ms', 'modelMs', 'compiled'] as const;
+const STATS_ORDER = ['rounds', 'modelCalls', 'toolCalls', 'gateNudges', 'promptTokens', 'completionTokens', 'fuelUsed', 'ms', 'modelMs', 'compiled', 'firstTokenMs', 'tokensPerSecond'] as const;
+/** Figures that are absent (not zero) when a turn has none: stored as 0, read back as missing. */
+const OPTIONAL_STATS = ['firstTokenMs', 'tokensPerSecond'] as const;
 export const encodeStats = (stats: Record<string, unknown>) => STATS_ORDER.map((k) => (typeof stats[k] === 'boolean' ? Number(stats[k]) : (stats[k] ?? 0)));
 export function decodeStats(stored: unknown): Record<string, unknown> | null {
   if (!Array.isArray(stored)) return (stored as Record<string, unknown> | null) ?? null;
   const out: Record<string, unknown> = Object.fromEntries(STATS_ORDER.map((k, i) => [k, stored[i] ?? 0]));
   if (out.compiled) out.compiled = true;
   else delete out.compiled;
+  for (const k of OPTIONAL_STATS) if (!out[k]) delete out[k];
   return out;
 }
 
@@ -59,6 +62,15 @@ export function turnQueries(db: Db) {
         .set({ status, ...(stats !== undefined ? { stats: encodeStats(stats) } : {}), ...(now !== undefined ? { finishedAt: now } : {}) })
         .where(eq(turns.id, id))
         .run();
+    },
+
+    /** Each finished turn's figures in a thread, by turn id (what the page shows under an answer). */
+    turnStatsOfThread({ threadId }: { threadId: string }): Map<string, Record<string, unknown>> {
+      const rows = db.select({ id: turns.id, stats: turns.stats }).from(turns).where(eq(turns.threadId, threadId)).all();
+      return new Map(rows.flatMap((r) => {
+        const stats = decodeStats(r.stats);
+        return stats ? [[r.id, stats] as const] : [];
+      }));
     },
 
     /** The turn still queued or running in a thread, if any. */

@@ -1,5 +1,5 @@
 import type { DecisionRecord } from '@/lib/decide/types';
-import type { TurnEvent } from '@/lib/engine/events';
+import type { TurnEvent, TurnStats } from '@/lib/engine/events';
 import { readSse } from './sse';
 import type { SetAsideDraft } from './turn-state';
 
@@ -30,6 +30,8 @@ export type MessageView = {
   decisions: DecisionRecord[];
   setAside: SetAsideDraft[];
   calculation: { expression: string; result: string; exact: boolean; fraction?: string } | null;
+  /** The turn's figures (time to first word, speed, calls, fuel), once it has finished. */
+  stats?: TurnStats | null;
 };
 export type ThreadView = ThreadSummary & {
   systemPrompt: string;

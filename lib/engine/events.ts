@@ -15,6 +15,10 @@ export type TurnStats = {
   modelMs: number;
   /** The model wrote no answer, so Hearth compiled one from what the tools found. */
   compiled?: boolean;
+  /** From the turn's start to the first streamed word of its answer. */
+  firstTokenMs?: number;
+  /** Generation speed over the turn's conversation calls, from llama.cpp's own timings. */
+  tokensPerSecond?: number;
 };
 
 /** A turn's stats before anything happened (stored stats leave out what is zero). */

@@ -550,3 +550,14 @@ describe('turn engine: what the README promises about rounds', () => {
     assert.ok(!reasons.includes('deferral'), reasons.join(','));
   });
 });
+
+test("a turn's figures: the first word's time, and the speed from llama.cpp's timings over its conversation calls", async () => {
+  const { outcome } = await run({
+    rounds: [reply('Paris is the capital of France.', { timings: { predictedTokens: 30, predictedMs: 600 } })],
+    question: 'Capital of France?',
+    research: false,
+  });
+  assert.equal(outcome.status, 'done');
+  assert.equal(outcome.stats.tokensPerSecond, 50, '30 tokens in 600 ms');
+  assert.equal(outcome.stats.firstTokenMs, 0, 'the first word came (at the fixed clock of this test)');
+});

@@ -103,6 +103,8 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
     return stats;
   };
 
+  /** Tokens the conversation's calls generated and how long the server took, by its own timings. */
+  const generated = { tokens: 0, ms: 0 };
   /** The model behind the budget: the quota and fuel are charged before each call. */
   const metered: ModelClient = {
     health: () => deps.model.health(),
@@ -110,10 +112,25 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
       budget.chargeModelCall();
       stats.modelCalls = budget.modelCalls;
       const t0 = deps.now();
+      const onDelta = options?.onDelta;
       try {
-        const result = await deps.model.chat(request, { signal: options?.signal ?? signal, onDelta: options?.onDelta });
+        const result = await deps.model.chat(request, {
+          signal: options?.signal ?? signal,
+          onDelta: onDelta
+            ? (text) => {
+                stats.firstTokenMs ??= deps.now() - started;
+                onDelta(text);
+              }
+            : undefined,
+        });
         stats.promptTokens += result.usage.promptTokens;
         stats.completionTokens += result.usage.completionTokens;
+        const t = result.timings;
+        if (t?.predictedTokens && t.predictedMs && request.lane !== 'side') {
+          generated.tokens += t.predictedTokens;
+          generated.ms += t.predictedMs;
+          stats.tokensPerSecond = Math.round((generated.tokens / generated.ms) * 10_000) / 10;
+        }
         return result;
       } finally {
         stats.modelMs += deps.now() - t0;

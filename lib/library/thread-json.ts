@@ -49,6 +49,8 @@ const threadViewSchema = z.object({
           }),
         ),
         calculation: z.object({ expression: z.string().max(10_000), result: z.string().max(100_000), exact: z.boolean(), fraction: z.string().max(100_000).optional() }).nullable(),
+        /** The turn's figures (exports written before they were shown have none). */
+        stats: z.record(z.string().max(100), z.union([z.number().finite(), z.boolean()])).nullable().optional(),
       }),
     )
     .max(1_000_000),
@@ -102,7 +104,7 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
       userMessageId: question.id,
       assistantMessageId: m.id,
       status: TURN_STATUS[m.status],
-      stats: null,
+      stats: m.stats ?? null,
       events: turnLog(m),
       createdAt: question.createdAt,
       finishedAt: m.status === 'streaming' ? null : m.createdAt,

@@ -1,3 +1,4 @@
+import type { TurnStats } from '@/lib/engine/events';
 import 'server-only';
 import type { Store } from '@/db/store';
 import type { Thread } from '@/db/schema';
@@ -42,6 +43,7 @@ export function threadView(store: Store, turns: TurnRegistry, id: string) {
   const calls = store.listToolCallsForThread({ threadId: id });
   const decisions = store.decisionsOfThread({ threadId: id, layerId: DECISIONS_LAYER_ID });
   const attachments = store.attachmentsOfThreadMessages({ threadId: id });
+  const stats = store.turnStatsOfThread({ threadId: id });
   const active = store.activeTurnOf({ threadId: id });
   // Set-aside drafts and calculations live in the event log; rebuild them with the same
   // reducer the browser uses while a turn streams.
@@ -86,6 +88,7 @@ export function threadView(store: Store, turns: TurnRegistry, id: string) {
       decisions: m.role === 'assistant' && m.turnId ? (decisionsByTurn.get(m.turnId) ?? []).map(({ turnId: _t, ...d }) => d) : [],
       setAside: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.setAside ?? []) : [],
       calculation: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.calculation ?? null) : null,
+      stats: m.role === 'assistant' && m.turnId ? ((stats.get(m.turnId) as TurnStats | undefined) ?? null) : null,
     })),
     decisions: decisions.map(({ turnId: _t, ...d }) => d),
     activeTurn: active ? { id: active.id, lastEventSeq: store.lastEventSeq({ turnId: active.id }), live: turns.isLive(active.id) } : null,

@@ -1,0 +1,35 @@
+import type { DecideAnswer, DecisionRecord } from '@/lib/decide/types';
+
+/**
+ * A decide step's answers as sentences a person reads ("Needs current information: no, 88%"),
+ * not the raw values the model gave ("needs_fresh=false (p=0.12)"). Known steps get their own
+ * words; any other falls back to its field names.
+ */
+
+export type CheckLine = { label: string; text: string; p?: number };
+
+const QUESTIONS: Record<string, Record<string, string>> = {
+  freshness: { needs_fresh: 'Needs current information', query: 'Would look up' },
+  verdict: { verdict: 'Answers the question', query: 'Still to look up' },
+  arithmetic: { is_arithmetic: 'Arithmetic to compute exactly', expression: 'Computed as' },
+};
+
+const CHOICES: Record<string, string> = { answered: 'yes', research: 'no, it needs a search' };
+
+function say(a: DecideAnswer): { text: string; p?: number } {
+  if ('refused' in a) return { text: 'no answer from the model' };
+  if (a.kind === 'boolean') return { text: a.value ? 'yes' : 'no', p: a.p };
+  if (a.kind === 'choice') return { text: CHOICES[a.value] ?? a.value, p: a.p };
+  if (a.kind === 'score') return { text: a.level };
+  return { text: a.value ? `“${a.value}”` : '' };
+}
+
+export function describeDecision(record: DecisionRecord): CheckLine[] {
+  const labels = QUESTIONS[record.stepId] ?? {};
+  return Object.entries(record.answers)
+    .map(([key, answer]) => ({ label: labels[key] ?? key.replace(/_/g, ' '), ...say(answer) }))
+    .filter((line) => line.text !== '');
+}
+
+/** A probability as a person reads it. */
+export const percent = (p: number) => `${Math.round(p * 100)}%`;
