@@ -535,7 +535,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             {notice}
           </div>
         )}
-        <Composer busy={Boolean(live && !live.ended)} onSend={send} onStop={stop} onUpload={upload} attachRef={attachRef} onOpenImage={setViewing} />
+        <Composer busy={Boolean(live && !live.ended)} onSend={send} onStop={stop} onUpload={upload} attachRef={attachRef} onOpenImage={setViewing} draftKey={currentId ?? 'new'} />
       </main>
       {viewing && <ImageViewer image={viewing} onClose={() => setViewing(null)} />}
       {searchOpen && (

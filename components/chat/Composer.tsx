@@ -12,7 +12,28 @@ type Props = {
   /** Set to the composer's attach function, so files dropped anywhere on the thread come here. */
   attachRef?: React.RefObject<((files: File[]) => void) | null>;
   onOpenImage: (image: AttachmentInfo) => void;
+  /** Where the unsent text is kept (one draft per thread, 'new' for a new chat), so a reload loses nothing. */
+  draftKey: string;
 };
+
+const draftStorageKey = (key: string) => `hearth.draft.${key}`;
+
+function readDraft(key: string): string {
+  try {
+    return localStorage.getItem(draftStorageKey(key)) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function keepDraft(key: string, text: string) {
+  try {
+    if (text) localStorage.setItem(draftStorageKey(key), text);
+    else localStorage.removeItem(draftStorageKey(key));
+  } catch {
+    // storage full or off: the text is still in the box
+  }
+}
 
 function size(bytes: number) {
   return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -23,14 +44,40 @@ function size(bytes: number) {
  * (by the Attach button, by pasting, e.g. a screenshot with Ctrl+V, or dropped on the thread);
  * images show as thumbnails until sent; Stop ends a running turn.
  */
-export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImage }: Props) {
-  const [text, setText] = useState('');
+export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImage, draftKey }: Props) {
+  const [text, setTextState] = useState('');
+  /** Said when Enter is pressed while the reply is still being written. */
+  const [hint, setHint] = useState<string | null>(null);
+  const setText = (value: string) => {
+    setTextState(value);
+    keepDraft(draftKey, value);
+  };
+  // Each thread has its own draft: switching threads (or reloading) brings back what was typed there.
+  useEffect(() => {
+    setTextState(readDraft(draftKey));
+    setHint(null);
+  }, [draftKey]);
+  useEffect(() => {
+    if (!busy) setHint(null);
+    if (!busy) return;
+    // Esc stops the reply, unless it is closing something else (the search dialog, the image viewer).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('[role="dialog"]')) return;
+      onStop();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [busy, onStop]);
   const [files, setFiles] = useState<AttachmentInfo[]>([]);
   const [uploading, setUploading] = useState(0);
   const picker = useRef<HTMLInputElement | null>(null);
 
   const submit = async () => {
     const content = text;
+    if (busy && content.trim()) {
+      setHint('The reply is still being written. Press Esc or Stop to end it; what you typed stays here.');
+      return;
+    }
     if (!content.trim() || busy || uploading > 0) return;
     const attached = files;
     setText('');
@@ -94,6 +141,11 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImag
           )}
           {uploading > 0 && <span className="text-xs text-stone-500">Reading {uploading} file(s)…</span>}
         </div>
+      )}
+      {hint && (
+        <p role="status" data-testid="composer-hint" className="mb-2 text-sm text-amber-800 dark:text-amber-300">
+          {hint}
+        </p>
       )}
       <div className="flex items-end gap-2">
         <input ref={picker} type="file" multiple hidden data-testid="file-input" onChange={(e) => void attach(e.target.files)} />
