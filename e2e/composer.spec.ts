@@ -36,3 +36,32 @@ test('Enter during a reply keeps the text and says so; Esc stops; the draft surv
   await expect(chat.composer).toHaveValue('', { timeout: 5000 });
   await page.request.delete(`/api/threads/${threadId}`);
 });
+
+test('keyboard: "?" lists the shortcuts, Esc closes the list, Ctrl+Shift+O starts a new chat, Ctrl+K searches', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.ask('Hello there');
+  await chat.waitForAnswer();
+  const threadId = chat.threadId();
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('?');
+  const list = page.getByTestId('shortcuts');
+  await expect(list).toBeVisible();
+  await expect(list).toContainText('Ctrl+Shift+O');
+  await expect(list).toContainText('New chat');
+  await page.keyboard.press('Escape');
+  await expect(list).toHaveCount(0);
+
+  await chat.composer.focus();
+  await chat.composer.press('?');
+  await expect(list).toHaveCount(0, { timeout: 1000 });
+  await expect(chat.composer).toHaveValue('?');
+  await chat.composer.fill('');
+
+  await page.keyboard.press('Control+Shift+O');
+  await expect(page).toHaveURL(/\/$/);
+  await page.keyboard.press('Control+K');
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.request.delete(`/api/threads/${threadId}`);
+});

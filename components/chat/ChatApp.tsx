@@ -12,6 +12,7 @@ import { InstructionsEditor } from './InstructionsEditor';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
 import { ImageThumb, ImageViewer, isImage, NoVisionNote } from './Images';
+import { ShortcutsDialog, typingIn } from './Shortcuts';
 import { Markdown } from './Markdown';
 
 /** How often the model banner re-checks llama-server while it is down. */
@@ -71,6 +72,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const [health, setHealth] = useState<Health | null>(null);
   /** An image shown full size, and whether files are being dragged over the thread. */
   const [viewing, setViewing] = useState<AttachmentInfo | null>(null);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [dragging, setDragging] = useState(false);
   const attachRef = useRef<((files: File[]) => void) | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -235,6 +237,9 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
     },
     [runStream],
   );
+  /** The latest openThread, for the page-wide shortcuts registered once. */
+  const openThreadRef = useRef(openThread);
+  openThreadRef.current = openThread;
 
   useEffect(() => {
     void openThread(initialThreadId, false, anchoredMessage());
@@ -261,12 +266,20 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
     setFocusMessage(null);
   }, [focusMessage, view]);
 
-  // Ctrl+K (Cmd+K on a Mac) opens the quick search from anywhere on the page.
+  // Page-wide shortcuts (listed in Shortcuts.tsx): Ctrl+K (Cmd+K on a Mac) search, Ctrl+Shift+O a
+  // new chat, "?" the list, when no text box has the focus.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+      const mod = (e.ctrlKey || e.metaKey) && !e.altKey;
+      if (mod && !e.shiftKey && e.key.toLowerCase() === 'k') {
         e.preventDefault();
         setSearchOpen(true);
+      } else if (mod && e.shiftKey && e.key.toLowerCase() === 'o') {
+        e.preventDefault();
+        void openThreadRef.current(null);
+      } else if (e.key === '?' && !mod && !typingIn(e.target)) {
+        e.preventDefault();
+        setShortcutsOpen(true);
       }
     };
     window.addEventListener('keydown', onKey);
@@ -538,6 +551,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         <Composer busy={Boolean(live && !live.ended)} onSend={send} onStop={stop} onUpload={upload} attachRef={attachRef} onOpenImage={setViewing} draftKey={currentId ?? 'new'} />
       </main>
       {viewing && <ImageViewer image={viewing} onClose={() => setViewing(null)} />}
+      {shortcutsOpen && <ShortcutsDialog onClose={() => setShortcutsOpen(false)} />}
       {searchOpen && (
         <QuickSearch
           currentThreadId={currentId}
