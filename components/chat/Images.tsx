@@ -1,7 +1,7 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
 import type { AttachmentInfo } from '@/lib/client/api';
+import { useDialogFocus } from './useDialogFocus';
 
 /** Where a stored attachment is served (GET /api/attachments/:id). */
 export const attachmentUrl = (id: string) => `/api/attachments/${id}`;
@@ -27,13 +27,7 @@ export function ImageThumb({ image, onOpen, size = 'h-24', testId }: { image: At
 
 /** An image full size over the page: Esc, the close button or a click outside closes it. */
 export function ImageViewer({ image, onClose }: { image: AttachmentInfo; onClose: () => void }) {
-  const close = useRef<HTMLButtonElement | null>(null);
-  useEffect(() => {
-    close.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  const close = useDialogFocus(onClose);
   return (
     <div role="dialog" aria-modal="true" aria-label={image.name} data-testid="image-viewer" className="fixed inset-0 z-50 flex items-center justify-center bg-black/80 p-4" onClick={onClose}>
       {/* eslint-disable-next-line @next/next/no-img-element -- a stored attachment */}

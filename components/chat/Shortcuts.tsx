@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
+import { useDialogFocus } from './useDialogFocus';
 
 /** Every keyboard shortcut, in one place: the dialog lists these, ChatApp and the composer handle them. */
 export const SHORTCUTS: [keys: string, what: string][] = [
@@ -14,13 +14,7 @@ export const SHORTCUTS: [keys: string, what: string][] = [
 
 /** The list of shortcuts, opened with "?" when no text box has the focus. */
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
-  const close = useRef<HTMLButtonElement | null>(null);
-  useEffect(() => {
-    close.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  const close = useDialogFocus(onClose);
   return (
     <div role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts" className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4" onClick={onClose}>
       <div className="w-full max-w-sm rounded-xl bg-white p-4 shadow-xl dark:bg-stone-900" onClick={(e) => e.stopPropagation()}>
