@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import type { ThreadSummary } from '@/lib/client/api';
+import { groupThreads } from '@/lib/client/thread-groups';
 
 type Props = {
   threads: ThreadSummary[];
@@ -103,9 +104,16 @@ export function Sidebar(p: Props) {
         </button>
       </div>
       {p.header}
-      <ul className="flex-1 space-y-0.5 overflow-y-auto" data-testid="thread-list">
-        {p.threads.map((t) => (
-          <ThreadRow key={t.id} t={t} current={t.id === p.currentId} onSelect={p.onSelect} onRename={p.onRename} onDelete={p.onDelete} onPin={p.onPin} />
+      <ul className="flex-1 space-y-2 overflow-y-auto" data-testid="thread-list">
+        {groupThreads(p.threads, Date.now()).map((group) => (
+          <li key={group.label} data-testid="thread-group" data-group={group.label}>
+            <h3 className="px-2 pb-0.5 text-xs font-medium uppercase tracking-wide text-stone-600 dark:text-stone-400">{group.label}</h3>
+            <ul className="space-y-0.5">
+              {group.threads.map((t) => (
+                <ThreadRow key={t.id} t={t} current={t.id === p.currentId} onSelect={p.onSelect} onRename={p.onRename} onDelete={p.onDelete} onPin={p.onPin} />
+              ))}
+            </ul>
+          </li>
         ))}
         {p.threads.length === 0 && <li className="px-2 py-4 text-sm text-stone-500">No conversations yet.</li>}
       </ul>

@@ -1,0 +1,32 @@
+import { expect, test } from '@playwright/test';
+import { ChatPage } from './pages/chat';
+
+/** The sidebar groups threads by when they were last active, pinned first. */
+
+test('threads are grouped: pinned, today, older', async ({ page }) => {
+  const chat = new ChatPage(page);
+  // A thread last active in March, brought in as an import would (a library file).
+  const old = '10000000-0000-4000-8000-00000000a001';
+  const march = Date.UTC(2026, 2, 3, 12);
+  const lines = [
+    { type: 'hearth-library', version: 1, exportedAt: march },
+    { type: 'thread', id: old, title: 'Spring planting notes', titleSource: 'user', systemPrompt: '', pinned: false, createdAt: march, updatedAt: march },
+  ];
+  const body = [...lines, { type: 'end', records: lines.length - 1 }].map((l) => JSON.stringify(l)).join('\n');
+  expect((await page.request.post('/api/import', { data: body, headers: { 'Content-Type': 'application/x-ndjson' } })).status()).toBe(200);
+  const today = ((await (await page.request.post('/api/threads', { data: { title: 'Talked about today' } })).json()) as { id: string }).id;
+  const pinned = ((await (await page.request.post('/api/threads', { data: { title: 'Keep this one on top' } })).json()) as { id: string }).id;
+  expect((await page.request.patch(`/api/threads/${pinned}`, { data: { pinned: true } })).status()).toBe(200);
+  try {
+    await chat.open();
+    const group = (label: string) => page.locator(`[data-testid="thread-group"][data-group="${label}"]`);
+    await expect(group('Pinned')).toContainText('Keep this one on top');
+    await expect(group('Today')).toContainText('Talked about today');
+    await expect(group('Older')).toContainText('Spring planting notes');
+    const labels = await page.getByTestId('thread-group').evaluateAll((els) => els.map((e) => e.getAttribute('data-group')));
+    expect(labels.indexOf('Pinned')).toBe(0);
+    expect(labels.indexOf('Today')).toBeLessThan(labels.indexOf('Older'));
+  } finally {
+    for (const id of [old, today, pinned]) await page.request.delete(`/api/threads/${id}`);
+  }
+});
