@@ -65,13 +65,24 @@ test('rename and delete threads from the sidebar', async ({ page }) => {
   await page.reload();
   await expect(chat.thread(id)).toContainText('Renamed thread');
 
+  // Delete, then Undo: the thread is back, and the server never lost it.
   await chat.thread(id).hover();
   await chat.thread(id).getByTestId('delete-thread').click();
   await chat.thread(id).getByTestId('confirm-delete').click();
   await expect(chat.thread(id)).toHaveCount(0);
   await expect(page).toHaveURL(/\/$/);
-  const res = await page.request.get(`/api/threads/${id}`);
-  expect(res.status()).toBe(404);
+  await expect(page.getByTestId('undo-delete')).toContainText('Deleted “Renamed thread”.');
+  await page.getByTestId('undo').click();
+  await expect(chat.thread(id)).toHaveCount(1);
+  expect((await page.request.get(`/api/threads/${id}`)).status()).toBe(200);
+  // Delete again, for good this time.
+  await chat.thread(id).hover();
+  await chat.thread(id).getByTestId('delete-thread').click();
+  await chat.thread(id).getByTestId('confirm-delete').click();
+  await page.getByTestId('delete-now').click();
+  await expect(page.getByTestId('undo-delete')).toHaveCount(0);
+  await expect(chat.thread(id)).toHaveCount(0);
+  await expect.poll(async () => (await page.request.get(`/api/threads/${id}`)).status()).toBe(404);
 });
 
 test('the stop button ends a reply and keeps what was written', async ({ page }) => {

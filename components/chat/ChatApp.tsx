@@ -17,6 +17,8 @@ import { Markdown } from './Markdown';
 
 /** How often the model banner re-checks llama-server while it is down. */
 const HEALTH_RETRY_MS = 10_000;
+/** How long a deleted thread can be brought back. */
+const UNDO_MS = 8000;
 /** Re-attach attempts when the event stream drops before the turn ended. */
 const REATTACH_TRIES = 5;
 
@@ -76,6 +78,12 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const [dragging, setDragging] = useState(false);
   const attachRef = useRef<((files: File[]) => void) | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /**
+   * A thread deleted from the sidebar goes out of sight at once but is deleted on the server
+   * only after UNDO_MS (or "Delete now", or when the page goes away): until then Undo brings it back.
+   */
+  const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
+  const deletingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [memories, setMemories] = useState<MemoryFact[]>([]);
   const [memoryError, setMemoryError] = useState<string | null>(null);
   const [sidebarOpen, setSidebarOpen] = useState(false);
@@ -286,6 +294,23 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  const commitDelete = (id: string) => {
+    if (deletingTimer.current) clearTimeout(deletingTimer.current);
+    deletingTimer.current = null;
+    setDeleting((d) => (d?.id === id ? null : d));
+    void api
+      .deleteThread(id)
+      .then(() => refreshThreads())
+      .catch((e) => setNotice((e as Error).message));
+  };
+  // Leaving the page does not undo a delete: it is sent on the way out.
+  useEffect(() => {
+    if (!deleting) return;
+    const onHide = () => void fetch(`/api/threads/${deleting.id}`, { method: 'DELETE', keepalive: true });
+    window.addEventListener('pagehide', onHide);
+    return () => window.removeEventListener('pagehide', onHide);
+  }, [deleting]);
+
   const upload = async (file: File): Promise<AttachmentInfo | null> => {
     try {
       setNotice(null);
@@ -404,7 +429,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             <LogoutButton />
           </>
         }
-        threads={threads}
+        threads={deleting ? threads.filter((t) => t.id !== deleting.id) : threads}
         currentId={currentId}
         onSelect={(id) => void openThread(id)}
         onNew={() => void openThread(null)}
@@ -418,15 +443,12 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             .catch((e) => setNotice((e as Error).message))
         }
         onPin={(id, pinned) => void api.patchThread(id, { pinned }).then(refreshThreads).catch((e) => setNotice((e as Error).message))}
-        onDelete={(id) =>
-          void api
-            .deleteThread(id)
-            .then(async () => {
-              if (currentRef.current === id) await openThread(null);
-              await refreshThreads();
-            })
-            .catch((e) => setNotice((e as Error).message))
-        }
+        onDelete={(id) => {
+          if (deleting) commitDelete(deleting.id);
+          setDeleting({ id, title: threads.find((t) => t.id === id)?.title || 'New chat' });
+          if (currentRef.current === id) void openThread(null);
+          deletingTimer.current = setTimeout(() => commitDelete(id), UNDO_MS);
+        }}
       />
       <main
         className="relative flex min-w-0 flex-1 flex-col"
@@ -551,6 +573,25 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         <Composer busy={Boolean(live && !live.ended)} onSend={send} onStop={stop} onUpload={upload} attachRef={attachRef} onOpenImage={setViewing} draftKey={currentId ?? 'new'} />
       </main>
       {viewing && <ImageViewer image={viewing} onClose={() => setViewing(null)} />}
+      {deleting && (
+        <div role="status" data-testid="undo-delete" className="fixed bottom-4 left-1/2 z-40 flex -translate-x-1/2 items-center gap-3 rounded-lg bg-stone-900 px-4 py-2 text-sm text-white shadow-lg dark:bg-stone-100 dark:text-stone-900">
+          <span>Deleted “{deleting.title}”.</span>
+          <button
+            type="button"
+            data-testid="undo"
+            className="font-semibold underline"
+            onClick={() => {
+              if (deletingTimer.current) clearTimeout(deletingTimer.current);
+              setDeleting(null);
+            }}
+          >
+            Undo
+          </button>
+          <button type="button" data-testid="delete-now" className="opacity-80 underline" onClick={() => commitDelete(deleting.id)}>
+            Delete now
+          </button>
+        </div>
+      )}
       {shortcutsOpen && <ShortcutsDialog onClose={() => setShortcutsOpen(false)} />}
       {searchOpen && (
         <QuickSearch
