@@ -5,11 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startHearth } from '../e2e/contract/hearth-server';
-import { persona } from '../e2e/double/persona';
-import { startLlamaDouble } from '../e2e/double/llama-double';
-import { LOAD_NODE_OPTIONS, memoryGrowth, runLoad } from '../e2e/load/load';
-import { isTitleRequest } from '../lib/turns/titles';
+import { memoryGrowth, runLoad, startLoadTarget } from '../e2e/load/load';
 
 export async function measureLoad(seconds: number, { clients = 50, threads = 10 }: { clients?: number; threads?: number } = {}) {
   const root = path.resolve(import.meta.dirname, '..');
@@ -17,12 +13,7 @@ export async function measureLoad(seconds: number, { clients = 50, threads = 10 
     const built = spawnSync('npx', ['next', 'build'], { cwd: root, stdio: 'inherit' });
     if (built.status !== 0) throw new Error('next build failed');
   }
-  const double = await startLlamaDouble({ slots: 4 });
-  double.setScript((req) => {
-    const reply = persona(req);
-    return req.schema || isTitleRequest(req) ? reply : { ...reply, tokenDelayMs: 2 };
-  });
-  const hearth = await startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '4', HEARTH_TITLES: 'first-words', NODE_OPTIONS: LOAD_NODE_OPTIONS });
+  const { double, hearth } = await startLoadTarget();
   try {
     const result = await runLoad({ url: hearth.url, pid: hearth.pid, clients, threads, seconds });
     return { ...result, memory: memoryGrowth(result.rssMb) };

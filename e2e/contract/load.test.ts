@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { persona } from '@/e2e/double/persona';
-import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
-import { isTitleRequest } from '@/lib/turns/titles';
-import { LOAD_NODE_OPTIONS, memoryGrowth, runLoad } from '../load/load';
-import { startHearth, type HearthServer } from './hearth-server';
+import type { LlamaDouble } from '@/e2e/double/llama-double';
+import { memoryGrowth, runLoad, startLoadTarget } from '../load/load';
+import type { HearthServer } from './hearth-server';
 
 /**
  * Load against the production server: 50 concurrent clients over 10 threads (HEARTH_LOAD_SECONDS,
@@ -17,15 +15,7 @@ let double: LlamaDouble;
 let hearth: HearthServer;
 
 before(async () => {
-  double = await startLlamaDouble({ slots: 4 });
-  // Answers stream word by word, as a model does, so turns overlap and threads are busy.
-  double.setScript((req) => {
-    const reply = persona(req);
-    return req.schema || isTitleRequest(req) ? reply : { ...reply, tokenDelayMs: 2 };
-  });
-  // The heap is capped so that "steady" means something: uncapped, V8 lets a busy heap grow
-  // lazily (to ~380 MB in a minute here) and collects later; capped, a leak would show or crash.
-  hearth = await startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '4', HEARTH_TITLES: 'first-words', NODE_OPTIONS: LOAD_NODE_OPTIONS });
+  ({ double, hearth } = await startLoadTarget());
 });
 
 after(async () => {

@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { startHearth } from '@/e2e/contract/hearth-server';
+import { startLlamaDouble } from '@/e2e/double/llama-double';
+import { persona } from '@/e2e/double/persona';
 import { readSse } from '@/lib/client/sse';
+import { isTitleRequest } from '@/lib/turns/titles';
 
 /**
  * A bounded load run against a running Hearth: `clients` clients over `threads` threads for
@@ -11,8 +15,21 @@ import { readSse } from '@/lib/client/sse';
  * Used by e2e/contract/load.test.ts (short) and `npm run bench` (the full minute).
  */
 
-/** The server's heap cap for load runs (see e2e/contract/load.test.ts). */
-export const LOAD_NODE_OPTIONS = '--max-old-space-size=128';
+/**
+ * What a load run drives: the built app with its heap capped, so that "steady memory" means
+ * something (uncapped, V8 lets a busy heap grow lazily, to ~380 MB in a minute here, and
+ * collects later; capped, a leak would show or crash), against a four-slot double whose answers
+ * stream word by word, as a model's do, so turns overlap and threads are busy.
+ */
+export async function startLoadTarget() {
+  const double = await startLlamaDouble({ slots: 4 });
+  double.setScript((req) => {
+    const reply = persona(req);
+    return req.schema || isTitleRequest(req) ? reply : { ...reply, tokenDelayMs: 2 };
+  });
+  const hearth = await startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '4', HEARTH_TITLES: 'first-words', NODE_OPTIONS: '--max-old-space-size=128' });
+  return { double, hearth };
+}
 
 export type LoadOptions = { url: string; pid: number; clients: number; threads: number; seconds: number };
 
