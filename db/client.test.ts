@@ -82,3 +82,37 @@ test('host penalties survive a restart', () => {
   assert.equal(createStore(db).penaltyOf({ host: 'a.example' })?.until, 99);
   db.$client.close();
 });
+
+test('migration 0011 makes each earlier thread one branch: every message follows the one before it, the newest shown', () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'h.db');
+  // The database as Hearth kept it before branches: the migrations up to 0010.
+  const migrations = path.join(dir, 'migrations');
+  fs.cpSync(path.join(process.cwd(), 'db/migrations'), migrations, { recursive: true });
+  const journal = JSON.parse(fs.readFileSync(path.join(migrations, 'meta/_journal.json'), 'utf8'));
+  journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < '0011');
+  fs.writeFileSync(path.join(migrations, 'meta/_journal.json'), JSON.stringify(journal));
+  const old = openDatabase(file, { migrationsFolder: migrations });
+  const insertThread = old.$client.prepare("INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, '', 1, 1)");
+  const insertMessage = old.$client.prepare("INSERT INTO messages (id, thread_id, role, content, status, created_at) VALUES (?, ?, ?, ?, 'complete', ?)");
+  insertThread.run('t1');
+  insertThread.run('t2');
+  // Out of order on purpose; "a2" and "u3" share a millisecond (the answer came first on the page).
+  insertMessage.run('u3', 't1', 'user', 'third question', 50);
+  insertMessage.run('u1', 't1', 'user', 'first question', 10);
+  insertMessage.run('a2', 't1', 'assistant', 'second answer', 50);
+  insertMessage.run('a1', 't1', 'assistant', 'first answer', 11);
+  insertMessage.run('u2', 't1', 'user', 'second question', 30);
+  insertMessage.run('x1', 't2', 'user', 'other thread', 20);
+  old.$client.close();
+
+  const db = openDatabase(file);
+  const parents = Object.fromEntries(db.$client.prepare('SELECT id, parent_id FROM messages').all().map((r) => [(r as { id: string }).id, (r as { parent_id: string | null }).parent_id]));
+  assert.deepEqual(parents, { u1: null, a1: 'u1', u2: 'a1', a2: 'u2', u3: 'a2', x1: null });
+  const leaves = db.$client.prepare('SELECT id, current_leaf_id FROM threads ORDER BY id').all();
+  assert.deepEqual(leaves, [
+    { id: 't1', current_leaf_id: 'u3' },
+    { id: 't2', current_leaf_id: 'x1' },
+  ]);
+  db.$client.close();
+});

@@ -11,6 +11,11 @@ export const threads = sqliteTable(
     titleSource: text('title_source', { enum: ['auto', 'model', 'user'] }).notNull().default('auto'),
     systemPrompt: text('system_prompt').notNull().default(''),
     pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * The branch shown: the last message of the path the page shows and the next message
+     * follows (lib/threads/tree.ts). Null, or a message that is gone: the newest message.
+     */
+    currentLeafId: text('current_leaf_id'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     /** This row's entry in the search index (set by the triggers of migration 0003; see db/queries/search.ts). */
@@ -31,6 +36,14 @@ export const messages = sqliteTable(
       .notNull()
       .references(() => threads.id, { onDelete: 'cascade' }),
     turnId: text('turn_id'),
+    /**
+     * The message this one follows; null for a thread's first message (and for the first of a
+     * branch made by editing it). A thread is a tree: regenerating an answer or editing a
+     * question adds a sibling, and the model sees the path from the root to the message it
+     * answers. No foreign key: a branch is deleted by its ids (a cascade down a long thread
+     * would pass SQLite's trigger depth).
+     */
+    parentId: text('parent_id'),
     role: text('role', { enum: ['user', 'assistant'] }).notNull(),
     content: text('content').notNull(),
     status: text('status', { enum: messageStatuses }).notNull().default('complete'),
@@ -46,7 +59,7 @@ export const messages = sqliteTable(
     /** This row's entry in the search index (set by triggers). */
     searchRowid: integer('search_rowid'),
   },
-  (t) => [index('messages_thread_idx').on(t.threadId, t.createdAt)],
+  (t) => [index('messages_thread_idx').on(t.threadId, t.createdAt), index('messages_parent_idx').on(t.parentId)],
 );
 export type Message = typeof messages.$inferSelect;
 

@@ -24,7 +24,7 @@ function thread(store: Store, title = '', now = NOW) {
 
 function message(store: Store, threadId: string, content: string, opts: { role?: 'user' | 'assistant'; now?: number; status?: 'complete' | 'streaming' } = {}) {
   const id = randomUUID();
-  store.insertMessage({ id, threadId, turnId: null, role: opts.role ?? 'user', content, status: opts.status ?? 'complete', now: opts.now ?? NOW });
+  store.insertMessage({ id, threadId, turnId: null, parentId: null, role: opts.role ?? 'user', content, status: opts.status ?? 'complete', now: opts.now ?? NOW });
   return id;
 }
 

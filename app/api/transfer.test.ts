@@ -75,8 +75,8 @@ function dump(rt: Runtime) {
   const sqlite = rt.store.db.$client;
   const rows = (sql: string) => sqlite.prepare(sql).all();
   return {
-    threads: rows('SELECT id, title, title_source, system_prompt, pinned, created_at, updated_at FROM threads ORDER BY id'),
-    messages: rows('SELECT id, thread_id, turn_id, role, content, status, error_code, context_block, created_at FROM messages ORDER BY id'),
+    threads: rows('SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, created_at, updated_at FROM threads ORDER BY id'),
+    messages: rows('SELECT id, thread_id, turn_id, parent_id, role, content, status, error_code, context_block, created_at FROM messages ORDER BY id'),
     turns: rows('SELECT * FROM turns ORDER BY id').map((t) => ({ ...(t as object), events: String((t as { events: string | null }).events).replace(/"decision":\d+/g, '"decision":N') })),
     toolCalls: rows('SELECT * FROM tool_calls ORDER BY id'),
     attachments: rows('SELECT id, message_id, name, mime, size, sha256, text, kind, chars, lines, created_at FROM attachments ORDER BY id'),

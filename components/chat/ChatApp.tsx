@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { LogoutButton } from '@/components/auth/LogoutButton';
-import { api, ApiError, followTurn, sendMessage, uploadAttachment, type AttachmentInfo, type Health, type MemoryFact, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
+import { api, ApiError, followTurn, regenerateAnswer, sendMessage, uploadAttachment, type AttachmentInfo, type Health, type MemoryFact, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
 import { MemoryPanel } from '@/components/sidebar/MemoryPanel';
 import { LibraryPanel } from '@/components/sidebar/LibraryPanel';
@@ -11,6 +11,7 @@ import { Sidebar } from '@/components/sidebar/Sidebar';
 import { InstructionsEditor } from './InstructionsEditor';
 import { AssistantMessage } from './AssistantMessage';
 import { Composer } from './Composer';
+import { EditQuestion, MessageActions } from './MessageActions';
 import { ImageThumb, ImageViewer, isImage, NoVisionNote } from './Images';
 import { ShortcutsDialog, typingIn } from './Shortcuts';
 import { Markdown } from './Markdown';
@@ -91,6 +92,8 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   /** A message to bring into view once its thread is shown (from search, or a link), then the one highlighted. */
   const [focusMessage, setFocusMessage] = useState<string | null>(null);
   const [highlighted, setHighlighted] = useState<string | null>(null);
+  /** The question being edited in place. */
+  const [editing, setEditing] = useState<string | null>(null);
   const followAbort = useRef<AbortController | null>(null);
   const bottom = useRef<HTMLDivElement | null>(null);
   const currentRef = useRef(currentId);
@@ -222,6 +225,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
       setLive(null);
       setPendingUser(null);
       setNotice(null);
+      setEditing(null);
       if (push && typeof window !== 'undefined' && window.location.pathname + window.location.hash !== path) {
         window.history.pushState(null, '', path);
       }
@@ -230,7 +234,10 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         return;
       }
       try {
-        const v = await api.getThread(id);
+        let v = await api.getThread(id);
+        if (currentRef.current !== id) return;
+        // A message asked for (a search hit) on a branch not shown: show its branch.
+        if (messageId && !v.activeTurn && !v.messages.some((m) => m.id === messageId)) v = await api.patchThread(id, { branch: messageId }).catch(() => v);
         if (currentRef.current !== id) return;
         setView(v);
         if (v.activeTurn) {
@@ -321,7 +328,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
     }
   };
 
-  const send = async (content: string, attachments: AttachmentInfo[]): Promise<boolean> => {
+  const send = async (content: string, attachments: AttachmentInfo[], editOf?: string): Promise<boolean> => {
     setNotice(null);
     let threadId = currentId;
     try {
@@ -340,13 +347,20 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
     }
     const id = threadId;
     setPendingUser(attachments.length ? `${content}\n📄 ${attachments.map((a) => a.name).join(', ')}` : content);
+    const accepted = await startTurn(id, (onEvent, signal) => sendMessage(id, content, attachments.map((a) => a.id), onEvent, signal, editOf));
+    if (!accepted) setPendingUser(null);
+    return accepted;
+  };
+
+  /** Starts a turn by `request` and streams it; false when the server refused it (nothing was stored). */
+  const startTurn = async (threadId: string, request: (onEvent: (e: StreamedEvent) => void, signal: AbortSignal) => Promise<void>): Promise<boolean> => {
     setLive(newTurnState('pending'));
     let accepted = true;
     await runStream(
-      id,
+      threadId,
       async (onEvent, signal) => {
         try {
-          await sendMessage(id, content, attachments.map((a) => a.id), onEvent, signal);
+          await request(onEvent, signal);
         } catch (err) {
           accepted = false;
           throw err;
@@ -354,11 +368,51 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
       },
       null,
     );
-    if (!accepted) {
-      setLive(null);
-      setPendingUser(null);
-    }
+    if (!accepted) setLive(null);
     return accepted;
+  };
+
+  /** The branch shown ends before `messageId` while its replacement is written (the old one stays a version). */
+  const showUpTo = (messageId: string) => setView((v) => (v ? { ...v, messages: v.messages.slice(0, Math.max(0, v.messages.findIndex((m) => m.id === messageId))) } : v));
+
+  const editQuestion = async (messageId: string, content: string) => {
+    const before = view;
+    setEditing(null);
+    showUpTo(messageId);
+    const ok = await send(content, [], messageId);
+    if (!ok && before) setView(before);
+  };
+
+  const regenerate = async (messageId: string) => {
+    const threadId = currentId;
+    if (!threadId) return;
+    setNotice(null);
+    const before = view;
+    showUpTo(messageId);
+    const accepted = await startTurn(threadId, (onEvent, signal) => regenerateAnswer(threadId, messageId, onEvent, signal));
+    if (!accepted && before && currentRef.current === threadId) setView(before);
+  };
+
+  const chooseVersion = (messageId: string) => {
+    const threadId = currentId;
+    if (!threadId) return;
+    void api
+      .patchThread(threadId, { branch: messageId })
+      .then((v) => {
+        if (currentRef.current === threadId) setView(v);
+      })
+      .catch((e) => setNotice((e as Error).message));
+  };
+
+  const deleteMessage = (messageId: string) => {
+    const threadId = currentId;
+    if (!threadId) return;
+    void api
+      .deleteMessage(threadId, messageId)
+      .then((v) => {
+        if (currentRef.current === threadId) setView(v);
+      })
+      .catch((e) => setNotice((e as Error).message));
   };
 
   const stop = () => {
@@ -368,6 +422,8 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const messages: MessageView[] = view?.messages ?? [];
   const liveAssistantId = live?.assistantMessageId;
   const liveInView = Boolean(liveAssistantId && messages.some((m) => m.id === liveAssistantId));
+  const turnRunning = Boolean(live && !live.ended);
+  const lastQuestion = [...messages].reverse().find((m) => m.role === 'user');
 
   const renderLive = (l: LiveTurnState) => (
     <AssistantMessage
@@ -514,7 +570,9 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                 data-highlighted={highlighted === m.id ? 'true' : undefined}
                 className={`scroll-mt-4 rounded-2xl ${highlighted === m.id ? 'ring-2 ring-amber-400 ring-offset-4 ring-offset-white dark:ring-offset-stone-950' : ''}`}
               >
-                {m.role === 'user' ? (
+                {m.role === 'user' && editing === m.id ? (
+                  <EditQuestion initial={m.content} onCancel={() => setEditing(null)} onSend={(text) => void editQuestion(m.id, text)} />
+                ) : m.role === 'user' ? (
                   <div className="ml-auto w-fit max-w-[85%]">
                     <div data-testid="user-message" className="whitespace-pre-wrap rounded-2xl bg-amber-100 px-4 py-2 dark:bg-amber-900/40">
                       {m.content}
@@ -533,10 +591,12 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                       </div>
                     )}
                     {health?.model.reachable && health.model.vision === false && m.attachments.some(isImage) && <NoVisionNote />}
+                    <MessageActions role="user" branch={m.branch} busy={turnRunning} onChoose={chooseVersion} onEdit={() => setEditing(m.id)} onDelete={() => deleteMessage(m.id)} />
                   </div>
                 ) : live && m.id === liveAssistantId ? (
                   renderLive(live)
                 ) : (
+                  <>
                   <AssistantMessage
                     content={m.content}
                     streaming={false}
@@ -548,6 +608,16 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                     calculation={m.calculation ?? undefined}
                     stats={m.stats ?? undefined}
                   />
+                  <MessageActions
+                    role="assistant"
+                    branch={m.branch}
+                    busy={turnRunning}
+                    retry={m.status === 'interrupted' || m.status === 'error'}
+                    onChoose={chooseVersion}
+                    onRegenerate={() => void regenerate(m.id)}
+                    onDelete={() => deleteMessage(m.id)}
+                  />
+                  </>
                 )}
               </div>
             ))}
@@ -570,7 +640,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             {notice}
           </div>
         )}
-        <Composer busy={Boolean(live && !live.ended)} onSend={send} onStop={stop} onUpload={upload} attachRef={attachRef} onOpenImage={setViewing} draftKey={currentId ?? 'new'} />
+        <Composer busy={turnRunning} onSend={(content, attachments) => send(content, attachments)} onEditLast={lastQuestion && !turnRunning ? () => setEditing(lastQuestion.id) : undefined} onStop={stop} onUpload={upload} attachRef={attachRef} onOpenImage={setViewing} draftKey={currentId ?? 'new'} />
       </main>
       {viewing && <ImageViewer image={viewing} onClose={() => setViewing(null)} />}
       {deleting && (

@@ -12,6 +12,8 @@ type Props = {
   /** Set to the composer's attach function, so files dropped anywhere on the thread come here. */
   attachRef?: React.RefObject<((files: File[]) => void) | null>;
   onOpenImage: (image: AttachmentInfo) => void;
+  /** Up in an empty box: edit the last question (absent when there is none to edit). */
+  onEditLast?: () => void;
   /** Where the unsent text is kept (one draft per thread, 'new' for a new chat), so a reload loses nothing. */
   draftKey: string;
 };
@@ -44,7 +46,7 @@ function size(bytes: number) {
  * (by the Attach button, by pasting, e.g. a screenshot with Ctrl+V, or dropped on the thread);
  * images show as thumbnails until sent; Stop ends a running turn.
  */
-export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImage, draftKey }: Props) {
+export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImage, onEditLast, draftKey }: Props) {
   const [text, setTextState] = useState('');
   /** Said when Enter is pressed while the reply is still being written. */
   const [hint, setHint] = useState<string | null>(null);
@@ -172,6 +174,9 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImag
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               void submit();
+            } else if (e.key === 'ArrowUp' && text === '' && files.length === 0 && onEditLast) {
+              e.preventDefault();
+              onEditLast();
             }
           }}
           className="min-h-[2.5rem] flex-1 resize-none rounded-lg border border-stone-300 bg-white px-3 py-2 focus:outline-none focus:ring-2 focus:ring-amber-500 dark:border-stone-700 dark:bg-stone-900"

@@ -9,6 +9,7 @@ export const SHORTCUTS: [keys: string, what: string][] = [
   ['Esc', 'Stop the reply being written'],
   ['Ctrl+K', 'Search all conversations'],
   ['Ctrl+Shift+O', 'New chat'],
+  ['Up', 'Edit your last message (in an empty message box)'],
   ['?', 'This list'],
 ];
 

@@ -50,6 +50,13 @@ export function attachmentQueries(db: Db) {
         .run().changes;
     },
 
+    /** An edited question keeps the files of the one it replaces: the same stored files, new rows for the new message. */
+    copyAttachments({ fromMessageId, toMessageId, newId, now }: { fromMessageId: string; toMessageId: string; newId: () => string; now: number }): number {
+      const rows = db.select().from(attachments).where(eq(attachments.messageId, fromMessageId)).orderBy(asc(attachments.createdAt), asc(attachments.id)).all();
+      for (const { searchRowid: _s, ...row } of rows) db.insert(attachments).values({ ...row, id: newId(), messageId: toMessageId, createdAt: now }).run();
+      return rows.length;
+    },
+
     /** A file sent in this thread (an id from another thread is unknown here). */
     attachmentOfThread({ id, threadId }: { id: string; threadId: string }) {
       return db

@@ -11,8 +11,8 @@ import { decodeStats, encodeStats } from './turns';
 
 type Row = Record<string, unknown>;
 
-export type ThreadRow = { id: string; title: string; title_source: string; system_prompt: string; pinned: number; created_at: number; updated_at: number };
-export type MessageRow = { id: string; thread_id: string; turn_id: string | null; role: string; content: string; status: string; error_code: string | null; context_block: string | null; created_at: number };
+export type ThreadRow = { id: string; title: string; title_source: string; system_prompt: string; pinned: number; current_leaf_id?: string | null; created_at: number; updated_at: number };
+export type MessageRow = { id: string; thread_id: string; turn_id: string | null; parent_id?: string | null; role: string; content: string; status: string; error_code: string | null; context_block: string | null; created_at: number };
 /** stats: the figures by name (stored more compactly; see turns.ts), or null. */
 export type TurnRow = { id: string; thread_id: string; user_message_id: string; assistant_message_id: string | null; status: string; stats: Record<string, unknown> | null; events: string | null; created_at: number; finished_at: number | null };
 export type TurnEventRow = { turn_id: string; seq: number; type: string; data: string; created_at: number };
@@ -50,13 +50,13 @@ export function libraryQueries(db: Db) {
 
     /** Everything stored for one thread, read in one go (so it is consistent with itself). */
     threadRows(threadId: string) {
-      const thread = all<ThreadRow>('SELECT id, title, title_source, system_prompt, pinned, created_at, updated_at FROM threads WHERE id = ?', threadId)[0];
+      const thread = all<ThreadRow>('SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, created_at, updated_at FROM threads WHERE id = ?', threadId)[0];
       if (!thread) return undefined;
       const turnIds = 'SELECT id FROM turns WHERE thread_id = ?';
       return {
         thread,
         messages: all<MessageRow>(
-          'SELECT id, thread_id, turn_id, role, content, status, error_code, context_block, created_at FROM messages WHERE thread_id = ? ORDER BY created_at, id',
+          'SELECT id, thread_id, turn_id, parent_id, role, content, status, error_code, context_block, created_at FROM messages WHERE thread_id = ? ORDER BY created_at, role, id',
           threadId,
         ),
         decisions: all<DecisionRow>('SELECT * FROM decision_records WHERE thread_id = ? ORDER BY id', threadId),

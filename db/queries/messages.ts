@@ -1,6 +1,6 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { messages, toolCalls, turns, type Message, type MessageStatus } from '../schema';
+import { attachments, decisionRecords, messages, threads, toolCalls, turns, type Message, type MessageStatus } from '../schema';
 
 export function messageQueries(db: Db) {
   return {
@@ -8,6 +8,8 @@ export function messageQueries(db: Db) {
       id: string;
       threadId: string;
       turnId: string | null;
+      /** The message this one follows (null: a first message). */
+      parentId: string | null;
       role: 'user' | 'assistant';
       content: string;
       status: MessageStatus;
@@ -19,6 +21,7 @@ export function messageQueries(db: Db) {
           id: row.id,
           threadId: row.threadId,
           turnId: row.turnId,
+          parentId: row.parentId,
           role: row.role,
           content: row.content,
           status: row.status,
@@ -68,8 +71,37 @@ export function messageQueries(db: Db) {
         .select()
         .from(messages)
         .where(eq(messages.threadId, threadId))
-        .orderBy(asc(messages.createdAt), asc(messages.role))
+        .orderBy(asc(messages.createdAt), asc(messages.role), asc(messages.id))
         .all();
+    },
+
+    /** The branch a thread shows from now on (its last message). */
+    setCurrentLeaf({ threadId, leafId }: { threadId: string; leafId: string | null }) {
+      db.update(threads).set({ currentLeafId: leafId }).where(eq(threads.id, threadId)).run();
+    },
+
+    /**
+     * Deletes messages of a thread (a message and what follows it) with the turns that asked or
+     * answered them, their tool calls, events, steps and decision records, and the attachments
+     * sent with them. Returns the hashes of the files those attachments named (the caller
+     * removes the ones nothing refers to any more).
+     */
+    deleteMessages({ threadId, ids }: { threadId: string; ids: string[] }): string[] {
+      if (ids.length === 0) return [];
+      return db.transaction((tx) => {
+        const own = and(eq(messages.threadId, threadId), inArray(messages.id, ids));
+        const gone = tx.select({ id: turns.id }).from(turns).where(and(eq(turns.threadId, threadId), or(inArray(turns.userMessageId, ids), inArray(turns.assistantMessageId, ids)))).all().map((t) => t.id);
+        if (gone.length) {
+          tx.delete(decisionRecords).where(inArray(decisionRecords.turnId, gone)).run();
+          // Tool calls, events and steps go with their turn (foreign keys, on delete cascade).
+          tx.delete(turns).where(inArray(turns.id, gone)).run();
+        }
+        const sent = tx.select({ id: messages.id }).from(messages).where(own);
+        const files = tx.selectDistinct({ sha256: attachments.sha256 }).from(attachments).where(inArray(attachments.messageId, sent)).all().map((f) => f.sha256);
+        tx.delete(attachments).where(inArray(attachments.messageId, sent)).run();
+        tx.delete(messages).where(own).run();
+        return files;
+      });
     },
 
     listToolCallsForThread({ threadId }: { threadId: string }) {

@@ -125,7 +125,7 @@ after(async () => {
 
 describe('routes and methods', () => {
   // Every route, with the methods it serves; the rest must be a JSON 405 naming them.
-  const routes = (t: string, turn: string, memory: string) =>
+  const routes = (t: string, turn: string, memory: string, message = turn) =>
     [
       ['/api/health', ['GET']],
       ['/api/events', ['GET']],
@@ -133,6 +133,8 @@ describe('routes and methods', () => {
       [`/api/threads/${t}`, ['GET', 'PATCH', 'DELETE']],
       [`/api/threads/${t}/export`, ['GET']],
       [`/api/threads/${t}/messages`, ['POST']],
+      [`/api/threads/${t}/messages/${message}`, ['DELETE']],
+      [`/api/threads/${t}/messages/${message}/regenerate`, ['POST']],
       [`/api/threads/${t}/turns/${turn}/events`, ['GET']],
       [`/api/threads/${t}/turns/${turn}/cancel`, ['POST']],
       ['/api/search?q=x', ['GET']],
@@ -180,6 +182,18 @@ describe('routes and methods', () => {
     assert.equal((await call('GET', '/api/memories')).status, 200);
     assert.equal((await call('PATCH', `/api/memories/${memoryId}`, { json: { text: 'I live in Lyon, France' } })).status, 200);
     assert.equal((await call('DELETE', `/api/memories/${memoryId}`)).status, 204);
+    // Branches: a new answer beside the first (its stream ends done), the first shown again, then deleted.
+    const first = events.find((e) => e.type === 'turn') as Extract<Ev, { type: 'turn' }>;
+    const again = await fetch(`${hearth.url}/api/threads/${t}/messages/${first.assistantMessageId}/regenerate`, { method: 'POST' });
+    assert.equal(again.status, 200);
+    assert.match(again.headers.get('content-type') ?? '', /text\/event-stream/);
+    assert.match(await again.text(), /"type":"done"/);
+    const shown = await call('PATCH', `/api/threads/${t}`, { json: { branch: first.assistantMessageId } });
+    assert.equal(shown.status, 200, shown.text);
+    assert.equal((shown.body as { messages: { id: string }[] }).messages[1].id, first.assistantMessageId);
+    const cut = await call('DELETE', `/api/threads/${t}/messages/${first.assistantMessageId}`);
+    assert.equal(cut.status, 200, cut.text);
+    assert.equal((cut.body as { messages: unknown[] }).messages.length, 2, 'the other answer is shown');
     assert.equal((await call('PATCH', `/api/threads/${t}`, { json: { title: 'Renamed' } })).status, 200);
     assert.equal((await call('DELETE', `/api/threads/${t}`)).status, 204);
   });
@@ -204,6 +218,10 @@ describe('ids', () => {
     ['DELETE', `/api/threads/${id}`],
     ['GET', `/api/threads/${id}/export`],
     ['POST', `/api/threads/${id}/messages`, { content: 'hi' }],
+    ['POST', `/api/threads/${id}/messages`, { content: 'hi', editOf: UNKNOWN }],
+    ['DELETE', `/api/threads/${thread}/messages/${id}`],
+    ['POST', `/api/threads/${thread}/messages/${id}/regenerate`],
+    ['DELETE', `/api/threads/${id}/messages/${id}`],
     ['GET', `/api/threads/${thread}/turns/${id}/events`],
     ['POST', `/api/threads/${thread}/turns/${id}/cancel`],
     ['GET', `/api/threads/${id}/turns/${id}/events`],

@@ -59,6 +59,8 @@ const routes: [fc.Arbitrary<string>, string[]][] = [
   [fc.constant('/api/threads'), ['GET', 'POST']],
   [id.map((i) => `/api/threads/${i}`), ['GET', 'PATCH', 'DELETE']],
   [id.map((i) => `/api/threads/${i}/messages`), ['POST']],
+  [fc.tuple(id, id).map(([t, m]) => `/api/threads/${t}/messages/${m}`), ['DELETE']],
+  [fc.tuple(id, id).map(([t, m]) => `/api/threads/${t}/messages/${m}/regenerate`), ['POST']],
   [id.map((i) => `/api/threads/${i}/export`), ['GET']],
   [fc.tuple(id, id).map(([t, u]) => `/api/threads/${t}/turns/${u}/cancel`), ['POST']],
   [fc.tuple(id, id).map(([t, u]) => `/api/threads/${t}/turns/${u}/events`), ['GET']],

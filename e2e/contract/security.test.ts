@@ -115,6 +115,8 @@ describe('login', () => {
     ['GET', `/api/threads/${threadId}`],
     ['DELETE', `/api/threads/${threadId}`],
     ['POST', `/api/threads/${threadId}/messages`, { json: { content: 'hi' } }],
+    ['POST', `/api/threads/${threadId}/messages/${threadId}/regenerate`],
+    ['DELETE', `/api/threads/${threadId}/messages/${threadId}`],
     ['GET', '/api/memories'],
     ['GET', '/api/search?q=hello'],
     ['GET', '/api/export'],

@@ -173,6 +173,9 @@ export function titleFor(question: string): string {
   return picked.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
 }
 
+/** How often each "draw a card" question was answered. */
+const draws = new Map<string, number>();
+
 export function persona(req: DoubleRequest): DoubleReply {
   if (req.schema) return decideReply(req);
   if (text(req.messages[0]?.content) === 'You write short titles for conversations.') {
@@ -226,6 +229,12 @@ export function persona(req: DoubleRequest): DoubleReply {
   if (CURRENT.test(q) && toolNames.length > 0) return { content: deferralFor(q) };
   if (CURRENT.test(q)) {
     return { content: 'Web search is off here, so I cannot check this. From what I know, it changes often; please treat this as a rough guide.' };
+  }
+  // A model samples: asked the same again (a regenerated answer), it says something else.
+  if (/\bdraw a card\b/i.test(q)) {
+    const n = (draws.get(q) ?? 0) + 1;
+    draws.set(q, n);
+    return { content: `Card number ${n} for "${q.slice(0, 80)}".` };
   }
   if (/code and math/i.test(q)) return { content: CODE_AND_MATH };
   const hostile = q.match(/hostile corpus (http:\/\/\S+)/i);

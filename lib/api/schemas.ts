@@ -19,9 +19,11 @@ export const patchThreadBody = z
     title: z.string().trim().min(1).max(200).optional(),
     pinned: z.boolean().optional(),
     systemPrompt: z.string().max(20_000).optional(),
+    /** Show another branch: a message of the thread (the page shows the newest message under it). */
+    branch: z.string().uuid('is not a valid message id').optional(),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'give at least one of title, pinned, systemPrompt');
+  .refine((b) => Object.keys(b).length > 0, 'give at least one of title, pinned, systemPrompt, branch');
 
 export const postMessageBody = z
   .object({
@@ -30,6 +32,8 @@ export const postMessageBody = z
       .max(MAX_MESSAGE_CHARS, `a message can be at most ${MAX_MESSAGE_CHARS} characters`)
       .refine((s) => s.trim().length > 0, 'the message is empty'),
     attachmentIds: z.array(z.string().uuid()).max(10).optional(),
+    /** An earlier question this one replaces, on a new branch beside it. */
+    editOf: z.string().uuid('is not a valid message id').optional(),
   })
   .strict();
 

@@ -24,6 +24,10 @@ export type MessageView = {
   status: 'streaming' | 'complete' | 'interrupted' | 'error';
   errorCode: string | null;
   turnId: string | null;
+  /** The message this one follows (null for a first message). */
+  parentId?: string | null;
+  /** Its versions (it and its siblings, oldest first) when there are several: "index+1 / ids.length". */
+  branch?: { index: number; ids: string[] } | null;
   createdAt: number;
   toolCalls: ToolCallView[];
   attachments: AttachmentInfo[];
@@ -35,6 +39,8 @@ export type MessageView = {
 };
 export type ThreadView = ThreadSummary & {
   systemPrompt: string;
+  /** The last message of the branch shown. */
+  currentLeafId?: string | null;
   messages: MessageView[];
   decisions: DecisionRecord[];
   activeTurn: { id: string; lastEventSeq: number; live: boolean } | null;
@@ -69,9 +75,11 @@ export const api = {
   listThreads: () => call<{ threads: ThreadSummary[]; nextCursor: string | null }>('/api/threads?limit=200'),
   createThread: () => call<{ id: string; title: string; createdAt: number }>('/api/threads', { method: 'POST', body: '{}' }),
   getThread: (id: string) => call<ThreadView>(`/api/threads/${id}`),
-  patchThread: (id: string, patch: { title?: string; pinned?: boolean; systemPrompt?: string }) =>
+  patchThread: (id: string, patch: { title?: string; pinned?: boolean; systemPrompt?: string; branch?: string }) =>
     call<ThreadView>(`/api/threads/${id}`, { method: 'PATCH', body: JSON.stringify(patch) }),
   deleteThread: (id: string) => call<void>(`/api/threads/${id}`, { method: 'DELETE' }),
+  /** Deletes a message and what follows it; answers with the thread as now shown. */
+  deleteMessage: (threadId: string, messageId: string) => call<ThreadView>(`/api/threads/${threadId}/messages/${messageId}`, { method: 'DELETE' }),
   cancel: (threadId: string, turnId: string) => call<unknown>(`/api/threads/${threadId}/turns/${turnId}/cancel`, { method: 'POST' }),
   listMemories: () => call<{ memories: MemoryFact[] }>('/api/memories'),
   addMemory: (text: string) => call<MemoryFact>('/api/memories', { method: 'POST', body: JSON.stringify({ text }) }),
@@ -130,13 +138,26 @@ async function stream(res: Response, onEvent: (e: StreamedEvent) => void, signal
 }
 
 /** Sends a message and streams the turn's events until it ends (or the signal aborts the reading). */
-export async function sendMessage(threadId: string, content: string, attachmentIds: string[], onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
+export async function sendMessage(
+  threadId: string,
+  content: string,
+  attachmentIds: string[],
+  onEvent: (e: StreamedEvent) => void,
+  signal?: AbortSignal,
+  editOf?: string,
+) {
   const res = await fetch(`/api/threads/${threadId}/messages`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(attachmentIds.length ? { content, attachmentIds } : { content }),
+    body: JSON.stringify({ content, ...(attachmentIds.length ? { attachmentIds } : {}), ...(editOf ? { editOf } : {}) }),
     signal,
   });
+  await stream(res, onEvent, signal);
+}
+
+/** Asks for a new answer beside this one and streams its turn. */
+export async function regenerateAnswer(threadId: string, messageId: string, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
+  const res = await fetch(`/api/threads/${threadId}/messages/${messageId}/regenerate`, { method: 'POST', signal });
   await stream(res, onEvent, signal);
 }
 

@@ -112,6 +112,8 @@ export const recordSchema = z.discriminatedUnion('type', [
       titleSource: z.enum(['auto', 'model', 'user']),
       systemPrompt: text(100_000),
       pinned: z.boolean(),
+      /** The branch shown (files written before branches have none: the newest message). */
+      currentLeafId: id.nullable().optional(),
       createdAt: time,
       updatedAt: time,
     })
@@ -122,6 +124,8 @@ export const recordSchema = z.discriminatedUnion('type', [
       id,
       threadId: id,
       turnId: id.nullable(),
+      /** The message this one follows; files written before branches have none (each follows the one before it). */
+      parentId: id.nullable().optional(),
       role: z.enum(['user', 'assistant']),
       content: text(10_000_000),
       status: z.enum(['streaming', 'complete', 'interrupted', 'error']),

@@ -287,9 +287,11 @@ export function applyImport(store: ImportStore, staged: StagedImport, dir: strin
     store.transaction(() => {
       /** Decision numbers in the file → in this library (turn logs refer to them). */
       const decisionIds = new Map<number, number>();
+      /** Each thread's message read last: what a message from a file written before branches follows. */
+      const lastMessage = new Map<string, string>();
       for (const { line, record } of staged.records()) {
         try {
-          applyRecord(store, record, decisionIds, count);
+          applyRecord(store, record, { decisionIds, lastMessage }, count);
         } catch (err) {
           throw explain(line, record, err);
         }
@@ -328,14 +330,23 @@ function asRow<T>(record: LibraryRecord, change: Record<string, (value: unknown)
   return out as T;
 }
 
-function applyRecord(store: ImportStore, r: LibraryRecord, decisionIds: Map<number, number>, count: (what: Counted, added: boolean) => void) {
+function applyRecord(
+  store: ImportStore,
+  r: LibraryRecord,
+  { decisionIds, lastMessage }: { decisionIds: Map<number, number>; lastMessage: Map<string, string> },
+  count: (what: Counted, added: boolean) => void,
+) {
   switch (r.type) {
     case 'memory':
       return count('memories', store.importMemory(asRow(r)));
     case 'thread':
       return count('threads', store.importThread(asRow(r, { pinned: bit })));
-    case 'message':
-      return count('messages', store.importMessage(asRow(r)));
+    case 'message': {
+      const parentId = r.parentId !== undefined ? r.parentId : (lastMessage.get(r.threadId) ?? null);
+      lastMessage.set(r.threadId, r.id);
+      if (parentId !== null && !store.messageOfThread(parentId, r.threadId)) throw bad(`the message it follows (${parentId}) is not an earlier message of thread ${r.threadId}`);
+      return count('messages', store.importMessage(asRow({ ...r, parentId })));
+    }
     case 'decision': {
       if (r.threadId !== null && !store.threadExists(r.threadId)) throw bad(`it belongs to thread ${r.threadId}, which is neither in the file nor in this library`);
       const { stepId, at, modelId, source, answers } = r.record;

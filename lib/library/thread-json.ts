@@ -18,17 +18,10 @@ export const THREAD_JSON_MAX_BYTES = 256 * 1024 * 1024;
 const id = z.string().min(1).max(200);
 const time = z.number().int().min(0);
 
-const threadViewSchema = z.object({
-  id,
-  title: z.string().max(1000),
-  createdAt: time,
-  updatedAt: time,
-  pinned: z.boolean(),
-  systemPrompt: z.string().max(100_000),
-  messages: z
-    .array(
-      z.object({
+const messageSchema = z.object({
         id,
+        /** The message it follows (exports written before branches have none: each follows the one before). */
+        parentId: id.nullable().optional(),
         role: z.enum(['user', 'assistant']),
         content: z.string().max(10_000_000),
         status: z.enum(['streaming', 'complete', 'interrupted', 'error']),
@@ -51,9 +44,19 @@ const threadViewSchema = z.object({
         calculation: z.object({ expression: z.string().max(10_000), result: z.string().max(100_000), exact: z.boolean(), fraction: z.string().max(100_000).optional() }).nullable(),
         /** The turn's figures (exports written before they were shown have none). */
         stats: z.record(z.string().max(100), z.union([z.number().finite(), z.boolean()])).nullable().optional(),
-      }),
-    )
-    .max(1_000_000),
+});
+
+const threadViewSchema = z.object({
+  id,
+  title: z.string().max(1000),
+  createdAt: time,
+  updatedAt: time,
+  pinned: z.boolean(),
+  systemPrompt: z.string().max(100_000),
+  /** The branch shown, its messages, and those of every other branch. */
+  currentLeafId: id.nullable().optional(),
+  messages: z.array(messageSchema).max(1_000_000),
+  otherMessages: z.array(messageSchema).max(1_000_000).optional(),
   decisions: z.array(decisionRecordSchema),
 });
 
@@ -73,10 +76,24 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
   const view = parsed.data;
   const out: LibraryRecord[] = [
     // A title carried in a file is kept as the user's: nothing rewrites it.
-    { type: 'thread', id: view.id, title: view.title, titleSource: view.title ? 'user' : 'auto', systemPrompt: view.systemPrompt, pinned: view.pinned, createdAt: view.createdAt, updatedAt: view.updatedAt },
+    {
+      type: 'thread',
+      id: view.id,
+      title: view.title,
+      titleSource: view.title ? 'user' : 'auto',
+      systemPrompt: view.systemPrompt,
+      pinned: view.pinned,
+      currentLeafId: view.currentLeafId ?? null,
+      createdAt: view.createdAt,
+      updatedAt: view.updatedAt,
+    },
   ];
-  for (const m of view.messages) {
-    out.push({ type: 'message', id: m.id, threadId: view.id, turnId: m.turnId, role: m.role, content: m.content, status: m.status, errorCode: m.errorCode, contextBlock: null, createdAt: m.createdAt });
+  // Every branch, each message after the one it follows (older first: a parent is always older).
+  const all = [...view.messages, ...(view.otherMessages ?? [])].map((m, i, list) => ({ ...m, parentId: m.parentId !== undefined ? m.parentId : i > 0 ? list[i - 1].id : null }));
+  const byId = new Map(all.map((m) => [m.id, m]));
+  all.sort((a, b) => a.createdAt - b.createdAt || (a.role === b.role ? 0 : a.role === 'assistant' ? -1 : 1) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const m of all) {
+    out.push({ type: 'message', id: m.id, threadId: view.id, turnId: m.turnId, parentId: m.parentId, role: m.role, content: m.content, status: m.status, errorCode: m.errorCode, contextBlock: null, createdAt: m.createdAt });
   }
   let decisionNumber = 0;
   const decision = (record: View['decisions'][number], turnId: string | null): RecordOf<'decision'> => ({
@@ -90,8 +107,10 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
     record,
   });
   const withTurn = new Set<string>();
-  for (const m of view.messages.filter((x) => x.role === 'assistant' && x.turnId)) {
-    const question = view.messages.find((x) => x.role === 'user' && x.turnId === m.turnId);
+  for (const m of all.filter((x) => x.role === 'assistant' && x.turnId)) {
+    // The question it answers: its parent (a regenerated answer's turn is not the question's own).
+    const parent = m.parentId ? byId.get(m.parentId) : undefined;
+    const question = parent?.role === 'user' ? parent : all.find((x) => x.role === 'user' && x.turnId === m.turnId);
     if (!question) continue;
     for (const d of m.decisions) {
       withTurn.add(`${d.stepId}@${d.at}`);
@@ -115,7 +134,7 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
   }
   // Records the thread kept that no message shows (their turn is gone).
   for (const d of view.decisions) if (!withTurn.has(`${d.stepId}@${d.at}`)) out.push(decision(d, null));
-  for (const m of view.messages) {
+  for (const m of all) {
     for (const a of m.attachments) {
       const here = known(a.sha256);
       out.push({
@@ -139,7 +158,7 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
 }
 
 /** The turn's log as the thread page reads it back: set-aside drafts and the calculation (lib/turns/compact.ts). */
-function turnLog(m: View['messages'][number]): RecordOf<'turn'>['events'] {
+function turnLog(m: z.infer<typeof messageSchema>): RecordOf<'turn'>['events'] {
   if (m.setAside.length === 0 && !m.calculation) return null;
   const log: NonNullable<RecordOf<'turn'>['events']> = [[1, 'turn']];
   for (const d of m.setAside) {

@@ -8,6 +8,7 @@ import type { TurnRegistry } from '@/lib/turns/registry';
 import { filesDir, removeUnreferenced } from '@/lib/attachments/files';
 import type { Runtime } from './runtime';
 import { applyEvent, newTurnState } from '@/lib/client/turn-state';
+import { MessageTree } from '@/lib/threads/tree';
 import type { TurnEvent } from '@/lib/engine/events';
 
 /** Read models of the HTTP API: a thread with its messages, tool calls and decisions. */
@@ -37,9 +38,51 @@ export function requireTurn(store: Store, threadId: string, turnId: string) {
   return turn;
 }
 
-export function threadView(store: Store, turns: TurnRegistry, id: string) {
+/** Shows another branch: the newest message under `messageId` becomes the thread's current leaf. */
+export function showBranch(store: Store, turns: TurnRegistry, threadId: string, messageId: string): void {
+  if (turns.busy(threadId)) throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
+  const tree = new MessageTree(store.listMessages({ threadId }));
+  const leaf = tree.newestUnder(messageId);
+  if (!leaf) throw new HearthError('not_found', 'branch: there is no such message in this thread.');
+  store.setCurrentLeaf({ threadId, leafId: leaf.id });
+}
+
+/**
+ * Deletes a message and everything that follows it, on every branch under it. When the branch
+ * shown goes, the page shows the newest remaining version beside it, else what came before.
+ */
+export function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: string): void {
+  const { store, turns } = rt;
+  if (turns.busy(threadId)) throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
+  const thread = requireThread(store, threadId);
+  const tree = new MessageTree(store.listMessages({ threadId }));
+  const message = tree.get(messageId);
+  if (!message) throw new HearthError('not_found', 'There is no such message in this thread.');
+  const gone = new Set(tree.subtree(messageId).map((m) => m.id));
+  const shown = tree.leaf(thread.currentLeafId);
+  const files = store.transaction(() => {
+    const hashes = store.deleteMessages({ threadId, ids: [...gone] });
+    if (shown && gone.has(shown.id)) {
+      const sibling = tree.siblings(messageId).filter((m) => !gone.has(m.id)).at(-1);
+      const leaf = sibling ? tree.newestUnder(sibling.id)!.id : message.parentId !== null && tree.get(message.parentId) ? message.parentId : null;
+      store.setCurrentLeaf({ threadId, leafId: leaf });
+    }
+    store.touchThread({ id: threadId, now: Date.now() });
+    return hashes;
+  });
+  // Once the rows are gone: a file still sent elsewhere stays.
+  removeUnreferenced(filesDir(rt.config.DATA_DIR), files, (sha256) => store.isFileReferenced({ sha256 }));
+}
+
+/**
+ * A thread as the page shows it: the messages of the branch shown, each with its versions
+ * (`branch`: the ids of it and its siblings, when there is more than one). `allBranches` adds
+ * the messages of every other branch (`otherMessages`), for the JSON export.
+ */
+export function threadView(store: Store, turns: TurnRegistry, id: string, { allBranches = false }: { allBranches?: boolean } = {}) {
   const thread = requireThread(store, id);
-  const messages = store.listMessages({ threadId: id });
+  const tree = new MessageTree(store.listMessages({ threadId: id }));
+  const shown = tree.shownPath(thread.currentLeafId);
   const calls = store.listToolCallsForThread({ threadId: id });
   const decisions = store.decisionsOfThread({ threadId: id, layerId: DECISIONS_LAYER_ID });
   const attachments = store.attachmentsOfThreadMessages({ threadId: id });
@@ -69,11 +112,12 @@ export function threadView(store: Store, turns: TurnRegistry, id: string) {
   const callsByTurn = group(calls, (c) => c.turnId);
   const decisionsByTurn = group(decisions, (d) => d.turnId);
   const attachmentsByMessage = group(attachments, (a) => a.messageId);
-  return {
-    ...threadSummary(thread),
-    systemPrompt: thread.systemPrompt,
-    messages: messages.map((m) => ({
+  const show = (m: (typeof shown)[number]) => {
+    const versions = tree.siblings(m.id);
+    return {
       id: m.id,
+      parentId: m.parentId,
+      branch: versions.length > 1 ? { index: versions.findIndex((v) => v.id === m.id), ids: versions.map((v) => v.id) } : null,
       role: m.role,
       content: m.content,
       status: m.status,
@@ -89,7 +133,14 @@ export function threadView(store: Store, turns: TurnRegistry, id: string) {
       setAside: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.setAside ?? []) : [],
       calculation: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.calculation ?? null) : null,
       stats: m.role === 'assistant' && m.turnId ? ((stats.get(m.turnId) as TurnStats | undefined) ?? null) : null,
-    })),
+    };
+  };
+  return {
+    ...threadSummary(thread),
+    systemPrompt: thread.systemPrompt,
+    currentLeafId: shown.at(-1)?.id ?? null,
+    messages: shown.map(show),
+    ...(allBranches ? { otherMessages: tree.offPath(thread.currentLeafId).map(show) } : {}),
     decisions: decisions.map(({ turnId: _t, ...d }) => d),
     activeTurn: active ? { id: active.id, lastEventSeq: store.lastEventSeq({ turnId: active.id }), live: turns.isLive(active.id) } : null,
   };
@@ -107,6 +158,8 @@ export function threadMarkdown(view: ThreadView): string {
     if (m.toolCalls.length) lines.push('');
     lines.push(m.content, '');
   }
+  const others = view.otherMessages?.length ?? view.messages.filter((m) => m.branch).length;
+  if (others > 0) lines.push('---', '', '_This is the branch shown in Hearth; the JSON export has every branch._', '');
   const summary = renderDecisionsSummary(view.decisions);
   if (summary) lines.push('---', '', summary, '');
   return lines.join('\n');

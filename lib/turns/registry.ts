@@ -9,6 +9,7 @@ import { EMPTY_STATS, type TurnEvent } from '@/lib/engine/events';
 import { StepLedger, type StoredStep } from '@/lib/engine/steps';
 import { runTurn, type EngineConfig, type TurnOutcome } from '@/lib/engine/turn';
 import type { Lease, ModelPool } from '@/lib/llm/pool';
+import { MessageTree } from '@/lib/threads/tree';
 import { compactEvents, expandEvent, fromStored, toStored, type StoredCompact } from './compact';
 import type { BackgroundTitles } from './titles';
 import type { ToolRegistry } from '@/lib/tools/registry';
@@ -26,13 +27,16 @@ type MessageStatus = 'streaming' | 'complete' | 'interrupted' | 'error';
 /** What the registry needs from the database (db/store.ts provides it). */
 export type TurnStore = {
   transaction<T>(fn: () => T): T;
-  getThread(args: { id: string }): { id: string; title: string; systemPrompt: string } | undefined;
+  getThread(args: { id: string }): { id: string; title: string; systemPrompt: string; currentLeafId: string | null } | undefined;
   titleIfUntitled(args: { id: string; title: string }): void;
   touchThread(args: { id: string; now: number }): void;
-  insertMessage(row: { id: string; threadId: string; turnId: string | null; role: 'user' | 'assistant'; content: string; status: MessageStatus; now: number }): unknown;
+  insertMessage(row: { id: string; threadId: string; turnId: string | null; parentId: string | null; role: 'user' | 'assistant'; content: string; status: MessageStatus; now: number }): unknown;
   updateMessage(args: { id: string; content?: string; status?: MessageStatus; errorCode?: string | null }): void;
   getMessage(args: { id: string }): { id: string; content: string } | undefined;
-  listMessages(args: { threadId: string }): { id: string; role: 'user' | 'assistant'; content: string; status: MessageStatus; turnId: string | null; contextBlock: string | null }[];
+  /** A thread's messages, every branch, oldest first. */
+  listMessages(args: { threadId: string }): { id: string; parentId: string | null; role: 'user' | 'assistant'; content: string; status: MessageStatus; turnId: string | null; contextBlock: string | null }[];
+  setCurrentLeaf(args: { threadId: string; leafId: string | null }): void;
+  copyAttachments(args: { fromMessageId: string; toMessageId: string; newId: () => string; now: number }): number;
   setContextBlock(args: { id: string; contextBlock: string | null }): void;
   insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }): void;
   getTurn(args: { id: string }): { id: string; threadId: string; status: string; userMessageId: string; assistantMessageId: string | null } | undefined;
@@ -153,30 +157,85 @@ export class TurnRegistry {
     return Boolean(t && !t.finished);
   }
 
-  /** Saves the user message and starts the turn; throws turn_running when the thread is busy. */
-  start({ threadId, content, attachmentIds = [] }: { threadId: string; content: string; attachmentIds?: string[] }) {
+  /**
+   * Saves the user message and starts the turn; throws turn_running when the thread is busy.
+   * The message follows the branch the thread shows, or, with `editOf`, replaces that earlier
+   * question on a new branch beside it (keeping its files; the old branch stays).
+   */
+  start({ threadId, content, attachmentIds = [], editOf }: { threadId: string; content: string; attachmentIds?: string[]; editOf?: string }) {
     const { store } = this.options;
     const turnId = randomUUID();
     const userMessageId = randomUUID();
     const assistantMessageId = randomUUID();
     const now = this.now();
     store.transaction(() => {
-      const thread = store.getThread({ id: threadId });
-      if (!thread) throw new HearthError('not_found', 'There is no thread with that id.');
-      if (store.activeTurnOf({ threadId }) || [...this.live.values()].some((t) => t.threadId === threadId && !t.finished)) {
-        throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
+      const thread = this.requireIdle(threadId);
+      const tree = new MessageTree(store.listMessages({ threadId }));
+      let parentId: string | null;
+      if (editOf !== undefined) {
+        const edited = tree.get(editOf);
+        if (!edited) throw new HearthError('not_found', 'editOf: there is no such message in this thread.');
+        if (edited.role !== 'user') throw new HearthError('bad_request', 'editOf: only a question can be edited; an answer can be regenerated.');
+        parentId = edited.parentId;
+      } else {
+        parentId = tree.leaf(thread.currentLeafId)?.id ?? null;
       }
-      store.insertMessage({ id: userMessageId, threadId, turnId, role: 'user', content, status: 'complete', now });
+      store.insertMessage({ id: userMessageId, threadId, turnId, parentId, role: 'user', content, status: 'complete', now });
       const ids = [...new Set(attachmentIds)];
       if (store.linkAttachments({ ids, messageId: userMessageId }) !== ids.length) {
         // The transaction rolls back: the message is not half-stored.
         throw new HearthError('bad_request', 'attachmentIds: an attachment is unknown or was already sent with another message.');
       }
-      store.insertMessage({ id: assistantMessageId, threadId, turnId, role: 'assistant', content: '', status: 'streaming', now: now + 1 });
+      if (editOf !== undefined) store.copyAttachments({ fromMessageId: editOf, toMessageId: userMessageId, newId: randomUUID, now });
+      store.insertMessage({ id: assistantMessageId, threadId, turnId, parentId: userMessageId, role: 'assistant', content: '', status: 'streaming', now: now + 1 });
       store.insertTurn({ id: turnId, threadId, userMessageId, assistantMessageId, now });
+      store.setCurrentLeaf({ threadId, leafId: assistantMessageId });
       store.titleIfUntitled({ id: threadId, title: titleFrom(content) });
       store.touchThread({ id: threadId, now });
     });
+    return this.begin(turnId, threadId, userMessageId, assistantMessageId);
+  }
+
+  /**
+   * A new answer to the question an answer replied to, kept beside the old one (which stays
+   * reachable). `messageId` is that answer (or the question itself, when its answer is gone).
+   */
+  regenerate({ threadId, messageId }: { threadId: string; messageId: string }) {
+    const { store } = this.options;
+    const turnId = randomUUID();
+    const assistantMessageId = randomUUID();
+    const now = this.now();
+    const userMessageId = store.transaction(() => {
+      this.requireIdle(threadId);
+      const tree = new MessageTree(store.listMessages({ threadId }));
+      const message = tree.get(messageId);
+      if (!message) throw new HearthError('not_found', 'There is no such message in this thread.');
+      const question = message.role === 'user' ? message : message.parentId ? tree.get(message.parentId) : undefined;
+      if (!question || question.role !== 'user') throw new HearthError('bad_request', 'That answer has no question to answer again.');
+      store.insertMessage({ id: assistantMessageId, threadId, turnId, parentId: question.id, role: 'assistant', content: '', status: 'streaming', now });
+      store.insertTurn({ id: turnId, threadId, userMessageId: question.id, assistantMessageId, now });
+      store.setCurrentLeaf({ threadId, leafId: assistantMessageId });
+      store.touchThread({ id: threadId, now });
+      return question.id;
+    });
+    return this.begin(turnId, threadId, userMessageId, assistantMessageId);
+  }
+
+  /** The thread, when no turn of it is running (inside a transaction). */
+  private requireIdle(threadId: string) {
+    const { store } = this.options;
+    const thread = store.getThread({ id: threadId });
+    if (!thread) throw new HearthError('not_found', 'There is no thread with that id.');
+    if (this.busy(threadId)) throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
+    return thread;
+  }
+
+  /** Whether a turn of this thread is running or waiting. */
+  busy(threadId: string): boolean {
+    return Boolean(this.options.store.activeTurnOf({ threadId })) || [...this.live.values()].some((t) => t.threadId === threadId && !t.finished);
+  }
+
+  private begin(turnId: string, threadId: string, userMessageId: string, assistantMessageId: string) {
     const live = this.track(turnId, threadId, 0);
     this.emit(live, { type: 'turn', turnId, threadId, userMessageId, assistantMessageId });
     void this.execute(live, { userMessageId, assistantMessageId, steps: [] });
@@ -299,9 +358,11 @@ export class TurnRegistry {
     const historyChars = this.options.historyChars ?? historyCharsFor(lease.contextSize ?? DEFAULT_CONTEXT_TOKENS);
     const thread = store.getThread({ id: live.threadId });
     if (!thread) throw new HearthError('not_found', 'The thread was deleted.');
-    const all = store.listMessages({ threadId: live.threadId });
-    const upTo = all.findIndex((m) => m.id === ids.userMessageId);
-    const question = all[upTo]?.content ?? '';
+    // The model sees the branch the question is on: the path from the thread's first message to it.
+    const path = new MessageTree(store.listMessages({ threadId: live.threadId })).pathTo(ids.userMessageId);
+    const question = path.at(-1)?.content ?? '';
+    const onPath = new Set(path.map((m) => m.turnId).filter((t): t is string => t !== null));
+    onPath.add(live.turnId);
     const files = new Map<string, AttachedFile[]>();
     for (const a of store.attachmentsOfThread({ threadId: live.threadId })) {
       if (!a.messageId) continue;
@@ -313,8 +374,7 @@ export class TurnRegistry {
       files.set(a.messageId, [...(files.get(a.messageId) ?? []), file]);
     }
     // Each earlier message as it was sent in its own turn; the question gets this turn's block.
-    const history: HistoryMessage[] = all
-      .slice(0, upTo + 1)
+    const history: HistoryMessage[] = path
       .filter((m) => m.role === 'user' || (m.status === 'complete' && m.content.trim() !== ''))
       .map((m) => ({
         role: m.role,
@@ -326,7 +386,11 @@ export class TurnRegistry {
     const tools = this.options.tools();
     const now = this.now();
     const storage: DecisionStorage = {
-      load: ({ layerId, scope, scopeKey }) => store.loadDecisions({ layerId, scope, scopeKey }),
+      // The thread's checks so far, from this branch only: another branch's turns are not this conversation.
+      load: ({ layerId, scope, scopeKey }) =>
+        scope === 'thread' && scopeKey === live.threadId
+          ? store.decisionRowsOfThread({ threadId: live.threadId, layerId }).filter((r) => r.turnId === null || onPath.has(r.turnId)).map(({ id: _id, turnId: _turnId, ...record }) => record)
+          : store.loadDecisions({ layerId, scope, scopeKey }),
       append: ({ layerId, scope, scopeKey, record, maxRecords }) =>
         store.appendDecisions({ layerId, scope, scopeKey, records: [record], maxRecords, turnId: live.turnId, threadId: live.threadId }),
     };

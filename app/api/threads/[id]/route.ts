@@ -1,7 +1,7 @@
 import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
 import { idParam, patchThreadBody } from '@/lib/api/schemas';
 import { getRuntime } from '@/lib/server/runtime';
-import { deleteThread, requireThread, threadView } from '@/lib/server/threads';
+import { deleteThread, requireThread, showBranch, threadView } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -20,10 +20,11 @@ export function GET(_request: Request, { params }: Params) {
 export function PATCH(request: Request, { params }: Params) {
   return handle(async () => {
     const id = parseId(idParam, (await params).id);
-    const patch = await readJson(request, patchThreadBody);
+    const { branch, ...patch } = await readJson(request, patchThreadBody);
     const { store, turns } = getRuntime();
     requireThread(store, id);
-    store.updateThread({ id, patch, now: Date.now() });
+    if (branch) showBranch(store, turns, id, branch);
+    if (Object.keys(patch).length > 0) store.updateThread({ id, patch, now: Date.now() });
     return json(threadView(store, turns, id));
   });
 }

@@ -14,7 +14,7 @@ export function GET(request: Request, { params }: Params) {
     const id = parseId(idParam, (await params).id);
     const { format } = parseInput(exportQuery, searchParams(request));
     const { store, turns } = getRuntime();
-    const view = threadView(store, turns, id);
+    const view = threadView(store, turns, id, { allBranches: format === 'json' });
     const name = (view.title || 'thread').replace(/[^\w.-]+/g, '-').slice(0, 60) || 'thread';
     if (format === 'json') {
       return json(view, 200, { 'Content-Disposition': `attachment; filename="${name}.json"` });

@@ -15,7 +15,7 @@ export function POST(request: Request, { params }: Params) {
     const threadId = parseId(idParam, (await params).id);
     const body = await readJson(request, postMessageBody);
     const { turns } = getRuntime();
-    const { turnId } = turns.start({ threadId, content: body.content, attachmentIds: body.attachmentIds });
+    const { turnId } = turns.start({ threadId, content: body.content, attachmentIds: body.attachmentIds, editOf: body.editOf });
     return new Response(turnEventStream(turns, turnId, 0, request.signal), {
       headers: { ...SSE_HEADERS, 'X-Turn-Id': turnId },
     });

@@ -1,0 +1,149 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+
+/**
+ * What can be done with a message once its turn is over: move between its versions
+ * ("‹ 2 / 3 ›"), regenerate an answer (or retry one that was cut off), edit a question, delete
+ * a message and what follows it (asked once more, inline).
+ */
+
+export function VersionSwitcher({ branch, onChoose, disabled }: { branch: { index: number; ids: string[] }; onChoose: (id: string) => void; disabled: boolean }) {
+  const { index, ids } = branch;
+  return (
+    <span data-testid="versions" className="inline-flex items-center gap-1 text-xs text-stone-600 dark:text-stone-400">
+      <button type="button" data-testid="version-previous" aria-label="Previous version" disabled={disabled || index === 0} onClick={() => onChoose(ids[index - 1])} className="rounded px-1 disabled:opacity-30">
+        ‹
+      </button>
+      <span data-testid="version-label" aria-live="polite">
+        {index + 1} / {ids.length}
+      </span>
+      <button type="button" data-testid="version-next" aria-label="Next version" disabled={disabled || index === ids.length - 1} onClick={() => onChoose(ids[index + 1])} className="rounded px-1 disabled:opacity-30">
+        ›
+      </button>
+    </span>
+  );
+}
+
+const actionClass = 'rounded px-1.5 py-0.5 text-xs text-stone-600 hover:bg-stone-100 disabled:opacity-40 dark:text-stone-400 dark:hover:bg-stone-800';
+
+export function MessageActions({
+  role,
+  branch,
+  busy,
+  retry,
+  onChoose,
+  onRegenerate,
+  onEdit,
+  onDelete,
+}: {
+  role: 'user' | 'assistant';
+  branch?: { index: number; ids: string[] } | null;
+  /** A turn is running in the thread: nothing here may change it. */
+  busy: boolean;
+  /** The answer was cut off or failed: regenerating is retrying. */
+  retry?: boolean;
+  onChoose: (id: string) => void;
+  onRegenerate?: () => void;
+  onEdit?: () => void;
+  onDelete: () => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const confirmButton = useRef<HTMLButtonElement | null>(null);
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+  }, [confirming]);
+  return (
+    <div data-testid="message-actions" className={`flex flex-wrap items-center gap-1 ${role === 'user' ? 'justify-end' : ''}`}>
+      {branch && <VersionSwitcher branch={branch} onChoose={onChoose} disabled={busy} />}
+      {onRegenerate && (
+        <button type="button" data-testid={retry ? 'retry' : 'regenerate'} disabled={busy} onClick={onRegenerate} className={actionClass} title="Write a new answer to the same question; this one stays as another version">
+          {retry ? '↻ Retry' : '↻ Regenerate'}
+        </button>
+      )}
+      {onEdit && (
+        <button type="button" data-testid="edit-message" disabled={busy} onClick={onEdit} className={actionClass} title="Edit and send again; the conversation as it was stays as another version (Up in an empty message box edits the last one)">
+          ✎ Edit
+        </button>
+      )}
+      {confirming ? (
+        <span role="group" aria-label="Confirm delete" className="inline-flex items-center gap-1 rounded bg-red-50 px-1 text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
+          Delete this and everything after it?
+          <button
+            ref={confirmButton}
+            type="button"
+            data-testid="confirm-delete-message"
+            disabled={busy}
+            className="font-semibold underline"
+            onClick={() => {
+              setConfirming(false);
+              onDelete();
+            }}
+          >
+            Delete
+          </button>
+          <button type="button" className="underline" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <button type="button" data-testid="delete-message" disabled={busy} onClick={() => setConfirming(true)} className={actionClass} aria-label="Delete this message and everything after it">
+          🗑 Delete
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** A question being edited in place: Enter (or Send) sends it as a new version, Esc cancels. */
+export function EditQuestion({ initial, onSend, onCancel }: { initial: string; onSend: (text: string) => void; onCancel: () => void }) {
+  const [text, setText] = useState(initial);
+  const box = useRef<HTMLTextAreaElement | null>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, []);
+  const send = () => {
+    if (text.trim()) onSend(text);
+  };
+  return (
+    <form
+      data-testid="edit-form"
+      className="ml-auto w-full max-w-[85%] space-y-1"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send();
+      }}
+    >
+      <textarea
+        ref={box}
+        aria-label="Edit your message"
+        data-testid="edit-box"
+        value={text}
+        maxLength={100_000}
+        rows={Math.min(10, Math.max(2, text.split('\n').length))}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            onCancel();
+          } else if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            send();
+          }
+        }}
+        className="w-full resize-y rounded-2xl border border-amber-400 bg-white px-4 py-2 focus:outline-none focus:ring-2 focus:ring-amber-500 dark:bg-stone-900"
+      />
+      <div className="flex justify-end gap-2 text-sm">
+        <button type="button" data-testid="edit-cancel" onClick={onCancel} className="rounded-lg border border-stone-300 px-3 py-1 dark:border-stone-700">
+          Cancel
+        </button>
+        <button type="submit" data-testid="edit-send" disabled={!text.trim()} className="rounded-lg bg-amber-600 px-3 py-1 text-white disabled:opacity-40">
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}
