@@ -1,5 +1,7 @@
 import type { Metadata, Viewport } from 'next';
+import { cookies } from 'next/headers';
 import { connection } from 'next/server';
+import { parseTheme, THEME_COOKIE } from '@/lib/client/theme';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -16,8 +18,9 @@ export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
  */
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   await connection();
+  const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme}>
       <body className="h-dvh overflow-hidden antialiased">{children}</body>
     </html>
   );

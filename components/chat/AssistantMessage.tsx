@@ -36,7 +36,7 @@ function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
   parts.push(`fuel ${stats.fuelUsed}`);
   parts.push(`${(stats.ms / 1000).toFixed(1)} s in all`);
   return (
-    <div data-testid="answer-figures" className="text-xs text-stone-500 dark:text-stone-400">
+    <div data-testid="answer-figures" className="text-xs text-stone-600 dark:text-stone-400">
       {stats.compiled && (
         <span data-testid="compiled-note" className="mr-2 rounded bg-amber-100 px-1 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200" title="The model wrote no answer; Hearth put this one together from what the tools found.">
           compiled by Hearth from the tool results
@@ -141,7 +141,7 @@ export function AssistantMessage(p: AssistantProps) {
     <div data-testid="assistant-message" data-status={p.streaming ? 'streaming' : (p.status ?? 'complete')} className="space-y-2">
       <Decisions records={p.decisions} />
       {p.setAside.map((d, i) => (
-        <div key={i} data-testid="set-aside-draft" data-reason={d.reason} className="rounded-md border border-dashed border-stone-300 px-3 py-2 text-sm text-stone-500 dark:border-stone-700">
+        <div key={i} data-testid="set-aside-draft" data-reason={d.reason} className="rounded-md border border-dashed border-stone-300 px-3 py-2 text-sm text-stone-600 dark:text-stone-400 dark:border-stone-700">
           <div className="mb-1 text-xs font-medium">
             {REASON_LABEL[d.reason] ?? 'Set aside'}
             {d.query ? ` — looking up “${d.query}”` : ''}
@@ -177,13 +177,13 @@ export function AssistantMessage(p: AssistantProps) {
         </div>
       ) : null}
       {p.streaming && (
-        <div data-testid="turn-status" className="animate-pulse text-xs text-stone-500">
+        <div data-testid="turn-status" className="animate-pulse text-xs text-stone-600 dark:text-stone-400">
           {STAGE_TEXT[p.stage ?? 'thinking'] ?? 'Working'}
           {p.queuePosition ? ` (place ${p.queuePosition} in the queue)` : ''}…
         </div>
       )}
       {!p.streaming && p.status === 'interrupted' && (
-        <div className="text-xs text-stone-500" data-testid="interrupted-note">
+        <div className="text-xs text-stone-600 dark:text-stone-400" data-testid="interrupted-note">
           Stopped. The partial answer was kept.
         </div>
       )}

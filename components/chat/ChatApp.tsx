@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { LogoutButton } from '@/components/auth/LogoutButton';
+import { ThemePicker } from '@/components/ThemePicker';
 import { api, ApiError, followTurn, regenerateAnswer, sendMessage, uploadAttachment, type AttachmentInfo, type Health, type MemoryFact, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
 import { MemoryPanel } from '@/components/sidebar/MemoryPanel';
@@ -423,6 +424,22 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const liveAssistantId = live?.assistantMessageId;
   const liveInView = Boolean(liveAssistantId && messages.some((m) => m.id === liveAssistantId));
   const turnRunning = Boolean(live && !live.ended);
+  /**
+   * What a screen reader hears, politely (never each streamed word): that a reply is being
+   * written, then the finished answer, or how the turn ended.
+   */
+  const liveSays = !live
+    ? null
+    : !live.ended
+      ? 'Hearth is writing a reply.'
+      : live.error
+        ? `The reply ended: ${live.error.message}`
+        : `Hearth replied: ${(live.final ?? live.draft).slice(0, 600)}`;
+  // Kept after the turn's live state is cleared, until the next turn says something.
+  const [announcement, setAnnouncement] = useState('');
+  useEffect(() => {
+    if (liveSays) setAnnouncement(liveSays);
+  }, [liveSays]);
   const lastQuestion = [...messages].reverse().find((m) => m.role === 'user');
 
   const renderLive = (l: LiveTurnState) => (
@@ -451,7 +468,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             type="button"
             data-testid="open-search"
             onClick={() => setSearchOpen(true)}
-            className="mb-2 flex w-full items-center rounded-md border border-stone-300 bg-white px-2 py-1 text-left text-sm text-stone-500 dark:border-stone-700 dark:bg-stone-900"
+            className="mb-2 flex w-full items-center rounded-md border border-stone-300 bg-white px-2 py-1 text-left text-sm text-stone-600 dark:text-stone-400 dark:border-stone-700 dark:bg-stone-900"
           >
             Search conversations
             <kbd className="ml-auto rounded border border-stone-300 px-1 text-[10px] dark:border-stone-700">Ctrl K</kbd>
@@ -482,6 +499,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                 return summary;
               }}
             />
+            <ThemePicker />
             <LogoutButton />
           </>
         }
@@ -537,7 +555,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
           <h1 className="truncate font-medium" data-testid="thread-title">
             {view?.title || (currentId ? 'New chat' : 'Start a conversation')}
           </h1>
-          <span className="ml-auto hidden text-xs text-stone-500 sm:inline">{health?.model.id ? `model: ${health.model.id}` : ''}</span>
+          <span className="ml-auto hidden text-xs text-stone-600 dark:text-stone-400 sm:inline">{health?.model.id ? `model: ${health.model.id}` : ''}</span>
           {currentId && view && (
             <InstructionsEditor
               key={currentId}
@@ -555,7 +573,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             />
           )}
           {currentId && (
-            <a className="text-xs text-stone-500 underline" href={`/api/threads/${currentId}/export?format=md`}>
+            <a className="text-xs text-stone-600 dark:text-stone-400 underline" href={`/api/threads/${currentId}/export?format=md`}>
               Export
             </a>
           )}
@@ -628,12 +646,15 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             )}
             {live && !liveInView && renderLive(live)}
             {messages.length === 0 && !live && (
-              <div className="pt-16 text-center text-stone-500">
+              <div className="pt-16 text-center text-stone-600 dark:text-stone-400">
                 <Markdown text={'**Hearth** runs on your own machine. Ask anything: it looks things up instead of offering to.'} />
               </div>
             )}
             <div ref={bottom} />
           </div>
+        </div>
+        <div aria-live="polite" role="status" className="sr-only" data-testid="live-announcer">
+          {announcement}
         </div>
         {notice && (
           <div role="status" data-testid="notice" className="border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">

@@ -141,7 +141,7 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImag
               </span>
             ),
           )}
-          {uploading > 0 && <span className="text-xs text-stone-500">Reading {uploading} file(s)…</span>}
+          {uploading > 0 && <span className="text-xs text-stone-600 dark:text-stone-400">Reading {uploading} file(s)…</span>}
         </div>
       )}
       {hint && (
@@ -186,7 +186,7 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImag
             Stop
           </button>
         ) : (
-          <button type="submit" data-testid="send" disabled={!text.trim() || uploading > 0} className="rounded-lg bg-amber-600 px-4 py-2 text-white disabled:opacity-40">
+          <button type="submit" data-testid="send" disabled={!text.trim() || uploading > 0} className="rounded-lg bg-amber-700 px-4 py-2 text-white disabled:opacity-40">
             Send
           </button>
         )}

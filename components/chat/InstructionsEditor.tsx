@@ -8,7 +8,7 @@ export function InstructionsEditor({ value, onSave }: { value: string; onSave: (
   const [text, setText] = useState(value);
   if (!open) {
     return (
-      <button type="button" data-testid="edit-instructions" className="text-xs text-stone-500 underline" onClick={() => (setText(value), setOpen(true))}>
+      <button type="button" data-testid="edit-instructions" className="text-xs text-stone-600 dark:text-stone-400 underline" onClick={() => (setText(value), setOpen(true))}>
         {value ? 'Instructions ✓' : 'Instructions'}
       </button>
     );
@@ -34,7 +34,7 @@ export function InstructionsEditor({ value, onSave }: { value: string; onSave: (
         <button
           type="button"
           data-testid="save-instructions"
-          className="rounded bg-amber-600 px-3 py-1 text-white"
+          className="rounded bg-amber-700 px-3 py-1 text-white"
           onClick={async () => {
             if (await onSave(text)) setOpen(false);
           }}

@@ -25,7 +25,7 @@ export function Markdown({ text }: { text: string }) {
     <div className="md break-words">
       <ReactMarkdown
         remarkPlugins={[remarkGfm, [remarkMath, { singleDollarTextMath: false }], htmlAsText]}
-        rehypePlugins={[[rehypeSanitize, schema], [rehypeKatex, { throwOnError: false, strict: 'ignore', trust: false }]]}
+        rehypePlugins={[[rehypeSanitize, schema], [rehypeKatex, { throwOnError: false, strict: 'ignore', trust: false, errorColor: 'var(--katex-error)' }]]}
         components={{
           pre: ({ children }) => codeBlockOf(children) ?? <pre>{children}</pre>,
           a: ({ href, children }) => (
@@ -99,7 +99,7 @@ function ClickToLoadImage({ src, alt }: { src: string; alt: string }) {
   const [state, setState] = useState<ImageState>({ kind: 'waiting' });
   const host = hostOf(src);
   useEffect(() => () => void (state.kind === 'shown' && URL.revokeObjectURL(state.objectUrl)), [state]);
-  if (!host) return <span className="text-stone-500">[image{alt ? `: ${alt}` : ''}]</span>;
+  if (!host) return <span className="text-stone-600 dark:text-stone-400">[image{alt ? `: ${alt}` : ''}]</span>;
 
   async function load() {
     setState({ kind: 'loading' });

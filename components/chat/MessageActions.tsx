@@ -140,7 +140,7 @@ export function EditQuestion({ initial, onSend, onCancel }: { initial: string; o
         <button type="button" data-testid="edit-cancel" onClick={onCancel} className="rounded-lg border border-stone-300 px-3 py-1 dark:border-stone-700">
           Cancel
         </button>
-        <button type="submit" data-testid="edit-send" disabled={!text.trim()} className="rounded-lg bg-amber-600 px-3 py-1 text-white disabled:opacity-40">
+        <button type="submit" data-testid="edit-send" disabled={!text.trim()} className="rounded-lg bg-amber-700 px-3 py-1 text-white disabled:opacity-40">
           Send
         </button>
       </div>

@@ -115,7 +115,7 @@ export function QuickSearch(p: {
         </div>
         <ul id="quick-search-results" role="listbox" data-testid="quick-search-results" className="max-h-[60vh] overflow-y-auto p-1 text-sm">
           {error && <li className="px-3 py-2 text-red-700 dark:text-red-300">{error}</li>}
-          {hits && hits.length === 0 && !error && <li className="px-3 py-2 text-stone-500">Nothing found.</li>}
+          {hits && hits.length === 0 && !error && <li className="px-3 py-2 text-stone-600 dark:text-stone-400">Nothing found.</li>}
           {hits?.map((h, i) => (
             <li
               key={`${h.kind}-${h.messageId ?? h.threadId}-${h.attachment?.id ?? ''}`}
@@ -130,7 +130,7 @@ export function QuickSearch(p: {
             >
               <div className="flex items-baseline gap-2">
                 <span className="truncate font-medium">{h.title || 'New chat'}</span>
-                <span className="ml-auto shrink-0 text-xs text-stone-500">
+                <span className="ml-auto shrink-0 text-xs text-stone-600 dark:text-stone-400">
                   {h.kind === 'title' ? 'title' : h.kind === 'attachment' ? `📄 ${h.attachment?.name ?? 'file'}` : h.role === 'user' ? 'you' : 'assistant'}
                   {' · '}
                   {new Date(h.createdAt).toLocaleDateString()}

@@ -38,7 +38,7 @@ export function MemoryPanel({ facts, error, onAdd, onForget }: { facts: MemoryFa
         {facts.map((f) => (
           <li key={f.id} data-testid="memory-fact" className="group flex items-start gap-1">
             <span className="flex-1">{f.text}</span>
-            <button type="button" aria-label={`Forget: ${f.text}`} data-testid="memory-forget" className="text-xs text-stone-500 hover:text-red-700" onClick={() => onForget(f.id)}>
+            <button type="button" aria-label={`Forget: ${f.text}`} data-testid="memory-forget" className="text-xs text-stone-600 dark:text-stone-400 hover:text-red-700" onClick={() => onForget(f.id)}>
               Forget
             </button>
           </li>

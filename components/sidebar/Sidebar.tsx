@@ -115,7 +115,7 @@ export function Sidebar(p: Props) {
             </ul>
           </li>
         ))}
-        {p.threads.length === 0 && <li className="px-2 py-4 text-sm text-stone-500">No conversations yet.</li>}
+        {p.threads.length === 0 && <li className="px-2 py-4 text-sm text-stone-600 dark:text-stone-400">No conversations yet.</li>}
       </ul>
       {p.footer}
     </nav>
