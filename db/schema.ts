@@ -227,3 +227,13 @@ export const sessions = sqliteTable(
   },
   (t) => [index('sessions_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * What the Settings page changed (lib/settings): one row per setting, its value as JSON. A
+ * setting without a row takes its value from the environment.
+ */
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});

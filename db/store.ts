@@ -7,6 +7,7 @@ import { memoryQueries } from './queries/memories';
 import { messageQueries } from './queries/messages';
 import { searchQueries } from './queries/search';
 import { sessionQueries } from './queries/sessions';
+import { settingQueries } from './queries/settings';
 import { threadQueries } from './queries/threads';
 import { turnQueries } from './queries/turns';
 
@@ -24,6 +25,7 @@ export function createStore(db: Db) {
     ...searchQueries(db),
     ...libraryQueries(db),
     ...sessionQueries(db),
+    ...settingQueries(db),
     transaction<T>(fn: () => T): T {
       return db.transaction(() => fn());
     },

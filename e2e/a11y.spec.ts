@@ -39,13 +39,16 @@ for (const theme of ['light', 'dark'] as const) {
     await page.keyboard.press('?');
     await expect(page.getByTestId('shortcuts')).toBeVisible();
     expect(await seriousViolations(page), 'the shortcuts dialog').toEqual([]);
+
+    await page.goto('/settings');
+    await expect(page.getByTestId('server-check')).toHaveAttribute('data-ok', 'true');
+    expect(await seriousViolations(page), 'the settings page').toEqual([]);
   });
 }
 
 test('the theme is chosen in the page, applies at once and is kept; the system theme follows the system', async ({ page }) => {
-  const chat = new ChatPage(page);
   await page.emulateMedia({ colorScheme: 'dark' });
-  await chat.open();
+  await page.goto('/settings');
   const html = page.locator('html');
   const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   await expect(html).toHaveAttribute('data-theme', 'system');

@@ -7,10 +7,19 @@ import { brand, isBranded } from '@/lib/errors';
  * Every key is documented in the README's configuration table.
  */
 
-const isHttpUrl = (v: string) => {
+export const isHttpUrl = (v: string) => {
   try {
     const u = new URL(v);
     return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+export const isTimezone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+    return true;
   } catch {
     return false;
   }
@@ -72,14 +81,7 @@ const configSchema = z.object({
   HEARTH_TIMEZONE: z
     .string()
     .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')
-    .refine((tz) => {
-      try {
-        new Intl.DateTimeFormat('en-GB', { timeZone: tz });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be an IANA timezone such as Europe/Paris'),
+    .refine(isTimezone, 'must be an IANA timezone such as Europe/Paris'),
   /** Where the user is, for weather and "near me" questions; optional. */
   HEARTH_LOCATION: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
   /** The assistant's name in its identity line. */

@@ -2,7 +2,6 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { LogoutButton } from '@/components/auth/LogoutButton';
-import { ThemePicker } from '@/components/ThemePicker';
 import { api, ApiError, followTurn, regenerateAnswer, sendMessage, uploadAttachment, type AttachmentInfo, type Health, type MemoryFact, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
 import { MemoryPanel } from '@/components/sidebar/MemoryPanel';
@@ -499,7 +498,9 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                 return summary;
               }}
             />
-            <ThemePicker />
+            <a href="/settings" data-testid="open-settings" className="mt-2 block rounded-md px-2 py-1 text-sm text-stone-700 hover:bg-white dark:text-stone-300 dark:hover:bg-stone-800">
+              Settings
+            </a>
             <LogoutButton />
           </>
         }

@@ -143,6 +143,9 @@ describe('routes and methods', () => {
       ['/api/attachments', ['POST']],
       ['/api/memories', ['GET', 'POST']],
       [`/api/memories/${memory}`, ['PATCH', 'DELETE']],
+      ['/api/settings', ['GET', 'PATCH']],
+      ['/api/settings/check-model', ['POST']],
+      ['/api/settings/check-search', ['POST']],
     ] as const;
 
   test('a method a route does not serve is a JSON 405 with Allow; OPTIONS lists what it serves', async () => {
@@ -196,6 +199,19 @@ describe('routes and methods', () => {
     assert.equal((cut.body as { messages: unknown[] }).messages.length, 2, 'the other answer is shown');
     assert.equal((await call('PATCH', `/api/threads/${t}`, { json: { title: 'Renamed' } })).status, 200);
     assert.equal((await call('DELETE', `/api/threads/${t}`)).status, 204);
+    // Settings: read, changed, put back; the live checks answer in words, also for a server that is not there.
+    assert.equal((await call('GET', '/api/settings')).status, 200);
+    const named = await call('PATCH', '/api/settings', { json: { userName: 'Sam' } });
+    assert.equal(named.status, 200, named.text);
+    assert.deepEqual((named.body as { overridden: string[] }).overridden, ['userName']);
+    assert.deepEqual((await call('PATCH', '/api/settings', { json: { userName: null } })).body, (await call('GET', '/api/settings')).body);
+    const dead = await call('POST', '/api/settings/check-model', { json: { url: 'http://127.0.0.1:9/v1' } });
+    assert.equal(dead.status, 200);
+    assert.equal((dead.body as { reachable: boolean }).reachable, false);
+    const noSearch = await call('POST', '/api/settings/check-search', { json: { url: 'http://127.0.0.1:9' } });
+    assert.equal(noSearch.status, 200);
+    assert.equal((noSearch.body as { ok: boolean }).ok, false);
+    assertError(await call('PATCH', '/api/settings', { json: { timezone: 'Mars/Olympus' } }), 400, 'bad_request');
   });
 
   test('an /api path no route serves is a JSON 404, whatever the method', async () => {

@@ -230,6 +230,13 @@ export function persona(req: DoubleRequest): DoubleReply {
   if (CURRENT.test(q)) {
     return { content: 'Web search is off here, so I cannot check this. From what I know, it changes often; please treat this as a rough guide.' };
   }
+  // Who it is and who the user is, as the identity block says (the Settings page changes both).
+  const system = text(req.messages.find((m) => m.role === 'system')?.content);
+  if (/^what is your name\??$/i.test(q.trim())) return { content: `My name is ${system.match(/^You are ([^,]+),/)?.[1] ?? 'unknown'}.` };
+  if (/^what is my name\??$/i.test(q.trim())) {
+    const name = system.match(/The user's name is ([^.]+)\./)?.[1];
+    return { content: name ? `Your name is ${name}.` : 'You have not told me your name.' };
+  }
   // A model samples: asked the same again (a regenerated answer), it says something else.
   if (/\bdraw a card\b/i.test(q)) {
     const n = (draws.get(q) ?? 0) + 1;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isHttpUrl } from '@/lib/config';
 
 /** Request shapes of the HTTP API, validated at the edge. */
 
@@ -72,3 +73,8 @@ export const searchQuery = z
 export const exportQuery = z.object({ format: z.enum(['md', 'json']).default('json') });
 
 export const memoryBody = z.object({ text: z.string().max(2000, 'a fact is one short sentence') }).strict();
+
+/** The Settings page's live checks: a model server (and the model name to ask for), a SearXNG address. */
+const checkUrl = z.string().trim().max(500).refine(isHttpUrl, 'must be an http(s) URL');
+export const checkModelBody = z.object({ url: checkUrl, model: z.string().trim().max(200).optional() }).strict();
+export const checkSearchBody = z.object({ url: checkUrl }).strict();

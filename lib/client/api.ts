@@ -1,5 +1,6 @@
 import type { DecisionRecord } from '@/lib/decide/types';
 import type { TurnEvent, TurnStats } from '@/lib/engine/events';
+import type { Settings } from '@/lib/settings/settings';
 import { readSse } from './sse';
 import type { SetAsideDraft } from './turn-state';
 
@@ -89,10 +90,18 @@ export const api = {
     for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
     return call<{ results: SearchResult[] }>(`/api/search?${params}`, { signal });
   },
+  getSettings: () => call<SettingsView>('/api/settings'),
+  /** Changes settings; null puts one back to the environment's value. */
+  patchSettings: (patch: Partial<{ [K in keyof Settings]: Settings[K] | null }>) => call<SettingsView>('/api/settings', { method: 'PATCH', body: JSON.stringify(patch) }),
+  checkModel: (url: string, model: string) => call<ModelCheck>('/api/settings/check-model', { method: 'POST', body: JSON.stringify(model ? { url, model } : { url }) }),
+  checkSearch: (url: string) => call<{ ok: boolean; results?: number; error?: string }>('/api/settings/check-search', { method: 'POST', body: JSON.stringify({ url }) }),
   /** Imports a library file (or one thread's JSON export), sent as it is. */
   importLibrary: (file: File) =>
     call<ImportSummary>('/api/import', { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } }),
 };
+
+export type SettingsView = { settings: Settings; defaults: Settings; overridden: (keyof Settings)[]; tools: readonly { name: string; what: string }[] };
+export type ModelCheck = { url: string; reachable: boolean; id?: string; contextSize?: number; slots?: number; vision?: boolean; error?: string };
 
 export type SearchFilters = { threadId?: string; role?: 'user' | 'assistant'; from?: string; to?: string };
 /** A search hit: a message, an attached file (with the message it came with) or a thread's title (no message). */

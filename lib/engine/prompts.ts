@@ -10,8 +10,13 @@ export type IdentityOptions = {
   now: number;
   timezone: string;
   location?: string;
+  /** What the user is called (the Settings page). */
+  userName?: string;
   webSearch: boolean;
   toolNames: string[];
+  /** The user's instructions for every conversation (the Settings page). */
+  defaultInstructions?: string;
+  /** The user's instructions for this conversation. */
   systemPrompt?: string;
 };
 
@@ -22,7 +27,8 @@ export function identityPrompt(o: IdentityOptions): string {
   const lines = [
     `You are ${o.assistantName}, an assistant running on the user's own machine: the open-weights model ${o.modelId} served by llama.cpp. You are not ChatGPT, Claude or Gemini.`,
     `Today is ${day}. It is around ${hour} in the user's timezone (${o.timezone}).` +
-      (o.location ? ` The user is in ${o.location}; use that for weather, local news and anything nearby.` : ''),
+      (o.location ? ` The user is in ${o.location}; use that for weather, local news and anything nearby.` : '') +
+      (o.userName?.trim() ? ` The user's name is ${o.userName.trim()}.` : ''),
     '',
     'How you work:',
     '- Use a tool for anything current, local, priced, scheduled or checkable, instead of answering from memory.',
@@ -37,6 +43,7 @@ export function identityPrompt(o: IdentityOptions): string {
     );
   }
   if (o.toolNames.length) lines.push(`Your tools: ${o.toolNames.join(', ')}.`);
+  if (o.defaultInstructions?.trim()) lines.push('', "The user's instructions for every conversation:", o.defaultInstructions.trim());
   if (o.systemPrompt?.trim()) lines.push('', "The user's instructions for this conversation:", o.systemPrompt.trim());
   return lines.join('\n');
 }

@@ -16,6 +16,8 @@ import type { WebDeps } from '@/lib/tools/web';
 import { TurnRegistry } from '@/lib/turns/registry';
 import { BackgroundTitles } from '@/lib/turns/titles';
 import { memoryBook } from './memories';
+import { SettingsService } from './settings';
+import type { SettingKey, Settings } from '@/lib/settings/settings';
 import { LibraryUpdates } from './updates';
 
 /**
@@ -28,7 +30,9 @@ import { LibraryUpdates } from './updates';
 export type Runtime = {
   config: Config;
   store: Store;
-  models: ModelPool;
+  /** The model servers of the settings in force (a new pool when the Settings page changes them). */
+  readonly models: ModelPool;
+  settings: SettingsService;
   turns: TurnRegistry;
   updates: LibraryUpdates;
   auth: Auth;
@@ -48,31 +52,57 @@ export function buildRuntime(
   store: Store,
   { model, now = Date.now, allowAddress, withoutTools }: { model?: ModelClient; now?: () => number; allowAddress?: (address: string) => boolean; withoutTools?: readonly string[] } = {},
 ): Runtime {
-  const servers = model
-    ? [{ url: config.LLAMA_URL[0], client: model }]
-    : config.LLAMA_URL.map((url) => ({
-        url,
-        client: createLlamaClient({ baseURL: url, timeoutMs: config.MODEL_TIMEOUT_MS, apiKey: config.LLAMA_API_KEY, model: config.LLAMA_MODEL }),
-      }));
-  const models = new ModelPool(servers, { slots: config.MODEL_SLOTS, log: (m) => console.warn(m) });
+  const poolFor = (s: Settings) =>
+    new ModelPool(
+      model
+        ? [{ url: s.modelServers[0].url, client: model }]
+        : s.modelServers.map((server) => ({
+            url: server.url,
+            client: createLlamaClient({ baseURL: server.url, timeoutMs: config.MODEL_TIMEOUT_MS, apiKey: config.LLAMA_API_KEY, model: server.model || undefined }),
+          })),
+      { slots: s.modelSlots ?? undefined, log: (m) => console.warn(m) },
+    );
   const updates = new LibraryUpdates();
-  // Built once: the tool schemas are computed when the set is made.
-  const toolSet = createToolSet({ config, store, now, memory: memoryBook({ store, updates }), allowAddress, without: withoutTools });
+  const memory = memoryBook({ store, updates });
+  // The tool schemas are computed when a set is made: once, and again when a setting they use changes.
+  const toolSetFor = (s: Settings) =>
+    createToolSet({
+      config: { ...config, SEARXNG_URL: s.searxngUrl || undefined, HEARTH_TIMEZONE: s.timezone },
+      store,
+      now,
+      memory,
+      allowAddress,
+      without: [...(withoutTools ?? []), ...s.disabledTools],
+    });
+  const POOL_KEYS: SettingKey[] = ['modelServers', 'modelSlots'];
+  const TOOL_KEYS: SettingKey[] = ['searxngUrl', 'disabledTools', 'timezone'];
+  const settings: SettingsService = new SettingsService(config, store, (changed) => {
+    if (changed.some((k) => POOL_KEYS.includes(k))) {
+      // Turns under way finish on the pool they entered; new ones go to the new servers.
+      const old = models;
+      models = poolFor(settings.current());
+      old.close();
+    }
+    if (changed.some((k) => TOOL_KEYS.includes(k))) toolSet = toolSetFor(settings.current());
+  });
+  let models = poolFor(settings.current());
+  let toolSet = toolSetFor(settings.current());
   const turns = new TurnRegistry({
     store,
-    models,
+    models: () => models,
     tools: () => toolSet,
     now,
-    assistantName: config.HEARTH_ASSISTANT_NAME,
-    timezone: config.HEARTH_TIMEZONE,
-    location: config.HEARTH_LOCATION,
-    engine: {
-      maxRounds: config.MAX_ROUNDS,
-      budget: { fuel: config.TURN_FUEL, modelCalls: config.TURN_MODEL_CALLS, modelCallCost: 100 },
+    identity: () => {
+      const s = settings.current();
+      return { assistantName: s.assistantName, timezone: s.timezone, location: s.location || undefined, userName: s.userName, defaultInstructions: s.defaultInstructions };
+    },
+    engine: () => {
+      const s = settings.current();
+      return { maxRounds: s.maxRounds, budget: { fuel: s.turnFuel, modelCalls: s.turnModelCalls, modelCallCost: 100 } };
     },
     titles:
       config.HEARTH_TITLES === 'model'
-        ? new BackgroundTitles({ store, models, onTitle: (id, title) => updates.publish({ type: 'thread', id, title }), log: (m) => console.warn(m) })
+        ? new BackgroundTitles({ store, models: { idle: () => models.idle() }, onTitle: (id, title) => updates.publish({ type: 'thread', id, title }), log: (m) => console.warn(m) })
         : undefined,
     imageData: ({ sha256, mime }) => {
       const file = filePath(filesDir(config.DATA_DIR), sha256);
@@ -84,7 +114,18 @@ export function buildRuntime(
   // The proxy and the streaming routes check sessions through this gate (lib/auth/gate.ts).
   installAuthGate({ required: auth.required, valid: (token) => auth.sessions.valid(token) });
   const imageDeps: WebDeps = { policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress }, guard: createHostGuard(store, now), now };
-  return { config, store, models, turns, updates, auth, remoteImage: (url, signal) => fetchRemoteImage(url, imageDeps, signal) };
+  return {
+    config,
+    store,
+    get models() {
+      return models;
+    },
+    settings,
+    turns,
+    updates,
+    auth,
+    remoteImage: (url, signal) => fetchRemoteImage(url, imageDeps, signal),
+  };
 }
 
 export function getRuntime(): Runtime {

@@ -124,6 +124,30 @@ export function parseSearxng(body: unknown, limit: number) {
   return results;
 }
 
+/** A SearXNG search asked for as JSON. */
+function searxngQuery(base: URL, query: string): URL {
+  const url = new URL('search', base.href.endsWith('/') ? base.href : `${base.href}/`);
+  url.searchParams.set('q', query);
+  url.searchParams.set('format', 'json');
+  return url;
+}
+
+/** The Settings page's test of a SearXNG address: one search, and what came back, in words. */
+export async function checkSearxng(searxngUrl: string, fetchImpl: typeof fetch = fetch): Promise<{ ok: boolean; results?: number; error?: string }> {
+  let res: Response;
+  try {
+    res = await fetchImpl(searxngQuery(new URL(searxngUrl), 'weather'), { signal: AbortSignal.timeout(8000), headers: { Accept: 'application/json' } });
+  } catch (err) {
+    return { ok: false, error: `no answer from ${searxngUrl} (${(err as Error).message})` };
+  }
+  if (!res.ok) return { ok: false, error: `it answered HTTP ${res.status}${res.status === 403 ? ' (is format=json enabled in its settings.yml?)' : ''}` };
+  try {
+    return { ok: true, results: parseSearxng(await res.json(), 50).length };
+  } catch {
+    return { ok: false, error: 'it answered, but not with SearXNG JSON (is format=json enabled in its settings.yml?)' };
+  }
+}
+
 export function createWebSearchTool({ searxngUrl, guard, now, fetchImpl = fetch }: { searxngUrl: string; guard: HostGuard; now: () => number; fetchImpl?: typeof fetch }) {
   const base = new URL(searxngUrl);
   return defineTool({
@@ -144,9 +168,7 @@ export function createWebSearchTool({ searxngUrl, guard, now, fetchImpl = fetch 
       const verdict = guard.admit(host);
       if (!verdict.ok) throw new ToolError(restingMessage(host, verdict, now()));
       if (verdict.waitMs > 0) await new Promise((r) => setTimeout(r, verdict.waitMs));
-      const url = new URL('search', base.href.endsWith('/') ? base.href : `${base.href}/`);
-      url.searchParams.set('q', query);
-      url.searchParams.set('format', 'json');
+      const url = searxngQuery(base, query);
       let res: Response;
       try {
         res = await fetchImpl(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(12_000)]), headers: { Accept: 'application/json' } });

@@ -92,18 +92,26 @@ export type TurnStore = {
   }[];
 };
 
+export type TurnIdentity = {
+  assistantName: string;
+  timezone: string;
+  location?: string;
+  userName?: string;
+  /** Instructions for every conversation, before the thread's own. */
+  defaultInstructions?: string;
+};
+
 export type ToolSet = { registry: ToolRegistry; researchAvailable: () => boolean; deps: (threadId: string) => ToolDeps };
 
 export type RegistryOptions = {
   store: TurnStore;
-  /** The model servers and the queue in front of their slots. */
-  models: ModelPool;
+  /** The model servers and the queue in front of their slots (asked per turn: the Settings page may change them). */
+  models: () => ModelPool;
   tools: () => ToolSet;
   now?: () => number;
-  assistantName: string;
-  timezone: string;
-  location?: string;
-  engine?: Partial<EngineConfig>;
+  /** Who the assistant is, who and where the user is: read at the start of each turn (the Settings page may change them). */
+  identity: () => TurnIdentity;
+  engine?: () => Partial<EngineConfig>;
   /** Upper bound on history sent to the model, in characters (from the model's context size). */
   historyChars?: number;
   /** Writes thread titles in the background after a first exchange (off: titles stay the first words). */
@@ -313,7 +321,9 @@ export class TurnRegistry {
   }
 
   private async execute(live: LiveTurn, ids: { userMessageId: string; assistantMessageId: string; steps: StoredStep[] }) {
-    const { store, models } = this.options;
+    const { store } = this.options;
+    // The pool of this turn's start: if the servers change meanwhile, the turn leaves the pool it entered.
+    const models = this.options.models();
     const ticket = models.enter(live.turnId, live.threadId, (position) => this.emit(live, { type: 'status', stage: 'queued', queuePosition: position }));
     const onAbort = () => models.leave(live.turnId);
     live.abort.signal.addEventListener('abort', onAbort, { once: true });
@@ -384,6 +394,7 @@ export class TurnRegistry {
       }));
     const earlierAnswers = history.filter((m) => m.role === 'assistant').slice(-3).map((m) => m.content);
     const tools = this.options.tools();
+    const identity = this.options.identity();
     const now = this.now();
     const storage: DecisionStorage = {
       // The thread's checks so far, from this branch only: another branch's turns are not this conversation.
@@ -397,11 +408,9 @@ export class TurnRegistry {
     const context = await ContextRuntime.create(
       [
         identityLayer({
-          assistantName: this.options.assistantName,
+          ...identity,
           modelId: lease.modelId ?? 'local model',
           now,
-          timezone: this.options.timezone,
-          location: this.options.location,
           webSearch: tools.researchAvailable(),
           toolNames: tools.registry.tools.map((t) => t.name),
           systemPrompt: thread.systemPrompt,
@@ -426,7 +435,7 @@ export class TurnRegistry {
         now: this.now,
         signal: live.abort.signal,
         researchAvailable: tools.researchAvailable,
-        config: this.options.engine,
+        config: this.options.engine?.(),
       },
     );
     // The question as it was sent: later turns send its block again, word for word.

@@ -1,0 +1,18 @@
+import { handle, json, otherMethods, readJson } from '@/lib/api/http';
+import { checkModelBody } from '@/lib/api/schemas';
+import { createLlamaClient } from '@/lib/llm/client';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
+
+/** Asks a model server how it is (reachable, model, context size, slots, vision) before it is saved. */
+export function POST(request: Request) {
+  return handle(async () => {
+    const { url, model } = await readJson(request, checkModelBody);
+    const { config } = getRuntime();
+    const client = createLlamaClient({ baseURL: url.replace(/\/+$/, ''), timeoutMs: 5000, healthTimeoutMs: 5000, apiKey: config.LLAMA_API_KEY, model: model || undefined });
+    return json(await client.health());
+  });
+}

@@ -1,0 +1,312 @@
+'use client';
+
+import Link from 'next/link';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { api, type ModelCheck, type SettingsView } from '@/lib/client/api';
+import type { Settings } from '@/lib/settings/settings';
+import { ThemePicker } from '@/components/ThemePicker';
+
+/**
+ * Settings, kept in Hearth's database over the environment's defaults: the model servers (each
+ * checked live), who the assistant and the user are, the tools, SearXNG (with a test search)
+ * and the turn budget. Saved changes apply from the next reply; "Default" puts one back.
+ */
+
+type Key = keyof Settings;
+
+const inputClass = 'w-full rounded-md border border-stone-300 bg-white px-2 py-1 text-sm dark:border-stone-700 dark:bg-stone-900';
+const buttonClass = 'rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white disabled:opacity-50 dark:border-stone-700 dark:hover:bg-stone-800';
+
+function Section({ title, children, hint }: { title: string; hint?: string; children: React.ReactNode }) {
+  return (
+    <section className="space-y-3 rounded-xl border border-stone-200 p-4 dark:border-stone-800">
+      <div>
+        <h2 className="font-semibold">{title}</h2>
+        {hint && <p className="text-sm text-stone-600 dark:text-stone-400">{hint}</p>}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function CheckResult({ check }: { check: ModelCheck | 'checking' | undefined }) {
+  if (!check) return null;
+  if (check === 'checking') return <p className="text-xs text-stone-600 dark:text-stone-400">Checking…</p>;
+  if (!check.reachable) {
+    return (
+      <p data-testid="server-check" data-ok="false" className="text-xs text-red-700 dark:text-red-300">
+        ✗ Cannot be used: {check.error ?? 'no answer'}
+      </p>
+    );
+  }
+  const parts = [check.id ? `model ${check.id}` : null, check.contextSize ? `context ${check.contextSize.toLocaleString('en')} tokens` : null, check.slots ? `${check.slots} slot${check.slots === 1 ? '' : 's'}` : null, check.vision ? 'sees images' : null].filter(Boolean);
+  return (
+    <p data-testid="server-check" data-ok="true" className="text-xs text-emerald-800 dark:text-emerald-300">
+      ✓ Answering{parts.length ? `: ${parts.join(' · ')}` : ''}
+    </p>
+  );
+}
+
+export function SettingsPage() {
+  const [view, setView] = useState<SettingsView | null>(null);
+  const [draft, setDraft] = useState<Settings | null>(null);
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [checks, setChecks] = useState<Record<string, ModelCheck | 'checking'>>({});
+  const [searchCheck, setSearchCheck] = useState<{ ok: boolean; text: string } | 'checking' | null>(null);
+
+  const load = useCallback((v: SettingsView) => {
+    setView(v);
+    setDraft(structuredClone(v.settings));
+  }, []);
+
+  const checkServer = useCallback(async (url: string, model: string) => {
+    setChecks((c) => ({ ...c, [url]: 'checking' }));
+    try {
+      const result = await api.checkModel(url, model);
+      setChecks((c) => ({ ...c, [url]: result }));
+    } catch (err) {
+      setChecks((c) => ({ ...c, [url]: { url, reachable: false, error: (err as Error).message } }));
+    }
+  }, []);
+
+  useEffect(() => {
+    api
+      .getSettings()
+      .then((v) => {
+        load(v);
+        // Each saved server is checked at once: the page says which ones answer.
+        for (const s of v.settings.modelServers) void checkServer(s.url, s.model);
+      })
+      .catch((err) => setStatus({ ok: false, text: (err as Error).message }));
+  }, [load, checkServer]);
+
+  const changed = useMemo(() => (view && draft ? (Object.keys(draft) as Key[]).filter((k) => JSON.stringify(draft[k]) !== JSON.stringify(view.settings[k])) : []), [view, draft]);
+
+  if (!view || !draft) {
+    return <main className="mx-auto max-w-3xl p-6">{status ? <p role="alert">{status.text}</p> : <p>Loading settings…</p>}</main>;
+  }
+
+  const set = <K extends Key>(key: K, value: Settings[K]) => {
+    setDraft({ ...draft, [key]: value });
+    setStatus(null);
+  };
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      const patch = Object.fromEntries(changed.map((k) => [k, draft[k]]));
+      load(await api.patchSettings(patch));
+      setStatus({ ok: true, text: 'Saved. Changes apply from the next reply.' });
+    } catch (err) {
+      setStatus({ ok: false, text: (err as Error).message });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const reset = async (key: Key) => {
+    try {
+      load(await api.patchSettings({ [key]: null }));
+      setStatus({ ok: true, text: 'Back to the default. It applies from the next reply.' });
+    } catch (err) {
+      setStatus({ ok: false, text: (err as Error).message });
+    }
+  };
+
+  /** A labelled field, with "Default" when the saved value is not the environment's. */
+  const field = (key: Key, label: string, control: React.ReactNode, hint?: string) => (
+    <div className="space-y-1" data-testid={`setting-${key}`}>
+      <div className="flex items-center gap-2">
+        <label htmlFor={`setting-${key}-input`} className="text-sm font-medium">
+          {label}
+        </label>
+        {view.overridden.includes(key) && (
+          <button type="button" data-testid={`reset-${key}`} className="ml-auto text-xs underline" onClick={() => void reset(key)} title="Use the value from Hearth's environment again">
+            Default
+          </button>
+        )}
+      </div>
+      {control}
+      {hint && <p className="text-xs text-stone-600 dark:text-stone-400">{hint}</p>}
+    </div>
+  );
+
+  const timezones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+
+  return (
+    <main className="h-dvh overflow-y-auto">
+      <div className="mx-auto max-w-3xl space-y-4 p-4 pb-24 sm:p-6">
+        <header className="flex items-center gap-3">
+          <Link href="/" className="text-sm underline" data-testid="back-to-chat">
+            ← Chats
+          </Link>
+          <h1 className="text-xl font-semibold">Settings</h1>
+        </header>
+
+        <Section title="Model servers" hint="The llama-servers replies go to. Each is asked how it is when the page opens and when you press Check.">
+          <ul className="space-y-3" data-testid="model-servers">
+            {draft.modelServers.map((server, i) => (
+              <li key={i} className="space-y-1" data-testid="model-server">
+                <div className="flex flex-wrap gap-2">
+                  <input
+                    aria-label={`Server ${i + 1} URL`}
+                    data-testid="server-url"
+                    className={`${inputClass} min-w-0 flex-[2]`}
+                    value={server.url}
+                    placeholder="http://127.0.0.1:8080/v1"
+                    onChange={(e) => set('modelServers', draft.modelServers.map((s, j) => (j === i ? { ...s, url: e.target.value } : s)))}
+                  />
+                  <input
+                    aria-label={`Server ${i + 1} model name`}
+                    data-testid="server-model"
+                    className={`${inputClass} min-w-0 flex-1`}
+                    value={server.model}
+                    placeholder="model name (optional)"
+                    onChange={(e) => set('modelServers', draft.modelServers.map((s, j) => (j === i ? { ...s, model: e.target.value } : s)))}
+                  />
+                  <button type="button" data-testid="check-server" className={buttonClass} onClick={() => void checkServer(server.url, server.model)}>
+                    Check
+                  </button>
+                  {draft.modelServers.length > 1 && (
+                    <button type="button" aria-label={`Remove server ${i + 1}`} className={buttonClass} onClick={() => set('modelServers', draft.modelServers.filter((_, j) => j !== i))}>
+                      Remove
+                    </button>
+                  )}
+                </div>
+                <CheckResult check={checks[server.url]} />
+              </li>
+            ))}
+          </ul>
+          <div className="flex items-center gap-2">
+            <button type="button" data-testid="add-server" className={buttonClass} onClick={() => set('modelServers', [...draft.modelServers, { url: '', model: '' }])}>
+              Add a server
+            </button>
+            {view.overridden.includes('modelServers') && (
+              <button type="button" data-testid="reset-modelServers" className="text-xs underline" onClick={() => void reset('modelServers')}>
+                Default servers
+              </button>
+            )}
+          </div>
+          {field(
+            'modelSlots',
+            'Slots per server',
+            <input
+              id="setting-modelSlots-input"
+              type="number"
+              min={1}
+              max={64}
+              className={`${inputClass} w-32`}
+              value={draft.modelSlots ?? ''}
+              placeholder="as the server says"
+              onChange={(e) => set('modelSlots', e.target.value === '' ? null : Number(e.target.value))}
+            />,
+            'Leave empty to use what each server reports (llama-server --parallel).',
+          )}
+        </Section>
+
+        <Section title="The assistant">
+          {field('assistantName', 'Name', <input id="setting-assistantName-input" className={inputClass} value={draft.assistantName} onChange={(e) => set('assistantName', e.target.value)} />)}
+          {field(
+            'defaultInstructions',
+            'Instructions for every conversation',
+            <textarea id="setting-defaultInstructions-input" rows={4} className={inputClass} value={draft.defaultInstructions} placeholder="For example: answer briefly; use metric units." onChange={(e) => set('defaultInstructions', e.target.value)} />,
+            "Each conversation's own instructions come after these.",
+          )}
+        </Section>
+
+        <Section title="You">
+          {field('userName', 'Your name', <input id="setting-userName-input" className={inputClass} value={draft.userName} onChange={(e) => set('userName', e.target.value)} />)}
+          {field(
+            'timezone',
+            'Timezone',
+            <>
+              <input id="setting-timezone-input" list="timezones" className={inputClass} value={draft.timezone} onChange={(e) => set('timezone', e.target.value)} />
+              <datalist id="timezones">
+                {timezones.map((tz) => (
+                  <option key={tz} value={tz} />
+                ))}
+              </datalist>
+            </>,
+            'For the date the model is told and the now tool.',
+          )}
+          {field('location', 'Location', <input id="setting-location-input" className={inputClass} value={draft.location} placeholder="City, country" onChange={(e) => set('location', e.target.value)} />, 'For weather, local news and "near me".')}
+        </Section>
+
+        <Section title="Tools" hint="A tool switched off is not offered to the model.">
+          <fieldset className="grid gap-1 sm:grid-cols-2" data-testid="setting-disabledTools">
+            <legend className="sr-only">Tools</legend>
+            {view.tools.map((tool) => (
+              <label key={tool.name} className="flex items-start gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  data-testid={`tool-${tool.name}`}
+                  checked={!draft.disabledTools.includes(tool.name as Settings['disabledTools'][number])}
+                  onChange={(e) =>
+                    set('disabledTools', e.target.checked ? draft.disabledTools.filter((t) => t !== tool.name) : [...draft.disabledTools, tool.name as Settings['disabledTools'][number]])
+                  }
+                  className="mt-1"
+                />
+                <span>
+                  <span className="font-mono">{tool.name}</span> <span className="text-stone-600 dark:text-stone-400">{tool.what}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          {field(
+            'searxngUrl',
+            'SearXNG address (web search)',
+            <div className="flex gap-2">
+              <input id="setting-searxngUrl-input" className={inputClass} value={draft.searxngUrl} placeholder="http://127.0.0.1:8888 (empty: web search off)" onChange={(e) => set('searxngUrl', e.target.value)} />
+              <button
+                type="button"
+                data-testid="test-searxng"
+                className={buttonClass}
+                disabled={!draft.searxngUrl.trim() || searchCheck === 'checking'}
+                onClick={() => {
+                  setSearchCheck('checking');
+                  api
+                    .checkSearch(draft.searxngUrl.trim())
+                    .then((r) => setSearchCheck(r.ok ? { ok: true, text: `✓ SearXNG answered a test search (${r.results} results).` } : { ok: false, text: `✗ ${r.error}` }))
+                    .catch((err) => setSearchCheck({ ok: false, text: `✗ ${(err as Error).message}` }));
+                }}
+              >
+                Test
+              </button>
+            </div>,
+          )}
+          {searchCheck && (
+            <p data-testid="searxng-check" className={`text-xs ${searchCheck !== 'checking' && !searchCheck.ok ? 'text-red-700 dark:text-red-300' : 'text-emerald-800 dark:text-emerald-300'}`}>
+              {searchCheck === 'checking' ? 'Searching…' : searchCheck.text}
+            </p>
+          )}
+        </Section>
+
+        <Section title="Turn budget" hint="What one reply may spend before Hearth stops it and says so.">
+          <div className="grid gap-3 sm:grid-cols-3">
+            {field('turnFuel', 'Fuel', <input id="setting-turnFuel-input" type="number" min={100} className={inputClass} value={draft.turnFuel} onChange={(e) => set('turnFuel', Number(e.target.value))} />, 'A model call costs 100.')}
+            {field('maxRounds', 'Rounds', <input id="setting-maxRounds-input" type="number" min={1} max={20} className={inputClass} value={draft.maxRounds} onChange={(e) => set('maxRounds', Number(e.target.value))} />)}
+            {field('turnModelCalls', 'Model calls', <input id="setting-turnModelCalls-input" type="number" min={1} max={200} className={inputClass} value={draft.turnModelCalls} onChange={(e) => set('turnModelCalls', Number(e.target.value))} />)}
+          </div>
+        </Section>
+
+        <Section title="Appearance">
+          <ThemePicker />
+        </Section>
+      </div>
+      <div className="fixed inset-x-0 bottom-0 border-t border-stone-200 bg-stone-50/95 p-3 dark:border-stone-800 dark:bg-stone-950/95">
+        <div className="mx-auto flex max-w-3xl items-center gap-3">
+          <button type="button" data-testid="save-settings" disabled={saving || changed.length === 0} onClick={() => void save()} className="rounded-lg bg-amber-700 px-4 py-2 text-white disabled:opacity-40">
+            Save
+          </button>
+          {changed.length > 0 && !status && <span className="text-sm text-stone-600 dark:text-stone-400">{changed.length} unsaved change{changed.length === 1 ? '' : 's'}</span>}
+          {status && (
+            <span role={status.ok ? 'status' : 'alert'} data-testid="settings-status" className={`text-sm ${status.ok ? 'text-emerald-800 dark:text-emerald-300' : 'text-red-700 dark:text-red-300'}`}>
+              {status.text}
+            </span>
+          )}
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,77 @@
+import { expect, test } from '@playwright/test';
+import { ChatPage } from './pages/chat';
+
+/** Everything the Settings page can change, put back to the environment's values after each test. */
+test.afterEach(async ({ request }) => {
+  const keys = ['modelServers', 'modelSlots', 'assistantName', 'defaultInstructions', 'userName', 'timezone', 'location', 'searxngUrl', 'disabledTools', 'turnFuel', 'maxRounds', 'turnModelCalls'];
+  const res = await request.patch('/api/settings', { data: Object.fromEntries(keys.map((k) => [k, null])) });
+  expect(res.status()).toBe(200);
+});
+
+test('settings are saved in Hearth, kept after a reload, and the next reply uses them without a restart', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('open-settings').click();
+  await expect(page).toHaveURL(/\/settings$/);
+  // The model server is checked live.
+  await expect(page.getByTestId('server-check')).toHaveAttribute('data-ok', 'true');
+  await expect(page.getByTestId('server-check')).toContainText(/model \S+ · context [\d,]+ tokens · \d+ slot/);
+
+  await page.getByLabel('Name', { exact: true }).fill('Ember');
+  await page.getByLabel('Your name').fill('Camille');
+  await expect(page.getByText('2 unsaved changes')).toBeVisible();
+  await page.getByTestId('save-settings').click();
+  await expect(page.getByTestId('settings-status')).toHaveText('Saved. Changes apply from the next reply.');
+  await page.reload();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Ember');
+  await expect(page.getByTestId('reset-assistantName')).toBeVisible();
+
+  await page.getByTestId('back-to-chat').click();
+  const chat = new ChatPage(page);
+  await chat.ask('What is your name?');
+  await chat.waitForAnswer();
+  await expect(chat.lastAnswer().getByTestId('answer').locator('.md')).toHaveText('My name is Ember.');
+  await chat.ask('What is my name?');
+  await chat.waitForAnswer();
+  await expect(chat.lastAnswer().getByTestId('answer').locator('.md')).toHaveText('Your name is Camille.');
+
+  // "Default" puts the environment's name back.
+  await page.goto('/settings');
+  await page.getByTestId('reset-assistantName').click();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Hearth');
+  await page.goto('/');
+  await chat.ask('What is your name?');
+  await chat.waitForAnswer();
+  await expect(chat.lastAnswer().getByTestId('answer').locator('.md')).toHaveText('My name is Hearth.');
+});
+
+test('live checks: SearXNG answers a test search; a server that is not there says so; a bad value is refused with the reason', async ({ page }) => {
+  await page.goto('/settings');
+  await page.getByTestId('test-searxng').click();
+  await expect(page.getByTestId('searxng-check')).toContainText(/✓ SearXNG answered a test search \(\d+ results\)/);
+
+  await page.getByTestId('add-server').click();
+  await page.getByTestId('server-url').nth(1).fill('http://127.0.0.1:9/v1');
+  await page.getByTestId('check-server').nth(1).click();
+  await expect(page.getByTestId('server-check').nth(1)).toHaveAttribute('data-ok', 'false');
+  await expect(page.getByTestId('server-check').nth(1)).toContainText('Cannot be used');
+  await page.getByLabel('Remove server 2').click();
+
+  await page.getByLabel('Timezone', { exact: true }).fill('Mars/Olympus');
+  await page.getByTestId('save-settings').click();
+  await expect(page.getByTestId('settings-status')).toContainText('IANA timezone');
+  await page.reload();
+  await expect(page.getByLabel('Timezone', { exact: true })).toHaveValue('UTC');
+});
+
+test('a tool switched off in Settings is not offered: web search off, a current question is answered with a caveat', async ({ page }) => {
+  await page.goto('/settings');
+  await page.getByTestId('tool-web_search').uncheck();
+  await page.getByTestId('save-settings').click();
+  await expect(page.getByTestId('settings-status')).toHaveText('Saved. Changes apply from the next reply.');
+  await page.goto('/');
+  const chat = new ChatPage(page);
+  await chat.ask('What is the price of gold today?');
+  await chat.waitForAnswer();
+  await expect(chat.lastAnswer().locator('[data-testid="tool-call"][data-tool="web_search"]')).toHaveCount(0);
+  await expect(chat.lastAnswer().getByTestId('answer')).toContainText('Web search is off here');
+});

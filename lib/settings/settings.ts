@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { isHttpUrl, isTimezone, type Config } from '@/lib/config';
+
+/**
+ * What the Settings page changes. The environment gives every default (lib/config.ts); a
+ * setting saved in the page is kept in SQLite and wins over it until it is reset. Each
+ * setting is read and checked on its own, so one bad stored value falls back to its default
+ * instead of taking the others with it. Changes apply from the next turn, without a restart.
+ */
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine(isHttpUrl, 'must be an http(s) URL')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+/** The tools a user can switch off, with what each one is for. */
+export const TOOL_CATALOG = [
+  { name: 'web_search', what: 'Search the web (through your SearXNG)' },
+  { name: 'fetch_url', what: 'Read a web page or a PDF' },
+  { name: 'calculator', what: 'Exact arithmetic' },
+  { name: 'now', what: 'The date and time in your timezone' },
+  { name: 'remember', what: 'Keep and forget facts about you' },
+  { name: 'search_conversations', what: 'Look through your earlier conversations' },
+  { name: 'read_attachment', what: 'Read an attached file' },
+  { name: 'grep_attachment', what: 'Search inside an attached file' },
+] as const;
+export type ToolName = (typeof TOOL_CATALOG)[number]['name'];
+const toolNames = TOOL_CATALOG.map((t) => t.name) as [ToolName, ...ToolName[]];
+
+export const SETTING_SHAPES = {
+  /** The llama-servers turns go to, each with the model name to ask for (empty: the server's own). */
+  modelServers: z
+    .array(z.object({ url: httpUrl, model: z.string().trim().max(200).default('') }).strict())
+    .min(1, 'give at least one model server')
+    .max(16)
+    .refine((list) => new Set(list.map((s) => s.url)).size === list.length, 'a server is listed twice'),
+  /** Slots per server when its /props cannot say; null: as the server says. */
+  modelSlots: z.number().int().min(1).max(64).nullable(),
+  assistantName: z.string().trim().min(1, 'give the assistant a name').max(60),
+  /** Instructions for every conversation (each thread can add its own). */
+  defaultInstructions: z.string().max(20_000),
+  userName: z.string().trim().max(60),
+  timezone: z.string().trim().refine(isTimezone, 'must be an IANA timezone such as Europe/Paris'),
+  location: z.string().trim().max(200),
+  /** Empty: web search is off. */
+  searxngUrl: z.union([z.literal(''), httpUrl]),
+  disabledTools: z.array(z.enum(toolNames)).max(toolNames.length).transform((list) => [...new Set(list)]),
+  turnFuel: z.number().int().min(100).max(1_000_000),
+  maxRounds: z.number().int().min(1).max(20),
+  turnModelCalls: z.number().int().min(1).max(200),
+} as const;
+
+export type SettingKey = keyof typeof SETTING_SHAPES;
+export type Settings = { [K in SettingKey]: z.output<(typeof SETTING_SHAPES)[K]> };
+export const SETTING_KEYS = Object.keys(SETTING_SHAPES) as SettingKey[];
+
+/** A change from the page: any of the settings, or null to go back to the environment's value. */
+export const settingsPatch = z
+  .object(Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTING_SHAPES[k].nullable().optional()])) as { [K in SettingKey]: z.ZodOptional<z.ZodNullable<(typeof SETTING_SHAPES)[K]>> })
+  .strict()
+  .refine((p) => Object.keys(p).length > 0, 'give at least one setting');
+export type SettingsPatch = z.infer<typeof settingsPatch>;
+
+/** The settings as the environment gives them. */
+export function settingsFromConfig(config: Config): Settings {
+  return {
+    modelServers: config.LLAMA_URL.map((url) => ({ url, model: config.LLAMA_MODEL ?? '' })),
+    modelSlots: config.MODEL_SLOTS ?? null,
+    assistantName: config.HEARTH_ASSISTANT_NAME,
+    defaultInstructions: '',
+    userName: '',
+    timezone: config.HEARTH_TIMEZONE,
+    location: config.HEARTH_LOCATION ?? '',
+    searxngUrl: config.SEARXNG_URL ?? '',
+    disabledTools: [],
+    turnFuel: config.TURN_FUEL,
+    maxRounds: config.MAX_ROUNDS,
+    turnModelCalls: config.TURN_MODEL_CALLS,
+  };
+}
+
+/** The settings in force: each stored value that still passes its check, else the default. */
+export function effectiveSettings(defaults: Settings, stored: Record<string, unknown>): { settings: Settings; overridden: SettingKey[] } {
+  const settings = { ...defaults } as Record<SettingKey, unknown>;
+  const overridden: SettingKey[] = [];
+  for (const key of SETTING_KEYS) {
+    if (!(key in stored)) continue;
+    const parsed = SETTING_SHAPES[key].safeParse(stored[key]);
+    if (!parsed.success) continue;
+    settings[key] = parsed.data;
+    overridden.push(key);
+  }
+  return { settings: settings as Settings, overridden };
+}
+
+/** A patch as rows to write and keys to reset. */
+export function patchRows(patch: SettingsPatch): { set: Partial<Settings>; reset: SettingKey[] } {
+  const set: Record<string, unknown> = {};
+  const reset: SettingKey[] = [];
+  for (const [key, value] of Object.entries(patch) as [SettingKey, unknown][]) {
+    if (value === undefined) continue;
+    if (value === null) reset.push(key);
+    else set[key] = value;
+  }
+  return { set: set as Partial<Settings>, reset };
+}
