@@ -28,7 +28,7 @@ for (const theme of ['light', 'dark'] as const) {
     await chat.ask(`What is the price of bitcoin today? (${theme})`);
     await chat.waitForAnswer();
     await chat.lastAnswer().getByTestId('decisions').locator('summary').click();
-    await chat.lastAnswer().getByTestId('tool-call').first().getByRole('button').first().click();
+    await chat.lastAnswer().getByTestId('tool-call').first().locator('summary').click();
     await chat.ask('Show me code and math please');
     await chat.waitForAnswer();
     await expect(chat.lastAnswer().locator('code[data-highlighted="true"]').first()).toBeVisible();

@@ -14,6 +14,16 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await expect(setAside).toHaveAttribute('data-reason', 'deferral');
   await expect(setAside).toContainText(deferralFor(question));
   await expect(answer.locator('[data-testid="tool-call"][data-tool="web_search"]')).toBeVisible();
+  // The search as a card, collapsed: what it did in words and how it went; opened: a preview, the arguments, the result.
+  const card = answer.locator('[data-testid="tool-call"][data-tool="web_search"]');
+  await expect(card).not.toHaveAttribute('open', '');
+  await expect(card.getByTestId('tool-call-doing')).toHaveText(/^Searching the web for “.+”$/);
+  await expect(card.getByTestId('tool-call-outcome')).toHaveText(/^✓ \d+ ms$/);
+  await expect(card.getByTestId('tool-call-preview')).toBeHidden();
+  await card.locator('summary').click();
+  await expect(card.getByTestId('tool-call-preview')).toHaveText(/^\d+ results?: /);
+  await expect(card).toContainText('"query"');
+  await expect(setAside.locator('summary')).toHaveText(/^Set aside: it offered to look this up instead of doing it — so it searched for “.+”$/);
   await expect(answer.getByTestId('answer')).toContainText('According to');
   await expect(answer.getByTestId('answer')).not.toContainText(deferralFor(question));
   await answer.getByTestId('decisions').locator('summary').click();

@@ -5,6 +5,7 @@ import type { DecisionRecord } from '@/lib/decide/types';
 import type { TurnStats } from '@/lib/engine/events';
 import { REASON_LABEL, type LiveToolCall, type SetAsideDraft } from '@/lib/client/turn-state';
 import { describeDecision, percent } from '@/lib/client/decision-text';
+import { resultPreview, stageLine, toolDoing } from '@/lib/client/turn-text';
 import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
 
@@ -47,26 +48,6 @@ function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
   );
 }
 
-const STAGE_TEXT: Record<string, string> = {
-  queued: 'Waiting for the model',
-  thinking: 'Thinking',
-  searching: 'Using tools',
-  checking: 'Checking the answer',
-  writing: 'Writing',
-  resumed: 'Resuming after a restart',
-};
-
-function shortArgs(args: string): string {
-  try {
-    const v = JSON.parse(args) as Record<string, unknown>;
-    const first = Object.values(v)[0];
-    const s = typeof first === 'string' ? first : JSON.stringify(v);
-    return s.length > 60 ? `${s.slice(0, 57)}...` : s;
-  } catch {
-    return args.slice(0, 60);
-  }
-}
-
 /** What the remember tool did, in words: the turn shows what was remembered or forgotten. */
 function memoryChange(call: LiveToolCall): string | null {
   if (call.name !== 'remember' || !call.ok || !call.result || typeof call.result !== 'object') return null;
@@ -76,36 +57,55 @@ function memoryChange(call: LiveToolCall): string | null {
   return typeof r.replaced === 'string' ? `Remembered: ${r.remembered} (replacing: ${r.replaced})` : `Remembered: ${r.remembered}`;
 }
 
-function ToolCallChip({ call }: { call: LiveToolCall }) {
+/**
+ * One tool call as a card, collapsed: what it did in words, a one-line result, ok or failed,
+ * its time, or "answered from the ledger" for a repeat; opened: the arguments and the result.
+ */
+function ToolCallCard({ call }: { call: LiveToolCall }) {
   const change = memoryChange(call);
-  const [open, setOpen] = useState(false);
   const pending = call.ok === undefined;
   const tone = pending
-    ? 'border-stone-300 text-stone-600'
+    ? 'border-stone-300 text-stone-700 dark:border-stone-700 dark:text-stone-300'
     : call.ok
-      ? 'border-emerald-300 text-emerald-800 dark:text-emerald-300'
-      : 'border-red-300 text-red-800 dark:text-red-300';
+      ? 'border-emerald-300 text-emerald-900 dark:border-emerald-800 dark:text-emerald-200'
+      : 'border-red-300 text-red-800 dark:border-red-900 dark:text-red-200';
+  const outcome = pending ? 'running…' : call.repeat ? 'answered from the ledger' : call.ok ? `✓ ${call.ms ?? 0} ms` : '✗ failed';
+  let args = call.arguments;
+  try {
+    args = JSON.stringify(JSON.parse(call.arguments), null, 2);
+  } catch {
+    // shown as the model wrote it
+  }
   return (
-    <div data-testid="tool-call" data-tool={call.name} className={`rounded-md border px-2 py-1 text-xs ${tone}`}>
-      <button type="button" className="flex w-full items-center gap-2 text-left" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+    <details data-testid="tool-call" data-tool={call.name} data-ok={pending ? undefined : String(call.ok)} className={`rounded-md border px-2 py-1 text-xs ${tone}`}>
+      <summary className="flex cursor-pointer list-none items-center gap-2">
+        <span aria-hidden="true">▸</span>
         <span className="font-mono font-semibold">{call.name}</span>
-        {change ? (
-          <span data-testid="memory-change" className="min-w-0 flex-1 break-words">
-            {change}
-          </span>
-        ) : (
-          <span className="truncate opacity-80">{shortArgs(call.arguments)}</span>
-        )}
-        <span className="ml-auto shrink-0 opacity-70">
-          {pending ? 'running…' : call.repeat ? 'repeat' : call.ok ? `${call.ms ?? 0} ms` : 'failed'}
+        <span className={`min-w-0 flex-1 ${change ? 'break-words' : 'truncate'}`} data-testid={change ? 'memory-change' : 'tool-call-doing'}>
+          {change ?? toolDoing(call)}
         </span>
-      </button>
-      {open && (
-        <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-all text-[11px] opacity-90">
-          {call.error ? `error: ${call.error}` : JSON.stringify(call.result, null, 2)}
-        </pre>
-      )}
-    </div>
+        <span className="shrink-0" data-testid="tool-call-outcome">
+          {outcome}
+        </span>
+      </summary>
+      <div className="mt-1 space-y-1">
+        {!change && (
+          <p data-testid="tool-call-preview" className="break-words">
+            {resultPreview(call)}
+          </p>
+        )}
+        <div className="text-[11px] font-medium">Arguments</div>
+        <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-all rounded bg-stone-100 p-1 text-[11px] text-stone-900 dark:bg-stone-900 dark:text-stone-100">{args}</pre>
+        {!pending && (
+          <>
+            <div className="text-[11px] font-medium">{call.ok ? 'Result' : 'Error'}</div>
+            <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-all rounded bg-stone-100 p-1 text-[11px] text-stone-900 dark:bg-stone-900 dark:text-stone-100">
+              {call.ok ? JSON.stringify(call.result, null, 2) : call.error}
+            </pre>
+          </>
+        )}
+      </div>
+    </details>
   );
 }
 
@@ -135,24 +135,41 @@ function Decisions({ records }: { records: DecisionRecord[] }) {
   );
 }
 
+/** The words of each web search of the turn, in order: the searches set-aside drafts led to. */
+function searchWords(calls: readonly LiveToolCall[]): string[] {
+  return calls.flatMap((c) => {
+    if (c.name !== 'web_search') return [];
+    try {
+      const q = (JSON.parse(c.arguments) as { query?: unknown }).query;
+      return typeof q === 'string' ? [q] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 export function AssistantMessage(p: AssistantProps) {
   const visibleText = p.content;
+  const searches = searchWords(p.toolCalls);
   return (
     <div data-testid="assistant-message" data-status={p.streaming ? 'streaming' : (p.status ?? 'complete')} className="space-y-2">
       <Decisions records={p.decisions} />
-      {p.setAside.map((d, i) => (
-        <div key={i} data-testid="set-aside-draft" data-reason={d.reason} className="rounded-md border border-dashed border-stone-300 px-3 py-2 text-sm text-stone-600 dark:text-stone-400 dark:border-stone-700">
-          <div className="mb-1 text-xs font-medium">
+      {p.setAside.map((d, i) => {
+        const ledTo = d.reason === 'no_research' ? undefined : (d.query ?? searches[i]);
+        return (
+        <details key={i} data-testid="set-aside-draft" data-reason={d.reason} className="rounded-md border border-dashed border-stone-300 px-3 py-1 text-sm text-stone-600 dark:border-stone-700 dark:text-stone-400">
+          <summary className="cursor-pointer text-xs font-medium">
             {REASON_LABEL[d.reason] ?? 'Set aside'}
-            {d.query ? ` — looking up “${d.query}”` : ''}
-          </div>
-          <div className="line-through decoration-stone-400/60">{d.text}</div>
-        </div>
-      ))}
+            {ledTo ? ` — so it searched for “${ledTo}”` : ''}
+          </summary>
+          <div className="mt-1 line-through decoration-stone-400/60">{d.text}</div>
+        </details>
+        );
+      })}
       {p.toolCalls.length > 0 && (
         <div className="space-y-1">
           {p.toolCalls.map((c) => (
-            <ToolCallChip key={c.id} call={c} />
+            <ToolCallCard key={c.id} call={c} />
           ))}
         </div>
       )}
@@ -178,8 +195,7 @@ export function AssistantMessage(p: AssistantProps) {
       ) : null}
       {p.streaming && (
         <div data-testid="turn-status" className="animate-pulse text-xs text-stone-600 dark:text-stone-400">
-          {STAGE_TEXT[p.stage ?? 'thinking'] ?? 'Working'}
-          {p.queuePosition ? ` (place ${p.queuePosition} in the queue)` : ''}…
+          {stageLine(p.stage, p.toolCalls, p.queuePosition)}
         </div>
       )}
       {!p.streaming && p.status === 'interrupted' && (

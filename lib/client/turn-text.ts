@@ -1,0 +1,86 @@
+import type { LiveToolCall } from './turn-state';
+
+/**
+ * A turn's work in plain words for the page: the stage line while it runs, and each tool
+ * call's one-line summary and result preview. Pure, so the words are tested without a browser.
+ */
+
+function args(call: Pick<LiveToolCall, 'arguments'>): Record<string, unknown> {
+  try {
+    const v = JSON.parse(call.arguments) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return cut(url, 60);
+  }
+}
+
+/** What a running tool is doing. */
+export function toolDoing(call: Pick<LiveToolCall, 'name' | 'arguments'>): string {
+  const a = args(call);
+  switch (call.name) {
+    case 'web_search':
+      return str(a.query) ? `Searching the web for “${cut(str(a.query), 80)}”` : 'Searching the web';
+    case 'fetch_url':
+      return str(a.url) ? `Reading a page on ${hostOf(str(a.url))}` : 'Reading a page';
+    case 'calculator':
+      return 'Calculating';
+    case 'now':
+      return 'Checking the date and time';
+    case 'remember':
+      return 'Updating what it remembers about you';
+    case 'search_conversations':
+      return str(a.query) ? `Looking through earlier conversations for “${cut(str(a.query), 80)}”` : 'Looking through earlier conversations';
+    case 'read_attachment':
+    case 'grep_attachment':
+      return 'Reading the attached file';
+    default:
+      return `Using ${call.name}`;
+  }
+}
+
+const STAGE_TEXT: Record<string, string> = {
+  queued: 'Waiting for the model',
+  thinking: 'Thinking',
+  searching: 'Using tools',
+  checking: 'Checking the answer',
+  writing: 'Writing',
+  resumed: 'Resuming after a restart',
+};
+
+/** The stage line: the tool running now if there is one, else the stage, with the place in the queue. */
+export function stageLine(stage: string | null | undefined, toolCalls: readonly LiveToolCall[], queuePosition?: number): string {
+  const running = toolCalls.filter((c) => c.ok === undefined).at(-1);
+  if (running && (stage === 'searching' || stage === null || stage === undefined)) return `${toolDoing(running)}…`;
+  const text = STAGE_TEXT[stage ?? 'thinking'] ?? 'Working';
+  if (stage === 'queued' && queuePosition) return `${text} (place ${queuePosition} in the queue)…`;
+  return `${text}…`;
+}
+
+/** One line of what a finished call gave back, for the collapsed card. */
+export function resultPreview(call: LiveToolCall): string {
+  if (call.ok === undefined) return 'running…';
+  if (!call.ok) return `failed: ${cut(call.error ?? 'no reason given', 160)}`;
+  const r = call.result && typeof call.result === 'object' ? (call.result as Record<string, unknown>) : null;
+  if (call.name === 'web_search' && r && Array.isArray(r.results)) {
+    const titles = (r.results as { title?: unknown }[]).map((x) => str(x.title)).filter(Boolean);
+    return `${titles.length} result${titles.length === 1 ? '' : 's'}${titles.length ? `: ${cut(titles.slice(0, 3).join(' · '), 160)}` : ''}`;
+  }
+  if (call.name === 'fetch_url' && r) {
+    const text = str(r.text) || str(r.content);
+    return [str(r.title) || hostOf(str(r.url)), text ? `${text.length.toLocaleString('en')} characters` : ''].filter(Boolean).join(' — ');
+  }
+  if (call.name === 'calculator' && r && r.result !== undefined) return `= ${cut(String(r.result), 120)}`;
+  const json = JSON.stringify(call.result ?? null);
+  return cut(typeof call.result === 'string' ? call.result : json, 160);
+}
