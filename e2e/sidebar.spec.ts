@@ -30,3 +30,26 @@ test('threads are grouped: pinned, today, older', async ({ page }) => {
     for (const id of [old, today, pinned]) await page.request.delete(`/api/threads/${id}`);
   }
 });
+
+test('the thread list loads older conversations as it scrolls (50 at a time)', async ({ page, request }) => {
+  const stamp = Date.now();
+  for (let i = 0; i < 130; i++) {
+    const res = await request.post('/api/threads', { data: { title: `Scroll ${stamp} #${String(i).padStart(3, '0')}` } });
+    expect(res.status()).toBe(201);
+  }
+  const chat = new ChatPage(page);
+  await chat.open();
+  await expect(chat.threads.first()).toBeVisible();
+  const first = await chat.threads.count();
+  expect(first).toBe(50);
+  // The oldest of them is past the first pages; scrolling to the end of the list brings it.
+  const oldest = page.getByTestId('thread-list').getByText(`Scroll ${stamp} #000`);
+  await expect(oldest).toHaveCount(0);
+  for (let i = 0; i < 10 && (await oldest.count()) === 0; i++) {
+    const before = await chat.threads.count();
+    await page.getByTestId('more-threads').scrollIntoViewIfNeeded();
+    await expect.poll(() => chat.threads.count()).toBeGreaterThan(before);
+  }
+  await expect(oldest).toBeVisible();
+  expect(await chat.threads.count()).toBeGreaterThanOrEqual(130);
+});

@@ -20,6 +20,8 @@ import { Markdown } from './Markdown';
 const HEALTH_RETRY_MS = 10_000;
 /** How long a deleted thread can be brought back. */
 const UNDO_MS = 8000;
+/** Threads fetched per page of the sidebar (more come as its end scrolls into view). */
+const THREAD_PAGE = 50;
 /** Re-attach attempts when the event stream drops before the turn ended. */
 const REATTACH_TRIES = 5;
 
@@ -101,13 +103,39 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const shownRef = useRef<string | undefined>(undefined);
   shownRef.current = view?.id;
 
+  /** Where the next page of the thread list starts (null: all shown), and how many are shown. */
+  const [moreCursor, setMoreCursor] = useState<string | null>(null);
+  const shownCount = useRef(THREAD_PAGE);
+  const loadingMore = useRef(false);
   const refreshThreads = useCallback(async () => {
     try {
-      setThreads((await api.listThreads()).threads);
+      // As many as are shown (up to the API's page limit), so a refresh does not shrink a scrolled list.
+      const page = await api.listThreads(Math.min(200, Math.max(THREAD_PAGE, shownCount.current)));
+      shownCount.current = page.threads.length;
+      setThreads(page.threads);
+      setMoreCursor(page.nextCursor);
     } catch (err) {
       setNotice((err as Error).message);
     }
   }, []);
+  const loadMoreThreads = useCallback(async () => {
+    if (!moreCursor || loadingMore.current) return;
+    loadingMore.current = true;
+    try {
+      const page = await api.listThreads(THREAD_PAGE, moreCursor);
+      setThreads((list) => {
+        const seen = new Set(list.map((t) => t.id));
+        const next = [...list, ...page.threads.filter((t) => !seen.has(t.id))];
+        shownCount.current = next.length;
+        return next;
+      });
+      setMoreCursor(page.nextCursor);
+    } catch (err) {
+      setNotice((err as Error).message);
+    } finally {
+      loadingMore.current = false;
+    }
+  }, [moreCursor]);
 
   const checkHealth = useCallback(async () => {
     try {
@@ -508,6 +536,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         currentId={currentId}
         onSelect={(id) => void openThread(id)}
         onNew={() => void openThread(null)}
+        onMore={moreCursor ? () => void loadMoreThreads() : undefined}
         onRename={(id, title) =>
           void api
             .patchThread(id, { title })

@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ThreadSummary } from '@/lib/client/api';
 import { groupThreads } from '@/lib/client/thread-groups';
 
@@ -17,7 +17,32 @@ type Props = {
   onRename: (id: string, title: string) => void;
   onDelete: (id: string) => void;
   onPin: (id: string, pinned: boolean) => void;
+  /** More threads than shown: called when the end of the list scrolls into view. */
+  onMore?: () => void;
 };
+
+/** At the end of the list: asks for the next page when it comes into view (or on a click, without scrolling). */
+function MoreThreads({ onMore }: { onMore: () => void }) {
+  const sentinel = useRef<HTMLLIElement | null>(null);
+  const latest = useRef(onMore);
+  latest.current = onMore;
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) latest.current();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <li ref={sentinel} data-testid="more-threads" className="px-2 py-2 text-center text-xs">
+      <button type="button" className="underline text-stone-600 dark:text-stone-400" onClick={() => latest.current()}>
+        Older conversations
+      </button>
+    </li>
+  );
+}
 
 function ThreadRow({ t, current, ...p }: { t: ThreadSummary; current: boolean } & Omit<Props, 'threads' | 'currentId' | 'onNew' | 'footer' | 'header' | 'open' | 'onClose'>) {
   const [editing, setEditing] = useState(false);
@@ -115,6 +140,7 @@ export function Sidebar(p: Props) {
             </ul>
           </li>
         ))}
+        {p.onMore && <MoreThreads key={p.threads.length} onMore={p.onMore} />}
         {p.threads.length === 0 && <li className="px-2 py-4 text-sm text-stone-600 dark:text-stone-400">No conversations yet.</li>}
       </ul>
       {p.footer}

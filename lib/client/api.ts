@@ -73,7 +73,8 @@ export const api = {
     if (body && typeof body.model === 'object' && body.model !== null) return body;
     throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
   },
-  listThreads: () => call<{ threads: ThreadSummary[]; nextCursor: string | null }>('/api/threads?limit=200'),
+  listThreads: (limit: number, cursor?: string | null) =>
+    call<{ threads: ThreadSummary[]; nextCursor: string | null }>(`/api/threads?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
   createThread: () => call<{ id: string; title: string; createdAt: number }>('/api/threads', { method: 'POST', body: '{}' }),
   getThread: (id: string) => call<ThreadView>(`/api/threads/${id}`),
   patchThread: (id: string, patch: { title?: string; pinned?: boolean; systemPrompt?: string; branch?: string }) =>
