@@ -6,6 +6,7 @@ import type { TurnStats } from '@/lib/engine/events';
 import { REASON_LABEL, type LiveToolCall, type SetAsideDraft } from '@/lib/client/turn-state';
 import { describeDecision, percent } from '@/lib/client/decision-text';
 import { resultPreview, stageLine, toolDoing } from '@/lib/client/turn-text';
+import { turnEnding } from '@/lib/client/error-text';
 import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
 
@@ -135,6 +136,27 @@ function Decisions({ records }: { records: DecisionRecord[] }) {
   );
 }
 
+/** How the turn ended badly: what happened (the server's words when they are at hand) and the next step. */
+function TurnError({ code, message }: { code: string; message?: string }) {
+  const ending = turnEnding(code);
+  return (
+    <div role="alert" data-testid="turn-error" data-code={code} className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+      <p>{message ?? ending.what}</p>
+      <p className="mt-1 text-xs" data-testid="turn-error-next">
+        {ending.next}
+        {ending.settings && (
+          <>
+            {' '}
+            <a href="/settings" className="underline" data-testid="turn-error-settings">
+              Open Settings
+            </a>
+          </>
+        )}
+      </p>
+    </div>
+  );
+}
+
 /** The words of each web search of the turn, in order: the searches set-aside drafts led to. */
 function searchWords(calls: readonly LiveToolCall[]): string[] {
   return calls.flatMap((c) => {
@@ -203,15 +225,10 @@ export function AssistantMessage(p: AssistantProps) {
           Stopped. The partial answer was kept.
         </div>
       )}
-      {p.error && p.error.code !== 'cancelled' && (
-        <div role="alert" data-testid="turn-error" data-code={p.error.code} className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
-          {p.error.message}
-        </div>
-      )}
-      {!p.error && !p.streaming && p.status === 'error' && (
-        <div role="alert" data-testid="turn-error" data-code={p.errorCode ?? 'error'} className="text-sm text-red-700">
-          This reply ended with an error ({p.errorCode}).
-        </div>
+      {p.error && p.error.code !== 'cancelled' ? (
+        <TurnError code={p.error.code} message={p.error.message} />
+      ) : (
+        !p.streaming && p.status === 'error' && <TurnError code={p.errorCode ?? 'error'} />
       )}
     </div>
   );

@@ -14,7 +14,7 @@ import { Composer } from './Composer';
 import { EditQuestion, MessageActions } from './MessageActions';
 import { ImageThumb, ImageViewer, isImage, NoVisionNote } from './Images';
 import { ShortcutsDialog, typingIn } from './Shortcuts';
-import { Markdown } from './Markdown';
+import { Welcome } from './Welcome';
 
 /** How often the model banner re-checks llama-server while it is down. */
 const HEALTH_RETRY_MS = 10_000;
@@ -80,6 +80,8 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [dragging, setDragging] = useState(false);
   const attachRef = useRef<((files: File[]) => void) | null>(null);
+  /** Puts a text in the message box (an example question picked from the empty chat). */
+  const fillRef = useRef<((text: string) => void) | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   /**
    * A thread deleted from the sidebar goes out of sight at once but is deleted on the server
@@ -97,6 +99,8 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   /** The question being edited in place. */
   const [editing, setEditing] = useState<string | null>(null);
   const followAbort = useRef<AbortController | null>(null);
+  /** Stop pressed before the turn had an id (it is cancelled as soon as it has one). */
+  const stopAsked = useRef(false);
   const bottom = useRef<HTMLDivElement | null>(null);
   const currentRef = useRef(currentId);
   currentRef.current = currentId;
@@ -207,6 +211,11 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         if (!state) state = newTurnState(e.type === 'turn' ? e.turnId : 'unknown');
         state = applyEvent(state, e);
         setLive(state);
+        // Stop was pressed before the server had named the turn: stop it now.
+        if (e.type === 'turn' && stopAsked.current) {
+          stopAsked.current = false;
+          void api.cancel(threadId, e.turnId).catch(() => undefined);
+        }
       };
       try {
         await start(onEvent, abort.signal);
@@ -382,6 +391,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
 
   /** Starts a turn by `request` and streams it; false when the server refused it (nothing was stored). */
   const startTurn = async (threadId: string, request: (onEvent: (e: StreamedEvent) => void, signal: AbortSignal) => Promise<void>): Promise<boolean> => {
+    stopAsked.current = false;
     setLive(newTurnState('pending'));
     let accepted = true;
     await runStream(
@@ -444,7 +454,9 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   };
 
   const stop = () => {
-    if (currentId && live && live.turnId !== 'pending') void api.cancel(currentId, live.turnId).catch((e) => setNotice((e as Error).message));
+    if (!currentId || !live) return;
+    if (live.turnId === 'pending' || live.turnId === 'unknown') stopAsked.current = true;
+    else void api.cancel(currentId, live.turnId).catch((e) => setNotice((e as Error).message));
   };
 
   const messages: MessageView[] = view?.messages ?? [];
@@ -675,11 +687,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
               </div>
             )}
             {live && !liveInView && renderLive(live)}
-            {messages.length === 0 && !live && (
-              <div className="pt-16 text-center text-stone-600 dark:text-stone-400">
-                <Markdown text={'**Hearth** runs on your own machine. Ask anything: it looks things up instead of offering to.'} />
-              </div>
-            )}
+            {messages.length === 0 && !live && pendingUser === null && <Welcome firstRun={threads.length === 0} onPick={(text) => fillRef.current?.(text)} />}
             <div ref={bottom} />
           </div>
         </div>
@@ -691,7 +699,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             {notice}
           </div>
         )}
-        <Composer busy={turnRunning} onSend={(content, attachments) => send(content, attachments)} onEditLast={lastQuestion && !turnRunning ? () => setEditing(lastQuestion.id) : undefined} onStop={stop} onUpload={upload} attachRef={attachRef} onOpenImage={setViewing} draftKey={currentId ?? 'new'} />
+        <Composer busy={turnRunning} onSend={(content, attachments) => send(content, attachments)} onEditLast={lastQuestion && !turnRunning ? () => setEditing(lastQuestion.id) : undefined} onStop={stop} onUpload={upload} attachRef={attachRef} fillRef={fillRef} onOpenImage={setViewing} draftKey={currentId ?? 'new'} />
       </main>
       {viewing && <ImageViewer image={viewing} onClose={() => setViewing(null)} />}
       {deleting && (

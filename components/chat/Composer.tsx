@@ -11,6 +11,8 @@ type Props = {
   onUpload: (file: File) => Promise<AttachmentInfo | null>;
   /** Set to the composer's attach function, so files dropped anywhere on the thread come here. */
   attachRef?: React.RefObject<((files: File[]) => void) | null>;
+  /** Set to a function that puts a text in the box and focuses it. */
+  fillRef?: React.RefObject<((text: string) => void) | null>;
   onOpenImage: (image: AttachmentInfo) => void;
   /** Up in an empty box: edit the last question (absent when there is none to edit). */
   onEditLast?: () => void;
@@ -46,7 +48,7 @@ function size(bytes: number) {
  * (by the Attach button, by pasting, e.g. a screenshot with Ctrl+V, or dropped on the thread);
  * images show as thumbnails until sent; Stop ends a running turn.
  */
-export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImage, onEditLast, draftKey }: Props) {
+export function Composer({ busy, onSend, onStop, onUpload, attachRef, fillRef, onOpenImage, onEditLast, draftKey }: Props) {
   const [text, setTextState] = useState('');
   /** Said when Enter is pressed while the reply is still being written. */
   const [hint, setHint] = useState<string | null>(null);
@@ -101,6 +103,17 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImag
     }
     if (picker.current) picker.current.value = '';
   };
+  const box = useRef<HTMLTextAreaElement | null>(null);
+  useEffect(() => {
+    if (!fillRef) return;
+    fillRef.current = (value) => {
+      setText(value);
+      box.current?.focus();
+    };
+    return () => {
+      fillRef.current = null;
+    };
+  });
   useEffect(() => {
     if (!attachRef) return;
     attachRef.current = (dropped) => void attach(dropped);
@@ -155,6 +168,7 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, onOpenImag
           Attach
         </button>
         <textarea
+          ref={box}
           aria-label="Message"
           data-testid="composer"
           rows={Math.min(8, Math.max(1, text.split('\n').length))}

@@ -17,7 +17,7 @@ export class ApiError extends Error {
 }
 
 export type ThreadSummary = { id: string; title: string; createdAt: number; updatedAt: number; pinned: boolean };
-export type ToolCallView = { id: string; name: string; arguments: string; ok: boolean; result: unknown; repeat: boolean; ms: number };
+export type ToolCallView = { id: string; name: string; arguments: string; ok: boolean; result: unknown; error?: string; repeat: boolean; ms: number };
 export type MessageView = {
   id: string;
   role: 'user' | 'assistant';

@@ -126,7 +126,12 @@ export function threadView(store: Store, turns: TurnRegistry, id: string, { allB
       createdAt: m.createdAt,
       toolCalls:
         m.role === 'assistant' && m.turnId
-          ? (callsByTurn.get(m.turnId) ?? []).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, ok: c.ok, result: JSON.parse(c.result) as unknown, repeat: c.repeat, ms: c.ms }))
+          ? (callsByTurn.get(m.turnId) ?? []).map((c) => {
+              const result = JSON.parse(c.result) as unknown;
+              // A failed call keeps its reason where the live event had it.
+              const error = !c.ok && result && typeof result === 'object' && typeof (result as { error?: unknown }).error === 'string' ? (result as { error: string }).error : undefined;
+              return { id: c.id, name: c.name, arguments: c.arguments, ok: c.ok, result, ...(error !== undefined ? { error } : {}), repeat: c.repeat, ms: c.ms };
+            })
           : [],
       attachments: attachmentsByMessage.get(m.id) ?? [],
       decisions: m.role === 'assistant' && m.turnId ? (decisionsByTurn.get(m.turnId) ?? []).map(({ turnId: _t, ...d }) => d) : [],
