@@ -17,7 +17,7 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   // The search as a card, collapsed: what it did in words and how it went; opened: a preview, the arguments, the result.
   const card = answer.locator('[data-testid="tool-call"][data-tool="web_search"]');
   await expect(card).not.toHaveAttribute('open', '');
-  await expect(card.getByTestId('tool-call-doing')).toHaveText(/^Searching the web for “.+”$/);
+  await expect(card.getByTestId('tool-call-doing')).toHaveText(/^Searched the web for “.+”$/);
   await expect(card.getByTestId('tool-call-outcome')).toHaveText(/^✓ \d+ ms$/);
   await expect(card.getByTestId('tool-call-preview')).toBeHidden();
   await card.locator('summary').click();

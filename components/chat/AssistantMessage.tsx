@@ -83,7 +83,7 @@ function ToolCallCard({ call }: { call: LiveToolCall }) {
         <span aria-hidden="true">▸</span>
         <span className="font-mono font-semibold">{call.name}</span>
         <span className={`min-w-0 flex-1 ${change ? 'break-words' : 'truncate'}`} data-testid={change ? 'memory-change' : 'tool-call-doing'}>
-          {change ?? toolDoing(call)}
+          {change ?? toolDoing(call, !pending)}
         </span>
         <span className="shrink-0" data-testid="tool-call-outcome">
           {outcome}

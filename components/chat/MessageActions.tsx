@@ -88,7 +88,7 @@ export function MessageActions({
         </span>
       ) : (
         <button type="button" data-testid="delete-message" disabled={busy} onClick={() => setConfirming(true)} className={actionClass} aria-label="Delete this message and everything after it">
-          🗑 Delete
+          Delete
         </button>
       )}
     </div>

@@ -7,7 +7,7 @@ const call = (name: string, args: unknown, rest: Record<string, unknown> = {}) =
 test('the stage line names what runs now: the web search and its words, the page being read, the queue place', () => {
   assert.equal(stageLine('searching', [call('web_search', { query: 'bitcoin price today' })]), 'Searching the web for “bitcoin price today”…');
   assert.equal(stageLine('searching', [call('fetch_url', { url: 'https://www.example.org/a/b?c' })]), 'Reading a page on www.example.org…');
-  assert.equal(stageLine('searching', [call('web_search', { query: 'x' }, { ok: true }), call('calculator', { expression: '1+1' })]), 'Calculating…', 'the call still running, not the one done');
+  assert.equal(stageLine('searching', [call('web_search', { query: 'x' }, { ok: true }), call('calculator', { expression: '1+1' })]), 'Calculating 1+1…', 'the call still running, not the one done');
   assert.equal(stageLine('checking', [call('web_search', { query: 'x' }, { ok: true })]), 'Checking the answer…');
   assert.equal(stageLine('writing', []), 'Writing…');
   assert.equal(stageLine(null, []), 'Thinking…');
@@ -21,6 +21,9 @@ test('a tool in words, whatever its arguments', () => {
   assert.equal(toolDoing({ name: 'web_search', arguments: 'not json' }), 'Searching the web');
   assert.equal(toolDoing({ name: 'fetch_url', arguments: '{"url": "no url"}' }), 'Reading a page on no url');
   assert.equal(toolDoing(call('mystery', {})), 'Using mystery');
+  assert.equal(toolDoing(call('web_search', { query: 'bitcoin' }), true), 'Searched the web for “bitcoin”', 'a finished call in the past tense');
+  assert.equal(toolDoing(call('fetch_url', { url: 'https://a.org/x' }), true), 'Read a page on a.org');
+  assert.equal(toolDoing(call('mystery', {}), true), 'Used mystery');
   assert.match(toolDoing(call('web_search', { query: 'q'.repeat(200) })), /^Searching the web for “q{79}…”$/);
 });
 

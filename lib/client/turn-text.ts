@@ -25,27 +25,29 @@ function hostOf(url: string): string {
   }
 }
 
-/** What a running tool is doing. */
-export function toolDoing(call: Pick<LiveToolCall, 'name' | 'arguments'>): string {
+/** What a tool is doing while it runs, or did once it has finished. */
+export function toolDoing(call: Pick<LiveToolCall, 'name' | 'arguments'>, done = false): string {
   const a = args(call);
+  const say = (running: string, finished: string) => (done ? finished : running);
+  const about = (key: string) => (str(a[key]) ? ` for “${cut(str(a[key]), 80)}”` : '');
   switch (call.name) {
     case 'web_search':
-      return str(a.query) ? `Searching the web for “${cut(str(a.query), 80)}”` : 'Searching the web';
+      return say('Searching the web', 'Searched the web') + about('query');
     case 'fetch_url':
-      return str(a.url) ? `Reading a page on ${hostOf(str(a.url))}` : 'Reading a page';
+      return say('Reading a page', 'Read a page') + (str(a.url) ? ` on ${hostOf(str(a.url))}` : '');
     case 'calculator':
-      return 'Calculating';
+      return say('Calculating', 'Calculated') + (str(a.expression) ? ` ${cut(str(a.expression), 80)}` : '');
     case 'now':
-      return 'Checking the date and time';
+      return say('Checking the date and time', 'Checked the date and time');
     case 'remember':
-      return 'Updating what it remembers about you';
+      return say('Updating what it remembers about you', 'Updated what it remembers about you');
     case 'search_conversations':
-      return str(a.query) ? `Looking through earlier conversations for “${cut(str(a.query), 80)}”` : 'Looking through earlier conversations';
+      return say('Looking through earlier conversations', 'Looked through earlier conversations') + about('query');
     case 'read_attachment':
     case 'grep_attachment':
-      return 'Reading the attached file';
+      return say('Reading the attached file', 'Read the attached file');
     default:
-      return `Using ${call.name}`;
+      return `${say('Using', 'Used')} ${call.name}`;
   }
 }
 
