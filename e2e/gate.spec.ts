@@ -26,6 +26,10 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await expect(setAside.locator('summary')).toHaveText(/^Set aside: it offered to look this up instead of doing it — so it searched for “.+”$/);
   await expect(answer.getByTestId('answer')).toContainText('According to');
   await expect(answer.getByTestId('answer')).not.toContainText(deferralFor(question));
+  // A link in model output opens apart from Hearth, telling the site nothing.
+  const link = answer.getByTestId('answer').locator('a[href^="https://"]').first();
+  await expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+  await expect(link).toHaveAttribute('target', '_blank');
   await answer.getByTestId('decisions').locator('summary').click();
   // Checks read as sentences with how sure the model was, never as raw values.
   const verdict = answer.locator('[data-testid="decision"][data-step="verdict"]');
