@@ -415,6 +415,18 @@ describe('search and export', () => {
     assert.deepEqual([...new Set(data.results.map((r) => r.threadId))], [earlier]);
     assert.ok(data.results.some((r) => /zebra crossing rules/.test(r.excerpt)));
   });
+
+  test('search_conversations puts the more recent of two equally good matches first', async () => {
+    const older = await newThread();
+    await send(older, 'Remind me: the heron feeding grounds near the lake');
+    const newer = await newThread();
+    await send(newer, 'Remind me: the heron feeding grounds near the lake');
+    const evs = await send(await newThread(), 'Earlier, what was said about heron feeding grounds?');
+    const result = evs.find((e) => e.type === 'tool_result');
+    assert.ok(result?.type === 'tool_result' && result.ok, String(JSON.stringify(result)));
+    const data = result.result as { results: { threadId: string }[] };
+    assert.deepEqual([...new Set(data.results.map((r) => r.threadId))], [newer, older]);
+  });
 });
 
 describe('memory', () => {

@@ -6,9 +6,9 @@ import { ContextRuntime, renderContextBlock, Slot, type ContextLayer } from './l
 
 const ctx = { executionId: 'turn-1', threadId: 'thread-1', resourceId: 'me' };
 
-const system = (id: string, text: string, slot = Slot.SYSTEM): ContextLayer => ({ id, slot, recall: () => ({ system: text }) });
+const system = (id: string, text: string, slot: number = Slot.SYSTEM): ContextLayer => ({ id, slot, recall: () => ({ system: text }) });
 const history = (...messages: { role: 'user' | 'assistant'; content: string }[]): ContextLayer => ({ id: 'history', slot: Slot.HISTORY, recall: () => ({ messages }) });
-const note = (id: string, text: string, slot = Slot.RECALLED_MEMORY): ContextLayer => ({ id, slot, recall: () => ({ system: text }) });
+const note = (id: string, text: string, slot: number = Slot.RECALLED_MEMORY): ContextLayer => ({ id, slot, recall: () => ({ system: text }) });
 
 test('two layers with one id are refused, naming it', async () => {
   await assert.rejects(ContextRuntime.create([system('same', 'a'), system('same', 'b')], ctx), /two context layers share the id same/);

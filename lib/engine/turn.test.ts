@@ -144,11 +144,18 @@ describe('turn engine', () => {
   });
 
   test('every model-based check fails open: errors and junk let the draft through', async () => {
-    const { outcome } = await run({
+    const { model, outcome, events } = await run({
       rounds: [reply('Bitcoin costs 12 dollars.')],
       decide: { needs_fresh: new Error('server down'), verdict: { verdict: 'maybe', query: 1 } },
     });
+    // Both checks were really asked, both failed, and the draft stands as written.
+    const asked = model.decideRequests.map((r) => Object.keys((r.jsonSchema as { properties?: object }).properties ?? {}).sort().join(','));
+    assert.ok(asked.some((k) => k.includes('needs_fresh')), `the freshness check was asked (${asked.join(' | ')})`);
+    assert.ok(asked.some((k) => k.includes('verdict')), `the verdict was asked (${asked.join(' | ')})`);
     assert.equal(outcome.status, 'done');
+    assert.equal(outcome.status === 'done' && outcome.content, 'Bitcoin costs 12 dollars.');
+    assert.equal(events.filter((e) => e.type === 'draft_rejected').length, 0, 'nothing was set aside');
+    assert.equal(model.roundRequests.length, 1, 'no second round');
   });
 
   test('the repeat ledger answers identical calls and takes tools away after two repeats', async () => {
