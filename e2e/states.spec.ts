@@ -66,3 +66,20 @@ test('a reply out of budget says so, and where to raise the budget; after a relo
   await expect(chat.lastAnswer().getByTestId('turn-error')).toContainText('This reply used its whole budget');
   await expect(page.locator('[data-message-id]').nth(1).getByTestId('retry')).toBeVisible();
 });
+
+test('while another reply holds the only model slot, the stage line says the reply waits, and its place in the queue', async ({ page, context }) => {
+  const first = new ChatPage(page);
+  await first.open();
+  await first.ask(`Please answer very slowly, queue test ${Date.now()}`);
+  await expect(first.lastAnswer().getByTestId('answer')).toContainText('word1');
+  // A second tab, another thread: the app runs with one slot (MODEL_SLOTS=1), so it queues.
+  const other = await context.newPage();
+  const second = new ChatPage(other);
+  await second.open();
+  await second.ask('Hello from the queue');
+  await expect(second.lastAnswer().getByTestId('turn-status')).toHaveText('Waiting for the model (place 1 in the queue)…');
+  await first.stop.click();
+  await second.waitForAnswer();
+  await expect(second.lastAnswer().getByTestId('answer')).toContainText('Hello from the queue');
+  await other.close();
+});

@@ -257,6 +257,10 @@ export function persona(req: DoubleRequest): DoubleReply {
   if (file && /\b(file|attached|document|pdf)\b/i.test(q)) {
     return { content: `I read your file **${file[1]}**. It begins: "${file[2].slice(0, 120)}"` };
   }
+  // Long enough (30 s) that a test can do other things while it streams, then stop it.
+  if (/very slowly/i.test(q)) {
+    return { content: Array.from({ length: 600 }, (_, i) => `word${i}`).join(' '), tokenDelayMs: 50 };
+  }
   if (/slowly/i.test(q)) {
     return { content: Array.from({ length: 120 }, (_, i) => `word${i}`).join(' '), tokenDelayMs: 50 };
   }
