@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { readTokenProbs } from '@/lib/llm/client';
 import { scriptedModel } from '@/lib/testing/scripted-model';
+import { HearthError } from '@/lib/errors';
 import { DecideDefinitionError, defineDecideStep, parseAnswerJson } from './decide';
 import { valueDistribution } from './probabilities';
 
@@ -114,5 +115,87 @@ describe('decide steps', () => {
     assert.deepEqual(parseAnswerJson('```json\n{"a":1}\n```'), { a: 1 });
     assert.equal(parseAnswerJson('[1]'), null);
     assert.equal(parseAnswerJson('nope'), null);
+  });
+});
+
+describe('decide steps: what is asked and what comes back, exactly', () => {
+  const verdictStep = (extra: Partial<Parameters<typeof defineDecideStep>[0]> = {}) =>
+    defineDecideStep({ id: 'verdict', system: 'Judge the draft.', questions: { verdict: { kind: 'choice', instructions: 'what the draft does', options: ['answered', 'research'] } }, text: { query: 'the search to run' }, ...extra });
+
+  test('the request: the step system message, the input, a strict schema with the text field capped, 96 tokens at temperature 0.2, 20 top probabilities', async () => {
+    const model = scriptedModel({ decide: () => ({ content: '{"verdict": "answered", "query": ""}', model: 'qwen.gguf' }) });
+    const r = await verdictStep().run({ model, input: 'Q and draft', now: () => 1234 });
+    const req = model.decideRequests[0];
+    assert.deepEqual(req.messages, [
+      { role: 'system', content: 'Judge the draft.' },
+      { role: 'user', content: 'Q and draft' },
+    ]);
+    assert.deepEqual(req.jsonSchema, {
+      type: 'object',
+      properties: {
+        verdict: { type: 'string', enum: ['answered', 'research'], description: 'what the draft does' },
+        query: { type: 'string', maxLength: 200, description: 'the search to run' },
+      },
+      required: ['verdict', 'query'],
+      additionalProperties: false,
+    });
+    assert.deepEqual([req.maxTokens, req.temperature, req.tokenProbs], [96, 0.2, 20]);
+    assert.deepEqual([r.stepId, r.at, r.modelId], ['verdict', 1234, 'qwen.gguf']);
+    const plain = scriptedModel({ decide: () => ({ content: '{"verdict": "answered", "query": ""}', model: '' }) });
+    const r2 = await verdictStep({ probabilities: false, maxTokens: 40 }).run({ model: plain, input: 'q' });
+    assert.deepEqual([plain.decideRequests[0].tokenProbs, plain.decideRequests[0].maxTokens], [undefined, 40]);
+    assert.equal(r2.modelId, 'unknown', 'a server that names no model');
+  });
+
+  test('text fields are trimmed and cut to 200 characters, or empty when not text; they go with the first question only', async () => {
+    const long = 'x'.repeat(250);
+    const model = scriptedModel({ decide: (req) => ('verdict' in ((req.jsonSchema as { properties: object }).properties) ? { content: JSON.stringify({ verdict: 'research', query: `  ${long}  ` }) } : { content: '{"second": true}' }) });
+    const step = defineDecideStep({ id: 'two', system: 's', questions: { verdict: { kind: 'choice', instructions: 'v', options: ['answered', 'research'] }, second: { kind: 'boolean', instructions: 'b' } }, text: { query: 'q' } });
+    const r = await step.run({ model, input: 'q' });
+    assert.deepEqual(r.answers.query, { kind: 'text', value: 'x'.repeat(200) });
+    assert.deepEqual(Object.keys((model.decideRequests[1].jsonSchema as { properties: object }).properties), ['second']);
+    const odd = scriptedModel({ decide: () => ({ content: '{"verdict": "answered", "query": 42}' }) });
+    assert.deepEqual((await verdictStep().run({ model: odd, input: 'q' })).answers.query, { kind: 'text', value: '' });
+  });
+
+  test('a refusal says why: a call that failed, an answer that was not JSON, a value outside the choices', async () => {
+    const reason = async (decide: () => { content: string } | Error) => (await verdictStep().run({ model: scriptedModel({ decide }), input: 'q' })).answers.verdict;
+    assert.deepEqual(await reason(() => new Error('socket hang up')), { refused: true, reason: 'the call failed: socket hang up' });
+    assert.deepEqual(await reason(() => ({ content: 'I think it answered.' })), { refused: true, reason: 'the answer was not a JSON object' });
+    assert.deepEqual(await reason(() => ({ content: '{"verdict": "maybe", "query": ""}' })), { refused: true, reason: 'verdict was "maybe", not one of answered, research' });
+    // A second try that works is taken.
+    let calls = 0;
+    const second = await verdictStep().run({ model: scriptedModel({ decide: () => (++calls === 1 ? new Error('busy') : { content: '{"verdict": "research", "query": "x"}' }) }), input: 'q' });
+    assert.deepEqual(second.answers.verdict, { kind: 'choice', value: 'research', p: 1 });
+  });
+
+  test('running out of budget or being stopped is not a refusal: it ends the turn', async () => {
+    for (const code of ['budget_exhausted', 'cancelled'] as const) {
+      const model = scriptedModel({ decide: () => new HearthError(code, 'stop') });
+      await assert.rejects(verdictStep().run({ model, input: 'q' }), (err: { code?: string }) => err.code === code);
+      assert.equal(model.decideRequests.length, 1, 'not retried');
+    }
+    const abort = new AbortController();
+    abort.abort();
+    const model = scriptedModel({ decide: () => new Error('aborted') });
+    await assert.rejects(verdictStep().run({ model, input: 'q', signal: abort.signal }));
+  });
+
+  test('a score uses the levels’ own values when they have them; a boolean’s p is the probability of true', async () => {
+    const step = defineDecideStep({ id: 's', system: 's', questions: { size: { kind: 'score', instructions: 'how big', levels: [{ label: 'small', value: 10 }, { label: 'large', value: 50 }] } } });
+    const r = await step.run({ model: scriptedModel({ decide: () => ({ content: '{"size": "large"}' }) }), input: 'q' });
+    assert.deepEqual(r.answers.size, { kind: 'score', level: 'large', value: 50 });
+    const t = (token: string, top: [string, number][]) => ({ token, prob: top[0][1], top: top.map(([tk, prob]) => ({ token: tk, prob })) });
+    const b = defineDecideStep({ id: 'b', system: 's', questions: { ok: { kind: 'boolean', instructions: 'ok?' } } });
+    const rb = await b.run({ model: scriptedModel({ decide: () => ({ content: '{"ok": false}', tokenProbs: [t('{"ok": ', [['{"ok": ', 1]]), t('false', [['false', 0.65432], ['true', 0.34568]])] }) }), input: 'q' });
+    assert.deepEqual(rb.answers.ok, { kind: 'boolean', value: false, p: 0.3457 });
+    assert.equal(rb.source, 'native');
+  });
+
+  test('definitions: a bad id, a repeated value, a text field named like a question are refused', () => {
+    assert.throws(() => defineDecideStep({ id: '1st', system: 's', questions: { a: { kind: 'boolean', instructions: 'a' } } }), /bad step id "1st"/);
+    assert.throws(() => defineDecideStep({ id: 'a', system: 's', questions: { c: { kind: 'choice', instructions: 'x', options: ['one', 'one'] } } }), /question c repeats a value/);
+    assert.throws(() => defineDecideStep({ id: 'a', system: 's', questions: { c: { kind: 'boolean', instructions: 'x' } }, text: { c: 'x' } }), /text field c clashes with a question/);
+    assert.throws(() => defineDecideStep({ id: 'a', system: 's', questions: { s: { kind: 'score', instructions: 'x', levels: [{ label: 'only' }] } } }), /score question s needs at least two levels/);
   });
 });
