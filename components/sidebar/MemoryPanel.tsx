@@ -13,7 +13,9 @@ export function MemoryPanel({ facts, error, onAdd, onForget }: { facts: MemoryFa
         className="mt-2 flex gap-1"
         onSubmit={async (e) => {
           e.preventDefault();
-          if (text.trim() && (await onAdd(text))) setText('');
+          const value = text;
+          // Cleared once kept, unless something else was typed meanwhile.
+          if (value.trim() && (await onAdd(value))) setText((current) => (current === value ? '' : current));
         }}
       >
         <input
