@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { memoryHosts } from '@/lib/testing/memory-hosts';
+import { createHostGuard, hostKey, restingMessage } from './politeness';
+
+/** The host guard's edges, with literal figures: the hour and day budgets, when a rest ends, what the model is told. */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+test('the hour and the day budgets refuse with their own reason and until when they come free', () => {
+  let t = 10 * DAY;
+  const guard = createHostGuard(memoryHosts(), () => t, { h: { minGapMs: 0, perMinute: 100, perHour: 3, perDay: 5 } });
+  for (let i = 0; i < 3; i++) {
+    assert.deepEqual(guard.admit('h'), { ok: true, waitMs: 0 });
+    t += 2 * MINUTE;
+  }
+  assert.deepEqual(guard.admit('h'), { ok: false, reason: 'rate budget for this hour is used up', until: t + HOUR });
+  t += HOUR;
+  assert.equal(guard.admit('h').ok, true);
+  assert.equal(guard.admit('h').ok, true);
+  assert.deepEqual(guard.admit('h'), { ok: false, reason: 'rate budget for today is used up', until: t + DAY });
+  // Another host has its own budget (the default one).
+  assert.equal(guard.admit('other').ok, true);
+});
+
+test('a refusal rests the host six hours with the status in the reason; the rest ends exactly at its time', () => {
+  let t = 1_000;
+  const store = memoryHosts();
+  const guard = createHostGuard(store, () => t);
+  guard.refused('search.example:8888', 429);
+  assert.deepEqual(store.boxes.get('search.example:8888'), { until: 1_000 + 6 * HOUR, reason: 'it answered HTTP 429 (too many requests)' });
+  t = 1_000 + 6 * HOUR - 1;
+  assert.equal(guard.isResting('search.example:8888'), true);
+  assert.deepEqual(guard.admit('search.example:8888'), { ok: false, reason: 'it answered HTTP 429 (too many requests)', until: 1_000 + 6 * HOUR });
+  t = 1_000 + 6 * HOUR;
+  assert.equal(guard.isResting('search.example:8888'), false);
+  assert.equal(guard.admit('search.example:8888').ok, true);
+  // Success clears a box only when there is one.
+  guard.succeeded('never-boxed');
+  assert.equal(store.boxes.size, 1);
+});
+
+test('the model is told how long a host rests, in whole minutes, at least one', () => {
+  assert.equal(
+    restingMessage('a.org', { reason: 'it answered HTTP 429 (too many requests)', until: 1_000 + 90 * MINUTE }, 1_000),
+    'a.org is resting for about 90 minute(s) (it answered HTTP 429 (too many requests)). Do not call it again in this turn: answer with what you have and say plainly what could not be checked.',
+  );
+  assert.match(restingMessage('a.org', { reason: 'x', until: 1_010 }, 1_000), /about 1 minute\(s\)/);
+  assert.match(restingMessage('a.org', { reason: 'x', until: 1_000 + 150_000 }, 1_000), /about 3 minute\(s\)/, '2.5 minutes round to 3');
+});
+
+test('a host is known by its name and port, as in its URL', () => {
+  assert.equal(hostKey('http://127.0.0.1:8888/search?q=x'), '127.0.0.1:8888');
+  assert.equal(hostKey('https://Example.ORG/a'), 'example.org');
+  assert.equal(hostKey(new URL('https://example.org:443/')), 'example.org');
+});
