@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { looksLikeArithmetic } from './arithmetic';
+import type { ChatRequest, ModelClient } from '@/lib/llm/types';
+import { looksLikeArithmetic, planAndCompute } from './arithmetic';
 
 test('the free arithmetic check: sums and products yes, identifiers no', () => {
   for (const q of ['What is 23 * 47 + 156?', 'how much is 12.5 times 4 minus 7', '17% of 240', '3^4 - 1', 'what is 1/3 + 1/6']) assert.equal(looksLikeArithmetic(q), true, q);
@@ -13,4 +14,71 @@ test('the free arithmetic check: sums and products yes, identifiers no', () => {
     'Explain closures.',
     'Call me on 555-0100',
   ]) assert.equal(looksLikeArithmetic(q), false, q);
+});
+
+test('the free arithmetic check: each cue word counts, a lone number or a phone-like dash does not', () => {
+  for (const cue of ['plus', 'minus', 'times', 'multiplied by', 'divided by', 'over', 'sum of', 'product of', 'difference of', 'total of', 'add', 'subtract', 'percent of', 'squared and', 'cubed and', 'half of', 'twice']) {
+    assert.equal(looksLikeArithmetic(`3 ${cue} 4`), true, cue);
+  }
+  for (const op of ['+', '-', '*', '/', '×', '÷', '^', '%']) assert.equal(looksLikeArithmetic(`3 ${op} 4`), true, op);
+  assert.equal(looksLikeArithmetic('What is 3 plus x?'), false, 'one number');
+  assert.equal(looksLikeArithmetic('Rooms 12 and 14'), false, 'two numbers, no cue');
+  assert.equal(looksLikeArithmetic('Call 555-0100 or 555-0199'), false, 'dashes between digits are not minus signs');
+  assert.equal(looksLikeArithmetic('PLUS: 2 PLUS 2'), true, 'cue words in any case');
+  assert.equal(looksLikeArithmetic('at 10:30:15 and 11:00 plus'), false, 'times with seconds are identifiers');
+  assert.equal(looksLikeArithmetic('2026-11-30T10:30 plus 2026-12-01 10:30:00'), false, 'dates with times are identifiers');
+  assert.equal(looksLikeArithmetic('V1.2.3 plus 4.5.6'), false, 'versions in any case');
+  assert.equal(looksLikeArithmetic('9D2F41C0-427A-4B1E-9C3A-5F0E2D8B7A61 plus 2'), false, 'upper-case UUIDs');
+  assert.equal(looksLikeArithmetic('1.5 plus 2.25'), true, 'decimals are numbers');
+});
+
+function planModel(content: string | Error) {
+  const requests: ChatRequest[] = [];
+  const model: ModelClient = {
+    async health() {
+      return { url: 'x', reachable: true };
+    },
+    async chat(req) {
+      requests.push(req);
+      if (content instanceof Error) throw content;
+      return { content, reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: 'm' };
+    },
+  };
+  return { model, requests };
+}
+
+test('the plan: the model is asked for one expression under a schema, at temperature 0, and the program computes it', async () => {
+  const { model, requests } = planModel('{"expression": "23 * 47 + 156"}');
+  const out = await planAndCompute(model, 'What is 23 * 47 + 156?');
+  assert.deepEqual(out, { ok: true, calculation: { expression: '23 * 47 + 156', result: '1237', exact: true } });
+  assert.equal(requests.length, 1);
+  const req = requests[0];
+  assert.equal(req.temperature, 0);
+  assert.equal(req.maxTokens, 120);
+  assert.deepEqual(req.messages[1], { role: 'user', content: 'What is 23 * 47 + 156?' });
+  assert.equal(req.messages[0].role, 'system');
+  assert.match(String(req.messages[0].content), /^Write the calculation the user asks for as one arithmetic expression/);
+  assert.deepEqual(req.jsonSchema, {
+    type: 'object',
+    properties: { expression: { type: 'string', pattern: '^[0-9.+*/^%() -]{1,300}$' } },
+    required: ['expression'],
+    additionalProperties: false,
+  });
+});
+
+test('the plan: anything but numbers and operators, extra keys, an empty or overlong plan, or prose is refused with a diagnostic', async () => {
+  for (const content of ['{"expression": "Math.pow(2,3)"}', '{"expression": "2+2", "note": "x"}', '{"expression": ""}', `{"expression": "${'1+'.repeat(150)}1"}`, 'It is 4.', '{"expression": "2+2\\n"}']) {
+    const out = await planAndCompute(planModel(content).model, 'q');
+    assert.equal(out.ok, false, content);
+    assert.equal(!out.ok && out.diagnostic, `the plan was not in the expected shape: ${JSON.stringify(content.slice(0, 200))}`, content);
+  }
+  const fenced = await planAndCompute(planModel('```json\n{"expression": "2^10"}\n```').model, 'q');
+  assert.deepEqual(fenced, { ok: true, calculation: { expression: '2^10', result: '1024', exact: true } }, 'a fenced plan is read');
+});
+
+test('the plan: one that cannot be computed says why; a model failure is not swallowed', async () => {
+  const out = await planAndCompute(planModel('{"expression": "1/0"}').model, 'q');
+  assert.equal(out.ok, false);
+  assert.match(!out.ok ? out.diagnostic : '', /^the plan could not be computed: .*zero/);
+  await assert.rejects(planAndCompute(planModel(new Error('server down')).model, 'q'), /server down/);
 });
