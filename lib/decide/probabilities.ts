@@ -15,12 +15,14 @@ export function valueDistribution(
   quoted: boolean,
 ): Record<string, number> | null {
   const marker = new RegExp(`"${escapeRegExp(key)}"\\s*:\\s*${quoted ? '"' : ''}`);
+  // Stryker disable next-line StringLiteral: equivalent, any start text without the marker shifts every position alike.
   let before = '';
   for (const entry of tokens) {
     const withChosen = before + entry.token;
     const found = marker.exec(withChosen);
-    // The value starts inside (or right after) this token once the marker is complete here.
-    if (found && found.index + found[0].length >= before.length && found.index + found[0].length <= withChosen.length) {
+    // The first token in which the marker is complete (an earlier one either lacked it or ended
+    // exactly with it, and was passed): the value starts inside this token or right after it.
+    if (found) {
       const atEnd = found.index + found[0].length === withChosen.length;
       if (atEnd) {
         // The marker ends exactly at this token's end: the value starts with the next token.
