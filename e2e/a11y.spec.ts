@@ -18,6 +18,9 @@ async function seriousViolations(page: Page) {
 
 for (const theme of ['light', 'dark'] as const) {
   test(`axe finds no serious violation in the ${theme} theme`, async ({ page, context }) => {
+    // Four full axe analyses and two turns in one test: on a loaded 2-core machine that took
+    // over 30 s. The test is about violations, not speed, so it gets room.
+    test.setTimeout(120_000);
     await context.addCookies([{ name: 'hearth-theme', value: theme, url: APP }]);
     const chat = new ChatPage(page);
     await chat.open();
