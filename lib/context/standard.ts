@@ -145,7 +145,6 @@ export function selectHistory(messages: readonly HistoryMessage[], budget: Histo
   const sizes = messages.map((m) => messageChars(m, attachmentCharsFor(budget)));
   let earliest = messages.length - 1;
   let total = sizes[earliest];
-  // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent, at 0 the size before it is undefined and the sum fails the budget.
   while (earliest > 0 && messages.length - earliest < budget.maxMessages && total + sizes[earliest - 1] <= budget.maxChars) {
     earliest--;
     total += sizes[earliest];
