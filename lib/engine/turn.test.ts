@@ -2,86 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { z } from 'zod';
 import { ContextRuntime } from '@/lib/context/layers';
-import { historyLayer, identityLayer } from '@/lib/context/standard';
-import { decisionsHistoryLayer } from '@/lib/decide/history';
+import { historyLayer } from '@/lib/context/standard';
 import { HearthError } from '@/lib/errors';
-import type { ChatRequest } from '@/lib/llm/types';
-import { decideBy, reply, scriptedModel, toolCall, type ScriptedReply } from '@/lib/testing/scripted-model';
+import { decideBy, reply, scriptedModel, toolCall } from '@/lib/testing/scripted-model';
+import { allText, DEFERRAL, runScriptedTurn } from '@/lib/testing/turn-harness';
 import { createToolRegistry } from '@/lib/tools/registry';
-import { defineTool, ToolError, type Tool } from '@/lib/tools/types';
-import type { TurnEvent } from './events';
+import { defineTool, type Tool } from '@/lib/tools/types';
 import { LAST_ROUND_NOTE, TOOLS_OFF_NOTE } from './prompts';
-import { StepLedger, type StoredStep } from './steps';
-import { runTurn, type EngineConfig } from './turn';
+import { StepLedger } from './steps';
+import { runTurn } from './turn';
 
-const DEFERRAL = "I don't have access to real-time data, but I can search for the current price if you'd like.";
-
-function searchTool(runs: string[]): Tool {
-  return defineTool({
-    name: 'web_search',
-    description: 'search',
-    params: z.object({ query: z.string(), limit: z.number().optional() }),
-    cost: 5,
-    timeoutMs: 1000,
-    research: true,
-    async run({ query }) {
-      runs.push(query);
-      if (query === 'fail') throw new ToolError('the search service did not answer');
-      return { results: [{ title: `About ${query}`, url: 'https://example.org', snippet: 'It costs 42 euros.' }] };
-    },
-  }) as Tool;
-}
-
-type Setup = {
-  rounds: ScriptedReply[];
-  decide?: Record<string, Record<string, unknown> | Error>;
-  research?: boolean;
-  config?: Partial<EngineConfig>;
-  stored?: StoredStep[];
-  question?: string;
-  signal?: AbortSignal;
-  /** Side calls on a slot of their own (the default here); false: one slot, freshness only when the gate asks. */
-  parallelSideCalls?: boolean;
-  /** Tools beside web_search. */
-  tools?: Tool[];
-};
-
-async function run(setup: Setup) {
-  const runs: string[] = [];
-  const model = scriptedModel({ rounds: setup.rounds, decide: decideBy(setup.decide ?? {}) });
-  const tools = createToolRegistry([...(setup.research === false ? [] : [searchTool(runs)]), ...(setup.tools ?? [])]);
-  const question = setup.question ?? 'What is the price of bitcoin?';
-  const context = await ContextRuntime.create(
-    [
-      identityLayer({ assistantName: 'Hearth', modelId: 'scripted', now: 0, timezone: 'UTC', webSearch: setup.research !== false, toolNames: [] }),
-      decisionsHistoryLayer(),
-      historyLayer([{ role: 'user', content: question }], { maxMessages: 10, maxChars: 10_000 }),
-    ] as const,
-    { executionId: 't1', threadId: 'th1', resourceId: 'r' },
-  );
-  const events: TurnEvent[] = [];
-  const appended: StoredStep[] = [];
-  const steps = new StepLedger(setup.stored ?? [], (s) => appended.push(s));
-  const outcome = await runTurn(
-    { question, earlierAnswers: [] },
-    {
-      model,
-      tools,
-      toolDeps: { now: () => 0, timezone: 'UTC', threadId: 'th1' },
-      context,
-      steps,
-      emit: (e) => events.push(e),
-      now: () => 0,
-      signal: setup.signal ?? new AbortController().signal,
-      researchAvailable: () => setup.research !== false,
-      parallelSideCalls: setup.parallelSideCalls ?? true,
-      config: setup.config,
-    },
-  );
-  return { outcome, events, model, runs, appended, context };
-}
-
-const allText = (req: ChatRequest) => req.messages.map((m) => ('content' in m && typeof m.content === 'string' ? m.content : '')).join('\n');
+const run = runScriptedTurn;
 
 describe('turn engine', () => {
   test('a plain answer passes the gate in one round, with tools offered on "auto"', async () => {

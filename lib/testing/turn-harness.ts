@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { ContextRuntime } from '@/lib/context/layers';
+import { historyLayer, identityLayer, type HistoryMessage } from '@/lib/context/standard';
+import { decisionsHistoryLayer } from '@/lib/decide/history';
+import type { TurnEvent } from '@/lib/engine/events';
+import { StepLedger, type StoredStep } from '@/lib/engine/steps';
+import { runTurn, type EngineConfig } from '@/lib/engine/turn';
+import type { ChatRequest, ModelClient } from '@/lib/llm/types';
+import { createToolRegistry } from '@/lib/tools/registry';
+import { defineTool, ToolError, type Tool } from '@/lib/tools/types';
+import { decideBy, scriptedModel, type ScriptedModel, type ScriptedReply } from './scripted-model';
+
+/**
+ * One turn of the engine against a scripted model, for the engine's unit tests: a web_search
+ * tool that records its queries (the query "fail" fails), the identity, decisions and history
+ * layers, and every event, stored step and request kept for the test to read.
+ */
+
+export const DEFERRAL = "I don't have access to real-time data, but I can search for the current price if you'd like.";
+
+export function searchTool(runs: string[]): Tool {
+  return defineTool({
+    name: 'web_search',
+    description: 'search',
+    params: z.object({ query: z.string(), limit: z.number().optional() }),
+    cost: 5,
+    timeoutMs: 1000,
+    research: true,
+    async run({ query }) {
+      runs.push(query);
+      if (query === 'fail') throw new ToolError('the search service did not answer');
+      return { results: [{ title: `About ${query}`, url: 'https://example.org', snippet: 'It costs 42 euros.' }] };
+    },
+  }) as Tool;
+}
+
+export type TurnSetup = {
+  rounds: ScriptedReply[];
+  decide?: Record<string, Record<string, unknown> | Error>;
+  /** false: no web_search tool and no research. */
+  research?: boolean;
+  /** Asked before each gate (default: whether web_search is offered). */
+  researchAvailable?: () => boolean;
+  config?: Partial<EngineConfig>;
+  stored?: StoredStep[];
+  question?: string;
+  /** The conversation the model sees (default: the question as the one user message). */
+  history?: HistoryMessage[];
+  /** false: no identity or decisions layer, so the history is the whole prompt. */
+  layers?: boolean;
+  signal?: AbortSignal;
+  /** Side calls on a slot of their own (the default here); false: one slot, freshness only when the gate asks. */
+  parallelSideCalls?: boolean;
+  /** Tools beside web_search. */
+  tools?: Tool[];
+  /** The turn's clock (default: always 0). */
+  now?: () => number;
+  /** Wraps the scripted model, to see what the engine passes it beside the request. */
+  wrapModel?: (model: ScriptedModel) => ModelClient;
+};
+
+export async function runScriptedTurn(setup: TurnSetup) {
+  const runs: string[] = [];
+  const model = scriptedModel({ rounds: setup.rounds, decide: decideBy(setup.decide ?? {}) });
+  const tools = createToolRegistry([...(setup.research === false ? [] : [searchTool(runs)]), ...(setup.tools ?? [])]);
+  const question = setup.question ?? 'What is the price of bitcoin?';
+  const history = historyLayer(setup.history ?? [{ role: 'user', content: question }], { maxMessages: 10, maxChars: 10_000 });
+  const context = await ContextRuntime.create(
+    setup.layers === false
+      ? ([history] as const)
+      : ([
+          identityLayer({ assistantName: 'Hearth', modelId: 'scripted', now: 0, timezone: 'UTC', webSearch: setup.research !== false, toolNames: [] }),
+          decisionsHistoryLayer(),
+          history,
+        ] as const),
+    { executionId: 't1', threadId: 'th1', resourceId: 'r' },
+  );
+  const events: TurnEvent[] = [];
+  const appended: StoredStep[] = [];
+  const steps = new StepLedger(setup.stored ?? [], (s) => appended.push(s));
+  const outcome = await runTurn(
+    { question, earlierAnswers: [] },
+    {
+      model: setup.wrapModel ? setup.wrapModel(model) : model,
+      tools,
+      toolDeps: { now: () => 0, timezone: 'UTC', threadId: 'th1' },
+      context,
+      steps,
+      emit: (e) => events.push(e),
+      now: setup.now ?? (() => 0),
+      signal: setup.signal ?? new AbortController().signal,
+      researchAvailable: setup.researchAvailable ?? (() => setup.research !== false),
+      parallelSideCalls: setup.parallelSideCalls ?? true,
+      config: setup.config,
+    },
+  );
+  return { outcome, events, model, runs, appended, context };
+}
+
+/** Every message's text of a request, one after another. */
+export const allText = (req: ChatRequest) => req.messages.map((m) => ('content' in m && typeof m.content === 'string' ? m.content : '')).join('\n');
+
+/** The schema's property names of a constrained (decide) request. */
+export const schemaKeys = (req: ChatRequest) => Object.keys((req.jsonSchema as { properties?: object }).properties ?? {});
