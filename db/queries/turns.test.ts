@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { freshStore, seedExchange } from '@/lib/testing/store';
+import { decodeStats, encodeStats } from './turns';
+
+/** Turns as stored: their status and figures, their event log (as rows, then compacted), their steps and facts. */
+
+test('a turn’s figures are stored as an array in a fixed order and read back by name', () => {
+  const stats = { rounds: 2, modelCalls: 3, toolCalls: 1, gateNudges: 1, promptTokens: 900, completionTokens: 80, fuelUsed: 305, ms: 4000, modelMs: 3500, compiled: true, firstTokenMs: 700, tokensPerSecond: 41.5 };
+  assert.deepEqual(encodeStats(stats), [2, 3, 1, 1, 900, 80, 305, 4000, 3500, 1, 700, 41.5]);
+  assert.deepEqual(decodeStats(encodeStats(stats)), stats);
+  const plain = { rounds: 1, modelCalls: 1, toolCalls: 0, gateNudges: 0, promptTokens: 10, completionTokens: 5, fuelUsed: 100, ms: 20, modelMs: 10 };
+  assert.deepEqual(encodeStats({ ...plain, compiled: false }), [1, 1, 0, 0, 10, 5, 100, 20, 10, 0, 0, 0]);
+  assert.deepEqual(decodeStats(encodeStats(plain)), plain, 'not compiled, no first word, no speed: absent, not zero');
+  assert.deepEqual(decodeStats([1, 2]), { rounds: 1, modelCalls: 2, toolCalls: 0, gateNudges: 0, promptTokens: 0, completionTokens: 0, fuelUsed: 0, ms: 0, modelMs: 0 }, 'a shorter array: the rest are 0');
+  assert.deepEqual(decodeStats({ rounds: 4 }), { rounds: 4 }, 'figures stored by name (older rows) are read as they are');
+  assert.equal(decodeStats(null), null);
+  assert.equal(decodeStats(undefined), null);
+});
+
+test('a new turn is queued; its status, figures and end are set as it goes', () => {
+  const s = freshStore();
+  const { turn, user, assistant } = seedExchange(s, { thread: 't' }, { now: 50 });
+  const row = s.getTurn({ id: turn });
+  assert.deepEqual([row?.status, row?.threadId, row?.userMessageId, row?.assistantMessageId, row?.createdAt, row?.finishedAt, row?.stats], ['queued', 't', user, assistant, 50, null, null]);
+  s.setTurnStatus({ id: turn, status: 'running' });
+  assert.deepEqual([s.getTurn({ id: turn })?.status, s.getTurn({ id: turn })?.stats, s.getTurn({ id: turn })?.finishedAt], ['running', null, null]);
+  s.setTurnStatus({ id: turn, status: 'done', stats: { rounds: 1 }, now: 90 });
+  const done = s.getTurn({ id: turn });
+  assert.equal(done?.status, 'done');
+  assert.equal(done?.finishedAt, 90);
+  assert.deepEqual(done?.stats, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  assert.equal(s.getTurn({ id: 'missing' }), undefined);
+});
+
+test('the figures of a thread’s turns, by turn, for those that have any', () => {
+  const s = freshStore();
+  const a = seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'done' });
+  seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'running' });
+  seedExchange(s, { thread: 'o' });
+  s.setTurnStatus({ id: a.turn, status: 'done', stats: { rounds: 2, ms: 30 }, now: 5 });
+  s.setTurnStatus({ id: 'o-t', status: 'done', stats: { rounds: 9 }, now: 5 });
+  const stats = s.turnStatsOfThread({ threadId: 't' });
+  assert.deepEqual([...stats.keys()], ['done']);
+  assert.equal(stats.get('done')?.rounds, 2);
+  assert.equal(stats.get('done')?.ms, 30);
+});
+
+test('the active turn of a thread is its newest queued or running one; unfinished turns are listed oldest first', () => {
+  const s = freshStore();
+  seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'first' }, { now: 1 });
+  seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'second' }, { now: 2 });
+  seedExchange(s, { thread: 'o', turn: 'other' }, { now: 0 });
+  seedExchange(s, { thread: 'd', turn: 'finished' }, { now: 0 });
+  s.setTurnStatus({ id: 'first', status: 'running' });
+  s.setTurnStatus({ id: 'finished', status: 'done' });
+  assert.equal(s.activeTurnOf({ threadId: 't' })?.id, 'second');
+  assert.equal(s.activeTurnOf({ threadId: 'd' }), undefined);
+  assert.deepEqual(
+    s.unfinishedTurns().map((t) => t.id),
+    ['other', 'first', 'second'],
+  );
+  s.setTurnStatus({ id: 'second', status: 'cancelled' });
+  assert.equal(s.activeTurnOf({ threadId: 't' })?.id, 'first');
+});
+
+test('events are read after a sequence number, in order, first as rows and then from the compacted log', () => {
+  const s = freshStore();
+  const { turn } = seedExchange(s, { thread: 't' });
+  const other = seedExchange(s, { thread: 'o' });
+  assert.equal(s.lastEventSeq({ turnId: turn }), 0, 'no events yet');
+  s.appendEvent({ turnId: turn, seq: 2, type: 'delta', data: { type: 'delta', text: 'b' }, now: 1 });
+  s.appendEvent({ turnId: turn, seq: 1, type: 'delta', data: { type: 'delta', text: 'a' }, now: 1 });
+  s.appendEvent({ turnId: turn, seq: 3, type: 'done', data: { type: 'done' }, now: 1 });
+  s.appendEvent({ turnId: other.turn, seq: 9, type: 'done', data: { type: 'done' }, now: 1 });
+  assert.deepEqual(s.eventsAfter({ turnId: turn, after: 0 }), [
+    { seq: 1, type: 'delta', data: { type: 'delta', text: 'a' } },
+    { seq: 2, type: 'delta', data: { type: 'delta', text: 'b' } },
+    { seq: 3, type: 'done', data: { type: 'done' } },
+  ]);
+  assert.deepEqual(
+    s.eventsAfter({ turnId: turn, after: 1 }).map((e) => e.seq),
+    [2, 3],
+  );
+  assert.equal(s.lastEventSeq({ turnId: turn }), 3);
+
+  s.storeCompactLog({
+    turnId: turn,
+    events: [
+      { seq: 1, type: 'turn', data: 'turn' },
+      { seq: 4, type: 'decision', data: { decision: 7 } },
+      { seq: 6, type: 'status', data: { type: 'status', stage: 'writing' } },
+    ],
+  });
+  assert.equal(s.getTurn({ id: turn })?.events, '[[1,"turn"],[4,{"decision":7}],[6,{"type":"status","stage":"writing"}]]');
+  assert.deepEqual(s.eventsAfter({ turnId: turn, after: 1 }), [
+    { seq: 4, type: 'decision', data: { decision: 7 } },
+    { seq: 6, type: 'status', data: { type: 'status', stage: 'writing' } },
+  ]);
+  assert.deepEqual(s.eventsAfter({ turnId: turn, after: 0 })[0], { seq: 1, type: 'turn', data: 'turn' });
+  assert.equal(s.lastEventSeq({ turnId: turn }), 6);
+  assert.equal(s.lastEventSeq({ turnId: other.turn }), 9, 'another turn’s rows stay');
+  s.storeCompactLog({ turnId: other.turn, events: [] });
+  assert.equal(s.lastEventSeq({ turnId: other.turn }), 0, 'an empty log');
+});
+
+test('the turns that set a draft aside or ran a calculation, with the events that rebuild them', () => {
+  const s = freshStore();
+  const compacted = seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'compacted' });
+  const running = seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'running' });
+  const plain = seedExchange(s, { thread: 't', user: 'u3', assistant: 'a3', turn: 'plain' });
+  const calc = seedExchange(s, { thread: 't', user: 'u4', assistant: 'a4', turn: 'calc' });
+  seedExchange(s, { thread: 'o', turn: 'elsewhere' });
+  s.storeCompactLog({
+    turnId: compacted.turn,
+    events: [
+      { seq: 1, type: 'turn', data: 'turn' },
+      { seq: 2, type: 'delta', data: { type: 'delta', text: 'I can search' } },
+      { seq: 3, type: 'draft_rejected', data: { type: 'draft_rejected', reason: 'deferral' } },
+      { seq: 4, type: 'tool_call', data: { tool_call: 'c1' } },
+      { seq: 5, type: 'draft', data: { type: 'draft', text: 'I can search' } },
+      { seq: 7, type: 'draft', data: 'answer-draft' },
+    ],
+  });
+  s.storeCompactLog({ turnId: plain.turn, events: [{ seq: 1, type: 'delta', data: { type: 'delta', text: 'Hi' } }] });
+  s.storeCompactLog({ turnId: calc.turn, events: [{ seq: 2, type: 'calculation', data: { type: 'calculation', expression: '1+1', result: '2', exact: true } }] });
+  const row = (turnId: string, seq: number, data: Record<string, unknown>) => s.appendEvent({ turnId, seq, type: String(data.type), data, now: 1 });
+  row(running.turn, 2, { type: 'delta', text: 'Let me' });
+  row(running.turn, 1, { type: 'status', stage: 'thinking' });
+  row(running.turn, 3, { type: 'draft_rejected', reason: 'tool_call' });
+  row(running.turn, 4, { type: 'tool_call', id: 'x' });
+  row('elsewhere', 1, { type: 'draft_rejected', reason: 'deferral' });
+  const notable = s.eventsOfNotableTurns({ threadId: 't' });
+  assert.deepEqual([...notable.keys()].sort(), ['calc', 'compacted', 'running']);
+  assert.deepEqual(
+    notable.get('compacted')?.map((e) => [e.seq, e.type]),
+    [
+      [2, 'delta'],
+      [3, 'draft_rejected'],
+      [5, 'draft'],
+    ],
+    'references (the tool call, the answer kept in its message) are left out',
+  );
+  assert.deepEqual(
+    notable.get('running')?.map((e) => [e.seq, e.type]),
+    [
+      [1, 'status'],
+      [2, 'delta'],
+      [3, 'draft_rejected'],
+    ],
+  );
+  assert.deepEqual(notable.get('running')?.[1].data, { type: 'delta', text: 'Let me' });
+  assert.deepEqual(
+    notable.get('calc')?.map((e) => e.type),
+    ['calculation'],
+  );
+  assert.equal(s.eventsOfNotableTurns({ threadId: 'nothing' }).size, 0);
+});
+
+test('a turn’s steps: stored in order, a step taken again replaces the one at its place, and they go when the turn ends', () => {
+  const s = freshStore();
+  const { turn } = seedExchange(s, { thread: 't' });
+  s.appendStep({ turnId: turn, seq: 2, kind: 'tool', data: { ok: true }, now: 1 });
+  s.appendStep({ turnId: turn, seq: 1, kind: 'model', data: { content: 'a' }, now: 1 });
+  s.appendStep({ turnId: turn, seq: 2, kind: 'model', data: { content: 'other path' }, now: 2 });
+  assert.deepEqual(s.stepsOf({ turnId: turn }), [
+    { seq: 1, kind: 'model', data: { content: 'a' } },
+    { seq: 2, kind: 'model', data: { content: 'other path' } },
+  ]);
+  s.deleteTurnSteps({ turnId: turn });
+  assert.deepEqual(s.stepsOf({ turnId: turn }), []);
+});
+
+test('a turn’s facts for replay: ids, answer, figures, its tool calls by the model’s id, its own thread-scoped decisions', () => {
+  const s = freshStore();
+  const { turn, user, assistant } = seedExchange(s, { thread: 't' }, { answer: 'Forty-two.' });
+  const other = seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 't2' });
+  s.setTurnStatus({ id: turn, status: 'done', stats: { rounds: 3 }, now: 2 });
+  s.insertToolCall({ id: `${turn}:call_0_0`, turnId: turn, threadId: 't', name: 'web_search', arguments: '{"query":"x"}', ok: true, result: '{"n":1}', repeat: true, ms: 4, createdAt: 1 });
+  s.insertToolCall({ id: `${other.turn}:call_0_0`, turnId: other.turn, threadId: 't', name: 'fetch_url', arguments: '{}', ok: false, result: '{}', ms: 4, createdAt: 1 });
+  const record = (stepId: string, turnId: string, scope: 'thread' | 'resource' = 'thread', layerId = 'decisions') =>
+    s.appendDecisions({ layerId, scope, scopeKey: scope === 'thread' ? 't' : 'r', records: [{ stepId, at: 5, modelId: 'qwen', source: 'native', answers: { verdict: { kind: 'choice', value: 'answered', p: 0.9 } } as never }], maxRecords: 10, turnId, threadId: 't' });
+  record('verdict', turn);
+  record('freshness', other.turn);
+  record('resource-wide', turn, 'resource');
+  record('other-layer', turn, 'thread', 'elsewhere');
+  const facts = s.turnFacts({ turnId: turn, layerId: 'decisions' });
+  assert.ok(facts, 'the turn is there');
+  assert.deepEqual([facts.turnId, facts.threadId, facts.userMessageId, facts.assistantMessageId, facts.answer], [turn, 't', user, assistant, 'Forty-two.']);
+  assert.equal((facts.stats as { rounds: number }).rounds, 3);
+  assert.deepEqual([...facts.toolCalls.entries()], [['call_0_0', { name: 'web_search', arguments: '{"query":"x"}', ok: true, result: { n: 1 }, repeat: true }]]);
+  assert.deepEqual(
+    [...facts.decisions.values()],
+    [{ stepId: 'verdict', at: 5, modelId: 'qwen', source: 'native', answers: { verdict: { kind: 'choice', value: 'answered', p: 0.9 } } }],
+  );
+  assert.equal(s.turnFacts({ turnId: 'missing', layerId: 'decisions' }), undefined);
+});
