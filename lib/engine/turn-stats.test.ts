@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { z } from 'zod';
 import { ContextRuntime } from '@/lib/context/layers';
 import { historyLayer } from '@/lib/context/standard';
 import { decideBy, reply, scriptedModel, toolCall } from '@/lib/testing/scripted-model';
+import { lookupTool as lookup } from '@/lib/testing/turn-harness';
 import { createToolRegistry } from '@/lib/tools/registry';
-import { defineTool, type Tool } from '@/lib/tools/types';
 import type { TurnEvent } from './events';
 import { StepLedger } from './steps';
 import { runTurn } from './turn';
@@ -19,17 +18,6 @@ function clock() {
   let t = 1000;
   return () => (t += 10);
 }
-
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'look up',
-  params: z.object({ q: z.string() }),
-  cost: 1,
-  timeoutMs: 1000,
-  async run({ q }) {
-    return { found: q };
-  },
-}) as Tool;
 
 async function run(rounds: Parameters<typeof scriptedModel>[0]['rounds']) {
   const model = scriptedModel({ rounds, decide: decideBy({ verdict: { verdict: 'answered', query: '' } }) });

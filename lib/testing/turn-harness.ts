@@ -34,6 +34,19 @@ export function searchTool(runs: string[]): Tool {
   }) as Tool;
 }
 
+/** A tool with no research in it: finds what it is asked (the query "fail" fails). */
+export const lookupTool = defineTool({
+  name: 'lookup',
+  description: 'look up',
+  params: z.object({ q: z.string() }),
+  cost: 1,
+  timeoutMs: 1000,
+  async run({ q }) {
+    if (q === 'fail') throw new ToolError('nothing found');
+    return { found: q };
+  },
+}) as Tool;
+
 export type TurnSetup = {
   rounds: ScriptedReply[];
   decide?: Record<string, Record<string, unknown> | Error>;

@@ -1,0 +1,423 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Store } from '@/db/store';
+import type { EngineConfig } from '@/lib/engine/turn';
+import { HearthError } from '@/lib/errors';
+import { ModelPool } from '@/lib/llm/pool';
+import { decideBy, reply, scriptedModel, toolCall, type ScriptedReply } from '@/lib/testing/scripted-model';
+import { freshStore, seedExchange } from '@/lib/testing/store';
+import { lookupTool as lookup } from '@/lib/testing/turn-harness';
+import { createToolRegistry } from '@/lib/tools/registry';
+import { titleFrom, TurnRegistry, type StreamedEvent, type TurnStore } from './registry';
+
+/**
+ * The turn registry over a real database and a scripted model: what a turn stores as it runs
+ * and as it ends, how it is started, edited, regenerated, stopped and resumed, and what a
+ * client that attaches hears. The clock moves only when a test moves it.
+ */
+
+type Setup = {
+  rounds?: ScriptedReply[];
+  engine?: Partial<EngineConfig>;
+  /** One of the store's writes fails with `error` whenever `when` says so (a full disk, a broken file). */
+  failWrite?: { method: 'appendEvent' | 'setTurnStatus' | 'storeCompactLog'; when: (args: Record<string, unknown>) => boolean; error: Error };
+  store?: Store;
+};
+
+function setup(opts: Setup = {}) {
+  const store = opts.store ?? freshStore();
+  const model = scriptedModel({ rounds: opts.rounds ?? [], decide: decideBy({}) });
+  const pool = new ModelPool([{ url: 'scripted', client: model }]);
+  const clock = { t: 1000 };
+  const logs: string[] = [];
+  const failing = opts.failWrite;
+  const written: TurnStore = failing
+    ? {
+        ...store,
+        [failing.method]: (args: Record<string, unknown>) => {
+          if (failing.when(args)) throw failing.error;
+          return (store[failing.method] as (a: Record<string, unknown>) => void)(args);
+        },
+      }
+    : store;
+  const registry = new TurnRegistry({
+    store: written,
+    models: () => pool,
+    tools: () => ({ registry: createToolRegistry([lookup]), researchAvailable: () => false, deps: (threadId) => ({ now: () => 0, timezone: 'UTC', threadId }) }),
+    now: () => clock.t,
+    identity: () => ({ assistantName: 'Hearth', timezone: 'UTC' }),
+    engine: () => opts.engine ?? {},
+    log: (m) => logs.push(m),
+  });
+  if (!store.getThread({ id: 'th' })) store.createThread({ id: 'th', title: '', now: 0 });
+  return { store, model, registry, clock, logs };
+}
+
+/** Starts a turn and collects what a client attached from the start hears, until the end. */
+async function converse(registry: TurnRegistry, content: string, extra: { attachmentIds?: string[]; editOf?: string; threadId?: string } = {}) {
+  const ids = registry.start({ threadId: extra.threadId ?? 'th', content, ...extra });
+  const heard = await listen(registry, ids.turnId);
+  return { ...ids, heard };
+}
+
+function listen(registry: TurnRegistry, turnId: string, onEvent: (e: StreamedEvent) => void = () => undefined): Promise<StreamedEvent[]> {
+  return new Promise((resolve) => {
+    const heard: StreamedEvent[] = [];
+    const sub = registry.subscribe(turnId, 0, {
+      event: (e) => {
+        heard.push(e);
+        onEvent(e);
+      },
+      end: () => resolve(heard),
+    });
+    heard.push(...sub.backlog);
+    if (!sub.live) resolve(heard);
+  });
+}
+
+const types = (events: { type: string }[]) => events.map((e) => e.type);
+
+describe('a turn from start to end', () => {
+  test('the question and the answer are stored, the branch moves to the answer, the thread is titled and touched', async () => {
+    const { registry, store, clock } = setup({ rounds: [reply('Closures keep their scope.')] });
+    clock.t = 5000;
+    const { turnId, userMessageId, assistantMessageId, heard } = await converse(registry, '  Explain   closures\nplease  ');
+    assert.deepEqual(types(heard), ['turn', 'status', 'delta', 'delta', 'delta', 'delta', 'status', 'message', 'done']);
+    assert.deepEqual(heard[0], { type: 'turn', turnId, threadId: 'th', userMessageId, assistantMessageId, seq: 1 });
+    assert.deepEqual(
+      heard.map((e) => e.seq),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
+    const user = store.getMessage({ id: userMessageId });
+    const answer = store.getMessage({ id: assistantMessageId });
+    assert.deepEqual([user?.content, user?.role, user?.parentId, user?.status, user?.createdAt], ['  Explain   closures\nplease  ', 'user', null, 'complete', 5000]);
+    assert.deepEqual([answer?.content, answer?.status, answer?.parentId, answer?.errorCode, answer?.createdAt], ['Closures keep their scope.', 'complete', userMessageId, null, 5001]);
+    const thread = store.getThread({ id: 'th' });
+    assert.equal(thread?.currentLeafId, assistantMessageId);
+    assert.equal(thread?.title, 'Explain closures please');
+    assert.equal(thread?.updatedAt, 5000);
+    const turn = store.getTurn({ id: turnId });
+    assert.deepEqual([turn?.status, turn?.finishedAt], ['done', 5000]);
+    assert.equal(registry.isLive(turnId), false);
+    assert.equal(registry.busy('th'), false);
+  });
+
+  test('a finished turn replays to a client as it was heard, from its compacted log', async () => {
+    const { registry, store } = setup({ rounds: [toolCall('lookup', { q: 'x' }, 'c1'), reply('Found x.')] });
+    const { turnId, heard } = await converse(registry, 'Look up x.');
+    assert.ok(store.getTurn({ id: turnId })?.events, 'compacted');
+    assert.deepEqual(store.stepsOf({ turnId }), [], 'its steps are gone');
+    const replay = await listen(registry, turnId);
+    // Stages and single words are what a live client needs; a finished turn is kept as what was said.
+    const said = (events: StreamedEvent[]) => events.filter((e) => !['delta', 'status', 'draft', 'done'].includes(e.type));
+    assert.deepEqual(said(replay), said(heard));
+    assert.deepEqual(
+      replay.filter((e) => e.type === 'draft').map((e) => e.type === 'draft' && e.text),
+      ['Found x.'],
+      'the answer’s words as one draft',
+    );
+    const done = (events: StreamedEvent[]) => events.find((e) => e.type === 'done');
+    assert.equal(done(replay)?.type === 'done' && done(replay)?.seq, done(heard)?.seq);
+    const sub = registry.subscribe(turnId, 3, { event: () => undefined, end: () => undefined });
+    assert.equal(sub.live, false);
+    assert.ok(sub.backlog.every((e) => e.seq > 3));
+  });
+
+  test('the next question follows the answer shown, and the model sees the conversation so far', async () => {
+    const { registry, store, model } = setup({ rounds: [reply('First answer.'), reply('Second answer.')] });
+    const first = await converse(registry, 'First question?');
+    const second = await converse(registry, 'Second question?');
+    assert.equal(store.getMessage({ id: second.userMessageId })?.parentId, first.assistantMessageId);
+    const sent = model.roundRequests[1].messages.filter((m) => m.role !== 'system').map((m) => [m.role, String(m.content)]);
+    assert.deepEqual(sent.slice(0, 2), [
+      ['user', 'First question?'],
+      ['assistant', 'First answer.'],
+    ]);
+    assert.match(sent[2][1], /Second question\?/);
+    assert.equal(store.getThread({ id: 'th' })?.title, 'First question?', 'a title is kept');
+  });
+
+  test('tool calls are stored under the turn with their arguments, results and failures', async () => {
+    const { registry, store } = setup({
+      rounds: [
+        {
+          content: '',
+          finishReason: 'tool_calls',
+          toolCalls: [
+            { id: 'c1', name: 'lookup', arguments: '{"q":"x"}' },
+            { id: 'c2', name: 'lookup', arguments: '{"q":"fail"}' },
+          ],
+        },
+        toolCall('lookup', { q: 'x' }, 'c3'),
+        reply('Found x.'),
+      ],
+    });
+    const { turnId } = await converse(registry, 'Look up x.');
+    const calls = store.listToolCallsForThread({ threadId: 'th' }).map((c) => [c.id, c.name, c.arguments, c.ok, JSON.parse(c.result), c.repeat]);
+    assert.deepEqual(calls.sort(), [
+      [`${turnId}:c1`, 'lookup', '{"q":"x"}', true, { found: 'x' }, false],
+      [`${turnId}:c2`, 'lookup', '{"q":"fail"}', false, { error: 'nothing found' }, false],
+      [`${turnId}:c3`, 'lookup', '{"q":"x"}', true, { repeat: true, note: calls.find((c) => c[0] === `${turnId}:c3`)?.[4].note, result: { found: 'x' } }, true],
+    ]);
+  });
+});
+
+describe('starting a turn', () => {
+  test('a thread that does not exist: not_found, nothing stored', () => {
+    const { registry } = setup();
+    assert.throws(() => registry.start({ threadId: 'missing', content: 'Hi' }), (e: unknown) => e instanceof HearthError && e.code === 'not_found');
+  });
+
+  test('while a turn of the thread runs, another is refused with turn_running', async () => {
+    const { registry, store } = setup({ rounds: [reply('One.')] });
+    const first = registry.start({ threadId: 'th', content: 'One?' });
+    assert.equal(registry.busy('th'), true);
+    assert.throws(() => registry.start({ threadId: 'th', content: 'Two?' }), (e: unknown) => e instanceof HearthError && e.code === 'turn_running' && /still being written/.test(e.message));
+    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId }), (e: unknown) => e instanceof HearthError && e.code === 'turn_running');
+    await registry.idle();
+    assert.equal(store.listMessages({ threadId: 'th' }).length, 2);
+  });
+
+  test('an unknown attachment rolls the whole question back', () => {
+    const { registry, store } = setup();
+    store.insertAttachment({ id: 'f', name: 'f.txt', mime: 'text/plain', size: 1, sha256: 's', text: 'x', now: 1 });
+    assert.throws(
+      () => registry.start({ threadId: 'th', content: 'Read this.', attachmentIds: ['f', 'nope'] }),
+      (e: unknown) => e instanceof HearthError && e.code === 'bad_request' && /attachmentIds/.test(e.message),
+    );
+    assert.equal(store.listMessages({ threadId: 'th' }).length, 0);
+    assert.equal(store.attachmentFile({ id: 'f' })?.messageId, null);
+    assert.equal(store.getThread({ id: 'th' })?.title, '');
+  });
+
+  test('the same attachment named twice is linked once', async () => {
+    const { registry, store } = setup({ rounds: [reply('Read.')] });
+    store.insertAttachment({ id: 'f', name: 'f.txt', mime: 'text/plain', size: 1, sha256: 's', text: 'x', now: 1 });
+    const { userMessageId } = await converse(registry, 'Read this.', { attachmentIds: ['f', 'f'] });
+    assert.equal(store.attachmentFile({ id: 'f' })?.messageId, userMessageId);
+  });
+
+  test('an edited question starts a branch beside the old one, with its files', async () => {
+    const { registry, store } = setup({ rounds: [reply('One.'), reply('Two.'), reply('Edited.')] });
+    store.insertAttachment({ id: 'f', name: 'f.txt', mime: 'text/plain', size: 1, sha256: 's', text: 'x', now: 1 });
+    const first = await converse(registry, 'First?');
+    const second = await converse(registry, 'Second?', { attachmentIds: ['f'] });
+    const edited = await converse(registry, 'Second, edited?', { editOf: second.userMessageId });
+    assert.equal(store.getMessage({ id: edited.userMessageId })?.parentId, first.assistantMessageId);
+    assert.equal(store.getThread({ id: 'th' })?.currentLeafId, edited.assistantMessageId);
+    const files = store.attachmentsOfThread({ threadId: 'th' }).filter((a) => a.messageId === edited.userMessageId);
+    assert.deepEqual(
+      files.map((f) => f.sha256),
+      ['s'],
+    );
+    assert.ok(store.getMessage({ id: second.userMessageId }), 'the old branch stays');
+    assert.throws(() => registry.start({ threadId: 'th', content: 'x', editOf: 'missing' }), (e: unknown) => e instanceof HearthError && e.code === 'not_found' && /editOf/.test(e.message));
+    assert.throws(
+      () => registry.start({ threadId: 'th', content: 'x', editOf: edited.assistantMessageId }),
+      (e: unknown) => e instanceof HearthError && e.code === 'bad_request' && /only a question/.test(e.message),
+    );
+  });
+
+  test('a first question edited has no parent either', async () => {
+    const { registry, store } = setup({ rounds: [reply('One.'), reply('Edited.')] });
+    const first = await converse(registry, 'First?');
+    const edited = await converse(registry, 'First, edited?', { editOf: first.userMessageId });
+    assert.equal(store.getMessage({ id: edited.userMessageId })?.parentId, null);
+  });
+});
+
+describe('regenerating an answer', () => {
+  test('a new answer to the same question, beside the old one; from the question itself too', async () => {
+    const { registry, store } = setup({ rounds: [reply('One.'), reply('Again.'), reply('Once more.')] });
+    const first = await converse(registry, 'Question?');
+    const again = registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId });
+    assert.equal(again.userMessageId, first.userMessageId);
+    await listen(registry, again.turnId);
+    assert.equal(store.getMessage({ id: again.assistantMessageId })?.parentId, first.userMessageId);
+    assert.equal(store.getMessage({ id: again.assistantMessageId })?.content, 'Again.');
+    assert.equal(store.getThread({ id: 'th' })?.currentLeafId, again.assistantMessageId);
+    const fromQuestion = registry.regenerate({ threadId: 'th', messageId: first.userMessageId });
+    await listen(registry, fromQuestion.turnId);
+    assert.equal(store.getMessage({ id: fromQuestion.assistantMessageId })?.content, 'Once more.');
+    assert.equal(store.listMessages({ threadId: 'th' }).length, 4);
+  });
+
+  test('an unknown message, or an answer without a question, cannot be regenerated', () => {
+    const { registry, store } = setup();
+    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: 'missing' }), (e: unknown) => e instanceof HearthError && e.code === 'not_found');
+    store.insertMessage({ id: 'orphan', threadId: 'th', turnId: null, parentId: null, role: 'assistant', content: 'Hello.', status: 'complete', now: 1 });
+    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: 'orphan' }), (e: unknown) => e instanceof HearthError && e.code === 'bad_request' && /no question/.test(e.message));
+  });
+});
+
+describe('a turn that does not end well', () => {
+  test('a model error: the message keeps what was written, marked with the code; the client hears the reason', async () => {
+    const { registry, store } = setup({ rounds: [new HearthError('model_unreachable', 'The model server is not running.')] });
+    const { turnId, assistantMessageId, heard } = await converse(registry, 'Hi?');
+    const error = heard.at(-1);
+    assert.deepEqual(error, { type: 'error', code: 'model_unreachable', message: 'The model server is not running.', seq: error?.seq });
+    assert.deepEqual([store.getMessage({ id: assistantMessageId })?.status, store.getMessage({ id: assistantMessageId })?.errorCode], ['error', 'model_unreachable']);
+    assert.equal(store.getTurn({ id: turnId })?.status, 'error');
+  });
+
+  test('a spent budget says how much fuel went', async () => {
+    const { registry } = setup({ rounds: [toolCall('lookup', { q: 'x' }), reply('x')], engine: { budget: { fuel: 150, modelCalls: 16, modelCallCost: 100 } } });
+    const { heard } = await converse(registry, 'Look up x.');
+    const error = heard.at(-1);
+    assert.equal(error?.type, 'error');
+    assert.equal(error?.type === 'error' && error.code, 'budget_exhausted');
+    assert.equal(error?.type === 'error' && error.fuelUsed, 101);
+  });
+
+  test('words set aside before a call are not kept as the answer of a turn that then fails', async () => {
+    const { registry, store } = setup({ rounds: [{ ...toolCall('lookup', { q: 'x' }), content: 'Let me check.' }], engine: { budget: { fuel: 100, modelCalls: 16, modelCallCost: 100 } } });
+    const { assistantMessageId, heard } = await converse(registry, 'Look up x.');
+    assert.ok(types(heard).includes('draft_rejected'));
+    assert.equal(store.getMessage({ id: assistantMessageId })?.content, '');
+  });
+
+  test('stopped before it started: cancelled, and the message says it was interrupted', async () => {
+    const { registry, store } = setup({ rounds: [reply('never')] });
+    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    assert.equal(registry.isLive(ids.turnId), true);
+    assert.equal(registry.cancel(ids.turnId), true);
+    const heard = await listen(registry, ids.turnId);
+    assert.deepEqual(heard.at(-1), { type: 'error', code: 'cancelled', message: 'Stopped. The partial answer was kept.', seq: heard.at(-1)?.seq });
+    assert.deepEqual([store.getMessage({ id: ids.assistantMessageId })?.status, store.getMessage({ id: ids.assistantMessageId })?.errorCode], ['interrupted', 'cancelled']);
+    assert.equal(store.getTurn({ id: ids.turnId })?.status, 'cancelled');
+    assert.equal(registry.cancel(ids.turnId), false, 'a finished turn cannot be stopped');
+    assert.equal(registry.cancel('missing'), false);
+  });
+
+  test('stopping a thread stops its turns', async () => {
+    const { registry, store } = setup({ rounds: [reply('never')] });
+    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    registry.cancelThread('th');
+    await registry.idle();
+    assert.equal(store.getTurn({ id: ids.turnId })?.status, 'cancelled');
+  });
+
+  test('the thread deleted before the turn ran: the turn ends in not_found', async () => {
+    const { registry, store, logs } = setup({ rounds: [reply('never')] });
+    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    const heard = listen(registry, ids.turnId);
+    store.deleteThread({ id: 'th' });
+    const events = await heard;
+    assert.equal(events.at(-1)?.type, 'error');
+    assert.ok(logs.some((l) => l.startsWith(`turn ${ids.turnId}: could not`)), logs.join('\n'));
+  });
+});
+
+describe('what the registry stores as a turn runs', () => {
+  test('the partial answer is saved at most every 500 ms, so a crash keeps it', async () => {
+    const { registry, store, clock } = setup({ rounds: [reply('one two three four five')] });
+    const ids = registry.start({ threadId: 'th', content: 'Count.' });
+    const seen: string[] = [];
+    await listen(registry, ids.turnId, (e) => {
+      if (e.type !== 'delta') return;
+      seen.push(store.getMessage({ id: ids.assistantMessageId })?.content ?? '');
+      clock.t += 250;
+    });
+    assert.deepEqual(seen, ['one', 'one', 'one two three', 'one two three', 'one two three four five']);
+  });
+
+  test('a listener that throws is dropped; the others still hear the turn', async () => {
+    const { registry } = setup({ rounds: [reply('Fine.')] });
+    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    let thrown = 0;
+    registry.subscribe(ids.turnId, 0, {
+      event: () => {
+        thrown++;
+        throw new Error('a closed connection');
+      },
+      end: () => undefined,
+    });
+    const heard = await listen(registry, ids.turnId);
+    assert.equal(thrown, 1);
+    assert.equal(heard.at(-1)?.type, 'done');
+  });
+
+  test('a full disk stops the turn with storage_full', async () => {
+    let full = false;
+    const { registry, logs } = setup({
+      rounds: [reply('one two three')],
+      failWrite: { method: 'appendEvent', when: (args) => (full ||= args.type === 'delta'), error: Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }) },
+    });
+    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    const heard = await listen(registry, ids.turnId);
+    const error = heard.at(-1);
+    assert.equal(error?.type === 'error' && error.code, 'storage_full');
+    assert.ok(logs.some((l) => l === `turn ${ids.turnId}: could not store a delta event: database or disk is full`), logs.join('\n'));
+  });
+
+  test('an end that cannot be stored still reaches the client, as an error', async () => {
+    const { registry, logs } = setup({
+      rounds: [reply('Fine.')],
+      failWrite: { method: 'setTurnStatus', when: (args) => args.status === 'done', error: new Error('disk I/O error') },
+    });
+    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    const heard = await listen(registry, ids.turnId);
+    const error = heard.at(-1);
+    assert.equal(error?.type === 'error' && error.code, 'internal');
+    assert.equal(error?.type === 'error' && error.message, 'The turn could not be stored as it ended.');
+    assert.ok(logs.includes(`turn ${ids.turnId}: could not finish cleanly: disk I/O error`), logs.join('\n'));
+    assert.equal(registry.isLive(ids.turnId), false);
+  });
+
+  test('a log that cannot be compacted stays whole and is said in the log', async () => {
+    const { registry, store, logs } = setup({
+      rounds: [reply('Fine.')],
+      failWrite: { method: 'storeCompactLog', when: () => true, error: new Error('no room') },
+    });
+    const { turnId } = await converse(registry, 'Hi?');
+    assert.equal(store.getTurn({ id: turnId })?.events, null);
+    assert.ok(logs.includes(`turn ${turnId}: could not compact its events: no room`), logs.join('\n'));
+    assert.equal((await listen(registry, turnId)).at(-1)?.type, 'done', 'the full log still replays');
+  });
+});
+
+describe('resuming after a restart', () => {
+  /** A turn the server was writing when it stopped: its question, its partial answer, its row. */
+  const leftRunning = (store: Store, thread: string, turn: string, partial: string) => {
+    const ex = seedExchange(store, { thread, user: `${turn}-u`, assistant: `${turn}-a`, turn }, { question: 'Explain closures.', answer: partial });
+    store.updateMessage({ id: ex.assistant, status: 'streaming' });
+    store.setTurnStatus({ id: turn, status: 'running' });
+    return ex;
+  };
+
+  test('a turn left running resumes where it was, and one whose messages are gone is marked interrupted', async () => {
+    const store = freshStore();
+    const running = leftRunning(store, 'th', 'running', 'Closures');
+    store.appendEvent({ turnId: 'running', seq: 1, type: 'turn', data: { type: 'turn' }, now: 1 });
+    const broken = leftRunning(store, 'gone', 'broken', 'Half');
+    store.db.$client.prepare('DELETE FROM messages WHERE id = ?').run(broken.user);
+    const { registry } = setup({ store, rounds: [reply('Closures keep their scope.')] });
+    const out = registry.resumeUnfinished();
+    assert.deepEqual(out, { resumed: ['running'], interrupted: ['broken'] });
+    assert.equal(store.getMessage({ id: broken.assistant })?.status, 'interrupted');
+    assert.equal(store.getTurn({ id: 'broken' })?.status, 'interrupted');
+    const heard = await listen(registry, 'running');
+    assert.deepEqual(heard[1], { type: 'status', stage: 'resumed', seq: 2 }, 'numbered after the stored events');
+    assert.equal(store.getMessage({ id: running.assistant })?.content, 'Closures keep their scope.');
+    assert.deepEqual(registry.resumeUnfinished(), { resumed: [], interrupted: [] });
+  });
+
+  test('a resumed turn stopped before new words keeps the words from before the restart', async () => {
+    const store = freshStore();
+    const running = leftRunning(store, 'th', 'running', 'Closures keep');
+    const { registry } = setup({ store, rounds: [reply('never')] });
+    registry.resumeUnfinished();
+    registry.cancel('running');
+    await registry.idle();
+    assert.deepEqual([store.getMessage({ id: running.assistant })?.content, store.getMessage({ id: running.assistant })?.status], ['Closures keep', 'interrupted']);
+  });
+});
+
+test('a title is the first words of the first message, cut at a word', () => {
+  assert.equal(titleFrom('  Plan   a\ttrip\nto Lyon  '), 'Plan a trip to Lyon');
+  const sixty = 'a'.repeat(60);
+  assert.equal(titleFrom(sixty), sixty, 'sixty characters fit');
+  assert.equal(titleFrom(`${'word '.repeat(20)}`), `${'word '.repeat(12).trim()}…`);
+  assert.equal(titleFrom(`${'a'.repeat(35)} ${'b'.repeat(40)}`), `${'a'.repeat(35)}…`, 'cut at the last space');
+  assert.equal(titleFrom(`${'a'.repeat(10)} ${'b'.repeat(60)}`), `${'a'.repeat(10)} ${'b'.repeat(19)}…`, 'a space too early is not used: 30 characters at least');
+});
