@@ -106,13 +106,14 @@ test('min, max and abs', () => {
   assert.equal(r('abs(-1/3)'), '0.33333333333333333333');
 });
 
-test('square roots: exact for squares of any size, 20 significant digits otherwise', () => {
+test('square roots: exact for squares of any size, otherwise cut (not rounded) to 30 decimal places and marked inexact', () => {
   assert.equal(r('sqrt(0)'), '0');
   assert.equal(r('sqrt(1)'), '1');
   assert.equal(r('sqrt(9/4)'), '1.5');
   assert.equal(r('sqrt(1e40)'), '1'.padEnd(21, '0'));
-  assert.deepEqual(calculate('sqrt(2)'), { expression: 'sqrt(2)', result: '1.4142135623730950488', exact: false });
-  assert.equal(r('sqrt(1/2)'), '0.70710678118654752440');
+  assert.deepEqual(calculate('sqrt(2)'), { expression: 'sqrt(2)', result: '1.414213562373095048801688724209', exact: false });
+  assert.equal(r('sqrt(1/2)'), '0.707106781186547524400844362104');
+  assert.deepEqual(calculate('sqrt(0.01)'), { expression: 'sqrt(0.01)', result: '0.1', exact: true });
 });
 
 test('exactness travels: anything computed from an irrational root is not exact', () => {
