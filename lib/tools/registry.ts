@@ -24,6 +24,8 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+const tookTooLong = (name: string, timeoutMs: number) => `${name} took longer than ${timeoutMs / 1000} s and was stopped; answer with what you have`;
+
 export function createToolRegistry(tools: Tool[]): ToolRegistry {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const schemas = tools
@@ -63,7 +65,7 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
         const data = await Promise.race([
           tool.run(parsed.data, deps, both),
           new Promise<never>((_, reject) => {
-            const fail = () => reject(signal.aborted ? signal.reason : new ToolError(`${name} took longer than ${tool.timeoutMs / 1000} s and was stopped; answer with what you have`));
+            const fail = () => reject(signal.aborted ? signal.reason : new ToolError(tookTooLong(name, tool.timeoutMs)));
             if (both.aborted) fail();
             both.addEventListener('abort', fail, { once: true });
           }),
@@ -71,6 +73,8 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
         return { ok: true, data };
       } catch (err) {
         if (signal.aborted) throw err;
+        // A tool that stops on the signal rejects with its own error before the timer's does.
+        if (timeout.signal.aborted) return { ok: false, error: tookTooLong(name, tool.timeoutMs) };
         if (isToolError(err)) return { ok: false, error: err.message };
         return { ok: false, error: `${name} failed unexpectedly (${(err as Error)?.message ?? String(err)}); answer with what you have and say so` };
       } finally {
