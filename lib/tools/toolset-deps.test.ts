@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { filesDir, textPath } from '@/lib/attachments/files';
+import { parseConfig } from '@/lib/config';
+import { freshStore, seedExchange } from '@/lib/testing/store';
+import { makeTempDir } from '@/lib/testing/temp-dir';
+import { createToolSet } from './toolset';
+import type { MemoryBook } from './types';
+
+/**
+ * The tool set a turn gets, over a real database: which tools are in it, when research counts
+ * as available, and what the tools' dependencies give them (the user's timezone, a file of
+ * this thread only, earlier conversations with the other side of each exchange).
+ */
+
+const memory: MemoryBook = { list: () => [], add: (text) => ({ id: 'm', text }), edit: (id, text) => ({ id, text }), forget: () => undefined };
+const SEARX = 'http://127.0.0.1:8888';
+
+test('remember only with a memory; tools left out are gone, and research with web_search', () => {
+  const store = freshStore();
+  const names = (set: ReturnType<typeof createToolSet>) => set.registry.tools.map((t) => t.name).sort();
+  const plain = createToolSet({ config: parseConfig({}), store, now: () => 0 });
+  assert.deepEqual(names(plain), ['calculator', 'fetch_url', 'grep_attachment', 'now', 'read_attachment', 'search_conversations']);
+  const full = createToolSet({ config: parseConfig({ SEARXNG_URL: SEARX }), store, now: () => 0, memory });
+  assert.deepEqual(names(full), ['calculator', 'fetch_url', 'grep_attachment', 'now', 'read_attachment', 'remember', 'search_conversations', 'web_search']);
+  assert.equal(full.researchAvailable(), true);
+  const without = createToolSet({ config: parseConfig({ SEARXNG_URL: SEARX }), store, now: () => 0, without: ['web_search', 'calculator'] });
+  assert.ok(!without.registry.has('web_search') && !without.registry.has('calculator'));
+  assert.equal(without.researchAvailable(), false, 'no research without web_search');
+});
+
+test('research is unavailable while the SearXNG host rests, and available again after', () => {
+  const store = freshStore();
+  let t = 1000;
+  const set = createToolSet({ config: parseConfig({ SEARXNG_URL: SEARX }), store, now: () => t });
+  store.setPenalty({ host: '127.0.0.1:8888', until: 5000, reason: 'it answered HTTP 429 (too many requests)' });
+  assert.equal(set.researchAvailable(), false);
+  t = 5000;
+  assert.equal(set.researchAvailable(), true);
+});
+
+test('a turn’s tool dependencies: the clock, the user’s timezone, the thread, the memory', () => {
+  const now = () => 42;
+  const deps = createToolSet({ config: parseConfig({ HEARTH_TIMEZONE: 'Asia/Tokyo' }), store: freshStore(), now, memory }).deps('th');
+  assert.equal(deps.now, now);
+  assert.equal(deps.timezone, 'Asia/Tokyo');
+  assert.equal(deps.threadId, 'th');
+  assert.equal(deps.memory, memory);
+});
+
+test('a file is read from this thread only, from disk when its text is kept there', () => {
+  const store = freshStore();
+  const dataDir = makeTempDir('hearth-toolset');
+  const mine = seedExchange(store, { thread: 'th' });
+  const theirs = seedExchange(store, { thread: 'other' });
+  store.insertAttachment({ id: 'notes', name: 'notes.txt', mime: 'text/plain', size: 9, sha256: 'a1'.repeat(32), text: 'line one\nline two', now: 1 });
+  store.insertAttachment({ id: 'old', name: 'old.txt', mime: 'text/plain', size: 3, sha256: 'b2'.repeat(32), text: 'old', now: 1 });
+  store.insertAttachment({ id: 'foreign', name: 'f.txt', mime: 'text/plain', size: 3, sha256: 'c3'.repeat(32), text: 'not yours', now: 1 });
+  store.linkAttachments({ ids: ['notes', 'old'], messageId: mine.user });
+  store.linkAttachments({ ids: ['foreign'], messageId: theirs.user });
+  const onDisk = textPath(filesDir(dataDir), { sha256: 'a1'.repeat(32), kind: 'text' });
+  fs.mkdirSync(path.dirname(onDisk), { recursive: true });
+  fs.writeFileSync(onDisk, 'line one\nline two');
+  const deps = createToolSet({ config: parseConfig({ DATA_DIR: dataDir }), store, now: () => 0 }).deps('th');
+  assert.deepEqual(deps.attachmentText?.('notes'), { name: 'notes.txt', path: onDisk, text: 'line one\nline two', chars: 17, lines: 2 });
+  assert.deepEqual(deps.attachmentText?.('old'), { name: 'old.txt', path: null, text: 'old', chars: 3, lines: 1 }, 'a file attached before files were kept: its stored text');
+  assert.equal(deps.attachmentText?.('foreign'), undefined, 'another thread’s file');
+  assert.equal(deps.attachmentText?.('missing'), undefined);
+});
+
+test('earlier conversations: all the words first, any word when none match all; the other side of each exchange, cut', () => {
+  const store = freshStore();
+  const long = `Sourdough wants a warm place. ${'x'.repeat(700)}`;
+  seedExchange(store, { thread: 'bread' }, { question: 'How do I keep a sourdough starter alive?', answer: long, now: 10 });
+  seedExchange(store, { thread: 'here' }, { question: 'Sourdough starter again?', answer: 'Feed it.', now: 20 });
+  store.setModelTitle({ id: 'bread', title: 'Sourdough care' });
+  const deps = createToolSet({ config: parseConfig({}), store, now: () => 100 }).deps('here');
+  const all = deps.searchConversations?.({ query: 'starter alive', limit: 5, excludeThreadId: 'here' }) ?? [];
+  assert.equal(all.length, 1);
+  assert.deepEqual([all[0].threadId, all[0].title, all[0].role, all[0].createdAt], ['bread', 'Sourdough care', 'user', 10]);
+  assert.equal(all[0].other, long.slice(0, 600), 'the answer to the question found, cut to 600 characters');
+  const anyWord = deps.searchConversations?.({ query: 'starter zebra', limit: 5, excludeThreadId: 'here' }) ?? [];
+  assert.deepEqual(
+    anyWord.map((h) => h.threadId),
+    ['bread'],
+    'no message has both words: any word finds it',
+  );
+  const none = deps.searchConversations?.({ query: 'zebra', limit: 5 }) ?? [];
+  assert.deepEqual(none, []);
+});
