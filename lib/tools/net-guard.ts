@@ -101,7 +101,8 @@ function ipv6Reason(ip: string): string | null {
   if (g[0] === 0x2002) return ipv4Reason(embeddedV4(g, 1)) ? 'a 6to4 address wrapping an internal one' : null;
   if (g[0] === 0x2001 && g[1] === 0) return 'a Teredo tunnel address';
   if (g[0] === 0x2001 && g[1] === 0xdb8) return 'a documentation address';
-  if (g[0] === 0x100 && zeroUpTo(4)) return 'a discard address';
+  // 100::/64: the first group 0100, the next three zero.
+  if (g[0] === 0x100 && g.slice(1, 4).every((x) => x === 0)) return 'a discard address';
   return null;
 }
 
