@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolSchema } from '@/lib/llm/types';
-import { isToolError, ToolError, type Tool, type ToolDeps, type ToolResult } from './types';
+import { isToolError, type Tool, type ToolDeps, type ToolResult } from './types';
 
 /**
  * The tool registry: schemas for the model, and one safe way to run a call. Arguments are
@@ -23,8 +23,6 @@ function describeIssues(error: z.ZodError): string {
     .map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`)
     .join('; ');
 }
-
-const tookTooLong = (name: string, timeoutMs: number) => `${name} took longer than ${timeoutMs / 1000} s and was stopped; answer with what you have`;
 
 export function createToolRegistry(tools: Tool[]): ToolRegistry {
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -65,7 +63,8 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
         const data = await Promise.race([
           tool.run(parsed.data, deps, both),
           new Promise<never>((_, reject) => {
-            const fail = () => reject(signal.aborted ? signal.reason : new ToolError(tookTooLong(name, tool.timeoutMs)));
+            // Stops waiting for a tool that ignores the signal; the catch below says why.
+            const fail = () => reject(both.reason);
             if (both.aborted) fail();
             both.addEventListener('abort', fail, { once: true });
           }),
@@ -73,8 +72,8 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
         return { ok: true, data };
       } catch (err) {
         if (signal.aborted) throw err;
-        // A tool that stops on the signal rejects with its own error before the timer's does.
-        if (timeout.signal.aborted) return { ok: false, error: tookTooLong(name, tool.timeoutMs) };
+        // Whichever rejected first (the tool on its signal, or the wait), a spent timer is the reason.
+        if (timeout.signal.aborted) return { ok: false, error: `${name} took longer than ${tool.timeoutMs / 1000} s and was stopped; answer with what you have` };
         if (isToolError(err)) return { ok: false, error: err.message };
         return { ok: false, error: `${name} failed unexpectedly (${(err as Error)?.message ?? String(err)}); answer with what you have and say so` };
       } finally {
