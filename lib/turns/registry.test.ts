@@ -8,7 +8,7 @@ import { decideBy, reply, scriptedModel, toolCall, type ScriptedReply } from '@/
 import { freshStore, seedExchange } from '@/lib/testing/store';
 import { lookupTool as lookup } from '@/lib/testing/turn-harness';
 import { createToolRegistry } from '@/lib/tools/registry';
-import { titleFrom, TurnRegistry, type StreamedEvent, type TurnStore } from './registry';
+import { titleFrom, TurnRegistry, type RegistryOptions, type StreamedEvent, type TurnStore } from './registry';
 
 /**
  * The turn registry over a real database and a scripted model: what a turn stores as it runs
@@ -20,8 +20,12 @@ type Setup = {
   rounds?: ScriptedReply[];
   engine?: Partial<EngineConfig>;
   /** One of the store's writes fails with `error` whenever `when` says so (a full disk, a broken file). */
-  failWrite?: { method: 'appendEvent' | 'setTurnStatus' | 'storeCompactLog'; when: (args: Record<string, unknown>) => boolean; error: Error };
+  failWrite?: { method: 'appendEvent' | 'setTurnStatus' | 'storeCompactLog' | 'decisionRowsOfThread'; when: (args: Record<string, unknown>) => boolean; error: Error };
   store?: Store;
+  /** Web research is on: the gate asks its verdict of answers. */
+  research?: boolean;
+  /** What the registry's options add beside these (images' data, the titler). */
+  options?: Partial<RegistryOptions>;
 };
 
 function setup(opts: Setup = {}) {
@@ -43,14 +47,15 @@ function setup(opts: Setup = {}) {
   const registry = new TurnRegistry({
     store: written,
     models: () => pool,
-    tools: () => ({ registry: createToolRegistry([lookup]), researchAvailable: () => false, deps: (threadId) => ({ now: () => 0, timezone: 'UTC', threadId }) }),
+    tools: () => ({ registry: createToolRegistry([lookup]), researchAvailable: () => opts.research ?? false, deps: (threadId) => ({ now: () => 0, timezone: 'UTC', threadId }) }),
     now: () => clock.t,
     identity: () => ({ assistantName: 'Hearth', timezone: 'UTC' }),
     engine: () => opts.engine ?? {},
     log: (m) => logs.push(m),
+    ...opts.options,
   });
   if (!store.getThread({ id: 'th' })) store.createThread({ id: 'th', title: '', now: 0 });
-  return { store, model, registry, clock, logs };
+  return { store, model, pool, registry, clock, logs };
 }
 
 /** Starts a turn and collects what a client attached from the start hears, until the end. */
@@ -420,4 +425,145 @@ test('a title is the first words of the first message, cut at a word', () => {
   assert.equal(titleFrom(`${'word '.repeat(20)}`), `${'word '.repeat(12).trim()}…`);
   assert.equal(titleFrom(`${'a'.repeat(35)} ${'b'.repeat(40)}`), `${'a'.repeat(35)}…`, 'cut at the last space');
   assert.equal(titleFrom(`${'a'.repeat(10)} ${'b'.repeat(60)}`), `${'a'.repeat(10)} ${'b'.repeat(19)}…`, 'a space too early is not used: 30 characters at least');
+});
+
+describe('what the model is sent', () => {
+  /** A message chained under `parent` (or first), on turn `turn`. */
+  const say = (store: Store, id: string, parent: string | null, role: 'user' | 'assistant', content: string, status: 'complete' | 'error' = 'complete', turn = `t-${id}`) =>
+    store.insertMessage({ id, threadId: 'th', turnId: turn, parentId: parent, role, content, status, now: 10 });
+  const conversation = (messages: { role: string; content: unknown }[]) =>
+    messages.filter((m) => m.role !== 'system').map((m) => [m.role, typeof m.content === 'string' ? m.content : JSON.stringify(m.content)]);
+
+  test('the branch as it was said: every question, answers only when finished and not blank; another branch not at all', async () => {
+    const { registry, store, model } = setup({ rounds: [reply('Four.')] });
+    say(store, 'u1', null, 'user', 'Question one?');
+    say(store, 'a1', 'u1', 'assistant', 'Answer one.', 'complete', 't-u1');
+    say(store, 'u2', 'a1', 'user', 'Question two?');
+    say(store, 'a2', 'u2', 'assistant', 'Half an answer', 'error', 't-u2');
+    say(store, 'u3', 'a2', 'user', 'Question three?');
+    say(store, 'a3', 'u3', 'assistant', '  \n ', 'complete', 't-u3');
+    say(store, 'x1', null, 'user', 'A question on another branch?');
+    say(store, 'x2', 'x1', 'assistant', 'An answer on another branch.', 'complete', 't-x1');
+    store.setCurrentLeaf({ threadId: 'th', leafId: 'a3' });
+    await converse(registry, 'Question four?');
+    assert.deepEqual(conversation(model.roundRequests[0].messages), [
+      ['user', 'Question one?'],
+      ['assistant', 'Answer one.'],
+      ['user', 'Question two?'],
+      ['user', 'Question three?'],
+      ['user', 'Question four?'],
+    ]);
+  });
+
+  test('the gate compares a draft with the last three answers of the branch, oldest first', async () => {
+    const { registry, store, model } = setup({ research: true, rounds: [reply('Five.')] });
+    let parent: string | null = null;
+    for (const n of [1, 2, 3, 4]) {
+      say(store, `u${n}`, parent, 'user', `Question ${n}?`);
+      say(store, `a${n}`, `u${n}`, 'assistant', `Answer ${n}.`, 'complete', `t-u${n}`);
+      parent = `a${n}`;
+    }
+    store.setCurrentLeaf({ threadId: 'th', leafId: 'a4' });
+    await converse(registry, 'Question five?');
+    const verdict = model.decideRequests.find((r) => 'verdict' in ((r.jsonSchema as { properties?: object }).properties ?? {}));
+    assert.ok(verdict, 'the verdict was asked');
+    assert.match(String(verdict.messages.at(-1)?.content), /Answers already given earlier in this conversation:\n- Answer 2\.\n- Answer 3\.\n- Answer 4\.\n\n/);
+  });
+
+  test('the checks so far come from this branch: another branch’s turns are not this conversation', async () => {
+    const { registry, store, model } = setup({ rounds: [reply('Old.'), reply('New.'), reply('Three.')] });
+    const first = await converse(registry, 'First question?');
+    const edited = await converse(registry, 'First question, edited?', { editOf: first.userMessageId });
+    const record = (stepId: string, turnId: string | null, scope: 'thread' | 'execution' = 'thread') =>
+      store.appendDecisions({
+        layerId: 'decisionsHistory',
+        scope,
+        scopeKey: scope === 'thread' ? 'th' : 'elsewhere',
+        turnId,
+        threadId: 'th',
+        maxRecords: 50,
+        records: [{ stepId, at: 1, modelId: 'm', source: 'native', answers: { ok: { kind: 'boolean', value: true, p: 0.9 } } }],
+      });
+    record('on_this_branch', edited.turnId);
+    record('on_the_old_branch', first.turnId);
+    record('of_no_turn', null);
+    record('of_another_scope', edited.turnId, 'execution');
+    await converse(registry, 'Third question?');
+    const sent = model.roundRequests[2].messages.map((m) => String(m.content)).join('\n');
+    assert.match(sent, /Decisions so far:\n- on_this_branch: ok=yes \(0\.9\)\n- of_no_turn: ok=yes \(0\.9\)/);
+    assert.doesNotMatch(sent, /on_the_old_branch|of_another_scope/);
+  });
+
+  test('a question keeps the context block it was sent with; answered again, it gets a new one', async () => {
+    const { registry, store, model } = setup({ rounds: [reply('In Lyon.'), reply('Fine.'), reply('Still Lyon.')] });
+    store.insertMemory({ id: 'm', text: 'The user lives in Lyon, near the river', now: 1 });
+    const first = await converse(registry, 'Where do I live, Lyon?');
+    const block = store.getMessage({ id: first.userMessageId })?.contextBlock;
+    assert.match(block ?? '', /^What you remember about the user.*\n- The user lives in Lyon, near the river$/s, 'stored with the question');
+    store.updateMemory({ id: 'm', text: 'The user lives in Lyon, near the station', now: 2 });
+    const second = await converse(registry, 'How are you?');
+    assert.equal(store.getMessage({ id: second.userMessageId })?.contextBlock, null, 'no block when nothing bears on the question');
+    const resent = conversation(model.roundRequests[1].messages)[0][1];
+    assert.match(resent, /near the river/, 'word for word as first sent');
+    assert.doesNotMatch(resent, /near the station/);
+
+    registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId });
+    await registry.idle();
+    const again = conversation(model.roundRequests[2].messages);
+    assert.equal(again.length, 1, 'only the question of that branch');
+    assert.match(again[0][1], /near the station/);
+    assert.doesNotMatch(again[0][1], /near the river/, 'its old block is not sent beside the new one');
+    assert.match(store.getMessage({ id: first.userMessageId })?.contextBlock ?? '', /near the station/, 'the new block is kept');
+  });
+
+  test('images: shown to a server that sees images, named as unseen to one that does not; other files as text', async () => {
+    for (const vision of [true, false]) {
+      const asked: { sha256: string; mime: string }[] = [];
+      const { registry, store, model, pool } = setup({
+        rounds: [reply('A cat.')],
+        options: { imageData: (f) => (asked.push(f), `data:${f.mime};base64,AAAA`) },
+      });
+      model.health = async () => ({ url: 'scripted', reachable: true, id: 'scripted', vision });
+      await pool.refresh();
+      store.insertAttachment({ id: 'img', name: 'cat.png', mime: 'image/png', size: 10, sha256: 'cafe', text: '', kind: 'image', width: 640, height: 480, now: 1 });
+      store.insertAttachment({ id: 'txt', name: 'notes.txt', mime: 'text/plain', size: 5, sha256: 'beef', text: 'hello', now: 1 });
+      await converse(registry, 'What is this?', { attachmentIds: ['img', 'txt'] });
+      const content = model.roundRequests[0].messages.at(-1)?.content;
+      const text = typeof content === 'string' ? content : JSON.stringify(content);
+      assert.match(text, /notes\.txt/, 'the text file is there');
+      assert.match(text, /hello/);
+      assert.doesNotMatch(text, /notes\.txt \(an image/, 'a text file is not an image');
+      if (vision) {
+        assert.deepEqual(asked, [{ sha256: 'cafe', mime: 'image/png' }]);
+        assert.ok(Array.isArray(content), 'text and image parts');
+        assert.deepEqual(content.at(-1), { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } });
+      } else {
+        assert.deepEqual(asked, [], 'no image read for a server that cannot see it');
+        assert.match(text, /cat\.png \(an image, 640×480 pixels\): attached here, but you cannot see it/);
+      }
+    }
+  });
+});
+
+describe('what the registry tells others as a turn ends', () => {
+  test('the titler hears of each turn, and whether it answered', async () => {
+    const heard: [string, boolean][] = [];
+    const titles = { afterTurn: (threadId: string, answered: boolean) => heard.push([threadId, answered]), idle: async () => undefined } as unknown as RegistryOptions['titles'];
+    const { registry } = setup({ rounds: [reply('Yes.'), new HearthError('model_unreachable', 'down')], options: { titles } });
+    await converse(registry, 'One?');
+    await converse(registry, 'Two?');
+    assert.deepEqual(heard, [
+      ['th', true],
+      ['th', false],
+    ]);
+  });
+
+  test('a check that could not run is said in the log with its layer and hook', async () => {
+    const { registry, logs } = setup({
+      rounds: [reply('Fine.')],
+      failWrite: { method: 'decisionRowsOfThread', when: () => true, error: new Error('disk I/O error') },
+    });
+    const { turnId } = await converse(registry, 'How are you?');
+    assert.ok(logs.some((l) => l.startsWith(`turn ${turnId}: decisionsHistory.`) && l.includes('disk I/O error')), logs.join('\n'));
+  });
 });

