@@ -50,7 +50,7 @@ export function cleanTitle(reply: string): string | null {
   if (!t) return null;
   t = t
     .replace(/^#+\s*/, '')
-    .replace(/^\**\s*title\s*:?\s*\**\s*/i, '')
+    .replace(/^\**\s*title\b\s*:?\s*\**\s*/i, '')
     .replace(/[*_`]/g, '')
     .replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/g, '')
     .replace(/[.!。]+$/, '')
@@ -129,7 +129,12 @@ export class BackgroundTitles {
     const lane = this.deps.models.idle();
     if (!lane) return;
     this.running = this.writePending(lane)
-      .catch((err: unknown) => this.deps.log?.(`titles: ${(err as Error)?.message ?? err}`))
+      .catch((err: unknown) => {
+        // The titler itself broke (its store, not the model): drop the queue, or the pump below
+        // would try the same thread again at once, for ever. Those threads keep their first words.
+        this.pending.clear();
+        this.deps.log?.(`titles: ${(err as Error)?.message ?? err}`);
+      })
       .finally(() => {
         lane.release();
         this.running = null;
