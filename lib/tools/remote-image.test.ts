@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { localSite } from '@/lib/testing/local-site';
 import { memoryHosts } from '@/lib/testing/memory-hosts';
-import type { Resolver } from './net-guard';
 import { createHostGuard } from './politeness';
 import { fetchRemoteImage, isRemoteImageError, REMOTE_IMAGE_MAX_BYTES } from './remote-image';
 
@@ -12,38 +10,25 @@ import { fetchRemoteImage, isRemoteImageError, REMOTE_IMAGE_MAX_BYTES } from './
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
 const MB = 1024 * 1024;
 
-let server: http.Server;
-let port = 0;
-before(async () => {
-  server = http.createServer((req, res) => {
-    const url = req.url ?? '/';
-    if (url === '/cat.png') res.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
-    else if (url === '/exactly-10mb.png') res.writeHead(200).end(Buffer.concat([PNG, Buffer.alloc(10 * MB - PNG.length)]));
-    else if (url === '/over-10mb.png') res.writeHead(200).end(Buffer.concat([PNG, Buffer.alloc(10 * MB + 1 - PNG.length)]));
-    else if (url === '/drawing.svg') res.writeHead(200, { 'Content-Type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  port = (server.address() as AddressInfo).port;
+const site = localSite((req, res) => {
+  const url = req.url ?? '/';
+  if (url === '/cat.png') res.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
+  else if (url === '/exactly-10mb.png') res.writeHead(200).end(Buffer.concat([PNG, Buffer.alloc(10 * MB - PNG.length)]));
+  else if (url === '/over-10mb.png') res.writeHead(200).end(Buffer.concat([PNG, Buffer.alloc(10 * MB + 1 - PNG.length)]));
+  else if (url === '/drawing.svg') res.writeHead(200, { 'Content-Type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+  else res.writeHead(404).end();
 });
-after(() => new Promise((r) => server.close(r)));
-
-const resolver: Resolver = async (host) => {
-  if (host === 'public.example') return [{ address: '127.0.0.1', family: 4 }];
-  if (host === 'router.example') return [{ address: '192.168.1.1', family: 4 }];
-  throw new Error('ENOTFOUND');
-};
 
 function deps() {
   const now = () => 1_000_000;
   return {
-    policy: { allowedPorts: [80, port], resolver, allowAddress: (a: string) => a === '127.0.0.1' },
+    policy: site.policy([80, site.port]),
     guard: createHostGuard(memoryHosts(), now, {}, { minGapMs: 0, perMinute: 60, perHour: 900, perDay: 8000 }),
     now,
   };
 }
 
-const load = (path: string, host = 'public.example') => fetchRemoteImage(`http://${host}:${port}${path}`, deps(), new AbortController().signal);
+const load = (path: string, host = 'public.example') => fetchRemoteImage(`http://${host}:${site.port}${path}`, deps(), new AbortController().signal);
 
 async function refused(path: string, message: RegExp, host?: string) {
   await assert.rejects(load(path, host), (err: unknown) => isRemoteImageError(err) && message.test((err as Error).message));

@@ -32,6 +32,7 @@ function pinnedGet(url: URL, address: string, family: 4 | 6, signal: AbortSignal
         let size = 0;
         let truncated = false;
         res.on('data', (chunk: Buffer) => {
+          // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, destroy() below ends the data events; this guards a chunk already queued
           if (truncated) return;
           size += chunk.length;
           if (size > maxBytes) {
@@ -200,6 +201,9 @@ export function createWebSearchTool({ searxngUrl, guard, now, fetchImpl = fetch 
 export async function readableText(html: string, url: string): Promise<{ title: string; text: string }> {
   const { parseHTML } = await import('linkedom');
   const { Readability } = await import('@mozilla/readability');
+  // linkedom builds no document from a fragment, plain text or nothing (an untyped or empty
+  // answer): its reading threw, or found no text. Such a body is read as the body of a page.
+  if (!/<html[\s>]/i.test(html)) html = `<!doctype html><html><head></head><body>${html}</body></html>`;
   const { document } = parseHTML(html);
   const title = (document.querySelector('title')?.textContent ?? '').trim();
   try {
@@ -210,7 +214,7 @@ export async function readableText(html: string, url: string): Promise<{ title: 
     // fall through to the plain text
   }
   const { document: fresh } = parseHTML(html);
-  for (const el of fresh.querySelectorAll('script,style,noscript,nav,header,footer,aside,form,svg')) el.remove();
+  for (const el of fresh.querySelectorAll('title,script,style,noscript,nav,header,footer,aside,form,svg')) el.remove();
   const text = (fresh.body?.textContent ?? '').replace(/[ \t]+/g, ' ').replace(/\n\s*\n+/g, '\n\n').trim();
   void url;
   return { title, text };
