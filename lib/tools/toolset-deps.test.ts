@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import { filesDir, textPath } from '@/lib/attachments/files';
 import { parseConfig } from '@/lib/config';
 import { freshStore, seedExchange } from '@/lib/testing/store';
 import { makeTempDir } from '@/lib/testing/temp-dir';
+import { createHostGuard } from './politeness';
 import { createToolSet } from './toolset';
 import type { MemoryBook } from './types';
 
@@ -89,4 +90,30 @@ test('earlier conversations: all the words first, any word when none match all; 
   );
   const none = deps.searchConversations?.({ query: 'zebra', limit: 5 }) ?? [];
   assert.deepEqual(none, []);
+});
+
+test('the user’s own SearXNG is asked without a gap between searches; an outside site gets the default 400 ms', async () => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    const asked: string[] = [];
+    const fetchImpl = (async (url: URL) => {
+      asked.push(String(url));
+      return Response.json({ results: [{ title: 'T', url: 'https://t.example/', content: 'c' }] });
+    }) as unknown as typeof fetch;
+    const set = createToolSet({ config: parseConfig({ SEARXNG_URL: SEARX }), store: freshStore(), now: () => 1000, fetchImpl });
+    const deps = set.deps('th');
+    const search = (q: string) => set.registry.run('web_search', JSON.stringify({ query: q }), deps, new AbortController().signal);
+    assert.ok((await search('one')).ok);
+    const second = search('two');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(asked.length, 2, 'no wait for the second search');
+    assert.ok((await second).ok);
+
+    // Every other host has the guard's default: a second request to it waits 400 ms.
+    const guard = createHostGuard(freshStore(), () => 1000);
+    assert.deepEqual(guard.admit('site.example'), { ok: true, waitMs: 0 });
+    assert.deepEqual(guard.admit('site.example'), { ok: true, waitMs: 400 });
+  } finally {
+    mock.timers.reset();
+  }
 });
