@@ -120,3 +120,39 @@ describe('compacting a finished turn', () => {
     assert.equal(expandEvent({ seq: 3, ref: 'decision', decisionId: 99 }, facts), null);
   });
 });
+
+describe('what is kept whole and what becomes a reference', () => {
+  const kinds = (events: TurnEvent[]) => compactEvents(numbered(events), () => 7).map((c) => ('ref' in c ? `ref:${c.ref}` : c.data.type));
+  const turn: TurnEvent = { type: 'turn', turnId: 't', threadId: 'th', userMessageId: 'u', assistantMessageId: 'a' };
+
+  test('a draft set aside, or started again on resume, is not the answer: it stays as written', () => {
+    assert.deepEqual(kinds([turn, ...words('I can check that.'), { type: 'draft_rejected', reason: 'deferral' }, { type: 'error', code: 'budget_exhausted', message: 'spent' }]), ['ref:turn', 'draft', 'draft_rejected', 'error']);
+    assert.deepEqual(kinds([turn, ...words('Cut short'), { type: 'status', stage: 'resumed' }, { type: 'error', code: 'cancelled', message: 'Stopped.' }]), ['ref:turn', 'draft', 'status', 'error']);
+    assert.deepEqual(kinds([turn, ...words('Half an answer'), { type: 'error', code: 'model_unreachable', message: 'down' }]), ['ref:turn', 'ref:answer-draft', 'error'], 'the draft standing when a turn fails is its partial answer');
+  });
+
+  test('only the resumed stage of the statuses is kept', () => {
+    assert.deepEqual(kinds([turn, { type: 'status', stage: 'thinking' }, { type: 'status', stage: 'resumed' }, { type: 'status', stage: 'checking' }]), ['ref:turn', 'status']);
+  });
+
+  test('a call is a reference only when its own result was stored: one stopped before it returned stays whole', () => {
+    const events: TurnEvent[] = [
+      turn,
+      { type: 'tool_call', id: 'c1', name: 'now', arguments: '{}' },
+      { type: 'tool_call', id: 'c2', name: 'web_search', arguments: '{"query":"q"}' },
+      { type: 'tool_result', id: 'c1', name: 'now', ok: true, result: {}, ms: 1 },
+      { type: 'error', code: 'cancelled', message: 'Stopped.' },
+    ];
+    assert.deepEqual(kinds(events), ['ref:turn', 'ref:tool_call', 'tool_call', 'ref:tool_result', 'error']);
+  });
+
+  test('stored: an answer draft is a draft row; a repeat and a failure with no words expand as such', () => {
+    assert.deepEqual(toStored({ seq: 4, ref: 'answer-draft' }), { seq: 4, type: 'draft', data: 'answer-draft' });
+    const facts: TurnFacts = {
+      ...factsOf([], ''),
+      toolCall: (id) => (id === 'r' ? { name: 'now', arguments: '{}', ok: true, result: { local: 'x' }, repeat: true } : { name: 'now', arguments: '{}', ok: false, result: null, repeat: false }),
+    };
+    assert.deepEqual(expandEvent({ seq: 1, ref: 'tool_result', id: 'r', ms: 3 }, facts), { type: 'tool_result', id: 'r', name: 'now', ok: true, ms: 3, repeat: true, result: { local: 'x' } });
+    assert.deepEqual(expandEvent({ seq: 1, ref: 'tool_result', id: 'f', ms: 3 }, facts), { type: 'tool_result', id: 'f', name: 'now', ok: false, ms: 3, error: 'failed' });
+  });
+});

@@ -35,6 +35,7 @@ export type CompactEvent =
  */
 export function compactEvents(events: readonly StoredTurnEvent[], decisionId: (e: Extract<TurnEvent, { type: 'decision' }>) => number | null): CompactEvent[] {
   const out: CompactEvent[] = [];
+  // Stryker disable next-line StringLiteral: equivalent, only the state's draft is read here, never its turn id
   let state: LiveTurnState = newTurnState('');
   let run: { lastSeq: number } | null = null;
   /** Where the last draft written out stands, while nothing has set it aside or started it again. */
