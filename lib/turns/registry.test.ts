@@ -4,6 +4,7 @@ import type { Store } from '@/db/store';
 import type { EngineConfig } from '@/lib/engine/turn';
 import { HearthError } from '@/lib/errors';
 import { ModelPool } from '@/lib/llm/pool';
+import type { ModelClient } from '@/lib/llm/types';
 import { decideBy, reply, scriptedModel, toolCall, type ScriptedReply } from '@/lib/testing/scripted-model';
 import { freshStore, seedExchange } from '@/lib/testing/store';
 import { lookupTool as lookup } from '@/lib/testing/turn-harness';
@@ -26,12 +27,14 @@ type Setup = {
   research?: boolean;
   /** What the registry's options add beside these (images' data, the titler). */
   options?: Partial<RegistryOptions>;
+  /** The model as the pool sees it (a test may hold its calls back). */
+  wrapModel?: (model: ModelClient) => ModelClient;
 };
 
 function setup(opts: Setup = {}) {
   const store = opts.store ?? freshStore();
   const model = scriptedModel({ rounds: opts.rounds ?? [], decide: decideBy({}) });
-  const pool = new ModelPool([{ url: 'scripted', client: model }]);
+  const pool = new ModelPool([{ url: 'scripted', client: opts.wrapModel ? opts.wrapModel(model) : model }]);
   const clock = { t: 1000 };
   const logs: string[] = [];
   const failing = opts.failWrite;
@@ -249,9 +252,13 @@ describe('regenerating an answer', () => {
 
   test('an unknown message, or an answer without a question, cannot be regenerated', () => {
     const { registry, store } = setup();
-    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: 'missing' }), (e: unknown) => e instanceof HearthError && e.code === 'not_found');
+    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: 'missing' }), (e: unknown) => e instanceof HearthError && e.code === 'not_found' && e.message === 'There is no such message in this thread.');
     store.insertMessage({ id: 'orphan', threadId: 'th', turnId: null, parentId: null, role: 'assistant', content: 'Hello.', status: 'complete', now: 1 });
-    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: 'orphan' }), (e: unknown) => e instanceof HearthError && e.code === 'bad_request' && /no question/.test(e.message));
+    const noQuestion = (e: unknown) => e instanceof HearthError && e.code === 'bad_request' && e.message === 'That answer has no question to answer again.';
+    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: 'orphan' }), noQuestion);
+    store.insertMessage({ id: 'after-answer', threadId: 'th', turnId: null, parentId: 'orphan', role: 'assistant', content: 'And?', status: 'complete', now: 2 });
+    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: 'after-answer' }), noQuestion, 'an answer whose parent is an answer');
+    assert.equal(store.listMessages({ threadId: 'th' }).length, 2, 'nothing stored');
   });
 });
 
@@ -425,6 +432,7 @@ test('a title is the first words of the first message, cut at a word', () => {
   assert.equal(titleFrom(`${'word '.repeat(20)}`), `${'word '.repeat(12).trim()}…`);
   assert.equal(titleFrom(`${'a'.repeat(35)} ${'b'.repeat(40)}`), `${'a'.repeat(35)}…`, 'cut at the last space');
   assert.equal(titleFrom(`${'a'.repeat(10)} ${'b'.repeat(60)}`), `${'a'.repeat(10)} ${'b'.repeat(19)}…`, 'a space too early is not used: 30 characters at least');
+  assert.equal(titleFrom(`${'a'.repeat(29)} ${'b'.repeat(40)}`), `${'a'.repeat(29)}…`, 'a cut at 30 that ends on a space is trimmed');
 });
 
 describe('what the model is sent', () => {
@@ -566,4 +574,45 @@ describe('what the registry tells others as a turn ends', () => {
     const { turnId } = await converse(registry, 'How are you?');
     assert.ok(logs.some((l) => l.startsWith(`turn ${turnId}: decisionsHistory.`) && l.includes('disk I/O error')), logs.join('\n'));
   });
+});
+
+test('a new answer starts empty and streaming, whether asked or regenerated', async () => {
+  const { registry, store } = setup({ rounds: [reply('One.'), reply('Two.')] });
+  const asked = registry.start({ threadId: 'th', content: 'Question?' });
+  assert.deepEqual([store.getMessage({ id: asked.assistantMessageId })?.content, store.getMessage({ id: asked.assistantMessageId })?.status], ['', 'streaming']);
+  await registry.idle();
+  const again = registry.regenerate({ threadId: 'th', messageId: asked.assistantMessageId });
+  assert.deepEqual([store.getMessage({ id: again.assistantMessageId })?.content, store.getMessage({ id: again.assistantMessageId })?.status], ['', 'streaming']);
+  await registry.idle();
+});
+
+test('a turn waiting for the model hears its place in the queue; stopped while waiting, it ends at once and leaves the queue', async () => {
+  let release = () => undefined as void;
+  const held = new Promise<void>((r) => (release = r));
+  const { registry, store, pool } = setup({
+    rounds: [reply('First.'), reply('Third.')],
+    wrapModel: (model) => ({ health: () => model.health(), chat: async (req, opts) => (await held, model.chat(req, opts)) }),
+  });
+  store.createThread({ id: 'th2', title: '', now: 0 });
+  store.createThread({ id: 'th3', title: '', now: 0 });
+  const first = registry.start({ threadId: 'th', content: 'One?' });
+  const firstDone = listen(registry, first.turnId);
+  const second = registry.start({ threadId: 'th2', content: 'Two?' });
+  const heard: StreamedEvent[] = [];
+  const secondDone = listen(registry, second.turnId, (e) => heard.push(e));
+  for (let i = 0; i < 20 && !heard.some((e) => e.type === 'status'); i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(heard.find((e) => e.type === 'status'), { type: 'status', stage: 'queued', queuePosition: 1, seq: 2 });
+  assert.deepEqual(pool.stats.waiting, 1);
+  registry.cancel(second.turnId);
+  // Without waiting for the first turn (still held): a stopped turn leaves the queue at once.
+  for (let i = 0; i < 50 && registry.isLive(second.turnId); i++) await new Promise((r) => setImmediate(r));
+  assert.equal(registry.isLive(second.turnId), false, 'ended while the first turn still holds the model');
+  const ended = await secondDone;
+  assert.deepEqual(ended.at(-1), { type: 'error', code: 'cancelled', message: 'Stopped. The partial answer was kept.', seq: ended.length });
+  assert.equal(pool.stats.waiting, 0);
+  release();
+  await firstDone;
+  const third = await converse(registry, 'Three?', { threadId: 'th3' });
+  assert.ok(!third.heard.some((e) => e.type === 'status' && e.stage === 'queued'), 'nobody ahead of it');
+  assert.equal(store.getMessage({ id: third.assistantMessageId })?.content, 'Third.');
 });
