@@ -374,6 +374,49 @@ describe('what the registry stores as a turn runs', () => {
     assert.equal(error?.type === 'error' && error.message, 'The turn could not be stored as it ended.');
     assert.ok(logs.includes(`turn ${ids.turnId}: could not finish cleanly: disk I/O error`), logs.join('\n'));
     assert.equal(registry.isLive(ids.turnId), false);
+    assert.equal(error?.seq, (heard.at(-2)?.seq ?? 0) + 1, 'numbered after the last event heard');
+  });
+
+  test('a listener that throws as the turn ends does not make the end fail: the others are told once, the answer is kept', async () => {
+    const { registry, store, logs } = setup({ rounds: [reply('Kept.')] });
+    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    registry.subscribe(ids.turnId, 0, { event: () => undefined, end: () => { throw new Error('stream closed'); } });
+    const ends: string[] = [];
+    const heard = await new Promise<StreamedEvent[]>((resolve) => {
+      const got: StreamedEvent[] = [];
+      registry.subscribe(ids.turnId, 0, { event: (e) => got.push(e), end: () => (ends.push('end'), resolve(got)) });
+    });
+    await registry.idle();
+    assert.deepEqual(ends, ['end']);
+    assert.equal(heard.at(-1)?.type, 'done');
+    assert.equal(store.getMessage({ id: ids.assistantMessageId })?.content, 'Kept.');
+    assert.equal(store.getTurn({ id: ids.turnId })?.status, 'done');
+    assert.deepEqual(logs.filter((l) => /could not finish/.test(l)), []);
+  });
+
+  test('a client told a turn ended finds it over when it asks at once, and may ask the next question then', async () => {
+    const atEnd = (registry: TurnRegistry, turnId: string, then: () => void) =>
+      new Promise<void>((resolve) => {
+        registry.subscribe(turnId, 0, { event: () => undefined, end: () => (then(), resolve()) });
+      });
+    const { registry, store } = setup({ rounds: [reply('One.'), reply('Two.')] });
+    const first = registry.start({ threadId: 'th', content: 'One?' });
+    let next: { turnId: string } | undefined;
+    const liveAtEnd: boolean[] = [];
+    await atEnd(registry, first.turnId, () => {
+      liveAtEnd.push(registry.isLive(first.turnId));
+      next = registry.start({ threadId: 'th', content: 'Two?' });
+    });
+    assert.deepEqual(liveAtEnd, [false], 'told once, and the turn is over');
+    assert.ok(next, 'the next question was taken');
+    await registry.idle();
+    assert.equal(store.getMessage({ id: store.getTurn({ id: next.turnId })!.assistantMessageId! })?.content, 'Two.');
+
+    const failing = setup({ rounds: [reply('Fine.')], failWrite: { method: 'setTurnStatus', when: (args) => args.status === 'done', error: new Error('disk I/O error') } });
+    const ids = failing.registry.start({ threadId: 'th', content: 'Hi?' });
+    const liveAtFailedEnd: boolean[] = [];
+    await atEnd(failing.registry, ids.turnId, () => liveAtFailedEnd.push(failing.registry.isLive(ids.turnId)));
+    assert.deepEqual(liveAtFailedEnd, [false], 'also when the end could not be stored');
   });
 
   test('a log that cannot be compacted stays whole and is said in the log', async () => {

@@ -349,6 +349,8 @@ export class TurnRegistry {
       this.options.log?.(`turn ${live.turnId}: could not finish cleanly: ${(err as Error).message}`);
       // Listeners still hear how the turn ended, though it could not be stored.
       const e = asStorageFull(err) ?? (isHearthError(err) ? err : new HearthError('internal', 'The turn could not be stored as it ended.'));
+      // Finished before the listeners hear it: one that asks at once finds the turn over.
+      live.finished = true;
       for (const l of live.listeners) {
         try {
           l.event({ type: 'error', code: e.code, message: e.message, seq: live.seq + 1 });
@@ -357,7 +359,6 @@ export class TurnRegistry {
         }
         l.end();
       }
-      live.finished = true;
       this.live.delete(live.turnId);
     }
   }
@@ -471,7 +472,13 @@ export class TurnRegistry {
     }
     store.touchThread({ id: live.threadId, now });
     live.finished = true;
-    for (const l of live.listeners) l.end();
+    for (const l of live.listeners) {
+      try {
+        l.end();
+      } catch {
+        // A listener that fails as it ends (a closed stream) is not the turn failing to end.
+      }
+    }
     live.listeners.clear();
     this.live.delete(live.turnId);
     this.compact(live.turnId, live.threadId);
