@@ -315,8 +315,28 @@ describe('a turn that does not end well', () => {
     const heard = listen(registry, ids.turnId);
     store.deleteThread({ id: 'th' });
     const events = await heard;
-    assert.equal(events.at(-1)?.type, 'error');
+    const last = events.at(-1);
+    assert.deepEqual(last?.type === 'error' && [last.code, last.message], ['not_found', 'The thread was deleted.']);
     assert.ok(logs.some((l) => l.startsWith(`turn ${ids.turnId}: could not`)), logs.join('\n'));
+  });
+
+  test('anything thrown on the way, Error or not, ends the turn as an internal error with its words', async () => {
+    for (const [thrown, words] of [
+      [new Error('tool set broken'), 'tool set broken'],
+      ['a bare string', 'a bare string'],
+    ] as const) {
+      const { registry } = setup({
+        rounds: [reply('never')],
+        options: {
+          tools: () => {
+            throw thrown;
+          },
+        },
+      });
+      const { heard } = await converse(registry, 'Hi?');
+      const last = heard.at(-1);
+      assert.deepEqual(last?.type === 'error' && [last.code, last.message], ['internal', words]);
+    }
   });
 });
 
