@@ -538,7 +538,7 @@ describe('what the model is sent', () => {
     await converse(registry, 'Question five?');
     const verdict = model.decideRequests.find((r) => 'verdict' in ((r.jsonSchema as { properties?: object }).properties ?? {}));
     assert.ok(verdict, 'the verdict was asked');
-    assert.match(String(verdict.messages.at(-1)?.content), /Answers already given earlier in this conversation:\n- Answer 2\.\n- Answer 3\.\n- Answer 4\.\n\n/);
+    assert.match(String(verdict.messages.at(-1)?.content), /^Question:\nQuestion five\?\n\nAnswers already given earlier in this conversation:\n- Answer 2\.\n- Answer 3\.\n- Answer 4\.\n\n/);
   });
 
   test('the checks so far come from this branch: another branch’s turns are not this conversation', async () => {
