@@ -679,3 +679,121 @@ test('a turn waiting for the model hears its place in the queue; stopped while w
   assert.ok(!third.heard.some((e) => e.type === 'status' && e.stage === 'queued'), 'nobody ahead of it');
   assert.equal(store.getMessage({ id: third.assistantMessageId })?.content, 'Third.');
 });
+
+describe('while a turn holds the model', () => {
+  /** A registry whose model calls wait until the test lets them go. */
+  function held(rounds: ScriptedReply[], extra: Setup = {}) {
+    let release = () => undefined as void;
+    let gate = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const s = setup({
+      ...extra,
+      rounds,
+      wrapModel: (model) => ({
+        health: () => model.health(),
+        chat: async (req, opts) => {
+          calls++;
+          await gate;
+          return model.chat(req, opts);
+        },
+      }),
+    });
+    const waitForCall = async (n: number) => {
+      for (let i = 0; i < 100 && calls < n; i++) await new Promise((r) => setImmediate(r));
+      assert.ok(calls >= n, `model call ${n} reached`);
+    };
+    return {
+      ...s,
+      waitForCall,
+      /** Lets the calls waiting now through; later ones wait for the next release. */
+      go: () => {
+        const open = release;
+        gate = new Promise<void>((r) => (release = r));
+        open();
+      },
+      goAll: () => {
+        gate = Promise.resolve();
+        release();
+      },
+    };
+  }
+
+  test('stopping a thread stops only that thread’s turns', async () => {
+    const h = held([reply('Other.'), reply('never')]);
+    h.store.createThread({ id: 'th2', title: '', now: 0 });
+    const other = h.registry.start({ threadId: 'th2', content: 'Other?' });
+    await h.waitForCall(1);
+    h.registry.cancelThread('th');
+    assert.equal(h.registry.isLive(other.turnId), true, 'another thread’s turn runs on');
+    h.goAll();
+    await h.registry.idle();
+    assert.equal(h.store.getTurn({ id: other.turnId })?.status, 'done');
+  });
+
+  test('a turn that is running is not resumed again', async () => {
+    const h = held([reply('Once.')]);
+    const ids = h.registry.start({ threadId: 'th', content: 'Hi?' });
+    await h.waitForCall(1);
+    assert.equal(h.store.getTurn({ id: ids.turnId })?.status, 'running');
+    assert.deepEqual(h.registry.resumeUnfinished(), { resumed: [], interrupted: [] });
+    h.goAll();
+    await h.registry.idle();
+    assert.equal(h.store.getMessage({ id: ids.assistantMessageId })?.content, 'Once.');
+  });
+
+  test('its steps are kept as it goes (a restart resumes from them), and go once it is compacted', async () => {
+    const h = held([toolCall('lookup', { q: 'x' }, 'c1'), reply('Found.')]);
+    const ids = h.registry.start({ threadId: 'th', content: 'Look up x.' });
+    await h.waitForCall(1);
+    h.go();
+    await h.waitForCall(2);
+    assert.deepEqual(
+      h.store.stepsOf({ turnId: ids.turnId }).map((s) => s.kind),
+      ['model', 'tool'],
+      'the first round and its tool run, kept before the second round',
+    );
+    h.goAll();
+    await h.registry.idle();
+    assert.deepEqual(h.store.stepsOf({ turnId: ids.turnId }), []);
+  });
+
+  test('a client that unsubscribes hears nothing more', async () => {
+    const h = held([reply('Words.')]);
+    const ids = h.registry.start({ threadId: 'th', content: 'Hi?' });
+    const heard: string[] = [];
+    const sub = h.registry.subscribe(ids.turnId, 0, { event: (e) => heard.push(e.type), end: () => heard.push('end') });
+    await h.waitForCall(1);
+    const before = heard.length;
+    sub.unsubscribe();
+    h.goAll();
+    await h.registry.idle();
+    assert.equal(heard.length, before);
+  });
+});
+
+test('each turn’s checks are kept under it, and its replay shows its own (two turns, checks at the same moment)', async () => {
+  let n = 0;
+  const { registry, store, model } = setup({ research: true, rounds: [reply('First.'), reply('Second.')] });
+  const decide = model.chat.bind(model);
+  model.chat = async (req, opts) => {
+    if (!req.jsonSchema || !('verdict' in ((req.jsonSchema as { properties?: object }).properties ?? {}))) return decide(req, opts);
+    n++;
+    return { ...(await decide(req, opts)), content: JSON.stringify({ verdict: 'answered', query: `check ${n}` }) };
+  };
+  const first = await converse(registry, 'One?');
+  const second = await converse(registry, 'Two?');
+  const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' });
+  assert.deepEqual(
+    rows.map((r) => [r.stepId, r.turnId]),
+    [
+      ['freshness', first.turnId],
+      ['verdict', first.turnId],
+      ['freshness', second.turnId],
+      ['verdict', second.turnId],
+    ],
+  );
+  const checks = (events: StreamedEvent[]) => events.filter((e) => e.type === 'decision').map((e) => (e.type === 'decision' ? e.record.answers.query : null));
+  const replay = await listen(registry, second.turnId);
+  assert.deepEqual(checks(replay), checks(second.heard));
+  assert.deepEqual(checks(replay).at(-1), { kind: 'text', value: 'check 2' });
+});
