@@ -55,6 +55,9 @@ test('the list: pinned first, then the most recently active, ties by id; pages f
   } while (cursor && pages < 10);
   assert.deepEqual(seen, ['pinned', 'new', 'tie-b', 'tie-a', 'old']);
   assert.equal(pages, 3);
+  const byThree = s.listThreads({ limit: 3 });
+  const rest = s.listThreads({ limit: 3, cursor: decodeCursor(byThree.nextCursor ?? '') ?? undefined });
+  assert.deepEqual(rest.threads.map((t) => t.id), ['tie-a', 'old'], 'the next page starts after the last of the page');
   assert.equal(s.listThreads({ limit: 5 }).nextCursor, null, 'exactly a page: no next one');
   assert.notEqual(s.listThreads({ limit: 4 }).nextCursor, null);
 });

@@ -195,3 +195,26 @@ test('a turn’s facts for replay: ids, answer, figures, its tool calls by the m
   );
   assert.equal(s.turnFacts({ turnId: 'missing', layerId: 'decisions' }), undefined);
 });
+
+test('a turn without an answer message (an imported library may hold one): its facts name none and hold no words', () => {
+  const s = freshStore();
+  const ex = seedExchange(s, { thread: 't' });
+  s.importTurn({ id: 'bare', thread_id: 't', user_message_id: ex.user, assistant_message_id: null, status: 'error', stats: null, events: null, created_at: 1, finished_at: 2 });
+  const facts = s.turnFacts({ turnId: 'bare', layerId: 'decisions' });
+  assert.deepEqual([facts?.assistantMessageId, facts?.answer], ['', '']);
+});
+
+test('a running turn that only calculated, or wrote a draft, is notable with those events', () => {
+  const s = freshStore();
+  const ex = seedExchange(s, { thread: 't' });
+  s.appendEvent({ turnId: ex.turn, seq: 1, type: 'draft', data: { type: 'draft', text: 'So' }, now: 1 });
+  s.appendEvent({ turnId: ex.turn, seq: 2, type: 'calculation', data: { type: 'calculation', expression: '2*3', result: '6', exact: true }, now: 1 });
+  s.appendEvent({ turnId: ex.turn, seq: 3, type: 'tool_call', data: { type: 'tool_call' }, now: 1 });
+  assert.deepEqual(
+    s.eventsOfNotableTurns({ threadId: 't' }).get(ex.turn)?.map((e) => [e.seq, e.type]),
+    [
+      [1, 'draft'],
+      [2, 'calculation'],
+    ],
+  );
+});
