@@ -161,3 +161,54 @@ test('the tool as the model sees it: one expression of 1 to 1000 characters, che
   assert.equal(calculatorTool.params.safeParse({ expression: '1'.repeat(1001) }).success, false);
   assert.match(calculatorTool.description, /^Exact arithmetic\./);
 });
+
+test('fractions through each operation, and a negative divisor', () => {
+  assert.equal(r('0.5 * 0.25'), '0.125');
+  assert.equal(r('0.5 - 0.25'), '0.25');
+  assert.equal(r('1 / -2'), '-0.5');
+  assert.equal(r('-3 / -4'), '0.75');
+  assert.equal(r('12.5 * 2'), '25', 'a number of several digits with a fraction is one number');
+  assert.equal(r('.25 * 4'), '1', 'and one that starts at the point');
+});
+
+test('min and max pick by value wherever the pick stands, fractions compared exactly', () => {
+  assert.equal(r('min(3, 1, 2)'), '1');
+  assert.equal(r('max(1, 3, 2)'), '3');
+  assert.equal(r('min(0.5, 0.25, 0.75)'), '0.25');
+  assert.equal(r('max(0.5, 0.75, 0.25)'), '0.75');
+  assert.equal(calculate('max(1, 2)').exact, true, 'exact arguments give an exact pick');
+  assert.equal(calculate('round(2.5)').exact, true);
+});
+
+test('a number of exactly 4096 bits is computed; one of 4097 is too big (numerators and denominators)', () => {
+  assert.equal(r('2^2048 * 2^2047').length, 1233, '2^4095 has 4096 bits and 1233 digits');
+  fails('2^2048 * 2^2048', 'a number in this calculation is too big to compute exactly');
+  assert.ok(r('0.5^2048 * 0.5^2047').startsWith('0.'), 'a denominator of 4096 bits');
+  fails('0.5^2048 * 0.5^2048', 'a number in this calculation is too big to compute exactly');
+});
+
+test('zero and one to huge powers need no size check', () => {
+  assert.equal(r('0^100000'), '0');
+  assert.equal(r('(-1)^99999'), '-1');
+});
+
+test('exactness of a sum or difference needs both sides exact', () => {
+  assert.equal(calculate('sqrt(2) + 1').exact, false);
+  assert.equal(calculate('1 - sqrt(2)').exact, false);
+});
+
+test('where the parser can go wrong: an operator with nothing before it, a call left open, many groups in a row', () => {
+  fails('*3', 'unexpected "*" at position 1');
+  fails('max(1', 'the expression ends too early');
+  assert.equal(r(Array.from({ length: 60 }, () => '(1)').join('+')), '60', 'groups one after another are not nested');
+});
+
+test('a decimal that does not end drops the zeros its rounding leaves', () => {
+  const c = calculate('0.1 + 1/(3*10^25)');
+  assert.equal(c.result, '0.1');
+  assert.equal(c.fraction, '3000000000000000000000001/30000000000000000000000000');
+});
+
+test('the calculator as a tool: the model’s expression in, the calculation out', async () => {
+  assert.deepEqual(await calculatorTool.run({ expression: ' 1 + 1 ' }, { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal), { expression: '1 + 1', result: '2', exact: true });
+});
