@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addressRefusal, checkUrl, parseIpv6, type Resolver } from './net-guard';
+import { addressRefusal, checkUrl, parseIpv6, systemResolver, type Resolver } from './net-guard';
 
 /**
  * The SSRF guard's reasons, address by address at the edges of each block (the first and last
@@ -122,4 +122,36 @@ test('each refusal of a URL, in the words the model reads', async () => {
   assert.equal(await reason('http://93.184.215.14/'), 'ok 93.184.215.14 4');
   const allowed = await checkUrl('http://mixed.example/', { ...policy, allowAddress: (a) => a === '10.0.0.1' });
   assert.equal(allowed.ok, true, 'an address the policy allows (a test stand-in) is not refused');
+});
+
+test('more spellings and kinds at their edges: embedded IPv4 with every octet, one group left out, look-alikes of NAT64, documentation and discard', () => {
+  assert.deepEqual(parseIpv6('::ffff:10.11.12.13'), [0, 0, 0, 0, 0, 0xffff, 0x0a0b, 0x0c0d]);
+  assert.deepEqual(parseIpv6('1:2:3:4:5:6::7'), [1, 2, 3, 4, 5, 6, 0, 7], ':: may stand for a single group');
+  const cases: [string, string | null][] = [
+    ['::ffff:192.0.0.1', 'a special-purpose address'],
+    ['2002:c000:1::', 'a 6to4 address wrapping an internal one'],
+    ['64::1', null],
+    ['1:ff9b::1', null],
+    ['3fff:db8::1', null],
+    ['200::', null],
+  ];
+  for (const [address, reason] of cases) assert.equal(addressRefusal(address), reason, address);
+});
+
+test('a user name alone is refused too; a name under home.arpa, or Azure’s metadata name, is internal; a host of a dot is none', async () => {
+  const policy = { allowedPorts: [80, 443], resolver: async () => [{ address: '93.184.215.14', family: 4 as const }] };
+  const reason = async (url: string) => {
+    const d = await checkUrl(url, policy);
+    return d.ok ? 'ok' : d.reason;
+  };
+  assert.equal(await reason('http://user@public.example/'), 'URLs with a user name or password are refused');
+  assert.equal(await reason('http://home.arpa/'), 'home.arpa is an internal host name');
+  assert.equal(await reason('http://metadata.azure.com/'), 'metadata.azure.com is an internal host name');
+  assert.equal(await reason('http://./'), 'the URL has no host');
+});
+
+test('the system resolver reads this machine’s own name for itself, each address with its family', async () => {
+  const rows = await systemResolver('localhost');
+  assert.ok(rows.some((r) => r.address === '127.0.0.1' && r.family === 4) || rows.some((r) => r.address === '::1' && r.family === 6), JSON.stringify(rows));
+  for (const r of rows) assert.equal(r.family, r.address.includes(':') ? 6 : 4, r.address);
 });
