@@ -60,6 +60,11 @@ test('search_conversations: no search here, or no word worth searching, is advic
     searchConversationsTool.run({ query: 'what did we say earlier?' }, deps([], []), signal),
     (err: unknown) => isToolError(err) && (err as Error).message === 'give one or more distinctive words to search for',
   );
+  await assert.rejects(
+    searchConversationsTool.run({ query: '?! …' }, deps([], []), signal),
+    (err: unknown) => isToolError(err) && (err as Error).message === 'give one or more distinctive words to search for',
+    'no letters or digits at all',
+  );
 });
 
 test('search_conversations: its parameters (query 1 to 200 characters, limit 1 to 15) and cost', () => {
