@@ -15,9 +15,12 @@ import { createFetchUrlTool, createWebSearchTool, guardedGet, parseSearxng, read
  */
 
 const requests: { url: string; headers: http.IncomingHttpHeaders }[] = [];
+/** Answers held open by /hang, ended by the test that made them. */
+const hanging: http.ServerResponse[] = [];
 const site = localSite((req, res) => {
   const url = req.url ?? '/';
   requests.push({ url, headers: req.headers });
+  if (url === '/hang') return void hanging.push(res);
   const status = /^\/status\/(\d+)$/.exec(url);
   const chain = /^\/chain\/(\d+)$/.exec(url);
   const chars = /^\/chars\/(\d+)$/.exec(url);
@@ -132,6 +135,26 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
     const r = await createToolRegistry([tool as never]).run('fetch_url', JSON.stringify({ url: `http://public.example:${deadPort}/` }), { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal);
     assert.match(errorOf(r), new RegExp(`^public\\.example:${deadPort}: the connection failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${deadPort}\\); answer with what you have$`));
     assert.equal(store.boxes.get(`public.example:${deadPort}`)?.reason, `the connection failed (connect ECONNREFUSED 127.0.0.1:${deadPort})`);
+  });
+
+  test('a page that does not answer is given up after 20 seconds, said so, and its host rested (the clock moved by the test)', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    const { fetchUrl, store } = web();
+    try {
+      let settled = false;
+      const pending = fetchUrl('/hang').finally(() => (settled = true));
+      for (let i = 0; i < 200 && hanging.length === 0; i++) await new Promise((r) => setImmediate(r));
+      assert.equal(hanging.length, 1, 'the site got the request');
+      mock.timers.tick(19_999);
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      assert.equal(settled, false, 'still waiting at 19.999 s');
+      mock.timers.tick(1);
+      assert.equal(errorOf(await pending), `public.example:${site.port}: it did not answer within 20 s; answer with what you have`);
+      assert.equal(store.boxes.get(`public.example:${site.port}`)?.reason, 'it did not answer within 20 s');
+    } finally {
+      mock.timers.reset();
+      for (const res of hanging.splice(0)) res.end();
+    }
   });
 
   test('an https address is asked over TLS (a plain server cannot answer it)', async () => {

@@ -71,15 +71,20 @@ export async function guardedGet(raw: string, deps: WebDeps, signal: AbortSignal
     const verdict = deps.guard.admit(host);
     if (!verdict.ok) throw new ToolError(restingMessage(host, verdict, deps.now()));
     if (verdict.waitMs > 0) await new Promise((r) => setTimeout(r, verdict.waitMs));
-    const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS);
+    // A plain timer, not AbortSignal.timeout: the same clock as the rest of the program (and
+    // the one tests move), cleared as soon as the page is in.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new Error('the page did not answer in time')), FETCH_TIMEOUT_MS);
     let res: RawResponse;
     try {
-      res = await pinnedGet(decision.url, decision.address, decision.family, AbortSignal.any([signal, timeout]), maxBytes);
+      res = await pinnedGet(decision.url, decision.address, decision.family, AbortSignal.any([signal, timeout.signal]), maxBytes);
     } catch (err) {
       if (signal.aborted) throw err;
-      const why = timeout.aborted ? 'it did not answer within 20 s' : `the connection failed (${(err as Error).message})`;
+      const why = timeout.signal.aborted ? `it did not answer within ${FETCH_TIMEOUT_MS / 1000} s` : `the connection failed (${(err as Error).message})`;
       deps.guard.stumbled(host, why);
       throw new ToolError(`${host}: ${why}; answer with what you have`);
+    } finally {
+      clearTimeout(timer);
     }
     if (res.status === 429 || res.status === 202) {
       deps.guard.refused(host, res.status);
