@@ -268,14 +268,49 @@ describe('web_search: SearXNG’s answers in the model’s words', () => {
     assert.equal(errorOf(await empty.run({ query: 'nothing here' })), 'no results for "nothing here"; try other, simpler words');
   });
 
-  test('stopped by the turn while asking: the turn stops (no "did not answer"), and no rest', async () => {
+  test('stopped by the turn while asking: the search is stopped too, the turn stops (no "did not answer"), and no rest', async () => {
     const stop = new AbortController();
-    const s = search(() => {
-      stop.abort(new Error('turn stopped'));
-      return new Error('aborted');
-    });
-    await assert.rejects(s.run({ query: 'q' }, stop.signal), /turn stopped/);
-    assert.equal(s.store.boxes.size, 0);
+    let given: AbortSignal | undefined;
+    const store = memoryHosts();
+    const guard = createHostGuard(store, () => 5, {}, budget);
+    // Like fetch: the answer never comes, and the request ends when its signal aborts.
+    const fetchImpl = ((_url: URL, init: RequestInit) =>
+      new Promise((_, reject) => {
+        given = init.signal ?? undefined;
+        given?.addEventListener('abort', () => reject(given?.reason));
+      })) as unknown as typeof fetch;
+    const tool = createWebSearchTool({ searxngUrl: 'http://searx.local:8888/', guard, now: () => 5, fetchImpl });
+    const running = tool.run({ query: 'q' }, { now: () => 0, timezone: 'UTC', threadId: 't' }, stop.signal);
+    stop.abort(new Error('turn stopped'));
+    await assert.rejects(running, /turn stopped/);
+    assert.equal(given?.aborted, true, 'the request itself was stopped');
+    assert.equal(store.boxes.size, 0);
+  });
+
+  test('a search that does not answer is given up after 12 seconds and the service rested (the clock moved by the test)', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const store = memoryHosts();
+      const guard = createHostGuard(store, () => 5, {}, budget);
+      let asked = false;
+      const fetchImpl = ((_url: URL, init: RequestInit) =>
+        new Promise((_, reject) => {
+          asked = true;
+          init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        })) as unknown as typeof fetch;
+      const tool = createWebSearchTool({ searxngUrl: 'http://searx.local:8888/', guard, now: () => 5, fetchImpl });
+      let settled = false;
+      const running = tool.run({ query: 'q' }, { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal).finally(() => (settled = true));
+      for (let i = 0; i < 20 && !asked; i++) await new Promise((r) => setImmediate(r));
+      mock.timers.tick(11_999);
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      assert.equal(settled, false, 'still waiting at 11.999 s');
+      mock.timers.tick(1);
+      await assert.rejects(running, /^ToolError: the search service did not answer; answer with what you have and say it could not be checked$/);
+      assert.equal(store.boxes.get('searx.local:8888')?.reason, 'the search service did not answer');
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   test('a gap the host asks for is waited out before the search, not after', async () => {

@@ -12,6 +12,8 @@ export const FETCH_TIMEOUT_MS = 20_000;
 export const FETCH_MAX_BYTES = 8 * 1024 * 1024;
 export const FETCH_MAX_REDIRECTS = 5;
 export const PAGE_MAX_CHARS = 12_000;
+/** How long SearXNG has to answer a search (it asks its engines in parallel and gives up on slow ones itself). */
+const SEARCH_TIMEOUT_MS = 12_000;
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) Hearth/0.1 (self-hosted assistant; reads one page on request)';
 
 type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; truncated: boolean };
@@ -176,12 +178,17 @@ export function createWebSearchTool({ searxngUrl, guard, now, fetchImpl = fetch 
       if (verdict.waitMs > 0) await new Promise((r) => setTimeout(r, verdict.waitMs));
       const url = searxngQuery(base, query);
       let res: Response;
+      // A plain timer (see guardedGet), cleared once the answer is in.
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(new Error('the search did not answer in time')), SEARCH_TIMEOUT_MS);
       try {
-        res = await fetchImpl(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(12_000)]), headers: { Accept: 'application/json' } });
+        res = await fetchImpl(url, { signal: AbortSignal.any([signal, timeout.signal]), headers: { Accept: 'application/json' } });
       } catch (err) {
         if (signal.aborted) throw err;
         guard.stumbled(host, 'the search service did not answer');
         throw new ToolError('the search service did not answer; answer with what you have and say it could not be checked');
+      } finally {
+        clearTimeout(timer);
       }
       if (res.status === 429 || res.status === 202) {
         guard.refused(host, res.status);
