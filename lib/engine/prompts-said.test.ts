@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { arithmeticStep } from './arithmetic';
+import { freshnessStep, verdictStep } from './gate';
 import * as prompts from './prompts';
 
 /**
  * Every sentence Hearth says to the model, word for word, as prompts-said.txt keeps it: the
- * checks' instructions, the notes and nudges of a turn, and the gate's input. They steer a small
- * model, so a change to one should be seen in review; after a deliberate change,
+ * checks' instructions and questions, the notes and nudges of a turn, and the gate's input.
+ * They steer a small model, so a change to one should be seen in review; after a deliberate change,
  * `UPDATE_PROMPTS=1 npm test` rewrites the file. (The identity block has its own tests.)
  */
 
@@ -31,6 +33,10 @@ function said(): string {
     ['exactResultNote', prompts.exactResultNote('1237', '23 * 47 + 156')],
     ['verdictInput, plain', prompts.verdictInput({ question: 'Weather in Lyon?', toolResults: [], earlierAnswers: [], draft: 'Sunny.' })],
     ['verdictInput, with earlier answers and results', prompts.verdictInput({ question: 'And tomorrow?', toolResults: ['{"a":1}', '{"b":2}'], earlierAnswers: ['Sunny.', 'Warm.'], draft: 'Rain.' })],
+    ...[freshnessStep, verdictStep, arithmeticStep].map((step): [string, string] => {
+      const { questions, text, maxTokens } = step.definition;
+      return [`decide step ${step.id}: its questions, text fields and length`, JSON.stringify({ questions, text, maxTokens }, null, 2)];
+    }),
   ];
   return sections.map(([name, text]) => `=== ${name} ===\n${text}\n`).join('\n');
 }
