@@ -649,13 +649,45 @@ test('a new answer starts empty and streaming, whether asked or regenerated', as
   await registry.idle();
 });
 
-test('a turn waiting for the model hears its place in the queue; stopped while waiting, it ends at once and leaves the queue', async () => {
+/** A registry whose model calls wait until the test lets them go. */
+function held(rounds: ScriptedReply[], extra: Setup = {}) {
   let release = () => undefined as void;
-  const held = new Promise<void>((r) => (release = r));
-  const { registry, store, pool } = setup({
-    rounds: [reply('First.'), reply('Third.')],
-    wrapModel: (model) => ({ health: () => model.health(), chat: async (req, opts) => (await held, model.chat(req, opts)) }),
+  let gate = new Promise<void>((r) => (release = r));
+  let calls = 0;
+  const s = setup({
+    ...extra,
+    rounds,
+    wrapModel: (model) => ({
+      health: () => model.health(),
+      chat: async (req, opts) => {
+        calls++;
+        await gate;
+        return model.chat(req, opts);
+      },
+    }),
   });
+  const waitForCall = async (n: number) => {
+    for (let i = 0; i < 100 && calls < n; i++) await new Promise((r) => setImmediate(r));
+    assert.ok(calls >= n, `model call ${n} reached`);
+  };
+  return {
+    ...s,
+    waitForCall,
+    /** Lets the calls waiting now through; later ones wait for the next release. */
+    go: () => {
+      const open = release;
+      gate = new Promise<void>((r) => (release = r));
+      open();
+    },
+    goAll: () => {
+      gate = Promise.resolve();
+      release();
+    },
+  };
+}
+
+test('a turn waiting for the model hears its place in the queue; stopped while waiting, it ends at once and leaves the queue', async () => {
+  const { registry, store, pool, goAll } = held([reply('First.'), reply('Third.')]);
   store.createThread({ id: 'th2', title: '', now: 0 });
   store.createThread({ id: 'th3', title: '', now: 0 });
   const first = registry.start({ threadId: 'th', content: 'One?' });
@@ -673,7 +705,7 @@ test('a turn waiting for the model hears its place in the queue; stopped while w
   const ended = await secondDone;
   assert.deepEqual(ended.at(-1), { type: 'error', code: 'cancelled', message: 'Stopped. The partial answer was kept.', seq: ended.length });
   assert.equal(pool.stats.waiting, 0);
-  release();
+  goAll();
   await firstDone;
   const third = await converse(registry, 'Three?', { threadId: 'th3' });
   assert.ok(!third.heard.some((e) => e.type === 'status' && e.stage === 'queued'), 'nobody ahead of it');
@@ -681,43 +713,6 @@ test('a turn waiting for the model hears its place in the queue; stopped while w
 });
 
 describe('while a turn holds the model', () => {
-  /** A registry whose model calls wait until the test lets them go. */
-  function held(rounds: ScriptedReply[], extra: Setup = {}) {
-    let release = () => undefined as void;
-    let gate = new Promise<void>((r) => (release = r));
-    let calls = 0;
-    const s = setup({
-      ...extra,
-      rounds,
-      wrapModel: (model) => ({
-        health: () => model.health(),
-        chat: async (req, opts) => {
-          calls++;
-          await gate;
-          return model.chat(req, opts);
-        },
-      }),
-    });
-    const waitForCall = async (n: number) => {
-      for (let i = 0; i < 100 && calls < n; i++) await new Promise((r) => setImmediate(r));
-      assert.ok(calls >= n, `model call ${n} reached`);
-    };
-    return {
-      ...s,
-      waitForCall,
-      /** Lets the calls waiting now through; later ones wait for the next release. */
-      go: () => {
-        const open = release;
-        gate = new Promise<void>((r) => (release = r));
-        open();
-      },
-      goAll: () => {
-        gate = Promise.resolve();
-        release();
-      },
-    };
-  }
-
   test('stopping a thread stops only that thread’s turns', async () => {
     const h = held([reply('Other.'), reply('never')]);
     h.store.createThread({ id: 'th2', title: '', now: 0 });
