@@ -33,7 +33,7 @@ export default {
     nodeArgs: ['--conditions=react-server', '--import', 'tsx', '-r', '{{hookFile}}'],
   },
   coverageAnalysis: 'perTest',
-  mutate: [...mutate, '!**/*.test.ts', '!lib/engine/deferral-corpus.ts', '!lib/engine/deferral-heldout.ts'],
+  mutate: [...mutate, '!**/*.test.ts', '!lib/engine/deferral-corpus.ts', '!lib/engine/deferral-heldout.ts', '!lib/engine/deferral-phrasings.ts'],
   checkers: ['typescript'],
   tsconfigFile: checkedConfig,
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },

@@ -50,13 +50,13 @@ export const DEFERRAL_PATTERNS: RegExp[] = [
   new RegExp(String.raw`\b(?:I|I'm|I\s+am|we)\b[^.!?\n]{0,30}?\b${NEGATION}\s+(?:\w+\s+){0,2}?${ACCESS_VERB}\b[^.!?\n]{0,40}?\b${ACCESS_WORD}`, 'i'),
   /\b(?:I'm|I\s+am)\s+(?:not|no\s+longer)\s+connected\s+to\s+the\s+(?:internet|web)/i,
   /\bI\s+have\s+no\s+(?:internet|web|online|real[- ]?time|live|browsing|(?:way|means|ability|capability|tools?)\s+(?:to|of|for)\s+(?:check|look|search|brows|access|go(?:ing)?\s+online|verif))/i,
-  /\bI(?:'d|\s+would)\s+need\s+(?:internet|web|online|real[- ]?time|live|browsing|to\s+(?:search|browse|look|check|go\s+online))/i,
+  /\bI(?:'d|\s+would)\s+need\s+(?:internet|web|online|real[- ]?time|live|to\s+look)/i,
   /\b(?:isn't|is\s+not|aren't|are\s+not|not)\s+(?:available|accessible)\s+to\s+me\b/i,
   /\b(?:isn't|is\s+not|aren't|are\s+not)\s+something\s+I\s+(?:can|could|have)\b/i,
   /\bwithout\s+(?:a\s+|an\s+)?(?:web|internet|online)\s+(?:search|access|connection|lookup)/i,
   /\bas\s+(?:an?\s+)?(?:AI|language\s+model|LLM|large\s+language\s+model|text-based\s+assistant)\b[^.!?\n]{0,60}\b(?:access|browse|real[- ]?time|current|internet|live|can't|cannot)/i,
   /\bI(?:'m|\s+am)?\s+(?:\w+ly\s+)?(?:can't|cannot|can\s+not|unable\s+to|not\s+able\s+to)\s+(?:access|browse|go\s+online|search\s+the\s+(?:web|internet)|visit|open\s+(?:websites|web\s+pages|links))\b/i,
-  /\b(?:I|I'm|I\s+am)\b[^.!?\n]{0,40}\bwithout\s+(?:browsing|searching|checking|looking\s+(?:it\s+)?up|a\s+(?:web\s+)?search|internet|web\s+access|going\s+online)/i,
+  /\bI\b[^.!?\n]{0,40}\bwithout\s+(?:browsing|searching|checking|looking\s+(?:it\s+)?up|a\s+search|internet|going\s+online)/i,
   /\bI\s+(?:lack|don't\s+(?:have|possess)|do\s+not\s+(?:have|possess)|have\s+no)\s+(?:any\s+)?(?:current|live|real[- ]?time|up[- ]to[- ]date|recent|the\s+latest|today's|fresh)\s+(?:data|information|info|figures|numbers|prices|news|details|listings|scores|results|updates)/i,
   /\b(?:outside|beyond)\s+(?:of\s+)?my\s+(?:training|knowledge)/i,
   /\b(?:hard|impossible|difficult)\s+to\s+(?:say|know|tell)\s+without\s+(?:checking|looking|searching|browsing)\b/i,
@@ -69,15 +69,15 @@ export const DEFERRAL_PATTERNS: RegExp[] = [
   /\b(?:searching|looking\s+(?:it\s+|that\s+|this\s+)?up|looking\s+into\s+(?:it|this|that)|checking)\s+(?:(?:on\s+)?(?:it|that|this)\s+)?(?:now|right\s+now|for\s+you)\b/i,
   /\b(?:get|come)\s+back\s+to\s+you\b|\breport\s+back\b/i,
   /\b(?:I'm|I\s+am)\s+on\s+it\b/i,
-  /^\W*(?:let\s+me\s+see|lemme\s+(?:see|check)|on\s+it|one\s+(?:sec|second|moment)|hmm+,?\s+let\s+me\s+see)\W*$/i,
+  /^\W*(?:let\s+me\s+see|lemme\s+see|on\s+it|one\s+(?:sec|second|moment)|hmm+,?\s+let\s+me\s+see)\W*$/i,
   // The training cut-off.
-  /\bmy\s+(?:training|knowledge|data|information|info)(?:\s+(?:data|base|cut-?off))?\s+(?:only\s+)?(?:goes|extends|runs|cuts?\s+off|ends|stops|is\s+limited|is\s+(?:only\s+)?current|was\s+last\s+updated|is\s+up\s+to|only\s+goes|dates?\s+(?:back|from)|is\s+(?:frozen|fixed|stuck|outdated|out\s+of\s+date)|(?:only\s+)?covers)\b/i,
+  /\bmy\s+(?:training|knowledge|data|information|info)(?:\s+(?:data|base|cut-?off))?\s+(?:only\s+)?(?:goes|extends|runs|cuts?\s+off|ends|stops|is\s+limited|is\s+(?:only\s+)?current|was\s+last\s+updated|is\s+up\s+to|dates?\s+(?:back|from)|is\s+(?:frozen|fixed|stuck|outdated|out\s+of\s+date)|covers)\b/i,
   /\b(?:as\s+of|since|after|beyond)\s+my\s+(?:last\s+)?(?:training|knowledge)(?:\s+(?:cut-?off|update|data))?\b/i,
   /\bmy\s+knowledge\s+cut-?off\b/i,
   /\bmy\s+(?:training|knowledge|data|information|info)(?:\s+data)?\s+(?:doesn't|does\s+not|don't|do\s+not|won't|can't)\s+(?:include|cover|contain|extend|go|reach)/i,
-  /\b(?:information|knowledge|data)\s+(?:is\s+)?only\s+(?:current|up\s+to\s+date|accurate|goes)\s+(?:up\s+)?(?:to|until|through|as\s+of)\b/i,
+  /\b(?:information|knowledge|data)\s+(?:is\s+)?only\s+(?:current|up[- ]to[- ]date|accurate|goes)\s+(?:up\s+)?(?:to|until|through|as\s+of)\b/i,
   // Nothing to report.
-  /\b(?:I|we)\s+(?:don't|do\s+not)\s+have\s+(?:any(?:thing)?\s+)?(?:specific\s+|recent\s+|current\s+|up[- ]to[- ]date\s+|real[- ]time\s+|the\s+latest\s+)?(?:information|info|details|data|news|updates|figures|numbers)\b/i,
+  /\b(?:I|we)\s+(?:don't|do\s+not)\s+have\s+(?:any(?:thing)?\s+)?(?:specific\s+|recent\s+)?(?:information|info|details|data|news|updates|figures|numbers)\b/i,
   /\b(?:I|we)\s+(?:don't|do\s+not)\s+have\s+(?:anything|much)\s+(?:to\s+report|on\s+that|about\s+that)\b/i,
   // A lookup announced as about to happen ("one moment, checking…").
   new RegExp(String.raw`\b(?:one|a|just\s+a)\s+(?:sec|second|moment|minute|mo)\b|\b(?:please\s+)?hold\s+(?:on|tight)\b|\bplease\s+hold\b|\bhang\s+(?:on|tight)\b|\bstand\s+by\b|\bbear\s+with\s+me\b|\bgive\s+me\s+a\s+(?:sec|second|moment|minute)\b`, 'i'),
@@ -88,13 +88,14 @@ const WAIT_INDEX = DEFERRAL_PATTERNS.length - 1;
 const NEAR_LOOKUP = new RegExp(String.raw`${LOOKUP}|\bwhile\s+I\b`, 'i');
 
 /** Work already done, reported before the match: the reply has answered. */
-const WORK_DONE = /\b(?:I|we)\s+(?:searched|checked|looked\s+(?:it\s+|that\s+)?up|looked\s+(?:into|at)|found|fetched|read|ran|calculated|verified)\b|\baccording\s+to\b|\bbased\s+on\s+(?:the|my|your|these|those)\b|\bthe\s+(?:search\s+|tool\s+)?results?\s+(?:say|show|list|mention|indicate|suggest)|\bhere(?:'s|\s+is|\s+are)\s+what\s+I\s+found\b/i;
+const WORK_DONE = /\b(?:I|we)\s+(?:searched|checked|looked\s+(?:it\s+|that\s+)?up|looked\s+(?:into|at)|found|fetched|read|ran|calculated|verified)\b|\baccording\s+to\b|\bbased\s+on\s+(?:the|my|your|these|those)\b|\bthe\s+(?:search\s+|tool\s+)?results?\s+(?:say|show|list|mention|indicate|suggest)/i;
 
 /** "Let me check the math: 12 × 4 = 48…": the work follows the colon. */
 function workFollows(text: string, end: number): boolean {
   const rest = text.slice(end);
+  // The first colon or line break after the promise must be a colon, within 40 characters.
   const colon = rest.search(/[:\n]/);
-  if (colon < 0 || colon > 40 || rest[colon] !== ':') return false;
+  if (rest[colon] !== ':' || colon > 40) return false;
   const after = rest.slice(colon + 1).trim();
   // What follows must be content, not a question back to the user.
   return after.length >= 20 && !/^[^.!\n]*\?/.test(after);
@@ -102,7 +103,7 @@ function workFollows(text: string, end: number): boolean {
 
 export const REFUSAL_PATTERNS: RegExp[] = [
   /\b(?:I|we)\s+(?:cannot|can't|could\s+not|couldn't|am\s+unable\s+to|was\s+unable\s+to)\s+(?:answer|determine|tell)\s+(?:this|that|it|your\s+question|you)\b[^.!?\n]{0,60}\b(?:from|based\s+on)\s+(?:the\s+)?(?:tool\s+|search\s+)?results\b/i,
-  /\bthe\s+(?:tool\s+)?results\s+(?:do\s+not|don't)\s+(?:contain|include|say|mention)\b[^.!?\n]{0,80}\b(?:so\s+I|I)\s+(?:cannot|can't)\b/i,
+  /\bthe\s+(?:tool\s+)?results\s+(?:do\s+not|don't)\s+(?:contain|include|say|mention)\b[^.!?\n]{0,80}\bI\s+(?:cannot|can't)\b/i,
 ];
 
 export type FreeCheck = { kind: 'deferral' | 'refusal'; match: string } | null;
