@@ -382,6 +382,18 @@ describe('what the registry stores as a turn runs', () => {
     assert.ok(logs.some((l) => l === `turn ${ids.turnId}: could not store a delta event: database or disk is full`), logs.join('\n'));
   });
 
+  test('an event that cannot be stored for another reason than a full disk is logged, and the turn goes on to its answer', async () => {
+    const { registry, store, logs } = setup({
+      rounds: [reply('one two three')],
+      failWrite: { method: 'appendEvent', when: (args) => args.type === 'delta', error: new Error('disk I/O error') },
+    });
+    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    const heard = await listen(registry, ids.turnId);
+    assert.equal(heard.at(-1)?.type, 'done');
+    assert.equal(store.getMessage({ id: ids.assistantMessageId })?.content, 'one two three');
+    assert.ok(logs.includes(`turn ${ids.turnId}: could not store a delta event: disk I/O error`), logs.join('\n'));
+  });
+
   test('an end that cannot be stored still reaches the client, as an error', async () => {
     const { registry, logs } = setup({
       rounds: [reply('Fine.')],
@@ -791,4 +803,35 @@ test('each turn’s checks are kept under it, and its replay shows its own (two 
   const replay = await listen(registry, second.turnId);
   assert.deepEqual(checks(replay), checks(second.heard));
   assert.deepEqual(checks(replay).at(-1), { kind: 'text', value: 'check 2' });
+});
+
+test('a thread is busy while its turn tells listeners it ended, and while a turn of it is stored as running with none live', async () => {
+  const { registry, store } = setup({ rounds: [reply('Done.')] });
+  const ids = registry.start({ threadId: 'th', content: 'Hi' });
+  const atDone: Array<[busy: boolean, stored: boolean]> = [];
+  await listen(registry, ids.turnId, (e) => {
+    if (e.type === 'done') atDone.push([registry.busy('th'), store.activeTurnOf({ threadId: 'th' }) !== undefined]);
+  });
+  assert.deepEqual(atDone, [[true, false]], 'told done, the turn is stored as over but has not finished');
+  assert.equal(registry.busy('th'), false);
+  // A turn row left running (the process stopped mid-turn) before it is resumed.
+  store.insertTurn({ id: 'left-running', threadId: 'th', userMessageId: ids.userMessageId, assistantMessageId: ids.assistantMessageId, now: 0 });
+  assert.equal(registry.busy('th'), true);
+  assert.throws(() => registry.start({ threadId: 'th', content: 'Again' }), { code: 'turn_running', message: 'A reply is still being written in this thread. Wait for it or stop it first.' });
+  assert.throws(() => registry.start({ threadId: 'nope', content: 'Hi' }), { code: 'not_found', message: 'There is no thread with that id.' });
+});
+
+test('a finished turn’s log keeps its checks as references to their stored records, each to its own', async () => {
+  let stored: { events: { type: string; data: unknown }[] } | undefined;
+  const { registry, store } = setup({
+    research: true,
+    rounds: [reply('Paris.')],
+    // A spy, not a failure: the compacted log as it is written.
+    failWrite: { method: 'storeCompactLog', when: (args) => ((stored = args as typeof stored), false), error: new Error('unused') },
+  });
+  const { turnId } = await converse(registry, 'Capital of France?');
+  const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' }).filter((r) => r.turnId === turnId);
+  assert.deepEqual(rows.map((r) => r.stepId), ['freshness', 'verdict']);
+  const refs = (stored?.events ?? []).filter((e) => e.type === 'decision').map((e) => e.data);
+  assert.deepEqual(refs, rows.map((r) => ({ decision: r.id })));
 });

@@ -46,6 +46,7 @@ test('the call is short, on the side lane, a little warm, with thinking off', as
 test('cleaning: each rule where it starts and stops', () => {
   const cases: [string, string | null, string][] = [
     ['## Budget travel in Japan', 'Budget travel in Japan', 'several hashes'],
+    ['  \n   ## Budget travel in Japan  ', 'Budget travel in Japan', 'the first line with words, its spaces left out'],
     ['#Budget travel in Japan', 'Budget travel in Japan', 'a hash without a space'],
     ['C# generics explained simply', 'C# generics explained simply', 'a hash inside stays'],
     ['Title Heat pumps in winter', 'Heat pumps in winter', 'a label without a colon'],

@@ -54,12 +54,11 @@ export function cleanTitle(reply: string): string | null {
     .replace(/[*_`]/g, '')
     .replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/g, '')
     .replace(/[.!。]+$/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/\s+/g, ' ');
   // Control and format characters have no place in a title (model output is untrusted).
   t = t.replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
   const words = t.split(' ').filter(Boolean);
-  if (words.length < TITLE_MIN_WORDS && !(words.length >= 1 && t.length >= 12)) return null;
+  if (words.length < TITLE_MIN_WORDS && t.length < 12) return null;
   // A sentence or a refusal is not a title.
   if (words.length > TITLE_MAX_WORDS + 4 || /^(I |I'm|Sorry|As an AI)/i.test(t)) return null;
   const kept = words.slice(0, TITLE_MAX_WORDS).join(' ');
