@@ -30,6 +30,9 @@ test('a new turn is queued; its status, figures and end are set as it goes', () 
   assert.equal(done?.status, 'done');
   assert.equal(done?.finishedAt, 90);
   assert.deepEqual(done?.stats, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  s.setTurnStatus({ id: turn, status: 'error' });
+  const changed = s.getTurn({ id: turn });
+  assert.deepEqual([changed?.status, changed?.finishedAt, changed?.stats], ['error', 90, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]], 'a status alone keeps the figures and the end');
   assert.equal(s.getTurn({ id: 'missing' }), undefined);
 });
 

@@ -58,8 +58,9 @@ export function turnQueries(db: Db) {
     },
 
     setTurnStatus({ id, status, stats, now }: { id: string; status: TurnStatus; stats?: Record<string, unknown>; now?: number }) {
+      // drizzle leaves a column given as undefined as it was: a status change alone keeps stats and end time.
       db.update(turns)
-        .set({ status, ...(stats !== undefined ? { stats: encodeStats(stats) } : {}), ...(now !== undefined ? { finishedAt: now } : {}) })
+        .set({ status, stats: stats === undefined ? undefined : encodeStats(stats), finishedAt: now })
         .where(eq(turns.id, id))
         .run();
     },

@@ -145,7 +145,9 @@ export function selectHistory(messages: readonly HistoryMessage[], budget: Histo
   const sizes = messages.map((m) => messageChars(m, attachmentCharsFor(budget)));
   let earliest = messages.length - 1;
   let total = sizes[earliest];
-  while (earliest > 0 && messages.length - earliest < budget.maxMessages && total + sizes[earliest - 1] <= budget.maxChars) {
+  // Back from the question while the window is under the message limit and the next older message fits.
+  const floor = Math.max(0, messages.length - budget.maxMessages);
+  while (earliest > floor && total + sizes[earliest - 1] <= budget.maxChars) {
     earliest--;
     total += sizes[earliest];
   }
