@@ -376,7 +376,7 @@ export class TurnRegistry {
     if (!thread) throw new HearthError('not_found', 'The thread was deleted.');
     // The model sees the branch the question is on: the path from the thread's first message to it.
     const path = new MessageTree(store.listMessages({ threadId: live.threadId })).pathTo(ids.userMessageId);
-    // Stryker disable next-line StringLiteral: equivalent, the path ends at the question this turn stored in the same transaction as itself
+    // Stryker disable next-line StringLiteral: equivalent, the path ends at the question this turn stored (a deleted thread fails the check above)
     const question = path.at(-1)?.content ?? '';
     const onPath = new Set(path.map((m) => m.turnId).filter((t): t is string => t !== null));
     onPath.add(live.turnId);
