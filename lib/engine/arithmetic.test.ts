@@ -82,3 +82,30 @@ test('the plan: one that cannot be computed says why; a model failure is not swa
   assert.match(!out.ok ? out.diagnostic : '', /^the plan could not be computed: .*zero/);
   await assert.rejects(planAndCompute(planModel(new Error('server down')).model, 'q'), /server down/);
 });
+
+test('the free arithmetic check at its edges: numbers of several digits, identifiers of every shape, spaced minus signs', () => {
+  const cases: Array<[string, boolean, string]> = [
+    ['What is 250 squared?', false, 'a number of several digits is one number'],
+    ['What is 3.14 squared?', false, 'a decimal is one number'],
+    ['What is the total for order 12345678-1234-1234-1234-123456789012?', false, 'a UUID of digits only'],
+    ['What is the total at 2026-11-30 10:15:30 and 2026-12-01 09:00:45?', false, 'dates with times to the second'],
+    ['What is the total between 10:15:30 and 11:20:45?', false, 'times to the second'],
+    ['What is the total size of release 10.22.33?', false, 'a version whose parts have several digits'],
+    ['What is the total for part 123abc and 456def?', false, 'words that start with digits'],
+    ['What is the total for part abc123 and def456?', false, 'words that end with digits'],
+    ['555-1234 or 555-9876?', false, 'a dash between digits at the very start'],
+    ['Rooms 4-6 or 7-9?', false, 'dashes between single digits'],
+    ['What is 5 -3?', true, 'a minus sign with a space before it'],
+  ];
+  for (const [question, expected, why] of cases) assert.equal(looksLikeArithmetic(question), expected, `${why}: ${question}`);
+});
+
+test('the plan call is stopped with the turn: it carries the turn’s signal', async () => {
+  const signals: (AbortSignal | undefined)[] = [];
+  const { model } = planModel('{"expression": "1 + 1"}');
+  const chat = model.chat.bind(model);
+  model.chat = (req, opts) => (signals.push(opts?.signal), chat(req, opts));
+  const controller = new AbortController();
+  await planAndCompute(model, 'What is 1 + 1?', controller.signal);
+  assert.deepEqual(signals, [controller.signal]);
+});

@@ -28,13 +28,13 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/\s+/g, ' ').trim().replace(/[\\`*_{}[\]()<>#!|~]/g, (c) => `\\${c}`);
 }
 
-// Parentheses and spaces are percent-encoded (encodeURIComponent leaves parentheses alone), so an
+// Parentheses are percent-encoded (URL encodes spaces itself but leaves parentheses alone), so an
 // unbalanced one cannot end the markdown link early.
 function safeUrl(url: unknown): string | null {
   if (typeof url !== 'string') return null;
   try {
     const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString().replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`) : null;
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString().replaceAll('(', '%28').replaceAll(')', '%29') : null;
   } catch {
     return null;
   }

@@ -59,6 +59,15 @@ export type GateInput = {
   verdict: (input: string) => Promise<DecisionRecord | null>;
 };
 
+/** The verdict fails open: a check that could not answer raises no objection. */
+async function verdictOrNull(input: GateInput): Promise<DecisionRecord | null> {
+  try {
+    return await input.verdict(verdictInput({ question: input.question, toolResults: input.toolResults, earlierAnswers: input.earlierAnswers, draft: input.draft }));
+  } catch {
+    return null;
+  }
+}
+
 export async function runGate(input: GateInput): Promise<GateOutcome> {
   const free = freeCheck(input.draft);
   if (free) {
@@ -83,10 +92,7 @@ export async function runGate(input: GateInput): Promise<GateOutcome> {
     }
   }
 
-  const record = await input
-    .verdict(verdictInput({ question: input.question, toolResults: input.toolResults, earlierAnswers: input.earlierAnswers, draft: input.draft }))
-    // Stryker disable next-line ArrowFunction: equivalent, undefined and null read the same below
-    .catch(() => null);
+  const record = await verdictOrNull(input);
   const v = record?.answers.verdict;
   if (v && !isRefusal(v) && v.kind === 'choice' && v.value === 'research') {
     const q = record.answers.query;

@@ -13,10 +13,10 @@ export function canonicalArguments(raw: string): string {
   try {
     const value = JSON.parse(raw) as unknown;
     if (value && typeof value === 'object' && !Array.isArray(value)) {
-      const entries = Object.entries(value as Record<string, unknown>)
-        .filter(([k]) => !SIZE_ARGUMENTS.has(k))
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      return JSON.stringify(Object.fromEntries(entries.map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v]))).toLowerCase();
+      const object = value as Record<string, unknown>;
+      // An object's keys are distinct, so sorting them needs no tie rule (code-unit order).
+      const keys = Object.keys(object).filter((k) => !SIZE_ARGUMENTS.has(k)).sort();
+      return JSON.stringify(Object.fromEntries(keys.map((k) => [k, typeof object[k] === 'string' ? (object[k] as string).trim() : object[k]]))).toLowerCase();
     }
     return JSON.stringify(value).toLowerCase();
   } catch {

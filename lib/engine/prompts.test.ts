@@ -59,7 +59,7 @@ test('the identity block, word for word, with every option set', () => {
 });
 
 test('the identity block leaves out what is not set: no web-search line when search is on, no tools line without tools, blank names and instructions', () => {
-  const text = identityPrompt({ ...base, now: Date.UTC(2026, 5, 15, 9), timezone: 'UTC', toolNames: [], userName: '  ', defaultInstructions: ' ', systemPrompt: '' });
+  const text = identityPrompt({ ...base, now: Date.UTC(2026, 5, 15, 9), timezone: 'UTC', toolNames: [], userName: '  ', defaultInstructions: ' ', systemPrompt: ' \n ' });
   assert.equal(text.split('\n').length, 9, 'two identity lines, a blank, the heading and five rules');
   assert.doesNotMatch(text, /Web search is off|Your tools|instructions|The user's name/);
   assert.match(text, /It is around 9 AM in the user's timezone \(UTC\)\.$/m);

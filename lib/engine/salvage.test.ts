@@ -69,3 +69,16 @@ test('holdback: a tail that could start either marker waits; one that cannot is 
   assert.equal(h.flush(), '<tool_cal', 'at the end, a tail held only because it might have been markup is shown');
   assert.equal(h.flush(), '', 'and only once');
 });
+
+test('salvage and strip at their edges: a function tag without its closing bracket, a value with spaces, a stray parameter tag', () => {
+  const [call] = salvageToolCalls('<function=lookup\n<parameter=q>\nParis France\n</parameter>\n</function>');
+  assert.deepEqual([call?.name, JSON.parse(call?.arguments ?? '{}')], ['lookup', { q: 'Paris France' }]);
+  assert.equal(stripToolMarkup('Hello <parameter=city>Paris'), 'Hello Paris');
+});
+
+test('holdback: once a marker is held, the end of the stream lets nothing out', () => {
+  const h = new MarkupHoldback();
+  assert.equal(h.push('Sure <tool_call>{"name"'), 'Sure ');
+  assert.equal(h.push(': "x"}</tool_call> and more'), '');
+  assert.equal(h.flush(), '');
+});

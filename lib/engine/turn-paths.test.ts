@@ -476,6 +476,27 @@ describe('the turn’s clock', () => {
     assert.equal(outcome.stats.modelMs, 10, 'one tick between the call’s start and its end');
   });
 
+  test('on a clock that has not moved, a turn and its tool calls took no time', async () => {
+    const { outcome, events } = await run({ now: () => 1_000_000, rounds: [toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')] });
+    assert.equal(outcome.status, 'done');
+    assert.deepEqual([outcome.stats.ms, outcome.stats.modelMs], [0, 0]);
+    assert.deepEqual(
+      events.flatMap((e) => (e.type === 'tool_result' ? [e.ms] : [])),
+      [0],
+    );
+  });
+
+  test('a turn that fails at its first side call, before any answer round, has written nothing', async () => {
+    const down = (model: ScriptedModel): ModelClient => ({
+      health: () => model.health(),
+      chat: async () => {
+        throw new HearthError('model_unreachable', 'down');
+      },
+    });
+    const { outcome } = await run({ wrapModel: down, question: 'What is 23 * 47 + 156?', rounds: [reply('Never sent.')] });
+    assert.deepEqual([outcome.status, outcome.status === 'error' && outcome.code, outcome.status !== 'done' && outcome.partial], ['error', 'model_unreachable', '']);
+  });
+
   test('side calls’ timings do not count towards the generation speed', async () => {
     const timed = (model: ScriptedModel): ModelClient => ({
       health: () => model.health(),
