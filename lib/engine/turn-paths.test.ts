@@ -319,6 +319,26 @@ describe('how a turn ends', () => {
     assert.equal(outcome.status === 'error' && outcome.message, 'The disk is full.');
   });
 
+  test('a Stop whose reason is Hearth’s own "cancelled" is a cancel, not an error', async () => {
+    const stop = new AbortController();
+    const { outcome } = await run({
+      rounds: [
+        () => {
+          stop.abort(new HearthError('cancelled', 'Stopped.'));
+          return new Error('aborted');
+        },
+      ],
+      signal: stop.signal,
+      question: 'Explain closures.',
+    });
+    assert.equal(outcome.status, 'cancelled');
+  });
+
+  test('a draft set aside by the free check says which words deferred', async () => {
+    const { events } = await run({ rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')] });
+    assert.deepEqual(rejected(events)[0], { reason: 'deferral', detail: 'I can search for' });
+  });
+
   test('a "cancelled" error without a Stop still cancels', async () => {
     const { outcome } = await run({ rounds: [new HearthError('cancelled', 'The turn was stopped.')], question: 'Explain closures.' });
     assert.equal(outcome.status, 'cancelled');
