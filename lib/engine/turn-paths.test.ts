@@ -26,6 +26,17 @@ describe('a tool call cut off by max_tokens', () => {
     assert.equal(outcome.status, 'done');
   });
 
+  test('a call with broken arguments in a reply that ended normally is no cut call: it runs and its error goes back to the model', async () => {
+    const broken = { content: '', finishReason: 'stop' as const, toolCalls: [{ id: 'b', name: 'web_search', arguments: '{"query":"bt' }] };
+    const { events, model } = await run({ rounds: [broken, reply('42 euros, says example.org.')] });
+    assert.deepEqual(rejected(events), []);
+    assert.deepEqual(
+      events.flatMap((e) => (e.type === 'tool_result' ? [e.ok] : [])),
+      [false],
+    );
+    assert.ok(model.roundRequests[1].tools?.length, 'tools are still offered');
+  });
+
   test('one cut call among whole ones: the round is asked again without tools and nothing runs', async () => {
     const { runs, model, events } = await run({
       rounds: [
@@ -88,6 +99,15 @@ describe('llama-server without --jinja', () => {
     assert.equal(model.roundRequests[1].tools?.length ?? 0, 0);
     assert.equal(outcome.status === 'error' && outcome.message, error.message);
   });
+});
+
+test('only the model server’s own error is read for --jinja and parse failures: another error naming them ends the turn at once', async () => {
+  for (const text of ['tools param requires --jinja flag', 'Failed to parse tool call arguments as JSON']) {
+    const error = new HearthError('model_unreachable', `The proxy in front of the server said: ${text}`);
+    const { model, outcome } = await run({ rounds: [error, reply('never asked')], question: 'Explain closures.' });
+    assert.equal(model.roundRequests.length, 1, text);
+    assert.equal(outcome.status === 'error' && outcome.code, 'model_unreachable', text);
+  }
 });
 
 describe('tool use under "required" and without tools', () => {
