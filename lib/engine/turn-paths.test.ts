@@ -323,34 +323,29 @@ describe('how a turn ends', () => {
     assert.equal(outcome.status === 'error' && outcome.message, 'The turn ended without an answer.');
   });
 
-  test('stopped for a reason of Hearth’s own (a full disk): an error with that reason', async () => {
+  /** A turn whose first round is stopped from outside with this reason. */
+  const stoppedWith = (reason: HearthError) => {
     const stop = new AbortController();
-    const { outcome } = await run({
+    return run({
       rounds: [
         () => {
-          stop.abort(new HearthError('storage_full', 'The disk is full.'));
+          stop.abort(reason);
           return new Error('aborted');
         },
       ],
       signal: stop.signal,
       question: 'Explain closures.',
     });
+  };
+
+  test('stopped for a reason of Hearth’s own (a full disk): an error with that reason', async () => {
+    const { outcome } = await stoppedWith(new HearthError('storage_full', 'The disk is full.'));
     assert.equal(outcome.status === 'error' && outcome.code, 'storage_full');
     assert.equal(outcome.status === 'error' && outcome.message, 'The disk is full.');
   });
 
   test('a Stop whose reason is Hearth’s own "cancelled" is a cancel, not an error', async () => {
-    const stop = new AbortController();
-    const { outcome } = await run({
-      rounds: [
-        () => {
-          stop.abort(new HearthError('cancelled', 'Stopped.'));
-          return new Error('aborted');
-        },
-      ],
-      signal: stop.signal,
-      question: 'Explain closures.',
-    });
+    const { outcome } = await stoppedWith(new HearthError('cancelled', 'Stopped.'));
     assert.equal(outcome.status, 'cancelled');
   });
 
