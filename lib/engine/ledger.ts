@@ -16,7 +16,8 @@ export function canonicalArguments(raw: string): string {
       const object = value as Record<string, unknown>;
       // An object's keys are distinct, so sorting them needs no tie rule (code-unit order).
       const keys = Object.keys(object).filter((k) => !SIZE_ARGUMENTS.has(k)).sort();
-      return JSON.stringify(Object.fromEntries(keys.map((k) => [k, typeof object[k] === 'string' ? (object[k] as string).trim() : object[k]]))).toLowerCase();
+      const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
+      return JSON.stringify(Object.fromEntries(keys.map((k) => [k, trimmed(object[k])]))).toLowerCase();
     }
     return JSON.stringify(value).toLowerCase();
   } catch {
