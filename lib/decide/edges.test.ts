@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { ChatOptions, ChatRequest, ChatResult, ModelClient, TokenProb } from '@/lib/llm/types';
 import { DecideDefinitionError, defineDecideStep, parseAnswerJson } from './decide';
 import { valueDistribution } from './probabilities';
-import { isRefusal } from './types';
+import { isRefusal, saidYes } from './types';
 
 /** Decide steps at their edges: definitions refused by name, answers of the wrong type, who answered, and the probability reading's corner cases. */
 
@@ -105,4 +105,14 @@ test('probabilities: an alternative that stops right at the marker says nothing 
 test('probabilities: a token running past the value (its closing brace with it) still counts for the value', () => {
   const tokens = [tok('{"ok":'), tok('true}', [['true}', 0.75], ['false}', 0.25]])];
   assert.deepEqual(valueDistribution(tokens, 'ok', ['true', 'false'], false), { true: 0.75, false: 0.25 });
+});
+
+test('saidYes: only a boolean answer of yes is a yes', () => {
+  assert.equal(saidYes({ kind: 'boolean', value: true, p: 0.9 }), true, 'yes');
+  assert.equal(saidYes({ kind: 'boolean', value: false, p: 0.1 }), false, 'no');
+  assert.equal(saidYes({ kind: 'choice', value: 'yes', p: 0.9 }), false, 'a choice named yes');
+  assert.equal(saidYes({ kind: 'text', value: 'yes' }), false, 'the text yes');
+  assert.equal(saidYes({ kind: 'score', level: 'high', value: 1 }), false, 'a score');
+  assert.equal(saidYes({ refused: true, reason: 'no valid answer' }), false, 'a refusal');
+  assert.equal(saidYes(undefined), false, 'no answer at all');
 });

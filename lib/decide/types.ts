@@ -14,7 +14,8 @@ export type ChoiceAnswer = { kind: 'choice'; value: string; p: number };
 export type ScoreAnswer = { kind: 'score'; level: string; value: number };
 /** A short free-text field asked next to the judgement (the verdict's query). */
 export type TextAnswer = { kind: 'text'; value: string };
-export type Refusal = { refused: true; reason: string };
+// kind is never set on a refusal; naming it lets `answer?.kind` tell every answer apart.
+export type Refusal = { refused: true; reason: string; kind?: undefined };
 export type DecideAnswer = BooleanAnswer | ChoiceAnswer | ScoreAnswer | TextAnswer | Refusal;
 
 export type DecisionRecord = {
@@ -26,6 +27,11 @@ export type DecisionRecord = {
   source: 'native' | 'estimated';
   answers: Readonly<Record<string, DecideAnswer>>;
 };
+
+/** Whether a boolean question was answered yes: a refusal, no answer or another kind of answer is no. */
+export function saidYes(a: DecideAnswer | undefined): a is BooleanAnswer {
+  return a?.kind === 'boolean' && a.value;
+}
 
 export function isRefusal(a: DecideAnswer | undefined): a is Refusal {
   return Boolean(a && 'refused' in a && a.refused);

@@ -96,6 +96,7 @@ test('the free arithmetic check at its edges: numbers of several digits, identif
     ['555-1234 or 555-9876?', false, 'a dash between digits at the very start'],
     ['Rooms 4-6 or 7-9?', false, 'dashes between single digits'],
     ['What is 5 -3?', true, 'a minus sign with a space before it'],
+    ['What is 2.v1.2.3-3?', true, 'an identifier leaves a gap, so "2." and "-3" around it do not join into a range'],
   ];
   for (const [question, expected, why] of cases) assert.equal(looksLikeArithmetic(question), expected, `${why}: ${question}`);
 });

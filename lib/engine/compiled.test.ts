@@ -118,6 +118,8 @@ test('compileAnswer: a result that is neither object nor text is previewed to 40
   assert.equal(out.split('\n').at(-1), `- \\["${'y'.repeat(398)}`);
   const obj = compileAnswer([{ name: 'big', arguments: '{}', data: { v: 'z'.repeat(500) } }], null);
   assert.equal(obj.split('\n').at(-1), `- big: \\{"v":"${'z'.repeat(394)}`);
+  const nothing = compileAnswer([{ name: 'empty', arguments: '{}', data: null }], null);
+  assert.equal(nothing.split('\n').at(-1), '- null', 'a result of null is shown as such');
 });
 
 test('resultsAsText: the calculation, then each result as JSON, at most 4,000 characters each and 12,000 in all', () => {

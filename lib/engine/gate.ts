@@ -1,5 +1,5 @@
 import { defineDecideStep } from '@/lib/decide/decide';
-import { isRefusal, type DecisionRecord } from '@/lib/decide/types';
+import { saidYes, type DecisionRecord } from '@/lib/decide/types';
 import { freeCheck } from './deferral';
 import { FRESHNESS_SYSTEM, NO_RESEARCH_NUDGE, researchNudge, VERDICT_SYSTEM, verdictInput } from './prompts';
 
@@ -83,20 +83,20 @@ export async function runGate(input: GateInput): Promise<GateOutcome> {
 
   if (input.toolResults.length === 0 && !input.calculationRan) {
     // Stryker disable next-line ArrowFunction: equivalent, undefined and null read the same below
-    const fresh = await input.freshness().catch(() => null);
-    const answer = fresh?.answers.needs_fresh;
-    if (answer && !isRefusal(answer) && answer.kind === 'boolean' && answer.value) {
-      const q = fresh.answers.query;
-      const query = q && !isRefusal(q) && q.kind === 'text' && q.value ? q.value : input.question.slice(0, 120);
+    const answers = (await input.freshness().catch(() => null))?.answers ?? {};
+    const answer = answers.needs_fresh;
+    if (saidYes(answer)) {
+      const q = answers.query;
+      const query = q?.kind === 'text' && q.value ? q.value : input.question.slice(0, 120);
       return { pass: false, reason: 'freshness', detail: `p(needs fresh) = ${answer.p}`, query, nudge: researchNudge(query), forceTools: true };
     }
   }
 
-  const record = await verdictOrNull(input);
-  const v = record?.answers.verdict;
-  if (v && !isRefusal(v) && v.kind === 'choice' && v.value === 'research') {
-    const q = record.answers.query;
-    const query = q && !isRefusal(q) && q.kind === 'text' && q.value ? q.value : undefined;
+  const verdict = (await verdictOrNull(input))?.answers ?? {};
+  const v = verdict.verdict;
+  if (v?.kind === 'choice' && v.value === 'research') {
+    const q = verdict.query;
+    const query = q?.kind === 'text' && q.value ? q.value : undefined;
     return { pass: false, reason: 'verdict', detail: `p(research) = ${v.p}`, query, nudge: researchNudge(query), forceTools: true };
   }
   return { pass: true };

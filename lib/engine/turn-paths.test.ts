@@ -163,6 +163,7 @@ describe('a reply with reasoning', () => {
     const { model } = await run({ rounds: [reply(' \n', { reasoning: 'Hmm.' }), reply('Closures keep their scope.')], question: 'Explain closures.', research: false });
     assert.deepEqual(model.roundRequests[1].extra, { chat_template_kwargs: { enable_thinking: false } });
     assert.equal(model.roundRequests[1].toolChoice, undefined, 'the same round, not the answer-now request (which has no tools either)');
+    assert.deepEqual(model.roundRequests[1].messages, model.roundRequests[0].messages, 'asked again as it was: not the answer-now request with its note');
   });
 
   test('reasoning beside a tool call: the call runs', async () => {
@@ -344,6 +345,17 @@ describe('how a turn ends', () => {
     assert.equal(outcome.status === 'error' && outcome.message, 'The disk is full.');
   });
 
+  test('the store failing after a tool ran: the words written before the call are not kept as the partial answer', async () => {
+    const { outcome } = await run({
+      rounds: [{ ...toolCall('web_search', { query: 'btc' }), content: 'Let me look that up.' }, reply('never asked')],
+      append: (step) => {
+        if (step.kind === 'tool') throw new HearthError('storage_full', 'The disk is full.');
+      },
+    });
+    assert.equal(outcome.status === 'error' && outcome.code, 'storage_full');
+    assert.equal(outcome.status === 'error' && outcome.partial, '');
+  });
+
   test('a Stop whose reason is Hearth’s own "cancelled" is a cancel, not an error', async () => {
     const { outcome } = await stoppedWith(new HearthError('cancelled', 'Stopped.'));
     assert.equal(outcome.status, 'cancelled');
@@ -478,6 +490,13 @@ describe('the side calls', () => {
     assert.equal(signals.length, 1);
     assert.equal(signals[0].aborted, true, 'the freshness call is stopped with the turn');
     assert.equal(turnSignal.aborted, false, 'the turn itself was not stopped');
+  });
+
+  test('freshness stopped for another reason than budget is not named as skipped for budget', async () => {
+    const { outcome, model } = await run({ rounds: [reply('Bitcoin is a cryptocurrency.')], decide: { needs_fresh: new HearthError('cancelled', 'Stopped.') } });
+    assert.ok(model.decideRequests.some((r) => schemaKeys(r).includes('needs_fresh')), 'freshness was asked');
+    assert.equal(outcome.status, 'done');
+    assert.deepEqual(outcome.diagnostics.filter((d) => d.startsWith('freshness')), []);
   });
 
   test('freshness skipped for want of budget is named in the diagnostics and the draft goes through', async () => {

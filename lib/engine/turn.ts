@@ -1,7 +1,7 @@
 import { withText } from '@/lib/llm/content';
 import type { ContextRuntime } from '@/lib/context/layers';
 import type { DecideStep } from '@/lib/decide/decide';
-import type { DecisionRecord, Question } from '@/lib/decide/types';
+import { saidYes, type DecisionRecord, type Question } from '@/lib/decide/types';
 import { hasErrorCode, HearthError, isHearthError } from '@/lib/errors';
 import type { ChatMessage, ChatRequest, ChatResult, ModelClient, ToolCallRequest } from '@/lib/llm/types';
 import { capResultJson, type ToolRegistry } from '@/lib/tools/registry';
@@ -252,8 +252,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
   async function planArithmetic(): Promise<void> {
     emit({ type: 'status', stage: 'checking' });
     const record = await decide(arithmeticStep, input.question, context);
-    const answer = record.answers.is_arithmetic;
-    if (!(answer && 'kind' in answer && answer.kind === 'boolean' && answer.value)) return;
+    if (!saidYes(record.answers.is_arithmetic)) return;
     const { value: plan } = await steps.step<PlanOutcome>('plan', () => planAndCompute(metered, input.question, signal));
     if (!plan.ok) {
       diagnostics.push(`calculation skipped: ${plan.diagnostic}`);

@@ -56,6 +56,8 @@ export type TurnSetup = {
   researchAvailable?: () => boolean;
   config?: Partial<EngineConfig>;
   stored?: StoredStep[];
+  /** Sees each step as the ledger stores it; a throw is a store that failed. */
+  append?: (step: StoredStep) => void;
   question?: string;
   /** The conversation the model sees (default: the question as the one user message). */
   history?: HistoryMessage[];
@@ -90,7 +92,10 @@ export async function runScriptedTurn(setup: TurnSetup) {
   );
   const events: TurnEvent[] = [];
   const appended: StoredStep[] = [];
-  const steps = new StepLedger(setup.stored ?? [], (s) => appended.push(s));
+  const steps = new StepLedger(setup.stored ?? [], (s) => {
+    setup.append?.(s);
+    appended.push(s);
+  });
   const outcome = await runTurn(
     { question, earlierAnswers: [] },
     {
