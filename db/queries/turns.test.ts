@@ -122,6 +122,7 @@ test('the turns that set a draft aside or ran a calculation, with the events tha
       { seq: 3, type: 'draft_rejected', data: { type: 'draft_rejected', reason: 'deferral' } },
       { seq: 4, type: 'tool_call', data: { tool_call: 'c1' } },
       { seq: 5, type: 'draft', data: { type: 'draft', text: 'I can search' } },
+      { seq: 6, type: 'status', data: { type: 'status', stage: 'resumed' } },
       { seq: 7, type: 'draft', data: 'answer-draft' },
     ],
   });
@@ -141,8 +142,9 @@ test('the turns that set a draft aside or ran a calculation, with the events tha
       [2, 'delta'],
       [3, 'draft_rejected'],
       [5, 'draft'],
+      [6, 'status'],
     ],
-    'references (the tool call, the answer kept in its message) are left out',
+    'references (the tool call, the answer kept in its message) are left out; a resumed mark is kept',
   );
   assert.deepEqual(
     notable.get('running')?.map((e) => [e.seq, e.type]),

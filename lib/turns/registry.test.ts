@@ -263,9 +263,20 @@ describe('regenerating an answer', () => {
 });
 
 describe('a turn that does not end well', () => {
+  /** A model that streams `words` as the answer, then fails with what `then` gives. */
+  const writesThenFails = (words: string, then: () => Error) => (model: ModelClient): ModelClient => ({
+    health: () => model.health(),
+    chat: async (req, options) => {
+      if (req.jsonSchema) return model.chat(req, options);
+      options?.onDelta?.(words);
+      throw then();
+    },
+  });
+
   test('a model error: the message keeps what was written, marked with the code; the client hears the reason', async () => {
-    const { registry, store } = setup({ rounds: [new HearthError('model_unreachable', 'The model server is not running.')] });
+    const { registry, store } = setup({ wrapModel: writesThenFails('Closures keep', () => new HearthError('model_unreachable', 'The model server is not running.')) });
     const { turnId, assistantMessageId, heard } = await converse(registry, 'Hi?');
+    assert.equal(store.getMessage({ id: assistantMessageId })?.content, 'Closures keep');
     const error = heard.at(-1);
     assert.deepEqual(error, { type: 'error', code: 'model_unreachable', message: 'The model server is not running.', seq: error?.seq });
     assert.deepEqual([store.getMessage({ id: assistantMessageId })?.status, store.getMessage({ id: assistantMessageId })?.errorCode], ['error', 'model_unreachable']);
@@ -288,6 +299,20 @@ describe('a turn that does not end well', () => {
     assert.equal(store.getMessage({ id: assistantMessageId })?.content, '');
   });
 
+  test('stopped while writing: the words written so far are the interrupted answer', async () => {
+    let stop = () => false;
+    const { registry, store } = setup({
+      wrapModel: writesThenFails('Closures keep', () => {
+        stop();
+        return new Error('This operation was aborted');
+      }),
+    });
+    const ids = registry.start({ threadId: 'th', content: 'Explain closures.' });
+    stop = () => registry.cancel(ids.turnId);
+    await listen(registry, ids.turnId);
+    assert.deepEqual([store.getMessage({ id: ids.assistantMessageId })?.content, store.getMessage({ id: ids.assistantMessageId })?.status], ['Closures keep', 'interrupted']);
+  });
+
   test('stopped before it started: cancelled, and the message says it was interrupted', async () => {
     const { registry, store } = setup({ rounds: [reply('never')] });
     const ids = registry.start({ threadId: 'th', content: 'Hi?' });
@@ -296,6 +321,7 @@ describe('a turn that does not end well', () => {
     const heard = await listen(registry, ids.turnId);
     assert.deepEqual(heard.at(-1), { type: 'error', code: 'cancelled', message: 'Stopped. The partial answer was kept.', seq: heard.at(-1)?.seq });
     assert.deepEqual([store.getMessage({ id: ids.assistantMessageId })?.status, store.getMessage({ id: ids.assistantMessageId })?.errorCode], ['interrupted', 'cancelled']);
+    assert.equal(store.getMessage({ id: ids.assistantMessageId })?.content, '', 'nothing was written');
     assert.equal(store.getTurn({ id: ids.turnId })?.status, 'cancelled');
     assert.equal(registry.cancel(ids.turnId), false, 'a finished turn cannot be stopped');
     assert.equal(registry.cancel('missing'), false);
@@ -324,6 +350,7 @@ describe('a turn that does not end well', () => {
     for (const [thrown, words] of [
       [new Error('tool set broken'), 'tool set broken'],
       ['a bare string', 'a bare string'],
+      [null, 'null'],
     ] as const) {
       const { registry } = setup({
         rounds: [reply('never')],
@@ -486,6 +513,8 @@ describe('resuming after a restart', () => {
     const heard = await listen(registry, 'running');
     assert.deepEqual(heard[1], { type: 'status', stage: 'resumed', seq: 2 }, 'numbered after the stored events');
     assert.equal(store.getMessage({ id: running.assistant })?.content, 'Closures keep their scope.');
+    // Its finished log keeps the resumed mark whole beside references to what the tables hold: replayed, both are heard.
+    assert.deepEqual(types(await listen(registry, 'running')), ['turn', 'status', 'draft', 'message', 'done']);
     assert.deepEqual(registry.resumeUnfinished(), { resumed: [], interrupted: [] });
   });
 
@@ -538,6 +567,19 @@ describe('what the model is sent', () => {
     ]);
   });
 
+  test('an earlier question without words (a file alone) is still a question of the branch', async () => {
+    const { registry, store, model } = setup({ rounds: [reply('Four.')] });
+    say(store, 'u1', null, 'user', '');
+    say(store, 'a1', 'u1', 'assistant', 'A photo of a cat.', 'complete', 't-u1');
+    store.setCurrentLeaf({ threadId: 'th', leafId: 'a1' });
+    await converse(registry, 'And its colour?');
+    assert.deepEqual(conversation(model.roundRequests[0].messages), [
+      ['user', ''],
+      ['assistant', 'A photo of a cat.'],
+      ['user', 'And its colour?'],
+    ]);
+  });
+
   test('the gate compares a draft with the last three answers of the branch, oldest first', async () => {
     const { registry, store, model } = setup({ research: true, rounds: [reply('Five.')] });
     let parent: string | null = null;
@@ -578,7 +620,7 @@ describe('what the model is sent', () => {
   });
 
   test('a question keeps the context block it was sent with; answered again, it gets a new one', async () => {
-    const { registry, store, model } = setup({ rounds: [reply('In Lyon.'), reply('Fine.'), reply('Still Lyon.')] });
+    const { registry, store, model } = setup({ rounds: [reply('In Lyon.'), reply('Fine.'), reply('Still Lyon.'), reply('Somewhere.')] });
     store.insertMemory({ id: 'm', text: 'The user lives in Lyon, near the river', now: 1 });
     const first = await converse(registry, 'Where do I live, Lyon?');
     const block = store.getMessage({ id: first.userMessageId })?.contextBlock;
@@ -597,6 +639,11 @@ describe('what the model is sent', () => {
     assert.match(again[0][1], /near the station/);
     assert.doesNotMatch(again[0][1], /near the river/, 'its old block is not sent beside the new one');
     assert.match(store.getMessage({ id: first.userMessageId })?.contextBlock ?? '', /near the station/, 'the new block is kept');
+
+    store.deleteMemory({ id: 'm' });
+    registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId });
+    await registry.idle();
+    assert.equal(store.getMessage({ id: first.userMessageId })?.contextBlock, null, 'answered again with nothing bearing on it: no block, as it was sent');
   });
 
   test('images: shown to a server that sees images, named as unseen to one that does not; other files as text', async () => {
@@ -832,6 +879,29 @@ test('a finished turn’s log keeps its checks as references to their stored rec
   const { turnId } = await converse(registry, 'Capital of France?');
   const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' }).filter((r) => r.turnId === turnId);
   assert.deepEqual(rows.map((r) => r.stepId), ['freshness', 'verdict']);
+  const refs = (stored?.events ?? []).filter((e) => e.type === 'decision').map((e) => e.data);
+  assert.deepEqual(refs, rows.map((r) => ({ decision: r.id })));
+});
+
+test('a turn that checks twice with the same step keeps a reference to each check’s own record', async () => {
+  let stored: { events: { type: string; data: unknown }[] } | undefined;
+  let verdicts = 0;
+  const { registry, store, model, clock } = setup({
+    research: true,
+    rounds: [reply('Paris, I think.'), toolCall('lookup', { q: 'capital of France' }), reply('Paris.')],
+    // A spy, not a failure: the compacted log as it is written.
+    failWrite: { method: 'storeCompactLog', when: (args) => ((stored = args as typeof stored), false), error: new Error('unused') },
+  });
+  const chat = model.chat.bind(model);
+  model.chat = async (req, opts) => {
+    if (!req.jsonSchema || !('verdict' in ((req.jsonSchema as { properties?: object }).properties ?? {}))) return chat(req, opts);
+    clock.t += 1000;
+    verdicts++;
+    return { ...(await chat(req, opts)), content: JSON.stringify({ verdict: verdicts === 1 ? 'research' : 'answered', query: 'capital of France' }) };
+  };
+  const { turnId } = await converse(registry, 'Capital of France?');
+  const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' }).filter((r) => r.turnId === turnId);
+  assert.deepEqual(rows.map((r) => r.stepId), ['freshness', 'verdict', 'verdict']);
   const refs = (stored?.events ?? []).filter((e) => e.type === 'decision').map((e) => e.data);
   assert.deepEqual(refs, rows.map((r) => ({ decision: r.id })));
 });

@@ -310,6 +310,7 @@ export class TurnRegistry {
         turnId: live.turnId,
         threadId: live.threadId,
         name: event.name,
+        // Stryker disable next-line StringLiteral: equivalent, the engine emits each call before its result, in the same process
         arguments: call?.arguments ?? '{}',
         ok: event.ok,
         result: JSON.stringify(event.ok ? event.result ?? null : { error: event.error }),
@@ -378,13 +379,15 @@ export class TurnRegistry {
     const path = new MessageTree(store.listMessages({ threadId: live.threadId })).pathTo(ids.userMessageId);
     // Stryker disable next-line StringLiteral: equivalent, the path ends at the question this turn stored (a deleted thread fails the check above)
     const question = path.at(-1)?.content ?? '';
-    const onPath = new Set(path.map((m) => m.turnId).filter((t): t is string => t !== null));
+    // A message without a turn adds null, which matches nothing: checks without a turn are kept anyway.
+    const onPath = new Set<string | null>(path.map((m) => m.turnId));
     onPath.add(live.turnId);
     const files = new Map<string, AttachedFile[]>();
     for (const a of store.attachmentsOfThread({ threadId: live.threadId })) {
       if (!a.messageId) continue;
       // An image goes to the model as itself when its server sees images, else as a line saying it cannot.
       const file: AttachedFile =
+        // Stryker disable next-line ConditionalExpression: equivalent, only images are stored with a width and a height
         a.kind === 'image' && a.width && a.height
           ? { ...a, image: { width: a.width, height: a.height, tokens: imageTokens(a.width, a.height), dataUrl: lease.vision && a.sha256 ? this.options.imageData?.({ sha256: a.sha256, mime: a.mime }) : undefined } }
           : a;
@@ -447,8 +450,9 @@ export class TurnRegistry {
         config: this.options.engine?.(),
       },
     );
-    // The question as it was sent: later turns send its block again, word for word.
-    if (context.contextNotes) store.setContextBlock({ id: ids.userMessageId, contextBlock: context.contextNotes });
+    // The question as it was sent: later turns send its block again, word for word (none, when
+    // nothing bore on it this time, even if an earlier answer to it had one).
+    store.setContextBlock({ id: ids.userMessageId, contextBlock: context.contextNotes });
     for (const d of [...outcome.diagnostics, ...context.diagnostics.map((d) => `${d.layerId}.${d.hook}: ${d.message}`)]) {
       this.options.log?.(`turn ${live.turnId}: ${d}`);
     }
@@ -464,11 +468,13 @@ export class TurnRegistry {
       this.emit(live, { type: 'message', id: assistantMessageId, content: outcome.content });
       this.emit(live, { type: 'done', turnId: live.turnId, stats: outcome.stats });
     } else if (outcome.status === 'cancelled') {
-      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.draft || live.resumedFrom || '', status: 'interrupted', errorCode: 'cancelled' });
+      // The partial answer: the words the client heard since the last draft set aside (the registry's
+      // own outcomes pass its draft), else those kept from before a restart.
+      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.resumedFrom || '', status: 'interrupted', errorCode: 'cancelled' });
       store.setTurnStatus({ id: live.turnId, status: 'cancelled', stats: outcome.stats, now });
       this.emit(live, { type: 'error', code: 'cancelled', message: 'Stopped. The partial answer was kept.' });
     } else {
-      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.draft || live.resumedFrom || '', status: 'error', errorCode: outcome.code });
+      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.resumedFrom || '', status: 'error', errorCode: outcome.code });
       store.setTurnStatus({ id: live.turnId, status: 'error', stats: outcome.stats, now });
       this.emit(live, {
         type: 'error',

@@ -82,12 +82,22 @@ test('cleaning: each rule where it starts and stops', () => {
 
 /** The titler's store over a list of messages; a pool whose model answers at once. */
 function titler(
-  messages: { role: 'user' | 'assistant'; content: string; status: string; turnId: string | null }[],
-  opts: { titleSource?: 'auto' | 'user'; reply?: string; getThread?: TitleStore['getThread']; lane?: () => AbortSignal | null; onTitle?: (threadId: string) => void } = {},
+  /** A thread said in order, each message under the one before unless it names its parent. */
+  said: { id?: string; parentId?: string | null; role: 'user' | 'assistant'; content: string; status: string }[],
+  opts: {
+    titleSource?: 'auto' | 'user';
+    reply?: string;
+    getThread?: TitleStore['getThread'];
+    lane?: () => AbortSignal | null;
+    onTitle?: (threadId: string) => void;
+    /** Runs as each title is asked for; what it throws is the model's failure. */
+    onAsk?: () => void;
+  } = {},
 ) {
   const asked: string[] = [];
   const titles: string[] = [];
   const logs: string[] = [];
+  const messages = said.map((m, i) => ({ id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, ...m }));
   const store: TitleStore = {
     getThread: opts.getThread ?? (() => ({ titleSource: opts.titleSource ?? 'auto' })),
     listMessages: () => messages,
@@ -97,6 +107,7 @@ function titler(
     health: async () => ({ url: 'x', reachable: true }),
     chat: async (request): Promise<ChatResult> => {
       asked.push(String(request.messages[1].content));
+      opts.onAsk?.();
       return { content: opts.reply ?? 'Sourdough starter basics', reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: 'x' };
     },
   };
@@ -110,12 +121,12 @@ function titler(
 
 test('the first exchange is the one titled: its answer (finished, not blank) and that turn’s question', async () => {
   const { bg, asked, titles } = titler([
-    { role: 'user', content: 'A question that failed', status: 'complete', turnId: 't0' },
-    { role: 'assistant', content: 'Half', status: 'error', turnId: 't0' },
-    { role: 'user', content: 'A question answered blank', status: 'complete', turnId: 't1' },
-    { role: 'assistant', content: '   ', status: 'complete', turnId: 't1' },
-    { role: 'user', content: 'How do I feed a starter?', status: 'complete', turnId: 't2' },
-    { role: 'assistant', content: 'Twice a day.', status: 'complete', turnId: 't2' },
+    { role: 'user', content: 'A question that failed', status: 'complete' },
+    { role: 'assistant', content: 'Half', status: 'error' },
+    { role: 'user', content: 'A question answered blank', status: 'complete' },
+    { role: 'assistant', content: '   ', status: 'complete' },
+    { role: 'user', content: 'How do I feed a starter?', status: 'complete' },
+    { role: 'assistant', content: 'Twice a day.', status: 'complete' },
   ]);
   bg.afterTurn('th', true);
   await bg.idle();
@@ -123,23 +134,77 @@ test('the first exchange is the one titled: its answer (finished, not blank) and
   assert.deepEqual(titles, ['Sourdough starter basics']);
 });
 
+test('a first answer given again (its turn is not its question’s) is titled from its question, not from another branch', async () => {
+  const { bg, asked, titles } = titler([
+    { id: 'q0', parentId: null, role: 'user', content: 'A question on a branch left behind', status: 'complete' },
+    { id: 'q1', parentId: null, role: 'user', content: 'How do I feed a starter?', status: 'complete' },
+    { id: 'a1', parentId: 'q1', role: 'assistant', content: 'Half', status: 'error' },
+    { id: 'a2', parentId: 'q1', role: 'assistant', content: 'Twice a day.', status: 'complete' },
+  ]);
+  bg.afterTurn('th', true);
+  await bg.idle();
+  assert.deepEqual(asked.map((a) => a.split('\n\n')[0]), ['Conversation:\nUser: How do I feed a starter?\nAssistant: Twice a day.']);
+  assert.deepEqual(titles, ['Sourdough starter basics']);
+});
+
+test('a title call stopped by a turn is no failure: stopped twice, the thread is still titled and nothing is logged', async () => {
+  let lane = new AbortController();
+  let stops = 2;
+  const { bg, titles, logs } = titler(
+    [
+      { role: 'user', content: 'Q', status: 'complete' },
+      { role: 'assistant', content: 'A', status: 'complete' },
+    ],
+    {
+      lane: () => (lane = new AbortController()).signal,
+      onAsk: () => {
+        if (stops-- <= 0) return;
+        lane.abort();
+        throw new Error('This operation was aborted');
+      },
+    },
+  );
+  for (let turn = 0; turn < 3; turn++) {
+    bg.afterTurn('th', true);
+    await bg.idle();
+  }
+  assert.deepEqual([titles, logs], [['Sourdough starter basics'], []]);
+});
+
+test('a model that fails with something other than an Error: after two attempts the log says what it threw', async () => {
+  const { bg, asked, logs } = titler(
+    [
+      { role: 'user', content: 'Q', status: 'complete' },
+      { role: 'assistant', content: 'A', status: 'complete' },
+    ],
+    {
+      onAsk: () => {
+        throw null;
+      },
+    },
+  );
+  bg.afterTurn('th', true);
+  await bg.idle();
+  assert.deepEqual([asked.length, logs], [2, ['thread th: no title from the model: null']]);
+});
+
 test('no title is asked for a thread with two answers, none, a title of its own, or a turn that failed', async () => {
-  const answered = (content: string, turnId: string) => [
-    { role: 'user' as const, content: 'Q', status: 'complete', turnId },
-    { role: 'assistant' as const, content, status: 'complete', turnId },
+  const answered = (content: string) => [
+    { role: 'user' as const, content: 'Q', status: 'complete' },
+    { role: 'assistant' as const, content, status: 'complete' },
   ];
   for (const [messages, opts, completed, why] of [
-    [[...answered('One.', 'a'), ...answered('Two.', 'b')], {}, true, 'two answers'],
-    [[{ role: 'user' as const, content: 'Q', status: 'complete', turnId: 'a' }], {}, true, 'no answer'],
-    [answered('One.', 'a'), { titleSource: 'user' as const }, true, 'named by the user'],
-    [answered('One.', 'a'), {}, false, 'the turn failed'],
+    [[...answered('One.'), ...answered('Two.')], {}, true, 'two answers'],
+    [[{ role: 'user' as const, content: 'Q', status: 'complete' }], {}, true, 'no answer'],
+    [answered('One.'), { titleSource: 'user' as const }, true, 'named by the user'],
+    [answered('One.'), {}, false, 'the turn failed'],
   ] as const) {
     const { bg, asked } = titler([...messages], opts);
     bg.afterTurn('th', completed);
     await bg.idle();
     assert.deepEqual(asked, [], why);
   }
-  const { bg, asked } = titler([...answered('One.', 'a'), { role: 'assistant', content: '', status: 'complete', turnId: 'b' }, { role: 'assistant', content: 'x', status: 'error', turnId: 'c' }]);
+  const { bg, asked } = titler([...answered('One.'), { role: 'assistant', content: '', status: 'complete' }, { role: 'assistant', content: 'x', status: 'error' }]);
   bg.afterTurn('th', true);
   await bg.idle();
   assert.equal(asked.length, 1, 'blank and failed answers are not answers');
@@ -147,29 +212,33 @@ test('no title is asked for a thread with two answers, none, a title of its own,
 
 test('a reply that is no title sets none; a titler that breaks says so in the log', async () => {
   const none = titler([
-    { role: 'user', content: 'Q', status: 'complete', turnId: 'a' },
-    { role: 'assistant', content: 'A', status: 'complete', turnId: 'a' },
+    { role: 'user', content: 'Q', status: 'complete' },
+    { role: 'assistant', content: 'A', status: 'complete' },
   ], { reply: "I'm sorry, I can't." });
   none.bg.afterTurn('th', true);
   await none.bg.idle();
   assert.deepEqual([none.asked.length, none.titles], [1, []]);
 
-  let reads = 0;
-  const broken = titler(
-    [
-      { role: 'user', content: 'Q', status: 'complete', turnId: 'a' },
-      { role: 'assistant', content: 'A', status: 'complete', turnId: 'a' },
-    ],
-    {
-      getThread: () => {
-        if (++reads > 1) throw new Error('database is locked');
-        return { titleSource: 'auto' };
+  // What breaks is the titler's store, thrown as an Error or as anything else.
+  for (const [thrown, said] of [
+    [new Error('database is locked'), 'database is locked'],
+    [null, 'null'],
+  ] as const) {
+    const broken = titler(
+      [
+        { role: 'user', content: 'Q', status: 'complete' },
+        { role: 'assistant', content: 'A', status: 'complete' },
+      ],
+      {
+        getThread: () => {
+          throw thrown;
+        },
       },
-    },
-  );
-  broken.bg.afterTurn('th', true);
-  await broken.bg.idle();
-  assert.deepEqual(broken.logs, ['titles: database is locked']);
+    );
+    broken.bg.afterTurn('th', true);
+    await broken.bg.idle();
+    assert.deepEqual(broken.logs, [`titles: ${said}`]);
+  }
 });
 
 test('a turn that arrives between two titles stops the second before it is asked', async () => {
@@ -177,8 +246,8 @@ test('a turn that arrives between two titles stops the second before it is asked
   const stop = new AbortController();
   const { bg, asked } = titler(
     [
-      { role: 'user', content: 'Q', status: 'complete', turnId: 'a' },
-      { role: 'assistant', content: 'A', status: 'complete', turnId: 'a' },
+      { role: 'user', content: 'Q', status: 'complete' },
+      { role: 'assistant', content: 'A', status: 'complete' },
     ],
     { lane: () => (busy ? null : stop.signal), onTitle: () => stop.abort() },
   );

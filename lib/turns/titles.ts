@@ -62,7 +62,7 @@ export function cleanTitle(reply: string): string | null {
   // A sentence or a refusal is not a title.
   if (words.length > TITLE_MAX_WORDS + 4 || /^(I |I'm|Sorry|As an AI)/i.test(t)) return null;
   const kept = words.slice(0, TITLE_MAX_WORDS).join(' ');
-  return kept.length > TITLE_MAX_CHARS ? kept.slice(0, TITLE_MAX_CHARS).trim() : kept;
+  return kept.slice(0, TITLE_MAX_CHARS).trim();
 }
 
 export async function writeTitle(model: ModelClient, exchange: { question: string; answer: string }, signal: AbortSignal): Promise<string | null> {
@@ -81,7 +81,7 @@ export async function writeTitle(model: ModelClient, exchange: { question: strin
 
 export type TitleStore = {
   getThread(args: { id: string }): { titleSource: 'auto' | 'model' | 'user' } | undefined;
-  listMessages(args: { threadId: string }): { role: 'user' | 'assistant'; content: string; status: string; turnId: string | null }[];
+  listMessages(args: { threadId: string }): { id: string; parentId: string | null; role: 'user' | 'assistant'; content: string; status: string }[];
   setModelTitle(args: { id: string; title: string }): boolean;
 };
 
@@ -111,9 +111,9 @@ export class BackgroundTitles {
   /** After a turn ends: the pool may be free, and a thread whose first exchange just completed wants a title. */
   afterTurn(threadId: string, completed: boolean) {
     if (completed && !this.pending.has(threadId)) {
-      const thread = this.deps.store.getThread({ id: threadId });
       const answers = this.deps.store.listMessages({ threadId }).filter((m) => m.role === 'assistant' && m.status === 'complete' && m.content.trim());
-      if (thread?.titleSource === 'auto' && answers.length === 1) this.pending.set(threadId, 0);
+      // Whether the title is still the first words is asked when its turn comes (exchange below).
+      if (answers.length === 1) this.pending.set(threadId, 0);
     }
     this.pump();
   }
@@ -148,7 +148,8 @@ export class BackgroundTitles {
     if (store.getThread({ id: threadId })?.titleSource !== 'auto') return null;
     const all = store.listMessages({ threadId });
     const answer = all.find((m) => m.role === 'assistant' && m.status === 'complete' && m.content.trim());
-    const question = answer && all.find((m) => m.role === 'user' && m.turnId === answer.turnId);
+    // The answer's parent: a regenerated answer has a turn of its own, its question the first turn's.
+    const question = answer && all.find((m) => m.id === answer.parentId);
     return answer && question ? { question: question.content, answer: answer.content } : null;
   }
 
