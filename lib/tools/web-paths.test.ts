@@ -31,6 +31,12 @@ const site = localSite((req, res) => {
     else res.writeHead(302, { Location: `/chain/${n - 1}` }).end();
   } else if (chars) res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end('z'.repeat(Number(chars[1])));
   else if (url === '/no-location') res.writeHead(302).end();
+  else if (url === '/ok-with-location') res.writeHead(200, { 'Content-Type': 'text/plain', Location: '/chars/500' }).end('The page itself.');
+  else if (url === '/reset') {
+    // Headers and the first bytes of a longer body, then the connection dropped.
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '1000' });
+    res.write('a'.repeat(10), () => res.socket?.destroy());
+  }
   else if (url === '/bytes') {
     // Three chunks of 4000 bytes: a limit inside the second cuts it there.
     res.writeHead(200, { 'Content-Type': 'text/plain' });
@@ -83,6 +89,7 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
     assert.equal(errorOf(await fetchUrl('/chain/6')), 'more than 5 redirects; give up on this page');
     const bare = dataOf(await fetchUrl('/no-location'));
     assert.deepEqual([bare.text, bare.note], ['', 'Very little text came back: the page may need JavaScript or be behind a login.'], 'a redirect without a Location is the page');
+    assert.equal(dataOf(await fetchUrl('/ok-with-location')).text, 'The page itself.', 'a Location on a 200 is no redirect');
   });
 
   test('the headers a site sees: a browser-like agent naming Hearth, and what it accepts', async () => {
@@ -117,7 +124,7 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
     const { fetchUrl } = web();
     const untyped = dataOf(await fetchUrl('/untyped'));
     assert.deepEqual([untyped.title, untyped.text], ['Untyped', 'A page that says nothing of its type.']);
-    assert.equal(dataOf(await fetchUrl('/json')).text, '{"temperature": 21}');
+    assert.deepEqual([dataOf(await fetchUrl('/json')).text, dataOf(await fetchUrl('/json')).title], ['{"temperature": 21}', ''], 'a page that is not HTML has no title');
     assert.equal(dataOf(await fetchUrl('/xml')).text, '<rss><title>Feed</title></rss>');
     assert.equal(errorOf(await fetchUrl('/pdf')), 'this page is a PDF and PDF reading is not available');
     const read = web(async (bytes) => `read ${bytes.length} bytes`);
@@ -135,6 +142,31 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
     const r = await createToolRegistry([tool as never]).run('fetch_url', JSON.stringify({ url: `http://public.example:${deadPort}/` }), { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal);
     assert.match(errorOf(r), new RegExp(`^public\\.example:${deadPort}: the connection failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${deadPort}\\); answer with what you have$`));
     assert.equal(store.boxes.get(`public.example:${deadPort}`)?.reason, `the connection failed (connect ECONNREFUSED 127.0.0.1:${deadPort})`);
+  });
+
+  test('a connection dropped in the middle of the body is a connection failure, said with the host', async () => {
+    const { fetchUrl } = web();
+    assert.match(errorOf(await fetchUrl('/reset')), new RegExp(`^public\\.example:${site.port}: the connection failed \\(.+\\); answer with what you have$`));
+  });
+
+  test('a gap the host asks for is waited out before the page is asked, not after', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const store = memoryHosts();
+      const guard = createHostGuard(store, () => 1_000_000, {}, { ...budget, minGapMs: 1000 });
+      const tool = createFetchUrlTool({ policy: policy(), guard, now: () => 1_000_000 });
+      const fetchUrl = (path: string) => createToolRegistry([tool as never]).run('fetch_url', JSON.stringify({ url: `http://public.example:${site.port}${path}` }), { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal);
+      assert.ok((await fetchUrl('/chars/500')).ok, 'the first page');
+      const before = requests.length;
+      const second = fetchUrl('/chars/501');
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      assert.equal(requests.length, before, 'the second page waits');
+      mock.timers.tick(1000);
+      assert.equal(dataOf(await second).text.length, 501);
+      assert.equal(requests.length, before + 1);
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   test('a page that does not answer is given up after 20 seconds, said so, and its host rested (the clock moved by the test)', async () => {
@@ -190,8 +222,8 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
 
 describe('readable text', () => {
   test('a short page: the body’s text without scripts, navigation or forms, spaces folded, blank lines kept as one', async () => {
-    const html = '<html><head><title>  Hours </title><style>p{}</style></head><body><nav>Menu</nav><header>Top</header><p>Open   \t daily</p>\n\n\n<p>Closed Sundays</p><script>x()</script><form>Search</form><footer>Foot</footer><aside>Ad</aside><noscript>JS</noscript><svg>icon</svg></body></html>';
-    assert.deepEqual(await readableText(html, 'http://x/'), { title: 'Hours', text: 'Open daily\n\nClosed Sundays' });
+    const html = '<html><head><title>  Hours </title><style>p{}</style></head><body><nav>Menu</nav><header>Top</header><p>Open   \t daily</p>\n \n \n<p>Closed Sundays</p>\n\n\n<p>Open late on Fridays</p><script>x()</script><form>Search</form><footer>Foot</footer><aside>Ad</aside><noscript>JS</noscript><svg>icon</svg></body></html>';
+    assert.deepEqual(await readableText(html, 'http://x/'), { title: 'Hours', text: 'Open daily\n\nClosed Sundays\n\nOpen late on Fridays' });
   });
 
   test('a fragment, plain text or nothing is read as the body of a page (linkedom builds no document of them)', async () => {
@@ -201,16 +233,29 @@ describe('readable text', () => {
     assert.deepEqual(await read('Just words.'), { title: '', text: 'Just words.' });
     assert.deepEqual(await read('<title>T</title><p>A fragment</p>'), { title: 'T', text: 'A fragment' });
     assert.deepEqual(await read('<HTML><BODY>Shouting</BODY></HTML>'), { title: '', text: 'Shouting' });
+    assert.deepEqual(await read('<html><head><title>Empty</title></head></html>'), { title: 'Empty', text: '' }, 'a page without a body');
   });
 
-  test('an article: Readability’s text, spaces folded, its own title first', async () => {
-    const para = '<p>The museum opens at nine every morning and closes at six, except on public holidays when it stays shut all day.</p>';
-    const html = `<html><head><title>Museum</title></head><body><article><h1>Museum hours</h1>${para}\n\n\n${para}</article></body></html>`;
-    const { title, text } = await readableText(html, 'http://x/');
-    assert.equal(title, 'Museum');
-    assert.ok(text.length > 200, text);
-    assert.doesNotMatch(text, /\n\s*\n\s*\n/, 'no run of blank lines');
-    assert.doesNotMatch(text, /[ \t]{2}/, 'no run of spaces');
+  test('an article: Readability’s text without the page’s sidebar and comments, spaces folded, its title', async () => {
+    const para = (s: string) => `<p>${s} The museum opens at nine every morning and closes at six, except on public holidays.</p>`;
+    const html =
+      '<html><head><title>Museum hours | City of Lyon</title></head><body><div class="sidebar">Related links</div>' +
+      `<article><h1>Museum hours</h1>${para('Open   \t daily.')}\n \n \n${para('Closed Sundays.')}\n\n\n${para('Free on Fridays.')}</article>` +
+      '<div class="comments">Comment: great</div></body></html>';
+    const tail = ' The museum opens at nine every morning and closes at six, except on public holidays.';
+    assert.deepEqual(await readableText(html, 'http://x/'), {
+      title: 'Museum hours | City of Lyon',
+      text: `Open daily.${tail}\n\nClosed Sundays.${tail}\n\nFree on Fridays.${tail}`,
+    });
+  });
+
+  test('an article of 200 characters is too little to trust: the whole body is read; of 201, the article', async () => {
+    const page = (text: string) => `<html><head><title>T</title></head><body><div class="sidebar">Related links</div><article><p>${text}</p></article></body></html>`;
+    const exactly200 = `${'word '.repeat(40).trim()}.`;
+    const exactly201 = `${'word '.repeat(40).trim()}s.`;
+    assert.deepEqual([exactly200.length, exactly201.length], [200, 201]);
+    assert.equal((await readableText(page(exactly200), 'http://x/')).text, `Related links${exactly200}`);
+    assert.equal((await readableText(page(exactly201), 'http://x/')).text, exactly201);
   });
 });
 
