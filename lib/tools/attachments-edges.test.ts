@@ -57,6 +57,23 @@ describe('read_attachment at its limits', () => {
   test('a byte-order mark opens the file, not its text; the same character later is the text', async () => {
     const r = await read(onDisk(['\uFEFFfirst', '\uFEFFsecond']));
     assert.deepEqual(r.text.split('\n'), ['     1| first', '     2| \uFEFFsecond']);
+    assert.equal((await read(onDisk(['in\uFEFFside']))).text, '     1| in\uFEFFside', 'not at the start of the first line: text');
+  });
+
+  test('a read stopped by the turn before it starts reads nothing', async () => {
+    const stopped = new AbortController();
+    stopped.abort();
+    await assert.rejects(readAttachmentTool.run({ id: ID }, deps(onDisk(['one', 'two'])), stopped.signal), (e: unknown) => e instanceof Error && e.name === 'AbortError');
+  });
+
+  test('a read that stops early closes the file (Linux: counted in /proc/self/fd)', { skip: !fs.existsSync('/proc/self/fd') }, async () => {
+    const file = onDisk(Array.from({ length: 5000 }, (_, i) => `line ${i}`));
+    const open = () => fs.readdirSync('/proc/self/fd').length;
+    const before = open();
+    assert.equal((await read(file, { from_line: 1, to_line: 1 })).text, '     1| line 0');
+    // Closing is asynchronous: wait for it, a bounded number of turns of the event loop.
+    for (let i = 0; i < 1000 && open() > before; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(open(), before);
   });
 });
 

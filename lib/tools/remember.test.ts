@@ -21,7 +21,7 @@ function setup() {
   const deps = { now: () => 0, timezone: 'UTC', threadId: 't', memory };
   const run = (args: Record<string, unknown>) => registry.run('remember', JSON.stringify(args), deps, new AbortController().signal);
   const facts = () => store.listMemories().map((m) => m.text);
-  return { run, facts, seen };
+  return { run, facts, seen, store };
 }
 
 test('add keeps a fact and announces it; the same fact again is not kept twice', async () => {
@@ -57,6 +57,17 @@ test('replace and forget name a kept fact by its words; an unknown one is an err
   assert.ok(!unknown.ok && /no remembered fact matches[\s\S]*vegetarian/.test(unknown.error), String(JSON.stringify(unknown)));
   const noTarget = await run({ action: 'replace', fact: 'The user is vegan.' });
   assert.ok(!noTarget.ok && /replaces/.test(noTarget.error), String(JSON.stringify(noTarget)));
+});
+
+test('a fact named by its exact words is that fact, even beside one with the same words in another order (an imported library may hold both)', async () => {
+  for (const named of ['The user likes green tea.', 'Green tea, the user likes.']) {
+    const { run, facts, store } = setup();
+    store.insertMemory({ id: 'a', text: 'The user likes green tea.', now: 1 });
+    store.insertMemory({ id: 'b', text: 'Green tea, the user likes.', now: 2 });
+    const forgot = await run({ action: 'forget', fact: named });
+    assert.deepEqual(forgot, { ok: true, data: { forgotten: named } });
+    assert.equal(facts().length, 1, 'the other is kept');
+  }
 });
 
 test('a secret or an over-long fact is refused with the reason, and nothing is kept', async () => {

@@ -42,10 +42,10 @@ test('search_conversations: results carry the thread, its date, the side that ma
     { threadId: 't1', title: 'Boiler', role: 'user', excerpt: 'the boiler hums', createdAt: Date.UTC(2026, 10, 2, 23, 59), other: 'r'.repeat(700) },
     { threadId: 't2', title: '', role: null, excerpt: 'Boiler notes', createdAt: Date.UTC(2025, 0, 1) },
   ];
-  const out = await searchConversationsTool.run({ query: 'boiler' }, deps(hits, []), signal);
+  const out = await searchConversationsTool.run({ query: 'the Boiler repair' }, deps(hits, []), signal);
   assert.deepEqual(out, {
     note: 'These are earlier conversations, not current facts: anything time-sensitive in them may have changed.',
-    query: 'boiler',
+    query: 'boiler repair',
     results: [
       { thread: 'Boiler', threadId: 't1', date: '2026-11-02', role: 'user', excerpt: 'the boiler hums', reply: 'r'.repeat(600) },
       { thread: '(untitled)', threadId: 't2', date: '2025-01-01', role: null, excerpt: 'Boiler notes' },
