@@ -45,3 +45,13 @@ test('tool runs cost their own fuel, are counted, and are refused by name', () =
   assert.deepEqual(refusal(() => budget.chargeToolRun(1, 'now')), { code: 'budget_exhausted', message: 'This turn ran out of fuel (107 of 107 used) before the now tool.', detail: { fuelUsed: 107 } });
   assert.equal(budget.toolRuns, 2, 'a refused run is not counted');
 });
+
+test('budget: quota before fuel, and nothing is charged for a blocked call', () => {
+  const b = new TurnBudget({ fuel: 250, modelCalls: 2, modelCallCost: 100 });
+  b.chargeModelCall();
+  b.chargeModelCall();
+  assert.throws(() => b.chargeModelCall(), /limit of 2 model calls/);
+  assert.equal(b.fuelUsed, 200);
+  assert.throws(() => b.chargeToolRun(60, 'x'), /ran out of fuel/);
+  assert.equal(b.fuelUsed, 200);
+});

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { canonicalArguments, RepeatLedger } from './ledger';
-import { MarkupHoldback, salvageToolCalls, stripToolMarkup } from './salvage';
-import { TurnBudget } from './budget';
 
 test('canonical arguments: keys sorted, size-only arguments dropped, case folded', () => {
   assert.equal(canonicalArguments('{"b":1,"query":"Bitcoin","limit":5}'), canonicalArguments('{"query":"bitcoin ","b":1,"n":9}'));
@@ -19,39 +17,6 @@ test('the ledger answers a repeat with the earlier result and a note', () => {
   assert.equal(msg.repeat, true);
   assert.deepEqual(msg.result, { results: [1] });
   assert.equal(l.lookup('now', '{"query":"x"}'), undefined);
-});
-
-test('salvage: both markup forms become calls, invented names too (the registry answers those); junk names do not', () => {
-  const a = salvageToolCalls('<tool_call>{"name":"web_search","arguments":{"query":"q"}}</tool_call>');
-  assert.deepEqual(JSON.parse(a[0].arguments), { query: 'q' });
-  const b = salvageToolCalls('<tool_call> <function=fetch_url> <parameter=url> https://x.org </parameter> </function>');
-  assert.equal(b[0].name, 'fetch_url');
-  assert.deepEqual(JSON.parse(b[0].arguments), { url: 'https://x.org' });
-  const invented = salvageToolCalls('<tool_call>{"name": "get_weather", "arguments": {"city": "Lyon"}}</tool_call>');
-  assert.deepEqual(invented.map((c) => [c.name, JSON.parse(c.arguments)]), [['get_weather', { city: 'Lyon' }]]);
-  assert.deepEqual(salvageToolCalls('<tool_call>{"name":"rm -rf /","arguments":{}}</tool_call>'), []);
-  assert.equal(stripToolMarkup('Hi <tool_call>{"name":"x"}</tool_call> there'), 'Hi  there');
-});
-
-test('holdback keeps back a streamed tail that may start tool-call markup', () => {
-  const h = new MarkupHoldback();
-  assert.equal(h.push('Hello <tool_'), 'Hello ');
-  assert.equal(h.push('call>{"name"'), '');
-  assert.equal(h.flush(), '');
-  const h2 = new MarkupHoldback();
-  assert.equal(h2.push('a <b'), 'a <b');
-  assert.equal(h2.push(' <'), ' ');
-  assert.equal(h2.flush(), '<');
-});
-
-test('budget: quota before fuel, and nothing is charged for a blocked call', () => {
-  const b = new TurnBudget({ fuel: 250, modelCalls: 2, modelCallCost: 100 });
-  b.chargeModelCall();
-  b.chargeModelCall();
-  assert.throws(() => b.chargeModelCall(), /limit of 2 model calls/);
-  assert.equal(b.fuelUsed, 200);
-  assert.throws(() => b.chargeToolRun(60, 'x'), /ran out of fuel/);
-  assert.equal(b.fuelUsed, 200);
 });
 
 test('canonical arguments, exactly: sorted keys, every size-only argument dropped, strings trimmed, all lower case', () => {

@@ -68,6 +68,10 @@ test('holdback: a tail that could start either marker waits; one that cannot is 
   assert.equal(h.push(' <tool_cal'), ' ');
   assert.equal(h.flush(), '<tool_cal', 'at the end, a tail held only because it might have been markup is shown');
   assert.equal(h.flush(), '', 'and only once');
+  const lone = new MarkupHoldback();
+  assert.equal(lone.push('a <b'), 'a <b', '"<b" starts no marker');
+  assert.equal(lone.push(' <'), ' ');
+  assert.equal(lone.flush(), '<');
 });
 
 test('salvage and strip at their edges: a function tag without its closing bracket, a value with spaces, a stray parameter tag', () => {
@@ -76,9 +80,25 @@ test('salvage and strip at their edges: a function tag without its closing brack
   assert.equal(stripToolMarkup('Hello <parameter=city>Paris'), 'Hello Paris');
 });
 
-test('holdback: once a marker is held, the end of the stream lets nothing out', () => {
+test('holdback: once a marker is held, the end of the stream lets nothing out (whole, or completed across pushes)', () => {
   const h = new MarkupHoldback();
   assert.equal(h.push('Sure <tool_call>{"name"'), 'Sure ');
   assert.equal(h.push(': "x"}</tool_call> and more'), '');
   assert.equal(h.flush(), '');
+  const split = new MarkupHoldback();
+  assert.equal(split.push('Hello <tool_'), 'Hello ');
+  assert.equal(split.push('call>{"name"'), '');
+  assert.equal(split.flush(), '');
+});
+
+test('salvage: both markup forms become calls, invented names too (the registry answers those); junk names do not', () => {
+  const a = salvageToolCalls('<tool_call>{"name":"web_search","arguments":{"query":"q"}}</tool_call>');
+  assert.deepEqual(JSON.parse(a[0].arguments), { query: 'q' });
+  const b = salvageToolCalls('<tool_call> <function=fetch_url> <parameter=url> https://x.org </parameter> </function>');
+  assert.equal(b[0].name, 'fetch_url');
+  assert.deepEqual(JSON.parse(b[0].arguments), { url: 'https://x.org' });
+  const invented = salvageToolCalls('<tool_call>{"name": "get_weather", "arguments": {"city": "Lyon"}}</tool_call>');
+  assert.deepEqual(invented.map((c) => [c.name, JSON.parse(c.arguments)]), [['get_weather', { city: 'Lyon' }]]);
+  assert.deepEqual(salvageToolCalls('<tool_call>{"name":"rm -rf /","arguments":{}}</tool_call>'), []);
+  assert.equal(stripToolMarkup('Hi <tool_call>{"name":"x"}</tool_call> there'), 'Hi  there');
 });
