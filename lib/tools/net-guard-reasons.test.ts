@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addressRefusal, checkUrl, parseIpv6, systemResolver, type Resolver } from './net-guard';
+import { addressRefusal, checkUrl, parseIpv6, resolverOver, systemResolver, type Resolver } from './net-guard';
 
 /**
  * The SSRF guard's reasons, address by address at the edges of each block (the first and last
@@ -120,6 +120,9 @@ test('each refusal of a URL, in the words the model reads', async () => {
   assert.equal(await reason('http://[::1]/'), '::1 points to ::1, a loopback address; only public addresses can be fetched');
   assert.equal(await reason('http://PUBLIC.EXAMPLE./'), 'ok 2606:4700::1111 6', 'a trailing dot and capitals are the same name');
   assert.equal(await reason('http://93.184.215.14/'), 'ok 93.184.215.14 4');
+  assert.equal(await reason('http://[2606:4700::1]/'), 'ok 2606:4700::1 6', 'an IPv6 literal is connected to as IPv6, unresolved');
+  const httpsOn80 = await checkUrl('https://public.example/', { ...policy, allowedPorts: [80] });
+  assert.equal(httpsOn80.ok ? 'ok' : httpsOn80.reason, 'port 443 is not allowed (allowed: 80)', 'https without a port is port 443');
   const allowed = await checkUrl('http://mixed.example/', { ...policy, allowAddress: (a) => a === '10.0.0.1' });
   assert.equal(allowed.ok, true, 'an address the policy allows (a test stand-in) is not refused');
 });
@@ -148,6 +151,22 @@ test('a user name alone is refused too; a name under home.arpa, or Azure’s met
   assert.equal(await reason('http://home.arpa/'), 'home.arpa is an internal host name');
   assert.equal(await reason('http://metadata.azure.com/'), 'metadata.azure.com is an internal host name');
   assert.equal(await reason('http://./'), 'the URL has no host');
+});
+
+test('the resolver asks the system for every address, in its order, and names each family', async () => {
+  const asked: unknown[] = [];
+  const resolve = resolverOver(async (hostname, options) => {
+    asked.push([hostname, options]);
+    return [
+      { address: '2606:4700::1', family: 6 },
+      { address: '93.184.215.14', family: 4 },
+    ];
+  });
+  assert.deepEqual(await resolve('example.com'), [
+    { address: '2606:4700::1', family: 6 },
+    { address: '93.184.215.14', family: 4 },
+  ]);
+  assert.deepEqual(asked, [['example.com', { all: true, verbatim: true }]]);
 });
 
 test('the system resolver reads this machine’s own name for itself, each address with its family', async () => {

@@ -12,10 +12,17 @@ import net from 'node:net';
 
 export type Resolver = (hostname: string) => Promise<{ address: string; family: 4 | 6 }[]>;
 
-export const systemResolver: Resolver = async (hostname) => {
-  const rows = await dns.lookup(hostname, { all: true, verbatim: true });
-  return rows.map((r) => ({ address: r.address, family: r.family === 6 ? 6 : 4 }));
-};
+export type Lookup = (hostname: string, options: { all: true; verbatim: boolean }) => Promise<{ address: string; family: number }[]>;
+
+/** A resolver over a system lookup: every address of the name, in the order the system gives them. */
+export function resolverOver(lookup: Lookup): Resolver {
+  return async (hostname) => {
+    const rows = await lookup(hostname, { all: true, verbatim: true });
+    return rows.map((r) => ({ address: r.address, family: r.family === 6 ? 6 : 4 }));
+  };
+}
+
+export const systemResolver: Resolver = resolverOver(dns.lookup);
 
 export type GuardPolicy = {
   allowedPorts: readonly number[];
@@ -51,8 +58,8 @@ function ipv4ToInt(ip: string): number {
   return ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
 }
 
-function ipv4Reason(ip: string): string | null {
-  const n = ipv4ToInt(ip);
+/** Why an IPv4 address, as a 32-bit number, must not be fetched, or null when it is public. */
+function ipv4Reason(n: number): string | null {
   for (const [base, bits, reason] of IPV4_BLOCKS) {
     const size = 2 ** (32 - bits);
     const start = ipv4ToInt(base);
@@ -65,6 +72,7 @@ function ipv4Reason(ip: string): string | null {
 export function parseIpv6(ip: string): number[] | null {
   // Stryker disable next-line Regex: equivalent, a bracket anywhere but the ends makes no address either way
   let s = ip.replace(/^\[|\]$/g, '').split('%')[0].toLowerCase();
+  // Stryker disable next-line Regex: equivalent, a dotted quad anywhere but the end makes no address either way
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
   if (v4) {
     if (!net.isIPv4(v4[1])) return null;
@@ -88,8 +96,9 @@ export function parseIpv6(ip: string): number[] | null {
   return groups.map((g) => parseInt(g, 16));
 }
 
-function embeddedV4(g: number[], at: number): string {
-  return [g[at] >> 8, g[at] & 0xff, g[at + 1] >> 8, g[at + 1] & 0xff].join('.');
+/** The IPv4 address held in groups `at` and `at + 1`, as a 32-bit number. */
+function embeddedV4(g: number[], at: number): number {
+  return g[at] * 0x10000 + g[at + 1];
 }
 
 function ipv6Reason(ip: string): string | null {
@@ -116,7 +125,7 @@ function ipv6Reason(ip: string): string | null {
 
 /** Why an address must not be fetched, or null when it is public. */
 export function addressRefusal(address: string): string | null {
-  if (net.isIPv4(address)) return ipv4Reason(address);
+  if (net.isIPv4(address)) return ipv4Reason(ipv4ToInt(address));
   // Stryker disable next-line Regex: equivalent, a bracket anywhere but the ends makes no address either way
   if (net.isIPv6(address.replace(/^\[|\]$/g, ''))) return ipv6Reason(address);
   return 'not an IP address';
