@@ -168,6 +168,8 @@ test('gate: verdict "research" stops the draft with the model’s query; "answer
   assert.deepEqual(noQuery, { pass: false, reason: 'verdict', detail: 'p(research) = 0.6', query: undefined, nudge: SEARCH_NOW, forceTools: true });
   const refusedQuery = await runGate(gate({ toolResults: ['r'], verdict: verdict('research', 0.6, { refused: true, reason: 'r' }) }).input);
   assert.equal(!refusedQuery.pass && refusedQuery.query, undefined, 'a refused query is no query');
+  const missingQuery = await runGate(gate({ toolResults: ['r'], verdict: verdict('research', 0.6) }).input);
+  assert.deepEqual(missingQuery, { pass: false, reason: 'verdict', detail: 'p(research) = 0.6', query: undefined, nudge: SEARCH_NOW, forceTools: true }, 'a record without its query field');
   assert.deepEqual(await runGate(gate({ toolResults: ['r'], verdict: verdict('answered', 0.99) }).input), { pass: true });
 });
 
