@@ -240,7 +240,7 @@ describe('readable text', () => {
     const para = (s: string) => `<p>${s} The museum opens at nine every morning and closes at six, except on public holidays.</p>`;
     const html =
       '<html><head><title>Museum hours | City of Lyon</title></head><body><div class="sidebar">Related links</div>' +
-      `<article><h1>Museum hours</h1>${para('Open   \t daily.')}\n \n \n${para('Closed Sundays.')}\n\n\n${para('Free on Fridays.')}</article>` +
+      `<article>\n  <h1>Museum hours</h1>\n  ${para('Open   \t daily.')}\n \n \n${para('Closed Sundays.')}\n\n\n${para('Free on Fridays.')}\n  </article>` +
       '<div class="comments">Comment: great</div></body></html>';
     const tail = ' The museum opens at nine every morning and closes at six, except on public holidays.';
     assert.deepEqual(await readableText(html, 'http://x/'), {
@@ -356,6 +356,14 @@ describe('web_search: SearXNG’s answers in the model’s words', () => {
     } finally {
       mock.timers.reset();
     }
+  });
+
+  test('a search that answered leaves no timer behind (its 12-second limit is cleared)', async () => {
+    const s = search(() => results(1));
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    assert.ok((await s.run({ query: 'x' })).ok);
+    assert.equal(timers(), before);
   });
 
   test('a gap the host asks for is waited out before the search, not after', async () => {

@@ -380,6 +380,18 @@ describe('what the registry stores as a turn runs', () => {
     assert.deepEqual(seen, ['one', 'one', 'one two three', 'one two three', 'one two three four five']);
   });
 
+  test('the partial answer saved after words were set aside holds only the words after them', async () => {
+    const { registry, store, clock } = setup({ rounds: [{ ...toolCall('lookup', { q: 'x' }), content: 'Let me check.' }, reply('Found x here.')] });
+    const ids = registry.start({ threadId: 'th', content: 'Look up x.' });
+    const seen: string[] = [];
+    await listen(registry, ids.turnId, (e) => {
+      if (e.type !== 'delta') return;
+      seen.push(store.getMessage({ id: ids.assistantMessageId })?.content ?? '');
+      clock.t += 500;
+    });
+    assert.deepEqual(seen, ['Let', 'Let me', 'Let me check.', 'Found', 'Found x', 'Found x here.']);
+  });
+
   test('a listener that throws is dropped; the others still hear the turn', async () => {
     const { registry } = setup({ rounds: [reply('Fine.')] });
     const ids = registry.start({ threadId: 'th', content: 'Hi?' });

@@ -152,6 +152,14 @@ export function titleFrom(content: string): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 30)).trim()}…`;
 }
 
+/** How a turn ends when it fails or is stopped outside the engine (waiting for the model, or before it ran): with the words heard so far. */
+function endedOutsideTheEngine(e: HearthError, heard: string): TurnOutcome {
+  // Stryker disable next-line ArrayDeclaration: equivalent, only runEngine logs diagnostics; an outcome made here is never read for them
+  const diagnostics: string[] = [];
+  if (e.code === 'cancelled') return { status: 'cancelled', partial: heard, stats: { ...EMPTY_STATS }, diagnostics };
+  return { status: 'error', code: e.code, message: e.message, partial: heard, stats: { ...EMPTY_STATS }, diagnostics };
+}
+
 export class TurnRegistry {
   private readonly live = new Map<string, LiveTurn>();
   private readonly now: () => number;
@@ -337,13 +345,7 @@ export class TurnRegistry {
       store.setTurnStatus({ id: live.turnId, status: 'running' });
       outcome = await this.runEngine(live, ids, lease);
     } catch (err) {
-      const e = isHearthError(err) ? err : new HearthError('internal', (err as Error)?.message ?? String(err));
-      outcome =
-        e.code === 'cancelled'
-          // Stryker disable next-line ArrayDeclaration: equivalent, only runEngine logs diagnostics; an outcome made here is never read for them
-          ? { status: 'cancelled', partial: live.draft, stats: { ...EMPTY_STATS }, diagnostics: [] }
-          // Stryker disable next-line ArrayDeclaration: equivalent, only runEngine logs diagnostics; an outcome made here is never read for them
-          : { status: 'error', code: e.code, message: e.message, partial: live.draft, stats: { ...EMPTY_STATS }, diagnostics: [] };
+      outcome = endedOutsideTheEngine(isHearthError(err) ? err : new HearthError('internal', (err as Error)?.message ?? String(err)), live.draft);
     } finally {
       // Stryker disable next-line StringLiteral: equivalent, leaving the pool again after the turn left it changes nothing
       live.abort.signal.removeEventListener('abort', onAbort);
