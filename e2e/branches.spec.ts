@@ -39,6 +39,9 @@ test('edit a question and send it again; the conversation as it was stays one ar
   await chat.ask(`First question ${stamp}`);
   await chat.waitForAnswer();
   await chat.ask(`Second question ${stamp}`);
+  // The first answer is complete too: wait for the second exchange itself before the last answer.
+  await expect(chat.userMessages).toHaveCount(2);
+  await expect(chat.assistantMessages).toHaveCount(2);
   await chat.waitForAnswer();
 
   // Up in the empty message box edits the last question; Esc leaves it as it was.
