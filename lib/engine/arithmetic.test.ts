@@ -27,6 +27,7 @@ test('the free arithmetic check: each cue word counts, a lone number or a phone-
   assert.equal(looksLikeArithmetic('PLUS: 2 PLUS 2'), true, 'cue words in any case');
   assert.equal(looksLikeArithmetic('at 10:30:15 and 11:00 plus'), false, 'times with seconds are identifiers');
   assert.equal(looksLikeArithmetic('2026-11-30T10:30 plus 2026-12-01 10:30:00'), false, 'dates with times are identifiers');
+  assert.equal(looksLikeArithmetic('Add the meeting on 2026-11-30 to my notes'), false, 'a date alone, beside a cue word, is an identifier');
   assert.equal(looksLikeArithmetic('V1.2.3 plus 4.5.6'), false, 'versions in any case');
   assert.equal(looksLikeArithmetic('9D2F41C0-427A-4B1E-9C3A-5F0E2D8B7A61 plus 2'), false, 'upper-case UUIDs');
   assert.equal(looksLikeArithmetic('1.5 plus 2.25'), true, 'decimals are numbers');

@@ -15,8 +15,7 @@ const MARKERS = ['<tool_call', '<function='];
 
 export function salvageToolCalls(content: string): ToolCallRequest[] {
   const calls: ToolCallRequest[] = [];
-  const blocks = content.match(/<tool_call>[\s\S]*?(?:<\/tool_call>|$)|<function=[\s\S]*?(?:<\/function>|(?=<function=)|$)/g) ?? [];
-  for (const block of blocks) {
+  for (const [block] of content.matchAll(/<tool_call>[\s\S]*?(?:<\/tool_call>|$)|<function=[\s\S]*?(?:<\/function>|(?=<function=)|$)/g)) {
     let name: string | undefined;
     let args: Record<string, unknown> = {};
     const json = block.match(/\{[\s\S]*\}/);
