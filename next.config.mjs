@@ -18,7 +18,7 @@ const apiSecurityPolicy = "default-src 'none'; frame-ancestors 'none'; sandbox";
 const nextConfig = {
   // Native and heavy server packages stay outside the bundle (better-sqlite3 is on Next's
   // default list already; naming it documents intent).
-  serverExternalPackages: ['better-sqlite3', 'linkedom', '@mozilla/readability'],
+  serverExternalPackages: ['better-sqlite3', 'linkedom', '@mozilla/readability', 'undici'],
   poweredByHeader: false,
   experimental: {
     // With a proxy (proxy.ts), Next buffers request bodies and silently cuts them at 10 MB.

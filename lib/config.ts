@@ -87,6 +87,16 @@ const configSchema = z.object({
   /** The assistant's name in its identity line. */
   HEARTH_ASSISTANT_NAME: z.string().min(1).max(60).default('Hearth'),
   MODEL_TIMEOUT_MS: positiveInt(3_600_000).default(600_000),
+  /** How long a model call may take to connect to its server; past it the server is down and the call moves. */
+  MODEL_CONNECT_TIMEOUT_MS: positiveInt(600_000).default(5_000),
+  /**
+   * How long a model call may wait for its first byte, and a stream for its next one. llama-server
+   * answers a stream's headers as soon as a slot takes the prompt and pings every 30 s while it
+   * reads a long one; a router loading a model (llama-swap) holds the call meanwhile.
+   */
+  MODEL_FIRST_BYTE_TIMEOUT_MS: positiveInt(3_600_000).default(120_000),
+  /** How often a model server marked down is asked again whether it is back. */
+  MODEL_RECHECK_MS: positiveInt(3_600_000).default(10_000),
   MAX_ROUNDS: positiveInt(20).default(6),
   TURN_FUEL: positiveInt(1_000_000).default(2000),
   TURN_MODEL_CALLS: positiveInt(200).default(16),

@@ -125,7 +125,7 @@ export async function runScenario(args: {
     FETCH_ALLOWED_PORTS: `80,443,${standins.pagesPort}`,
   });
   const calls: CallRecord[] = [];
-  const client = args.client ?? createLlamaClient({ baseURL: config.LLAMA_URL[0], timeoutMs: config.MODEL_TIMEOUT_MS, apiKey: config.LLAMA_API_KEY });
+  const client = args.client ?? createLlamaClient({ baseURL: config.LLAMA_URL[0], timeoutMs: config.MODEL_TIMEOUT_MS, connectTimeoutMs: config.MODEL_CONNECT_TIMEOUT_MS, firstByteTimeoutMs: config.MODEL_FIRST_BYTE_TIMEOUT_MS, apiKey: config.LLAMA_API_KEY });
   const store = createStore(openDatabase(path.join(args.dataDir, 'hearth.db')));
   const runtime = buildRuntime(config, store, {
     model: recording(client, calls),

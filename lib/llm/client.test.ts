@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
+import { APIConnectionError } from 'openai';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { HearthError } from '@/lib/errors';
-import { createLlamaClient } from './client';
+import { createLlamaClient, deadlineFetch, mapModelError } from './client';
 
 const dir = path.resolve(import.meta.dirname, '../../e2e/double/samples');
 const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
@@ -183,6 +184,43 @@ describe('model client against the double', () => {
     const client = createLlamaClient({ baseURL: double.url, timeoutMs: 200 });
     assert.equal(await code(client.chat({ messages: msgs })), 'model_unreachable');
     double.setScript(undefined);
+  });
+
+  test('a server that takes the connection and says nothing misses the first-byte deadline: model_unreachable, in words', async () => {
+    // A rebooted box behind a pooled keep-alive connection looks like this: connected, silent.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => sockets.add(socket.on('data', () => undefined)));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+    try {
+      const client = createLlamaClient({ baseURL: url, timeoutMs: 60_000, firstByteTimeoutMs: 150 });
+      for (const onDelta of [undefined, () => undefined]) {
+        const err = await client.chat({ messages: msgs }, { onDelta }).then(() => assert.fail('expected an error'), (e: unknown) => e as HearthError);
+        assert.equal(err.code, 'model_unreachable');
+        assert.match(err.message, /sent nothing back within 150 ms\.$/);
+      }
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
+  test('a stream that goes silent misses the deadline between its bytes: model_stream_broken', async () => {
+    double.setScript(() => ({ content: 'one two three', tokenDelayMs: 2000 }));
+    const client = createLlamaClient({ baseURL: double.url, timeoutMs: 60_000, firstByteTimeoutMs: 150 });
+    const err = await client.chat({ messages: msgs }, { onDelta: () => undefined }).then(() => assert.fail('expected an error'), (e: unknown) => e as HearthError);
+    assert.equal(err.code, 'model_stream_broken');
+    assert.match(err.message, /the server sent nothing more in time/);
+  });
+
+  test('a connection that could not be made in time is model_unreachable, in words', async () => {
+    // undici's own connect deadline, as it fails: the fetch rethrows it marked with its words.
+    const connectTimeout = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }) });
+    const failing = deadlineFetch({ connectMs: 5000, firstByteMs: 120_000 }, () => Promise.reject(connectTimeout));
+    const thrown = await failing('http://gpu:8080/v1/models').then(() => assert.fail('expected an error'), (e: unknown) => e);
+    const err = mapModelError(new APIConnectionError({ cause: thrown as Error }), 'http://gpu:8080/v1');
+    assert.equal(err.code, 'model_unreachable');
+    assert.equal(err.message, 'The model server at http://gpu:8080/v1 could not be connected to within 5 s.');
   });
 
   test('a stream that stops early is model_stream_broken; an error after streaming began is model_error', async () => {

@@ -1,4 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { HearthError, isHearthError } from '@/lib/errors';
 import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth, ServerTimings, TokenProb, ToolCallRequest } from './types';
 
@@ -21,6 +22,10 @@ export type LlamaClientOptions = {
   /** The model to ask for; when unset, the first id /models reports (or "local"). */
   model?: string;
   timeoutMs: number;
+  /** How long a call may take to connect (a GPU box that rebooted answers nothing at all). */
+  connectTimeoutMs?: number;
+  /** How long a call may wait for its first byte, and a stream for each next one (a stale connection to a dead peer). */
+  firstByteTimeoutMs?: number;
   /** How long health checks wait; a dead server must not hang the page. */
   healthTimeoutMs?: number;
   fetch?: typeof fetch;
@@ -41,11 +46,62 @@ export function readTokenProbs(content: LlamaProb[] | null | undefined): TokenPr
   }));
 }
 
+/** What each deadline of deadlineFetch says when it is missed, by undici's code for it. */
+const DEADLINE_WORDS: Record<string, (connectS: string, firstByteS: string) => string> = {
+  UND_ERR_CONNECT_TIMEOUT: (c) => `could not be connected to within ${c}`,
+  UND_ERR_HEADERS_TIMEOUT: (_, b) => `sent nothing back within ${b}`,
+};
+const DEADLINE_MARK = 'hearth.deadline';
+
+/**
+ * The words of a missed deadline in an error or anything it was caused by; undefined for none.
+ * A deadline missed while a stream's body is read comes from undici unmarked, by its code.
+ */
+export function missedDeadline(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { mark?: unknown }).mark === DEADLINE_MARK) return (e as Error).message;
+    if ((e as { code?: unknown }).code === 'UND_ERR_BODY_TIMEOUT') return 'sent nothing more in time';
+  }
+  return undefined;
+}
+
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
+/**
+ * A fetch whose connections have deadlines: to connect, to the first byte of the answer, and
+ * between the bytes of a stream. Without them a call to a server that vanished (a pooled
+ * keep-alive connection to a rebooted box, a host that drops packets) waits for the operating
+ * system's TCP timeouts, minutes, and the turn looks hung. undici is the client inside Node's
+ * own fetch; its Agent is where these deadlines are set. A missed one is rethrown marked with
+ * its words (the openai client keeps it as the cause of its connection error).
+ */
+export function deadlineFetch({ connectMs, firstByteMs }: { connectMs: number; firstByteMs: number }, base: typeof undiciFetch = undiciFetch): typeof fetch {
+  const dispatcher = new Agent({ connect: { timeout: connectMs }, headersTimeout: firstByteMs, bodyTimeout: firstByteMs });
+  const marked = (err: unknown): unknown => {
+    for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+      const words = DEADLINE_WORDS[String((e as { code?: unknown }).code)];
+      if (words) return Object.assign(new Error(words(seconds(connectMs), seconds(firstByteMs))), { mark: DEADLINE_MARK });
+    }
+    return err;
+  };
+  return (async (input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => {
+    try {
+      return await base(input, { ...init, dispatcher });
+    } catch (err) {
+      throw marked(err);
+    }
+  }) as unknown as typeof fetch;
+}
+
 /** Turns any failure of a call into the HearthError the engine and the UI understand. */
 export function mapModelError(err: unknown, baseURL: string): HearthError {
   if (isHearthError(err)) return err;
   if (err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
     return new HearthError('cancelled', 'The model call was stopped.');
+  }
+  const deadline = missedDeadline(err);
+  if (deadline && (err instanceof APIConnectionError || !(err instanceof APIError))) {
+    return new HearthError('model_unreachable', `The model server at ${baseURL} ${deadline}.`);
   }
   if (err instanceof APIConnectionTimeoutError) {
     return new HearthError('model_unreachable', `The model server at ${baseURL} did not answer in time.`);
@@ -106,13 +162,14 @@ function buildBody(request: ChatRequest, stream: boolean, model: string): Record
 
 export function createLlamaClient(options: LlamaClientOptions): ModelClient {
   const baseURL = options.baseURL.replace(/\/+$/, '');
+  const f = options.fetch ?? deadlineFetch({ connectMs: options.connectTimeoutMs ?? 5_000, firstByteMs: options.firstByteTimeoutMs ?? 120_000 });
   const openai = new OpenAI({
     baseURL,
     apiKey: options.apiKey ?? 'not-needed',
     // llama-server's 500s are deterministic (bad requests), so retrying them only wastes time.
     maxRetries: 0,
     timeout: options.timeoutMs,
-    fetch: options.fetch,
+    fetch: f,
   });
 
   // llama-server ignores the model name in single-model mode; routers such as llama-swap need it.
@@ -189,7 +246,8 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
         // an error the server sent as an SSE line is still its own error.
         if (err instanceof APIError && !(err instanceof APIConnectionError)) throw err;
         if (opts.signal?.aborted) throw err;
-        throw new HearthError('model_stream_broken', `The model's reply stopped before it was finished (${(err as Error).message}).`);
+        const deadline = missedDeadline(err);
+        throw new HearthError('model_stream_broken', `The model's reply stopped before it was finished (${deadline ? `the server ${deadline}` : (err as Error).message}).`);
       }
       if (!finish) {
         throw new HearthError('model_stream_broken', "The model's reply stopped before it was finished.");
@@ -211,7 +269,6 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
   }
 
   async function health(): Promise<ModelHealth> {
-    const f = options.fetch ?? fetch;
     const timeout = options.healthTimeoutMs ?? 3000;
     const result: ModelHealth = { url: baseURL, reachable: false };
     try {

@@ -189,6 +189,79 @@ describe('several servers', () => {
     pool.close();
   });
 
+  test('a round and a check failing on the same dead server at once move the turn once, and both are answered', async () => {
+    // The hang of a stopped server: each failed call moved the turn on its own, and the second
+    // waited for the slot the first had just taken for the same turn, forever.
+    const a = server('http://a', { slots: 2 });
+    const b = server('http://b', { slots: 2 });
+    const pool = new ModelPool([a, b]);
+    const lease = (await pool.enter('1', 'x', () => undefined))!;
+    assert.equal(lease.url, 'http://a');
+    a.state.failures.push({ error: unreachable() }, { error: unreachable() });
+    const [round, check] = await Promise.all([lease.model.chat(conversation(), { onDelta: () => undefined }), lease.model.chat(side())]);
+    assert.equal(round.content, 'answer from http://b');
+    assert.equal(check.content, 'answer from http://b');
+    assert.deepEqual(b.state.requests.map(idSlot), [0, 1], 'the round on b\'s turn slot, the check on its side slot');
+    assert.deepEqual(pool.stats, { running: 1, waiting: 0, slots: 1 });
+    pool.leave('1');
+    assert.deepEqual(pool.stats, { running: 0, waiting: 0, slots: 1 });
+    pool.close();
+  });
+
+  test('a call that fails after its turn left the pool takes no slot again', async () => {
+    const a = server('http://a', { slots: 1 });
+    const b = server('http://b', { slots: 1 });
+    const pool = new ModelPool([a, b]);
+    const lease = (await pool.enter('1', 'x', () => undefined))!;
+    pool.leave('1');
+    a.state.failures.push({ error: unreachable() });
+    await assert.rejects(lease.model.chat(side()), (e: unknown) => e instanceof HearthError && e.code === 'model_unreachable');
+    assert.equal(b.state.requests.length, 0);
+    assert.deepEqual(pool.stats, { running: 0, waiting: 0, slots: 2 });
+    pool.close();
+  });
+
+  test('a turn waiting to move off a failed server is let go at once when the last other server fails too', async () => {
+    const a = server('http://a', { slots: 1 });
+    const b = server('http://b', { slots: 1 });
+    const pool = new ModelPool([a, b]);
+    const onA = (await pool.enter('1', 'x', () => undefined))!;
+    const onB = (await pool.enter('2', 'y', () => undefined))!;
+    assert.deepEqual([onA.url, onB.url], ['http://a', 'http://b']);
+    a.state.failures.push({ error: unreachable() });
+    // 1 fails on a and waits for b's only slot, which 2 holds...
+    const moving = onA.model.chat(conversation());
+    await new Promise((r) => setImmediate(r));
+    assert.equal(pool.stats.waiting, 1);
+    // ...then 2 fails on b: nowhere is left, and both end now, not at the next health check.
+    b.state.failures.push({ error: unreachable() });
+    await assert.rejects(onB.model.chat(conversation()), (e: unknown) => e instanceof HearthError && e.code === 'model_unreachable');
+    await assert.rejects(moving, (e: unknown) => e instanceof HearthError && e.code === 'model_unreachable');
+    pool.leave('1');
+    pool.leave('2');
+    assert.deepEqual(pool.stats, { running: 0, waiting: 0, slots: 0 });
+    pool.close();
+  });
+
+  test('background work that finds its server gone marks it down, and a call it answers marks it up', async () => {
+    const a = server('http://a', { slots: 2 });
+    const b = server('http://b', { slots: 2 });
+    const pool = new ModelPool([a, b]);
+    await pool.ready();
+    const work = pool.idle()!;
+    a.state.failures.push({ error: unreachable() });
+    await assert.rejects(work.model.chat(side()));
+    work.release();
+    assert.deepEqual(pool.status.map((s) => s.up), [false, true]);
+    // A turn that lands on a (every other server down, so it is placed anyway) and is answered brings it back.
+    b.state.reachable = false;
+    await pool.refresh();
+    const lease = (await pool.enter('1', 'x', () => undefined))!;
+    await lease.model.chat(conversation());
+    assert.equal(pool.status.find((s) => s.url === lease.url)!.up, true);
+    pool.close();
+  });
+
   test('a stream that breaks after text reached the user is not retried elsewhere', async () => {
     const a = server('http://a', { slots: 1 });
     const b = server('http://b', { slots: 1 });

@@ -56,6 +56,9 @@ export type PoolOptions = {
   log?: (message: string) => void;
 };
 
+/** A failure of the server itself (not a request it refused): it is marked down and routed around. */
+const isServerFailure = (err: unknown) => hasErrorCode(err, 'model_unreachable', 'model_stream_broken');
+
 /** How often a server marked down is asked again whether it is back. */
 const RECHECK_MS = 10_000;
 
@@ -144,6 +147,23 @@ export class ModelPool {
     };
   }
 
+  /** A server that answered a call is up, whatever its last health check said. */
+  private markUp(s: Server) {
+    if (s.up) return;
+    s.up = true;
+    this.options.log?.(`model server ${s.url} is back`);
+    this.watchDownServers();
+  }
+
+  /** The turn's slot is free again (it failed there, or ended). */
+  private vacate(turnId: string): Placement | undefined {
+    const p = this.running.get(turnId);
+    if (!p) return undefined;
+    this.running.delete(turnId);
+    if (p.server.busy.get(p.slot) === turnId) p.server.busy.delete(p.slot);
+    return p;
+  }
+
   private markDown(s: Server, why: string) {
     if (!s.up) return;
     s.up = false;
@@ -170,8 +190,7 @@ export class ModelPool {
         const health = await s.client.health().catch(() => null);
         if (health?.reachable) {
           s.health = health;
-          s.up = true;
-          this.options.log?.(`model server ${s.url} is back`);
+          this.markUp(s);
         }
       }),
     );
@@ -260,11 +279,7 @@ export class ModelPool {
 
   /** A turn that finished, or was stopped while it waited, gives its slot (or its place) back. */
   leave(turnId: string) {
-    const p = this.running.get(turnId);
-    if (p) {
-      this.running.delete(turnId);
-      if (p.server.busy.get(p.slot) === turnId) p.server.busy.delete(p.slot);
-    }
+    const p = this.vacate(turnId);
     const at = this.waiting.findIndex((w) => w.turnId === turnId);
     if (at >= 0) this.waiting.splice(at, 1)[0].admit(null);
     if (p || at >= 0) this.advance();
@@ -285,11 +300,18 @@ export class ModelPool {
     const placement: Placement = { server, slot: 0 };
     const model: ModelClient = {
       health: () => server.client.health(),
-      chat: (request, options = {}) =>
-        server.client.chat(this.routed({ ...request, lane: 'side' }, placement), {
-          ...options,
-          signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
-        }),
+      chat: async (request, options = {}) => {
+        const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+        try {
+          const result = await server.client.chat(this.routed({ ...request, lane: 'side' }, placement), { ...options, signal });
+          this.markUp(server);
+          return result;
+        } catch (err) {
+          // Background work is not moved (it tries again later), but what it learnt of the server counts.
+          if (!signal.aborted && isServerFailure(err)) this.markDown(server, (err as Error).message);
+          throw err;
+        }
+      },
     };
     return { model, signal: stop.signal, release: () => this.background.delete(stop) };
   }
@@ -300,31 +322,51 @@ export class ModelPool {
 
   private lease(turnId: string, threadId: string, start: Placement): Lease {
     let placement = start;
+    /** The move off a failed server under way: every call of the turn that failed there waits for this one. */
+    let moving: Promise<Placement | null> | null = null;
     const pool = this;
+    /**
+     * Where the turn's calls go after `failed` failed one of them. A turn's round and its
+     * checks can fail on the same dead server at once (checks run beside the first round):
+     * the first failure moves the turn, the others follow it there, so no call of the turn
+     * ever waits for a slot the turn itself holds. A turn that has left the pool (ended,
+     * stopped) is never placed again, so no slot is taken for it after its end.
+     */
+    const moveFrom = (failed: Server, why: string): Promise<Placement | null> => {
+      if (moving) return moving;
+      if (pool.running.get(turnId) !== placement) return Promise.resolve(null);
+      if (placement.server !== failed) return Promise.resolve(placement);
+      moving = (async () => {
+        pool.markDown(failed, why);
+        pool.vacate(turnId);
+        const ticket = pool.admit({ turnId, threadId, avoid: failed, notify: () => undefined }, true);
+        // The slot given up and the server now down change what every waiting turn can have:
+        // one that was waiting to move away from another failure may now have nowhere to go.
+        pool.advance();
+        const moved = await ticket;
+        if (moved) {
+          pool.options.log?.(`turn ${turnId} moved from ${failed.url} to ${moved.server.url}`);
+          placement = moved;
+        }
+        return moved;
+      })().finally(() => (moving = null));
+      return moving;
+    };
     const model: ModelClient = {
       health: () => placement.server.client.health(),
       async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
         for (;;) {
-          const { server, slot } = placement;
+          const { server } = placement;
           let streamed = false;
           const onDelta = options.onDelta && ((t: string) => ((streamed = true), options.onDelta!(t)));
           try {
             const result = await server.client.chat(pool.routed(request, placement), { ...options, onDelta });
-            if (!server.up) {
-              server.up = true;
-              pool.watchDownServers();
-            }
+            pool.markUp(server);
             return result;
           } catch (err) {
             // Only a server that failed (not a request it refused) moves the turn, and only when nothing reached the user.
-            if (streamed || options.signal?.aborted || !hasErrorCode(err, 'model_unreachable', 'model_stream_broken')) throw err;
-            pool.markDown(server, (err as Error).message);
-            if (server.busy.get(slot) === turnId) server.busy.delete(slot);
-            pool.running.delete(turnId);
-            const moved = await pool.admit({ turnId, threadId, avoid: server, notify: () => undefined }, true);
-            if (!moved) throw err;
-            pool.options.log?.(`turn ${turnId} moved from ${server.url} to ${moved.server.url}`);
-            placement = moved;
+            if (streamed || options.signal?.aborted || !isServerFailure(err)) throw err;
+            if (!(await moveFrom(server, (err as Error).message))) throw err;
           }
         }
       },

@@ -58,9 +58,16 @@ export function buildRuntime(
         ? [{ url: s.modelServers[0].url, client: model }]
         : s.modelServers.map((server) => ({
             url: server.url,
-            client: createLlamaClient({ baseURL: server.url, timeoutMs: config.MODEL_TIMEOUT_MS, apiKey: config.LLAMA_API_KEY, model: server.model || undefined }),
+            client: createLlamaClient({
+              baseURL: server.url,
+              timeoutMs: config.MODEL_TIMEOUT_MS,
+              connectTimeoutMs: config.MODEL_CONNECT_TIMEOUT_MS,
+              firstByteTimeoutMs: config.MODEL_FIRST_BYTE_TIMEOUT_MS,
+              apiKey: config.LLAMA_API_KEY,
+              model: server.model || undefined,
+            }),
           })),
-      { slots: s.modelSlots ?? undefined, log: (m) => console.warn(m) },
+      { slots: s.modelSlots ?? undefined, recheckMs: config.MODEL_RECHECK_MS, log: (m) => console.warn(m) },
     );
   const updates = new LibraryUpdates();
   const memory = memoryBook({ store, updates });
