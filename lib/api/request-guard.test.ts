@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { JSON_BODY, requestRefusal, type GuardedRequest } from './request-guard';
+import { JSON_BODY, requestRefusal, type GuardConfig, type GuardedRequest } from './request-guard';
 
-const local = { listenHost: '127.0.0.1', allowedHosts: [] };
+const local: GuardConfig = { listenHost: '127.0.0.1', allowedHosts: [] };
 const code = (req: GuardedRequest, config = local, types = JSON_BODY) => requestRefusal(req, config, types)?.code ?? null;
 
 test('on loopback only loopback host names are served (DNS rebinding)', () => {
@@ -11,6 +11,21 @@ test('on loopback only loopback host names are served (DNS rebinding)', () => {
   }
   assert.match(requestRefusal({ method: 'GET', host: 'evil.example:3000', origin: null }, local)!.message, /does not answer/);
   assert.equal(requestRefusal({ method: 'GET', host: 'hearth.lan:3000', origin: null }, { listenHost: '127.0.0.1', allowedHosts: ['hearth.lan'] }), null);
+});
+
+test('a rebinding name is refused in every spelling that only looks like loopback', () => {
+  for (const host of ['127.attacker.com', '127.attacker.com:3000', '127.0.0.1.nip.io:3000', '127.0.0.1@evil.com', '127.0.0.1@evil.com:3000', 'localhost.evil.com', '127.1', '0x7f.0.0.1', '127.0.0.1:3000:80', '[::1].evil.com', 'user@127.0.0.1', '']) {
+    assert.equal(code({ method: 'GET', host, origin: null }), 'forbidden', host);
+  }
+  for (const host of ['127.0.0.1', '127.5.6.7:8080', 'LOCALHOST:3000', '[::1]']) assert.equal(code({ method: 'GET', host, origin: null }), null, host);
+  assert.equal(code({ method: 'GET', host: 'hearth.lan.evil.com', origin: null }, { listenHost: '127.0.0.1', allowedHosts: ['hearth.lan'] }), 'forbidden');
+});
+
+test('an Origin of another scheme is another site', () => {
+  const host = '127.0.0.1:3000';
+  assert.equal(code({ method: 'POST', host, origin: 'https://127.0.0.1:3000' }), 'forbidden', 'https page writing to the http host');
+  assert.equal(code({ method: 'POST', host, origin: 'http://127.0.0.1:3000', scheme: 'https' }), 'forbidden', 'http page writing to the https host');
+  assert.equal(code({ method: 'POST', host: 'hearth.lan', origin: 'https://hearth.lan', scheme: 'https' }, { listenHost: '0.0.0.0', allowedHosts: [] }), null, 'behind a TLS proxy');
 });
 
 test('exposed on purpose, any host is served unless a list is given', () => {

@@ -1,4 +1,5 @@
 import { authVerdict } from '@/lib/auth/gate';
+import { isHttps } from '@/lib/auth/sessions';
 import { HearthError } from '@/lib/errors';
 /**
  * Checks before any request reaches a route:
@@ -14,7 +15,19 @@ import { HearthError } from '@/lib/errors';
  *    Origin check could still not be reached by a form on another site.
  */
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+import { isIPv4 } from 'node:net';
+
+/**
+ * A loopback host name, exactly: `localhost`, `[::1]`, or an IPv4 literal in 127.0.0.0/8
+ * written as a browser writes one (four decimal parts). Nothing that merely starts like one
+ * ("127.attacker.com", "127.0.0.1.nip.io", "127.0.0.1@evil.com"): those are names an attacker
+ * points at 127.0.0.1 to rebind.
+ */
+export function isLoopbackName(name: string): boolean {
+  const h = name.toLowerCase();
+  if (h === 'localhost' || h === '[::1]' || h === '::1') return true;
+  return isIPv4(h) && h.split('.')[0] === '127';
+}
 
 export type GuardConfig = { listenHost: string; allowedHosts: readonly string[] };
 
@@ -27,6 +40,8 @@ export type GuardedRequest = {
   contentType?: string | null;
   /** Whether the request declares a body (Content-Length above 0 or Transfer-Encoding). */
   hasBody?: boolean;
+  /** The scheme the browser used: http, or https behind a TLS proxy (X-Forwarded-Proto). */
+  scheme?: 'http' | 'https';
 };
 
 export type Refusal = { code: 'forbidden' | 'unsupported_type'; message: string };
@@ -35,14 +50,15 @@ export type Refusal = { code: 'forbidden' | 'unsupported_type'; message: string 
 export type BodyTypes = { pattern: RegExp; name: string };
 export const JSON_BODY: BodyTypes = { pattern: /^application\/json\s*(;|$)/i, name: 'application/json' };
 
+/** The name in a Host header without its port; '' for anything that is not one host[:port]. */
 function hostnameOf(hostHeader: string): string {
   const h = hostHeader.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
-  return h.replace(/:\d+$/, '');
+  const m = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/.exec(h);
+  return m ? m[1] : '';
 }
 
 export function isLoopbackListen(host: string): boolean {
-  return LOOPBACK.has(host) || /^127\./.test(host);
+  return isLoopbackName(host);
 }
 
 const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
@@ -52,7 +68,7 @@ export function requestRefusal(req: GuardedRequest, config: GuardConfig, bodyTyp
   const host = req.host ? hostnameOf(req.host) : '';
   const allowed = new Set(config.allowedHosts.map((h) => h.toLowerCase()));
   if (isLoopbackListen(config.listenHost) || allowed.size > 0) {
-    const ok = LOOPBACK.has(host) || /^127\./.test(host) || host === config.listenHost.toLowerCase() || allowed.has(host);
+    const ok = host !== '' && (isLoopbackName(host) || host === config.listenHost.toLowerCase() || allowed.has(host));
     if (!ok) return { code: 'forbidden', message: `Hearth does not answer to the host name "${host || '(none)'}". Add it to HEARTH_ALLOWED_HOSTS to allow it.` };
   }
   if (!isWrite(req.method)) return null;
@@ -60,13 +76,17 @@ export function requestRefusal(req: GuardedRequest, config: GuardConfig, bodyTyp
   if (site && site !== 'same-origin' && site !== 'none') return { code: 'forbidden', message: `Writes from another site are refused (Sec-Fetch-Site: ${site}).` };
   if (req.origin === 'null') return { code: 'forbidden', message: 'Writes from an opaque origin (a sandboxed frame or a data: page) are refused.' };
   if (req.origin) {
-    let originHost = '';
+    let origin: URL;
     try {
-      originHost = new URL(req.origin).host.toLowerCase();
+      origin = new URL(req.origin);
     } catch {
       return { code: 'forbidden', message: 'The request came from an origin that could not be read.' };
     }
-    if (originHost !== (req.host ?? '').toLowerCase()) return { code: 'forbidden', message: `Writes from another site (${originHost}) are refused.` };
+    // Scheme, host and port: https://127.0.0.1:PORT is another origin than http://127.0.0.1:PORT.
+    const scheme = req.scheme ?? 'http';
+    if (origin.host.toLowerCase() !== (req.host ?? '').toLowerCase() || origin.protocol !== `${scheme}:`) {
+      return { code: 'forbidden', message: `Writes from another site (${origin.origin}) are refused.` };
+    }
   }
   if (req.hasBody && !bodyTypes.pattern.test(req.contentType ?? '')) {
     return { code: 'unsupported_type', message: `Send the body as ${bodyTypes.name}; "${(req.contentType ?? '').slice(0, 80) || 'no type'}" is refused.` };
@@ -84,6 +104,7 @@ export function guardedRequest(request: Request): GuardedRequest {
     fetchSite: h.get('sec-fetch-site'),
     contentType: h.get('content-type'),
     hasBody: Number(h.get('content-length') ?? 0) > 0 || h.has('transfer-encoding'),
+    scheme: isHttps(request) ? 'https' : 'http',
   };
 }
 
@@ -102,10 +123,10 @@ export const NOT_LOGGED_IN = 'Log in first: this Hearth has a password.';
 export const STARTING = 'Hearth is still starting; try again in a moment.';
 
 /**
- * The same checks as proxy.ts for a route the proxy leaves alone because it streams its body
- * (uploads, imports): throws a HearthError (401, 403, 415 or 503) when the request must be refused.
+ * The checks every API route makes before it reads anything (lib/api/http.ts's handle):
+ * throws a HearthError (401, 403, 415 or 503) when the request must be refused.
  */
-export function guardStreamingRoute(request: Request, config: GuardConfig, bodyTypes: BodyTypes): void {
+export function guardRoute(request: Request, config: GuardConfig, bodyTypes: BodyTypes): void {
   const why = requestRefusal(guardedRequest(request), config, bodyTypes);
   if (why) throw new HearthError(why.code, why.message);
   const verdict = authVerdict(new URL(request.url).pathname, request.headers.get('cookie'));
