@@ -21,10 +21,11 @@ const nextConfig = {
   serverExternalPackages: ['better-sqlite3', 'linkedom', '@mozilla/readability', 'undici'],
   poweredByHeader: false,
   experimental: {
-    // With a proxy (proxy.ts), Next buffers request bodies and silently cuts them at 10 MB.
-    // Uploads may be 20 MB (MAX_FILE_BYTES) plus the multipart envelope; the route itself
-    // refuses anything larger with 413, so this only has to sit above that cap.
-    proxyClientMaxBodySize: '21mb',
+    // On a path the proxy runs on, Next buffers the request body up to this. The proxy runs
+    // for pages only (proxy.ts), and no page takes a body (Hearth has no server actions; every
+    // write goes to /api, which the proxy leaves alone), so a stranger's POST to a page costs
+    // at most this much memory.
+    proxyClientMaxBodySize: '64kb',
   },
   reactStrictMode: true,
   async headers() {

@@ -1,34 +1,41 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { authVerdict } from '@/lib/auth/gate';
-import { guardConfigFromEnv, guardedRequest, NOT_LOGGED_IN, requestRefusal, STARTING } from '@/lib/api/request-guard';
+import { guardConfigFromEnv, guardedRequest, requestRefusal, STARTING } from '@/lib/api/request-guard';
 import { newNonce, pageSecurityPolicy } from '@/lib/api/security-headers';
 
 /**
- * Before any page or route runs: the request guard (host names, cross-site writes, body
- * types; lib/api/request-guard.ts), the login (lib/auth/gate.ts), and for pages a
- * Content-Security-Policy with a fresh nonce (lib/api/security-headers.ts).
+ * Before any page or static file is served: the methods they answer, the request guard (host
+ * names; lib/api/request-guard.ts), the login (lib/auth/gate.ts), and for pages a
+ * Content-Security-Policy with a fresh nonce (lib/api/security-headers.ts). API routes make the
+ * same checks themselves (see config below).
  */
 const guardConfig = guardConfigFromEnv();
 const dev = process.env.NODE_ENV === 'development';
 
 const refuse = (status: number, code: string, message: string) => NextResponse.json({ error: { code, message } }, { status, headers: { 'Cache-Control': 'no-store' } });
 
+/** What pages and static files answer: Hearth has no server actions, every write goes to /api. */
+const PAGE_METHODS = 'GET, HEAD, OPTIONS';
+
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
-  const isApi = pathname === '/api' || pathname.startsWith('/api/');
+  // Next answers other methods on a static file with a bare 500, and OPTIONS on a page with 400.
+  if (request.method === 'OPTIONS') return new NextResponse(null, { status: 204, headers: { Allow: PAGE_METHODS } });
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    const refused = refuse(405, 'method_not_allowed', 'Pages and files answer GET and HEAD only.');
+    refused.headers.set('Allow', PAGE_METHODS);
+    return refused;
+  }
   const why = requestRefusal(guardedRequest(request), guardConfig);
   if (why) return refuse(why.code === 'forbidden' ? 403 : 415, why.code, why.message);
 
   const verdict = authVerdict(pathname, request.headers.get('cookie'));
   if (verdict === 'starting') return refuse(503, 'starting', STARTING);
   if (verdict === 'login') {
-    if (isApi) return refuse(401, 'unauthorized', NOT_LOGGED_IN);
     const login = new URL('/login', request.url);
     if (pathname !== '/') login.searchParams.set('next', pathname + request.nextUrl.search);
     return NextResponse.redirect(login, 303);
   }
-  if (isApi) return NextResponse.next();
-
   const nonce = newNonce();
   const policy = pageSecurityPolicy(nonce, { dev });
   const headers = new Headers(request.headers);
@@ -40,10 +47,11 @@ export function proxy(request: NextRequest) {
 }
 
 /**
- * Every path but the upload and import routes: for a path it runs on, Next buffers the request
- * body (and cuts it at its proxy body limit), and uploads and imports stream to disk instead.
- * Those two routes run the same checks themselves (guardStreamingRoute).
+ * Pages and static files, not /api: for a path the proxy runs on, Next reads the whole request
+ * body before the proxy's answer goes out (and buffers it, up to its body limit), so a 401 to
+ * a stranger's 20 MB POST would come after all of it. Every API route runs the same checks
+ * itself, from the headers, before it reads a byte (handle in lib/api/http.ts).
  */
 export const config = {
-  matcher: ['/((?!api/attachments$|api/import$).*)', '/'],
+  matcher: ['/((?!api(?:/|$)).*)', '/'],
 };

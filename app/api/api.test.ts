@@ -236,12 +236,12 @@ describe('turns', () => {
     const { body } = await getThread(id);
     assert.equal(body.messages[0].content, 'Anyone there?');
     assert.equal(body.messages[1].status, 'error');
-    const h = await (await health.GET()).json();
+    const h = await (await health.GET(req('GET', '/api/health'))).json();
     assert.equal(h.model.reachable, false);
   });
 
   test('health reports the model and the database', async () => {
-    const res = await health.GET();
+    const res = await health.GET(req('GET', '/api/health'));
     const body = await res.json();
     assert.equal(res.status, 200);
     assert.deepEqual({ ok: body.ok, db: body.db, reachable: body.model.reachable, id: body.model.id }, { ok: true, db: true, reachable: true, id: 'tiny-toy' });
@@ -452,7 +452,7 @@ describe('memory', () => {
     assert.equal((await edited.json()).text, 'I live in Lyon');
     assert.equal((await memoryRoute.DELETE(req('DELETE', '/x'), params({ id: fact.id }))).status, 204);
     assert.equal((await memoryRoute.DELETE(req('DELETE', '/x'), params({ id: fact.id }))).status, 404);
-    assert.deepEqual((await (await memoriesRoute.GET()).json()).memories, []);
+    assert.deepEqual((await (await memoriesRoute.GET(req('GET', '/api/memories'))).json()).memories, []);
     // Forgetting means forgetting: the fact also leaves the block stored with the earlier question.
     await send(id, 'Thanks!');
     const after = rounds(double).at(-1)!;

@@ -158,7 +158,7 @@ describe('the library', () => {
     await sendWith(threadId, 'Look at this', [image.id]);
     const found = (await (await searchRoute.GET(req('GET', '/api/search?q=sunset'))).json()) as { results: { threadId: string; kind: string }[] };
     assert.deepEqual(found.results.find((r) => r.kind === 'attachment')?.threadId, threadId, JSON.stringify(found.results));
-    const library = Buffer.from(await (await exportRoute.GET()).arrayBuffer());
+    const library = Buffer.from(await (await exportRoute.GET(req('GET', '/api/export'))).arrayBuffer());
     assert.ok(source.config.DATA_DIR);
 
     const target = makeRuntime({ llamaUrl: blind.url });

@@ -164,7 +164,7 @@ describe('memory from the chat', () => {
     assert.deepEqual(result.result, { remembered: 'The user is vegetarian.' });
     const answer = evs.find((e) => e.type === 'message');
     assert.ok(answer?.type === 'message' && /remember that you are vegetarian/.test(answer.content), String(JSON.stringify(answer)));
-    const listed = await (await memoriesRoute.GET()).json();
+    const listed = await (await memoriesRoute.GET(req('GET', '/api/memories'))).json();
     assert.deepEqual(listed.memories.map((m: { text: string }) => m.text), ['The user is vegetarian.']);
     await until(() => page.heard.some((u) => u.type === 'memories'), 'the memories update');
     // What the turn showed is kept with the thread.

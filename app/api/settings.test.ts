@@ -43,7 +43,7 @@ async function patch(body: unknown) {
   return { status: res.status, body: await res.json() };
 }
 async function read() {
-  const res = await settingsRoute.GET();
+  const res = await settingsRoute.GET(req('GET', '/api/settings'));
   assert.equal(res.status, 200);
   return res.json();
 }
@@ -103,7 +103,7 @@ describe('settings', () => {
     await send(await newThread(), 'Hello there');
     assert.equal(rounds(first).length, 0, 'nothing went to the first server');
     assert.equal(rounds(second).at(-1)?.body.model, 'second-model', 'the model name is asked for');
-    const report = await (await health.GET()).json();
+    const report = await (await health.GET(req('GET', '/api/health'))).json();
     assert.equal(report.model.url, second.url);
     assert.equal(report.model.id, 'second-model', 'the model asked for');
   });

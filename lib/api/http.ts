@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { asStorageFull, errorStatus, HearthError, isHearthError } from '@/lib/errors';
+import { guardConfigFromEnv, guardRoute, JSON_BODY, type BodyTypes } from './request-guard';
 
 /** The edge of the HTTP contract: JSON answers, typed errors, bodies parsed with zod. */
 
@@ -20,9 +21,18 @@ export function errorResponse(err: unknown): Response {
   return json({ error: { code: 'internal', message: 'Something went wrong on the server. The details are in its log.' } }, 500);
 }
 
-/** Runs a handler and turns whatever it throws into the JSON error contract. */
-export async function handle(fn: () => Promise<Response> | Response): Promise<Response> {
+const guard = guardConfigFromEnv();
+
+/**
+ * Runs an API handler: first the request guard and the login (lib/api/request-guard.ts), from
+ * the headers alone, so a request that is refused never has its body read; then the handler,
+ * turning whatever it throws into the JSON error contract. The proxy leaves /api to this, as
+ * Next would read a whole body before the proxy's answer went out. `bodyTypes`: what a write
+ * may carry (JSON unless the route takes files).
+ */
+export async function handle(request: Request, fn: () => Promise<Response> | Response, bodyTypes: BodyTypes = JSON_BODY): Promise<Response> {
   try {
+    guardRoute(request, guard, bodyTypes);
     return await fn();
   } catch (err) {
     return errorResponse(err);

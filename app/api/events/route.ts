@@ -8,5 +8,5 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 /** Library changes made outside a page's own turn (a fact remembered, a title written), live. */
 export function GET(request: Request) {
-  return handle(async () => new Response(libraryEventStream(getRuntime().updates, request.signal), { headers: SSE_HEADERS }));
+  return handle(request, async () => new Response(libraryEventStream(getRuntime().updates, request.signal), { headers: SSE_HEADERS }));
 }

@@ -8,8 +8,8 @@ export const dynamic = 'force-dynamic';
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 /** The whole library as one JSON Lines file, streamed (lib/library/format.ts); POST /api/import takes it back. */
-export function GET() {
-  return handle(async () => {
+export function GET(request: Request) {
+  return handle(request, async () => {
     const { store, config } = getRuntime();
     const now = Date.now();
     const day = new Date(now).toISOString().slice(0, 10);

@@ -16,8 +16,8 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
  * of them is up; `servers` says how each one is. The body always carries the report, plus the
  * usual `error` when something failed.
  */
-export function GET() {
-  return handle(async () => {
+export function GET(request: Request) {
+  return handle(request, async () => {
     const { store, models } = getRuntime();
     let db = false;
     try {

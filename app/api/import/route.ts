@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { filesDir } from '@/lib/attachments/files';
 import { handle, json, otherMethods } from '@/lib/api/http';
-import { guardConfigFromEnv, guardStreamingRoute } from '@/lib/api/request-guard';
 import { HearthError } from '@/lib/errors';
 import { applyImport, stageImport } from '@/lib/library/import';
 import { getRuntime } from '@/lib/server/runtime';
@@ -10,7 +9,6 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
-const guard = guardConfigFromEnv();
 /** The library file as the raw body, as the page sends it (a form is refused: send the file itself). */
 const LIBRARY_FILE = { pattern: /^application\/(json|x-ndjson|octet-stream)\s*(;|$)/i, name: 'the library file itself (application/json, application/x-ndjson or application/octet-stream), not a form' };
 
@@ -21,9 +19,7 @@ const LIBRARY_FILE = { pattern: /^application\/(json|x-ndjson|octet-stream)\s*(;
  * importing twice changes nothing.
  */
 export function POST(request: Request) {
-  return handle(async () => {
-    // The proxy leaves this route alone (it would buffer and cut the body), so it guards itself.
-    guardStreamingRoute(request, guard, LIBRARY_FILE);
+  return handle(request, async () => {
     if (!request.body) throw new HearthError('bad_request', 'The request has no body: send the library file.');
     const { config, store, updates } = getRuntime();
     const maxBytes = config.HEARTH_MAX_IMPORT_MB * 1024 * 1024;
@@ -36,5 +32,5 @@ export function POST(request: Request) {
     const summary = applyImport(store, staged, dir);
     updates.publish({ type: 'library' });
     return json(summary);
-  });
+  }, LIBRARY_FILE);
 }

@@ -7,12 +7,12 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET', 'POST');
 
-export function GET() {
-  return handle(() => json({ memories: getRuntime().store.listMemories().map(memoryView) }));
+export function GET(request: Request) {
+  return handle(request, () => json({ memories: getRuntime().store.listMemories().map(memoryView) }));
 }
 
 export function POST(request: Request) {
-  return handle(async () => {
+  return handle(request, async () => {
     const { text } = await readJson(request, memoryBody);
     return json(addMemory(getRuntime(), text), 201);
   });

@@ -16,7 +16,7 @@ const query = z.object({ url: z.string().min(8).max(2000).regex(/^https?:\/\//i,
  * cannot use the user's Hearth to fetch things.
  */
 export function GET(request: Request) {
-  return handle(async () => {
+  return handle(request, async () => {
     const site = request.headers.get('sec-fetch-site');
     if (site && site !== 'same-origin') throw new HearthError('forbidden', 'Only Hearth\'s own page may load images through it.');
     const { url } = parseInput(query, searchParams(request));

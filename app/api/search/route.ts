@@ -9,7 +9,7 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 /** Full-text search over messages, attached files and titles, best first; optional filters. */
 export function GET(request: Request) {
-  return handle(() => {
+  return handle(request, () => {
     const { q, limit, threadId, role, from, to } = parseInput(searchQuery, searchParams(request));
     const hits = searchLibrary(getRuntime().store, { query: q, limit, now: Date.now(), filters: { threadId, role, from, to } });
     return json({

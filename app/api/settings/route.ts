@@ -7,13 +7,13 @@ export const dynamic = 'force-dynamic';
 export const { POST, PUT, DELETE, OPTIONS } = otherMethods('GET', 'PATCH');
 
 /** The settings in force, the environment's values beside them, and which ones the page changed. */
-export function GET() {
-  return handle(async () => json(getRuntime().settings.view()));
+export function GET(request: Request) {
+  return handle(request, async () => json(getRuntime().settings.view()));
 }
 
 /** Changes settings (null: back to the environment's value); they apply from the next turn. */
 export function PATCH(request: Request) {
-  return handle(async () => {
+  return handle(request, async () => {
     const patch = await readJson(request, settingsPatch);
     return json(getRuntime().settings.update(patch, Date.now()));
   });

@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET', 'POST');
 
 export function GET(request: Request) {
-  return handle(() => {
+  return handle(request, () => {
     const { limit, cursor } = parseInput(listThreadsQuery, searchParams(request));
     const decoded = cursor ? decodeCursor(cursor) : undefined;
     if (cursor && !decoded) throw new HearthError('bad_request', 'cursor: not a cursor this server gave out');
@@ -21,7 +21,7 @@ export function GET(request: Request) {
 }
 
 export function POST(request: Request) {
-  return handle(async () => {
+  return handle(request, async () => {
     const body = await readJson(request, createThreadBody);
     const thread = getRuntime().store.createThread({ id: randomUUID(), title: body.title ?? '', now: Date.now() });
     return json({ id: thread.id, title: thread.title, createdAt: thread.createdAt }, 201);

@@ -13,13 +13,13 @@ const loginBody = z.object({ password: z.string().max(10_000) }).strict();
 
 /** Logs in with the password: a session cookie on success, 401 on a wrong one, 429 after too many. */
 export function POST(request: Request) {
-  return handle(async () => {
+  return handle(request, async () => {
     const { auth } = getRuntime();
     const { password } = await readJson(request, loginBody);
     if (!auth.required) return json({ ok: true, required: false });
-    const address = clientAddress(request);
-    const waitMs = auth.limiter.waitMs(address);
-    if (waitMs > 0) {
+    const attempt = auth.limiter.reserve(clientAddress(request));
+    if (typeof attempt === 'number') {
+      const waitMs = attempt;
       const minutes = Math.ceil(waitMs / 60_000);
       return json(
         { error: { code: 'rate_limited', message: `Too many wrong passwords. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` } },
@@ -27,11 +27,8 @@ export function POST(request: Request) {
         { 'Retry-After': String(Math.ceil(waitMs / 1000)) },
       );
     }
-    if (!(await auth.checkPassword(password))) {
-      auth.limiter.failed(address);
-      throw new HearthError('unauthorized', 'That is not the password.');
-    }
-    auth.limiter.succeeded(address);
+    if (!(await auth.checkPassword(password))) throw new HearthError('unauthorized', 'That is not the password.');
+    attempt.succeeded();
     const { token } = auth.sessions.start();
     return json({ ok: true, required: true }, 200, {
       'Set-Cookie': sessionCookie(token, { maxAgeSeconds: auth.sessionMaxAgeSeconds, secure: isHttps(request) }),

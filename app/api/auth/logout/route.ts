@@ -8,7 +8,7 @@ export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 /** Ends this browser's session: the row is deleted (the token is dead everywhere) and the cookie cleared. */
 export function POST(request: Request) {
-  return handle(() => {
+  return handle(request, () => {
     getRuntime().auth.sessions.end(sessionTokenFrom(request.headers.get('cookie')));
     return json({ ok: true }, 200, { 'Set-Cookie': sessionCookie('', { maxAgeSeconds: 0, secure: isHttps(request) }) });
   });

@@ -8,7 +8,7 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 /** Whether a password is set and whether this browser is logged in (the page shows Log out from it). */
 export function GET(request: Request) {
-  return handle(() => {
+  return handle(request, () => {
     const { auth } = getRuntime();
     const loggedIn = auth.required && auth.sessions.valid(sessionTokenFrom(request.headers.get('cookie')));
     return json({ required: auth.required, loggedIn });

@@ -10,15 +10,15 @@ export const { GET, HEAD, POST, PUT, OPTIONS } = otherMethods('PATCH', 'DELETE')
 type Params = { params: Promise<{ id: string }> };
 
 export function PATCH(request: Request, { params }: Params) {
-  return handle(async () => {
+  return handle(request, async () => {
     const id = parseId(idParam, (await params).id, 'memory');
     const { text } = await readJson(request, memoryBody);
     return json(editMemory(getRuntime(), id, text));
   });
 }
 
-export function DELETE(_request: Request, { params }: Params) {
-  return handle(async () => {
+export function DELETE(request: Request, { params }: Params) {
+  return handle(request, async () => {
     forgetMemory(getRuntime(), parseId(idParam, (await params).id, 'memory'));
     return new Response(null, { status: 204 });
   });

@@ -9,7 +9,7 @@ export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 /** Asks a model server how it is (reachable, model, context size, slots, vision) before it is saved. */
 export function POST(request: Request) {
-  return handle(async () => {
+  return handle(request, async () => {
     const { url, model } = await readJson(request, checkModelBody);
     const { config } = getRuntime();
     const client = createLlamaClient({ baseURL: url.replace(/\/+$/, ''), timeoutMs: 5000, healthTimeoutMs: 5000, apiKey: config.LLAMA_API_KEY, model: model || undefined });

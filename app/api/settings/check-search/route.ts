@@ -8,7 +8,7 @@ export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 /** One test search against a SearXNG address: `{ok, results}` or `{ok: false, error}` in words. */
 export function POST(request: Request) {
-  return handle(async () => {
+  return handle(request, async () => {
     const { url } = await readJson(request, checkSearchBody);
     return json(await checkSearxng(url));
   });

@@ -9,8 +9,8 @@ export const { POST, PUT, OPTIONS } = otherMethods('GET', 'PATCH', 'DELETE');
 
 type Params = { params: Promise<{ id: string }> };
 
-export function GET(_request: Request, { params }: Params) {
-  return handle(async () => {
+export function GET(request: Request, { params }: Params) {
+  return handle(request, async () => {
     const id = parseId(idParam, (await params).id);
     const { store, turns } = getRuntime();
     return json(threadView(store, turns, id));
@@ -18,7 +18,7 @@ export function GET(_request: Request, { params }: Params) {
 }
 
 export function PATCH(request: Request, { params }: Params) {
-  return handle(async () => {
+  return handle(request, async () => {
     const id = parseId(idParam, (await params).id);
     const { branch, ...patch } = await readJson(request, patchThreadBody);
     const { store, turns } = getRuntime();
@@ -29,8 +29,8 @@ export function PATCH(request: Request, { params }: Params) {
   });
 }
 
-export function DELETE(_request: Request, { params }: Params) {
-  return handle(async () => {
+export function DELETE(request: Request, { params }: Params) {
+  return handle(request, async () => {
     deleteThread(getRuntime(), parseId(idParam, (await params).id));
     return new Response(null, { status: 204 });
   });

@@ -10,7 +10,7 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 type Params = { params: Promise<{ id: string }> };
 
 export function GET(request: Request, { params }: Params) {
-  return handle(async () => {
+  return handle(request, async () => {
     const id = parseId(idParam, (await params).id);
     const { format } = parseInput(exportQuery, searchParams(request));
     const { store, turns } = getRuntime();

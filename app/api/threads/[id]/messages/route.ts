@@ -11,7 +11,7 @@ type Params = { params: Promise<{ id: string }> };
 
 /** Saves the message, starts a detached turn and streams its events. */
 export function POST(request: Request, { params }: Params) {
-  return handle(async () => {
+  return handle(request, async () => {
     const threadId = parseId(idParam, (await params).id);
     const body = await readJson(request, postMessageBody);
     const { turns } = getRuntime();

@@ -10,8 +10,8 @@ export const { GET, HEAD, POST, PUT, PATCH, OPTIONS } = otherMethods('DELETE');
 type Params = { params: Promise<{ id: string; messageId: string }> };
 
 /** Deletes a message and what follows it (every branch under it); answers with the thread as it is now shown. */
-export function DELETE(_request: Request, { params }: Params) {
-  return handle(async () => {
+export function DELETE(request: Request, { params }: Params) {
+  return handle(request, async () => {
     const p = await params;
     const threadId = parseId(idParam, p.id);
     const messageId = parseId(idParam, p.messageId, 'message');

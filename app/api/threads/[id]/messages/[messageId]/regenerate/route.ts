@@ -11,7 +11,7 @@ type Params = { params: Promise<{ id: string; messageId: string }> };
 
 /** A new answer beside this one (to the same question), streamed like a message's turn. */
 export function POST(request: Request, { params }: Params) {
-  return handle(async () => {
+  return handle(request, async () => {
     const p = await params;
     const threadId = parseId(idParam, p.id);
     const messageId = parseId(idParam, p.messageId, 'message');

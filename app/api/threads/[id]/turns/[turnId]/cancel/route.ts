@@ -9,8 +9,8 @@ export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 type Params = { params: Promise<{ id: string; turnId: string }> };
 
-export function POST(_request: Request, { params }: Params) {
-  return handle(async () => {
+export function POST(request: Request, { params }: Params) {
+  return handle(request, async () => {
     const p = await params;
     const threadId = parseId(idParam, p.id);
     const turnId = parseId(idParam, p.turnId, 'turn');

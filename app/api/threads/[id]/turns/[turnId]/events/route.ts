@@ -12,7 +12,7 @@ type Params = { params: Promise<{ id: string; turnId: string }> };
 
 /** Replays a turn's events after ?after=N, then follows it live until it ends. */
 export function GET(request: Request, { params }: Params) {
-  return handle(async () => {
+  return handle(request, async () => {
     const p = await params;
     const threadId = parseId(idParam, p.id);
     const turnId = parseId(idParam, p.turnId, 'turn');
