@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import { exposureRefusal } from './exposure';
 import { authVerdict, installAuthGate, isPublicPath } from './gate';
 import { safeNextPath } from './next-path';
-import { hashPassword, passwordChecker } from './password';
-import { LoginLimiter } from './rate-limit';
+import { boundedQueue, hashPassword, passwordChecker } from './password';
+import { LoginLimiter, type LoginAttempt } from './rate-limit';
 import { SessionBook, sessionCookie, sessionTokenFrom, type SessionStore } from './sessions';
 
 test('a password hash checks the right password and nothing else', async () => {
@@ -63,24 +63,61 @@ test('the cookie is httpOnly, SameSite=Strict, for the whole site, and Secure on
 test('failed logins are limited per address and overall; a success clears the address', () => {
   let now = 0;
   const limiter = new LoginLimiter({ perAddress: 3, overall: 5, windowMs: 1000 }, () => now);
+  const fail = (address: string) => assert.equal(typeof limiter.reserve(address), 'object', `${address} may try`);
   for (let i = 0; i < 3; i++) {
-    assert.equal(limiter.waitMs('a'), 0, `try ${i}`);
-    limiter.failed('a');
+    fail('a');
     now += 10;
   }
-  assert.equal(limiter.waitMs('a'), 1000 - 30, 'the fourth try waits until the first failure leaves the window');
-  assert.equal(limiter.waitMs('b'), 0, 'another address may still try');
-  limiter.failed('b');
-  limiter.failed('c');
-  assert.ok(limiter.waitMs('d') > 0, 'five failures overall: every address waits');
+  assert.equal(limiter.reserve('a'), 1000 - 30, 'the fourth try waits until the first failure leaves the window');
+  fail('b');
+  fail('c');
+  assert.ok((limiter.reserve('d') as number) > 0, 'five failures overall: every address waits');
   now += 1000;
-  assert.equal(limiter.waitMs('a'), 0, 'the window has passed');
-  limiter.failed('e');
-  limiter.failed('e');
-  limiter.succeeded('e');
-  limiter.failed('e');
-  limiter.failed('e');
-  assert.equal(limiter.waitMs('e'), 0, 'a success cleared the earlier failures');
+  fail('e');
+  fail('e');
+  (limiter.reserve('e') as LoginAttempt).succeeded();
+  fail('e');
+  fail('e');
+  assert.equal(typeof limiter.reserve('e'), 'object', 'a success cleared the earlier failures');
+});
+
+test('password hashes run at most two at once; the rest wait in order and all finish', async () => {
+  const queue = boundedQueue(2);
+  let running = 0;
+  let most = 0;
+  const order: number[] = [];
+  const releases: (() => void)[] = [];
+  const jobs = Array.from({ length: 6 }, (_, i) =>
+    queue(async () => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise<void>((r) => releases.push(r));
+      running--;
+      order.push(i);
+      return i;
+    }),
+  );
+  while (order.length < 6) {
+    await new Promise((r) => setImmediate(r));
+    assert.ok(running <= 2);
+    releases.shift()?.();
+  }
+  assert.deepEqual(await Promise.all(jobs), [0, 1, 2, 3, 4, 5]);
+  assert.equal(most, 2);
+  assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
+});
+
+test('attempts count when they are made, so concurrent ones cannot pass the limit; a right password takes its attempt back', () => {
+  const limiter = new LoginLimiter({ perAddress: 10, overall: 100, windowMs: 1000 }, () => 0);
+  // 40 tries at once, none checked yet: only 10 may go on to the password check.
+  const tries = Array.from({ length: 40 }, () => limiter.reserve('a'));
+  assert.equal(tries.filter((t) => typeof t === 'object').length, 10);
+  // 150 from forged addresses: the overall cap holds (90 left after the 10 of a).
+  const forged = Array.from({ length: 150 }, (_, i) => limiter.reserve(`10.0.0.${i}`));
+  assert.equal(forged.filter((t) => typeof t === 'object').length, 90);
+  const fresh = new LoginLimiter({ perAddress: 2, overall: 2, windowMs: 1000 }, () => 0);
+  for (let i = 0; i < 5; i++) (fresh.reserve('owner') as LoginAttempt).succeeded();
+  assert.equal(typeof fresh.reserve('other'), 'object', 'successes use up nothing overall');
 });
 
 test('exposure: off loopback, or with other host names allowed, a password is required', () => {

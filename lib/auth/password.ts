@@ -27,18 +27,42 @@ export function hashPassword(password: string, salt: Buffer = randomBytes(16)): 
 /** Hashing runs on libuv's pool, so a login never stalls the streams of running turns. */
 export type PasswordCheck = (typed: string) => Promise<boolean>;
 
+/**
+ * At most this many scrypt hashes at once (32 MiB each); the rest wait their turn, so a burst
+ * of logins holds a bounded amount of memory and leaves libuv's pool to the file reads.
+ */
+const CONCURRENT_HASHES = 2;
+
+/** Runs `work` when fewer than `limit` of its kind run, in the order asked. */
+export function boundedQueue(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (running >= limit) await new Promise<void>((r) => waiting.push(r));
+    running++;
+    try {
+      return await work();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
 /** A checker for one stored hash; throws when the hash is not in the format above. */
-export function passwordChecker(encoded: string): PasswordCheck {
+export function passwordChecker(encoded: string, { concurrent = CONCURRENT_HASHES }: { concurrent?: number } = {}): PasswordCheck {
   const m = PASSWORD_HASH_FORMAT.exec(encoded);
   if (!m) throw new Error('not an scrypt password hash');
   const [n, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (n < 2 || (n & (n - 1)) !== 0 || r < 1 || p < 1) throw new Error('not an scrypt password hash');
   const salt = Buffer.from(m[4], 'base64url');
   const expected = Buffer.from(m[5], 'base64url');
-  return async (typed) => {
-    // Long inputs are cut before hashing so a huge body cannot make scrypt slower; the
-    // comparison below is of fixed-length hashes, so it takes the same time right or wrong.
-    const actual = await scryptAsync(typed.slice(0, 1024).normalize('NFC'), salt, expected.length, { N: n, r, p, maxmem: MAX_MEM });
-    return timingSafeEqual(actual, expected);
-  };
+  const queue = boundedQueue(concurrent);
+  return (typed) =>
+    queue(async () => {
+      // Long inputs are cut before hashing so a huge body cannot make scrypt slower; the
+      // comparison below is of fixed-length hashes, so it takes the same time right or wrong.
+      const actual = await scryptAsync(typed.slice(0, 1024).normalize('NFC'), salt, expected.length, { N: n, r, p, maxmem: MAX_MEM });
+      return timingSafeEqual(actual, expected);
+    });
 }

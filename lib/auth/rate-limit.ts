@@ -2,7 +2,8 @@
  * Failed logins, counted in a sliding window per client address and over all addresses.
  * The per-address limit stops one client guessing; the global one bounds guessing from
  * many addresses (or from one that forges X-Forwarded-For, which Next passes on as sent).
- * A success clears the address's count.
+ * Each attempt counts from the moment it is made (reserve); a success takes it back and
+ * clears the address's count.
  */
 export type LoginLimits = { perAddress: number; overall: number; windowMs: number };
 
@@ -17,8 +18,33 @@ export class LoginLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Counts a login attempt before its password is checked (the check is slow, scrypt): the
+   * attempt, or the milliseconds until this address may try again. Counting first means
+   * attempts made at the same time are all counted, so no number of concurrent tries gets
+   * more than the limit through. A right password takes its attempt back (succeeded).
+   */
+  reserve(address: string): LoginAttempt | number {
+    const wait = this.waitMs(address);
+    if (wait > 0) return wait;
+    const stamp = this.now();
+    this.all.push(stamp);
+    const mine = this.failures.get(address) ?? [];
+    mine.push(stamp);
+    this.failures.set(address, mine);
+    // Bound memory against a flood of forged addresses: the global window is the real cap.
+    if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value as string);
+    return {
+      succeeded: () => {
+        this.failures.delete(address);
+        const at = this.all.lastIndexOf(stamp);
+        if (at >= 0) this.all.splice(at, 1);
+      },
+    };
+  }
+
   /** Milliseconds until this address may try again, or 0 when it may try now. */
-  waitMs(address: string): number {
+  private waitMs(address: string): number {
     const now = this.now();
     const since = now - this.limits.windowMs;
     this.all = this.all.filter((t) => t > since);
@@ -29,21 +55,10 @@ export class LoginLimiter {
     if (this.all.length >= this.limits.overall) return this.all[this.all.length - this.limits.overall] + this.limits.windowMs - now;
     return 0;
   }
-
-  failed(address: string): void {
-    const now = this.now();
-    this.all.push(now);
-    const mine = this.failures.get(address) ?? [];
-    mine.push(now);
-    this.failures.set(address, mine);
-    // Bound memory against a flood of forged addresses: the global window is the real cap.
-    if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value as string);
-  }
-
-  succeeded(address: string): void {
-    this.failures.delete(address);
-  }
 }
+
+/** An attempt counted by reserve; a right password takes it back. */
+export type LoginAttempt = { succeeded(): void };
 
 /** The client's address as Next passes it: the first X-Forwarded-For entry (the socket's address when the client sent none). */
 export function clientAddress(request: Request): string {
