@@ -26,7 +26,7 @@ const THREAD_PAGE = 50;
 const REATTACH_TRIES = 5;
 
 function threadPath(id: string | null) {
-  return id ? `/t/${id}` : '/';
+  return id ? `/t/${encodeURIComponent(id)}` : '/';
 }
 
 /** A message's anchor in the page (and in a link: /t/<thread>#m-<message>). */
@@ -350,7 +350,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   // Leaving the page does not undo a delete: it is sent on the way out.
   useEffect(() => {
     if (!deleting) return;
-    const onHide = () => void fetch(`/api/threads/${deleting.id}`, { method: 'DELETE', keepalive: true });
+    const onHide = () => void fetch(`/api/threads/${encodeURIComponent(deleting.id)}`, { method: 'DELETE', keepalive: true });
     window.addEventListener('pagehide', onHide);
     return () => window.removeEventListener('pagehide', onHide);
   }, [deleting]);
@@ -615,7 +615,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             />
           )}
           {currentId && (
-            <a className="text-xs text-stone-600 dark:text-stone-400 underline" href={`/api/threads/${currentId}/export?format=md`}>
+            <a className="text-xs text-stone-600 dark:text-stone-400 underline" href={`/api/threads/${encodeURIComponent(currentId)}/export?format=md`}>
               Export
             </a>
           )}

@@ -4,7 +4,7 @@ import type { AttachmentInfo } from '@/lib/client/api';
 import { useDialogFocus } from './useDialogFocus';
 
 /** Where a stored attachment is served (GET /api/attachments/:id). */
-export const attachmentUrl = (id: string) => `/api/attachments/${id}`;
+export const attachmentUrl = (id: string) => `/api/attachments/${encodeURIComponent(id)}`;
 
 export const isImage = (a: AttachmentInfo) => a.kind === 'image';
 

@@ -76,16 +76,16 @@ export const api = {
   listThreads: (limit: number, cursor?: string | null) =>
     call<{ threads: ThreadSummary[]; nextCursor: string | null }>(`/api/threads?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
   createThread: () => call<{ id: string; title: string; createdAt: number }>('/api/threads', { method: 'POST', body: '{}' }),
-  getThread: (id: string) => call<ThreadView>(`/api/threads/${id}`),
+  getThread: (id: string) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`),
   patchThread: (id: string, patch: { title?: string; pinned?: boolean; systemPrompt?: string; branch?: string }) =>
-    call<ThreadView>(`/api/threads/${id}`, { method: 'PATCH', body: JSON.stringify(patch) }),
-  deleteThread: (id: string) => call<void>(`/api/threads/${id}`, { method: 'DELETE' }),
+    call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
+  deleteThread: (id: string) => call<void>(`/api/threads/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   /** Deletes a message and what follows it; answers with the thread as now shown. */
-  deleteMessage: (threadId: string, messageId: string) => call<ThreadView>(`/api/threads/${threadId}/messages/${messageId}`, { method: 'DELETE' }),
-  cancel: (threadId: string, turnId: string) => call<unknown>(`/api/threads/${threadId}/turns/${turnId}/cancel`, { method: 'POST' }),
+  deleteMessage: (threadId: string, messageId: string) => call<ThreadView>(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}`, { method: 'DELETE' }),
+  cancel: (threadId: string, turnId: string) => call<unknown>(`/api/threads/${encodeURIComponent(threadId)}/turns/${encodeURIComponent(turnId)}/cancel`, { method: 'POST' }),
   listMemories: () => call<{ memories: MemoryFact[] }>('/api/memories'),
   addMemory: (text: string) => call<MemoryFact>('/api/memories', { method: 'POST', body: JSON.stringify({ text }) }),
-  forgetMemory: (id: string) => call<void>(`/api/memories/${id}`, { method: 'DELETE' }),
+  forgetMemory: (id: string) => call<void>(`/api/memories/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   search: (q: string, filters: SearchFilters = {}, signal?: AbortSignal) => {
     const params = new URLSearchParams({ q, limit: '20' });
     for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
@@ -156,7 +156,7 @@ export async function sendMessage(
   signal?: AbortSignal,
   editOf?: string,
 ) {
-  const res = await fetch(`/api/threads/${threadId}/messages`, {
+  const res = await fetch(`/api/threads/${encodeURIComponent(threadId)}/messages`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ content, ...(attachmentIds.length ? { attachmentIds } : {}), ...(editOf ? { editOf } : {}) }),
@@ -167,12 +167,12 @@ export async function sendMessage(
 
 /** Asks for a new answer beside this one and streams its turn. */
 export async function regenerateAnswer(threadId: string, messageId: string, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
-  const res = await fetch(`/api/threads/${threadId}/messages/${messageId}/regenerate`, { method: 'POST', signal });
+  const res = await fetch(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}/regenerate`, { method: 'POST', signal });
   await stream(res, onEvent, signal);
 }
 
 /** Re-attaches to a turn: replays its events after `after`, then follows it live. */
 export async function followTurn(threadId: string, turnId: string, after: number, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
-  const res = await fetch(`/api/threads/${threadId}/turns/${turnId}/events?after=${after}`, { signal });
+  const res = await fetch(`/api/threads/${encodeURIComponent(threadId)}/turns/${encodeURIComponent(turnId)}/events?after=${after}`, { signal });
   await stream(res, onEvent, signal);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMimeType } from '@/lib/attachments/mime';
 
 /**
  * The library file: everything Hearth keeps, as JSON Lines (one record a line), so it can be
@@ -23,7 +24,8 @@ export const FILE_CHUNK_BYTES = 768 * 1024;
 /** The longest line a library file may have: a long message, or a file chunk. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
-const id = z.string().min(1).max(200);
+/** Every id Hearth makes is a UUID; the page puts ids into URLs, so an imported one must be one too (no "../memories/x"). */
+const id = z.string().uuid('must be a UUID, as Hearth makes them');
 const time = z.number().int().min(0).max(8.64e15);
 const text = (max: number) => z.string().max(max);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex');
@@ -184,7 +186,7 @@ export const recordSchema = z.discriminatedUnion('type', [
       id,
       messageId: id.nullable(),
       name: text(500),
-      mime: text(200),
+      mime: z.string().refine(isMimeType, 'must be a content type such as text/plain'),
       size: z.number().int().min(0),
       sha256,
       text: text(10_000_000),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMimeType } from '@/lib/attachments/mime';
 import { DECISIONS_LAYER_ID } from '@/lib/decide/history';
 import { HearthError } from '@/lib/errors';
 import { decisionRecordSchema, describeIssue, recordSchema, type LibraryRecord, type RecordOf } from './format';
@@ -15,7 +16,8 @@ import { decisionRecordSchema, describeIssue, recordSchema, type LibraryRecord, 
 /** A thread's JSON is read whole; larger ones should travel as a library file. */
 export const THREAD_JSON_MAX_BYTES = 256 * 1024 * 1024;
 
-const id = z.string().min(1).max(200);
+/** Ids go into URLs: an imported one must be a UUID, as Hearth makes them. */
+const id = z.string().uuid('must be a UUID, as Hearth makes them');
 const time = z.number().int().min(0);
 
 const messageSchema = z.object({
@@ -31,7 +33,7 @@ const messageSchema = z.object({
         toolCalls: z.array(
           z.object({ id: z.string().min(1).max(400), name: z.string().max(200), arguments: z.string().max(1_000_000), ok: z.boolean(), result: z.unknown(), repeat: z.boolean(), ms: z.number().int().min(0) }),
         ),
-        attachments: z.array(z.object({ id, messageId: id.nullable(), name: z.string().max(500), mime: z.string().max(200), size: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
+        attachments: z.array(z.object({ id, messageId: id.nullable(), name: z.string().max(500), mime: z.string().refine(isMimeType, 'must be a content type such as text/plain'), size: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
         decisions: z.array(decisionRecordSchema),
         setAside: z.array(
           z.object({
