@@ -41,3 +41,19 @@ test('code is highlighted and copied, math is set, prices stay prices, the answe
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(CODE_AND_MATH);
   await page.request.delete(`/api/threads/${chat.threadId()}`);
 });
+
+test('an answer of 2,000 nested blockquotes renders flattened past a depth, and its thread opens again', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.ask('Write deeply nested quotes please.');
+  await chat.waitForAnswer();
+  const answer = chat.lastAnswer().getByTestId('answer');
+  await expect(answer).toContainText('the bottom of the well');
+  expect(await answer.locator('blockquote').count()).toBeLessThanOrEqual(24);
+  // Opened afresh (server-rendered, then hydrated), the thread shows it again.
+  await page.reload();
+  await expect(chat.lastAnswer().getByTestId('answer')).toContainText('the bottom of the well');
+  expect(errors).toEqual([]);
+});

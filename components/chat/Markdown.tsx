@@ -1,6 +1,6 @@
 'use client';
 
-import { isValidElement, useEffect, useState, type ReactNode } from 'react';
+import { Component, isValidElement, useEffect, useState, type ReactNode } from 'react';
 import ReactMarkdown from 'react-markdown';
 import rehypeKatex from 'rehype-katex';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
@@ -23,8 +23,9 @@ import { CodeBlock } from './CodeBlock';
 export function Markdown({ text }: { text: string }) {
   return (
     <div className="md break-words">
+      <PlainIfItFails text={text}>
       <ReactMarkdown
-        remarkPlugins={[remarkGfm, [remarkMath, { singleDollarTextMath: false }], htmlAsText]}
+        remarkPlugins={[boundDepth, remarkGfm, [remarkMath, { singleDollarTextMath: false }], htmlAsText]}
         rehypePlugins={[[rehypeSanitize, schema], [rehypeKatex, { throwOnError: false, strict: 'ignore', trust: false, errorColor: 'var(--katex-error)' }]]}
         components={{
           pre: ({ children }) => codeBlockOf(children) ?? <pre>{children}</pre>,
@@ -38,8 +39,23 @@ export function Markdown({ text }: { text: string }) {
       >
         {latexDelimiters(text)}
       </ReactMarkdown>
+      </PlainIfItFails>
     </div>
   );
+}
+
+/**
+ * A message whose Markdown cannot be rendered is shown as its plain text, so the thread still
+ * opens (without this, one such message made the whole page "couldn't load", every time).
+ */
+class PlainIfItFails extends Component<{ text: string; children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  render() {
+    return this.state.failed ? <p className="whitespace-pre-wrap" data-testid="markdown-as-text">{this.props.text}</p> : this.props.children;
+  }
 }
 
 /** The default schema, with the classes remark-math gives math (and rehype-katex reads). */
@@ -71,6 +87,39 @@ function codeBlockOf(children: ReactNode): ReactNode | null {
 }
 
 type MdNode = { type: string; value?: string; children?: MdNode[] };
+
+/** How deep blockquotes, lists and emphasis may nest before the rest is shown flat. */
+export const MAX_MARKDOWN_DEPTH = 24;
+
+/** Every text below a node, without recursion (the node may be thousands deep). */
+function flatText(node: MdNode): string {
+  const out: string[] = [];
+  const stack: MdNode[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (typeof n.value === 'string') out.push(n.value);
+    if (n.children) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  return out.join(' ');
+}
+
+/**
+ * A remark plugin: nesting past MAX_MARKDOWN_DEPTH (2,000 blockquotes, say, which a page the
+ * model read can steer it into writing) is shown as the plain text it holds, so rendering never
+ * runs out of stack. It walks only down to that depth itself.
+ */
+export function boundDepth() {
+  const walk = (node: MdNode, depth: number) => {
+    if (!node.children) return;
+    if (depth >= MAX_MARKDOWN_DEPTH) {
+      node.children = [{ type: 'text', value: flatText(node) }];
+      if (node.type === 'root' || node.type === 'blockquote' || node.type === 'listItem' || node.type === 'list') node.children = [{ type: 'paragraph', children: node.children }];
+      return;
+    }
+    for (const child of node.children) walk(child, depth + 1);
+  };
+  return (tree: MdNode) => walk(tree, 0);
+}
 
 /**
  * A remark plugin: raw HTML in the markdown becomes literal text. react-markdown would drop it

@@ -244,6 +244,8 @@ export function persona(req: DoubleRequest): DoubleReply {
     return { content: `Card number ${n} for "${q.slice(0, 80)}".` };
   }
   if (/code and math/i.test(q)) return { content: CODE_AND_MATH };
+  // What a page the model read can steer it into writing: 2,000 nested blockquotes (4 KB).
+  if (/deeply nested quotes/i.test(q)) return { content: `${'> '.repeat(2000)}the bottom of the well` };
   const hostile = q.match(/hostile corpus (http:\/\/\S+)/i);
   if (hostile) return { content: hostileCorpus(hostile[1]) };
   if (/markdown test/i.test(q)) {
