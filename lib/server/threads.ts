@@ -153,6 +153,24 @@ export function threadView(store: Store, turns: TurnRegistry, id: string, { allB
 
 export type ThreadView = ReturnType<typeof threadView>;
 
+/**
+ * A model's Markdown made safe to open in any viewer, as Hearth's own page shows it: remote
+ * images become links (a viewer would load them, telling their site the reader is there), and
+ * raw HTML tags are escaped to text. Code, inline and fenced, is left as written.
+ */
+export function inertMarkdown(text: string): string {
+  return text
+    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(/!\[([^\]\n]*)\]\(\s*<?([a-z][a-z0-9+.-]*:[^)\s>]*)>?(?:\s+"[^"\n]*")?\s*\)/gi, (_, alt: string, url: string) => `[image: ${alt || url}](${url})`)
+            .replace(/<(?=[a-z!/?])/gi, '&lt;'),
+    )
+    .join('');
+}
+
 /** Markdown for reading; JSON (the full view) for keeping, lossless. */
 export function threadMarkdown(view: ThreadView): string {
   const lines = [`# ${view.title || 'Untitled thread'}`, '', `Exported from Hearth on ${new Date().toISOString()}.`, ''];
@@ -161,7 +179,7 @@ export function threadMarkdown(view: ThreadView): string {
     lines.push(`## ${m.role === 'user' ? 'You' : 'Assistant'} (${new Date(m.createdAt).toISOString()})${m.status !== 'complete' ? ` [${m.status}]` : ''}`, '');
     for (const c of m.toolCalls) lines.push(`> tool ${c.name}(${c.arguments}) ${c.ok ? 'ok' : 'failed'}${c.repeat ? ' (repeat)' : ''}`);
     if (m.toolCalls.length) lines.push('');
-    lines.push(m.content, '');
+    lines.push(m.role === 'assistant' ? inertMarkdown(m.content) : m.content, '');
   }
   const others = view.otherMessages?.length ?? view.messages.filter((m) => m.branch).length;
   if (others > 0) lines.push('---', '', '_This is the branch shown in Hearth; the JSON export has every branch._', '');

@@ -49,6 +49,10 @@ test('address classification', () => {
   assert.equal(addressRefusal('8.8.8.8'), null);
   assert.match(addressRefusal('198.18.0.1')!, /benchmark/);
   assert.match(addressRefusal('::ffff:10.0.0.1')!, /private/);
+  assert.match(addressRefusal('::ffff:0:7f00:1')!, /loopback/, 'IPv4-translated (::ffff:0:0/96) is judged as its IPv4 address');
+  assert.match(addressRefusal('::ffff:0:808:808')!, /IPv4-translated/, 'and is never fetched, even for a public one');
+  assert.match(addressRefusal('64:ff9b:1::a00:1')!, /local-use NAT64/);
+  assert.match(addressRefusal('64:ff9b:1:ffff::808:808')!, /local-use NAT64/);
   assert.deepEqual(parseIpv6('::1'), [0, 0, 0, 0, 0, 0, 0, 1]);
   assert.equal(parseIpv6('1::2::3'), null);
 });

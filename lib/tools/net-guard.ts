@@ -110,6 +110,10 @@ function ipv6Reason(ip: string): string | null {
   if (zeroUpTo(7) && g[7] === 1) return 'a loopback address';
   if (zeroUpTo(5) && g[5] === 0xffff) return ipv4Reason(embeddedV4(g, 6)) ?? 'an IPv4-mapped address';
   if (zeroUpTo(6)) return 'an IPv4-compatible address';
+  // ::ffff:0:0/96, IPv4-translated (SIIT): judged as the address it stands for, refused if public too (it reaches no one directly).
+  if (zeroUpTo(4) && g[4] === 0xffff && g[5] === 0) return ipv4Reason(embeddedV4(g, 6)) ?? 'an IPv4-translated address';
+  // 64:ff9b:1::/48, local-use NAT64 (RFC 8215): a translator on the local network.
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'a local-use NAT64 address';
   if (g[0] === 0x64 && g[1] === 0xff9b) return ipv4Reason(embeddedV4(g, 6)) ?? 'a NAT64 address';
   if ((g[0] & 0xfe00) === 0xfc00) return 'a private (unique local) address';
   if ((g[0] & 0xffc0) === 0xfe80) return 'a link-local address';
