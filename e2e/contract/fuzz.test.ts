@@ -81,6 +81,8 @@ const routes: [fc.Arbitrary<string>, string[]][] = [
   [fc.constantFrom('/api', '/api/', '/', '/login'), ['GET']],
   [id.map((i) => `/t/${i}`), ['GET']],
   [fc.string({ maxLength: 60 }).map((s) => `/api/${encodeURIComponent(s)}`), ['GET', 'POST']],
+  // Static files and pages under every method (Next answered POST on a static file with a bare 500).
+  [fc.constantFrom('/favicon.svg', '/_next/static/chunks/missing.js', '/login', '/'), ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']],
 ];
 const ANY_METHOD = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD', 'OPTIONS'];
 const routeArb = fc.oneof(
@@ -129,7 +131,31 @@ const bodyArb: fc.Arbitrary<Body> = fc.oneof(
     }),
 );
 
-const requestArb = fc.record({ route: routeArb, query: queryArb, body: bodyArb }).map(({ route, query, body }) => ({ ...route, query, body }));
+/** A multipart upload written by hand, so its part can carry a type no File would keep (control characters, line breaks). */
+const rawUpload: fc.Arbitrary<Body> = fc
+  .record({
+    type: fc.constantFrom('text/plain\x01', 'text/html\r\nX-Evil: 1', 'image/svg+xml', 'text/plain; charset="x', 'image/png', 'text/x-\u00e9'),
+    bytes: fc.string({ maxLength: 300 }),
+  })
+  .map(({ type, bytes }) => ({
+    body: `--fuzzb\r\nContent-Disposition: form-data; name="file"; filename="f.txt"\r\nContent-Type: ${type}\r\n\r\n${bytes}\r\n--fuzzb--\r\n`,
+    type: 'multipart/form-data; boundary=fuzzb',
+  }));
+
+/** A library file whose ids and types are the shapes that broke the page (../ ids, types with line breaks). */
+const hostileLibrary: fc.Arbitrary<Body> = fc
+  .record({ threadId: id, mime: fc.constantFrom('text/plain', 'text/html\r\nX: 1', 'text/plain\x01', 'image/svg+xml'), kind: fc.constantFrom('text', 'image') })
+  .map(({ threadId, mime, kind }) => {
+    const records = [
+      { type: 'thread', id: threadId, title: 'Fuzzed', titleSource: 'user', systemPrompt: '', pinned: false, createdAt: 1, updatedAt: 1 },
+      { type: 'memory', id: `../memories/${threadId}`, text: 'x', createdAt: 1, updatedAt: 1 },
+      { type: 'attachment', id: threadId, messageId: null, name: 'a.txt', mime, size: 1, sha256: '0'.repeat(64), text: 'a', kind, chars: 1, lines: 1, createdAt: 1 },
+    ];
+    const lines = [{ type: 'hearth-library', version: 1, exportedAt: 1 }, ...records, { type: 'end', records: records.length }];
+    return { body: lines.map((l) => JSON.stringify(l)).join('\n'), type: 'application/x-ndjson' };
+  });
+
+const requestArb = fc.record({ route: routeArb, query: queryArb, body: fc.oneof({ weight: 6, arbitrary: bodyArb }, { weight: 1, arbitrary: rawUpload }, { weight: 1, arbitrary: hostileLibrary }) }).map(({ route, query, body }) => ({ ...route, query, body }));
 
 type Sent = { method: string; path: string; query: string; body: Body };
 
