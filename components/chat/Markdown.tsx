@@ -7,6 +7,7 @@ import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import 'katex/dist/katex.min.css';
+import { outsideCode } from '@/lib/markdown/outside-code';
 import { CodeBlock } from './CodeBlock';
 
 /**
@@ -69,10 +70,7 @@ const schema = {
 
 /** \( … \) and \[ … \], as models often write TeX, in the $$ form remark-math reads; code is left alone. */
 function latexDelimiters(text: string): string {
-  return text
-    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\\\[([\s\S]+?)\\\]/g, (_, m: string) => `\n$$\n${m.trim()}\n$$\n`).replace(/\\\((.+?)\\\)/g, (_, m: string) => `$$${m}$$`)))
-    .join('');
+  return outsideCode(text, (part) => part.replace(/\\\[([\s\S]+?)\\\]/g, (_, m: string) => `\n$$\n${m.trim()}\n$$\n`).replace(/\\\((.+?)\\\)/g, (_, m: string) => `$$${m}$$`));
 }
 
 /** A fenced block's language and text, from the <code> react-markdown puts in its <pre>. */

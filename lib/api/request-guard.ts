@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { authVerdict } from '@/lib/auth/gate';
 import { isHttps } from '@/lib/auth/sessions';
 import { HearthError } from '@/lib/errors';
@@ -14,8 +15,6 @@ import { HearthError } from '@/lib/errors';
  *    send without asking (text/plain, urlencoded, none at all) are refused, so a forgotten
  *    Origin check could still not be reached by a form on another site.
  */
-
-import { isIPv4 } from 'node:net';
 
 /**
  * A loopback host name, exactly: `localhost`, `[::1]`, or an IPv4 literal in 127.0.0.0/8
@@ -57,17 +56,13 @@ function hostnameOf(hostHeader: string): string {
   return m ? m[1] : '';
 }
 
-export function isLoopbackListen(host: string): boolean {
-  return isLoopbackName(host);
-}
-
 const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
 
 /** Why a request is refused, or null when it may go on. */
 export function requestRefusal(req: GuardedRequest, config: GuardConfig, bodyTypes: BodyTypes = JSON_BODY): Refusal | null {
   const host = req.host ? hostnameOf(req.host) : '';
   const allowed = new Set(config.allowedHosts.map((h) => h.toLowerCase()));
-  if (isLoopbackListen(config.listenHost) || allowed.size > 0) {
+  if (isLoopbackName(config.listenHost) || allowed.size > 0) {
     const ok = host !== '' && (isLoopbackName(host) || host === config.listenHost.toLowerCase() || allowed.has(host));
     if (!ok) return { code: 'forbidden', message: `Hearth does not answer to the host name "${host || '(none)'}". Add it to HEARTH_ALLOWED_HOSTS to allow it.` };
   }

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { isLoopbackListen } from '@/lib/api/request-guard';
+import { isLoopbackName } from '@/lib/api/request-guard';
 
 /**
  * Hearth refuses to start reachable from other machines without a password. "Reachable"
@@ -9,7 +9,7 @@ import { isLoopbackListen } from '@/lib/api/request-guard';
  */
 export function exposureRefusal({ listening, allowedHosts, passwordSet }: { listening: readonly string[]; allowedHosts: readonly string[]; passwordSet: boolean }): string | null {
   if (passwordSet) return null;
-  const open = listening.filter((h) => !isLoopbackListen(h.replace(/^\[|\]$/g, '').replace(/^::ffff:/i, '')));
+  const open = listening.filter((h) => !isLoopbackName(h.replace(/^\[|\]$/g, '').replace(/^::ffff:/i, '')));
   if (open.length) {
     return `Hearth refuses to listen on ${open.join(', ')} without a password: anyone who can reach that address could read every conversation. Set HEARTH_PASSWORD (or HEARTH_PASSWORD_HASH from \`npm run hash-password\`), or listen on 127.0.0.1 only.`;
   }

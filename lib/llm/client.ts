@@ -58,11 +58,16 @@ const DEADLINE_MARK = 'hearth.deadline';
  * A deadline missed while a stream's body is read comes from undici unmarked, by its code.
  */
 export function missedDeadline(err: unknown): string | undefined {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { mark?: unknown }).mark === DEADLINE_MARK) return (e as Error).message;
-    if ((e as { code?: unknown }).code === 'UND_ERR_BODY_TIMEOUT') return 'sent nothing more in time';
+  for (const e of causes(err)) {
+    if (e.mark === DEADLINE_MARK) return String(e.message);
+    if (e.code === 'UND_ERR_BODY_TIMEOUT') return 'sent nothing more in time';
   }
   return undefined;
+}
+
+/** An error and the errors it was caused by (fetch wraps undici's in a TypeError, openai wraps that). */
+function* causes(err: unknown): Generator<{ code?: unknown; mark?: unknown; message?: unknown }> {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) yield e;
 }
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
@@ -78,8 +83,8 @@ const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 export function deadlineFetch({ connectMs, firstByteMs }: { connectMs: number; firstByteMs: number }, base: typeof undiciFetch = undiciFetch): typeof fetch {
   const dispatcher = new Agent({ connect: { timeout: connectMs }, headersTimeout: firstByteMs, bodyTimeout: firstByteMs });
   const marked = (err: unknown): unknown => {
-    for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-      const words = DEADLINE_WORDS[String((e as { code?: unknown }).code)];
+    for (const e of causes(err)) {
+      const words = DEADLINE_WORDS[String(e.code)];
       if (words) return Object.assign(new Error(words(seconds(connectMs), seconds(firstByteMs))), { mark: DEADLINE_MARK });
     }
     return err;

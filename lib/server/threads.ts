@@ -10,6 +10,7 @@ import type { Runtime } from './runtime';
 import { applyEvent, newTurnState } from '@/lib/client/turn-state';
 import { MessageTree } from '@/lib/threads/tree';
 import type { TurnEvent } from '@/lib/engine/events';
+import { outsideCode } from '@/lib/markdown/outside-code';
 
 /** Read models of the HTTP API: a thread with its messages, tool calls and decisions. */
 
@@ -159,16 +160,11 @@ export type ThreadView = ReturnType<typeof threadView>;
  * raw HTML tags are escaped to text. Code, inline and fenced, is left as written.
  */
 export function inertMarkdown(text: string): string {
-  return text
-    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
-    .map((part, i) =>
-      i % 2 === 1
-        ? part
-        : part
-            .replace(/!\[([^\]\n]*)\]\(\s*<?([a-z][a-z0-9+.-]*:[^)\s>]*)>?(?:\s+"[^"\n]*")?\s*\)/gi, (_, alt: string, url: string) => `[image: ${alt || url}](${url})`)
-            .replace(/<(?=[a-z!/?])/gi, '&lt;'),
-    )
-    .join('');
+  return outsideCode(text, (part) =>
+    part
+      .replace(/!\[([^\]\n]*)\]\(\s*<?([a-z][a-z0-9+.-]*:[^)\s>]*)>?(?:\s+"[^"\n]*")?\s*\)/gi, (_, alt: string, url: string) => `[image: ${alt || url}](${url})`)
+      .replace(/<(?=[a-z!/?])/gi, '&lt;'),
+  );
 }
 
 /** Markdown for reading; JSON (the full view) for keeping, lossless. */

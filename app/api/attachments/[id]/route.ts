@@ -26,14 +26,28 @@ export function GET(request: Request, { params }: Params) {
     const { store, config } = getRuntime();
     const row = store.attachmentFile({ id });
     if (!row) throw new HearthError('not_found', 'There is no attachment with that id.');
-    const file = filePath(filesDir(config.DATA_DIR), row.sha256);
-    if (!fs.existsSync(file)) throw new HearthError('not_found', 'The file of this attachment is no longer stored.');
-    const image = servedImageType(file);
+    // One open for everything: the size, the first bytes that say what it is, and the stream.
+    let fd: number;
+    try {
+      fd = fs.openSync(filePath(filesDir(config.DATA_DIR), row.sha256), 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new HearthError('not_found', 'The file of this attachment is no longer stored.');
+      throw err;
+    }
+    let size: number;
+    let image: string | null;
+    try {
+      size = fs.fstatSync(fd).size;
+      image = servedImageType(fd);
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
     const disposition = `${image ? 'inline' : 'attachment'}; filename="${asciiName(row.name)}"; filename*=UTF-8''${encodeURIComponent(row.name)}`;
-    return new Response(Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>, {
+    return new Response(Readable.toWeb(fs.createReadStream('', { fd, start: 0 })) as ReadableStream<Uint8Array>, {
       headers: {
         'Content-Type': image ?? safeDownloadType(row.mime),
-        'Content-Length': String(fs.statSync(file).size),
+        'Content-Length': String(size),
         'Content-Disposition': disposition,
         // The id names one stored file for good.
         'Cache-Control': 'private, max-age=31536000, immutable',
@@ -48,15 +62,10 @@ function asciiName(name: string): string {
 }
 
 /** The raster type the file's own first bytes show, when it is one Hearth shows inline. */
-function servedImageType(file: string): string | null {
+function servedImageType(fd: number): string | null {
   const head = Buffer.alloc(32);
-  const fd = fs.openSync(file, 'r');
-  try {
-    const type = imageType(head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)));
-    return type && ATTACHABLE_IMAGE_TYPES.has(type) ? type : null;
-  } finally {
-    fs.closeSync(fd);
-  }
+  const type = imageType(head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)));
+  return type && ATTACHABLE_IMAGE_TYPES.has(type) ? type : null;
 }
 
 /**
