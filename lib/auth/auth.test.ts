@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { exposureRefusal } from './exposure';
 import { authVerdict, installAuthGate, isPublicPath } from './gate';
 import { safeNextPath } from './next-path';
-import { boundedQueue, hashPassword, passwordChecker } from './password';
+import { hashPassword, passwordChecker } from './password';
 import { LoginLimiter, type LoginAttempt } from './rate-limit';
 import { SessionBook, sessionCookie, sessionTokenFrom, type SessionStore } from './sessions';
 
@@ -79,32 +79,6 @@ test('failed logins are limited per address and overall; a success clears the ad
   fail('e');
   fail('e');
   assert.equal(typeof limiter.reserve('e'), 'object', 'a success cleared the earlier failures');
-});
-
-test('password hashes run at most two at once; the rest wait in order and all finish', async () => {
-  const queue = boundedQueue(2);
-  let running = 0;
-  let most = 0;
-  const order: number[] = [];
-  const releases: (() => void)[] = [];
-  const jobs = Array.from({ length: 6 }, (_, i) =>
-    queue(async () => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise<void>((r) => releases.push(r));
-      running--;
-      order.push(i);
-      return i;
-    }),
-  );
-  while (order.length < 6) {
-    await new Promise((r) => setImmediate(r));
-    assert.ok(running <= 2);
-    releases.shift()?.();
-  }
-  assert.deepEqual(await Promise.all(jobs), [0, 1, 2, 3, 4, 5]);
-  assert.equal(most, 2);
-  assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
 });
 
 test('attempts count when they are made, so concurrent ones cannot pass the limit; a right password takes its attempt back', () => {

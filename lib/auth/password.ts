@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { boundedQueue } from '@/lib/bounded-queue';
 
 const scryptAsync = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scrypt(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
@@ -32,22 +33,6 @@ export type PasswordCheck = (typed: string) => Promise<boolean>;
  * of logins holds a bounded amount of memory and leaves libuv's pool to the file reads.
  */
 const CONCURRENT_HASHES = 2;
-
-/** Runs `work` when fewer than `limit` of its kind run, in the order asked. */
-export function boundedQueue(limit: number) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(work: () => Promise<T>): Promise<T> => {
-    if (running >= limit) await new Promise<void>((r) => waiting.push(r));
-    running++;
-    try {
-      return await work();
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  };
-}
 
 /** A checker for one stored hash; throws when the hash is not in the format above. */
 export function passwordChecker(encoded: string, { concurrent = CONCURRENT_HASHES }: { concurrent?: number } = {}): PasswordCheck {
