@@ -3,6 +3,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
+import { docxInflatingTo } from '@/lib/testing/docx';
+import { pdfInflatingTo } from '@/lib/testing/pdf';
 import { assertError, httpCall } from './client';
 import { spawnHearth, startHearth, type HearthServer } from './hearth-server';
 
@@ -263,5 +265,32 @@ describe('no input gives a 5xx', () => {
       }
       assert.equal((await httpCall(open.url, 'OPTIONS', path)).status, 204, `OPTIONS ${path}`);
     }
+  });
+});
+
+describe('documents that are small on the wire and huge inside', () => {
+  test('the 180 KB Word bomb and the 100 KB PDF bomb are 413, the server answers within a second meanwhile, and lives on', async () => {
+    for (const [name, bytes, type] of [
+      ['bomb.docx', docxInflatingTo(60 * 1024 * 1024), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      ['bomb.pdf', pdfInflatingTo(100 * 1024 * 1024), 'application/pdf'],
+    ] as const) {
+      const form = new FormData();
+      form.set('file', new File([Buffer.from(bytes)], name, { type }));
+      let done = false;
+      const uploading = httpCall(open.url, 'POST', '/api/attachments', { body: form }).finally(() => (done = true));
+      let answered = 0;
+      while (!done) {
+        const started = Date.now();
+        const health = await fetch(`${open.url}/api/threads`, { signal: AbortSignal.timeout(1000) });
+        assert.equal(health.status, 200, `${name}: a request made while it was read`);
+        await health.arrayBuffer();
+        assert.ok(Date.now() - started < 1000);
+        answered++;
+      }
+      const refused = await uploading;
+      assertError(refused, 413, 'too_large', name);
+      assert.ok(answered > 0, `${name}: requests were answered while it was read`);
+    }
+    assert.equal((await httpCall(open.url, 'GET', '/api/health')).status, 200, 'alive afterwards');
   });
 });

@@ -170,16 +170,16 @@ export async function receiveUpload(args: { body: ReadableStream<Uint8Array>; co
       fs.rmSync(tmp, { force: true });
       return image;
     }
+    // A document is read before it is kept: one refused as unreadable or too large leaves nothing behind.
+    const text = file.kind === 'text' ? null : await (file.kind === 'pdf' ? pdfText : docxText)(new Uint8Array(fs.readFileSync(tmp)));
     const final = filePath(dir, file.sha256);
     fs.mkdirSync(path.dirname(final), { recursive: true });
     if (fs.existsSync(final)) fs.rmSync(tmp, { force: true });
     else fs.renameSync(tmp, final);
-    if (file.kind === 'text') {
+    if (text === null) {
       const { sniffer } = file;
       return { ...withoutSniffer(file), prefix: normalisePrefix(sniffer.prefix), chars: sniffer.chars, lines: sniffer.lines };
     }
-    const bytes = new Uint8Array(fs.readFileSync(final));
-    const text = file.kind === 'pdf' ? await pdfText(bytes) : await docxText(bytes);
     fs.writeFileSync(textPath(dir, file), text);
     return { ...withoutSniffer(file), ...describeText(text) };
   } catch (err) {

@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 
 /**
  * A minimal Word (.docx) file with one paragraph per line of `text`: a zip (entries stored,
@@ -6,7 +6,19 @@ import { crc32 } from 'node:zlib';
  */
 export function tinyDocx(text = 'Meeting notes: ship on Friday.'): Uint8Array {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const paragraphs = text.split('\n').map((line) => `<w:p><w:r><w:t xml:space="preserve">${esc(line)}</w:t></w:r></w:p>`).join('');
+  return docxOf(text.split('\n').map((line) => `<w:p><w:r><w:t xml:space="preserve">${esc(line)}</w:t></w:r></w:p>`).join(''));
+}
+
+/**
+ * The tester's Word bomb: a small file whose document.xml inflates to about `inflatedBytes`
+ * (one-letter paragraphs, deflated at level 9: 60 MB of them zip to about 180 KB).
+ */
+export function docxInflatingTo(inflatedBytes: number): Uint8Array {
+  const paragraph = '<w:p><w:r><w:t>a</w:t></w:r></w:p>';
+  return docxOf(paragraph.repeat(Math.ceil(inflatedBytes / paragraph.length)), { deflate: true });
+}
+
+function docxOf(paragraphs: string, { deflate = false } = {}): Uint8Array {
   const files: [string, string][] = [
     [
       '[Content_Types].xml',
@@ -25,24 +37,28 @@ export function tinyDocx(text = 'Meeting notes: ship on Friday.'): Uint8Array {
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const [name, content] of files) {
-    const data = Buffer.from(content);
+    const plain = Buffer.from(content);
+    const data = deflate ? deflateRawSync(plain, { level: 9 }) : plain;
+    const method = deflate ? 8 : 0;
     const nameBytes = Buffer.from(name);
-    const crc = crc32(data);
+    const crc = crc32(plain);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(plain.length, 22);
     local.writeUInt16LE(nameBytes.length, 26);
     locals.push(local, nameBytes, data);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(plain.length, 24);
     central.writeUInt16LE(nameBytes.length, 28);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, nameBytes);

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
 import { pdfText } from '@/lib/attachments/extract';
 import { memoryHosts } from '@/lib/testing/memory-hosts';
-import { tinyPdf } from '@/lib/testing/pdf';
+import { pdfInflatingTo, tinyPdf } from '@/lib/testing/pdf';
 import { createHostGuard } from './politeness';
 import { createToolRegistry } from './registry';
 import type { Resolver } from './net-guard';
@@ -31,6 +31,7 @@ before(async () => {
     else if (url === '/slow-down') res.writeHead(429).end();
     else if (url === '/accepted') res.writeHead(202).end();
     else if (url === '/invoice.pdf') res.writeHead(200, { 'Content-Type': 'application/pdf' }).end(Buffer.from(tinyPdf('Invoice total 42 EUR, due 15 January')));
+    else if (url === '/bomb.pdf') res.writeHead(200, { 'Content-Type': 'application/pdf' }).end(Buffer.from(pdfInflatingTo(100 * 1024 * 1024)));
     else if (url === '/forbidden') res.writeHead(403).end();
     else if (url === '/binary') res.writeHead(200, { 'Content-Type': 'image/png' }).end(Buffer.alloc(10));
     else res.writeHead(404).end();
@@ -193,5 +194,11 @@ describe('fetch_url, more of what the README promises', () => {
     const r = await run(registry, `http://public.example:${port}/invoice.pdf`);
     assert.ok(r.ok, r.ok ? '' : r.error);
     assert.match((r.data as { text: string }).text, /Invoice total 42 EUR, due 15 January/);
+  });
+
+  test('a small PDF that inflates to 100 MB is a tool error that says so, read beside the main thread', async () => {
+    const { registry } = fetchTool();
+    const r = await run(registry, `http://public.example:${port}/bomb.pdf`);
+    assert.ok(!r.ok && /The PDF is too large to read: its text streams inflate to more than 32 MB/.test(r.error), JSON.stringify(r));
   });
 });

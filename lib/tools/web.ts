@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { z } from 'zod';
 import { checkUrl, type GuardPolicy } from './net-guard';
 import { hostKey, restingMessage, type HostGuard } from './politeness';
+import { isHearthError } from '@/lib/errors';
 import { defineTool, ToolError } from './types';
 
 /** web_search through SearXNG's JSON API, and fetch_url: one public page as readable text. */
@@ -254,7 +255,10 @@ export function createFetchUrlTool(deps: WebDeps & { extractPdf?: (bytes: Uint8A
       let text: string;
       if (type.includes('pdf')) {
         if (!deps.extractPdf) throw new ToolError('this page is a PDF and PDF reading is not available');
-        text = await deps.extractPdf(new Uint8Array(res.body));
+        // A PDF too large or too broken to read (extract.ts says which) is the model's to hear, as any tool failure.
+        text = await deps.extractPdf(new Uint8Array(res.body)).catch((err: unknown) => {
+          throw isHearthError(err) ? new ToolError(err.message) : err;
+        });
       } else if (type.includes('html') || type === '') {
         ({ title, text } = await readableText(res.body.toString('utf8'), finalUrl.toString()));
       } else if (type.startsWith('text/') || type.includes('json') || type.includes('xml')) {
