@@ -187,9 +187,8 @@ describe('login', () => {
   });
 });
 
-// The holes a tester found, each tried again the way it was found (imported ids, types and
-// "images" are tried through the routes in app/api/transfer.test.ts; nested quotes in
-// e2e/render.spec.ts).
+// The holes a tester found, each tried again the way it was found (nested quotes are opened in
+// Chromium in e2e/render.spec.ts).
 
 /** One request with the Host header as given (fetch will not send another host's name). */
 function withHost(server: HearthServer, method: string, path: string, host: string): Promise<{ status: number; body: string }> {
@@ -292,5 +291,52 @@ describe('documents that are small on the wire and huge inside', () => {
       assert.ok(answered > 0, `${name}: requests were answered while it was read`);
     }
     assert.equal((await httpCall(open.url, 'GET', '/api/health')).status, 200, 'alive afterwards');
+  });
+});
+
+describe('what a library file or an upload says of a file', () => {
+  test('an imported HTML "image" is a download, a ../ id and a type with a line break are refused, a type with a control character is stored plain', async () => {
+    const upload = async (body: BodyInit, headers: Record<string, string> = {}) => {
+      const answer = await httpCall(open.url, 'POST', '/api/attachments', { body, headers });
+      assert.equal(answer.status, 201, answer.text);
+      return answer.body as { id: string; mime: string };
+    };
+    const form = new FormData();
+    const page = '<html><body><form action="https://evil.example/"><input name=password></form></body></html>';
+    form.set('file', new File([page], 'page.html', { type: 'text/html' }));
+    const html = await upload(form);
+    // A part typed text/plain\x01 (no File keeps such a type, so the form is written by hand).
+    const raw = `--b0undary\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\x01\r\n\r\nsome notes\r\n--b0undary--\r\n`;
+    const notes = await upload(raw, { 'Content-Type': 'multipart/form-data; boundary=b0undary' });
+    assert.equal(notes.mime, 'text/plain');
+    assert.equal((await httpCall(open.url, 'GET', `/api/attachments/${notes.id}`)).status, 200);
+
+    const thread = (await httpCall(open.url, 'POST', '/api/threads', { json: {} })).body as { id: string };
+    const turn = await fetch(`${open.url}/api/threads/${thread.id}/messages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: 'What do the attached files say?', attachmentIds: [html.id, notes.id] }) });
+    await turn.text();
+    const library = (await httpCall(open.url, 'GET', '/api/export')).text;
+    const lying = library
+      .split('\n')
+      .map((line) => (line.includes(`"id":"${html.id}"`) && line.includes('"type":"attachment"') ? line.replace('"kind":"text"', '"kind":"image"').replace(/"mime":"[^"]*"/, '"mime":"text/html"') : line))
+      .join('\n');
+    assert.notEqual(lying, library);
+
+    const fresh = await startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '1' });
+    try {
+      const importing = (body: string) => httpCall(fresh.url, 'POST', '/api/import', { body, headers: { 'Content-Type': 'application/x-ndjson' } });
+      const rebinding = library.replaceAll(thread.id, `../memories/${thread.id}`);
+      const refusedId = await importing(rebinding);
+      assertError(refusedId, 400, 'bad_request', 'a ../ id');
+      assert.match(refusedId.text, /must be a UUID/);
+      assertError(await importing(library.replace(/"mime":"text\/plain[^"]*"/, '"mime":"text/plain\\r\\nX-Evil: 1"')), 400, 'bad_request', 'a type with a line break');
+      assert.equal((await importing(lying)).status, 200);
+      const served = await httpCall(fresh.url, 'GET', `/api/attachments/${html.id}`);
+      assert.equal(served.status, 200);
+      assert.equal(served.headers.get('content-type'), 'application/octet-stream');
+      assert.match(served.headers.get('content-disposition') ?? '', /^attachment;/);
+      assert.equal(served.text, page);
+    } finally {
+      await fresh.stop();
+    }
   });
 });
