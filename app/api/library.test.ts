@@ -4,7 +4,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { persona, titleFor } from '@/e2e/double/persona';
 import { startLlamaDouble, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { filePath, filesDir } from '@/lib/attachments/files';
-import { readSse } from '@/lib/client/sse';
+import { readSse } from '@/lib/contract/sse';
 import { getRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
 import { isTitleRequest } from '@/lib/turns/titles';
 import * as eventsRoute from './events/route';

@@ -1,11 +1,11 @@
 'use client';
 
 import { useState } from 'react';
-import type { DecisionRecord } from '@/lib/decide/types';
-import type { TurnStats } from '@/lib/engine/events';
-import { REASON_LABEL, type LiveToolCall, type SetAsideDraft } from '@/lib/client/turn-state';
+import type { DecisionRecord } from '@/lib/contract/decisions';
+import type { TurnStats } from '@/lib/contract/events';
+import type { LiveToolCall, SetAsideDraft } from '@/lib/contract/turn-state';
 import { describeDecision, percent } from '@/lib/client/decision-text';
-import { resultPreview, stageLine, toolDoing } from '@/lib/client/turn-text';
+import { REASON_LABEL, resultPreview, stageLine, toolDoing } from '@/lib/client/turn-text';
 import { turnEnding } from '@/lib/client/error-text';
 import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';

@@ -2,8 +2,9 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { LogoutButton } from '@/components/auth/LogoutButton';
-import { api, ApiError, followTurn, regenerateAnswer, sendMessage, uploadAttachment, type AttachmentInfo, type Health, type MemoryFact, type MessageView, type ThreadSummary, type ThreadView, type StreamedEvent } from '@/lib/client/api';
-import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
+import { api, ApiError, followTurn, regenerateAnswer, sendMessage, uploadAttachment } from '@/lib/client/api';
+import type { AttachmentInfo, Health, MemoryFact, MessageView, ThreadSummary, ThreadView, StreamedEvent } from '@/lib/contract/responses';
+import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/contract/turn-state';
 import { MemoryPanel } from '@/components/sidebar/MemoryPanel';
 import { LibraryPanel } from '@/components/sidebar/LibraryPanel';
 import { QuickSearch } from '@/components/search/QuickSearch';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import type { AttachmentInfo } from '@/lib/client/api';
+import type { AttachmentInfo } from '@/lib/contract/responses';
 import { ImageThumb, isImage } from './Images';
 
 type Props = {

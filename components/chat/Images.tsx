@@ -1,6 +1,6 @@
 'use client';
 
-import type { AttachmentInfo } from '@/lib/client/api';
+import type { AttachmentInfo } from '@/lib/contract/responses';
 import { useDialogFocus } from './useDialogFocus';
 
 /** Where a stored attachment is served (GET /api/attachments/:id). */

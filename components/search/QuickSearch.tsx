@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import type { SearchFilters, SearchResult } from '@/lib/client/api';
+import type { SearchFilters, SearchResult } from '@/lib/contract/responses';
 
 /**
  * The quick-search dialog (Ctrl+K, or the sidebar's Search button): results as you type, best

@@ -2,7 +2,8 @@
 
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { api, type ModelCheck, type SettingsView } from '@/lib/client/api';
+import { api } from '@/lib/client/api';
+import type { ModelCheck, SettingsView } from '@/lib/contract/responses';
 import type { Settings } from '@/lib/settings/settings';
 import { ThemePicker } from '@/components/ThemePicker';
 

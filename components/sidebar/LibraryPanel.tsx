@@ -1,7 +1,7 @@
 'use client';
 
 import { useRef, useState } from 'react';
-import type { ImportSummary } from '@/lib/client/api';
+import type { ImportSummary } from '@/lib/contract/responses';
 
 /** Moving the library: download it all as one file, or import such a file (or one thread's JSON export). */
 export function LibraryPanel({ onImport }: { onImport: (file: File) => Promise<ImportSummary> }) {

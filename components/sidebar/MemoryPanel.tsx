@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { MemoryFact } from '@/lib/client/api';
+import type { MemoryFact } from '@/lib/contract/responses';
 
 /** What Hearth remembers about you: add a fact, see them all, forget one. */
 export function MemoryPanel({ facts, error, onAdd, onForget }: { facts: MemoryFact[]; error: string | null; onAdd: (text: string) => Promise<boolean>; onForget: (id: string) => void }) {

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import type { ThreadSummary } from '@/lib/client/api';
+import type { ThreadSummary } from '@/lib/contract/responses';
 import { groupThreads } from '@/lib/client/thread-groups';
 
 type Props = {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, notInArray } from 'drizzle-orm';
 import type { Db } from '../client';
-import type { DecideAnswer } from '@/lib/decide/types';
+import type { DecideAnswer } from '@/lib/contract/decisions';
 import { decisionRecords } from '../schema';
 
 export type StoredDecision = {

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, sql, isNull } from 'drizzle-orm';
-import type { DecideAnswer } from '@/lib/decide/types';
+import type { DecideAnswer } from '@/lib/contract/decisions';
 import type { Db } from '../client';
 import { decisionRecords, messages, toolCalls, turnEvents, turns, turnSteps, type TurnStatus } from '../schema';
 

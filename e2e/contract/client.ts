@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readSse } from '@/lib/client/sse';
-import type { TurnEvent } from '@/lib/engine/events';
+import { readSse } from '@/lib/contract/sse';
+import type { TurnEvent } from '@/lib/contract/events';
 
 export type Ev = TurnEvent & { seq: number };
 

@@ -9,7 +9,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { persona } from '@/e2e/double/persona';
 import { searxResults } from '@/e2e/double/searxng-double';
 import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
-import { applyEvent, newTurnState } from '@/lib/client/turn-state';
+import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
 import { makeTempDir } from '@/lib/testing/temp-dir';
 import { isTitleRequest } from '@/lib/turns/titles';
 import { assertError, EventReader, httpCall, type Ev } from './client';

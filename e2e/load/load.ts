@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { startHearth } from '@/e2e/contract/hearth-server';
 import { startLlamaDouble } from '@/e2e/double/llama-double';
 import { persona } from '@/e2e/double/persona';
-import { readSse } from '@/lib/client/sse';
+import { readSse } from '@/lib/contract/sse';
 import { isTitleRequest } from '@/lib/turns/titles';
 
 /**

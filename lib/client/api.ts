@@ -1,8 +1,6 @@
-import type { DecisionRecord } from '@/lib/decide/types';
-import type { TurnEvent, TurnStats } from '@/lib/engine/events';
 import type { Settings } from '@/lib/settings/settings';
-import { readSse } from './sse';
-import type { SetAsideDraft } from './turn-state';
+import type { AttachmentInfo, Health, ImportSummary, MemoryFact, ModelCheck, SearchFilters, SearchResult, SettingsView, StreamedEvent, ThreadSummary, ThreadView } from '@/lib/contract/responses';
+import { readSse } from '@/lib/contract/sse';
 
 /** The browser's calls to Hearth's HTTP API. Errors carry the server's code and sentence. */
 
@@ -15,47 +13,6 @@ export class ApiError extends Error {
     super(message);
   }
 }
-
-export type ThreadSummary = { id: string; title: string; createdAt: number; updatedAt: number; pinned: boolean };
-export type ToolCallView = { id: string; name: string; arguments: string; ok: boolean; result: unknown; error?: string; repeat: boolean; ms: number };
-export type MessageView = {
-  id: string;
-  role: 'user' | 'assistant';
-  content: string;
-  status: 'streaming' | 'complete' | 'interrupted' | 'error';
-  errorCode: string | null;
-  turnId: string | null;
-  /** The message this one follows (null for a first message). */
-  parentId?: string | null;
-  /** Its versions (it and its siblings, oldest first) when there are several: "index+1 / ids.length". */
-  branch?: { index: number; ids: string[] } | null;
-  createdAt: number;
-  toolCalls: ToolCallView[];
-  attachments: AttachmentInfo[];
-  decisions: DecisionRecord[];
-  setAside: SetAsideDraft[];
-  calculation: { expression: string; result: string; exact: boolean; fraction?: string } | null;
-  /** The turn's figures (time to first word, speed, calls, fuel), once it has finished. */
-  stats?: TurnStats | null;
-};
-export type ThreadView = ThreadSummary & {
-  systemPrompt: string;
-  /** The last message of the branch shown. */
-  currentLeafId?: string | null;
-  messages: MessageView[];
-  decisions: DecisionRecord[];
-  activeTurn: { id: string; lastEventSeq: number; live: boolean } | null;
-};
-export type AttachmentInfo = { id: string; name: string; mime: string; size: number; kind?: string; width?: number | null; height?: number | null };
-export type MemoryFact = { id: string; text: string; createdAt: number; updatedAt: number };
-export type ModelServerHealth = { url: string; reachable: boolean; up: boolean; id?: string; error?: string; running: number; conversationSlots: number };
-export type Health = {
-  ok: boolean;
-  db: boolean;
-  model: { url: string; reachable: boolean; id?: string; contextSize?: number; vision?: boolean; error?: string };
-  /** Every model server (LLAMA_URL may list several). */
-  servers?: ModelServerHealth[];
-};
 
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(path, { ...init, headers: { 'Content-Type': 'application/json', ...init?.headers } });
@@ -100,28 +57,6 @@ export const api = {
   importLibrary: (file: File) =>
     call<ImportSummary>('/api/import', { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } }),
 };
-
-export type SettingsView = { settings: Settings; defaults: Settings; overridden: (keyof Settings)[]; tools: readonly { name: string; what: string }[] };
-export type ModelCheck = { url: string; reachable: boolean; id?: string; contextSize?: number; slots?: number; vision?: boolean; error?: string };
-
-export type SearchFilters = { threadId?: string; role?: 'user' | 'assistant'; from?: string; to?: string };
-/** A search hit: a message, an attached file (with the message it came with) or a thread's title (no message). */
-export type SearchResult = {
-  kind: 'message' | 'attachment' | 'title';
-  threadId: string;
-  messageId: string | null;
-  title: string;
-  role: 'user' | 'assistant' | null;
-  snippet: string;
-  /** [start, end) ranges of the snippet that matched. */
-  highlights: [number, number][];
-  createdAt: number;
-  attachment?: { id: string; name: string };
-};
-type Counts = Record<'memories' | 'threads' | 'messages' | 'decisions' | 'turns' | 'turnEvents' | 'turnSteps' | 'toolCalls' | 'attachments' | 'files', number>;
-export type ImportSummary = { source: 'library' | 'thread'; added: Counts; alreadyHere: Counts };
-
-export type StreamedEvent = TurnEvent & { seq: number };
 
 /** Uploads one file; the answer's id goes with the next message. */
 export async function uploadAttachment(file: File): Promise<AttachmentInfo & { chars: number }> {

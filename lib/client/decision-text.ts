@@ -1,4 +1,4 @@
-import type { DecideAnswer, DecisionRecord } from '@/lib/decide/types';
+import type { DecideAnswer, DecisionRecord } from '@/lib/contract/decisions';
 
 /**
  * A decide step's answers as sentences a person reads ("Needs current information: no, 88%"),

@@ -1,4 +1,4 @@
-import type { LiveToolCall } from './turn-state';
+import type { LiveToolCall } from '@/lib/contract/turn-state';
 
 /**
  * A turn's work in plain words for the page: the stage line while it runs, and each tool
@@ -86,3 +86,13 @@ export function resultPreview(call: LiveToolCall): string {
   const json = JSON.stringify(call.result ?? null);
   return cut(typeof call.result === 'string' ? call.result : json, 160);
 }
+
+/** Why a draft was set aside, as the page says it. */
+export const REASON_LABEL: Record<string, string> = {
+  deferral: 'Set aside: it offered to look this up instead of doing it',
+  refusal: 'Set aside: it said it could not answer from the results',
+  freshness: 'Set aside: this needs current information, so it was sent to look it up',
+  verdict: 'Set aside: the check found the draft did not answer the question',
+  no_research: 'Set aside: web search is off, so it was asked to answer from what it knows',
+  tool_call: 'Thinking aloud before using a tool',
+};

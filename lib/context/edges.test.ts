@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { DecisionRecord } from '@/lib/decide/types';
+import type { DecisionRecord } from '@/lib/contract/decisions';
 import { ContextRuntime, type ContextLayer } from './layers';
 import { attachmentCharsFor, renderAttachments, selectHistory, type HistoryMessage } from './standard';
 

@@ -1,5 +1,5 @@
 import { withText } from '@/lib/llm/content';
-import type { DecisionRecord } from '@/lib/decide/types';
+import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { ChatMessage } from '@/lib/llm/types';
 
 /**

@@ -1,7 +1,7 @@
 import { hasErrorCode } from '@/lib/errors';
 import type { ChatMessage, ModelClient } from '@/lib/llm/types';
 import { argmax, valueDistribution } from './probabilities';
-import type { DecideAnswer, DecisionRecord, Question } from './types';
+import type { DecideAnswer, DecisionRecord, Question } from '@/lib/contract/decisions';
 
 /**
  * A decide step asks the model small constrained questions (one JSON-schema call per

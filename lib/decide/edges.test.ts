@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { ChatOptions, ChatRequest, ChatResult, ModelClient, TokenProb } from '@/lib/llm/types';
 import { DecideDefinitionError, defineDecideStep, parseAnswerJson } from './decide';
 import { valueDistribution } from './probabilities';
-import { isRefusal, saidYes } from './types';
+import { isRefusal, saidYes } from '@/lib/contract/decisions';
 
 /** Decide steps at their edges: definitions refused by name, answers of the wrong type, who answered, and the probability reading's corner cases. */
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LayerCtx } from '@/lib/context/layers';
 import { decisionsHistoryLayer, type DecisionStorage } from './history';
-import type { DecisionRecord } from './types';
+import type { DecisionRecord } from '@/lib/contract/decisions';
 
 /** The decisions-history layer's hooks called one by one, with the state the runtime would hand them. */
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ContextRuntime, type ContextLayer } from '@/lib/context/layers';
 import { decisionsHistoryLayer, renderDecisionsSummary, type DecisionStorage } from './history';
-import type { DecisionRecord } from './types';
+import type { DecisionRecord } from '@/lib/contract/decisions';
 
 const triage: DecisionRecord = {
   stepId: 'triage',

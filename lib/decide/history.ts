@@ -1,5 +1,5 @@
 import { Slot, type ContextLayer, type LayerCtx } from '@/lib/context/layers';
-import type { DecideAnswer, DecisionRecord } from './types';
+import type { DecideAnswer, DecisionRecord } from '@/lib/contract/decisions';
 
 /**
  * The decisions-history layer: records every decide step's answers through onDecision,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { DecideAnswer, DecisionRecord } from '@/lib/decide/types';
+import type { DecideAnswer, DecisionRecord } from '@/lib/contract/decisions';
 import { freshnessStep, runGate, verdictStep, type GateInput } from './gate';
 import { verdictInput } from './prompts';
 

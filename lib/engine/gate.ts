@@ -1,5 +1,5 @@
 import { defineDecideStep } from '@/lib/decide/decide';
-import { saidYes, type DecisionRecord } from '@/lib/decide/types';
+import { saidYes, type DecisionRecord } from '@/lib/contract/decisions';
 import { freeCheck } from './deferral';
 import { FRESHNESS_SYSTEM, NO_RESEARCH_NUDGE, researchNudge, VERDICT_SYSTEM, verdictInput } from './prompts';
 

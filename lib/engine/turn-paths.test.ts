@@ -4,7 +4,7 @@ import { HearthError } from '@/lib/errors';
 import type { ChatOptions, ChatRequest, ModelClient } from '@/lib/llm/types';
 import { reply, toolCall, type ScriptedModel } from '@/lib/testing/scripted-model';
 import { allText, DEFERRAL, runScriptedTurn as run, schemaKeys } from '@/lib/testing/turn-harness';
-import type { TurnEvent } from './events';
+import type { TurnEvent } from '@/lib/contract/events';
 import { TOOLS_OFF_NOTE } from './prompts';
 
 /**

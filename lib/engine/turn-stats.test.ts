@@ -5,7 +5,7 @@ import { historyLayer } from '@/lib/context/standard';
 import { decideBy, reply, scriptedModel, toolCall } from '@/lib/testing/scripted-model';
 import { lookupTool as lookup } from '@/lib/testing/turn-harness';
 import { createToolRegistry } from '@/lib/tools/registry';
-import type { TurnEvent } from './events';
+import type { TurnEvent } from '@/lib/contract/events';
 import { StepLedger } from './steps';
 import { runTurn } from './turn';
 

@@ -1,14 +1,14 @@
 import { withText } from '@/lib/llm/content';
 import type { ContextRuntime } from '@/lib/context/layers';
 import type { DecideStep } from '@/lib/decide/decide';
-import { saidYes, type DecisionRecord, type Question } from '@/lib/decide/types';
+import { saidYes, type DecisionRecord, type Question } from '@/lib/contract/decisions';
 import { hasErrorCode, HearthError, isHearthError } from '@/lib/errors';
 import type { ChatMessage, ChatRequest, ChatResult, ModelClient, ToolCallRequest } from '@/lib/llm/types';
 import { capResultJson, type ToolRegistry } from '@/lib/tools/registry';
 import type { ToolDeps, ToolResult } from '@/lib/tools/types';
 import { arithmeticStep, looksLikeArithmetic, planAndCompute, type PlanOutcome } from './arithmetic';
 import { DEFAULT_BUDGET, TurnBudget, type BudgetLimits } from './budget';
-import { EMPTY_STATS, type TurnEvent, type TurnStats } from './events';
+import { EMPTY_STATS, type TurnEvent, type TurnStats } from '@/lib/contract/events';
 import { freshnessStep, runGate, verdictStep } from './gate';
 import { RepeatLedger } from './ledger';
 import { compileAnswer, hasGathered, resultsAsText, type Gathered, type GatheredCalculation } from './compiled';

@@ -6,7 +6,7 @@ import { openDatabase } from '@/db/client';
 import { createStore } from '@/db/store';
 import { describeText, filePath, filesDir } from '@/lib/attachments/files';
 import { parseConfig } from '@/lib/config';
-import type { TurnEvent } from '@/lib/engine/events';
+import type { TurnEvent } from '@/lib/contract/events';
 import { createLlamaClient } from '@/lib/llm/client';
 import type { ChatResult, ModelClient } from '@/lib/llm/types';
 import { buildRuntime } from '@/lib/server/runtime';

@@ -1,5 +1,5 @@
 import { findDeferral, findRefusal } from '@/lib/engine/deferral';
-import type { TurnStats } from '@/lib/engine/events';
+import type { TurnStats } from '@/lib/contract/events';
 import type { RunRecord } from './runner';
 import type { Fact, Scenario } from './scenario';
 import { CATALOGUE } from './standins';

@@ -51,7 +51,7 @@ export const decisionRecordSchema = z
 
 const statsSchema = z.record(z.string().max(100), z.union([z.number().finite(), z.boolean()]));
 
-/** A turn event as the app streams and replays it (lib/engine/events.ts). */
+/** A turn event as the app streams and replays it (lib/contract/events.ts). */
 export const turnEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('turn'), turnId: id, threadId: id, userMessageId: id, assistantMessageId: id }).strict(),
   z

@@ -1,21 +1,31 @@
-import type { TurnStats } from '@/lib/engine/events';
+import type { TurnStats } from '@/lib/contract/events';
 import 'server-only';
 import type { Store } from '@/db/store';
+import { decodeCursor } from '@/db/queries/threads';
 import type { Thread } from '@/db/schema';
 import { HearthError } from '@/lib/errors';
 import { DECISIONS_LAYER_ID, renderDecisionsSummary } from '@/lib/decide/history';
 import type { TurnRegistry } from '@/lib/turns/registry';
 import { filesDir, removeUnreferenced } from '@/lib/attachments/files';
 import type { Runtime } from './runtime';
-import { applyEvent, newTurnState } from '@/lib/client/turn-state';
+import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
 import { MessageTree } from '@/lib/threads/tree';
-import type { TurnEvent } from '@/lib/engine/events';
+import type { TurnEvent } from '@/lib/contract/events';
+import type { MessageView, ThreadExport, ThreadSummary } from '@/lib/contract/responses';
 import { outsideCode } from '@/lib/markdown/outside-code';
 
 /** Read models of the HTTP API: a thread with its messages, tool calls and decisions. */
 
-export function threadSummary(t: Thread) {
+export function threadSummary(t: Thread): ThreadSummary {
   return { id: t.id, title: t.title, createdAt: t.createdAt, updatedAt: t.updatedAt, pinned: t.pinned };
+}
+
+/** A page of the thread list, newest first; `cursor` is the one the previous page gave out. */
+export function threadPage(store: Store, limit: number, cursor: string | undefined): { threads: ThreadSummary[]; nextCursor: string | null } {
+  const decoded = cursor ? decodeCursor(cursor) : undefined;
+  if (cursor && !decoded) throw new HearthError('bad_request', 'cursor: not a cursor this server gave out');
+  const page = store.listThreads({ limit, cursor: decoded ?? undefined });
+  return { threads: page.threads.map(threadSummary), nextCursor: page.nextCursor };
 }
 
 /** Deletes a thread: its running turn stops, its rows go, and the files nothing else refers to leave the disk. */
@@ -80,7 +90,7 @@ export function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: 
  * (`branch`: the ids of it and its siblings, when there is more than one). `allBranches` adds
  * the messages of every other branch (`otherMessages`), for the JSON export.
  */
-export function threadView(store: Store, turns: TurnRegistry, id: string, { allBranches = false }: { allBranches?: boolean } = {}) {
+export function threadView(store: Store, turns: TurnRegistry, id: string, { allBranches = false }: { allBranches?: boolean } = {}): ThreadExport {
   const thread = requireThread(store, id);
   const tree = new MessageTree(store.listMessages({ threadId: id }));
   const shown = tree.shownPath(thread.currentLeafId);
@@ -113,7 +123,7 @@ export function threadView(store: Store, turns: TurnRegistry, id: string, { allB
   const callsByTurn = group(calls, (c) => c.turnId);
   const decisionsByTurn = group(decisions, (d) => d.turnId);
   const attachmentsByMessage = group(attachments, (a) => a.messageId);
-  const show = (m: (typeof shown)[number]) => {
+  const show = (m: (typeof shown)[number]): MessageView => {
     const versions = tree.siblings(m.id);
     return {
       id: m.id,
@@ -152,8 +162,6 @@ export function threadView(store: Store, turns: TurnRegistry, id: string, { allB
   };
 }
 
-export type ThreadView = ReturnType<typeof threadView>;
-
 /**
  * A model's Markdown made safe to open in any viewer, as Hearth's own page shows it: remote
  * images become links (a viewer would load them, telling their site the reader is there), and
@@ -168,7 +176,7 @@ export function inertMarkdown(text: string): string {
 }
 
 /** Markdown for reading; JSON (the full view) for keeping, lossless. */
-export function threadMarkdown(view: ThreadView): string {
+export function threadMarkdown(view: ThreadExport): string {
   const lines = [`# ${view.title || 'Untitled thread'}`, '', `Exported from Hearth on ${new Date().toISOString()}.`, ''];
   if (view.systemPrompt) lines.push('## Instructions', '', view.systemPrompt, '');
   for (const m of view.messages) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ContextRuntime } from '@/lib/context/layers';
 import { historyLayer, identityLayer, type HistoryMessage } from '@/lib/context/standard';
 import { decisionsHistoryLayer } from '@/lib/decide/history';
-import type { TurnEvent } from '@/lib/engine/events';
+import type { TurnEvent } from '@/lib/contract/events';
 import { StepLedger, type StoredStep } from '@/lib/engine/steps';
 import { runTurn, type EngineConfig } from '@/lib/engine/turn';
 import type { ChatRequest, ModelClient } from '@/lib/llm/types';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
-import type { DecisionRecord } from '@/lib/decide/types';
-import type { TurnEvent, TurnStats } from '@/lib/engine/events';
+import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/contract/turn-state';
+import type { DecisionRecord } from '@/lib/contract/decisions';
+import type { TurnEvent, TurnStats } from '@/lib/contract/events';
 import { compactEvents, expandEvent, fromStored, toStored, type StoredCompact, type StoredTurnEvent, type TurnFacts } from './compact';
 
 const stats: TurnStats = { rounds: 2, modelCalls: 3, toolCalls: 1, gateNudges: 1, promptTokens: 100, completionTokens: 50, fuelUsed: 305, ms: 40, modelMs: 30 };

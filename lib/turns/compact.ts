@@ -1,5 +1,5 @@
-import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/client/turn-state';
-import { EMPTY_STATS, type TurnEvent, type TurnStats } from '@/lib/engine/events';
+import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/contract/turn-state';
+import { EMPTY_STATS, type TurnEvent, type TurnStats } from '@/lib/contract/events';
 
 /**
  * A finished turn's event log, compacted: stored as what was said, not as every token.

@@ -1,5 +1,5 @@
 import { handle, json, otherMethods, readJson } from '@/lib/api/http';
-import { memoryBody } from '@/lib/api/schemas';
+import { memoryBody } from '@/lib/contract/requests';
 import { getRuntime } from '@/lib/server/runtime';
 import { addMemory, memoryView } from '@/lib/server/memories';
 

@@ -1,5 +1,5 @@
 import { handle, json, otherMethods, parseInput, searchParams } from '@/lib/api/http';
-import { searchQuery } from '@/lib/api/schemas';
+import { searchQuery } from '@/lib/contract/requests';
 import { getRuntime } from '@/lib/server/runtime';
 import { searchLibrary } from '@/lib/search/search';
 

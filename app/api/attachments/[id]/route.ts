@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { handle, otherMethods, parseId } from '@/lib/api/http';
-import { idParam } from '@/lib/api/schemas';
+import { idParam } from '@/lib/contract/requests';
 import { filePath, filesDir } from '@/lib/attachments/files';
 import { ATTACHABLE_IMAGE_TYPES, imageType } from '@/lib/attachments/image';
 import { isMimeType } from '@/lib/attachments/mime';

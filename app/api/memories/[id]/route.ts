@@ -1,5 +1,5 @@
 import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
-import { idParam, memoryBody } from '@/lib/api/schemas';
+import { idParam, memoryBody } from '@/lib/contract/requests';
 import { getRuntime } from '@/lib/server/runtime';
 import { editMemory, forgetMemory } from '@/lib/server/memories';
 

@@ -1,5 +1,5 @@
 import { handle, json, otherMethods, readJson } from '@/lib/api/http';
-import { checkModelBody } from '@/lib/api/schemas';
+import { checkModelBody } from '@/lib/contract/requests';
 import { createLlamaClient } from '@/lib/llm/client';
 import { getRuntime } from '@/lib/server/runtime';
 

@@ -1,5 +1,5 @@
 import { handle, json, otherMethods, readJson } from '@/lib/api/http';
-import { checkSearchBody } from '@/lib/api/schemas';
+import { checkSearchBody } from '@/lib/contract/requests';
 import { checkSearxng } from '@/lib/tools/web';
 
 export const runtime = 'nodejs';

@@ -1,5 +1,5 @@
 import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
-import { idParam, patchThreadBody } from '@/lib/api/schemas';
+import { idParam, patchThreadBody } from '@/lib/contract/requests';
 import { getRuntime } from '@/lib/server/runtime';
 import { deleteThread, requireThread, showBranch, threadView } from '@/lib/server/threads';
 

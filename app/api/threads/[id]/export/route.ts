@@ -1,5 +1,5 @@
 import { handle, json, otherMethods, parseId, parseInput, searchParams } from '@/lib/api/http';
-import { exportQuery, idParam } from '@/lib/api/schemas';
+import { exportQuery, idParam } from '@/lib/contract/requests';
 import { getRuntime } from '@/lib/server/runtime';
 import { threadMarkdown, threadView } from '@/lib/server/threads';
 

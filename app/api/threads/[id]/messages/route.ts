@@ -1,5 +1,5 @@
 import { handle, otherMethods, parseId, readJson } from '@/lib/api/http';
-import { idParam, postMessageBody } from '@/lib/api/schemas';
+import { idParam, postMessageBody } from '@/lib/contract/requests';
 import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
 import { getRuntime } from '@/lib/server/runtime';
 

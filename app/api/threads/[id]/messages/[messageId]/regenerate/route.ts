@@ -1,5 +1,5 @@
 import { handle, otherMethods, parseId } from '@/lib/api/http';
-import { idParam } from '@/lib/api/schemas';
+import { idParam } from '@/lib/contract/requests';
 import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
 import { getRuntime } from '@/lib/server/runtime';
 

@@ -1,5 +1,5 @@
 import { handle, json, otherMethods, parseId } from '@/lib/api/http';
-import { idParam } from '@/lib/api/schemas';
+import { idParam } from '@/lib/contract/requests';
 import { getRuntime } from '@/lib/server/runtime';
 import { requireTurn } from '@/lib/server/threads';
 

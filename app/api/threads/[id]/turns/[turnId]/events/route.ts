@@ -1,5 +1,5 @@
 import { handle, otherMethods, parseId, parseInput, searchParams } from '@/lib/api/http';
-import { eventsQuery, idParam } from '@/lib/api/schemas';
+import { eventsQuery, idParam } from '@/lib/contract/requests';
 import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
 import { getRuntime } from '@/lib/server/runtime';
 import { requireTurn } from '@/lib/server/threads';

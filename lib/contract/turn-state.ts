@@ -1,5 +1,5 @@
-import type { DecisionRecord } from '@/lib/decide/types';
-import type { TurnEvent, TurnStage, TurnStats } from '@/lib/engine/events';
+import type { DecisionRecord } from '@/lib/contract/decisions';
+import type { TurnEvent, TurnStage, TurnStats } from '@/lib/contract/events';
 
 /** The browser's picture of a turn, built by applying its events in order (pure, tested). */
 
@@ -80,12 +80,3 @@ export function applyEvent(state: LiveTurnState, event: TurnEvent & { seq?: numb
       return { ...s, stats: event.stats, ended: true };
   }
 }
-
-export const REASON_LABEL: Record<string, string> = {
-  deferral: 'Set aside: it offered to look this up instead of doing it',
-  refusal: 'Set aside: it said it could not answer from the results',
-  freshness: 'Set aside: this needs current information, so it was sent to look it up',
-  verdict: 'Set aside: the check found the draft did not answer the question',
-  no_research: 'Set aside: web search is off, so it was asked to answer from what it knows',
-  tool_call: 'Thinking aloud before using a tool',
-};

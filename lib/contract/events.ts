@@ -1,4 +1,4 @@
-import type { DecisionRecord } from '@/lib/decide/types';
+import type { DecisionRecord } from '@/lib/contract/decisions';
 
 /** The events of a turn, in the order the engine emits them (see README: event stream). */
 

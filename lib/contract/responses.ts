@@ -1,0 +1,71 @@
+import type { DecisionRecord } from './decisions';
+import type { TurnEvent, TurnStats } from './events';
+import type { SetAsideDraft } from './turn-state';
+import type { Settings } from '@/lib/settings/settings';
+
+/** What the HTTP API answers with: the shapes the server builds and the browser reads. */
+
+export type ThreadSummary = { id: string; title: string; createdAt: number; updatedAt: number; pinned: boolean };
+export type ToolCallView = { id: string; name: string; arguments: string; ok: boolean; result: unknown; error?: string; repeat: boolean; ms: number };
+export type MessageView = {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  status: 'streaming' | 'complete' | 'interrupted' | 'error';
+  errorCode: string | null;
+  turnId: string | null;
+  /** The message this one follows (null for a first message). */
+  parentId?: string | null;
+  /** Its versions (it and its siblings, oldest first) when there are several: "index+1 / ids.length". */
+  branch?: { index: number; ids: string[] } | null;
+  createdAt: number;
+  toolCalls: ToolCallView[];
+  attachments: AttachmentInfo[];
+  decisions: DecisionRecord[];
+  setAside: SetAsideDraft[];
+  calculation: { expression: string; result: string; exact: boolean; fraction?: string } | null;
+  /** The turn's figures (time to first word, speed, calls, fuel), once it has finished. */
+  stats?: TurnStats | null;
+};
+export type ThreadView = ThreadSummary & {
+  systemPrompt: string;
+  /** The last message of the branch shown. */
+  currentLeafId?: string | null;
+  messages: MessageView[];
+  decisions: DecisionRecord[];
+  activeTurn: { id: string; lastEventSeq: number; live: boolean } | null;
+};
+/** A thread as its JSON export keeps it: the branch shown, and with `allBranches` every other one. */
+export type ThreadExport = ThreadView & { otherMessages?: MessageView[] };
+export type AttachmentInfo = { id: string; name: string; mime: string; size: number; kind?: string; width?: number | null; height?: number | null };
+export type MemoryFact = { id: string; text: string; createdAt: number; updatedAt: number };
+export type ModelServerHealth = { url: string; reachable: boolean; up: boolean; id?: string; error?: string; running: number; conversationSlots: number };
+export type Health = {
+  ok: boolean;
+  db: boolean;
+  model: { url: string; reachable: boolean; id?: string; contextSize?: number; vision?: boolean; error?: string };
+  /** Every model server (LLAMA_URL may list several). */
+  servers?: ModelServerHealth[];
+};
+
+export type SettingsView = { settings: Settings; defaults: Settings; overridden: (keyof Settings)[]; tools: readonly { name: string; what: string }[] };
+export type ModelCheck = { url: string; reachable: boolean; id?: string; contextSize?: number; slots?: number; vision?: boolean; error?: string };
+
+export type SearchFilters = { threadId?: string; role?: 'user' | 'assistant'; from?: string; to?: string };
+/** A search hit: a message, an attached file (with the message it came with) or a thread's title (no message). */
+export type SearchResult = {
+  kind: 'message' | 'attachment' | 'title';
+  threadId: string;
+  messageId: string | null;
+  title: string;
+  role: 'user' | 'assistant' | null;
+  snippet: string;
+  /** [start, end) ranges of the snippet that matched. */
+  highlights: [number, number][];
+  createdAt: number;
+  attachment?: { id: string; name: string };
+};
+type Counts = Record<'memories' | 'threads' | 'messages' | 'decisions' | 'turns' | 'turnEvents' | 'turnSteps' | 'toolCalls' | 'attachments' | 'files', number>;
+export type ImportSummary = { source: 'library' | 'thread'; added: Counts; alreadyHere: Counts };
+
+export type StreamedEvent = TurnEvent & { seq: number };
