@@ -9,7 +9,7 @@ import { getRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
 import { isTitleRequest } from '@/lib/turns/titles';
 import * as eventsRoute from './events/route';
 import * as memoriesRoute from './memories/route';
-import { base, getThread, makeRuntime, newThread, params, req, rounds, send, sendWith, upload, type Ev } from './harness';
+import { base, getThread, makeRuntime, newThread, params, req, rounds, send, sendWith, upload } from './harness';
 import * as threadRoute from './threads/[id]/route';
 
 /**

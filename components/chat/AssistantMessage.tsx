@@ -1,6 +1,5 @@
 'use client';
 
-import { useState } from 'react';
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { TurnStats } from '@/lib/contract/events';
 import type { LiveToolCall, SetAsideDraft } from '@/lib/contract/turn-state';

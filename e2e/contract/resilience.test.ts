@@ -29,9 +29,9 @@ let searxUrl = '';
 /** Search queries containing this wait until `releaseSearch` is called. */
 const HELD_QUERY = 'crash-tool';
 let searchArrived!: () => void;
-let searchSeen = new Promise<void>((r) => (searchArrived = r));
+const searchSeen = new Promise<void>((r) => (searchArrived = r));
 let releaseSearch!: () => void;
-let searchHeld = new Promise<void>((r) => (releaseSearch = r));
+const searchHeld = new Promise<void>((r) => (releaseSearch = r));
 const servers: HearthServer[] = [];
 
 before(async () => {

@@ -35,7 +35,10 @@ function eventStream(
   return new ReadableStream<Uint8Array>({
     start(controller) {
       let closed = false;
+      // let, not const: open() may call close(), and so cleanup(), before either is assigned.
+      // eslint-disable-next-line prefer-const
       let undo: (() => void) | void;
+      // eslint-disable-next-line prefer-const
       let timer: NodeJS.Timeout | undefined;
       const close = () => {
         if (closed) return;

@@ -101,6 +101,7 @@ class TextSniffer {
     if (!s) return;
     this.chars += s.length;
     for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) this.lines++;
+    // eslint-disable-next-line no-control-regex -- counting control characters is the point
     this.controls += s.match(/[\u0000-\u0008\u000e-\u001a\u001c-\u001f\u007f]/g)?.length ?? 0;
     if (this.prefix.length < TEXT_PREFIX_CHARS + 1) this.prefix += s.slice(0, TEXT_PREFIX_CHARS + 1 - this.prefix.length);
     this.last = s[s.length - 1];
@@ -206,6 +207,7 @@ function withoutSniffer<T extends { sniffer: unknown }>({ sniffer: _s, ...rest }
 }
 
 function cleanName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what a stored name must not keep
   return name.replace(/[\u0000-\u001f/\\]/g, '_').slice(0, 200) || 'file';
 }
 

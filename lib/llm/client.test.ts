@@ -15,7 +15,7 @@ const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
 /** Serves captured bodies byte for byte: the real server's words replayed through our client. */
 let replay: http.Server;
 let replayUrl = '';
-let queue: { status: number; type: string; body: string }[] = [];
+const queue: { status: number; type: string; body: string }[] = [];
 let replayRequests = 0;
 const serve = (status: number, type: string, body: string) => queue.push({ status, type, body });
 const serveSample = (name: string, status = 200) => serve(status, 'application/json', read(name));

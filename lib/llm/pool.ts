@@ -324,6 +324,8 @@ export class ModelPool {
     let placement = start;
     /** The move off a failed server under way: every call of the turn that failed there waits for this one. */
     let moving: Promise<Placement | null> | null = null;
+    // The client below is an object with methods of its own `this`; its calls reach the pool by name.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const pool = this;
     /**
      * Where the turn's calls go after `failed` failed one of them. A turn's round and its

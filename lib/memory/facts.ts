@@ -12,7 +12,7 @@ const SECRET = /\b(password|passwd|api[ _-]?key|secret key|private key|access to
 /** Keys with a well-known prefix, even in one case (OpenAI/Anthropic, GitHub, Slack, AWS, GitLab, Hugging Face, Google). */
 const KNOWN_KEY = /\b(sk-[\w-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|xox[abposr]-[\w-]{10,}|AKIA[0-9A-Z]{16}|glpat-[\w-]{20,}|hf_[A-Za-z0-9]{20,}|AIza[\w-]{30,})/;
 /** A long run of mixed letters and digits is probably a key or a token. */
-const TOKEN_LIKE = /\b(?=[A-Za-z0-9_\-]{24,}\b)(?=\S*[a-z])(?=\S*[A-Z])(?=\S*\d)\S+/;
+const TOKEN_LIKE = /\b(?=[A-Za-z0-9_-]{24,}\b)(?=\S*[a-z])(?=\S*[A-Z])(?=\S*\d)\S+/;
 
 const STOP = new Set(
   'the a an and or but of to in on at for with about from by is are was were be been it this that these those what which who how when where why do does did i you me my our your we they he she his her its as if so not no yes can could would should will have has had am user users'.split(' '),
