@@ -8,7 +8,19 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', '.next/', 'reports/', '.stryker-tmp/', 'test-results/', 'playwright-report/', 'data/', 'data-fake/', '.e2e-data/', 'eval-results/', 'next-env.d.ts'],
+    ignores: [
+      'node_modules/',
+      '.next/',
+      'reports/',
+      '.stryker-tmp/',
+      'test-results/',
+      'playwright-report/',
+      'data/',
+      'data-fake/',
+      '.e2e-data/',
+      'eval-results/',
+      'next-env.d.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -17,7 +29,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: {
       // An unused name is an error unless it says so with a leading underscore (`{ turnId: _t, ...rest }`).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
     },
   },
   {

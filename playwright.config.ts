@@ -13,7 +13,8 @@ export const APP_DOWN = 'http://127.0.0.1:13001';
 /** Two model servers, the first dead: turns must go to the second. */
 export const APP_HALF = 'http://127.0.0.1:13002';
 
-const appEnv = (extra: Record<string, string>) => ({ ...process.env, HEARTH_TIMEZONE: 'UTC', MODEL_SLOTS: '1', ...extra }) as Record<string, string>;
+const appEnv = (extra: Record<string, string>) =>
+  ({ ...process.env, HEARTH_TIMEZONE: 'UTC', MODEL_SLOTS: '1', ...extra }) as Record<string, string>;
 
 export default defineConfig({
   testDir: './e2e',
@@ -30,7 +31,16 @@ export default defineConfig({
     ...devices['Desktop Chrome'],
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
   webServer: [
@@ -45,7 +55,11 @@ export default defineConfig({
       url: `${APP}/api/health`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: appEnv({ LLAMA_URL: `http://127.0.0.1:${LLAMA_PORT}/v1`, SEARXNG_URL: `http://127.0.0.1:${SEARX_PORT}`, DATA_DIR: '.e2e-data/main' }),
+      env: appEnv({
+        LLAMA_URL: `http://127.0.0.1:${LLAMA_PORT}/v1`,
+        SEARXNG_URL: `http://127.0.0.1:${SEARX_PORT}`,
+        DATA_DIR: '.e2e-data/main',
+      }),
     },
     {
       command: 'npx next start -H 127.0.0.1 -p 13001',

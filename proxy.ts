@@ -12,7 +12,8 @@ import { newNonce, pageSecurityPolicy } from '@/lib/api/security-headers';
 const guardConfig = guardConfigFromEnv();
 const dev = process.env.NODE_ENV === 'development';
 
-const refuse = (status: number, code: string, message: string) => NextResponse.json({ error: { code, message } }, { status, headers: { 'Cache-Control': 'no-store' } });
+const refuse = (status: number, code: string, message: string) =>
+  NextResponse.json({ error: { code, message } }, { status, headers: { 'Cache-Control': 'no-store' } });
 
 /** What pages and static files answer: Hearth has no server actions, every write goes to /api. */
 const PAGE_METHODS = 'GET, HEAD, OPTIONS';

@@ -16,11 +16,29 @@ test('opens with WAL, foreign keys and a busy timeout, and migrates a new file',
   assert.equal(db.$client.pragma('journal_mode', { simple: true }), 'wal');
   assert.equal(db.$client.pragma('foreign_keys', { simple: true }), 1);
   assert.equal(db.$client.pragma('busy_timeout', { simple: true }), 5000);
-  const tables = db.$client.prepare("select name from sqlite_master where type='table'").all().map((r) => (r as { name: string }).name);
-  for (const t of ['threads', 'messages', 'turns', 'turn_events', 'turn_steps', 'tool_calls', 'attachments', 'memories', 'decision_records', 'host_penalties']) {
+  const tables = db.$client
+    .prepare("select name from sqlite_master where type='table'")
+    .all()
+    .map((r) => (r as { name: string }).name);
+  for (const t of [
+    'threads',
+    'messages',
+    'turns',
+    'turn_events',
+    'turn_steps',
+    'tool_calls',
+    'attachments',
+    'memories',
+    'decision_records',
+    'host_penalties',
+  ]) {
     assert.ok(tables.includes(t), t);
   }
-  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.includes('before-migration')), [], 'no copy for a new database');
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((f) => f.includes('before-migration')),
+    [],
+    'no copy for a new database',
+  );
   db.$client.close();
 });
 
@@ -37,7 +55,10 @@ test('a pending migration copies the database aside first; a failing one stops a
   const journal = JSON.parse(fs.readFileSync(path.join(migrations, 'meta/_journal.json'), 'utf8'));
   journal.entries.push({ idx: journal.entries.length, version: '6', when: Date.now(), tag: '9999_broken', breakpoints: true });
   fs.writeFileSync(path.join(migrations, 'meta/_journal.json'), JSON.stringify(journal));
-  fs.writeFileSync(path.join(migrations, '9999_broken.sql'), 'ALTER TABLE threads ADD COLUMN extra text;\n--> statement-breakpoint\nTHIS IS NOT SQL;');
+  fs.writeFileSync(
+    path.join(migrations, '9999_broken.sql'),
+    'ALTER TABLE threads ADD COLUMN extra text;\n--> statement-breakpoint\nTHIS IS NOT SQL;',
+  );
 
   assert.throws(() => openDatabase(file, { migrationsFolder: migrations }), MigrationError);
   const copies = fs.readdirSync(dir).filter((f) => f.includes('before-migration'));
@@ -46,7 +67,10 @@ test('a pending migration copies the database aside first; a failing one stops a
   const again = openDatabase(file); // the real migrations: nothing pending
   const store = createStore(again);
   assert.equal(store.getThread({ id: '00000000-0000-4000-8000-000000000001' })?.title, 'keep me');
-  const cols = again.$client.prepare('pragma table_info(threads)').all().map((c) => (c as { name: string }).name);
+  const cols = again.$client
+    .prepare('pragma table_info(threads)')
+    .all()
+    .map((c) => (c as { name: string }).name);
   assert.ok(!cols.includes('extra'), 'the failed migration was rolled back whole');
   again.$client.close();
 });
@@ -61,14 +85,31 @@ test('decision records persist in SQLite by scope and survive a reopen', async (
   const ctx = { executionId: 'turn-1', threadId: 'thread-1', resourceId: 'me' };
   let db = openDatabase(file);
   for (const scope of ['execution', 'thread', 'resource'] as const) {
-    const rt = await ContextRuntime.create([decisionsHistoryLayer({ scope, storage: storage(createStore(db)), maxRecords: 2 })] as const, ctx);
-    for (let i = 1; i <= 3; i++) await rt.recordDecision({ stepId: `s${i}`, at: i, modelId: 'm', source: 'native', answers: { x: { kind: 'boolean', value: true, p: 0.5 } } });
+    const rt = await ContextRuntime.create(
+      [decisionsHistoryLayer({ scope, storage: storage(createStore(db)), maxRecords: 2 })] as const,
+      ctx,
+    );
+    for (let i = 1; i <= 3; i++)
+      await rt.recordDecision({
+        stepId: `s${i}`,
+        at: i,
+        modelId: 'm',
+        source: 'native',
+        answers: { x: { kind: 'boolean', value: true, p: 0.5 } },
+      });
   }
   db.$client.close();
   db = openDatabase(file);
   for (const scope of ['execution', 'thread', 'resource'] as const) {
-    const rt = await ContextRuntime.create([decisionsHistoryLayer({ scope, storage: storage(createStore(db)), maxRecords: 2 })] as const, ctx);
-    assert.deepEqual(rt.context.decisionsHistory.all.map((r) => r.stepId), ['s2', 's3'], `${scope}: newest two kept across the restart`);
+    const rt = await ContextRuntime.create(
+      [decisionsHistoryLayer({ scope, storage: storage(createStore(db)), maxRecords: 2 })] as const,
+      ctx,
+    );
+    assert.deepEqual(
+      rt.context.decisionsHistory.all.map((r) => r.stepId),
+      ['s2', 's3'],
+      `${scope}: newest two kept across the restart`,
+    );
   }
   db.$client.close();
 });
@@ -94,7 +135,9 @@ test('migration 0011 makes each earlier thread one branch: every message follows
   fs.writeFileSync(path.join(migrations, 'meta/_journal.json'), JSON.stringify(journal));
   const old = openDatabase(file, { migrationsFolder: migrations });
   const insertThread = old.$client.prepare("INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, '', 1, 1)");
-  const insertMessage = old.$client.prepare("INSERT INTO messages (id, thread_id, role, content, status, created_at) VALUES (?, ?, ?, ?, 'complete', ?)");
+  const insertMessage = old.$client.prepare(
+    "INSERT INTO messages (id, thread_id, role, content, status, created_at) VALUES (?, ?, ?, ?, 'complete', ?)",
+  );
   insertThread.run('t1');
   insertThread.run('t2');
   // Out of order on purpose; "a2" and "u3" share a millisecond (the answer came first on the page).
@@ -107,7 +150,12 @@ test('migration 0011 makes each earlier thread one branch: every message follows
   old.$client.close();
 
   const db = openDatabase(file);
-  const parents = Object.fromEntries(db.$client.prepare('SELECT id, parent_id FROM messages').all().map((r) => [(r as { id: string }).id, (r as { parent_id: string | null }).parent_id]));
+  const parents = Object.fromEntries(
+    db.$client
+      .prepare('SELECT id, parent_id FROM messages')
+      .all()
+      .map((r) => [(r as { id: string }).id, (r as { parent_id: string | null }).parent_id]),
+  );
   assert.deepEqual(parents, { u1: null, a1: 'u1', u2: 'a1', a2: 'u2', u3: 'a2', x1: null });
   const leaves = db.$client.prepare('SELECT id, current_leaf_id FROM threads ORDER BY id').all();
   assert.deepEqual(leaves, [

@@ -16,12 +16,8 @@ function pendingMigrations(sqlite: Database.Database, folder: string): number {
   const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as {
     entries: unknown[];
   };
-  const hasTable = sqlite
-    .prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'")
-    .get();
-  const applied = hasTable
-    ? (sqlite.prepare('select count(*) as n from __drizzle_migrations').get() as { n: number }).n
-    : 0;
+  const hasTable = sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'").get();
+  const applied = hasTable ? (sqlite.prepare('select count(*) as n from __drizzle_migrations').get() as { n: number }).n : 0;
   return journal.entries.length - applied;
 }
 
@@ -48,8 +44,7 @@ export function openDatabase(file: string, options: { migrationsFolder?: string;
   const pending = pendingMigrations(sqlite, folder);
   if (pending > 0) {
     const holdsData =
-      file !== ':memory:' &&
-      (sqlite.prepare("select count(*) as n from sqlite_master where type = 'table'").get() as { n: number }).n > 0;
+      file !== ':memory:' && (sqlite.prepare("select count(*) as n from sqlite_master where type = 'table'").get() as { n: number }).n > 0;
     if (holdsData) {
       const copy = `${file}.before-migration-${Date.now()}`;
       sqlite.exec(`vacuum into '${copy.replace(/'/g, "''")}'`);
@@ -59,9 +54,7 @@ export function openDatabase(file: string, options: { migrationsFolder?: string;
       migrate(db, { migrationsFolder: folder });
     } catch (err) {
       sqlite.close();
-      throw new MigrationError(
-        `Hearth could not migrate ${file}: ${(err as Error).message}. The database was left as it was.`,
-      );
+      throw new MigrationError(`Hearth could not migrate ${file}: ${(err as Error).message}. The database was left as it was.`);
     }
   }
   return drizzle(sqlite, { schema }) as Db;

@@ -13,6 +13,8 @@ type Holder = { [key]?: Db };
 export function getDb(): Db {
   const holder = globalThis as Holder;
   const config = getConfig();
-  holder[key] ??= openDatabase(path.resolve(config.DATA_DIR, 'hearth.db'), { maxBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024 });
+  holder[key] ??= openDatabase(path.resolve(config.DATA_DIR, 'hearth.db'), {
+    maxBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024,
+  });
   return holder[key];
 }

@@ -8,7 +8,9 @@ export const threads = sqliteTable(
     id: text('id').primaryKey(),
     title: text('title').notNull().default(''),
     /** Who wrote the title: the first words of the first message, the model, or the user (never overwritten). */
-    titleSource: text('title_source', { enum: ['auto', 'model', 'user'] }).notNull().default('auto'),
+    titleSource: text('title_source', { enum: ['auto', 'model', 'user'] })
+      .notNull()
+      .default('auto'),
     systemPrompt: text('system_prompt').notNull().default(''),
     pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
     /**
@@ -152,7 +154,9 @@ export const attachments = sqliteTable(
     /** The beginning of the file's text (what the model's context and the search index see); the whole text is on disk. */
     text: text('text').notNull(),
     /** How the text was read: the file itself ('text'), or extracted from a PDF or Word file (kept beside it as .txt); an image has none. */
-    kind: text('kind', { enum: ['text', 'pdf', 'docx', 'image'] }).notNull().default('text'),
+    kind: text('kind', { enum: ['text', 'pdf', 'docx', 'image'] })
+      .notNull()
+      .default('text'),
     /** The whole text's length in characters and lines (the context says when it shows less). */
     chars: integer('chars').notNull().default(0),
     lines: integer('lines').notNull().default(0),

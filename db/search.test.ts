@@ -22,9 +22,23 @@ function thread(store: Store, title = '', now = NOW) {
   return store.createThread({ id: randomUUID(), title, now });
 }
 
-function message(store: Store, threadId: string, content: string, opts: { role?: 'user' | 'assistant'; now?: number; status?: 'complete' | 'streaming' } = {}) {
+function message(
+  store: Store,
+  threadId: string,
+  content: string,
+  opts: { role?: 'user' | 'assistant'; now?: number; status?: 'complete' | 'streaming' } = {},
+) {
   const id = randomUUID();
-  store.insertMessage({ id, threadId, turnId: null, parentId: null, role: opts.role ?? 'user', content, status: opts.status ?? 'complete', now: opts.now ?? NOW });
+  store.insertMessage({
+    id,
+    threadId,
+    turnId: null,
+    parentId: null,
+    role: opts.role ?? 'user',
+    content,
+    status: opts.status ?? 'complete',
+    now: opts.now ?? NOW,
+  });
   return id;
 }
 
@@ -49,7 +63,10 @@ describe('the index follows the rows, whoever writes them', () => {
   test('titles are found, renamed titles by their new name only', () => {
     const s = fresh();
     const t = thread(s, 'Holiday plans');
-    assert.deepEqual(find(s, 'holiday').map((h) => [h.kind, h.threadId]), [['title', t.id]]);
+    assert.deepEqual(
+      find(s, 'holiday').map((h) => [h.kind, h.threadId]),
+      [['title', t.id]],
+    );
     s.updateThread({ id: t.id, patch: { title: 'Trip to Lisbon' }, now: NOW });
     assert.deepEqual(find(s, 'holiday'), []);
     assert.equal(find(s, 'lisbon')[0].threadTitle, 'Trip to Lisbon');
@@ -58,13 +75,24 @@ describe('the index follows the rows, whoever writes them', () => {
   test('an attachment is found by its name and text, in the thread of the message it came with', () => {
     const s = fresh();
     const t = thread(s, 'Taxes');
-    const att = s.insertAttachment({ id: randomUUID(), name: 'invoice-march.pdf', mime: 'application/pdf', size: 10, sha256: 'x', text: 'Total due: 42 EUR by April.', now: NOW });
+    const att = s.insertAttachment({
+      id: randomUUID(),
+      name: 'invoice-march.pdf',
+      mime: 'application/pdf',
+      size: 10,
+      sha256: 'x',
+      text: 'Total due: 42 EUR by April.',
+      now: NOW,
+    });
     assert.deepEqual(find(s, 'invoice'), [], 'not yet sent with a message: nowhere to open it');
     const m = message(s, t.id, 'Here is the file');
     s.linkAttachments({ ids: [att.id], messageId: m });
     const byName = find(s, 'invoice march');
     assert.equal(byName.length, 1);
-    assert.deepEqual([byName[0].kind, byName[0].threadId, byName[0].messageId, byName[0].attachment?.name], ['attachment', t.id, m, 'invoice-march.pdf']);
+    assert.deepEqual(
+      [byName[0].kind, byName[0].threadId, byName[0].messageId, byName[0].attachment?.name],
+      ['attachment', t.id, m, 'invoice-march.pdf'],
+    );
     assert.equal(find(s, 'april')[0].kind, 'attachment');
   });
 
@@ -72,7 +100,15 @@ describe('the index follows the rows, whoever writes them', () => {
     const s = fresh();
     const t = thread(s, 'Secret project');
     const m = message(s, t.id, 'The password hint is blue giraffe');
-    const att = s.insertAttachment({ id: randomUUID(), name: 'plan.txt', mime: 'text/plain', size: 5, sha256: 'y', text: 'giraffe plan', now: NOW });
+    const att = s.insertAttachment({
+      id: randomUUID(),
+      name: 'plan.txt',
+      mime: 'text/plain',
+      size: 5,
+      sha256: 'y',
+      text: 'giraffe plan',
+      now: NOW,
+    });
     s.linkAttachments({ ids: [att.id], messageId: m });
     assert.equal(find(s, 'giraffe').length, 2);
     assert.ok(s.deleteThread({ id: t.id }));
@@ -92,7 +128,12 @@ describe('ranking and filters', () => {
     const recent = message(s, t.id, 'Notes on tomato soup.', { now: NOW - DAY });
     assert.deepEqual(ids(find(s, 'tomato')), [recent, old]);
     const strongOld = message(s, t.id, 'Tomato varieties', { now: NOW - RECENCY_HALF_LIFE_MS / 4 });
-    const weakNew = message(s, t.id, `A long message about many other things and gardens, ${'and more words '.repeat(40)} with a single tomato.`, { now: NOW });
+    const weakNew = message(
+      s,
+      t.id,
+      `A long message about many other things and gardens, ${'and more words '.repeat(40)} with a single tomato.`,
+      { now: NOW },
+    );
     const ranked = ids(find(s, 'tomato'));
     assert.ok(ranked.indexOf(strongOld) < ranked.indexOf(weakNew), JSON.stringify(ranked));
   });
@@ -122,13 +163,20 @@ describe('ranking and filters', () => {
   test('a query matching more than MAX_SCORED messages is ranked newest first; a long last word that common is searched whole', () => {
     const s = fresh();
     const t = thread(s);
-    const insert = s.db.$client.prepare("INSERT INTO messages (id, thread_id, role, content, status, created_at) VALUES (?, ?, 'user', ?, 'complete', ?)");
+    const insert = s.db.$client.prepare(
+      "INSERT INTO messages (id, thread_id, role, content, status, created_at) VALUES (?, ?, 'user', ?, 'complete', ?)",
+    );
     s.transaction(() => {
-      for (let i = 0; i < MAX_SCORED + 20; i++) insert.run(`m${i}`, t.id, i % 2 ? 'weather weather weather report' : 'weather', NOW - (i % 7) * DAY - i);
+      for (let i = 0; i < MAX_SCORED + 20; i++)
+        insert.run(`m${i}`, t.id, i % 2 ? 'weather weather weather report' : 'weather', NOW - (i % 7) * DAY - i);
     });
     const hits = find(s, 'weather');
     assert.equal(hits.length, 20);
-    assert.deepEqual(hits.map((h) => h.createdAt), [...hits.map((h) => h.createdAt)].sort((a, b) => b - a), 'newest first');
+    assert.deepEqual(
+      hits.map((h) => h.createdAt),
+      [...hits.map((h) => h.createdAt)].sort((a, b) => b - a),
+      'newest first',
+    );
     // 'weathe' as typed would merge every word starting with it; 'weather' as a whole word is
     // already common, so the results are those of the whole word.
     const rare = message(s, t.id, 'weatherproofing the shed');
@@ -150,7 +198,38 @@ test('no query is an FTS syntax error: quotes, operators, brackets, stars and an
   const s = fresh();
   const t = thread(s);
   const m = message(s, t.id, 'He said "NOT now" (twice) — c++ costs $5, 東京 🙂 near the café; a*b^c.');
-  const odd = ['"', '""', '"NOT now"', 'NOT', 'now OR', 'AND AND', '(twice', 'twice)', 'NEAR(c++ 5)', '*', 'a*', '^c', 'col:', '-said', '+said', '{x}', '[', "'", '\\', '%', '_', '東京', '🙂', 'cafe', 'Café', 'a\u0000b', 'x'.repeat(200), '\u200b', 'ﬁ', '😀😀'];
+  const odd = [
+    '"',
+    '""',
+    '"NOT now"',
+    'NOT',
+    'now OR',
+    'AND AND',
+    '(twice',
+    'twice)',
+    'NEAR(c++ 5)',
+    '*',
+    'a*',
+    '^c',
+    'col:',
+    '-said',
+    '+said',
+    '{x}',
+    '[',
+    "'",
+    '\\',
+    '%',
+    '_',
+    '東京',
+    '🙂',
+    'cafe',
+    'Café',
+    'a\u0000b',
+    'x'.repeat(200),
+    '\u200b',
+    'ﬁ',
+    '😀😀',
+  ];
   for (const q of odd) assert.doesNotThrow(() => find(s, q), q);
   for (const q of ['"NOT now"', 'NOT', '(twice', 'c++', '$5', '東京', '🙂', 'cafe', 'Café']) assert.deepEqual(ids(find(s, q)), [m], q);
 });
@@ -169,7 +248,9 @@ test('the migration indexes what was stored before it', () => {
   // Rows written as that schema had them (today's store knows columns it did not have).
   const t = { id: randomUUID() };
   const m = randomUUID();
-  before.$client.prepare('INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)').run(t.id, 'Old thread about kayaks', NOW, NOW);
+  before.$client
+    .prepare('INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)')
+    .run(t.id, 'Old thread about kayaks', NOW, NOW);
   before.$client
     .prepare("INSERT INTO messages (id, thread_id, role, content, status, created_at) VALUES (?, ?, 'user', ?, 'complete', ?)")
     .run(m, t.id, 'Which kayak paddle length?', NOW);

@@ -13,7 +13,13 @@ async function seriousViolations(page: Page) {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.slice(0, 8).map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').at(-1)?.trim()} ${n.html.slice(0, 120)}`).join('\n  ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes
+          .slice(0, 8)
+          .map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').at(-1)?.trim()} ${n.html.slice(0, 120)}`)
+          .join('\n  ')}`,
+    );
 }
 
 for (const theme of ['light', 'dark'] as const) {

@@ -23,7 +23,9 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await card.locator('summary').click();
   await expect(card.getByTestId('tool-call-preview')).toHaveText(/^\d+ results?: /);
   await expect(card).toContainText('"query"');
-  await expect(setAside.locator('summary')).toHaveText(/^Set aside: it offered to look this up instead of doing it — so it searched for “.+”$/);
+  await expect(setAside.locator('summary')).toHaveText(
+    /^Set aside: it offered to look this up instead of doing it — so it searched for “.+”$/,
+  );
   await expect(answer.getByTestId('answer')).toContainText('According to');
   await expect(answer.getByTestId('answer')).not.toContainText(deferralFor(question));
   // A link in model output opens apart from Hearth, telling the site nothing.
@@ -37,7 +39,9 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await expect(verdict.locator('meter')).toHaveCount(1);
   await expect(answer.getByTestId('decisions')).not.toContainText('verdict=');
   // Under the answer, what it took (the double sends llama.cpp's timings).
-  await expect(answer.getByTestId('answer-figures')).toContainText(/first word after \d+ ms · [\d.]+ tokens\/s · \d+ model calls · tools: web_search · fuel \d+/);
+  await expect(answer.getByTestId('answer-figures')).toContainText(
+    /first word after \d+ ms · [\d.]+ tokens\/s · \d+ model calls · tools: web_search · fuel \d+/,
+  );
   await page.reload();
   await expect(chat.lastAnswer().getByTestId('set-aside-draft')).toContainText(deferralFor(question));
   await expect(chat.lastAnswer().getByTestId('answer')).toContainText('According to');

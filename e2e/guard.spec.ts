@@ -17,8 +17,16 @@ test('a rebound host name and a cross-site write are refused before any route ru
   const rebound = await raw('GET', '/api/threads', { Host: 'evil.example:13000' });
   expect(rebound.status).toBe(403);
   expect(JSON.parse(rebound.body).error.code).toBe('forbidden');
-  const crossSite = await raw('POST', '/api/threads', { Host: '127.0.0.1:13000', Origin: 'https://evil.example', 'Content-Type': 'application/json' });
+  const crossSite = await raw('POST', '/api/threads', {
+    Host: '127.0.0.1:13000',
+    Origin: 'https://evil.example',
+    'Content-Type': 'application/json',
+  });
   expect(crossSite.status).toBe(403);
-  const ok = await raw('POST', '/api/threads', { Host: '127.0.0.1:13000', Origin: 'http://127.0.0.1:13000', 'Content-Type': 'application/json' });
+  const ok = await raw('POST', '/api/threads', {
+    Host: '127.0.0.1:13000',
+    Origin: 'http://127.0.0.1:13000',
+    'Content-Type': 'application/json',
+  });
   expect(ok.status).toBe(201);
 });

@@ -53,7 +53,9 @@ async function assertNothingEscaped(page: Page, seen: ReturnType<typeof watch>, 
   expect(seen.violations, `the CSP had nothing to stop (${when})`).toEqual([]);
 }
 
-test('hostile text in model output, tool results, file names, titles, memory and user messages runs nothing and loads nothing', async ({ page }) => {
+test('hostile text in model output, tool results, file names, titles, memory and user messages runs nothing and loads nothing', async ({
+  page,
+}) => {
   const seen = watch(page);
   const chat = new ChatPage(page);
   const memory = await page.request.post('/api/memories', { data: { text: `Likes ${HOSTILE_NAME} ![m](${base}/memory.png)` } });
@@ -62,7 +64,9 @@ test('hostile text in model output, tool results, file names, titles, memory and
   let threadId: string | undefined;
   try {
     await chat.open();
-    await page.getByTestId('file-input').setInputFiles({ name: HOSTILE_FILE_NAME, mimeType: 'text/plain', buffer: Buffer.from('plain words') });
+    await page
+      .getByTestId('file-input')
+      .setInputFiles({ name: HOSTILE_FILE_NAME, mimeType: 'text/plain', buffer: Buffer.from('plain words') });
     await expect(page.getByTestId('pending-attachment')).toContainText('onerror');
     await chat.ask(`hostile corpus ${base} and in my own words: ${HOSTILE_NAME} ![u](${base}/user.png) [x](javascript:window.__pwned=2)`);
     await chat.waitForAnswer();

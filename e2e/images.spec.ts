@@ -9,15 +9,21 @@ import { ChatPage } from './pages/chat';
  * also says how to give the model sight.
  */
 
-const png = (color: string, width = 64, height = 48) => sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
+const png = (color: string, width = 64, height = 48) =>
+  sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 
 /** Files handed to the page the way a drop or a paste hands them: a DataTransfer holding File objects. */
 async function dataTransfer(page: Page, files: { name: string; type: string; bytes: Buffer }[]) {
-  return page.evaluateHandle((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
-    return dt;
-  }, files.map((f) => ({ name: f.name, type: f.type, base64: f.bytes.toString('base64') })));
+  return page.evaluateHandle(
+    (list) => {
+      const dt = new DataTransfer();
+      for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+      return dt;
+    },
+    files.map((f) => ({ name: f.name, type: f.type, base64: f.bytes.toString('base64') })),
+  );
 }
 
 async function expectLoaded(thumb: ReturnType<Page['getByTestId']>) {
@@ -75,7 +81,10 @@ test('drop images anywhere on the thread, or paste a screenshot into the message
 
   const clipboard = await dataTransfer(page, [{ name: 'image.png', type: 'image/png', bytes: await png('#222288') }]);
   await chat.composer.focus();
-  await chat.composer.evaluate((box, dt) => box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt as DataTransfer, bubbles: true, cancelable: true })), clipboard);
+  await chat.composer.evaluate(
+    (box, dt) => box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt as DataTransfer, bubbles: true, cancelable: true })),
+    clipboard,
+  );
   await expect(page.getByTestId('pending-thumbnail')).toHaveCount(3);
   for (const thumb of await page.getByTestId('pending-thumbnail').all()) await expectLoaded(thumb);
   await expect(page.getByTestId('pending-thumbnail').nth(2)).toHaveAttribute('title', 'image.png');

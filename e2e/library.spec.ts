@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { ChatPage } from './pages/chat';
 
-test('the whole library downloads as one file, and importing it back changes nothing; a foreign file is refused with the reason', async ({ page }) => {
+test('the whole library downloads as one file, and importing it back changes nothing; a foreign file is refused with the reason', async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.ask('Tell me about the library of Alexandria');
@@ -12,17 +14,24 @@ test('the whole library downloads as one file, and importing it back changes not
   const [download] = await Promise.all([page.waitForEvent('download'), panel.getByTestId('export-library').click()]);
   expect(download.suggestedFilename()).toMatch(/^hearth-library-\d{4}-\d{2}-\d{2}\.jsonl$/);
   const file = fs.readFileSync((await download.path())!, 'utf8');
-  const lines = file.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string });
+  const lines = file
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; content?: string });
   expect(lines[0].type).toBe('hearth-library');
   expect(lines.some((l) => l.type === 'message' && l.content === 'Tell me about the library of Alexandria')).toBe(true);
   expect(lines.at(-1)!.type).toBe('end');
 
   const threadsBefore = await chat.threads.count();
-  await panel.getByTestId('import-file').setInputFiles({ name: 'library.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(file) });
+  await panel
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'library.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(file) });
   await expect(panel.getByTestId('import-result')).toContainText('Imported 0 threads, 0 messages');
   await expect(panel.getByTestId('import-result')).toContainText('already here kept as they were');
   await expect(chat.threads).toHaveCount(threadsBefore);
 
-  await panel.getByTestId('import-file').setInputFiles({ name: 'other-app.json', mimeType: 'application/json', buffer: Buffer.from('[{"title":"chat","messages":[]}]') });
+  await panel
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'other-app.json', mimeType: 'application/json', buffer: Buffer.from('[{"title":"chat","messages":[]}]') });
   await expect(panel.getByTestId('import-result')).toContainText('neither a Hearth library file');
 });

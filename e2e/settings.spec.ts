@@ -3,7 +3,20 @@ import { ChatPage } from './pages/chat';
 
 /** Everything the Settings page can change, put back to the environment's values after each test. */
 test.afterEach(async ({ request }) => {
-  const keys = ['modelServers', 'modelSlots', 'assistantName', 'defaultInstructions', 'userName', 'timezone', 'location', 'searxngUrl', 'disabledTools', 'turnFuel', 'maxRounds', 'turnModelCalls'];
+  const keys = [
+    'modelServers',
+    'modelSlots',
+    'assistantName',
+    'defaultInstructions',
+    'userName',
+    'timezone',
+    'location',
+    'searxngUrl',
+    'disabledTools',
+    'turnFuel',
+    'maxRounds',
+    'turnModelCalls',
+  ];
   const res = await request.patch('/api/settings', { data: Object.fromEntries(keys.map((k) => [k, null])) });
   expect(res.status()).toBe(200);
 });
@@ -44,7 +57,9 @@ test('settings are saved in Hearth, kept after a reload, and the next reply uses
   await expect(chat.lastAnswer().getByTestId('answer').locator('.md')).toHaveText('My name is Hearth.');
 });
 
-test('live checks: SearXNG answers a test search; a server that is not there says so; a bad value is refused with the reason', async ({ page }) => {
+test('live checks: SearXNG answers a test search; a server that is not there says so; a bad value is refused with the reason', async ({
+  page,
+}) => {
   await page.goto('/settings');
   await page.getByTestId('test-searxng').click();
   await expect(page.getByTestId('searxng-check')).toContainText(/✓ SearXNG answered a test search \(\d+ results\)/);

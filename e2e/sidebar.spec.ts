@@ -10,12 +10,22 @@ test('threads are grouped: pinned, today, older', async ({ page }) => {
   const march = Date.UTC(2026, 2, 3, 12);
   const lines = [
     { type: 'hearth-library', version: 1, exportedAt: march },
-    { type: 'thread', id: old, title: 'Spring planting notes', titleSource: 'user', systemPrompt: '', pinned: false, createdAt: march, updatedAt: march },
+    {
+      type: 'thread',
+      id: old,
+      title: 'Spring planting notes',
+      titleSource: 'user',
+      systemPrompt: '',
+      pinned: false,
+      createdAt: march,
+      updatedAt: march,
+    },
   ];
   const body = [...lines, { type: 'end', records: lines.length - 1 }].map((l) => JSON.stringify(l)).join('\n');
   expect((await page.request.post('/api/import', { data: body, headers: { 'Content-Type': 'application/x-ndjson' } })).status()).toBe(200);
   const today = ((await (await page.request.post('/api/threads', { data: { title: 'Talked about today' } })).json()) as { id: string }).id;
-  const pinned = ((await (await page.request.post('/api/threads', { data: { title: 'Keep this one on top' } })).json()) as { id: string }).id;
+  const pinned = ((await (await page.request.post('/api/threads', { data: { title: 'Keep this one on top' } })).json()) as { id: string })
+    .id;
   expect((await page.request.patch(`/api/threads/${pinned}`, { data: { pinned: true } })).status()).toBe(200);
   try {
     await chat.open();

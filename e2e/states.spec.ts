@@ -67,7 +67,10 @@ test('a reply out of budget says so, and where to raise the budget; after a relo
   await expect(page.locator('[data-message-id]').nth(1).getByTestId('retry')).toBeVisible();
 });
 
-test('while another reply holds the only model slot, the stage line says the reply waits, and its place in the queue', async ({ page, context }) => {
+test('while another reply holds the only model slot, the stage line says the reply waits, and its place in the queue', async ({
+  page,
+  context,
+}) => {
   const first = new ChatPage(page);
   await first.open();
   await first.ask(`Please answer very slowly, queue test ${Date.now()}`);

@@ -10,7 +10,9 @@ test('Ctrl+K finds an old message as you type and opens its thread scrolled to i
   const quokkaMessage = await page.locator('[data-message-id]').first().getAttribute('data-message-id');
   // Later, longer messages push it far up the thread.
   for (let i = 1; i <= 3; i++) {
-    await chat.ask(Array.from({ length: 25 }, (_, n) => `Note ${i}.${n}: the ferry timetable for the island changes in winter.`).join('\n'));
+    await chat.ask(
+      Array.from({ length: 25 }, (_, n) => `Note ${i}.${n}: the ferry timetable for the island changes in winter.`).join('\n'),
+    );
     await chat.waitForAnswer();
   }
   await chat.newChat();
@@ -49,7 +51,9 @@ test("a thread's instructions are saved and reach the model", async ({ page }) =
   await expect(page.getByTestId('edit-instructions')).toHaveText('Instructions ✓');
   await chat.ask('Second message');
   await chat.waitForAnswer();
-  const requests = (await (await page.request.get('http://127.0.0.1:18080/__requests')).json()) as { messages: { role: string; content: string }[] }[];
+  const requests = (await (await page.request.get('http://127.0.0.1:18080/__requests')).json()) as {
+    messages: { role: string; content: string }[];
+  }[];
   const last = requests.filter((r) => !('response_format' in r)).at(-1)!;
   expect(last.messages[0].content).toContain('Always answer like a pirate.');
   await page.reload();

@@ -34,7 +34,10 @@ test('a bad value is a one-line message naming the key', () => {
 });
 
 test('LLAMA_URL lists one or more llama-servers, comma-separated; repeats and trailing slashes do not count twice', () => {
-  assert.deepEqual(parseConfig({ LLAMA_URL: 'http://gpu1:8080/v1, http://gpu2:8080/v1/,http://gpu1:8080/v1' }).LLAMA_URL, ['http://gpu1:8080/v1', 'http://gpu2:8080/v1']);
+  assert.deepEqual(parseConfig({ LLAMA_URL: 'http://gpu1:8080/v1, http://gpu2:8080/v1/,http://gpu1:8080/v1' }).LLAMA_URL, [
+    'http://gpu1:8080/v1',
+    'http://gpu2:8080/v1',
+  ]);
 });
 
 test('an empty SEARXNG_URL means web search is off', () => {

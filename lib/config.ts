@@ -37,7 +37,14 @@ const configSchema = z.object({
     .string()
     .default('http://127.0.0.1:8080/v1')
     .transform((v, ctx) => {
-      const urls = [...new Set(v.split(',').map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean))];
+      const urls = [
+        ...new Set(
+          v
+            .split(',')
+            .map((u) => u.trim().replace(/\/+$/, ''))
+            .filter(Boolean),
+        ),
+      ];
       if (urls.length === 0 || !urls.every(isHttpUrl)) {
         ctx.addIssue({ code: 'custom', message: 'must be one http(s) URL of llama-server, or several separated by commas' });
         return z.NEVER;
@@ -58,7 +65,10 @@ const configSchema = z.object({
   /** The login password; required when Hearth listens on anything but loopback (or HEARTH_ALLOWED_HOSTS is set). */
   HEARTH_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(1024).optional()),
   /** The same password as an scrypt hash from `npm run hash-password`, so the password itself is in no file. */
-  HEARTH_PASSWORD_HASH: z.preprocess(emptyToUndefined, z.string().trim().regex(PASSWORD_HASH_FORMAT, 'must be a hash printed by `npm run hash-password`').optional()),
+  HEARTH_PASSWORD_HASH: z.preprocess(
+    emptyToUndefined,
+    z.string().trim().regex(PASSWORD_HASH_FORMAT, 'must be a hash printed by `npm run hash-password`').optional(),
+  ),
   /** How long a login lasts, in days. */
   HEARTH_SESSION_DAYS: positiveInt(365).default(30),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -138,8 +148,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         : (issue.code === 'too_small' || issue.code === 'too_big') && issue.origin === 'string'
           ? issue.message
           : issue.code === 'too_small' || issue.code === 'too_big'
-          ? `is out of range (${issue.message.replace(/^Too (small|big): expected number to be /, '')})`
-          : issue.message;
+            ? `is out of range (${issue.message.replace(/^Too (small|big): expected number to be /, '')})`
+            : issue.message;
     // A secret is never echoed into a log.
     const got = SECRET_KEYS.has(key) ? `${(env[key] ?? '').length} characters` : JSON.stringify(env[key] ?? '');
     throw new ConfigError(`Hearth configuration: ${key} ${message} (got ${got})`);

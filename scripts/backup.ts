@@ -52,4 +52,6 @@ if (fs.existsSync(filesFrom)) {
   }
 }
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-console.log(`Backed up ${dataDir} to ${out}: database ${mb(db.bytes)} MB (integrity ok), ${files} attached file${files === 1 ? '' : 's'} (${mb(fileBytes)} MB), in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+console.log(
+  `Backed up ${dataDir} to ${out}: database ${mb(db.bytes)} MB (integrity ok), ${files} attached file${files === 1 ? '' : 's'} (${mb(fileBytes)} MB), in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+);

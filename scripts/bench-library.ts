@@ -25,7 +25,28 @@ function rng(seed: number) {
 }
 
 const VOCABULARY = 30_000;
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sto', 'va', 'dal', 'qui', 'ber', 'nos', 'tra', 'el', 'pu', 'gor', 'fin', 'zu', 'ham', 'ci', 'wel', 'dro'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'sto',
+  'va',
+  'dal',
+  'qui',
+  'ber',
+  'nos',
+  'tra',
+  'el',
+  'pu',
+  'gor',
+  'fin',
+  'zu',
+  'ham',
+  'ci',
+  'wel',
+  'dro',
+];
 
 function vocabulary(): string[] {
   const words = new Set<string>();
@@ -55,8 +76,12 @@ export function seedLibrary(store: Store, count: number, now: number, seed = 1):
   const r = rng(seed);
   const pick = zipf(r, words.length);
   const sqlite = store.db.$client;
-  const insertThread = sqlite.prepare('INSERT INTO threads (id, title, system_prompt, pinned, created_at, updated_at) VALUES (?, ?, \'\', 0, ?, ?)');
-  const insertMessage = sqlite.prepare("INSERT INTO messages (id, thread_id, turn_id, role, content, status, created_at) VALUES (?, ?, NULL, ?, ?, 'complete', ?)");
+  const insertThread = sqlite.prepare(
+    "INSERT INTO threads (id, title, system_prompt, pinned, created_at, updated_at) VALUES (?, ?, '', 0, ?, ?)",
+  );
+  const insertMessage = sqlite.prepare(
+    "INSERT INTO messages (id, thread_id, turn_id, role, content, status, created_at) VALUES (?, ?, NULL, ?, ?, 'complete', ?)",
+  );
   const t0 = performance.now();
   let textBytes = 0;
   let threads = 0;
@@ -127,10 +152,18 @@ export function measureThreadOpen(store: Store, now: number, messages = 2000) {
   const sqlite = store.db.$client;
   const threadId = '00000000-0000-4000-8000-00000000b00c';
   const turns = messages / 2;
-  sqlite.prepare("INSERT INTO threads (id, title, system_prompt, pinned, created_at, updated_at) VALUES (?, 'A long thread', '', 0, ?, ?)").run(threadId, now, now);
-  const insertMessage = sqlite.prepare("INSERT INTO messages (id, thread_id, turn_id, role, content, status, created_at) VALUES (?, ?, ?, ?, ?, 'complete', ?)");
-  const insertTurn = sqlite.prepare("INSERT INTO turns (id, thread_id, user_message_id, assistant_message_id, status, stats, events, created_at, finished_at) VALUES (?, ?, ?, ?, 'done', ?, ?, ?, ?)");
-  const insertCall = sqlite.prepare('INSERT INTO tool_calls (id, turn_id, thread_id, name, arguments, ok, result, repeat, ms, created_at) VALUES (?, ?, ?, ?, ?, 1, ?, 0, 12, ?)');
+  sqlite
+    .prepare("INSERT INTO threads (id, title, system_prompt, pinned, created_at, updated_at) VALUES (?, 'A long thread', '', 0, ?, ?)")
+    .run(threadId, now, now);
+  const insertMessage = sqlite.prepare(
+    "INSERT INTO messages (id, thread_id, turn_id, role, content, status, created_at) VALUES (?, ?, ?, ?, ?, 'complete', ?)",
+  );
+  const insertTurn = sqlite.prepare(
+    "INSERT INTO turns (id, thread_id, user_message_id, assistant_message_id, status, stats, events, created_at, finished_at) VALUES (?, ?, ?, ?, 'done', ?, ?, ?, ?)",
+  );
+  const insertCall = sqlite.prepare(
+    'INSERT INTO tool_calls (id, turn_id, thread_id, name, arguments, ok, result, repeat, ms, created_at) VALUES (?, ?, ?, ?, ?, 1, ?, 0, 12, ?)',
+  );
   const insertDecision = sqlite.prepare(
     "INSERT INTO decision_records (layer_id, scope, scope_key, turn_id, thread_id, step_id, at, model_id, source, answers) VALUES ('decisionsHistory', 'thread', ?, ?, ?, ?, ?, 'bench-model', 'native', ?)",
   );
@@ -142,11 +175,59 @@ export function measureThreadOpen(store: Store, now: number, messages = 2000) {
       insertMessage.run(user, threadId, turn, 'user', `Question ${i}: what should I plant in my garden this month?`, at);
       insertMessage.run(assistant, threadId, turn, 'assistant', answer, at + 1);
       const searched = i % 5 === 0;
-      const events = searched ? [[1, 'turn'], [4, { tool_call: 'c1' }], [5, { tool_result: ['c1', 12] }], [40, 'answer-draft'], [41, 'message'], [42, 'done']] : [[1, 'turn'], [30, 'answer-draft'], [31, 'message'], [32, 'done']];
-      insertTurn.run(turn, threadId, user, assistant, JSON.stringify([2, 3, searched ? 1 : 0, 0, 900, 160, 320, 1800, 1700, 0]), JSON.stringify(events), at, at + 2000);
-      if (searched) insertCall.run(`${turn}:c1`, turn, threadId, 'web_search', '{"query":"what to plant this month"}', JSON.stringify({ results: [{ title: 'Planting calendar', url: 'https://example.org/calendar', snippet: 'Sow peas and broad beans now.' }] }), at + 500);
-      insertDecision.run(threadId, turn, threadId, 'freshness', at + 100, JSON.stringify({ needs_fresh: { kind: 'boolean', value: searched, p: 0.9 } }));
-      insertDecision.run(threadId, turn, threadId, 'verdict', at + 1500, JSON.stringify({ verdict: { kind: 'choice', value: 'answered', p: 0.88 } }));
+      const events = searched
+        ? [
+            [1, 'turn'],
+            [4, { tool_call: 'c1' }],
+            [5, { tool_result: ['c1', 12] }],
+            [40, 'answer-draft'],
+            [41, 'message'],
+            [42, 'done'],
+          ]
+        : [
+            [1, 'turn'],
+            [30, 'answer-draft'],
+            [31, 'message'],
+            [32, 'done'],
+          ];
+      insertTurn.run(
+        turn,
+        threadId,
+        user,
+        assistant,
+        JSON.stringify([2, 3, searched ? 1 : 0, 0, 900, 160, 320, 1800, 1700, 0]),
+        JSON.stringify(events),
+        at,
+        at + 2000,
+      );
+      if (searched)
+        insertCall.run(
+          `${turn}:c1`,
+          turn,
+          threadId,
+          'web_search',
+          '{"query":"what to plant this month"}',
+          JSON.stringify({
+            results: [{ title: 'Planting calendar', url: 'https://example.org/calendar', snippet: 'Sow peas and broad beans now.' }],
+          }),
+          at + 500,
+        );
+      insertDecision.run(
+        threadId,
+        turn,
+        threadId,
+        'freshness',
+        at + 100,
+        JSON.stringify({ needs_fresh: { kind: 'boolean', value: searched, p: 0.9 } }),
+      );
+      insertDecision.run(
+        threadId,
+        turn,
+        threadId,
+        'verdict',
+        at + 1500,
+        JSON.stringify({ verdict: { kind: 'choice', value: 'answered', p: 0.88 } }),
+      );
     }
   })();
   const registry = { isLive: () => false } as unknown as Parameters<typeof threadView>[1];
@@ -186,7 +267,11 @@ export async function measureGrep(dir: string, megabytes = 200) {
     attachmentText: () => ({ name: 'big.log', path: file, text: '', chars: size, lines }),
   };
   const t0 = performance.now();
-  const result = (await grepAttachmentTool.run({ id: '00000000-0000-4000-8000-000000000001', pattern: 'ERROR payment' }, deps, new AbortController().signal)) as { matching_lines: number };
+  const result = (await grepAttachmentTool.run(
+    { id: '00000000-0000-4000-8000-000000000001', pattern: 'ERROR payment' },
+    deps,
+    new AbortController().signal,
+  )) as { matching_lines: number };
   const seconds = (performance.now() - t0) / 1000;
   fs.rmSync(file, { force: true });
   return { megabytes: size / 1024 / 1024, lines, planted, counted: result.matching_lines, seconds };

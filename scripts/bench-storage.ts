@@ -37,7 +37,8 @@ export async function measureStorage(turns = 30) {
       if (req.schema) return persona(req);
       const searched = req.messages.some((m) => m.role === 'tool');
       const last = String(req.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
-      if (/prices today/.test(last) && !searched && req.toolChoice !== 'none') return { toolCalls: [{ name: 'web_search', arguments: { query: 'prices today' } }] };
+      if (/prices today/.test(last) && !searched && req.toolChoice !== 'none')
+        return { toolCalls: [{ name: 'web_search', arguments: { query: 'prices today' } }] };
       return { content: longAnswer(i) };
     },
   });
@@ -45,7 +46,11 @@ export async function measureStorage(turns = 30) {
   const store = createStore(openDatabase(path.join(dir, 'hearth.db')));
   const rt = buildRuntime(parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searx.url, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC' }), store);
   await rt.models.ready();
-  const used = () => sqlite.prepare('SELECT name, SUM(pgsize - unused) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as { name: string; bytes: number }[];
+  const used = () =>
+    sqlite.prepare('SELECT name, SUM(pgsize - unused) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as {
+      name: string;
+      bytes: number;
+    }[];
   const sqlite = store.db.$client;
   const empty = new Map(used().map((t) => [t.name, t.bytes]));
   const thread = store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
@@ -56,7 +61,10 @@ export async function measureStorage(turns = 30) {
   const bytesPerTurn: number[] = [];
   for (let i = 0; i < turns; i++) {
     const [c0, s0] = [changes(), size()];
-    const content = i % 3 === 0 ? `What are the vegetable prices today at the market, number ${i}?` : `Tell me more about growing tomatoes, part ${i}, with some detail.`;
+    const content =
+      i % 3 === 0
+        ? `What are the vegetable prices today at the market, number ${i}?`
+        : `Tell me more about growing tomatoes, part ${i}, with some detail.`;
     const { turnId } = rt.turns.start({ threadId: thread.id, content });
     await new Promise<void>((resolve) => {
       const sub = rt.turns.subscribe(turnId, 0, { event: () => undefined, end: resolve });

@@ -32,7 +32,8 @@ export class BenchTable {
   }
 
   print(): void {
-    const n = (v: number | null | undefined) => (v === null || v === undefined ? '–' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toFixed(3));
+    const n = (v: number | null | undefined) =>
+      v === null || v === undefined ? '–' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toFixed(3);
     const lines = this.rows.map((r) => [
       r.measure,
       r.unit,

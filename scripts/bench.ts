@@ -34,12 +34,18 @@ const TURNS = Number(process.env.BENCH_TURNS ?? 40);
 const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
 const table = new BenchTable();
 
-
 const double = await startLlamaDouble();
 const searx = await startSearxDouble();
 const dir = makeTempDir('hearth-bench');
 // Titles off: each turn here opens a new thread, and a title call in the background would count as this turn's model time.
-const config = parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searx.url, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC', MODEL_SLOTS: '1', HEARTH_TITLES: 'first-words' });
+const config = parseConfig({
+  LLAMA_URL: double.url,
+  SEARXNG_URL: searx.url,
+  DATA_DIR: dir,
+  HEARTH_TIMEZONE: 'UTC',
+  MODEL_SLOTS: '1',
+  HEARTH_TITLES: 'first-words',
+});
 const store = createStore(openDatabase(path.join(dir, 'hearth.db')));
 
 // Measure model waits and per-delta handling by wrapping the real client.
@@ -139,7 +145,11 @@ for (let i = 0; i < THREAD_TURNS; i++) {
   const round = cached.requests.slice(seen).find((r) => !r.schema && !isTitleRequest(r))!;
   // The same request, straight to the server: time to its first content chunk.
   const d0 = performance.now();
-  const res = await fetch(`${cached.url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(round.body) });
+  const res = await fetch(`${cached.url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(round.body),
+  });
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let text = '';
@@ -158,13 +168,21 @@ for (let i = 0; i < THREAD_TURNS; i++) {
 }
 const metrics = await (await fetch(`${cached.baseUrl}/metrics`)).text();
 const counter = (name: string) => Number(new RegExp(`^llamacpp:${name} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
-const fromCache = counter('prompt_tokens_cached_total') / Math.max(1, counter('prompt_tokens_cached_total') + counter('prompt_tokens_total'));
+const fromCache =
+  counter('prompt_tokens_cached_total') / Math.max(1, counter('prompt_tokens_cached_total') + counter('prompt_tokens_total'));
 const ttftP50 = pct(ttftHearth, 50);
 const directP50 = pct(ttftDirect, 50);
-console.log(`time to first token over a ${THREAD_TURNS}-turn thread: through Hearth p50 ${ttftP50.toFixed(1)} ms, p95 ${pct(ttftHearth, 95).toFixed(1)} ms; straight to the server p50 ${directP50.toFixed(1)} ms, p95 ${pct(ttftDirect, 95).toFixed(1)} ms; Hearth adds ${(ttftP50 - directP50).toFixed(1)} ms at p50`);
+console.log(
+  `time to first token over a ${THREAD_TURNS}-turn thread: through Hearth p50 ${ttftP50.toFixed(1)} ms, p95 ${pct(ttftHearth, 95).toFixed(1)} ms; straight to the server p50 ${directP50.toFixed(1)} ms, p95 ${pct(ttftDirect, 95).toFixed(1)} ms; Hearth adds ${(ttftP50 - directP50).toFixed(1)} ms at p50`,
+);
 table.sample('time to first token, 12-turn thread', 'ms', ttftHearth, { direct: { p50: directP50, p95: pct(ttftDirect, 95) } });
-table.sample('model calls per turn answered without tools', 'calls', callsPerPlainTurn, { target: 'p50 ≤ 3', met: pct(callsPerPlainTurn, 50) <= 3 });
-console.log(`prompt cache: each turn's first call found ${(pct(firstCallReuse, 50) * 100).toFixed(1)}% of its prompt in the slot at p50 (min ${(Math.min(...firstCallReuse) * 100).toFixed(1)}%); all calls: ${(fromCache * 100).toFixed(1)}% of prompt tokens from the cache (/metrics)`);
+table.sample('model calls per turn answered without tools', 'calls', callsPerPlainTurn, {
+  target: 'p50 ≤ 3',
+  met: pct(callsPerPlainTurn, 50) <= 3,
+});
+console.log(
+  `prompt cache: each turn's first call found ${(pct(firstCallReuse, 50) * 100).toFixed(1)}% of its prompt in the slot at p50 (min ${(Math.min(...firstCallReuse) * 100).toFixed(1)}%); all calls: ${(fromCache * 100).toFixed(1)}% of prompt tokens from the cache (/metrics)`,
+);
 // Bytes stored per byte of conversation text over 30 turns (target: at most 3, search index included).
 const storage = await measureStorage();
 console.log(
@@ -176,10 +194,20 @@ console.log(
 
 table.sample('SQLite rows written per turn', 'rows', storage.writesPerTurn);
 table.sample('bytes stored per turn', 'bytes', storage.bytesPerTurn);
-table.add({ measure: 'bytes stored per byte of text', unit: 'ratio', p50: storage.perByte, p95: null, target: '≤ 3', met: storage.perByte <= 3 });
+table.add({
+  measure: 'bytes stored per byte of text',
+  unit: 'ratio',
+  p50: storage.perByte,
+  p95: null,
+  target: '≤ 3',
+  met: storage.perByte <= 3,
+});
 
 // Search at scale: a generated library seeded straight into SQLite (BENCH_SEARCH_SIZES, default 100,000 and 1,000,000 messages).
-const sizes = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000').split(',').map(Number).filter((n) => n > 0);
+const sizes = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const library = createStore(openDatabase(path.join(makeTempDir('hearth-bench'), 'library.db')));
 let seeded = 0;
 for (const size of sizes) {
@@ -188,28 +216,57 @@ for (const size of sizes) {
   console.log(`search over ${size.toLocaleString('en')} messages (seeded in ${s.seconds.toFixed(0)} s; target p95 <= 50 ms at 1,000,000):`);
   const kinds = measureSearch(library, Date.UTC(2026, 11, 1));
   for (const r of kinds) {
-    console.log(`  ${r.label.padEnd(24)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${r.hits.toFixed(1)} hits)`);
+    console.log(
+      `  ${r.label.padEnd(24)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${r.hits.toFixed(1)} hits)`,
+    );
   }
   // The slowest kind of query stands for the size in the table.
   const worst95 = Math.max(...kinds.map((k) => k.p95));
-  table.add({ measure: `search, ${size.toLocaleString('en')} messages (slowest query kind)`, unit: 'ms', p50: Math.max(...kinds.map((k) => k.p50)), p95: worst95, ...(size >= 1_000_000 ? { target: 'p95 ≤ 50', met: worst95 <= 50 } : {}) });
+  table.add({
+    measure: `search, ${size.toLocaleString('en')} messages (slowest query kind)`,
+    unit: 'ms',
+    p50: Math.max(...kinds.map((k) => k.p50)),
+    p95: worst95,
+    ...(size >= 1_000_000 ? { target: 'p95 ≤ 50', met: worst95 <= 50 } : {}),
+  });
 }
 
 // A long thread opened, and grep over a large attached log.
 const opened = measureThreadOpen(createStore(openDatabase(path.join(makeTempDir('hearth-bench'), 'thread.db'))), Date.UTC(2026, 11, 1));
-console.log(`open a ${opened.messages.toLocaleString('en')}-message thread (GET /api/threads/:id, view built and serialised): p50 ${opened.p50.toFixed(1)} ms, p95 ${opened.p95.toFixed(1)} ms, ${(opened.bytes / 1e6).toFixed(1)} MB of JSON`);
-table.add({ measure: `open a ${opened.messages.toLocaleString('en')}-message thread`, unit: 'ms', p50: opened.p50, p95: opened.p95, target: 'p95 ≤ 200', met: opened.p95 <= 200 });
+console.log(
+  `open a ${opened.messages.toLocaleString('en')}-message thread (GET /api/threads/:id, view built and serialised): p50 ${opened.p50.toFixed(1)} ms, p95 ${opened.p95.toFixed(1)} ms, ${(opened.bytes / 1e6).toFixed(1)} MB of JSON`,
+);
+table.add({
+  measure: `open a ${opened.messages.toLocaleString('en')}-message thread`,
+  unit: 'ms',
+  p50: opened.p50,
+  p95: opened.p95,
+  target: 'p95 ≤ 200',
+  met: opened.p95 <= 200,
+});
 const grep = await measureGrep(makeTempDir('hearth-bench'), Number(process.env.BENCH_GREP_MB ?? 200));
-console.log(`grep_attachment over a ${grep.megabytes.toFixed(0)} MB log (${grep.lines.toLocaleString('en')} lines): ${grep.counted} matching lines counted (${grep.planted} planted${grep.counted === grep.planted ? ', exact' : ', WRONG'}) in ${grep.seconds.toFixed(1)} s`);
+console.log(
+  `grep_attachment over a ${grep.megabytes.toFixed(0)} MB log (${grep.lines.toLocaleString('en')} lines): ${grep.counted} matching lines counted (${grep.planted} planted${grep.counted === grep.planted ? ', exact' : ', WRONG'}) in ${grep.seconds.toFixed(1)} s`,
+);
 
-table.add({ measure: `grep_attachment over a ${grep.megabytes.toFixed(0)} MB log (exact count)`, unit: 's', p50: grep.seconds, p95: null, target: 'exact', met: grep.counted === grep.planted });
+table.add({
+  measure: `grep_attachment over a ${grep.megabytes.toFixed(0)} MB log (exact count)`,
+  unit: 's',
+  p50: grep.seconds,
+  p95: null,
+  target: 'exact',
+  met: grep.counted === grep.planted,
+});
 console.log(`memory: rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
 
 // Resident memory of the production server (next start; built first if needed), idle and
 // under 20 concurrent turns (20 clients, a thread each).
 const twenty = await measureLoad(Number(process.env.BENCH_MEMORY_SECONDS ?? 15), { clients: 20, threads: 20 });
 table.add({ measure: 'resident memory, idle (next start)', unit: 'MB', p50: twenty.memory.idle, p95: null });
-table.sample('resident memory, 20 concurrent turns', 'MB', twenty.rssMb.slice(1), { target: 'p95 ≤ 512', met: pct(twenty.rssMb.slice(1), 95) <= 512 });
+table.sample('resident memory, 20 concurrent turns', 'MB', twenty.rssMb.slice(1), {
+  target: 'p95 ≤ 512',
+  met: pct(twenty.rssMb.slice(1), 95) <= 512,
+});
 // Load: 50 clients over 10 threads.
 const load = await measureLoad(Number(process.env.BENCH_LOAD_SECONDS ?? 60));
 console.log(
@@ -217,9 +274,19 @@ console.log(
     `turn p50 ${pct(load.turnMs, 50).toFixed(0)} ms, p95 ${pct(load.turnMs, 95).toFixed(0)} ms; first event p50 ${pct(load.firstEventMs, 50).toFixed(0)} ms, p95 ${pct(load.firstEventMs, 95).toFixed(0)} ms; ` +
     `errors ${load.errors.length}, broken streams ${load.broken}, mismatched answers ${load.mismatched}; rss idle ${load.memory.idle.toFixed(0)} MB, under load ${load.memory.early.toFixed(0)} -> ${load.memory.late.toFixed(0)} MB (target: no errors, growth < 25%)`,
 );
-table.sample('load: turn, 50 clients over 10 threads', 'ms', load.turnMs, { target: 'no errors, none lost', met: load.errors.length === 0 && load.broken === 0 && load.mismatched === 0 });
+table.sample('load: turn, 50 clients over 10 threads', 'ms', load.turnMs, {
+  target: 'no errors, none lost',
+  met: load.errors.length === 0 && load.broken === 0 && load.mismatched === 0,
+});
 table.sample('load: first event', 'ms', load.firstEventMs);
-table.add({ measure: 'load: resident memory growth under load', unit: '×', p50: load.memory.ratio, p95: null, target: '< 1.25', met: load.memory.ratio < 1.25 });
+table.add({
+  measure: 'load: resident memory growth under load',
+  unit: '×',
+  p50: load.memory.ratio,
+  p95: null,
+  target: '< 1.25',
+  met: load.memory.ratio < 1.25,
+});
 table.print();
 if (jsonOut) table.write(jsonOut);
 await cacheRt.turns.backgroundIdle();

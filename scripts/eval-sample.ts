@@ -15,14 +15,36 @@ const [good, deferring] = await Promise.all([startLlamaDouble({ metrics: true })
 try {
   // The CLI itself, as a user runs it, in a child process (this one serves the doubles).
   const run = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/eval.ts', '--url', good.url, '--name', 'looks-things-up', '--url', deferring.url, '--name', 'only-offers', '--out', out], { cwd: root, stdio: 'inherit' });
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=react-server',
+        '--import',
+        'tsx',
+        'scripts/eval.ts',
+        '--url',
+        good.url,
+        '--name',
+        'looks-things-up',
+        '--url',
+        deferring.url,
+        '--name',
+        'only-offers',
+        '--out',
+        out,
+      ],
+      { cwd: root, stdio: 'inherit' },
+    );
     child.on('exit', (code) => resolve(code ?? 1));
   });
   if (run !== 0) throw new Error(`npm run eval exited with ${run}`);
 } finally {
   await Promise.all([good.close(), deferring.close()]);
 }
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu'],
+});
 const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
 await page.goto(`file://${path.join(out, 'scorecard.html')}`);
 await page.waitForSelector('body[data-charts]');

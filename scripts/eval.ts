@@ -30,7 +30,9 @@ function write(report: EvalReport) {
   fs.writeFileSync(path.join(out, 'scorecard.html'), toHtml(report));
   console.log(`\nWrote ${path.join(out, 'scorecard.{json,md,html}')}`);
   for (const s of report.summaries) {
-    console.log(`  ${s.model}: ${s.met}/${s.total} expectations met, ${s.completed}/${s.runs} runs completed, ${s.deferralsLeft} deferrals left, ${s.inventedTools} invented tools, ${s.gateNudges} gate nudges`);
+    console.log(
+      `  ${s.model}: ${s.met}/${s.total} expectations met, ${s.completed}/${s.runs} runs completed, ${s.deferralsLeft} deferrals left, ${s.inventedTools} invented tools, ${s.gateNudges} gate nudges`,
+    );
   }
 }
 
@@ -40,7 +42,10 @@ if (argv.includes('--compare')) {
     console.error('--compare needs two or more scorecard.json files.');
     process.exit(1);
   }
-  const reports = files.map((f) => ({ label: path.basename(path.dirname(path.resolve(f))), report: JSON.parse(fs.readFileSync(f, 'utf8')) as EvalReport }));
+  const reports = files.map((f) => ({
+    label: path.basename(path.dirname(path.resolve(f))),
+    report: JSON.parse(fs.readFileSync(f, 'utf8')) as EvalReport,
+  }));
   for (const { label, report } of reports) {
     if (report.tool !== 'hearth-eval') {
       console.error(`${label}: not a Hearth scorecard.`);
@@ -76,7 +81,10 @@ function progress(label: string) {
   const filled = Math.round((done / total) * width);
   const eta = done ? ((performance.now() - t0) / done) * (total - done) : 0;
   const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${label}${done ? ` · ~${Math.ceil(eta / 1000)} s left` : ''}`;
-  if (process.stderr.isTTY) process.stderr.write(`\r${line.slice(0, process.stderr.columns ? process.stderr.columns - 1 : 120).padEnd(Math.min(120, (process.stderr.columns ?? 121) - 1))}`);
+  if (process.stderr.isTTY)
+    process.stderr.write(
+      `\r${line.slice(0, process.stderr.columns ? process.stderr.columns - 1 : 120).padEnd(Math.min(120, (process.stderr.columns ?? 121) - 1))}`,
+    );
   else process.stderr.write(`${line}\n`);
 }
 

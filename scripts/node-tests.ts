@@ -12,7 +12,14 @@ export const root = path.resolve(import.meta.dirname, '..');
 export type Counts = { passed: number; failed: number; code: number };
 
 export function runNodeTests(files: string[], options: { concurrency?: number; timeoutMs?: number } = {}): Promise<Counts> {
-  const args = ['--conditions=react-server', '--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${options.concurrency ?? 2}`];
+  const args = [
+    '--conditions=react-server',
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    `--test-concurrency=${options.concurrency ?? 2}`,
+  ];
   if (options.timeoutMs) args.push(`--test-timeout=${options.timeoutMs}`);
   const child = spawn(process.execPath, [...args, ...files], {
     cwd: root,

@@ -81,7 +81,10 @@ try {
     const from = lineStarts[location.start.line - 1 + shift] + location.start.column - 1;
     const to = lineStarts[location.end.line - 1 + shift] + location.end.column - 1;
     fs.writeFileSync(file, original.slice(0, from) + mutant.replacement + original.slice(to));
-    const run = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--test', ...tests], { encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--test', ...tests], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     restore();
     const outcome = run.error ? 'timeout' : run.status === 0 ? 'survived' : 'killed';
     counts[outcome]++;
@@ -90,5 +93,7 @@ try {
 } finally {
   restore();
 }
-console.log(`${counts.survived} survived, ${counts.killed} killed, ${counts.timeout} timed out, ${counts.skipped} marked equivalent, ${counts.gone} gone`);
+console.log(
+  `${counts.survived} survived, ${counts.killed} killed, ${counts.timeout} timed out, ${counts.skipped} marked equivalent, ${counts.gone} gone`,
+);
 process.exit(counts.survived > 0 ? 1 : 0);

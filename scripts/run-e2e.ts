@@ -35,7 +35,19 @@ const add = (c: Counts) => {
   total.code ||= c.code;
 };
 
-if (contract) add(await runNodeTests(['e2e/contract/contract.test.ts', 'e2e/contract/security.test.ts', 'e2e/contract/resilience.test.ts', 'e2e/contract/fuzz.test.ts', 'e2e/contract/load.test.ts'], { concurrency: 1, timeoutMs: 120_000 }));
+if (contract)
+  add(
+    await runNodeTests(
+      [
+        'e2e/contract/contract.test.ts',
+        'e2e/contract/security.test.ts',
+        'e2e/contract/resilience.test.ts',
+        'e2e/contract/fuzz.test.ts',
+        'e2e/contract/load.test.ts',
+      ],
+      { concurrency: 1, timeoutMs: 120_000 },
+    ),
+  );
 
 if (browser) {
   fs.rmSync(path.join(root, '.e2e-data'), { recursive: true, force: true });

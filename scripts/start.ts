@@ -23,7 +23,9 @@ try {
 // Said before a long first build; the server checks the same again on the address it really binds.
 const exposed = exposureRefusal({
   listening: [config.HOST],
-  allowedHosts: config.HEARTH_ALLOWED_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
+  allowedHosts: config.HEARTH_ALLOWED_HOSTS.split(',')
+    .map((h) => h.trim())
+    .filter(Boolean),
   passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH),
 });
 if (exposed) {
@@ -52,7 +54,13 @@ if (builtAt === 0 || Math.max(...sources.map(newestMtime)) > builtAt) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-console.log(`Hearth: serving on http://${config.HOST}:${config.PORT} (model server${config.LLAMA_URL.length > 1 ? 's' : ''} ${config.LLAMA_URL.join(', ')}, data in ${path.resolve(config.DATA_DIR)})`);
-const server = spawn('npx', ['next', 'start', '-H', config.HOST, '-p', String(config.PORT)], { cwd: root, stdio: 'inherit', env: process.env });
+console.log(
+  `Hearth: serving on http://${config.HOST}:${config.PORT} (model server${config.LLAMA_URL.length > 1 ? 's' : ''} ${config.LLAMA_URL.join(', ')}, data in ${path.resolve(config.DATA_DIR)})`,
+);
+const server = spawn('npx', ['next', 'start', '-H', config.HOST, '-p', String(config.PORT)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

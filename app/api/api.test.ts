@@ -36,7 +36,12 @@ let dataDir: string;
 
 function makeRuntime(opts: { llamaUrl?: string; searx?: boolean; model?: ModelClient } = {}): Runtime {
   const llamaUrl = opts.llamaUrl ?? double.url;
-  return makeTestRuntime({ llamaUrl, dataDir, searxUrl: opts.searx ? searx.url : undefined, model: opts.model ?? createLlamaClient({ baseURL: llamaUrl, timeoutMs: 5000 }) });
+  return makeTestRuntime({
+    llamaUrl,
+    dataDir,
+    searxUrl: opts.searx ? searx.url : undefined,
+    model: opts.model ?? createLlamaClient({ baseURL: llamaUrl, timeoutMs: 5000 }),
+  });
 }
 
 before(async () => {
@@ -66,7 +71,10 @@ describe('threads', () => {
     assert.equal(page2.nextCursor, null);
     assert.deepEqual(new Set([...page1.threads, ...page2.threads].map((t: { id: string }) => t.id)), new Set(ids));
 
-    const patched = await threadRoute.PATCH(req('PATCH', `/api/threads/${ids[0]}`, { title: 'Renamed', pinned: true }), params({ id: ids[0] }));
+    const patched = await threadRoute.PATCH(
+      req('PATCH', `/api/threads/${ids[0]}`, { title: 'Renamed', pinned: true }),
+      params({ id: ids[0] }),
+    );
     assert.equal(patched.status, 200);
     assert.equal((await patched.json()).title, 'Renamed');
     const first = await (await threadsRoute.GET(req('GET', '/api/threads'))).json();
@@ -88,11 +96,22 @@ describe('threads', () => {
       [threadRoute.GET(req('GET', '/api/threads/x'), params({ id: '00000000-0000-4000-8000-000000000000' })), 404, 'not_found'],
       [threadRoute.PATCH(req('PATCH', `/api/threads/${id}`, { pinned: 'yes' }), params({ id })), 400, 'bad_request'],
       [threadRoute.PATCH(req('PATCH', `/api/threads/${id}`, {}), params({ id })), 400, 'bad_request'],
-      [threadRoute.PATCH(req('PATCH', `/api/threads/${id}`, 'x', { 'Content-Type': 'text/plain' }), params({ id })), 415, 'unsupported_type'],
+      [
+        threadRoute.PATCH(req('PATCH', `/api/threads/${id}`, 'x', { 'Content-Type': 'text/plain' }), params({ id })),
+        415,
+        'unsupported_type',
+      ],
       [messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'x'.repeat(100_001) }), params({ id })), 413, 'too_large'],
       [messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: '   ' }), params({ id })), 400, 'bad_request'],
       [messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, '{oops'), params({ id })), 400, 'invalid_json'],
-      [messagesRoute.POST(req('POST', '/api/threads/x/messages', { content: 'hi' }), params({ id: '00000000-0000-4000-8000-000000000000' })), 404, 'not_found'],
+      [
+        messagesRoute.POST(
+          req('POST', '/api/threads/x/messages', { content: 'hi' }),
+          params({ id: '00000000-0000-4000-8000-000000000000' }),
+        ),
+        404,
+        'not_found',
+      ],
       [search.GET(req('GET', '/api/search?q=')), 400, 'bad_request'],
       [exportRoute.GET(req('GET', `/api/threads/${id}/export?format=pdf`), params({ id })), 400, 'bad_request'],
     ];
@@ -113,15 +132,24 @@ describe('turns', () => {
     const evs = await send(id, 'Hello there');
     assert.equal(evs[0].type, 'turn');
     assert.equal(evs.at(-1)!.type, 'done');
-    assert.deepEqual(evs.map((e) => e.seq), evs.map((_, i) => i + 1));
-    const text = evs.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.text : '')).join('');
+    assert.deepEqual(
+      evs.map((e) => e.seq),
+      evs.map((_, i) => i + 1),
+    );
+    const text = evs
+      .filter((e) => e.type === 'delta')
+      .map((e) => (e.type === 'delta' ? e.text : ''))
+      .join('');
     const message = evs.find((e) => e.type === 'message');
     assert.ok(message?.type === 'message');
     assert.equal(message.content, text.trim());
     const { body } = await getThread(id);
     // The first words at once, then the model's title, written in the background after the exchange.
     assert.equal(body.title, 'Hello There Conversation');
-    assert.deepEqual(body.messages.map((m: { role: string; status: string }) => `${m.role}:${m.status}`), ['user:complete', 'assistant:complete']);
+    assert.deepEqual(
+      body.messages.map((m: { role: string; status: string }) => `${m.role}:${m.status}`),
+      ['user:complete', 'assistant:complete'],
+    );
     assert.equal(body.messages[1].content, message.content);
   });
 
@@ -129,12 +157,23 @@ describe('turns', () => {
     const id = await newThread();
     const evs = await send(id, 'Hello there, tell me something');
     const turnId = (evs[0] as Extract<Ev, { type: 'turn' }>).turnId;
-    const seen = (s: LiveTurnState) => ({ draft: s.draft, final: s.final, decisions: s.decisions, toolCalls: s.toolCalls, setAside: s.setAside, stats: s.stats, ended: s.ended });
+    const seen = (s: LiveTurnState) => ({
+      draft: s.draft,
+      final: s.final,
+      decisions: s.decisions,
+      toolCalls: s.toolCalls,
+      setAside: s.setAside,
+      stats: s.stats,
+      ended: s.ended,
+    });
     const whole = evs.reduce(applyEvent, newTurnState(turnId));
     for (const after of [0, 3, 5, evs.length - 2]) {
       const res = await eventsRoute.GET(req('GET', `/api/threads/${id}/turns/${turnId}/events?after=${after}`), params({ id, turnId }));
       const rest = await events(res);
-      assert.ok(rest.every((e, i) => e.seq > after && (i === 0 || e.seq > rest[i - 1].seq)), `after=${after}: ${rest.map((e) => e.seq)}`);
+      assert.ok(
+        rest.every((e, i) => e.seq > after && (i === 0 || e.seq > rest[i - 1].seq)),
+        `after=${after}: ${rest.map((e) => e.seq)}`,
+      );
       const client = rest.reduce(applyEvent, evs.filter((e) => e.seq <= after).reduce(applyEvent, newTurnState(turnId)));
       assert.deepEqual(seen(client), seen(whole), `after=${after}`);
     }
@@ -149,7 +188,12 @@ describe('turns', () => {
     const id = await newThread();
     const abort = new AbortController();
     const first = await messagesRoute.POST(
-      new Request(`${base}/api/threads/${id}/messages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: 'Explain closures.' }), signal: abort.signal }),
+      new Request(`${base}/api/threads/${id}/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: 'Explain closures.' }),
+        signal: abort.signal,
+      }),
       params({ id }),
     );
     const reader = first.body!.getReader();
@@ -186,7 +230,11 @@ describe('turns', () => {
   });
 
   test('with one model slot a second thread waits in the queue and is told its place; a queued turn can be stopped', async () => {
-    double.setScript((r) => (r.schema ? { content: '{"needs_fresh": false, "query": "", "verdict": "answered"}' } : { content: 'a b c d e f g h i j', tokenDelayMs: 20 }));
+    double.setScript((r) =>
+      r.schema
+        ? { content: '{"needs_fresh": false, "query": "", "verdict": "answered"}' }
+        : { content: 'a b c d e f g h i j', tokenDelayMs: 20 },
+    );
     const a = await newThread();
     const b = await newThread();
     const c = await newThread();
@@ -228,7 +276,10 @@ describe('turns', () => {
   // "At once" without a clock: the model timeout is an hour, so a turn that waited for it instead
   // of failing on the refused connection would meet this test's own timeout and fail.
   test('model server down: the message is stored and the turn ends with model_unreachable at once', { timeout: 60_000 }, async () => {
-    rt = makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', model: createLlamaClient({ baseURL: 'http://127.0.0.1:9/v1', timeoutMs: 3_600_000 }) });
+    rt = makeRuntime({
+      llamaUrl: 'http://127.0.0.1:9/v1',
+      model: createLlamaClient({ baseURL: 'http://127.0.0.1:9/v1', timeoutMs: 3_600_000 }),
+    });
     const id = await newThread();
     const evs = await send(id, 'Anyone there?');
     const last = evs.at(-1)!;
@@ -244,7 +295,10 @@ describe('turns', () => {
     const res = await health.GET(req('GET', '/api/health'));
     const body = await res.json();
     assert.equal(res.status, 200);
-    assert.deepEqual({ ok: body.ok, db: body.db, reachable: body.model.reachable, id: body.model.id }, { ok: true, db: true, reachable: true, id: 'tiny-toy' });
+    assert.deepEqual(
+      { ok: body.ok, db: body.db, reachable: body.model.reachable, id: body.model.id },
+      { ok: true, db: true, reachable: true, id: 'tiny-toy' },
+    );
   });
 
   test('a deferral, in whichever phrasing, is set aside and web_search through SearXNG answers instead', async () => {
@@ -268,7 +322,9 @@ describe('turns', () => {
       assert.equal(body.messages[1].setAside[0].reason, 'deferral');
       assert.equal(body.messages[1].setAside[0].text, deferralFor(question), 'the set-aside draft is the deferral, word for word');
     }
-    const roundAfterNudge = rounds(double).filter((r) => r.tools.length > 0).at(-2)!;
+    const roundAfterNudge = rounds(double)
+      .filter((r) => r.tools.length > 0)
+      .at(-2)!;
     assert.equal(roundAfterNudge.toolChoice, 'required');
   });
 
@@ -304,7 +360,10 @@ describe('turns', () => {
     const lastRound = rounds(double).at(-1)!;
     const question = lastRound.messages.at(-1)!;
     assert.equal(question.role, 'user');
-    assert.match(String(question.content), /^\[Context from Hearth[^\n]*\n[\s\S]*Decisions so far:\n- (freshness|verdict)[\s\S]*\[End of context\]\n\nAnd why are there two a day\?$/);
+    assert.match(
+      String(question.content),
+      /^\[Context from Hearth[^\n]*\n[\s\S]*Decisions so far:\n- (freshness|verdict)[\s\S]*\[End of context\]\n\nAnd why are there two a day\?$/,
+    );
     assert.doesNotMatch(String(lastRound.messages[0].content), /Decisions so far/, 'not in the system block');
   });
 
@@ -325,14 +384,35 @@ describe('turns', () => {
       health: async () => ({ url: 'x', reachable: true, slots: 1 }),
       chat: async (request) => {
         calls++;
-        if (request.jsonSchema) return { content: '{"verdict":"answered","query":""}', reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: 'm' };
-        if (calls === 1) return { content: '', reasoning: '', toolCalls: [{ id: 'c1', name: 'now', arguments: '{}' }], finishReason: 'tool_calls', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: 'm' };
+        if (request.jsonSchema)
+          return {
+            content: '{"verdict":"answered","query":""}',
+            reasoning: '',
+            toolCalls: [],
+            finishReason: 'stop',
+            usage: { promptTokens: 1, completionTokens: 1 },
+            tokenProbs: null,
+            model: 'm',
+          };
+        if (calls === 1)
+          return {
+            content: '',
+            reasoning: '',
+            toolCalls: [{ id: 'c1', name: 'now', arguments: '{}' }],
+            finishReason: 'tool_calls',
+            usage: { promptTokens: 1, completionTokens: 1 },
+            tokenProbs: null,
+            model: 'm',
+          };
         return new Promise(() => undefined);
       },
     };
     rt = makeRuntime({ model: hanging });
     const id = await newThread();
-    const res = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'Explain what day it is.' }), params({ id }));
+    const res = await messagesRoute.POST(
+      req('POST', `/api/threads/${id}/messages`, { content: 'Explain what day it is.' }),
+      params({ id }),
+    );
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let text = '';
@@ -350,7 +430,10 @@ describe('turns', () => {
     await rt.turns.idle();
     const newRequests = double.requests.slice(seenByDouble);
     assert.equal(newRequests.filter((r) => !r.schema).length, 1, 'only the unfinished round called the model');
-    assert.ok(newRequests.filter((r) => !r.schema)[0].messages.some((m) => m.role === 'tool'), 'the stored tool result was replayed into the round');
+    assert.ok(
+      newRequests.filter((r) => !r.schema)[0].messages.some((m) => m.role === 'tool'),
+      'the stored tool result was replayed into the round',
+    );
     const { body } = await getThread(id);
     assert.equal(body.messages[1].status, 'complete');
     assert.equal(body.messages[1].toolCalls.length, 1, 'the tool ran once');
@@ -389,8 +472,14 @@ describe('search and export', () => {
     const hit = all.body.results.find((r: { threadId: string; role: string }) => r.threadId === b && r.role === 'user');
     assert.equal(hit.kind, 'message');
     assert.equal(hit.title, 'Which Castle Near Edinburgh Is', 'the title the model wrote');
-    assert.deepEqual(hit.highlights.map(([s, e]: [number, number]) => hit.snippet.slice(s, e)), ['castle']);
-    assert.ok(all.body.results.some((r: { threadId: string }) => r.threadId === a), 'castles matches castle as a prefix of the last word');
+    assert.deepEqual(
+      hit.highlights.map(([s, e]: [number, number]) => hit.snippet.slice(s, e)),
+      ['castle'],
+    );
+    assert.ok(
+      all.body.results.some((r: { threadId: string }) => r.threadId === a),
+      'castles matches castle as a prefix of the last word',
+    );
     assert.ok((await get(`q=castle&threadId=${a}`)).body.results.every((r: { threadId: string }) => r.threadId === a));
     assert.ok((await get('q=castle&role=assistant')).body.results.every((r: { role: string }) => r.role === 'assistant'));
     assert.deepEqual((await get('q=castle&to=2000-01-01')).body.results, []);
@@ -398,7 +487,13 @@ describe('search and export', () => {
     for (const odd of ['"', 'NOT', 'castle)', '(castle', 'NEAR(a', '*', 'c++', '%22%22', '東京', '🙂']) {
       assert.equal((await get(`q=${encodeURIComponent(odd)}`)).status, 200, odd);
     }
-    for (const bad of ['q=x&role=system', 'q=x&from=yesterday', 'q=x&threadId=nope', 'q=x&from=2026-12-02&to=2026-12-01', 'q=x&from=2026-02-31']) {
+    for (const bad of [
+      'q=x&role=system',
+      'q=x&from=yesterday',
+      'q=x&threadId=nope',
+      'q=x&from=2026-12-02&to=2026-12-01',
+      'q=x&from=2026-02-31',
+    ]) {
       assert.equal((await get(bad)).status, 400, bad);
     }
   });
@@ -445,7 +540,10 @@ describe('memory', () => {
     const id = await newThread();
     await send(id, 'Any good cycle routes in Lyon?');
     const round = rounds(double).at(-1)!;
-    assert.match(String(round.messages.at(-1)!.content), /What you remember about the user[\s\S]*- I live in Lyon and cycle to work[\s\S]*\[End of context\]\n\nAny good cycle routes in Lyon\?$/);
+    assert.match(
+      String(round.messages.at(-1)!.content),
+      /What you remember about the user[\s\S]*- I live in Lyon and cycle to work[\s\S]*\[End of context\]\n\nAny good cycle routes in Lyon\?$/,
+    );
     assert.doesNotMatch(String(round.messages[0].content), /Lyon/, 'recalled memory is not in the system block');
 
     const edited = await memoryRoute.PATCH(req('PATCH', '/x', { text: 'I live in Lyon' }), params({ id: fact.id }));
@@ -463,7 +561,7 @@ describe('memory', () => {
 describe('attachments', () => {
   const upload = (name: string, bytes: Uint8Array, type: string) => {
     const form = new FormData();
-    form.set("file", new File([Buffer.from(bytes)], name, { type }));
+    form.set('file', new File([Buffer.from(bytes)], name, { type }));
     return attachmentsRoute.POST(new Request(`${base}/api/attachments`, { method: 'POST', body: form }));
   };
 
@@ -474,16 +572,25 @@ describe('attachments', () => {
     assert.equal(file.name, 'invoice.pdf');
     assert.ok(file.chars > 10);
     const id = await newThread();
-    const sent = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'What does the attached file say?', attachmentIds: [file.id] }), params({ id }));
+    const sent = await messagesRoute.POST(
+      req('POST', `/api/threads/${id}/messages`, { content: 'What does the attached file say?', attachmentIds: [file.id] }),
+      params({ id }),
+    );
     const evs = await events(sent);
     const message = evs.find((e) => e.type === 'message');
     assert.ok(message?.type === 'message' && /invoice\.pdf/.test(message.content), String(JSON.stringify(message)));
     const round = rounds(double).at(-1)!;
-    assert.match(String(round.messages.at(-1)!.content), /The user attached 1 file to this message[\s\S]*--- invoice\.pdf \(application\/pdf, \d+ bytes, 1 line, id [0-9a-f-]{36}\) ---\nInvoice total 42 EUR[\s\S]*What does the attached file say\?$/);
+    assert.match(
+      String(round.messages.at(-1)!.content),
+      /The user attached 1 file to this message[\s\S]*--- invoice\.pdf \(application\/pdf, \d+ bytes, 1 line, id [0-9a-f-]{36}\) ---\nInvoice total 42 EUR[\s\S]*What does the attached file say\?$/,
+    );
     const { body } = await getThread(id);
     assert.equal(body.messages[0].attachments[0].name, 'invoice.pdf');
     // The same attachment cannot be sent twice, and nothing is half-stored.
-    const again = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'again', attachmentIds: [file.id] }), params({ id }));
+    const again = await messagesRoute.POST(
+      req('POST', `/api/threads/${id}/messages`, { content: 'again', attachmentIds: [file.id] }),
+      params({ id }),
+    );
     assert.equal(again.status, 400);
     assert.equal((await getThread(id)).body.messages.length, 2);
   });

@@ -48,7 +48,14 @@ beforeEach(() => {
 afterEach(() => double.setScript(undefined));
 
 type View = Awaited<ReturnType<typeof getThread>>['body'];
-type Msg = { id: string; role: string; content: string; parentId: string | null; branch: { index: number; ids: string[] } | null; attachments: { name: string }[] };
+type Msg = {
+  id: string;
+  role: string;
+  content: string;
+  parentId: string | null;
+  branch: { index: number; ids: string[] } | null;
+  attachments: { name: string }[];
+};
 
 async function post(threadId: string, body: Record<string, unknown>) {
   const res = await messagesRoute.POST(req('POST', `/api/threads/${threadId}/messages`, body), params({ id: threadId }));
@@ -59,7 +66,10 @@ async function post(threadId: string, body: Record<string, unknown>) {
 }
 
 async function regenerate(threadId: string, messageId: string) {
-  const res = await regenerateRoute.POST(req('POST', `/api/threads/${threadId}/messages/${messageId}/regenerate`), params({ id: threadId, messageId }));
+  const res = await regenerateRoute.POST(
+    req('POST', `/api/threads/${threadId}/messages/${messageId}/regenerate`),
+    params({ id: threadId, messageId }),
+  );
   return res;
 }
 
@@ -115,12 +125,21 @@ describe('branches', () => {
 
     // The next message follows the branch shown.
     await post(id, { content: 'Third question' });
-    assert.deepEqual(lastRoundSaw(), ['user: First question', 'assistant: Answer 1.', 'user: Second question', 'assistant: Answer 2.', 'user: Third question']);
+    assert.deepEqual(lastRoundSaw(), [
+      'user: First question',
+      'assistant: Answer 1.',
+      'user: Second question',
+      'assistant: Answer 2.',
+      'user: Third question',
+    ]);
     assert.deepEqual((await shown(id)).text.slice(3), ['assistant: Answer 2.', 'user: Third question', 'assistant: Answer 4.']);
 
     // Choosing the other answer shows the newest message under it (itself: nothing followed it).
     const other = await choose(id, newAnswer.id);
-    assert.deepEqual(other.body.messages.map((m: Msg) => m.content), ['First question', 'Answer 1.', 'Second question', 'Answer 3.']);
+    assert.deepEqual(
+      other.body.messages.map((m: Msg) => m.content),
+      ['First question', 'Answer 1.', 'Second question', 'Answer 3.'],
+    );
     // And the first answer's branch comes back whole, with its third question.
     const again = await choose(id, oldAnswer.id);
     assert.deepEqual(again.body.messages.map((m: Msg) => m.content).slice(3), ['Answer 2.', 'Third question', 'Answer 4.']);
@@ -152,15 +171,24 @@ describe('branches', () => {
     assert.match(saw[0], /Please read my notes/);
     assert.match(saw[0], /heron/, "the edited question's file goes with it");
     const root = await shown(id);
-    assert.deepEqual(root.messages[0].attachments.map((a) => a.name), ['notes.txt']);
+    assert.deepEqual(
+      root.messages[0].attachments.map((a) => a.name),
+      ['notes.txt'],
+    );
     assert.deepEqual(root.messages[0].branch?.index, 1);
     assert.equal(root.messages.length, 2);
 
     // The first branch, as it was.
     const back = await choose(id, first.id);
-    assert.deepEqual(back.body.messages.map((m: Msg) => m.content), ['Read my notes', 'Answer 1.', 'What is the code word, in capitals?', 'Answer 3.']);
+    assert.deepEqual(
+      back.body.messages.map((m: Msg) => m.content),
+      ['Read my notes', 'Answer 1.', 'What is the code word, in capitals?', 'Answer 3.'],
+    );
     const older = await choose(id, question.id);
-    assert.deepEqual(older.body.messages.map((m: Msg) => m.content), ['Read my notes', 'Answer 1.', 'What is the code word?', 'Answer 2.']);
+    assert.deepEqual(
+      older.body.messages.map((m: Msg) => m.content),
+      ['Read my notes', 'Answer 1.', 'What is the code word?', 'Answer 2.'],
+    );
   });
 
   test('bad branch requests are clear errors, and nothing changes', async () => {
@@ -174,12 +202,18 @@ describe('branches', () => {
     assert.equal((await regenerate(id, unknown)).status, 404);
     const other = await newThread();
     assert.equal((await regenerate(other, answer.id)).status, 404, "another thread's message is unknown there");
-    const editAnswer = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'x', editOf: answer.id }), params({ id }));
+    const editAnswer = await messagesRoute.POST(
+      req('POST', `/api/threads/${id}/messages`, { content: 'x', editOf: answer.id }),
+      params({ id }),
+    );
     assert.equal(editAnswer.status, 400);
     assert.match((await editAnswer.json()).error.message, /only a question can be edited/);
     const del = await messageRoute.DELETE(req('DELETE', `/api/threads/${id}/messages/${unknown}`), params({ id, messageId: unknown }));
     assert.equal(del.status, 404);
-    assert.deepEqual((await shown(id)).messages.map((m: Msg) => m.id), [question.id, answer.id]);
+    assert.deepEqual(
+      (await shown(id)).messages.map((m: Msg) => m.id),
+      [question.id, answer.id],
+    );
   });
 
   test('while a turn runs, regenerate, edit, a branch switch and delete get 409 and nothing is stored', async () => {
@@ -188,16 +222,26 @@ describe('branches', () => {
     const { messages } = await shown(id);
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    double.setScript((r) => (r.schema ? { content: '{"needs_fresh": false, "query": "", "verdict": "answered"}' } : { content: 'slow words here', hold: { afterTokens: 1, until: held } }));
+    double.setScript((r) =>
+      r.schema
+        ? { content: '{"needs_fresh": false, "query": "", "verdict": "answered"}' }
+        : { content: 'slow words here', hold: { afterTokens: 1, until: held } },
+    );
     const running = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'Another' }), params({ id }));
     assert.equal(running.status, 200);
     const reading = events(running);
     try {
       assert.equal((await regenerate(id, messages[1].id)).status, 409);
-      const edit = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'x', editOf: messages[0].id }), params({ id }));
+      const edit = await messagesRoute.POST(
+        req('POST', `/api/threads/${id}/messages`, { content: 'x', editOf: messages[0].id }),
+        params({ id }),
+      );
       assert.equal(edit.status, 409);
       assert.equal((await choose(id, messages[0].id)).status, 409);
-      const del = await messageRoute.DELETE(req('DELETE', `/api/threads/${id}/messages/${messages[0].id}`), params({ id, messageId: messages[0].id }));
+      const del = await messageRoute.DELETE(
+        req('DELETE', `/api/threads/${id}/messages/${messages[0].id}`),
+        params({ id, messageId: messages[0].id }),
+      );
       assert.equal(del.status, 409);
     } finally {
       release();
@@ -218,16 +262,32 @@ describe('branches', () => {
     assert.equal(withBranch.messages.length, 4);
 
     // Deleting the regenerated answer: the first answer's branch is shown again, whole.
-    const res = await messageRoute.DELETE(req('DELETE', `/api/threads/${id}/messages/${withBranch.messages[3].id}`), params({ id, messageId: withBranch.messages[3].id }));
+    const res = await messageRoute.DELETE(
+      req('DELETE', `/api/threads/${id}/messages/${withBranch.messages[3].id}`),
+      params({ id, messageId: withBranch.messages[3].id }),
+    );
     assert.equal(res.status, 200);
     const view = await res.json();
-    assert.deepEqual(view.messages.map((m: Msg) => m.content), ['One', 'Answer 1.', 'Two', 'Answer 2.', 'Three', 'Answer 3.']);
+    assert.deepEqual(
+      view.messages.map((m: Msg) => m.content),
+      ['One', 'Answer 1.', 'Two', 'Answer 2.', 'Three', 'Answer 3.'],
+    );
     assert.equal(view.messages[3].branch, null);
 
     // Deleting "Two" takes everything after it; the thread ends at the first answer.
-    const cut = await messageRoute.DELETE(req('DELETE', `/api/threads/${id}/messages/${messages[2].id}`), params({ id, messageId: messages[2].id }));
-    assert.deepEqual((await cut.json()).messages.map((m: Msg) => m.content), ['One', 'Answer 1.']);
-    const count = rt.store.db.$client.prepare('SELECT (SELECT count(*) FROM messages WHERE thread_id = ?) AS messages, (SELECT count(*) FROM turns WHERE thread_id = ?) AS turns, (SELECT count(*) FROM tool_calls WHERE thread_id = ?) AS calls').get(id, id, id);
+    const cut = await messageRoute.DELETE(
+      req('DELETE', `/api/threads/${id}/messages/${messages[2].id}`),
+      params({ id, messageId: messages[2].id }),
+    );
+    assert.deepEqual(
+      (await cut.json()).messages.map((m: Msg) => m.content),
+      ['One', 'Answer 1.'],
+    );
+    const count = rt.store.db.$client
+      .prepare(
+        'SELECT (SELECT count(*) FROM messages WHERE thread_id = ?) AS messages, (SELECT count(*) FROM turns WHERE thread_id = ?) AS turns, (SELECT count(*) FROM tool_calls WHERE thread_id = ?) AS calls',
+      )
+      .get(id, id, id);
     assert.deepEqual(count, { messages: 2, turns: 1, calls: 0 });
     const found = await (await search.GET(req('GET', '/api/search?q=Three'))).json();
     assert.equal(found.results.length, 0, 'a deleted message is gone from search');
@@ -244,21 +304,42 @@ describe('branches', () => {
     await choose(id, messages[0].id);
 
     const found = await (await search.GET(req('GET', '/api/search?q=flamingos'))).json();
-    assert.ok(found.results.some((r: { messageId: string }) => r.messageId !== messages[0].id), 'the branch not shown is found');
+    assert.ok(
+      found.results.some((r: { messageId: string }) => r.messageId !== messages[0].id),
+      'the branch not shown is found',
+    );
 
     const res = await exportRoute.GET(req('GET', `/x?format=json`), params({ id }));
     const json = await res.json();
-    assert.deepEqual(json.messages.map((m: Msg) => m.content), ['Tell me about pelicans', 'Answer 1.']);
-    assert.deepEqual(json.otherMessages.map((m: Msg) => m.content), ['Tell me about flamingos instead', 'Answer 2.']);
+    assert.deepEqual(
+      json.messages.map((m: Msg) => m.content),
+      ['Tell me about pelicans', 'Answer 1.'],
+    );
+    assert.deepEqual(
+      json.otherMessages.map((m: Msg) => m.content),
+      ['Tell me about flamingos instead', 'Answer 2.'],
+    );
 
     // Into a fresh library: the same two branches, the same one shown.
     makeRuntime({ llamaUrl: double.url, dataDir: makeTempDir('hearth-api') });
-    const imported = await importRoute.POST(new Request('http://127.0.0.1:3000/api/import', { method: 'POST', body: JSON.stringify(json), headers: { 'Content-Type': 'application/json' } }));
+    const imported = await importRoute.POST(
+      new Request('http://127.0.0.1:3000/api/import', {
+        method: 'POST',
+        body: JSON.stringify(json),
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    );
     assert.equal(imported.status, 200, await imported.clone().text());
     const back = await shown(id);
-    assert.deepEqual(back.messages.map((m: Msg) => m.content), ['Tell me about pelicans', 'Answer 1.']);
+    assert.deepEqual(
+      back.messages.map((m: Msg) => m.content),
+      ['Tell me about pelicans', 'Answer 1.'],
+    );
     assert.equal(back.messages[0].branch?.ids.length, 2);
     const other = await choose(id, back.messages[0].branch!.ids[1]);
-    assert.deepEqual(other.body.messages.map((m: Msg) => m.content), ['Tell me about flamingos instead', 'Answer 2.']);
+    assert.deepEqual(
+      other.body.messages.map((m: Msg) => m.content),
+      ['Tell me about flamingos instead', 'Answer 2.'],
+    );
   });
 });

@@ -32,18 +32,28 @@ function urlPath(file: string): string {
   return `/api/${parts.join('/')}`.replace(/\/$/, '');
 }
 
-const params = { params: Promise.resolve({ id: '00000000-0000-4000-8000-000000000000', messageId: '00000000-0000-4000-8000-000000000001', turnId: '00000000-0000-4000-8000-000000000002', path: ['no-such-path'] }) };
+const params = {
+  params: Promise.resolve({
+    id: '00000000-0000-4000-8000-000000000000',
+    messageId: '00000000-0000-4000-8000-000000000001',
+    turnId: '00000000-0000-4000-8000-000000000002',
+    path: ['no-such-path'],
+  }),
+};
 
 /** A body that never ends, which says whether anything read it. */
 function endlessBody() {
   const seen = { read: false };
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      seen.read = true;
-      controller.enqueue(new Uint8Array(64 * 1024));
-      return new Promise(() => undefined);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        seen.read = true;
+        controller.enqueue(new Uint8Array(64 * 1024));
+        return new Promise(() => undefined);
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { body, seen };
 }
 

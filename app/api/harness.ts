@@ -54,7 +54,11 @@ export function makeRuntime(opts: RuntimeOptions): Runtime {
     MODEL_TIMEOUT_MS: '5000',
     ...opts.env,
   });
-  const runtime = buildRuntime(config, createStore(openDatabase(path.join(dataDir, 'hearth.db'))), { model: opts.model, now: opts.now, allowAddress: opts.allowAddress });
+  const runtime = buildRuntime(config, createStore(openDatabase(path.join(dataDir, 'hearth.db'))), {
+    model: opts.model,
+    now: opts.now,
+    allowAddress: opts.allowAddress,
+  });
   setRuntime(runtime);
   return runtime;
 }
@@ -69,7 +73,7 @@ export const req = (method: string, url: string, body?: unknown, headers: Record
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
 
-export const params = <T,>(p: T) => ({ params: Promise.resolve(p) });
+export const params = <T>(p: T) => ({ params: Promise.resolve(p) });
 
 export async function newThread(): Promise<string> {
   const res = await threadsRoute.POST(req('POST', '/api/threads', {}));
@@ -108,7 +112,10 @@ export async function upload(name: string, bytes: string | Uint8Array, type = 't
 
 /** Sends a message with attachments and reads its turn to the end. */
 export async function sendWith(threadId: string, content: string, attachmentIds: string[]): Promise<Ev[]> {
-  const res = await messagesRoute.POST(req('POST', `/api/threads/${threadId}/messages`, { content, attachmentIds }), params({ id: threadId }));
+  const res = await messagesRoute.POST(
+    req('POST', `/api/threads/${threadId}/messages`, { content, attachmentIds }),
+    params({ id: threadId }),
+  );
   assert.equal(res.status, 200);
   return events(res);
 }

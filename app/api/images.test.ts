@@ -33,11 +33,20 @@ async function images() {
   const red = await canvas(40, 30, '#ff0000').png().toBuffer();
   const blue = await canvas(40, 30, '#0000ff').png().toBuffer();
   return {
-    png: await canvas(3000, 2000).png().withExif({ IFD0: { Copyright: 'Someone', Make: 'SecretCam' } }).toBuffer(),
+    png: await canvas(3000, 2000)
+      .png()
+      .withExif({ IFD0: { Copyright: 'Someone', Make: 'SecretCam' } })
+      .toBuffer(),
     // A phone photo: sideways pixels with an orientation tag, the camera and the place in EXIF.
-    jpeg: await canvas(2400, 1800).jpeg().withMetadata({ orientation: 6 }).withExif({ IFD0: { Make: 'SecretCam', Model: 'Phone 9' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 0/1' } }).toBuffer(),
+    jpeg: await canvas(2400, 1800)
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .withExif({ IFD0: { Make: 'SecretCam', Model: 'Phone 9' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 0/1' } })
+      .toBuffer(),
     webp: await canvas(800, 600).webp().toBuffer(),
-    gif: await sharp([red, blue], { join: { animated: true } }).gif().toBuffer(),
+    gif: await sharp([red, blue], { join: { animated: true } })
+      .gif()
+      .toBuffer(),
   };
 }
 
@@ -59,7 +68,11 @@ describe('uploads', () => {
       const up = await upload(name, bytes, sentType);
       assert.equal(up.status, 201, `${name}: ${JSON.stringify(up.body)}`);
       const body = up.body as Uploaded;
-      assert.deepEqual({ kind: body.kind, mime: body.mime, width: body.width, height: body.height }, { kind: 'image', mime: storedType, width, height }, name);
+      assert.deepEqual(
+        { kind: body.kind, mime: body.mime, width: body.width, height: body.height },
+        { kind: 'image', mime: storedType, width, height },
+        name,
+      );
       const stored = fs.readFileSync(filePath(dir, body.sha256));
       assert.equal(stored.length, body.size, name);
       const meta = await sharp(stored).metadata();
@@ -68,7 +81,10 @@ describe('uploads', () => {
       assert.equal(meta.xmp, undefined, `${name}: no XMP kept`);
       assert.ok(!stored.includes(Buffer.from('SecretCam')), `${name}: the camera is not in the bytes`);
       assert.equal(meta.pages ?? 1, 1, `${name}: one frame`);
-      assert.ok(!fs.existsSync(filePath(dir, (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex'))), `${name}: the original bytes are not kept`);
+      assert.ok(
+        !fs.existsSync(filePath(dir, (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex'))),
+        `${name}: the original bytes are not kept`,
+      );
     }
   });
 
@@ -107,7 +123,8 @@ describe('uploads', () => {
   });
 });
 
-const userContents = (double: LlamaDouble) => rounds(double).map((r: DoubleRequest) => r.messages.filter((m) => m.role === 'user').map((m) => m.content));
+const userContents = (double: LlamaDouble) =>
+  rounds(double).map((r: DoubleRequest) => r.messages.filter((m) => m.role === 'user').map((m) => m.content));
 
 describe('to the model', () => {
   test('a vision server gets the images as data URLs at their message, in the order attached, turn after turn', async () => {
@@ -121,7 +138,10 @@ describe('to the model', () => {
     assert.equal(evs.at(-1)?.type, 'done', JSON.stringify(evs.at(-1)));
     const asked = userContents(vision)[0].at(-1) as { type: string; text?: string; image_url?: { url: string } }[];
     assert.ok(Array.isArray(asked), 'the question went as parts');
-    assert.deepEqual(asked.map((p) => p.type), ['text', 'image_url', 'image_url']);
+    assert.deepEqual(
+      asked.map((p) => p.type),
+      ['text', 'image_url', 'image_url'],
+    );
     assert.match(asked[0].text ?? '', /one\.png \(an image, 1536×1024 pixels\): shown to you/);
     assert.match(asked[0].text ?? '', /What do these show\?$/);
     assert.match(asked[1].image_url!.url, /^data:image\/png;base64,iVBORw0KGgo/);
@@ -143,10 +163,14 @@ describe('to the model', () => {
     const evs = await sendWith(threadId, 'What is the total on this receipt?', [image.id]);
     assert.equal(evs.at(-1)?.type, 'done', JSON.stringify(evs.at(-1)));
     for (const request of blind.requests) {
-      for (const m of request.messages) assert.equal(typeof m.content === 'string' || m.content === null || m.content === undefined, true, 'no content parts at all');
+      for (const m of request.messages)
+        assert.equal(typeof m.content === 'string' || m.content === null || m.content === undefined, true, 'no content parts at all');
     }
     const asked = userContents(blind)[0].at(-1) as string;
-    assert.match(asked, /receipt\.jpg \(an image, 1152×1536 pixels\): attached here, but you cannot see it: this model server runs without a vision projector/);
+    assert.match(
+      asked,
+      /receipt\.jpg \(an image, 1152×1536 pixels\): attached here, but you cannot see it: this model server runs without a vision projector/,
+    );
   });
 });
 
@@ -156,13 +180,17 @@ describe('the library', () => {
     const image = (await upload('holiday-beach-sunset.png', (await images()).png, 'image/png')).body as Uploaded;
     const threadId = await newThread();
     await sendWith(threadId, 'Look at this', [image.id]);
-    const found = (await (await searchRoute.GET(req('GET', '/api/search?q=sunset'))).json()) as { results: { threadId: string; kind: string }[] };
+    const found = (await (await searchRoute.GET(req('GET', '/api/search?q=sunset'))).json()) as {
+      results: { threadId: string; kind: string }[];
+    };
     assert.deepEqual(found.results.find((r) => r.kind === 'attachment')?.threadId, threadId, JSON.stringify(found.results));
     const library = Buffer.from(await (await exportRoute.GET(req('GET', '/api/export'))).arrayBuffer());
     assert.ok(source.config.DATA_DIR);
 
     const target = makeRuntime({ llamaUrl: blind.url });
-    const res = await importRoute.POST(new Request(`${base}/api/import`, { method: 'POST', body: library, headers: { 'Content-Type': 'application/x-ndjson' } }));
+    const res = await importRoute.POST(
+      new Request(`${base}/api/import`, { method: 'POST', body: library, headers: { 'Content-Type': 'application/x-ndjson' } }),
+    );
     assert.equal(res.status, 200, await res.clone().text());
     const copied = fs.readFileSync(filePath(filesDir(target.config.DATA_DIR), image.sha256));
     assert.equal(copied.length, image.size);

@@ -55,13 +55,14 @@ function fileReader(req: DoubleRequest) {
     return { content: `Lines 40000 on read: ${String(data.text).split('\n')[0]}` };
   }
   if (id && /how many/i.test(question)) return { toolCalls: [{ name: 'grep_attachment', arguments: { id, pattern: 'ERROR' } }] };
-  if (id && /line 40000/i.test(question)) return { toolCalls: [{ name: 'read_attachment', arguments: { id, from_line: 40000, to_line: 40001 } }] };
+  if (id && /line 40000/i.test(question))
+    return { toolCalls: [{ name: 'read_attachment', arguments: { id, from_line: 40000, to_line: 40001 } }] };
   return { content: 'I could not tell.' };
 }
 
 describe('whole files, however large', () => {
   let rt: Runtime;
-  test('the context shows a large file\'s beginning and names the tools; grep counts every matching line exactly; read pages to any line', async () => {
+  test("the context shows a large file's beginning and names the tools; grep counts every matching line exactly; read pages to any line", async () => {
     double.setScript(fileReader);
     rt = makeRuntime({ llamaUrl: double.url });
     const { text, planted } = bigLog(97);
@@ -72,17 +73,26 @@ describe('whole files, however large', () => {
     const id = await newThread();
     const evs = await sendWith(id, 'How many errors are in the attached log?', [up.body.id]);
     const sent = rounds(double)[0];
-    assert.match(String(sent.messages.at(-1)!.content), /This is only the beginning of payments\.log: it has 80000 lines[\s\S]*grep_attachment \{"id": "[0-9a-f-]{36}"/);
+    assert.match(
+      String(sent.messages.at(-1)!.content),
+      /This is only the beginning of payments\.log: it has 80000 lines[\s\S]*grep_attachment \{"id": "[0-9a-f-]{36}"/,
+    );
     const result = evs.find((e) => e.type === 'tool_result');
     assert.ok(result?.type === 'tool_result' && result.ok, String(JSON.stringify(result)));
     assert.equal((result.result as { matching_lines: number }).matching_lines, planted);
     const answer = evs.find((e) => e.type === 'message');
-    assert.ok(answer?.type === 'message' && answer.content === `The log has ${planted} ERROR lines.`, String(JSON.stringify(evs.filter((e) => e.type !== 'delta'))));
+    assert.ok(
+      answer?.type === 'message' && answer.content === `The log has ${planted} ERROR lines.`,
+      String(JSON.stringify(evs.filter((e) => e.type !== 'delta'))),
+    );
 
     const more = await send(id, 'What is on line 40000 of that file?');
     const read = more.find((e) => e.type === 'tool_result');
     assert.ok(read?.type === 'tool_result' && read.ok, String(JSON.stringify(more.filter((e) => e.type !== 'delta'))));
-    assert.match(String((read.result as { text: string }).text), /^ 40000\| 2026-11-30T12:00:00Z INFO request served in 12 ms request=40000\n 40001\|/);
+    assert.match(
+      String((read.result as { text: string }).text),
+      /^ 40000\| 2026-11-30T12:00:00Z INFO request served in 12 ms request=40000\n 40001\|/,
+    );
   });
 
   test('a file stays at the message it came with in every later turn, word for word', async () => {
@@ -90,11 +100,15 @@ describe('whole files, however large', () => {
     const id = await newThread();
     const up = await upload('recipe.txt', 'Soak the lentils for two hours, then simmer for 25 minutes.\n');
     await sendWith(id, 'What is in the attached file?', [up.body.id]);
-    const first = rounds(double).at(-1)!.messages.find((m) => m.role === 'user')!.content as string;
+    const first = rounds(double)
+      .at(-1)!
+      .messages.find((m) => m.role === 'user')!.content as string;
     assert.match(first, /--- recipe\.txt \(text\/plain, 60 bytes[^\n]*---\nSoak the lentils for two hours/);
     for (const question of ['How long do they simmer?', 'And how long do they soak?']) {
       await sendWith(id, question, []);
-      const users = rounds(double).at(-1)!.messages.filter((m) => m.role === 'user');
+      const users = rounds(double)
+        .at(-1)!
+        .messages.filter((m) => m.role === 'user');
       assert.equal(users[0].content, first, `the file is still at the first message when asking "${question}"`);
     }
   });
@@ -103,7 +117,8 @@ describe('whole files, however large', () => {
     double.setScript((req) => {
       if (req.schema) return persona(req);
       const other = String(req.messages.at(-1)?.content ?? '').match(/read ([0-9a-f-]{36})/)?.[1];
-      if (other && !req.messages.some((m) => m.role === 'tool')) return { toolCalls: [{ name: 'read_attachment', arguments: { id: other } }] };
+      if (other && !req.messages.some((m) => m.role === 'tool'))
+        return { toolCalls: [{ name: 'read_attachment', arguments: { id: other } }] };
       return { content: 'done' };
     });
     rt = makeRuntime({ llamaUrl: double.url });
@@ -113,7 +128,10 @@ describe('whole files, however large', () => {
     const second = await newThread();
     const evs = await send(second, `Please read ${up.body.id}`);
     const result = evs.find((e) => e.type === 'tool_result');
-    assert.ok(result?.type === 'tool_result' && !result.ok && /no file with the id/.test(result.error ?? ''), String(JSON.stringify(evs.filter((e) => e.type !== 'delta'))));
+    assert.ok(
+      result?.type === 'tool_result' && !result.ok && /no file with the id/.test(result.error ?? ''),
+      String(JSON.stringify(evs.filter((e) => e.type !== 'delta'))),
+    );
   });
 
   test('deleting a thread deletes the files sent in it, unless another thread sent the same file', async () => {
@@ -160,26 +178,41 @@ describe('memory from the chat', () => {
     const id = await newThread();
     const evs = await send(id, "Remember that I'm vegetarian");
     const result = evs.find((e) => e.type === 'tool_result');
-    assert.ok(result?.type === 'tool_result' && result.ok && result.name === 'remember', String(JSON.stringify(evs.filter((e) => e.type !== 'delta'))));
+    assert.ok(
+      result?.type === 'tool_result' && result.ok && result.name === 'remember',
+      String(JSON.stringify(evs.filter((e) => e.type !== 'delta'))),
+    );
     assert.deepEqual(result.result, { remembered: 'The user is vegetarian.' });
     const answer = evs.find((e) => e.type === 'message');
     assert.ok(answer?.type === 'message' && /remember that you are vegetarian/.test(answer.content), String(JSON.stringify(answer)));
     const listed = await (await memoriesRoute.GET(req('GET', '/api/memories'))).json();
-    assert.deepEqual(listed.memories.map((m: { text: string }) => m.text), ['The user is vegetarian.']);
+    assert.deepEqual(
+      listed.memories.map((m: { text: string }) => m.text),
+      ['The user is vegetarian.'],
+    );
     await until(() => page.heard.some((u) => u.type === 'memories'), 'the memories update');
     // What the turn showed is kept with the thread.
     const view = (await getThread(id)).body;
-    assert.deepEqual(view.messages[1].toolCalls.map((c: { name: string; result: unknown }) => [c.name, c.result]), [['remember', { remembered: 'The user is vegetarian.' }]]);
+    assert.deepEqual(
+      view.messages[1].toolCalls.map((c: { name: string; result: unknown }) => [c.name, c.result]),
+      [['remember', { remembered: 'The user is vegetarian.' }]],
+    );
 
     const refused = await send(id, 'Remember that my password is hunter2');
     const no = refused.find((e) => e.type === 'tool_result');
     assert.ok(no?.type === 'tool_result' && !no.ok && /password, key or token/.test(no.error ?? ''), String(JSON.stringify(no)));
-    assert.deepEqual(rt.store.listMemories().map((m) => m.text), ['The user is vegetarian.']);
+    assert.deepEqual(
+      rt.store.listMemories().map((m) => m.text),
+      ['The user is vegetarian.'],
+    );
 
     // The fact is recalled after the history, in the question's context block.
     await send(id, 'Any vegetarian dinner ideas?');
     const round = rounds(double).at(-1)!;
-    assert.match(String(round.messages.at(-1)!.content), /What you remember about the user[\s\S]*- The user is vegetarian\.[\s\S]*\[End of context\]\n\nAny vegetarian dinner ideas\?$/);
+    assert.match(
+      String(round.messages.at(-1)!.content),
+      /What you remember about the user[\s\S]*- The user is vegetarian\.[\s\S]*\[End of context\]\n\nAny vegetarian dinner ideas\?$/,
+    );
     assert.equal(round.messages.at(-1)!.role, 'user');
 
     const forgot = await send(id, "Forget that I'm vegetarian");
@@ -200,13 +233,19 @@ describe('titles written by the model', () => {
     await send(id, 'Explain how tides work');
     assert.equal((await getThread(id)).body.title, titleFor('Explain how tides work'));
     await until(() => page.heard.some((u) => u.type === 'thread' && u.id === id), 'the title update');
-    assert.deepEqual(page.heard.find((u) => u.type === 'thread'), { type: 'thread', id, title: titleFor('Explain how tides work') });
+    assert.deepEqual(
+      page.heard.find((u) => u.type === 'thread'),
+      { type: 'thread', id, title: titleFor('Explain how tides work') },
+    );
     await send(id, 'And why are there two a day?');
     assert.equal(double.requests.slice(seen).filter(isTitleRequest).length, 1, 'one title, after the first exchange only');
 
     // A title the user typed is never replaced: named before the first message, or after it.
     const named = await newThread();
-    assert.equal((await threadRoute.PATCH(req('PATCH', `/api/threads/${named}`, { title: 'Moon notes' }), params({ id: named }))).status, 200);
+    assert.equal(
+      (await threadRoute.PATCH(req('PATCH', `/api/threads/${named}`, { title: 'Moon notes' }), params({ id: named }))).status,
+      200,
+    );
     await send(named, 'How far away is the moon?');
     assert.equal((await getThread(named)).body.title, 'Moon notes');
     assert.equal(double.requests.slice(seen).filter(isTitleRequest).length, 1, 'no title call for a named thread');
@@ -232,7 +271,11 @@ describe('titles written by the model', () => {
     const second = await sendWith(id, 'And why are there two a day?', []);
     assert.equal(second.at(-1)!.type, 'done');
     await rt.turns.backgroundIdle();
-    assert.equal((await getThread(id)).body.title, titleFor('Explain how tides work'), 'written from the first exchange, after the second turn');
+    assert.equal(
+      (await getThread(id)).body.title,
+      titleFor('Explain how tides work'),
+      'written from the first exchange, after the second turn',
+    );
     assert.equal(double.requests.slice(seen).filter(isTitleRequest).length, 2, 'the stopped call, then the one that wrote it');
   });
 });

@@ -57,8 +57,15 @@ test('a 180 KB Word file that inflates to 60 MB and a PDF whose stream inflates 
     delay.disable();
     assert.ok(delay.max < 1e9, `${name}: the event loop waited ${Math.round(delay.max / 1e6)} ms at most`);
     assert.deepEqual(code(refused), [413, 'too_large'], name);
-    assert.match((refused.body as { error: { message: string } }).error.message, /too large to read: its (parts|text streams) inflate to more than 32 MB/);
+    assert.match(
+      (refused.body as { error: { message: string } }).error.message,
+      /too large to read: its (parts|text streams) inflate to more than 32 MB/,
+    );
   }
   const dir = filesDir(rt.config.DATA_DIR);
-  assert.deepEqual(fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => !String(f).startsWith('tmp')) : [], [], 'no file kept for a refused document');
+  assert.deepEqual(
+    fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => !String(f).startsWith('tmp')) : [],
+    [],
+    'no file kept for a refused document',
+  );
 });

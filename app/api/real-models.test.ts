@@ -43,15 +43,22 @@ const last = (evs: Ev[]) => evs.at(-1)!;
 function searchThen(lastRound: DoubleReply) {
   return (req: DoubleRequest): DoubleReply => {
     if (req.schema) return persona(req);
-    if (req.toolChoice === 'auto' && !req.messages.some((m) => m.role === 'tool')) return { toolCalls: [{ name: 'web_search', arguments: { query: 'bitcoin price today' } }] };
+    if (req.toolChoice === 'auto' && !req.messages.some((m) => m.role === 'tool'))
+      return { toolCalls: [{ name: 'web_search', arguments: { query: 'bitcoin price today' } }] };
     return lastRound;
   };
 }
 
 describe('every turn that gathered something ends with an answer', () => {
   for (const [what, lastRound] of [
-    ['only tool markup (a tool that exists)', { content: '<tool_call>\n{"name": "web_search", "arguments": {"query": "bitcoin price"}}\n</tool_call>' }],
-    ['only markup for a tool that does not exist', { content: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>' }],
+    [
+      'only tool markup (a tool that exists)',
+      { content: '<tool_call>\n{"name": "web_search", "arguments": {"query": "bitcoin price"}}\n</tool_call>' },
+    ],
+    [
+      'only markup for a tool that does not exist',
+      { content: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>' },
+    ],
     ['empty', { content: '' }],
     ['only reasoning', { content: '', reasoning: 'I need to search again for the price.' }],
   ] as [string, DoubleReply][]) {
@@ -64,7 +71,10 @@ describe('every turn that gathered something ends with an answer', () => {
       const answer = answerOf(evs);
       assert.match(answer, /Hearth compiled this from what its tools found/);
       assert.match(answer, /web search for “bitcoin price today”/);
-      assert.match(answer, /\[Latest on bitcoin price today\]\(https:\/\/example\.org\/bitcoin-price-today\): Fresh facts about bitcoin price today: the figure today is 42\./);
+      assert.match(
+        answer,
+        /\[Latest on bitcoin price today\]\(https:\/\/example\.org\/bitcoin-price-today\): Fresh facts about bitcoin price today: the figure today is 42\./,
+      );
       assert.doesNotMatch(answer, /tool_call/);
       const done = last(evs);
       assert.ok(done.type === 'done' && done.stats.compiled === true);
@@ -72,7 +82,10 @@ describe('every turn that gathered something ends with an answer', () => {
       const attempt = rounds(d).at(-1)!;
       assert.equal(attempt.tools.length, 0);
       assert.ok(!attempt.messages.some((m) => m.role === 'tool' || m.tool_calls));
-      assert.match(String(attempt.messages.at(-1)!.content), /What the tools found in this turn:[\s\S]*Fresh facts about bitcoin price today/);
+      assert.match(
+        String(attempt.messages.at(-1)!.content),
+        /What the tools found in this turn:[\s\S]*Fresh facts about bitcoin price today/,
+      );
       const { body } = await getThread(id);
       assert.equal(body.messages[1].status, 'complete');
       assert.equal(body.messages[1].content, answer);
@@ -140,7 +153,11 @@ describe('the prompt cache survives from turn to turn', () => {
     const figures: string[] = [];
     for (let n = 1; n < firstCalls.length; n++) {
       // What the slot held after turn n-1: its first prompt and the answer after it.
-      const before = [...promptTokens(renderPrompt(firstCalls[n - 1].messages, firstCalls[n - 1].tools)), ...promptTokens(renderAnswer(answers[n - 1], [])), '<|im_end|>'];
+      const before = [
+        ...promptTokens(renderPrompt(firstCalls[n - 1].messages, firstCalls[n - 1].tools)),
+        ...promptTokens(renderAnswer(answers[n - 1], [])),
+        '<|im_end|>',
+      ];
       const now = firstCalls[n].cache!;
       assert.equal(now.slot, firstCalls[n - 1].cache!.slot, 'the conversation stays on its slot');
       const reused = now.cached / before.length;
@@ -152,8 +169,14 @@ describe('the prompt cache survives from turn to turn', () => {
     const metrics = await (await fetch(`${d.baseUrl}/metrics`)).text();
     const counter = (name: string) => Number(new RegExp(`^llamacpp:${name} (\\d+)$`, 'm').exec(metrics)![1]);
     const sum = (f: (c: NonNullable<DoubleRequest['cache']>) => number) => d.requests.reduce((n, r) => n + (r.cache ? f(r.cache) : 0), 0);
-    assert.equal(counter('prompt_tokens_cached_total'), sum((c) => c.cached));
-    assert.equal(counter('prompt_tokens_total'), sum((c) => c.promptTokens - c.cached));
+    assert.equal(
+      counter('prompt_tokens_cached_total'),
+      sum((c) => c.cached),
+    );
+    assert.equal(
+      counter('prompt_tokens_total'),
+      sum((c) => c.promptTokens - c.cached),
+    );
     console.log(`prompt reuse, turn by turn: ${figures.join(', ')}`);
   });
 
@@ -161,7 +184,10 @@ describe('the prompt cache survives from turn to turn', () => {
     const d = await double({ slots: 2, metrics: true });
     makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
     await send(await newThread(), 'What is the weather today in Lyon?');
-    assert.ok(d.requests.some((r) => r.schema), 'the turn asked decide steps');
+    assert.ok(
+      d.requests.some((r) => r.schema),
+      'the turn asked decide steps',
+    );
     for (const r of turnRequests(d)) assert.equal(r.body.id_slot, r.schema ? 1 : 0, `${r.schema ? 'side call' : 'round'} on its slot`);
     const titles = d.requests.filter(isTitleRequest);
     assert.equal(titles.length, 1, 'the first exchange was titled');
@@ -179,7 +205,10 @@ describe('the prompt cache survives from turn to turn', () => {
     await send(id, 'And how efficient is one in winter?');
     const round = d.requests.slice(seen).find((r) => !r.schema && !isTitleRequest(r))!;
     const firstRound = rounds(d)[0];
-    assert.ok(round.cache!.cached > firstRound.cache!.promptTokens, `the second turn reused more than the whole first prompt (${round.cache!.cached} of ${round.cache!.promptTokens})`);
+    assert.ok(
+      round.cache!.cached > firstRound.cache!.promptTokens,
+      `the second turn reused more than the whole first prompt (${round.cache!.cached} of ${round.cache!.promptTokens})`,
+    );
   });
 
   test('with one slot, nothing is sent before the round the user waits for', async () => {
@@ -187,7 +216,10 @@ describe('the prompt cache survives from turn to turn', () => {
     makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
     await send(await newThread(), 'What is the weather today in Lyon?');
     assert.equal(d.requests[0].schema, null, 'the first request is the round, not a side call');
-    assert.ok(d.requests.some((r) => r.schema), 'the checks ran after the draft');
+    assert.ok(
+      d.requests.some((r) => r.schema),
+      'the checks ran after the draft',
+    );
   });
 });
 
@@ -206,7 +238,10 @@ describe('several model servers', () => {
     assert.ok(rounds(a).length >= 3, 'the thread ran on the first server while it was up');
     assert.ok(rounds(b).length >= 3, 'and moved to the second when it stopped');
     const status = rt.models.status;
-    assert.deepEqual(status.map((s) => s.up), [false, true]);
+    assert.deepEqual(
+      status.map((s) => s.up),
+      [false, true],
+    );
     rt.models.close();
   });
 });

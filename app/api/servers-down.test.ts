@@ -39,7 +39,11 @@ async function double(port = 0): Promise<LlamaDouble> {
 
 /** Hearth on both doubles, slots read from their /props (two each: one for turns, one for checks). */
 function hearthOn(servers: LlamaDouble[], env: Record<string, string> = {}): Runtime {
-  runtime = makeRuntime({ llamaUrl: servers.map((d) => d.url).join(','), searxUrl: searx.url, env: { MODEL_SLOTS: '', MODEL_TIMEOUT_MS: '20000', HEARTH_TITLES: 'first-words', ...env } });
+  runtime = makeRuntime({
+    llamaUrl: servers.map((d) => d.url).join(','),
+    searxUrl: searx.url,
+    env: { MODEL_SLOTS: '', MODEL_TIMEOUT_MS: '20000', HEARTH_TITLES: 'first-words', ...env },
+  });
   return runtime;
 }
 
@@ -112,7 +116,10 @@ describe('a model server that stops between turns', () => {
       const evs = await send(onA, 'Tell me about owls today.');
       answered(evs, 'the turn after the silence');
       assert.ok(roundsAbout(b, 'owls').length > 0, 'answered by the other server');
-      assert.deepEqual(runtime.models.status.map((s) => s.up), [false, true]);
+      assert.deepEqual(
+        runtime.models.status.map((s) => s.up),
+        [false, true],
+      );
       assert.match(runtime.models.status[0].error ?? '', /sent nothing back within 300 ms/);
     } finally {
       await relay.close();
@@ -130,11 +137,21 @@ describe('a model server that stops between turns', () => {
     await a.close();
     const before = rounds(b).length;
     // Three turns at once with one conversation slot left: two wait in the queue and must still run.
-    const turns = await Promise.all([send(onA, 'Tell me about owls today.'), send(onB, 'Tell me about foxes today.'), send(alsoOnA, 'And about bats today?')]);
+    const turns = await Promise.all([
+      send(onA, 'Tell me about owls today.'),
+      send(onB, 'Tell me about foxes today.'),
+      send(alsoOnA, 'And about bats today?'),
+    ]);
     turns.forEach((evs, i) => answered(evs, `turn ${i + 1} after the stop`));
     assert.ok(rounds(b).length >= before + 3, 'every turn ran on the server still up');
-    assert.ok(turns.some((evs) => evs.some((e) => e.type === 'status' && e.stage === 'queued')), 'some waited their turn');
-    assert.deepEqual(runtime!.models.status.map((s) => s.up), [false, true]);
+    assert.ok(
+      turns.some((evs) => evs.some((e) => e.type === 'status' && e.stage === 'queued')),
+      'some waited their turn',
+    );
+    assert.deepEqual(
+      runtime!.models.status.map((s) => s.up),
+      [false, true],
+    );
     assert.deepEqual(runtime!.models.stats, { running: 0, waiting: 0, slots: 1 }, 'every slot was given back');
   });
 

@@ -22,10 +22,15 @@ let searx: SearxDouble;
 let rt: Runtime;
 let dataDir: string;
 
-const runtime = () => makeRuntime({ llamaUrl: first.url, searxUrl: searx.url, dataDir, env: { HEARTH_ASSISTANT_NAME: 'Hearth', HEARTH_LOCATION: 'Lyon' } });
+const runtime = () =>
+  makeRuntime({ llamaUrl: first.url, searxUrl: searx.url, dataDir, env: { HEARTH_ASSISTANT_NAME: 'Hearth', HEARTH_LOCATION: 'Lyon' } });
 
 before(async () => {
-  [first, second, searx] = await Promise.all([startLlamaDouble({ slots: 2 }), startLlamaDouble({ slots: 4, modelId: 'second-model.gguf' }), startSearxDouble()]);
+  [first, second, searx] = await Promise.all([
+    startLlamaDouble({ slots: 2 }),
+    startLlamaDouble({ slots: 4, modelId: 'second-model.gguf' }),
+    startSearxDouble(),
+  ]);
 });
 after(async () => {
   setRuntime(undefined);
@@ -66,7 +71,10 @@ describe('settings', () => {
     assert.equal(view.settings.searxngUrl, searx.url);
     assert.deepEqual(view.settings, view.defaults);
     assert.deepEqual(view.overridden, []);
-    assert.ok(view.tools.some((t: { name: string }) => t.name === 'web_search'), 'the tools that can be switched off are listed');
+    assert.ok(
+      view.tools.some((t: { name: string }) => t.name === 'web_search'),
+      'the tools that can be switched off are listed',
+    );
   });
 
   test('who and where: a change takes effect on the next turn without a restart, and null goes back to the default', async () => {
@@ -75,7 +83,13 @@ describe('settings', () => {
     assert.match(lastSystem(first), /You are Hearth,/);
     assert.match(lastSystem(first), /The user is in Lyon/);
 
-    const changed = await patch({ assistantName: 'Ember', userName: 'Camille', location: 'Montréal', timezone: 'America/Toronto', defaultInstructions: 'Answer in one short paragraph.' });
+    const changed = await patch({
+      assistantName: 'Ember',
+      userName: 'Camille',
+      location: 'Montréal',
+      timezone: 'America/Toronto',
+      defaultInstructions: 'Answer in one short paragraph.',
+    });
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
     assert.deepEqual(changed.body.overridden.sort(), ['assistantName', 'defaultInstructions', 'location', 'timezone', 'userName']);
     await send(id, 'Hello again');

@@ -45,7 +45,10 @@ async function upload(name: string, bytes: string | Uint8Array, type = 'text/pla
 }
 
 async function sendWith(threadId: string, content: string, attachmentIds: string[]) {
-  const res = await messagesRoute.POST(req('POST', `/api/threads/${threadId}/messages`, { content, attachmentIds }), params({ id: threadId }));
+  const res = await messagesRoute.POST(
+    req('POST', `/api/threads/${threadId}/messages`, { content, attachmentIds }),
+    params({ id: threadId }),
+  );
   assert.equal(res.status, 200);
   await res.text();
   await (await import('@/lib/server/runtime')).getRuntime().turns.backgroundIdle();
@@ -60,7 +63,13 @@ async function exportText(): Promise<string> {
 }
 
 async function importBody(body: string | Uint8Array) {
-  const res = await importRoute.POST(new Request(`${base}/api/import`, { method: 'POST', body: typeof body === 'string' ? body : Buffer.from(body), headers: { 'Content-Type': 'application/x-ndjson' } }));
+  const res = await importRoute.POST(
+    new Request(`${base}/api/import`, {
+      method: 'POST',
+      body: typeof body === 'string' ? body : Buffer.from(body),
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    }),
+  );
   return { status: res.status, body: await res.json() };
 }
 
@@ -75,18 +84,30 @@ function dump(rt: Runtime) {
   const sqlite = rt.store.db.$client;
   const rows = (sql: string) => sqlite.prepare(sql).all();
   return {
-    threads: rows('SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, created_at, updated_at FROM threads ORDER BY id'),
-    messages: rows('SELECT id, thread_id, turn_id, parent_id, role, content, status, error_code, context_block, created_at FROM messages ORDER BY id'),
-    turns: rows('SELECT * FROM turns ORDER BY id').map((t) => ({ ...(t as object), events: String((t as { events: string | null }).events).replace(/"decision":\d+/g, '"decision":N') })),
+    threads: rows(
+      'SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, created_at, updated_at FROM threads ORDER BY id',
+    ),
+    messages: rows(
+      'SELECT id, thread_id, turn_id, parent_id, role, content, status, error_code, context_block, created_at FROM messages ORDER BY id',
+    ),
+    turns: rows('SELECT * FROM turns ORDER BY id').map((t) => ({
+      ...(t as object),
+      events: String((t as { events: string | null }).events).replace(/"decision":\d+/g, '"decision":N'),
+    })),
     toolCalls: rows('SELECT * FROM tool_calls ORDER BY id'),
     attachments: rows('SELECT id, message_id, name, mime, size, sha256, text, kind, chars, lines, created_at FROM attachments ORDER BY id'),
     memories: rows('SELECT * FROM memories ORDER BY id'),
-    decisions: rows('SELECT layer_id, scope, scope_key, turn_id, thread_id, step_id, at, model_id, source, answers FROM decision_records ORDER BY turn_id, step_id, at'),
+    decisions: rows(
+      'SELECT layer_id, scope, scope_key, turn_id, thread_id, step_id, at, model_id, source, answers FROM decision_records ORDER BY turn_id, step_id, at',
+    ),
   };
 }
 
 const fileOf = (rt: Runtime, name: string) =>
-  rt.store.db.$client.prepare('SELECT sha256, kind FROM attachments WHERE name = ?').get(name) as { sha256: string; kind: 'text' | 'pdf' | 'docx' };
+  rt.store.db.$client.prepare('SELECT sha256, kind FROM attachments WHERE name = ?').get(name) as {
+    sha256: string;
+    kind: 'text' | 'pdf' | 'docx';
+  };
 
 /** A library with what a year of use leaves: tools, set-aside drafts, a calculation, decisions, files, facts, names. */
 async function fillLibrary(rt: Runtime) {
@@ -94,9 +115,17 @@ async function fillLibrary(rt: Runtime) {
   await send(a, 'What is the price of bitcoin today?'); // deferral set aside, web search, decisions
   await send(a, 'What is 12.5 * 4?'); // a calculation
   const b = await newThread();
-  const log = Array.from({ length: 30_000 }, (_, i) => `2026-11-30 line ${i + 1} ${i % 7 === 0 ? 'ERROR disk full' : 'INFO ok'}`).join('\n');
-  await sendWith(b, 'Here is my server log and an invoice, what do you make of the attached file?', [await upload('server.log', log), await upload('invoice.pdf', tinyPdf('Invoice total 99 EUR'), 'application/pdf')]);
-  assert.equal((await threadRoute.PATCH(req('PATCH', `/api/threads/${b}`, { title: 'Server log review', pinned: true }), params({ id: b }))).status, 200);
+  const log = Array.from({ length: 30_000 }, (_, i) => `2026-11-30 line ${i + 1} ${i % 7 === 0 ? 'ERROR disk full' : 'INFO ok'}`).join(
+    '\n',
+  );
+  await sendWith(b, 'Here is my server log and an invoice, what do you make of the attached file?', [
+    await upload('server.log', log),
+    await upload('invoice.pdf', tinyPdf('Invoice total 99 EUR'), 'application/pdf'),
+  ]);
+  assert.equal(
+    (await threadRoute.PATCH(req('PATCH', `/api/threads/${b}`, { title: 'Server log review', pinned: true }), params({ id: b }))).status,
+    200,
+  );
   const c = await newThread();
   await send(c, 'Remember that I keep bees on the roof');
   assert.equal((await memoriesRoute.POST(req('POST', '/api/memories', { text: 'I live in Lyon' }))).status, 201);
@@ -108,11 +137,23 @@ describe('export and import', () => {
     const source = runtime();
     const { logSha } = await fillLibrary(source);
     const before = views(source);
-    assert.ok(before.some((v) => v.messages.some((m) => m.setAside.length > 0)), 'the library has a set-aside draft');
-    assert.ok(before.some((v) => v.messages.some((m) => m.calculation)), 'and a calculation');
-    assert.ok(before.some((v) => v.messages.some((m) => m.toolCalls.length > 0)), 'and tool calls');
+    assert.ok(
+      before.some((v) => v.messages.some((m) => m.setAside.length > 0)),
+      'the library has a set-aside draft',
+    );
+    assert.ok(
+      before.some((v) => v.messages.some((m) => m.calculation)),
+      'and a calculation',
+    );
+    assert.ok(
+      before.some((v) => v.messages.some((m) => m.toolCalls.length > 0)),
+      'and tool calls',
+    );
     const file = await exportText();
-    const lines = file.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; records?: number });
+    const lines = file
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; records?: number });
     assert.equal(lines[0].type, 'hearth-library');
     assert.deepEqual(lines.at(-1), { type: 'end', records: lines.length - 2 });
     const sourceDump = dump(source);
@@ -125,7 +166,10 @@ describe('export and import', () => {
     assert.deepEqual(views(target), before, 'every thread view is the same');
     assert.deepEqual(dump(target), sourceDump, 'every row is the same');
     const dir = (rt: Runtime) => filesDir(rt.config.DATA_DIR);
-    assert.ok(fs.readFileSync(filePath(dir(target), logSha)).equals(fs.readFileSync(filePath(dir(source), logSha))), 'the log file, byte for byte');
+    assert.ok(
+      fs.readFileSync(filePath(dir(target), logSha)).equals(fs.readFileSync(filePath(dir(source), logSha))),
+      'the log file, byte for byte',
+    );
     const pdf = fileOf(target, 'invoice.pdf');
     assert.match(fs.readFileSync(textPath(dir(target), pdf), 'utf8'), /Invoice total 99 EUR/);
     // The search index took the imported rows in (its triggers ran).
@@ -134,7 +178,10 @@ describe('export and import', () => {
 
     const again = await importBody(file);
     assert.equal(again.status, 200);
-    assert.ok(Object.values(again.body.added as Record<string, number>).every((n) => n === 0), JSON.stringify(again.body));
+    assert.ok(
+      Object.values(again.body.added as Record<string, number>).every((n) => n === 0),
+      JSON.stringify(again.body),
+    );
     assert.equal(again.body.alreadyHere.threads, 3);
     assert.deepEqual(dump(target), sourceDump, 'importing twice changed nothing');
   });
@@ -149,7 +196,10 @@ describe('export and import', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.source, 'thread');
     assert.deepEqual(threadView(target.store, target.turns, a), view);
-    assert.ok(Object.values((await importBody(json)).body.added as Record<string, number>).every((n) => n === 0), 'twice changes nothing');
+    assert.ok(
+      Object.values((await importBody(json)).body.added as Record<string, number>).every((n) => n === 0),
+      'twice changes nothing',
+    );
   });
 
   test('a broken, cut-off or foreign file is a 400 that names what is wrong, and nothing is half-imported', async () => {
@@ -166,7 +216,11 @@ describe('export and import', () => {
       assert.equal(res.body.error.code, status === 400 ? 'bad_request' : res.body.error.code);
       assert.match(res.body.error.message, why);
       assert.deepEqual(dump(target), here, `nothing imported: ${res.body.error.message}`);
-      assert.deepEqual(fs.readdirSync(filesDir(target.config.DATA_DIR)).filter((f) => f !== 'tmp'), [], 'no file placed');
+      assert.deepEqual(
+        fs.readdirSync(filesDir(target.config.DATA_DIR)).filter((f) => f !== 'tmp'),
+        [],
+        'no file placed',
+      );
       assert.deepEqual(fs.readdirSync(`${filesDir(target.config.DATA_DIR)}/tmp`), [], 'no temporary file left');
     };
     fs.mkdirSync(`${filesDir(target.config.DATA_DIR)}/tmp`, { recursive: true });
@@ -175,7 +229,12 @@ describe('export and import', () => {
     await refused(lines.slice(0, -1).join('\n'), /without its closing line: it was cut off/);
     // A record of the wrong shape: the line and the field are named.
     const at = lines.findIndex((l) => l.includes('"type":"message"'));
-    await refused(lines.map((l, i) => (i === at ? l.replace('"role":"user"', '"role":"robot"').replace('"role":"assistant"', '"role":"robot"') : l)).join('\n'), new RegExp(`line ${at + 1} \\(message\\): role`));
+    await refused(
+      lines
+        .map((l, i) => (i === at ? l.replace('"role":"user"', '"role":"robot"').replace('"role":"assistant"', '"role":"robot"') : l))
+        .join('\n'),
+      new RegExp(`line ${at + 1} \\(message\\): role`),
+    );
     // A file's bytes changed.
     const chunk = lines.findIndex((l) => l.includes('"type":"file"'));
     const tampered = JSON.parse(lines[chunk]);
@@ -184,10 +243,16 @@ describe('export and import', () => {
     // A message whose thread is nowhere.
     const orphan = JSON.parse(lines[at]);
     orphan.threadId = '00000000-0000-4000-8000-000000000000';
-    await refused(lines.map((l, i) => (i === at ? JSON.stringify(orphan) : l)).join('\n'), /refers to thread 00000000-0000-4000-8000-000000000000, which is neither in the file nor in this library/);
+    await refused(
+      lines.map((l, i) => (i === at ? JSON.stringify(orphan) : l)).join('\n'),
+      /refers to thread 00000000-0000-4000-8000-000000000000, which is neither in the file nor in this library/,
+    );
     // A newer version, another app's export, not JSON at all, nothing.
     await refused([lines[0].replace('"version":1', '"version":9'), ...lines.slice(1)].join('\n'), /version 9; this Hearth reads version 1/);
-    await refused(JSON.stringify([{ title: 'A chat', chat: { messages: [{ role: 'user', content: 'hi' }] } }]), /neither a Hearth library file .* nor a thread's JSON export/);
+    await refused(
+      JSON.stringify([{ title: 'A chat', chat: { messages: [{ role: 'user', content: 'hi' }] } }]),
+      /neither a Hearth library file .* nor a thread's JSON export/,
+    );
     await refused('%PDF-1.4 binary', /neither a Hearth library file/);
     await refused('', /empty/);
   });
@@ -202,7 +267,9 @@ describe('what a library file or an upload may say of a file', () => {
     const id = await upload('page.html', page, 'text/html');
     const thread = await newThread();
     await sendWith(thread, 'What does the attached page say?', [id]);
-    const file = (await exportText()).replace(/"type":"attachment"([^\n]*?)"kind":"text"/, '"type":"attachment"$1"kind":"image"').replace(/"mime":"text\/html[^"]*"/, '"mime":"text/html"');
+    const file = (await exportText())
+      .replace(/"type":"attachment"([^\n]*?)"kind":"text"/, '"type":"attachment"$1"kind":"image"')
+      .replace(/"mime":"text\/html[^"]*"/, '"mime":"text/html"');
     assert.match(file, /"kind":"image"/);
     runtime();
     const imported = await importBody(file);
@@ -229,7 +296,13 @@ describe('what a library file or an upload may say of a file', () => {
     runtime();
     const boundary = 'hearthboundary';
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\x01\r\n\r\nsome notes\r\n--${boundary}--\r\n`;
-    const res = await attachmentsRoute.POST(new Request(`${base}/api/attachments`, { method: 'POST', body, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } }));
+    const res = await attachmentsRoute.POST(
+      new Request(`${base}/api/attachments`, {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      }),
+    );
     assert.equal(res.status, 201, await res.clone().text());
     const { id, mime } = await res.json();
     assert.equal(mime, 'text/plain');

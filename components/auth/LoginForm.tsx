@@ -13,7 +13,11 @@ export function LoginForm({ next }: { next: string }) {
     setBusy(true);
     setError(null);
     try {
-      const res = await fetch('/api/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ password }) });
+      const res = await fetch('/api/auth/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ password }),
+      });
       if (res.ok) {
         window.location.assign(next);
         return;
@@ -29,7 +33,11 @@ export function LoginForm({ next }: { next: string }) {
 
   return (
     <main className="flex h-full items-center justify-center bg-stone-50 p-4 dark:bg-stone-950">
-      <form onSubmit={submit} className="w-full max-w-sm space-y-4 rounded-xl border border-stone-200 bg-white p-6 shadow-sm dark:border-stone-800 dark:bg-stone-900" aria-labelledby="login-title">
+      <form
+        onSubmit={submit}
+        className="w-full max-w-sm space-y-4 rounded-xl border border-stone-200 bg-white p-6 shadow-sm dark:border-stone-800 dark:bg-stone-900"
+        aria-labelledby="login-title"
+      >
         <h1 id="login-title" className="text-lg font-semibold text-stone-900 dark:text-stone-100">
           Hearth
         </h1>

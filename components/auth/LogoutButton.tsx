@@ -22,7 +22,9 @@ export function LogoutButton() {
       data-testid="logout"
       className="mt-2 w-full rounded-md px-2 py-1 text-left text-sm text-stone-600 hover:bg-white dark:text-stone-400 dark:hover:bg-stone-800"
       onClick={() =>
-        void fetch('/api/auth/logout', { method: 'POST', headers: { 'Content-Type': 'application/json' } }).finally(() => window.location.assign('/login'))
+        void fetch('/api/auth/logout', { method: 'POST', headers: { 'Content-Type': 'application/json' } }).finally(() =>
+          window.location.assign('/login'),
+        )
       }
     >
       Log out

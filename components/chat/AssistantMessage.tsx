@@ -30,7 +30,10 @@ export type AssistantProps = {
 /** Under an answer, what it took: time to the first word, speed, model calls, tools, fuel; a compiled answer says so. */
 function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
   const parts: string[] = [];
-  if (stats.firstTokenMs !== undefined) parts.push(`first word after ${stats.firstTokenMs < 1000 ? `${Math.round(stats.firstTokenMs)} ms` : `${(stats.firstTokenMs / 1000).toFixed(1)} s`}`);
+  if (stats.firstTokenMs !== undefined)
+    parts.push(
+      `first word after ${stats.firstTokenMs < 1000 ? `${Math.round(stats.firstTokenMs)} ms` : `${(stats.firstTokenMs / 1000).toFixed(1)} s`}`,
+    );
   if (stats.tokensPerSecond !== undefined) parts.push(`${stats.tokensPerSecond.toFixed(1)} tokens/s`);
   parts.push(`${stats.modelCalls} model call${stats.modelCalls === 1 ? '' : 's'}`);
   if (tools.length) parts.push(`tools: ${[...new Set(tools)].join(', ')}`);
@@ -39,7 +42,11 @@ function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
   return (
     <div data-testid="answer-figures" className="text-xs text-stone-600 dark:text-stone-400">
       {stats.compiled && (
-        <span data-testid="compiled-note" className="mr-2 rounded bg-amber-100 px-1 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200" title="The model wrote no answer; Hearth put this one together from what the tools found.">
+        <span
+          data-testid="compiled-note"
+          className="mr-2 rounded bg-amber-100 px-1 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200"
+          title="The model wrote no answer; Hearth put this one together from what the tools found."
+        >
           compiled by Hearth from the tool results
         </span>
       )}
@@ -77,11 +84,19 @@ function ToolCallCard({ call }: { call: LiveToolCall }) {
     // shown as the model wrote it
   }
   return (
-    <details data-testid="tool-call" data-tool={call.name} data-ok={pending ? undefined : String(call.ok)} className={`rounded-md border px-2 py-1 text-xs ${tone}`}>
+    <details
+      data-testid="tool-call"
+      data-tool={call.name}
+      data-ok={pending ? undefined : String(call.ok)}
+      className={`rounded-md border px-2 py-1 text-xs ${tone}`}
+    >
       <summary className="flex cursor-pointer list-none items-center gap-2">
         <span aria-hidden="true">▸</span>
         <span className="font-mono font-semibold">{call.name}</span>
-        <span className={`min-w-0 flex-1 ${change ? 'break-words' : 'truncate'}`} data-testid={change ? 'memory-change' : 'tool-call-doing'}>
+        <span
+          className={`min-w-0 flex-1 ${change ? 'break-words' : 'truncate'}`}
+          data-testid={change ? 'memory-change' : 'tool-call-doing'}
+        >
           {change ?? toolDoing(call, !pending)}
         </span>
         <span className="shrink-0" data-testid="tool-call-outcome">
@@ -95,7 +110,9 @@ function ToolCallCard({ call }: { call: LiveToolCall }) {
           </p>
         )}
         <div className="text-[11px] font-medium">Arguments</div>
-        <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-all rounded bg-stone-100 p-1 text-[11px] text-stone-900 dark:bg-stone-900 dark:text-stone-100">{args}</pre>
+        <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-all rounded bg-stone-100 p-1 text-[11px] text-stone-900 dark:bg-stone-900 dark:text-stone-100">
+          {args}
+        </pre>
         {!pending && (
           <>
             <div className="text-[11px] font-medium">{call.ok ? 'Result' : 'Error'}</div>
@@ -124,7 +141,15 @@ function Decisions({ records }: { records: DecisionRecord[] }) {
                   {line.label}: <strong className="font-medium">{line.text}</strong>
                   {line.p !== undefined ? `, ${percent(line.p)}` : ''}
                 </span>
-                {line.p !== undefined && <meter min={0} max={1} value={line.p} className="h-1.5 w-10" aria-label={`${line.label}: ${line.text}, ${percent(line.p)} sure`} />}
+                {line.p !== undefined && (
+                  <meter
+                    min={0}
+                    max={1}
+                    value={line.p}
+                    className="h-1.5 w-10"
+                    aria-label={`${line.label}: ${line.text}, ${percent(line.p)} sure`}
+                  />
+                )}
               </span>
             ))}
             {r.source === 'estimated' && <span className="opacity-70">(estimated)</span>}
@@ -139,7 +164,12 @@ function Decisions({ records }: { records: DecisionRecord[] }) {
 function TurnError({ code, message }: { code: string; message?: string }) {
   const ending = turnEnding(code);
   return (
-    <div role="alert" data-testid="turn-error" data-code={code} className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+    <div
+      role="alert"
+      data-testid="turn-error"
+      data-code={code}
+      className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+    >
       <p>{message ?? ending.what}</p>
       <p className="mt-1 text-xs" data-testid="turn-error-next">
         {ending.next}
@@ -178,13 +208,18 @@ export function AssistantMessage(p: AssistantProps) {
       {p.setAside.map((d, i) => {
         const ledTo = d.reason === 'no_research' ? undefined : (d.query ?? searches[i]);
         return (
-        <details key={i} data-testid="set-aside-draft" data-reason={d.reason} className="rounded-md border border-dashed border-stone-300 px-3 py-1 text-sm text-stone-600 dark:border-stone-700 dark:text-stone-400">
-          <summary className="cursor-pointer text-xs font-medium">
-            {REASON_LABEL[d.reason] ?? 'Set aside'}
-            {ledTo ? ` — so it searched for “${ledTo}”` : ''}
-          </summary>
-          <div className="mt-1 line-through decoration-stone-400/60">{d.text}</div>
-        </details>
+          <details
+            key={i}
+            data-testid="set-aside-draft"
+            data-reason={d.reason}
+            className="rounded-md border border-dashed border-stone-300 px-3 py-1 text-sm text-stone-600 dark:border-stone-700 dark:text-stone-400"
+          >
+            <summary className="cursor-pointer text-xs font-medium">
+              {REASON_LABEL[d.reason] ?? 'Set aside'}
+              {ledTo ? ` — so it searched for “${ledTo}”` : ''}
+            </summary>
+            <div className="mt-1 line-through decoration-stone-400/60">{d.text}</div>
+          </details>
         );
       })}
       {p.toolCalls.length > 0 && (
@@ -195,7 +230,10 @@ export function AssistantMessage(p: AssistantProps) {
         </div>
       )}
       {p.calculation && (
-        <div data-testid="calculation" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm dark:border-amber-800 dark:bg-amber-950">
+        <div
+          data-testid="calculation"
+          className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm dark:border-amber-800 dark:bg-amber-950"
+        >
           <div className="text-xs uppercase tracking-wide text-amber-800 dark:text-amber-300">Calculated exactly</div>
           <div className="font-mono">
             {p.calculation.expression} = <strong data-testid="calculation-result">{p.calculation.result}</strong>

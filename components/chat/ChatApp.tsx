@@ -51,15 +51,26 @@ function ModelBanner({ health }: { health: Health | null }) {
   if (health.model.reachable) {
     // Some servers are down, others answer: turns go to those. Say which, quietly.
     return (
-      <div role="status" data-testid="model-servers-notice" className="border-b border-amber-200 bg-amber-50/60 px-4 py-2 text-xs text-amber-900 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100">
-        {down.length} of {total} model servers cannot be reached ({down.map((s) => s.url).join(', ')}); replies go to the others until {down.length === 1 ? 'it is' : 'they are'} back.
+      <div
+        role="status"
+        data-testid="model-servers-notice"
+        className="border-b border-amber-200 bg-amber-50/60 px-4 py-2 text-xs text-amber-900 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
+      >
+        {down.length} of {total} model servers cannot be reached ({down.map((s) => s.url).join(', ')}); replies go to the others until{' '}
+        {down.length === 1 ? 'it is' : 'they are'} back.
       </div>
     );
   }
   return (
-    <div role="alert" data-testid="model-banner" className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+    <div
+      role="alert"
+      data-testid="model-banner"
+      className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+    >
       <div className="font-medium">
-        {total === 1 ? `The model server at ${down[0].url} cannot be reached.` : `None of the ${total} model servers can be reached: ${down.map((s) => s.url).join(', ')}.`}
+        {total === 1
+          ? `The model server at ${down[0].url} cannot be reached.`
+          : `None of the ${total} model servers can be reached: ${down.map((s) => s.url).join(', ')}.`}
       </div>
       <div className="mt-1">
         Start llama-server, then this banner goes away by itself:{' '}
@@ -275,7 +286,8 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         let v = await api.getThread(id);
         if (currentRef.current !== id) return;
         // A message asked for (a search hit) on a branch not shown: show its branch.
-        if (messageId && !v.activeTurn && !v.messages.some((m) => m.id === messageId)) v = await api.patchThread(id, { branch: messageId }).catch(() => v);
+        if (messageId && !v.activeTurn && !v.messages.some((m) => m.id === messageId))
+          v = await api.patchThread(id, { branch: messageId }).catch(() => v);
         if (currentRef.current !== id) return;
         setView(v);
         if (v.activeTurn) {
@@ -285,7 +297,11 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         }
       } catch (err) {
         setView(null);
-        setNotice(err instanceof ApiError && err.code === 'not_found' ? 'That conversation does not exist (it may have been deleted).' : (err as Error).message);
+        setNotice(
+          err instanceof ApiError && err.code === 'not_found'
+            ? 'That conversation does not exist (it may have been deleted).'
+            : (err as Error).message,
+        );
       }
     },
     [runStream],
@@ -376,7 +392,15 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         setCurrentId(threadId);
         currentRef.current = threadId;
         window.history.pushState(null, '', threadPath(threadId));
-        setView({ ...created, updatedAt: created.createdAt, pinned: false, systemPrompt: '', messages: [], decisions: [], activeTurn: null });
+        setView({
+          ...created,
+          updatedAt: created.createdAt,
+          pinned: false,
+          systemPrompt: '',
+          messages: [],
+          decisions: [],
+          activeTurn: null,
+        });
         void refreshThreads();
       }
     } catch (err) {
@@ -385,13 +409,25 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
     }
     const id = threadId;
     setPendingUser(attachments.length ? `${content}\n📄 ${attachments.map((a) => a.name).join(', ')}` : content);
-    const accepted = await startTurn(id, (onEvent, signal) => sendMessage(id, content, attachments.map((a) => a.id), onEvent, signal, editOf));
+    const accepted = await startTurn(id, (onEvent, signal) =>
+      sendMessage(
+        id,
+        content,
+        attachments.map((a) => a.id),
+        onEvent,
+        signal,
+        editOf,
+      ),
+    );
     if (!accepted) setPendingUser(null);
     return accepted;
   };
 
   /** Starts a turn by `request` and streams it; false when the server refused it (nothing was stored). */
-  const startTurn = async (threadId: string, request: (onEvent: (e: StreamedEvent) => void, signal: AbortSignal) => Promise<void>): Promise<boolean> => {
+  const startTurn = async (
+    threadId: string,
+    request: (onEvent: (e: StreamedEvent) => void, signal: AbortSignal) => Promise<void>,
+  ): Promise<boolean> => {
     stopAsked.current = false;
     setLive(newTurnState('pending'));
     let accepted = true;
@@ -412,7 +448,21 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   };
 
   /** The branch shown ends before `messageId` while its replacement is written (the old one stays a version). */
-  const showUpTo = (messageId: string) => setView((v) => (v ? { ...v, messages: v.messages.slice(0, Math.max(0, v.messages.findIndex((m) => m.id === messageId))) } : v));
+  const showUpTo = (messageId: string) =>
+    setView((v) =>
+      v
+        ? {
+            ...v,
+            messages: v.messages.slice(
+              0,
+              Math.max(
+                0,
+                v.messages.findIndex((m) => m.id === messageId),
+              ),
+            ),
+          }
+        : v,
+    );
 
   const editQuestion = async (messageId: string, content: string) => {
     const before = view;
@@ -530,7 +580,12 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                   return false;
                 }
               }}
-              onForget={(id) => void api.forgetMemory(id).then(refreshMemories).catch((e) => setMemoryError((e as Error).message))}
+              onForget={(id) =>
+                void api
+                  .forgetMemory(id)
+                  .then(refreshMemories)
+                  .catch((e) => setMemoryError((e as Error).message))
+              }
             />
             <LibraryPanel
               onImport={async (file) => {
@@ -539,7 +594,11 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                 return summary;
               }}
             />
-            <a href="/settings" data-testid="open-settings" className="mt-2 block rounded-md px-2 py-1 text-sm text-stone-700 hover:bg-white dark:text-stone-300 dark:hover:bg-stone-800">
+            <a
+              href="/settings"
+              data-testid="open-settings"
+              className="mt-2 block rounded-md px-2 py-1 text-sm text-stone-700 hover:bg-white dark:text-stone-300 dark:hover:bg-stone-800"
+            >
               Settings
             </a>
             <LogoutButton />
@@ -559,7 +618,12 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             })
             .catch((e) => setNotice((e as Error).message))
         }
-        onPin={(id, pinned) => void api.patchThread(id, { pinned }).then(refreshThreads).catch((e) => setNotice((e as Error).message))}
+        onPin={(id, pinned) =>
+          void api
+            .patchThread(id, { pinned })
+            .then(refreshThreads)
+            .catch((e) => setNotice((e as Error).message))
+        }
         onDelete={(id) => {
           if (deleting) commitDelete(deleting.id);
           setDeleting({ id, title: threads.find((t) => t.id === id)?.title || 'New chat' });
@@ -586,19 +650,30 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
         }}
       >
         {dragging && (
-          <div data-testid="drop-overlay" className="pointer-events-none absolute inset-2 z-20 flex items-center justify-center rounded-xl border-2 border-dashed border-amber-500 bg-amber-50/80 text-lg text-amber-900 dark:bg-stone-900/80 dark:text-amber-200">
+          <div
+            data-testid="drop-overlay"
+            className="pointer-events-none absolute inset-2 z-20 flex items-center justify-center rounded-xl border-2 border-dashed border-amber-500 bg-amber-50/80 text-lg text-amber-900 dark:bg-stone-900/80 dark:text-amber-200"
+          >
             Drop files or images to attach them
           </div>
         )}
         <ModelBanner health={health} />
         <header className="relative flex items-center gap-3 border-b border-stone-200 px-4 py-2 text-sm dark:border-stone-800">
-          <button type="button" data-testid="open-sidebar" aria-label="Show conversations" className="md:hidden" onClick={() => setSidebarOpen(true)}>
+          <button
+            type="button"
+            data-testid="open-sidebar"
+            aria-label="Show conversations"
+            className="md:hidden"
+            onClick={() => setSidebarOpen(true)}
+          >
             ☰
           </button>
           <h1 className="truncate font-medium" data-testid="thread-title">
             {view?.title || (currentId ? 'New chat' : 'Start a conversation')}
           </h1>
-          <span className="ml-auto hidden text-xs text-stone-600 dark:text-stone-400 sm:inline">{health?.model.id ? `model: ${health.model.id}` : ''}</span>
+          <span className="ml-auto hidden text-xs text-stone-600 dark:text-stone-400 sm:inline">
+            {health?.model.id ? `model: ${health.model.id}` : ''}
+          </span>
           {currentId && view && (
             <InstructionsEditor
               key={currentId}
@@ -616,7 +691,10 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             />
           )}
           {currentId && (
-            <a className="text-xs text-stone-600 dark:text-stone-400 underline" href={`/api/threads/${encodeURIComponent(currentId)}/export?format=md`}>
+            <a
+              className="text-xs text-stone-600 dark:text-stone-400 underline"
+              href={`/api/threads/${encodeURIComponent(currentId)}/export?format=md`}
+            >
               Export
             </a>
           )}
@@ -644,7 +722,11 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                           isImage(a) ? (
                             <ImageThumb key={a.id} image={a} onOpen={setViewing} testId="message-image" />
                           ) : (
-                            <span key={a.id} data-testid="message-attachment" className="rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700">
+                            <span
+                              key={a.id}
+                              data-testid="message-attachment"
+                              className="rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700"
+                            >
                               📄 {a.name}
                             </span>
                           ),
@@ -652,43 +734,55 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
                       </div>
                     )}
                     {health?.model.reachable && health.model.vision === false && m.attachments.some(isImage) && <NoVisionNote />}
-                    <MessageActions role="user" branch={m.branch} busy={turnRunning} onChoose={chooseVersion} onEdit={() => setEditing(m.id)} onDelete={() => deleteMessage(m.id)} />
+                    <MessageActions
+                      role="user"
+                      branch={m.branch}
+                      busy={turnRunning}
+                      onChoose={chooseVersion}
+                      onEdit={() => setEditing(m.id)}
+                      onDelete={() => deleteMessage(m.id)}
+                    />
                   </div>
                 ) : live && m.id === liveAssistantId ? (
                   renderLive(live)
                 ) : (
                   <>
-                  <AssistantMessage
-                    content={m.content}
-                    streaming={false}
-                    status={m.status}
-                    errorCode={m.errorCode}
-                    toolCalls={m.toolCalls}
-                    decisions={m.decisions}
-                    setAside={m.setAside}
-                    calculation={m.calculation ?? undefined}
-                    stats={m.stats ?? undefined}
-                  />
-                  <MessageActions
-                    role="assistant"
-                    branch={m.branch}
-                    busy={turnRunning}
-                    retry={m.status === 'interrupted' || m.status === 'error'}
-                    onChoose={chooseVersion}
-                    onRegenerate={() => void regenerate(m.id)}
-                    onDelete={() => deleteMessage(m.id)}
-                  />
+                    <AssistantMessage
+                      content={m.content}
+                      streaming={false}
+                      status={m.status}
+                      errorCode={m.errorCode}
+                      toolCalls={m.toolCalls}
+                      decisions={m.decisions}
+                      setAside={m.setAside}
+                      calculation={m.calculation ?? undefined}
+                      stats={m.stats ?? undefined}
+                    />
+                    <MessageActions
+                      role="assistant"
+                      branch={m.branch}
+                      busy={turnRunning}
+                      retry={m.status === 'interrupted' || m.status === 'error'}
+                      onChoose={chooseVersion}
+                      onRegenerate={() => void regenerate(m.id)}
+                      onDelete={() => deleteMessage(m.id)}
+                    />
                   </>
                 )}
               </div>
             ))}
             {pendingUser !== null && !liveInView && (
-              <div data-testid="user-message" className="ml-auto w-fit max-w-[85%] whitespace-pre-wrap rounded-2xl bg-amber-100 px-4 py-2 dark:bg-amber-900/40">
+              <div
+                data-testid="user-message"
+                className="ml-auto w-fit max-w-[85%] whitespace-pre-wrap rounded-2xl bg-amber-100 px-4 py-2 dark:bg-amber-900/40"
+              >
                 {pendingUser}
               </div>
             )}
             {live && !liveInView && renderLive(live)}
-            {messages.length === 0 && !live && pendingUser === null && <Welcome firstRun={threads.length === 0} onPick={(text) => fillRef.current?.(text)} />}
+            {messages.length === 0 && !live && pendingUser === null && (
+              <Welcome firstRun={threads.length === 0} onPick={(text) => fillRef.current?.(text)} />
+            )}
             <div ref={bottom} />
           </div>
         </div>
@@ -696,15 +790,33 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
           {announcement}
         </div>
         {notice && (
-          <div role="status" data-testid="notice" className="border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+          <div
+            role="status"
+            data-testid="notice"
+            className="border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+          >
             {notice}
           </div>
         )}
-        <Composer busy={turnRunning} onSend={(content, attachments) => send(content, attachments)} onEditLast={lastQuestion && !turnRunning ? () => setEditing(lastQuestion.id) : undefined} onStop={stop} onUpload={upload} attachRef={attachRef} fillRef={fillRef} onOpenImage={setViewing} draftKey={currentId ?? 'new'} />
+        <Composer
+          busy={turnRunning}
+          onSend={(content, attachments) => send(content, attachments)}
+          onEditLast={lastQuestion && !turnRunning ? () => setEditing(lastQuestion.id) : undefined}
+          onStop={stop}
+          onUpload={upload}
+          attachRef={attachRef}
+          fillRef={fillRef}
+          onOpenImage={setViewing}
+          draftKey={currentId ?? 'new'}
+        />
       </main>
       {viewing && <ImageViewer image={viewing} onClose={() => setViewing(null)} />}
       {deleting && (
-        <div role="status" data-testid="undo-delete" className="fixed bottom-4 left-1/2 z-40 flex -translate-x-1/2 items-center gap-3 rounded-lg bg-stone-900 px-4 py-2 text-sm text-white shadow-lg dark:bg-stone-100 dark:text-stone-900">
+        <div
+          role="status"
+          data-testid="undo-delete"
+          className="fixed bottom-4 left-1/2 z-40 flex -translate-x-1/2 items-center gap-3 rounded-lg bg-stone-900 px-4 py-2 text-sm text-white shadow-lg dark:bg-stone-100 dark:text-stone-900"
+        >
           <span>Deleted “{deleting.title}”.</span>
           <button
             type="button"

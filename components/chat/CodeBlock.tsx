@@ -32,7 +32,11 @@ export function CodeBlock({ language, code }: { language: string | null; code: s
     };
   }, [language, code]);
   return (
-    <div data-testid="code-block" data-language={language ?? ''} className="my-2 overflow-hidden rounded-lg border border-stone-200 dark:border-stone-800">
+    <div
+      data-testid="code-block"
+      data-language={language ?? ''}
+      className="my-2 overflow-hidden rounded-lg border border-stone-200 dark:border-stone-800"
+    >
       <div className="flex items-center justify-between bg-stone-100 px-3 py-1 text-xs text-stone-600 dark:bg-stone-900 dark:text-stone-400">
         <span data-testid="code-language">{language ?? 'text'}</span>
         <CopyButton text={code} label={`Copy the ${language ?? 'text'} code`} testId="copy-code" />

@@ -146,7 +146,11 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, fillRef, o
                 </button>
               </span>
             ) : (
-              <span key={f.id} data-testid="pending-attachment" className="flex items-center gap-1 rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700">
+              <span
+                key={f.id}
+                data-testid="pending-attachment"
+                className="flex items-center gap-1 rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700"
+              >
                 📄 {f.name} <span className="opacity-60">{size(f.size)}</span>
                 <button type="button" aria-label={`Remove ${f.name}`} onClick={() => setFiles((all) => all.filter((x) => x.id !== f.id))}>
                   ×
@@ -164,7 +168,13 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, fillRef, o
       )}
       <div className="flex items-end gap-2">
         <input ref={picker} type="file" multiple hidden data-testid="file-input" onChange={(e) => void attach(e.target.files)} />
-        <button type="button" data-testid="attach" title="Attach text, code, PDF or Word files, or images (you can also paste or drop them)" onClick={() => picker.current?.click()} className="rounded-lg border border-stone-300 px-3 py-2 dark:border-stone-700">
+        <button
+          type="button"
+          data-testid="attach"
+          title="Attach text, code, PDF or Word files, or images (you can also paste or drop them)"
+          onClick={() => picker.current?.click()}
+          className="rounded-lg border border-stone-300 px-3 py-2 dark:border-stone-700"
+        >
           Attach
         </button>
         <textarea
@@ -196,11 +206,21 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, fillRef, o
           className="min-h-[2.5rem] flex-1 resize-none rounded-lg border border-stone-300 bg-white px-3 py-2 focus:outline-none focus:ring-2 focus:ring-amber-500 dark:border-stone-700 dark:bg-stone-900"
         />
         {busy ? (
-          <button type="button" data-testid="stop" onClick={onStop} className="rounded-lg bg-stone-800 px-4 py-2 text-white dark:bg-stone-200 dark:text-stone-900">
+          <button
+            type="button"
+            data-testid="stop"
+            onClick={onStop}
+            className="rounded-lg bg-stone-800 px-4 py-2 text-white dark:bg-stone-200 dark:text-stone-900"
+          >
             Stop
           </button>
         ) : (
-          <button type="submit" data-testid="send" disabled={!text.trim() || uploading > 0} className="rounded-lg bg-amber-700 px-4 py-2 text-white disabled:opacity-40">
+          <button
+            type="submit"
+            data-testid="send"
+            disabled={!text.trim() || uploading > 0}
+            className="rounded-lg bg-amber-700 px-4 py-2 text-white disabled:opacity-40"
+          >
             Send
           </button>
         )}

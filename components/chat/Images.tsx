@@ -9,7 +9,17 @@ export const attachmentUrl = (id: string) => `/api/attachments/${encodeURICompon
 export const isImage = (a: AttachmentInfo) => a.kind === 'image';
 
 /** A small picture of an attached image; a click opens it full size. */
-export function ImageThumb({ image, onOpen, size = 'h-24', testId }: { image: AttachmentInfo; onOpen: (image: AttachmentInfo) => void; size?: string; testId: string }) {
+export function ImageThumb({
+  image,
+  onOpen,
+  size = 'h-24',
+  testId,
+}: {
+  image: AttachmentInfo;
+  onOpen: (image: AttachmentInfo) => void;
+  size?: string;
+  testId: string;
+}) {
   return (
     <button
       type="button"
@@ -29,11 +39,28 @@ export function ImageThumb({ image, onOpen, size = 'h-24', testId }: { image: At
 export function ImageViewer({ image, onClose }: { image: AttachmentInfo; onClose: () => void }) {
   const close = useDialogFocus(onClose);
   return (
-    <div role="dialog" aria-modal="true" aria-label={image.name} data-testid="image-viewer" className="fixed inset-0 z-50 flex items-center justify-center bg-black/80 p-4" onClick={onClose}>
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-label={image.name}
+      data-testid="image-viewer"
+      className="fixed inset-0 z-50 flex items-center justify-center bg-black/80 p-4"
+      onClick={onClose}
+    >
       {/* eslint-disable-next-line @next/next/no-img-element -- a stored attachment */}
-      <img src={attachmentUrl(image.id)} alt={image.name} className="max-h-full max-w-full object-contain" onClick={(e) => e.stopPropagation()} />
+      <img
+        src={attachmentUrl(image.id)}
+        alt={image.name}
+        className="max-h-full max-w-full object-contain"
+        onClick={(e) => e.stopPropagation()}
+      />
       <div className="absolute right-4 top-4 flex gap-2">
-        <a href={attachmentUrl(image.id)} download={image.name} onClick={(e) => e.stopPropagation()} className="rounded-md bg-white/90 px-3 py-1 text-sm text-stone-900">
+        <a
+          href={attachmentUrl(image.id)}
+          download={image.name}
+          onClick={(e) => e.stopPropagation()}
+          className="rounded-md bg-white/90 px-3 py-1 text-sm text-stone-900"
+        >
           Download
         </a>
         <button ref={close} type="button" onClick={onClose} className="rounded-md bg-white/90 px-3 py-1 text-sm text-stone-900">
@@ -52,8 +79,9 @@ export function ImageViewer({ image, onClose }: { image: AttachmentInfo; onClose
 export function NoVisionNote() {
   return (
     <p data-testid="no-vision-note" className="mt-1 max-w-md text-right text-xs text-stone-600 dark:text-stone-400">
-      The model cannot see images: llama-server runs without a vision projector. Start it with a vision model and its projector (<code>--mmproj mmproj.gguf</code>, or{' '}
-      <code>-hf ggml-org/gemma-3-4b-it-GGUF</code>, which fetches both) and the images are sent with this message in the next turn.
+      The model cannot see images: llama-server runs without a vision projector. Start it with a vision model and its projector (
+      <code>--mmproj mmproj.gguf</code>, or <code>-hf ggml-org/gemma-3-4b-it-GGUF</code>, which fetches both) and the images are sent with
+      this message in the next turn.
     </p>
   );
 }

@@ -8,7 +8,12 @@ export function InstructionsEditor({ value, onSave }: { value: string; onSave: (
   const [text, setText] = useState(value);
   if (!open) {
     return (
-      <button type="button" data-testid="edit-instructions" className="text-xs text-stone-600 dark:text-stone-400 underline" onClick={() => (setText(value), setOpen(true))}>
+      <button
+        type="button"
+        data-testid="edit-instructions"
+        className="text-xs text-stone-600 dark:text-stone-400 underline"
+        onClick={() => (setText(value), setOpen(true))}
+      >
         {value ? 'Instructions ✓' : 'Instructions'}
       </button>
     );

@@ -25,21 +25,24 @@ export function Markdown({ text }: { text: string }) {
   return (
     <div className="md break-words">
       <PlainIfItFails text={text}>
-      <ReactMarkdown
-        remarkPlugins={[boundDepth, remarkGfm, [remarkMath, { singleDollarTextMath: false }], htmlAsText]}
-        rehypePlugins={[[rehypeSanitize, schema], [rehypeKatex, { throwOnError: false, strict: 'ignore', trust: false, errorColor: 'var(--katex-error)' }]]}
-        components={{
-          pre: ({ children }) => codeBlockOf(children) ?? <pre>{children}</pre>,
-          a: ({ href, children }) => (
-            <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-              {children}
-            </a>
-          ),
-          img: ({ src, alt }) => <ClickToLoadImage src={typeof src === 'string' ? src : ''} alt={alt ?? ''} />,
-        }}
-      >
-        {latexDelimiters(text)}
-      </ReactMarkdown>
+        <ReactMarkdown
+          remarkPlugins={[boundDepth, remarkGfm, [remarkMath, { singleDollarTextMath: false }], htmlAsText]}
+          rehypePlugins={[
+            [rehypeSanitize, schema],
+            [rehypeKatex, { throwOnError: false, strict: 'ignore', trust: false, errorColor: 'var(--katex-error)' }],
+          ]}
+          components={{
+            pre: ({ children }) => codeBlockOf(children) ?? <pre>{children}</pre>,
+            a: ({ href, children }) => (
+              <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+                {children}
+              </a>
+            ),
+            img: ({ src, alt }) => <ClickToLoadImage src={typeof src === 'string' ? src : ''} alt={alt ?? ''} />,
+          }}
+        >
+          {latexDelimiters(text)}
+        </ReactMarkdown>
       </PlainIfItFails>
     </div>
   );
@@ -55,7 +58,13 @@ class PlainIfItFails extends Component<{ text: string; children: ReactNode }, { 
     return { failed: true };
   }
   render() {
-    return this.state.failed ? <p className="whitespace-pre-wrap" data-testid="markdown-as-text">{this.props.text}</p> : this.props.children;
+    return this.state.failed ? (
+      <p className="whitespace-pre-wrap" data-testid="markdown-as-text">
+        {this.props.text}
+      </p>
+    ) : (
+      this.props.children
+    );
   }
 }
 
@@ -70,7 +79,11 @@ const schema = {
 
 /** \( … \) and \[ … \], as models often write TeX, in the $$ form remark-math reads; code is left alone. */
 function latexDelimiters(text: string): string {
-  return outsideCode(text, (part) => part.replace(/\\\[([\s\S]+?)\\\]/g, (_, m: string) => `\n$$\n${m.trim()}\n$$\n`).replace(/\\\((.+?)\\\)/g, (_, m: string) => `$$${m}$$`));
+  return outsideCode(text, (part) =>
+    part
+      .replace(/\\\[([\s\S]+?)\\\]/g, (_, m: string) => `\n$$\n${m.trim()}\n$$\n`)
+      .replace(/\\\((.+?)\\\)/g, (_, m: string) => `$$${m}$$`),
+  );
 }
 
 /** A fenced block's language and text, from the <code> react-markdown puts in its <pre>. */
@@ -111,7 +124,8 @@ export function boundDepth() {
     if (!node.children) return;
     if (depth >= MAX_MARKDOWN_DEPTH) {
       node.children = [{ type: 'text', value: flatText(node) }];
-      if (node.type === 'root' || node.type === 'blockquote' || node.type === 'listItem' || node.type === 'list') node.children = [{ type: 'paragraph', children: node.children }];
+      if (node.type === 'root' || node.type === 'blockquote' || node.type === 'listItem' || node.type === 'list')
+        node.children = [{ type: 'paragraph', children: node.children }];
       return;
     }
     for (const child of node.children) walk(child, depth + 1);
@@ -168,7 +182,10 @@ function ClickToLoadImage({ src, alt }: { src: string; alt: string }) {
     return <img src={state.objectUrl} alt={alt} className="max-h-96 max-w-full rounded" />;
   }
   return (
-    <span className="my-1 inline-flex max-w-full flex-col gap-1 rounded-md border border-dashed border-stone-300 px-2 py-1 text-sm dark:border-stone-700" data-testid="blocked-image">
+    <span
+      className="my-1 inline-flex max-w-full flex-col gap-1 rounded-md border border-dashed border-stone-300 px-2 py-1 text-sm dark:border-stone-700"
+      data-testid="blocked-image"
+    >
       <button
         type="button"
         className="text-left underline decoration-dotted"

@@ -8,24 +8,47 @@ import { useEffect, useRef, useState } from 'react';
  * a message and what follows it (asked once more, inline).
  */
 
-export function VersionSwitcher({ branch, onChoose, disabled }: { branch: { index: number; ids: string[] }; onChoose: (id: string) => void; disabled: boolean }) {
+export function VersionSwitcher({
+  branch,
+  onChoose,
+  disabled,
+}: {
+  branch: { index: number; ids: string[] };
+  onChoose: (id: string) => void;
+  disabled: boolean;
+}) {
   const { index, ids } = branch;
   return (
     <span data-testid="versions" className="inline-flex items-center gap-1 text-xs text-stone-600 dark:text-stone-400">
-      <button type="button" data-testid="version-previous" aria-label="Previous version" disabled={disabled || index === 0} onClick={() => onChoose(ids[index - 1])} className="rounded px-1 disabled:opacity-30">
+      <button
+        type="button"
+        data-testid="version-previous"
+        aria-label="Previous version"
+        disabled={disabled || index === 0}
+        onClick={() => onChoose(ids[index - 1])}
+        className="rounded px-1 disabled:opacity-30"
+      >
         ‹
       </button>
       <span data-testid="version-label" aria-live="polite">
         {index + 1} / {ids.length}
       </span>
-      <button type="button" data-testid="version-next" aria-label="Next version" disabled={disabled || index === ids.length - 1} onClick={() => onChoose(ids[index + 1])} className="rounded px-1 disabled:opacity-30">
+      <button
+        type="button"
+        data-testid="version-next"
+        aria-label="Next version"
+        disabled={disabled || index === ids.length - 1}
+        onClick={() => onChoose(ids[index + 1])}
+        className="rounded px-1 disabled:opacity-30"
+      >
         ›
       </button>
     </span>
   );
 }
 
-const actionClass = 'rounded px-1.5 py-0.5 text-xs text-stone-600 hover:bg-stone-100 disabled:opacity-40 dark:text-stone-400 dark:hover:bg-stone-800';
+const actionClass =
+  'rounded px-1.5 py-0.5 text-xs text-stone-600 hover:bg-stone-100 disabled:opacity-40 dark:text-stone-400 dark:hover:bg-stone-800';
 
 export function MessageActions({
   role,
@@ -57,17 +80,35 @@ export function MessageActions({
     <div data-testid="message-actions" className={`flex flex-wrap items-center gap-1 ${role === 'user' ? 'justify-end' : ''}`}>
       {branch && <VersionSwitcher branch={branch} onChoose={onChoose} disabled={busy} />}
       {onRegenerate && (
-        <button type="button" data-testid={retry ? 'retry' : 'regenerate'} disabled={busy} onClick={onRegenerate} className={actionClass} title="Write a new answer to the same question; this one stays as another version">
+        <button
+          type="button"
+          data-testid={retry ? 'retry' : 'regenerate'}
+          disabled={busy}
+          onClick={onRegenerate}
+          className={actionClass}
+          title="Write a new answer to the same question; this one stays as another version"
+        >
           {retry ? '↻ Retry' : '↻ Regenerate'}
         </button>
       )}
       {onEdit && (
-        <button type="button" data-testid="edit-message" disabled={busy} onClick={onEdit} className={actionClass} title="Edit and send again; the conversation as it was stays as another version (Up in an empty message box edits the last one)">
+        <button
+          type="button"
+          data-testid="edit-message"
+          disabled={busy}
+          onClick={onEdit}
+          className={actionClass}
+          title="Edit and send again; the conversation as it was stays as another version (Up in an empty message box edits the last one)"
+        >
           ✎ Edit
         </button>
       )}
       {confirming ? (
-        <span role="group" aria-label="Confirm delete" className="inline-flex items-center gap-1 rounded bg-red-50 px-1 text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
+        <span
+          role="group"
+          aria-label="Confirm delete"
+          className="inline-flex items-center gap-1 rounded bg-red-50 px-1 text-xs text-red-800 dark:bg-red-950 dark:text-red-200"
+        >
           Delete this and everything after it?
           <button
             ref={confirmButton}
@@ -87,7 +128,14 @@ export function MessageActions({
           </button>
         </span>
       ) : (
-        <button type="button" data-testid="delete-message" disabled={busy} onClick={() => setConfirming(true)} className={actionClass} aria-label="Delete this message and everything after it">
+        <button
+          type="button"
+          data-testid="delete-message"
+          disabled={busy}
+          onClick={() => setConfirming(true)}
+          className={actionClass}
+          aria-label="Delete this message and everything after it"
+        >
           Delete
         </button>
       )}
@@ -137,10 +185,20 @@ export function EditQuestion({ initial, onSend, onCancel }: { initial: string; o
         className="w-full resize-y rounded-2xl border border-amber-400 bg-white px-4 py-2 focus:outline-none focus:ring-2 focus:ring-amber-500 dark:bg-stone-900"
       />
       <div className="flex justify-end gap-2 text-sm">
-        <button type="button" data-testid="edit-cancel" onClick={onCancel} className="rounded-lg border border-stone-300 px-3 py-1 dark:border-stone-700">
+        <button
+          type="button"
+          data-testid="edit-cancel"
+          onClick={onCancel}
+          className="rounded-lg border border-stone-300 px-3 py-1 dark:border-stone-700"
+        >
           Cancel
         </button>
-        <button type="submit" data-testid="edit-send" disabled={!text.trim()} className="rounded-lg bg-amber-700 px-3 py-1 text-white disabled:opacity-40">
+        <button
+          type="submit"
+          data-testid="edit-send"
+          disabled={!text.trim()}
+          className="rounded-lg bg-amber-700 px-3 py-1 text-white disabled:opacity-40"
+        >
           Send
         </button>
       </div>

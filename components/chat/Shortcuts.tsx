@@ -17,7 +17,14 @@ export const SHORTCUTS: [keys: string, what: string][] = [
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
   const close = useDialogFocus(onClose);
   return (
-    <div role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts" className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4" onClick={onClose}>
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="shortcuts-title"
+      data-testid="shortcuts"
+      className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4"
+      onClick={onClose}
+    >
       <div className="w-full max-w-sm rounded-xl bg-white p-4 shadow-xl dark:bg-stone-900" onClick={(e) => e.stopPropagation()}>
         <h2 id="shortcuts-title" className="mb-2 font-semibold">
           Keyboard shortcuts
@@ -32,7 +39,12 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
             </div>
           ))}
         </dl>
-        <button ref={close} type="button" onClick={onClose} className="mt-3 rounded-md border border-stone-300 px-3 py-1 text-sm dark:border-stone-700">
+        <button
+          ref={close}
+          type="button"
+          onClick={onClose}
+          className="mt-3 rounded-md border border-stone-300 px-3 py-1 text-sm dark:border-stone-700"
+        >
           Close
         </button>
       </div>

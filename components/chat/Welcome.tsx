@@ -16,7 +16,9 @@ export function Welcome({ firstRun, onPick }: { firstRun: boolean; onPick: (text
   return (
     <div data-testid="welcome" className="mx-auto max-w-xl space-y-4 pt-12 text-center">
       <h2 className="text-2xl font-semibold">What can I find out for you?</h2>
-      <p className="text-stone-600 dark:text-stone-400">Hearth runs the model on your own machine and looks things up instead of offering to.</p>
+      <p className="text-stone-600 dark:text-stone-400">
+        Hearth runs the model on your own machine and looks things up instead of offering to.
+      </p>
       {firstRun && (
         <p data-testid="first-run" className="text-sm text-stone-600 dark:text-stone-400">
           Your conversations, files and what it remembers stay on this machine. The model servers, web search and more are in{' '}
@@ -28,7 +30,13 @@ export function Welcome({ firstRun, onPick }: { firstRun: boolean; onPick: (text
       )}
       <div className="grid gap-2 sm:grid-cols-2">
         {EXAMPLES.map((text) => (
-          <button key={text} type="button" data-testid="example-prompt" onClick={() => onPick(text)} className="rounded-xl border border-stone-300 px-3 py-2 text-left text-sm hover:bg-white dark:border-stone-700 dark:hover:bg-stone-900">
+          <button
+            key={text}
+            type="button"
+            data-testid="example-prompt"
+            onClick={() => onPick(text)}
+            className="rounded-xl border border-stone-300 px-3 py-2 text-left text-sm hover:bg-white dark:border-stone-700 dark:hover:bg-stone-900"
+          >
             {text}
           </button>
         ))}

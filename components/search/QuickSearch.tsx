@@ -66,8 +66,17 @@ export function QuickSearch(p: {
   const open = (hit: SearchResult | undefined) => hit && p.onOpen(hit);
 
   return (
-    <div className="fixed inset-0 z-50 flex items-start justify-center bg-stone-900/40 p-4 pt-[10vh]" onMouseDown={(e) => e.target === e.currentTarget && p.onClose()}>
-      <div role="dialog" aria-modal="true" aria-label="Search conversations" data-testid="quick-search" className="w-full max-w-xl rounded-xl bg-white shadow-2xl dark:bg-stone-900">
+    <div
+      className="fixed inset-0 z-50 flex items-start justify-center bg-stone-900/40 p-4 pt-[10vh]"
+      onMouseDown={(e) => e.target === e.currentTarget && p.onClose()}
+    >
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-label="Search conversations"
+        data-testid="quick-search"
+        className="w-full max-w-xl rounded-xl bg-white shadow-2xl dark:bg-stone-900"
+      >
         <input
           ref={input}
           type="search"
@@ -96,7 +105,12 @@ export function QuickSearch(p: {
         <div className="flex flex-wrap items-center gap-3 border-b border-stone-200 px-4 py-1.5 text-xs text-stone-600 dark:border-stone-800 dark:text-stone-400">
           {currentThreadId && (
             <label className="flex items-center gap-1">
-              <input type="checkbox" data-testid="quick-search-this-thread" checked={inThread} onChange={(e) => setInThread(e.target.checked)} />
+              <input
+                type="checkbox"
+                data-testid="quick-search-this-thread"
+                checked={inThread}
+                onChange={(e) => setInThread(e.target.checked)}
+              />
               This thread
             </label>
           )}
@@ -113,7 +127,12 @@ export function QuickSearch(p: {
           </select>
           <span className="ml-auto">↑↓ to move, Enter to open, Esc to close</span>
         </div>
-        <ul id="quick-search-results" role="listbox" data-testid="quick-search-results" className="max-h-[60vh] overflow-y-auto p-1 text-sm">
+        <ul
+          id="quick-search-results"
+          role="listbox"
+          data-testid="quick-search-results"
+          className="max-h-[60vh] overflow-y-auto p-1 text-sm"
+        >
           {error && <li className="px-3 py-2 text-red-700 dark:text-red-300">{error}</li>}
           {hits && hits.length === 0 && !error && <li className="px-3 py-2 text-stone-600 dark:text-stone-400">Nothing found.</li>}
           {hits?.map((h, i) => (
@@ -131,7 +150,13 @@ export function QuickSearch(p: {
               <div className="flex items-baseline gap-2">
                 <span className="truncate font-medium">{h.title || 'New chat'}</span>
                 <span className="ml-auto shrink-0 text-xs text-stone-600 dark:text-stone-400">
-                  {h.kind === 'title' ? 'title' : h.kind === 'attachment' ? `📄 ${h.attachment?.name ?? 'file'}` : h.role === 'user' ? 'you' : 'assistant'}
+                  {h.kind === 'title'
+                    ? 'title'
+                    : h.kind === 'attachment'
+                      ? `📄 ${h.attachment?.name ?? 'file'}`
+                      : h.role === 'user'
+                        ? 'you'
+                        : 'assistant'}
                   {' · '}
                   {new Date(h.createdAt).toLocaleDateString()}
                 </span>
@@ -153,7 +178,12 @@ function Snippet({ text, highlights }: { text: string; highlights: [number, numb
     const s = Math.max(at, Math.min(start, text.length));
     const e = Math.max(s, Math.min(end, text.length));
     if (s > at) parts.push(text.slice(at, s));
-    if (e > s) parts.push(<mark key={s} className="rounded bg-amber-200 px-0.5 dark:bg-amber-700/60">{text.slice(s, e)}</mark>);
+    if (e > s)
+      parts.push(
+        <mark key={s} className="rounded bg-amber-200 px-0.5 dark:bg-amber-700/60">
+          {text.slice(s, e)}
+        </mark>,
+      );
     at = e;
   }
   parts.push(text.slice(at));

@@ -16,7 +16,8 @@ import { ThemePicker } from '@/components/ThemePicker';
 type Key = keyof Settings;
 
 const inputClass = 'w-full rounded-md border border-stone-300 bg-white px-2 py-1 text-sm dark:border-stone-700 dark:bg-stone-900';
-const buttonClass = 'rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white disabled:opacity-50 dark:border-stone-700 dark:hover:bg-stone-800';
+const buttonClass =
+  'rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white disabled:opacity-50 dark:border-stone-700 dark:hover:bg-stone-800';
 
 function Section({ title, children, hint }: { title: string; hint?: string; children: React.ReactNode }) {
   return (
@@ -40,7 +41,12 @@ function CheckResult({ check }: { check: ModelCheck | 'checking' | undefined }) 
       </p>
     );
   }
-  const parts = [check.id ? `model ${check.id}` : null, check.contextSize ? `context ${check.contextSize.toLocaleString('en')} tokens` : null, check.slots ? `${check.slots} slot${check.slots === 1 ? '' : 's'}` : null, check.vision ? 'sees images' : null].filter(Boolean);
+  const parts = [
+    check.id ? `model ${check.id}` : null,
+    check.contextSize ? `context ${check.contextSize.toLocaleString('en')} tokens` : null,
+    check.slots ? `${check.slots} slot${check.slots === 1 ? '' : 's'}` : null,
+    check.vision ? 'sees images' : null,
+  ].filter(Boolean);
   return (
     <p data-testid="server-check" data-ok="true" className="text-xs text-emerald-800 dark:text-emerald-300">
       ✓ Answering{parts.length ? `: ${parts.join(' · ')}` : ''}
@@ -82,7 +88,10 @@ export function SettingsPage() {
       .catch((err) => setStatus({ ok: false, text: (err as Error).message }));
   }, [load, checkServer]);
 
-  const changed = useMemo(() => (view && draft ? (Object.keys(draft) as Key[]).filter((k) => JSON.stringify(draft[k]) !== JSON.stringify(view.settings[k])) : []), [view, draft]);
+  const changed = useMemo(
+    () => (view && draft ? (Object.keys(draft) as Key[]).filter((k) => JSON.stringify(draft[k]) !== JSON.stringify(view.settings[k])) : []),
+    [view, draft],
+  );
 
   if (!view || !draft) {
     return <main className="mx-auto max-w-3xl p-6">{status ? <p role="alert">{status.text}</p> : <p>Loading settings…</p>}</main>;
@@ -123,7 +132,13 @@ export function SettingsPage() {
           {label}
         </label>
         {view.overridden.includes(key) && (
-          <button type="button" data-testid={`reset-${key}`} className="ml-auto text-xs underline" onClick={() => void reset(key)} title="Use the value from Hearth's environment again">
+          <button
+            type="button"
+            data-testid={`reset-${key}`}
+            className="ml-auto text-xs underline"
+            onClick={() => void reset(key)}
+            title="Use the value from Hearth's environment again"
+          >
             Default
           </button>
         )}
@@ -145,7 +160,10 @@ export function SettingsPage() {
           <h1 className="text-xl font-semibold">Settings</h1>
         </header>
 
-        <Section title="Model servers" hint="The llama-servers replies go to. Each is asked how it is when the page opens and when you press Check.">
+        <Section
+          title="Model servers"
+          hint="The llama-servers replies go to. Each is asked how it is when the page opens and when you press Check."
+        >
           <ul className="space-y-3" data-testid="model-servers">
             {draft.modelServers.map((server, i) => (
               <li key={i} className="space-y-1" data-testid="model-server">
@@ -156,7 +174,12 @@ export function SettingsPage() {
                     className={`${inputClass} min-w-0 flex-[2]`}
                     value={server.url}
                     placeholder="http://127.0.0.1:8080/v1"
-                    onChange={(e) => set('modelServers', draft.modelServers.map((s, j) => (j === i ? { ...s, url: e.target.value } : s)))}
+                    onChange={(e) =>
+                      set(
+                        'modelServers',
+                        draft.modelServers.map((s, j) => (j === i ? { ...s, url: e.target.value } : s)),
+                      )
+                    }
                   />
                   <input
                     aria-label={`Server ${i + 1} model name`}
@@ -164,13 +187,33 @@ export function SettingsPage() {
                     className={`${inputClass} min-w-0 flex-1`}
                     value={server.model}
                     placeholder="model name (optional)"
-                    onChange={(e) => set('modelServers', draft.modelServers.map((s, j) => (j === i ? { ...s, model: e.target.value } : s)))}
+                    onChange={(e) =>
+                      set(
+                        'modelServers',
+                        draft.modelServers.map((s, j) => (j === i ? { ...s, model: e.target.value } : s)),
+                      )
+                    }
                   />
-                  <button type="button" data-testid="check-server" className={buttonClass} onClick={() => void checkServer(server.url, server.model)}>
+                  <button
+                    type="button"
+                    data-testid="check-server"
+                    className={buttonClass}
+                    onClick={() => void checkServer(server.url, server.model)}
+                  >
                     Check
                   </button>
                   {draft.modelServers.length > 1 && (
-                    <button type="button" aria-label={`Remove server ${i + 1}`} className={buttonClass} onClick={() => set('modelServers', draft.modelServers.filter((_, j) => j !== i))}>
+                    <button
+                      type="button"
+                      aria-label={`Remove server ${i + 1}`}
+                      className={buttonClass}
+                      onClick={() =>
+                        set(
+                          'modelServers',
+                          draft.modelServers.filter((_, j) => j !== i),
+                        )
+                      }
+                    >
                       Remove
                     </button>
                   )}
@@ -180,11 +223,21 @@ export function SettingsPage() {
             ))}
           </ul>
           <div className="flex items-center gap-2">
-            <button type="button" data-testid="add-server" className={buttonClass} onClick={() => set('modelServers', [...draft.modelServers, { url: '', model: '' }])}>
+            <button
+              type="button"
+              data-testid="add-server"
+              className={buttonClass}
+              onClick={() => set('modelServers', [...draft.modelServers, { url: '', model: '' }])}
+            >
               Add a server
             </button>
             {view.overridden.includes('modelServers') && (
-              <button type="button" data-testid="reset-modelServers" className="text-xs underline" onClick={() => void reset('modelServers')}>
+              <button
+                type="button"
+                data-testid="reset-modelServers"
+                className="text-xs underline"
+                onClick={() => void reset('modelServers')}
+              >
                 Default servers
               </button>
             )}
@@ -207,22 +260,53 @@ export function SettingsPage() {
         </Section>
 
         <Section title="The assistant">
-          {field('assistantName', 'Name', <input id="setting-assistantName-input" className={inputClass} value={draft.assistantName} onChange={(e) => set('assistantName', e.target.value)} />)}
+          {field(
+            'assistantName',
+            'Name',
+            <input
+              id="setting-assistantName-input"
+              className={inputClass}
+              value={draft.assistantName}
+              onChange={(e) => set('assistantName', e.target.value)}
+            />,
+          )}
           {field(
             'defaultInstructions',
             'Instructions for every conversation',
-            <textarea id="setting-defaultInstructions-input" rows={4} className={inputClass} value={draft.defaultInstructions} placeholder="For example: answer briefly; use metric units." onChange={(e) => set('defaultInstructions', e.target.value)} />,
+            <textarea
+              id="setting-defaultInstructions-input"
+              rows={4}
+              className={inputClass}
+              value={draft.defaultInstructions}
+              placeholder="For example: answer briefly; use metric units."
+              onChange={(e) => set('defaultInstructions', e.target.value)}
+            />,
             "Each conversation's own instructions come after these.",
           )}
         </Section>
 
         <Section title="You">
-          {field('userName', 'Your name', <input id="setting-userName-input" className={inputClass} value={draft.userName} onChange={(e) => set('userName', e.target.value)} />)}
+          {field(
+            'userName',
+            'Your name',
+            <input
+              id="setting-userName-input"
+              className={inputClass}
+              value={draft.userName}
+              onChange={(e) => set('userName', e.target.value)}
+            />,
+          )}
           {field(
             'timezone',
             'Timezone',
             <>
-              <input id="setting-timezone-input" list="timezones" className={inputClass} value={draft.timezone} onChange={(e) => set('timezone', e.target.value)} />
+              <input
+                id="setting-timezone-input"
+                list="timezones"
+                className={inputClass}
+                value={draft.timezone}
+                onChange={(e) => set('timezone', e.target.value)}
+              />
               <datalist id="timezones">
                 {timezones.map((tz) => (
                   <option key={tz} value={tz} />
@@ -231,7 +315,18 @@ export function SettingsPage() {
             </>,
             'For the date the model is told and the now tool.',
           )}
-          {field('location', 'Location', <input id="setting-location-input" className={inputClass} value={draft.location} placeholder="City, country" onChange={(e) => set('location', e.target.value)} />, 'For weather, local news and "near me".')}
+          {field(
+            'location',
+            'Location',
+            <input
+              id="setting-location-input"
+              className={inputClass}
+              value={draft.location}
+              placeholder="City, country"
+              onChange={(e) => set('location', e.target.value)}
+            />,
+            'For weather, local news and "near me".',
+          )}
         </Section>
 
         <Section title="Tools" hint="A tool switched off is not offered to the model.">
@@ -244,7 +339,12 @@ export function SettingsPage() {
                   data-testid={`tool-${tool.name}`}
                   checked={!draft.disabledTools.includes(tool.name as Settings['disabledTools'][number])}
                   onChange={(e) =>
-                    set('disabledTools', e.target.checked ? draft.disabledTools.filter((t) => t !== tool.name) : [...draft.disabledTools, tool.name as Settings['disabledTools'][number]])
+                    set(
+                      'disabledTools',
+                      e.target.checked
+                        ? draft.disabledTools.filter((t) => t !== tool.name)
+                        : [...draft.disabledTools, tool.name as Settings['disabledTools'][number]],
+                    )
                   }
                   className="mt-1"
                 />
@@ -258,7 +358,13 @@ export function SettingsPage() {
             'searxngUrl',
             'SearXNG address (web search)',
             <div className="flex gap-2">
-              <input id="setting-searxngUrl-input" className={inputClass} value={draft.searxngUrl} placeholder="http://127.0.0.1:8888 (empty: web search off)" onChange={(e) => set('searxngUrl', e.target.value)} />
+              <input
+                id="setting-searxngUrl-input"
+                className={inputClass}
+                value={draft.searxngUrl}
+                placeholder="http://127.0.0.1:8888 (empty: web search off)"
+                onChange={(e) => set('searxngUrl', e.target.value)}
+              />
               <button
                 type="button"
                 data-testid="test-searxng"
@@ -268,7 +374,13 @@ export function SettingsPage() {
                   setSearchCheck('checking');
                   api
                     .checkSearch(draft.searxngUrl.trim())
-                    .then((r) => setSearchCheck(r.ok ? { ok: true, text: `✓ SearXNG answered a test search (${r.results} results).` } : { ok: false, text: `✗ ${r.error}` }))
+                    .then((r) =>
+                      setSearchCheck(
+                        r.ok
+                          ? { ok: true, text: `✓ SearXNG answered a test search (${r.results} results).` }
+                          : { ok: false, text: `✗ ${r.error}` },
+                      ),
+                    )
                     .catch((err) => setSearchCheck({ ok: false, text: `✗ ${(err as Error).message}` }));
                 }}
               >
@@ -277,7 +389,10 @@ export function SettingsPage() {
             </div>,
           )}
           {searchCheck && (
-            <p data-testid="searxng-check" className={`text-xs ${searchCheck !== 'checking' && !searchCheck.ok ? 'text-red-700 dark:text-red-300' : 'text-emerald-800 dark:text-emerald-300'}`}>
+            <p
+              data-testid="searxng-check"
+              className={`text-xs ${searchCheck !== 'checking' && !searchCheck.ok ? 'text-red-700 dark:text-red-300' : 'text-emerald-800 dark:text-emerald-300'}`}
+            >
               {searchCheck === 'checking' ? 'Searching…' : searchCheck.text}
             </p>
           )}
@@ -285,9 +400,45 @@ export function SettingsPage() {
 
         <Section title="Turn budget" hint="What one reply may spend before Hearth stops it and says so.">
           <div className="grid gap-3 sm:grid-cols-3">
-            {field('turnFuel', 'Fuel', <input id="setting-turnFuel-input" type="number" min={100} className={inputClass} value={draft.turnFuel} onChange={(e) => set('turnFuel', Number(e.target.value))} />, 'A model call costs 100.')}
-            {field('maxRounds', 'Rounds', <input id="setting-maxRounds-input" type="number" min={1} max={20} className={inputClass} value={draft.maxRounds} onChange={(e) => set('maxRounds', Number(e.target.value))} />)}
-            {field('turnModelCalls', 'Model calls', <input id="setting-turnModelCalls-input" type="number" min={1} max={200} className={inputClass} value={draft.turnModelCalls} onChange={(e) => set('turnModelCalls', Number(e.target.value))} />)}
+            {field(
+              'turnFuel',
+              'Fuel',
+              <input
+                id="setting-turnFuel-input"
+                type="number"
+                min={100}
+                className={inputClass}
+                value={draft.turnFuel}
+                onChange={(e) => set('turnFuel', Number(e.target.value))}
+              />,
+              'A model call costs 100.',
+            )}
+            {field(
+              'maxRounds',
+              'Rounds',
+              <input
+                id="setting-maxRounds-input"
+                type="number"
+                min={1}
+                max={20}
+                className={inputClass}
+                value={draft.maxRounds}
+                onChange={(e) => set('maxRounds', Number(e.target.value))}
+              />,
+            )}
+            {field(
+              'turnModelCalls',
+              'Model calls',
+              <input
+                id="setting-turnModelCalls-input"
+                type="number"
+                min={1}
+                max={200}
+                className={inputClass}
+                value={draft.turnModelCalls}
+                onChange={(e) => set('turnModelCalls', Number(e.target.value))}
+              />,
+            )}
           </div>
         </Section>
 
@@ -297,12 +448,26 @@ export function SettingsPage() {
       </div>
       <div className="fixed inset-x-0 bottom-0 border-t border-stone-200 bg-stone-50/95 p-3 dark:border-stone-800 dark:bg-stone-950/95">
         <div className="mx-auto flex max-w-3xl items-center gap-3">
-          <button type="button" data-testid="save-settings" disabled={saving || changed.length === 0} onClick={() => void save()} className="rounded-lg bg-amber-700 px-4 py-2 text-white disabled:opacity-40">
+          <button
+            type="button"
+            data-testid="save-settings"
+            disabled={saving || changed.length === 0}
+            onClick={() => void save()}
+            className="rounded-lg bg-amber-700 px-4 py-2 text-white disabled:opacity-40"
+          >
             Save
           </button>
-          {changed.length > 0 && !status && <span className="text-sm text-stone-600 dark:text-stone-400">{changed.length} unsaved change{changed.length === 1 ? '' : 's'}</span>}
+          {changed.length > 0 && !status && (
+            <span className="text-sm text-stone-600 dark:text-stone-400">
+              {changed.length} unsaved change{changed.length === 1 ? '' : 's'}
+            </span>
+          )}
           {status && (
-            <span role={status.ok ? 'status' : 'alert'} data-testid="settings-status" className={`text-sm ${status.ok ? 'text-emerald-800 dark:text-emerald-300' : 'text-red-700 dark:text-red-300'}`}>
+            <span
+              role={status.ok ? 'status' : 'alert'}
+              data-testid="settings-status"
+              className={`text-sm ${status.ok ? 'text-emerald-800 dark:text-emerald-300' : 'text-red-700 dark:text-red-300'}`}
+            >
               {status.text}
             </span>
           )}

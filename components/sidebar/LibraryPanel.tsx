@@ -12,10 +12,21 @@ export function LibraryPanel({ onImport }: { onImport: (file: File) => Promise<I
     <details data-testid="library-panel" className="border-t border-stone-200 pt-2 text-sm dark:border-stone-800">
       <summary className="cursor-pointer select-none px-1 font-medium">Library</summary>
       <div className="mt-1 flex flex-wrap gap-2 px-1">
-        <a data-testid="export-library" href="/api/export" download className="rounded border border-stone-300 px-2 py-0.5 dark:border-stone-700">
+        <a
+          data-testid="export-library"
+          href="/api/export"
+          download
+          className="rounded border border-stone-300 px-2 py-0.5 dark:border-stone-700"
+        >
           Export all
         </a>
-        <button type="button" data-testid="import-library" disabled={busy} className="rounded border border-stone-300 px-2 py-0.5 disabled:opacity-50 dark:border-stone-700" onClick={() => picker.current?.click()}>
+        <button
+          type="button"
+          data-testid="import-library"
+          disabled={busy}
+          className="rounded border border-stone-300 px-2 py-0.5 disabled:opacity-50 dark:border-stone-700"
+          onClick={() => picker.current?.click()}
+        >
           {busy ? 'Importing…' : 'Import…'}
         </button>
         <input
@@ -41,7 +52,11 @@ export function LibraryPanel({ onImport }: { onImport: (file: File) => Promise<I
         />
       </div>
       {message && (
-        <div role="status" data-testid="import-result" className={`mt-1 px-1 text-xs ${message.ok ? 'text-stone-600 dark:text-stone-400' : 'text-red-700 dark:text-red-300'}`}>
+        <div
+          role="status"
+          data-testid="import-result"
+          className={`mt-1 px-1 text-xs ${message.ok ? 'text-stone-600 dark:text-stone-400' : 'text-red-700 dark:text-red-300'}`}
+        >
           {message.text}
         </div>
       )}
@@ -51,7 +66,12 @@ export function LibraryPanel({ onImport }: { onImport: (file: File) => Promise<I
 
 function describe(s: ImportSummary): string {
   const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-  const added = [plural(s.added.threads, 'thread'), plural(s.added.messages, 'message'), plural(s.added.memories, 'fact'), plural(s.added.files, 'file')].join(', ');
+  const added = [
+    plural(s.added.threads, 'thread'),
+    plural(s.added.messages, 'message'),
+    plural(s.added.memories, 'fact'),
+    plural(s.added.files, 'file'),
+  ].join(', ');
   const here = s.alreadyHere.threads + s.alreadyHere.messages + s.alreadyHere.memories;
   return `Imported ${added}.${here ? ` ${plural(here, 'item')} already here kept as they were.` : ''}`;
 }

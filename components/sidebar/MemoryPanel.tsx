@@ -4,7 +4,17 @@ import { useState } from 'react';
 import type { MemoryFact } from '@/lib/contract/responses';
 
 /** What Hearth remembers about you: add a fact, see them all, forget one. */
-export function MemoryPanel({ facts, error, onAdd, onForget }: { facts: MemoryFact[]; error: string | null; onAdd: (text: string) => Promise<boolean>; onForget: (id: string) => void }) {
+export function MemoryPanel({
+  facts,
+  error,
+  onAdd,
+  onForget,
+}: {
+  facts: MemoryFact[];
+  error: string | null;
+  onAdd: (text: string) => Promise<boolean>;
+  onForget: (id: string) => void;
+}) {
   const [text, setText] = useState('');
   return (
     <details data-testid="memory-panel" className="border-t border-stone-200 pt-2 text-sm dark:border-stone-800">
@@ -40,7 +50,13 @@ export function MemoryPanel({ facts, error, onAdd, onForget }: { facts: MemoryFa
         {facts.map((f) => (
           <li key={f.id} data-testid="memory-fact" className="group flex items-start gap-1">
             <span className="flex-1">{f.text}</span>
-            <button type="button" aria-label={`Forget: ${f.text}`} data-testid="memory-forget" className="text-xs text-stone-600 dark:text-stone-400 hover:text-red-700" onClick={() => onForget(f.id)}>
+            <button
+              type="button"
+              aria-label={`Forget: ${f.text}`}
+              data-testid="memory-forget"
+              className="text-xs text-stone-600 dark:text-stone-400 hover:text-red-700"
+              onClick={() => onForget(f.id)}
+            >
               Forget
             </button>
           </li>

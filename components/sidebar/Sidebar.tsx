@@ -44,7 +44,11 @@ function MoreThreads({ onMore }: { onMore: () => void }) {
   );
 }
 
-function ThreadRow({ t, current, ...p }: { t: ThreadSummary; current: boolean } & Omit<Props, 'threads' | 'currentId' | 'onNew' | 'footer' | 'header' | 'open' | 'onClose'>) {
+function ThreadRow({
+  t,
+  current,
+  ...p
+}: { t: ThreadSummary; current: boolean } & Omit<Props, 'threads' | 'currentId' | 'onNew' | 'footer' | 'header' | 'open' | 'onClose'>) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [title, setTitle] = useState(t.title);
@@ -124,7 +128,12 @@ export function Sidebar(p: Props) {
             ✕
           </button>
         )}
-        <button type="button" data-testid="new-thread" onClick={p.onNew} className="rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white dark:border-stone-700 dark:hover:bg-stone-800">
+        <button
+          type="button"
+          data-testid="new-thread"
+          onClick={p.onNew}
+          className="rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white dark:border-stone-700 dark:hover:bg-stone-800"
+        >
           New chat
         </button>
       </div>
@@ -135,7 +144,15 @@ export function Sidebar(p: Props) {
             <h3 className="px-2 pb-0.5 text-xs font-medium uppercase tracking-wide text-stone-600 dark:text-stone-400">{group.label}</h3>
             <ul className="space-y-0.5">
               {group.threads.map((t) => (
-                <ThreadRow key={t.id} t={t} current={t.id === p.currentId} onSelect={p.onSelect} onRename={p.onRename} onDelete={p.onDelete} onPin={p.onPin} />
+                <ThreadRow
+                  key={t.id}
+                  t={t}
+                  current={t.id === p.currentId}
+                  onSelect={p.onSelect}
+                  onRename={p.onRename}
+                  onDelete={p.onDelete}
+                  onPin={p.onPin}
+                />
               ))}
             </ul>
           </li>

@@ -25,7 +25,20 @@ export function attachmentQueries(db: Db) {
         .all();
     },
 
-    insertAttachment(row: { id: string; name: string; mime: string; size: number; sha256: string; text: string; kind?: 'text' | 'pdf' | 'docx' | 'image'; chars?: number; lines?: number; width?: number | null; height?: number | null; now: number }) {
+    insertAttachment(row: {
+      id: string;
+      name: string;
+      mime: string;
+      size: number;
+      sha256: string;
+      text: string;
+      kind?: 'text' | 'pdf' | 'docx' | 'image';
+      chars?: number;
+      lines?: number;
+      width?: number | null;
+      height?: number | null;
+      now: number;
+    }) {
       const { now, ...rest } = row;
       const lines = row.text ? row.text.split('\n').length - (row.text.endsWith('\n') ? 1 : 0) : 0;
       return db
@@ -37,7 +50,11 @@ export function attachmentQueries(db: Db) {
 
     /** One attachment's stored file, by its id. */
     attachmentFile({ id }: { id: string }) {
-      return db.select({ ...info, sha256: attachments.sha256 }).from(attachments).where(eq(attachments.id, id)).get();
+      return db
+        .select({ ...info, sha256: attachments.sha256 })
+        .from(attachments)
+        .where(eq(attachments.id, id))
+        .get();
     },
 
     /** Links uploaded attachments to the message they were sent with; returns how many were free to link. */
@@ -52,9 +69,27 @@ export function attachmentQueries(db: Db) {
     },
 
     /** An edited question keeps the files of the one it replaces: the same stored files, new rows for the new message. */
-    copyAttachments({ fromMessageId, toMessageId, newId, now }: { fromMessageId: string; toMessageId: string; newId: () => string; now: number }): number {
-      const rows = db.select().from(attachments).where(eq(attachments.messageId, fromMessageId)).orderBy(asc(attachments.createdAt), asc(attachments.id)).all();
-      for (const { searchRowid: _s, ...row } of rows) db.insert(attachments).values({ ...row, id: newId(), messageId: toMessageId, createdAt: now }).run();
+    copyAttachments({
+      fromMessageId,
+      toMessageId,
+      newId,
+      now,
+    }: {
+      fromMessageId: string;
+      toMessageId: string;
+      newId: () => string;
+      now: number;
+    }): number {
+      const rows = db
+        .select()
+        .from(attachments)
+        .where(eq(attachments.messageId, fromMessageId))
+        .orderBy(asc(attachments.createdAt), asc(attachments.id))
+        .all();
+      for (const { searchRowid: _s, ...row } of rows)
+        db.insert(attachments)
+          .values({ ...row, id: newId(), messageId: toMessageId, createdAt: now })
+          .run();
       return rows.length;
     },
 
@@ -86,7 +121,14 @@ export function attachmentQueries(db: Db) {
     /** Every attachment sent in a thread, oldest first, with its text. */
     attachmentsOfThread({ threadId }: { threadId: string }) {
       return db
-        .select({ ...info, sha256: attachments.sha256, text: attachments.text, chars: attachments.chars, lines: attachments.lines, createdAt: messages.createdAt })
+        .select({
+          ...info,
+          sha256: attachments.sha256,
+          text: attachments.text,
+          chars: attachments.chars,
+          lines: attachments.lines,
+          createdAt: messages.createdAt,
+        })
         .from(attachments)
         .innerJoin(messages, eq(messages.id, attachments.messageId))
         .where(eq(messages.threadId, threadId))

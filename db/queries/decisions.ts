@@ -59,11 +59,7 @@ export function decisionQueries(db: Db) {
             })
             .run();
         }
-        const where = and(
-          eq(decisionRecords.layerId, layerId),
-          eq(decisionRecords.scope, scope),
-          eq(decisionRecords.scopeKey, scopeKey),
-        );
+        const where = and(eq(decisionRecords.layerId, layerId), eq(decisionRecords.scope, scope), eq(decisionRecords.scopeKey, scopeKey));
         const keep = tx
           .select({ id: decisionRecords.id })
           .from(decisionRecords)
@@ -73,7 +69,10 @@ export function decisionQueries(db: Db) {
           .all()
           .map((r) => r.id);
         // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, keep is empty only when the scope has no records, so there is nothing to delete
-        if (keep.length > 0) tx.delete(decisionRecords).where(and(where, notInArray(decisionRecords.id, keep))).run();
+        if (keep.length > 0)
+          tx.delete(decisionRecords)
+            .where(and(where, notInArray(decisionRecords.id, keep)))
+            .run();
       });
     },
 
@@ -82,11 +81,7 @@ export function decisionQueries(db: Db) {
         .select()
         .from(decisionRecords)
         .where(
-          and(
-            eq(decisionRecords.layerId, layerId),
-            eq(decisionRecords.scope, scope as 'thread'),
-            eq(decisionRecords.scopeKey, scopeKey),
-          ),
+          and(eq(decisionRecords.layerId, layerId), eq(decisionRecords.scope, scope as 'thread'), eq(decisionRecords.scopeKey, scopeKey)),
         )
         .orderBy(asc(decisionRecords.id))
         .all()

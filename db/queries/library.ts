@@ -11,15 +11,82 @@ import { decodeStats, encodeStats } from './turns';
 
 type Row = Record<string, unknown>;
 
-export type ThreadRow = { id: string; title: string; title_source: string; system_prompt: string; pinned: number; current_leaf_id?: string | null; created_at: number; updated_at: number };
-export type MessageRow = { id: string; thread_id: string; turn_id: string | null; parent_id?: string | null; role: string; content: string; status: string; error_code: string | null; context_block: string | null; created_at: number };
+export type ThreadRow = {
+  id: string;
+  title: string;
+  title_source: string;
+  system_prompt: string;
+  pinned: number;
+  current_leaf_id?: string | null;
+  created_at: number;
+  updated_at: number;
+};
+export type MessageRow = {
+  id: string;
+  thread_id: string;
+  turn_id: string | null;
+  parent_id?: string | null;
+  role: string;
+  content: string;
+  status: string;
+  error_code: string | null;
+  context_block: string | null;
+  created_at: number;
+};
 /** stats: the figures by name (stored more compactly; see turns.ts), or null. */
-export type TurnRow = { id: string; thread_id: string; user_message_id: string; assistant_message_id: string | null; status: string; stats: Record<string, unknown> | null; events: string | null; created_at: number; finished_at: number | null };
+export type TurnRow = {
+  id: string;
+  thread_id: string;
+  user_message_id: string;
+  assistant_message_id: string | null;
+  status: string;
+  stats: Record<string, unknown> | null;
+  events: string | null;
+  created_at: number;
+  finished_at: number | null;
+};
 export type TurnEventRow = { turn_id: string; seq: number; type: string; data: string; created_at: number };
 export type TurnStepRow = { turn_id: string; seq: number; kind: string; data: string; created_at: number };
-export type ToolCallRow = { id: string; turn_id: string; thread_id: string; name: string; arguments: string; ok: number; result: string; repeat: number; ms: number; created_at: number };
-export type DecisionRow = { id: number; layer_id: string; scope: string; scope_key: string; turn_id: string | null; thread_id: string | null; step_id: string; at: number; model_id: string; source: string; answers: string };
-export type AttachmentRow = { id: string; message_id: string | null; name: string; mime: string; size: number; sha256: string; text: string; kind: string; chars: number; lines: number; width?: number | null; height?: number | null; created_at: number };
+export type ToolCallRow = {
+  id: string;
+  turn_id: string;
+  thread_id: string;
+  name: string;
+  arguments: string;
+  ok: number;
+  result: string;
+  repeat: number;
+  ms: number;
+  created_at: number;
+};
+export type DecisionRow = {
+  id: number;
+  layer_id: string;
+  scope: string;
+  scope_key: string;
+  turn_id: string | null;
+  thread_id: string | null;
+  step_id: string;
+  at: number;
+  model_id: string;
+  source: string;
+  answers: string;
+};
+export type AttachmentRow = {
+  id: string;
+  message_id: string | null;
+  name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  text: string;
+  kind: string;
+  chars: number;
+  lines: number;
+  width?: number | null;
+  height?: number | null;
+  created_at: number;
+};
 export type MemoryRow = { id: string; text: string; created_at: number; updated_at: number };
 
 export function libraryQueries(db: Db) {
@@ -31,7 +98,7 @@ export function libraryQueries(db: Db) {
     if (!s) statements.set(sql, (s = sqlite.prepare<unknown[]>(sql)));
     return s;
   };
-  const all = <T,>(sql: string, ...args: unknown[]) => prepared(sql).all(...args) as T[];
+  const all = <T>(sql: string, ...args: unknown[]) => prepared(sql).all(...args) as T[];
   /** Inserts unless a row with the same key is there; true when it added the row. */
   const insert = (table: string, row: Row) => {
     const columns = Object.keys(row);
@@ -51,7 +118,10 @@ export function libraryQueries(db: Db) {
 
     /** Everything stored for one thread, read in one go (so it is consistent with itself). */
     threadRows(threadId: string) {
-      const thread = all<ThreadRow>('SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, created_at, updated_at FROM threads WHERE id = ?', threadId)[0];
+      const thread = all<ThreadRow>(
+        'SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, created_at, updated_at FROM threads WHERE id = ?',
+        threadId,
+      )[0];
       if (!thread) return undefined;
       const turnIds = 'SELECT id FROM turns WHERE thread_id = ?';
       return {
@@ -103,15 +173,20 @@ export function libraryQueries(db: Db) {
       ).get(row.layer_id, row.scope, row.scope_key, row.turn_id, row.step_id, row.at) as { id: number } | undefined;
       if (found) return { id: found.id, added: false };
       const columns = Object.keys(row) as (keyof typeof row)[];
-      const result = prepared(`INSERT INTO decision_records (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(...columns.map((c) => row[c]));
+      const result = prepared(`INSERT INTO decision_records (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(
+        ...columns.map((c) => row[c]),
+      );
       return { id: Number(result.lastInsertRowid), added: true };
     },
 
     threadExists: (id: string) => exists('threads', id),
-    messageOfThread: (id: string, threadId: string) => prepared('SELECT 1 FROM messages WHERE id = ? AND thread_id = ?').get(id, threadId) !== undefined,
-    turnThread: (id: string) => (prepared('SELECT thread_id FROM turns WHERE id = ?').get(id) as { thread_id: string } | undefined)?.thread_id,
+    messageOfThread: (id: string, threadId: string) =>
+      prepared('SELECT 1 FROM messages WHERE id = ? AND thread_id = ?').get(id, threadId) !== undefined,
+    turnThread: (id: string) =>
+      (prepared('SELECT thread_id FROM turns WHERE id = ?').get(id) as { thread_id: string } | undefined)?.thread_id,
     /** What an attachment with this file is known as here (for a thread's JSON, which carries no file text). */
     attachmentByHash: (sha256: string) =>
-      prepared('SELECT text, kind, chars, lines FROM attachments WHERE sha256 = ? LIMIT 1').get(sha256) as Pick<AttachmentRow, 'text' | 'kind' | 'chars' | 'lines'> | undefined,
+      prepared('SELECT text, kind, chars, lines FROM attachments WHERE sha256 = ? LIMIT 1').get(sha256) as
+        Pick<AttachmentRow, 'text' | 'kind' | 'chars' | 'lines'> | undefined,
   };
 }

@@ -19,7 +19,16 @@ const toolCall = (id: string, turnId: string, threadId: string, createdAt: numbe
 test('a message reads back as written, and an update changes only what it names', () => {
   const s = freshStore();
   s.createThread({ id: 't', title: '', now: 1 });
-  const m = s.insertMessage({ id: 'm', threadId: 't', turnId: null, parentId: null, role: 'assistant', content: '', status: 'streaming', now: 7 });
+  const m = s.insertMessage({
+    id: 'm',
+    threadId: 't',
+    turnId: null,
+    parentId: null,
+    role: 'assistant',
+    content: '',
+    status: 'streaming',
+    now: 7,
+  });
   assert.deepEqual(
     [m.id, m.threadId, m.turnId, m.parentId, m.role, m.content, m.status, m.createdAt, m.errorCode, m.contextBlock],
     ['m', 't', null, null, 'assistant', '', 'streaming', 7, null, null],
@@ -27,7 +36,10 @@ test('a message reads back as written, and an update changes only what it names'
   s.updateMessage({ id: 'm', content: 'Half an ans' });
   assert.equal(s.getMessage({ id: 'm' })?.status, 'streaming', 'status untouched');
   s.updateMessage({ id: 'm', status: 'error', errorCode: 'model_error' });
-  assert.deepEqual([s.getMessage({ id: 'm' })?.content, s.getMessage({ id: 'm' })?.status, s.getMessage({ id: 'm' })?.errorCode], ['Half an ans', 'error', 'model_error']);
+  assert.deepEqual(
+    [s.getMessage({ id: 'm' })?.content, s.getMessage({ id: 'm' })?.status, s.getMessage({ id: 'm' })?.errorCode],
+    ['Half an ans', 'error', 'model_error'],
+  );
   s.setContextBlock({ id: 'm', contextBlock: 'Memory: likes tea' });
   assert.equal(s.getMessage({ id: 'm' })?.contextBlock, 'Memory: likes tea');
   assert.equal(s.getMessage({ id: 'missing' }), undefined);
@@ -82,8 +94,24 @@ test('deleting messages takes their turns with tool calls and decisions, and the
   const elsewhere = seedExchange(s, { thread: 'o', user: 'ou', assistant: 'oa', turn: 'ot' });
   s.insertToolCall(toolCall('t2:c1', 't2', 't', 11));
   s.insertToolCall(toolCall('t1:c1', 't1', 't', 2));
-  s.appendDecisions({ layerId: 'l', scope: 'thread', scopeKey: 't', records: [{ stepId: 'verdict', at: 11, modelId: 'm', source: 'native', answers: {} }], maxRecords: 10, turnId: 't2', threadId: 't' });
-  s.appendDecisions({ layerId: 'l', scope: 'thread', scopeKey: 't', records: [{ stepId: 'verdict', at: 2, modelId: 'm', source: 'native', answers: {} }], maxRecords: 10, turnId: 't1', threadId: 't' });
+  s.appendDecisions({
+    layerId: 'l',
+    scope: 'thread',
+    scopeKey: 't',
+    records: [{ stepId: 'verdict', at: 11, modelId: 'm', source: 'native', answers: {} }],
+    maxRecords: 10,
+    turnId: 't2',
+    threadId: 't',
+  });
+  s.appendDecisions({
+    layerId: 'l',
+    scope: 'thread',
+    scopeKey: 't',
+    records: [{ stepId: 'verdict', at: 2, modelId: 'm', source: 'native', answers: {} }],
+    maxRecords: 10,
+    turnId: 't1',
+    threadId: 't',
+  });
   for (const [id, messageId, sha] of [
     ['f1', 'u2', 'same'],
     ['f2', 'u2', 'same'],

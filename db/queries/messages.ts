@@ -31,17 +31,7 @@ export function messageQueries(db: Db) {
         .get();
     },
 
-    updateMessage({
-      id,
-      content,
-      status,
-      errorCode,
-    }: {
-      id: string;
-      content?: string;
-      status?: MessageStatus;
-      errorCode?: string | null;
-    }) {
+    updateMessage({ id, content, status, errorCode }: { id: string; content?: string; status?: MessageStatus; errorCode?: string | null }) {
       db.update(messages).set({ content, status, errorCode }).where(eq(messages.id, id)).run();
     },
 
@@ -57,7 +47,10 @@ export function messageQueries(db: Db) {
         .where(sql`instr(${messages.contextBlock}, ${line}) > 0`)
         .all();
       for (const { id, block } of holding) {
-        const kept = block!.split('\n').filter((l) => l !== line).join('\n');
+        const kept = block!
+          .split('\n')
+          .filter((l) => l !== line)
+          .join('\n');
         // Stryker disable next-line ConditionalExpression: equivalent, writing the same block again changes nothing
         if (kept !== block) db.update(messages).set({ contextBlock: kept }).where(eq(messages.id, id)).run();
       }
@@ -92,7 +85,12 @@ export function messageQueries(db: Db) {
       if (ids.length === 0) return [];
       return db.transaction((tx) => {
         const own = and(eq(messages.threadId, threadId), inArray(messages.id, ids));
-        const gone = tx.select({ id: turns.id }).from(turns).where(and(eq(turns.threadId, threadId), or(inArray(turns.userMessageId, ids), inArray(turns.assistantMessageId, ids)))).all().map((t) => t.id);
+        const gone = tx
+          .select({ id: turns.id })
+          .from(turns)
+          .where(and(eq(turns.threadId, threadId), or(inArray(turns.userMessageId, ids), inArray(turns.assistantMessageId, ids))))
+          .all()
+          .map((t) => t.id);
         // Stryker disable next-line ConditionalExpression: equivalent, deleting by an empty list of turns deletes nothing
         if (gone.length) {
           tx.delete(decisionRecords).where(inArray(decisionRecords.turnId, gone)).run();
@@ -100,7 +98,12 @@ export function messageQueries(db: Db) {
           tx.delete(turns).where(inArray(turns.id, gone)).run();
         }
         const sent = tx.select({ id: messages.id }).from(messages).where(own);
-        const files = tx.selectDistinct({ sha256: attachments.sha256 }).from(attachments).where(inArray(attachments.messageId, sent)).all().map((f) => f.sha256);
+        const files = tx
+          .selectDistinct({ sha256: attachments.sha256 })
+          .from(attachments)
+          .where(inArray(attachments.messageId, sent))
+          .all()
+          .map((f) => f.sha256);
         tx.delete(attachments).where(inArray(attachments.messageId, sent)).run();
         tx.delete(messages).where(own).run();
         return files;
@@ -108,12 +111,7 @@ export function messageQueries(db: Db) {
     },
 
     listToolCallsForThread({ threadId }: { threadId: string }) {
-      return db
-        .select()
-        .from(toolCalls)
-        .where(eq(toolCalls.threadId, threadId))
-        .orderBy(asc(toolCalls.createdAt))
-        .all();
+      return db.select().from(toolCalls).where(eq(toolCalls.threadId, threadId)).orderBy(asc(toolCalls.createdAt)).all();
     },
 
     insertToolCall(row: typeof toolCalls.$inferInsert) {
@@ -123,7 +121,11 @@ export function messageQueries(db: Db) {
     /** The other side of an exchange: the assistant reply of a turn, or its question. */
     exchangeOf({ turnId }: { turnId: string }) {
       // Through the turn's row (messages.turn_id has no index: a lookup by it would read them all).
-      const turn = db.select({ user: turns.userMessageId, assistant: turns.assistantMessageId }).from(turns).where(eq(turns.id, turnId)).get();
+      const turn = db
+        .select({ user: turns.userMessageId, assistant: turns.assistantMessageId })
+        .from(turns)
+        .where(eq(turns.id, turnId))
+        .get();
       if (!turn) return [];
       const ids = [turn.user, turn.assistant].filter((id): id is string => Boolean(id));
       return db.select().from(messages).where(inArray(messages.id, ids)).orderBy(asc(messages.createdAt)).all();

@@ -18,7 +18,11 @@ test('an equal match loses half its weight in 182 days: the recency half-life, b
   message(s, 'new', 'kestrel sighting', now);
   message(s, 'old', 'kestrel sighting', now - 182 * DAY);
   const hits = s.searchIndex({ match: 'kestrel', limit: 10, now });
-  assert.deepEqual(hits.map((h) => h.refId), ['new', 'old'], 'bm25 scores are negative: lower is better');
+  assert.deepEqual(
+    hits.map((h) => h.refId),
+    ['new', 'old'],
+    'bm25 scores are negative: lower is better',
+  );
   const [fresh, aged] = hits.map((h) => h.score);
   assert.ok(fresh < 0, `a scored hit has a bm25 score (${fresh})`);
   assert.ok(Math.abs(fresh / aged - 2) < 1e-9, `half the weight: ${fresh} / ${aged}`);
@@ -29,7 +33,10 @@ test('an empty filter is no filter; each filter narrows', () => {
   message(s, 'a', 'otter', 10, 'one', 'user');
   message(s, 'b', 'otter', 20, 'two', 'assistant');
   const ids = (filters: Parameters<Store['searchIndex']>[0]['filters']) =>
-    s.searchIndex({ match: 'otter', filters, limit: 10, now: 30 }).map((h) => h.refId).sort();
+    s
+      .searchIndex({ match: 'otter', filters, limit: 10, now: 30 })
+      .map((h) => h.refId)
+      .sort();
   assert.deepEqual(ids({ threadId: '' }), ['a', 'b']);
   assert.deepEqual(ids({ excludeThreadId: '' }), ['a', 'b']);
   assert.deepEqual(ids({ threadId: 'one' }), ['a']);
@@ -46,15 +53,29 @@ test('up to 500 matches are ranked by bm25; from 501 on, the newest 500 by time 
   for (let i = 1; i < 500; i++) message(s, `m${i}`, 'heron', i);
   const scored = s.searchIndex({ match: 'heron', limit: 1000, now: 10_000 });
   assert.equal(scored.length, 500);
-  assert.ok(scored.every((h) => h.score < 0), 'each of 500 matches is scored');
+  assert.ok(
+    scored.every((h) => h.score < 0),
+    'each of 500 matches is scored',
+  );
 
   message(s, 'm500', 'heron', 500);
   const byTime = s.searchIndex({ match: 'heron', limit: 1000, now: 10_000 });
   assert.equal(byTime.length, 500, 'the newest 500 written');
-  assert.ok(byTime.every((h) => h.score === 0), 'none scored');
+  assert.ok(
+    byTime.every((h) => h.score === 0),
+    'none scored',
+  );
   assert.ok(!byTime.some((h) => h.refId === 'late'), 'the first written is past the 500 newest');
-  assert.deepEqual(byTime.slice(0, 3).map((h) => h.refId), ['m500', 'm499', 'm498'], 'newest first');
-  assert.deepEqual(s.searchIndex({ match: 'heron', limit: 2, now: 10_000 }).map((h) => h.refId), ['m500', 'm499'], 'then cut to the limit');
+  assert.deepEqual(
+    byTime.slice(0, 3).map((h) => h.refId),
+    ['m500', 'm499', 'm498'],
+    'newest first',
+  );
+  assert.deepEqual(
+    s.searchIndex({ match: 'heron', limit: 2, now: 10_000 }).map((h) => h.refId),
+    ['m500', 'm499'],
+    'then cut to the limit',
+  );
 });
 
 test('the text behind hits: none asked, none read; each kind by its ids', () => {
@@ -76,6 +97,12 @@ test('newest matches: the last written first, cut to the limit, filters applied'
   message(s, 'a', 'wren', 3, 'one');
   message(s, 'b', 'wren', 1, 'two');
   message(s, 'c', 'wren', 2, 'one');
-  assert.deepEqual(s.newestMatches({ match: 'wren', limit: 2 }).map((h) => h.refId), ['c', 'b']);
-  assert.deepEqual(s.newestMatches({ match: 'wren', filters: { threadId: 'one' }, limit: 5 }).map((h) => h.refId), ['c', 'a']);
+  assert.deepEqual(
+    s.newestMatches({ match: 'wren', limit: 2 }).map((h) => h.refId),
+    ['c', 'b'],
+  );
+  assert.deepEqual(
+    s.newestMatches({ match: 'wren', filters: { threadId: 'one' }, limit: 5 }).map((h) => h.refId),
+    ['c', 'a'],
+  );
 });

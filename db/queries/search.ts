@@ -20,7 +20,14 @@ export type SearchFilters = {
   to?: number;
 };
 
-export type IndexHit = { kind: SearchKind; refId: string; threadId: string; role: 'user' | 'assistant' | null; createdAt: number; score: number };
+export type IndexHit = {
+  kind: SearchKind;
+  refId: string;
+  threadId: string;
+  role: 'user' | 'assistant' | null;
+  createdAt: number;
+  score: number;
+};
 
 /** Half the weight after this long (about six months). */
 export const RECENCY_HALF_LIFE_MS = 182 * 24 * 3600 * 1000;
@@ -67,10 +74,14 @@ export function searchQueries(db: Db) {
       const { where, params } = conditions(match, filters);
       Object.assign(params, { limit, now });
       const columns = 'kind, ref_id AS refId, thread_id AS threadId, role, created_at AS createdAt';
-      const newest = prepared(`SELECT ${columns}, 0 AS score FROM search_index WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT ${MAX_SCORED + 1}`).all(
-        params,
-      ) as IndexHit[];
-      if (newest.length > MAX_SCORED) return newest.slice(0, MAX_SCORED).sort((a, b) => b.createdAt - a.createdAt).slice(0, limit);
+      const newest = prepared(
+        `SELECT ${columns}, 0 AS score FROM search_index WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT ${MAX_SCORED + 1}`,
+      ).all(params) as IndexHit[];
+      if (newest.length > MAX_SCORED)
+        return newest
+          .slice(0, MAX_SCORED)
+          .sort((a, b) => b.createdAt - a.createdAt)
+          .slice(0, limit);
       const sql = `SELECT ${columns}, bm25(search_index) / (1.0 + max(0, @now - created_at) / ${RECENCY_HALF_LIFE_MS}.0) AS score
         FROM search_index WHERE ${where.join(' AND ')} ORDER BY score LIMIT @limit`;
       return prepared(sql).all(params) as IndexHit[];
@@ -79,7 +90,9 @@ export function searchQueries(db: Db) {
     /** The newest rows a MATCH expression finds (FTS5 walks its lists backwards and stops), unranked. */
     newestMatches({ match, filters = {}, limit }: { match: string; filters?: SearchFilters; limit: number }): IndexHit[] {
       const { where, params } = conditions(match, filters);
-      return prepared(`SELECT kind, ref_id AS refId, thread_id AS threadId, role, created_at AS createdAt, 0 AS score FROM search_index WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT @limit`).all({
+      return prepared(
+        `SELECT kind, ref_id AS refId, thread_id AS threadId, role, created_at AS createdAt, 0 AS score FROM search_index WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT @limit`,
+      ).all({
         ...params,
         limit,
       }) as IndexHit[];
@@ -89,7 +102,9 @@ export function searchQueries(db: Db) {
     searchSources({ messageIds, attachmentIds, threadIds }: { messageIds: string[]; attachmentIds: string[]; threadIds: string[] }) {
       const list = (ids: string[]) => JSON.stringify(ids);
       const messages = messageIds.length
-        ? (prepared('SELECT id, thread_id AS threadId, role, content, turn_id AS turnId FROM messages WHERE id IN (SELECT value FROM json_each(?))').all(list(messageIds)) as {
+        ? (prepared(
+            'SELECT id, thread_id AS threadId, role, content, turn_id AS turnId FROM messages WHERE id IN (SELECT value FROM json_each(?))',
+          ).all(list(messageIds)) as {
             id: string;
             threadId: string;
             role: 'user' | 'assistant';
@@ -98,7 +113,9 @@ export function searchQueries(db: Db) {
           }[])
         : [];
       const attachments = attachmentIds.length
-        ? (prepared('SELECT id, name, text, message_id AS messageId FROM attachments WHERE id IN (SELECT value FROM json_each(?))').all(list(attachmentIds)) as {
+        ? (prepared('SELECT id, name, text, message_id AS messageId FROM attachments WHERE id IN (SELECT value FROM json_each(?))').all(
+            list(attachmentIds),
+          ) as {
             id: string;
             name: string;
             text: string;
@@ -106,7 +123,10 @@ export function searchQueries(db: Db) {
           }[])
         : [];
       const threads = threadIds.length
-        ? (prepared('SELECT id, title FROM threads WHERE id IN (SELECT value FROM json_each(?))').all(list(threadIds)) as { id: string; title: string }[])
+        ? (prepared('SELECT id, title FROM threads WHERE id IN (SELECT value FROM json_each(?))').all(list(threadIds)) as {
+            id: string;
+            title: string;
+          }[])
         : [];
       return { messages, attachments, threads };
     },

@@ -24,7 +24,10 @@ export function settingQueries(db: Db) {
         if (reset.length) tx.delete(settings).where(inArray(settings.key, reset)).run();
         for (const [key, value] of Object.entries(set)) {
           const json = JSON.stringify(value);
-          tx.insert(settings).values({ key, value: json, updatedAt: now }).onConflictDoUpdate({ target: settings.key, set: { value: json, updatedAt: now } }).run();
+          tx.insert(settings)
+            .values({ key, value: json, updatedAt: now })
+            .onConflictDoUpdate({ target: settings.key, set: { value: json, updatedAt: now } })
+            .run();
         }
       });
     },

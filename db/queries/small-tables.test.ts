@@ -35,7 +35,12 @@ test('memories: newest change first; an edit moves one up; a delete says whether
     s.listMemories().map((m) => m.id),
     ['b', 'a'],
   );
-  assert.deepEqual(s.updateMemory({ id: 'a', text: 'Likes green tea', now: 3 }), { id: 'a', text: 'Likes green tea', createdAt: 1, updatedAt: 3 });
+  assert.deepEqual(s.updateMemory({ id: 'a', text: 'Likes green tea', now: 3 }), {
+    id: 'a',
+    text: 'Likes green tea',
+    createdAt: 1,
+    updatedAt: 3,
+  });
   assert.deepEqual(
     s.listMemories().map((m) => m.id),
     ['a', 'b'],

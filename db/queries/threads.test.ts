@@ -48,7 +48,10 @@ test('the list: pinned first, then the most recently active, ties by id; pages f
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const page: ReturnType<typeof s.listThreads> = s.listThreads({ limit: 2, cursor: cursor ? (decodeCursor(cursor) ?? undefined) : undefined });
+    const page: ReturnType<typeof s.listThreads> = s.listThreads({
+      limit: 2,
+      cursor: cursor ? (decodeCursor(cursor) ?? undefined) : undefined,
+    });
     seen.push(...page.threads.map((t) => t.id));
     cursor = page.nextCursor;
     pages++;
@@ -57,7 +60,11 @@ test('the list: pinned first, then the most recently active, ties by id; pages f
   assert.equal(pages, 3);
   const byThree = s.listThreads({ limit: 3 });
   const rest = s.listThreads({ limit: 3, cursor: decodeCursor(byThree.nextCursor ?? '') ?? undefined });
-  assert.deepEqual(rest.threads.map((t) => t.id), ['tie-a', 'old'], 'the next page starts after the last of the page');
+  assert.deepEqual(
+    rest.threads.map((t) => t.id),
+    ['tie-a', 'old'],
+    'the next page starts after the last of the page',
+  );
   assert.equal(s.listThreads({ limit: 5 }).nextCursor, null, 'exactly a page: no next one');
   assert.notEqual(s.listThreads({ limit: 4 }).nextCursor, null);
 });

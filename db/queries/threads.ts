@@ -80,7 +80,13 @@ export function threadQueries(db: Db) {
      * gone). Not a change of activity: the thread keeps its place in the list.
      */
     setModelTitle({ id, title }: { id: string; title: string }): boolean {
-      return db.update(threads).set({ title, titleSource: 'model' }).where(and(eq(threads.id, id), eq(threads.titleSource, 'auto'))).run().changes > 0;
+      return (
+        db
+          .update(threads)
+          .set({ title, titleSource: 'model' })
+          .where(and(eq(threads.id, id), eq(threads.titleSource, 'auto')))
+          .run().changes > 0
+      );
     },
 
     /** Gives an untitled thread a title from its first message. */
@@ -101,7 +107,12 @@ export function threadQueries(db: Db) {
     },
 
     countThreads(): number {
-      return db.select({ n: sql<number>`count(*)` }).from(threads).get()?.n ?? 0;
+      return (
+        db
+          .select({ n: sql<number>`count(*)` })
+          .from(threads)
+          .get()?.n ?? 0
+      );
     },
   };
 }

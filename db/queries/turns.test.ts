@@ -6,13 +6,40 @@ import { decodeStats, encodeStats } from './turns';
 /** Turns as stored: their status and figures, their event log (as rows, then compacted), their steps and facts. */
 
 test('a turn’s figures are stored as an array in a fixed order and read back by name', () => {
-  const stats = { rounds: 2, modelCalls: 3, toolCalls: 1, gateNudges: 1, promptTokens: 900, completionTokens: 80, fuelUsed: 305, ms: 4000, modelMs: 3500, compiled: true, firstTokenMs: 700, tokensPerSecond: 41.5 };
+  const stats = {
+    rounds: 2,
+    modelCalls: 3,
+    toolCalls: 1,
+    gateNudges: 1,
+    promptTokens: 900,
+    completionTokens: 80,
+    fuelUsed: 305,
+    ms: 4000,
+    modelMs: 3500,
+    compiled: true,
+    firstTokenMs: 700,
+    tokensPerSecond: 41.5,
+  };
   assert.deepEqual(encodeStats(stats), [2, 3, 1, 1, 900, 80, 305, 4000, 3500, 1, 700, 41.5]);
   assert.deepEqual(decodeStats(encodeStats(stats)), stats);
-  const plain = { rounds: 1, modelCalls: 1, toolCalls: 0, gateNudges: 0, promptTokens: 10, completionTokens: 5, fuelUsed: 100, ms: 20, modelMs: 10 };
+  const plain = {
+    rounds: 1,
+    modelCalls: 1,
+    toolCalls: 0,
+    gateNudges: 0,
+    promptTokens: 10,
+    completionTokens: 5,
+    fuelUsed: 100,
+    ms: 20,
+    modelMs: 10,
+  };
   assert.deepEqual(encodeStats({ ...plain, compiled: false }), [1, 1, 0, 0, 10, 5, 100, 20, 10, 0, 0, 0]);
   assert.deepEqual(decodeStats(encodeStats(plain)), plain, 'not compiled, no first word, no speed: absent, not zero');
-  assert.deepEqual(decodeStats([1, 2]), { rounds: 1, modelCalls: 2, toolCalls: 0, gateNudges: 0, promptTokens: 0, completionTokens: 0, fuelUsed: 0, ms: 0, modelMs: 0 }, 'a shorter array: the rest are 0');
+  assert.deepEqual(
+    decodeStats([1, 2]),
+    { rounds: 1, modelCalls: 2, toolCalls: 0, gateNudges: 0, promptTokens: 0, completionTokens: 0, fuelUsed: 0, ms: 0, modelMs: 0 },
+    'a shorter array: the rest are 0',
+  );
   assert.deepEqual(decodeStats({ rounds: 4 }), { rounds: 4 }, 'figures stored by name (older rows) are read as they are');
   assert.equal(decodeStats(null), null);
   assert.equal(decodeStats(undefined), null);
@@ -22,9 +49,15 @@ test('a new turn is queued; its status, figures and end are set as it goes', () 
   const s = freshStore();
   const { turn, user, assistant } = seedExchange(s, { thread: 't' }, { now: 50 });
   const row = s.getTurn({ id: turn });
-  assert.deepEqual([row?.status, row?.threadId, row?.userMessageId, row?.assistantMessageId, row?.createdAt, row?.finishedAt, row?.stats], ['queued', 't', user, assistant, 50, null, null]);
+  assert.deepEqual(
+    [row?.status, row?.threadId, row?.userMessageId, row?.assistantMessageId, row?.createdAt, row?.finishedAt, row?.stats],
+    ['queued', 't', user, assistant, 50, null, null],
+  );
   s.setTurnStatus({ id: turn, status: 'running' });
-  assert.deepEqual([s.getTurn({ id: turn })?.status, s.getTurn({ id: turn })?.stats, s.getTurn({ id: turn })?.finishedAt], ['running', null, null]);
+  assert.deepEqual(
+    [s.getTurn({ id: turn })?.status, s.getTurn({ id: turn })?.stats, s.getTurn({ id: turn })?.finishedAt],
+    ['running', null, null],
+  );
   s.setTurnStatus({ id: turn, status: 'done', stats: { rounds: 1 }, now: 90 });
   const done = s.getTurn({ id: turn });
   assert.equal(done?.status, 'done');
@@ -32,7 +65,11 @@ test('a new turn is queued; its status, figures and end are set as it goes', () 
   assert.deepEqual(done?.stats, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
   s.setTurnStatus({ id: turn, status: 'error' });
   const changed = s.getTurn({ id: turn });
-  assert.deepEqual([changed?.status, changed?.finishedAt, changed?.stats], ['error', 90, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]], 'a status alone keeps the figures and the end');
+  assert.deepEqual(
+    [changed?.status, changed?.finishedAt, changed?.stats],
+    ['error', 90, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]],
+    'a status alone keeps the figures and the end',
+  );
   assert.equal(s.getTurn({ id: 'missing' }), undefined);
 });
 
@@ -127,8 +164,12 @@ test('the turns that set a draft aside or ran a calculation, with the events tha
     ],
   });
   s.storeCompactLog({ turnId: plain.turn, events: [{ seq: 1, type: 'delta', data: { type: 'delta', text: 'Hi' } }] });
-  s.storeCompactLog({ turnId: calc.turn, events: [{ seq: 2, type: 'calculation', data: { type: 'calculation', expression: '1+1', result: '2', exact: true } }] });
-  const row = (turnId: string, seq: number, data: Record<string, unknown>) => s.appendEvent({ turnId, seq, type: String(data.type), data, now: 1 });
+  s.storeCompactLog({
+    turnId: calc.turn,
+    events: [{ seq: 2, type: 'calculation', data: { type: 'calculation', expression: '1+1', result: '2', exact: true } }],
+  });
+  const row = (turnId: string, seq: number, data: Record<string, unknown>) =>
+    s.appendEvent({ turnId, seq, type: String(data.type), data, now: 1 });
   row(running.turn, 2, { type: 'delta', text: 'Let me' });
   row(running.turn, 1, { type: 'status', stage: 'thinking' });
   row(running.turn, 3, { type: 'draft_rejected', reason: 'tool_call' });
@@ -181,19 +222,56 @@ test('a turn’s facts for replay: ids, answer, figures, its tool calls by the m
   const { turn, user, assistant } = seedExchange(s, { thread: 't' }, { answer: 'Forty-two.' });
   const other = seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 't2' });
   s.setTurnStatus({ id: turn, status: 'done', stats: { rounds: 3 }, now: 2 });
-  s.insertToolCall({ id: `${turn}:call_0_0`, turnId: turn, threadId: 't', name: 'web_search', arguments: '{"query":"x"}', ok: true, result: '{"n":1}', repeat: true, ms: 4, createdAt: 1 });
-  s.insertToolCall({ id: `${other.turn}:call_0_0`, turnId: other.turn, threadId: 't', name: 'fetch_url', arguments: '{}', ok: false, result: '{}', ms: 4, createdAt: 1 });
+  s.insertToolCall({
+    id: `${turn}:call_0_0`,
+    turnId: turn,
+    threadId: 't',
+    name: 'web_search',
+    arguments: '{"query":"x"}',
+    ok: true,
+    result: '{"n":1}',
+    repeat: true,
+    ms: 4,
+    createdAt: 1,
+  });
+  s.insertToolCall({
+    id: `${other.turn}:call_0_0`,
+    turnId: other.turn,
+    threadId: 't',
+    name: 'fetch_url',
+    arguments: '{}',
+    ok: false,
+    result: '{}',
+    ms: 4,
+    createdAt: 1,
+  });
   const record = (stepId: string, turnId: string, scope: 'thread' | 'resource' = 'thread', layerId = 'decisions') =>
-    s.appendDecisions({ layerId, scope, scopeKey: scope === 'thread' ? 't' : 'r', records: [{ stepId, at: 5, modelId: 'qwen', source: 'native', answers: { verdict: { kind: 'choice', value: 'answered', p: 0.9 } } as never }], maxRecords: 10, turnId, threadId: 't' });
+    s.appendDecisions({
+      layerId,
+      scope,
+      scopeKey: scope === 'thread' ? 't' : 'r',
+      records: [
+        { stepId, at: 5, modelId: 'qwen', source: 'native', answers: { verdict: { kind: 'choice', value: 'answered', p: 0.9 } } as never },
+      ],
+      maxRecords: 10,
+      turnId,
+      threadId: 't',
+    });
   record('verdict', turn);
   record('freshness', other.turn);
   record('resource-wide', turn, 'resource');
   record('other-layer', turn, 'thread', 'elsewhere');
   const facts = s.turnFacts({ turnId: turn, layerId: 'decisions' });
   assert.ok(facts, 'the turn is there');
-  assert.deepEqual([facts.turnId, facts.threadId, facts.userMessageId, facts.assistantMessageId, facts.answer], [turn, 't', user, assistant, 'Forty-two.']);
+  assert.deepEqual(
+    [facts.turnId, facts.threadId, facts.userMessageId, facts.assistantMessageId, facts.answer],
+    [turn, 't', user, assistant, 'Forty-two.'],
+  );
   assert.equal((facts.stats as { rounds: number }).rounds, 3);
-  assert.deepEqual([...facts.toolCalls.entries()], [['call_0_0', { name: 'web_search', arguments: '{"query":"x"}', ok: true, result: { n: 1 }, repeat: true }]]);
+  assert.deepEqual(
+    [...facts.toolCalls.entries()],
+    [['call_0_0', { name: 'web_search', arguments: '{"query":"x"}', ok: true, result: { n: 1 }, repeat: true }]],
+  );
   assert.deepEqual(
     [...facts.decisions.values()],
     [{ stepId: 'verdict', at: 5, modelId: 'qwen', source: 'native', answers: { verdict: { kind: 'choice', value: 'answered', p: 0.9 } } }],
@@ -204,7 +282,17 @@ test('a turn’s facts for replay: ids, answer, figures, its tool calls by the m
 test('a turn without an answer message (an imported library may hold one): its facts name none and hold no words', () => {
   const s = freshStore();
   const ex = seedExchange(s, { thread: 't' });
-  s.importTurn({ id: 'bare', thread_id: 't', user_message_id: ex.user, assistant_message_id: null, status: 'error', stats: null, events: null, created_at: 1, finished_at: 2 });
+  s.importTurn({
+    id: 'bare',
+    thread_id: 't',
+    user_message_id: ex.user,
+    assistant_message_id: null,
+    status: 'error',
+    stats: null,
+    events: null,
+    created_at: 1,
+    finished_at: 2,
+  });
   const facts = s.turnFacts({ turnId: 'bare', layerId: 'decisions' });
   assert.deepEqual([facts?.assistantMessageId, facts?.answer], ['', '']);
 });
@@ -213,10 +301,19 @@ test('a running turn that only calculated, or wrote a draft, is notable with tho
   const s = freshStore();
   const ex = seedExchange(s, { thread: 't' });
   s.appendEvent({ turnId: ex.turn, seq: 1, type: 'draft', data: { type: 'draft', text: 'So' }, now: 1 });
-  s.appendEvent({ turnId: ex.turn, seq: 2, type: 'calculation', data: { type: 'calculation', expression: '2*3', result: '6', exact: true }, now: 1 });
+  s.appendEvent({
+    turnId: ex.turn,
+    seq: 2,
+    type: 'calculation',
+    data: { type: 'calculation', expression: '2*3', result: '6', exact: true },
+    now: 1,
+  });
   s.appendEvent({ turnId: ex.turn, seq: 3, type: 'tool_call', data: { type: 'tool_call' }, now: 1 });
   assert.deepEqual(
-    s.eventsOfNotableTurns({ threadId: 't' }).get(ex.turn)?.map((e) => [e.seq, e.type]),
+    s
+      .eventsOfNotableTurns({ threadId: 't' })
+      .get(ex.turn)
+      ?.map((e) => [e.seq, e.type]),
     [
       [1, 'draft'],
       [2, 'calculation'],

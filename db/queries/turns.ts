@@ -16,10 +16,24 @@ function parseLog(json: string): StoredEvent[] {
 }
 
 /** A turn's stats as stored: the figures in a fixed order, as a JSON array (a third of the object's size). */
-const STATS_ORDER = ['rounds', 'modelCalls', 'toolCalls', 'gateNudges', 'promptTokens', 'completionTokens', 'fuelUsed', 'ms', 'modelMs', 'compiled', 'firstTokenMs', 'tokensPerSecond'] as const;
+const STATS_ORDER = [
+  'rounds',
+  'modelCalls',
+  'toolCalls',
+  'gateNudges',
+  'promptTokens',
+  'completionTokens',
+  'fuelUsed',
+  'ms',
+  'modelMs',
+  'compiled',
+  'firstTokenMs',
+  'tokensPerSecond',
+] as const;
 /** Figures that are absent (not zero) when a turn has none: stored as 0, read back as missing. */
 const OPTIONAL_STATS = ['firstTokenMs', 'tokensPerSecond'] as const;
-export const encodeStats = (stats: Record<string, unknown>) => STATS_ORDER.map((k) => (typeof stats[k] === 'boolean' ? Number(stats[k]) : (stats[k] ?? 0)));
+export const encodeStats = (stats: Record<string, unknown>) =>
+  STATS_ORDER.map((k) => (typeof stats[k] === 'boolean' ? Number(stats[k]) : (stats[k] ?? 0)));
 export function decodeStats(stored: unknown): Record<string, unknown> | null {
   if (!Array.isArray(stored)) return (stored as Record<string, unknown> | null) ?? null;
   const out: Record<string, unknown> = Object.fromEntries(STATS_ORDER.map((k, i) => [k, stored[i] ?? 0]));
@@ -37,7 +51,13 @@ export function turnQueries(db: Db) {
   // Every streamed token is an event row: the statement is prepared once, not per insert.
   const insertEvent = db
     .insert(turnEvents)
-    .values({ turnId: sql.placeholder('turnId'), seq: sql.placeholder('seq'), type: sql.placeholder('type'), data: sql.placeholder('data'), createdAt: sql.placeholder('createdAt') })
+    .values({
+      turnId: sql.placeholder('turnId'),
+      seq: sql.placeholder('seq'),
+      type: sql.placeholder('type'),
+      data: sql.placeholder('data'),
+      createdAt: sql.placeholder('createdAt'),
+    })
     .prepare();
   return {
     insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }) {
@@ -68,10 +88,12 @@ export function turnQueries(db: Db) {
     /** Each finished turn's figures in a thread, by turn id (what the page shows under an answer). */
     turnStatsOfThread({ threadId }: { threadId: string }): Map<string, Record<string, unknown>> {
       const rows = db.select({ id: turns.id, stats: turns.stats }).from(turns).where(eq(turns.threadId, threadId)).all();
-      return new Map(rows.flatMap((r) => {
-        const stats = decodeStats(r.stats);
-        return stats ? [[r.id, stats] as const] : [];
-      }));
+      return new Map(
+        rows.flatMap((r) => {
+          const stats = decodeStats(r.stats);
+          return stats ? [[r.id, stats] as const] : [];
+        }),
+      );
     },
 
     /** The turn still queued or running in a thread, if any. */
@@ -119,16 +141,31 @@ export function turnQueries(db: Db) {
       const compacted = db
         .select({ id: turns.id, events: turns.events })
         .from(turns)
-        .where(and(eq(turns.threadId, threadId), sql`(instr(${turns.events}, '"draft_rejected"') > 0 OR instr(${turns.events}, '"calculation"') > 0)`))
+        .where(
+          and(
+            eq(turns.threadId, threadId),
+            sql`(instr(${turns.events}, '"draft_rejected"') > 0 OR instr(${turns.events}, '"calculation"') > 0)`,
+          ),
+        )
         .all();
-      for (const t of compacted) out.set(t.id, parseLog(t.events!).filter((e) => kept.has(e.type)));
+      for (const t of compacted)
+        out.set(
+          t.id,
+          parseLog(t.events!).filter((e) => kept.has(e.type)),
+        );
       // Turns not compacted yet (running, or stopped by a crash) keep their events as rows.
       const notable = db
         .selectDistinct({ turnId: turnEvents.turnId })
         .from(turnEvents)
         .where(
           and(
-            inArray(turnEvents.turnId, db.select({ id: turns.id }).from(turns).where(and(eq(turns.threadId, threadId), isNull(turns.events)))),
+            inArray(
+              turnEvents.turnId,
+              db
+                .select({ id: turns.id })
+                .from(turns)
+                .where(and(eq(turns.threadId, threadId), isNull(turns.events))),
+            ),
             inArray(turnEvents.type, ['draft_rejected', 'calculation']),
           ),
         )
@@ -139,7 +176,9 @@ export function turnQueries(db: Db) {
       const rows = db
         .select()
         .from(turnEvents)
-        .where(and(inArray(turnEvents.turnId, notable), inArray(turnEvents.type, ['delta', 'draft', 'draft_rejected', 'calculation', 'status'])))
+        .where(
+          and(inArray(turnEvents.turnId, notable), inArray(turnEvents.type, ['delta', 'draft', 'draft_rejected', 'calculation', 'status'])),
+        )
         .orderBy(asc(turnEvents.turnId), asc(turnEvents.seq))
         .all();
       for (const r of rows) {
@@ -153,7 +192,10 @@ export function turnQueries(db: Db) {
     /** Keeps a finished turn's compacted log (lib/turns/compact.ts) on its row, in place of its event rows. */
     storeCompactLog({ turnId, events }: { turnId: string; events: { seq: number; type: string; data: unknown }[] }) {
       db.transaction((tx) => {
-        tx.update(turns).set({ events: JSON.stringify(events.map((e) => [e.seq, e.data])) }).where(eq(turns.id, turnId)).run();
+        tx.update(turns)
+          .set({ events: JSON.stringify(events.map((e) => [e.seq, e.data])) })
+          .where(eq(turns.id, turnId))
+          .run();
         tx.delete(turnEvents).where(eq(turnEvents.turnId, turnId)).run();
       });
     },
@@ -167,12 +209,21 @@ export function turnQueries(db: Db) {
     turnFacts({ turnId, layerId }: { turnId: string; layerId: string }) {
       const turn = db.select().from(turns).where(eq(turns.id, turnId)).get();
       if (!turn) return undefined;
-      const answer = turn.assistantMessageId ? db.select({ content: messages.content }).from(messages).where(eq(messages.id, turn.assistantMessageId)).get() : undefined;
+      const answer = turn.assistantMessageId
+        ? db.select({ content: messages.content }).from(messages).where(eq(messages.id, turn.assistantMessageId)).get()
+        : undefined;
       const calls = db.select().from(toolCalls).where(eq(toolCalls.turnId, turnId)).all();
       const decisions = db
         .select()
         .from(decisionRecords)
-        .where(and(eq(decisionRecords.layerId, layerId), eq(decisionRecords.scope, 'thread'), eq(decisionRecords.scopeKey, turn.threadId), eq(decisionRecords.turnId, turnId)))
+        .where(
+          and(
+            eq(decisionRecords.layerId, layerId),
+            eq(decisionRecords.scope, 'thread'),
+            eq(decisionRecords.scopeKey, turn.threadId),
+            eq(decisionRecords.turnId, turnId),
+          ),
+        )
         .all();
       return {
         turnId,
@@ -182,9 +233,23 @@ export function turnQueries(db: Db) {
         answer: answer?.content ?? '',
         stats: decodeStats(turn.stats),
         // Stored as `${turnId}:${id the model gave}` (lib/turns/registry.ts).
-        toolCalls: new Map(calls.map((c) => [c.id.slice(turnId.length + 1), { name: c.name, arguments: c.arguments, ok: c.ok, result: JSON.parse(c.result) as unknown, repeat: c.repeat }])),
+        toolCalls: new Map(
+          calls.map((c) => [
+            c.id.slice(turnId.length + 1),
+            { name: c.name, arguments: c.arguments, ok: c.ok, result: JSON.parse(c.result) as unknown, repeat: c.repeat },
+          ]),
+        ),
         decisions: new Map(
-          decisions.map((d) => [d.id, { stepId: d.stepId, at: d.at, modelId: d.modelId, source: d.source, answers: JSON.parse(d.answers) as Record<string, DecideAnswer> }]),
+          decisions.map((d) => [
+            d.id,
+            {
+              stepId: d.stepId,
+              at: d.at,
+              modelId: d.modelId,
+              source: d.source,
+              answers: JSON.parse(d.answers) as Record<string, DecideAnswer>,
+            },
+          ]),
         ),
       };
     },

@@ -18,7 +18,6 @@ import { startHearth, type HearthServer } from './hearth-server';
  * a test can hold a reply mid-stream and release it, instead of racing the clock.
  */
 
-
 let double: LlamaDouble;
 let hearth: HearthServer;
 /** A second app whose model server is broken in the way `brokenModel.mode` says. */
@@ -28,9 +27,21 @@ const brokenModel = { mode: 'refuse' as 'refuse' | 'error' | 'loading', server: 
 const seen: { what: string; status: number; expected5xx: boolean }[] = [];
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const MALFORMED = ['xyz', '1', 'not-a-uuid-at-all', '00000000-0000-4000-8000-00000000000g', `${'a'.repeat(300)}`, '%E2%98%83', '..%2F..%2Fetc'];
+const MALFORMED = [
+  'xyz',
+  '1',
+  'not-a-uuid-at-all',
+  '00000000-0000-4000-8000-00000000000g',
+  `${'a'.repeat(300)}`,
+  '%E2%98%83',
+  '..%2F..%2Fetc',
+];
 
-async function call(method: string, path: string, opts: CallOptions & { server?: HearthServer; expect5xx?: boolean } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  path: string,
+  opts: CallOptions & { server?: HearthServer; expect5xx?: boolean } = {},
+): Promise<Answer> {
   const answer = await httpCall((opts.server ?? hearth).url, method, path, opts);
   seen.push({ what: `${method} ${path.slice(0, 80)}`, status: answer.status, expected5xx: Boolean(opts.expect5xx) });
   return answer;
@@ -106,7 +117,13 @@ before(async () => {
   const brokenUrl = `http://127.0.0.1:${(brokenModel.server.address() as AddressInfo).port}/v1`;
   [hearth, hearthBroken] = await Promise.all([
     // Text files may be as large as HEARTH_MAX_UPLOAD_MB (512 by default); 20 here keeps the test quick.
-    startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '20000', HEARTH_MAX_UPLOAD_MB: '20', HEARTH_MAX_IMPORT_MB: '2' }),
+    startHearth({
+      LLAMA_URL: double.url,
+      MODEL_SLOTS: '1',
+      MODEL_TIMEOUT_MS: '20000',
+      HEARTH_MAX_UPLOAD_MB: '20',
+      HEARTH_MAX_IMPORT_MB: '2',
+    }),
     startHearth({ LLAMA_URL: brokenUrl, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '5000' }),
   ]);
 });
@@ -181,7 +198,10 @@ describe('routes and methods', () => {
     assert.match(library.headers.get('content-type') ?? '', /^application\/x-ndjson/);
     const imported = await call('POST', '/api/import', { body: library.text, headers: { 'Content-Type': 'application/x-ndjson' } });
     assert.equal(imported.status, 200, imported.text);
-    assert.ok(Object.values((imported.body as { added: Record<string, number> }).added).every((n) => n === 0), 'the library imported into itself adds nothing');
+    assert.ok(
+      Object.values((imported.body as { added: Record<string, number> }).added).every((n) => n === 0),
+      'the library imported into itself adds nothing',
+    );
     assert.equal((await call('GET', '/api/memories')).status, 200);
     assert.equal((await call('PATCH', `/api/memories/${memoryId}`, { json: { text: 'I live in Lyon, France' } })).status, 200);
     assert.equal((await call('DELETE', `/api/memories/${memoryId}`)).status, 204);
@@ -282,15 +302,29 @@ describe('bodies', () => {
       ['/api/memories', 'POST'],
     ] as const) {
       for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp']) {
-        assertError(await call(method, path, { body: '{}', headers: { 'Content-Type': type } }), 415, 'unsupported_type', `${method} ${path} ${type}`);
+        assertError(
+          await call(method, path, { body: '{}', headers: { 'Content-Type': type } }),
+          415,
+          'unsupported_type',
+          `${method} ${path} ${type}`,
+        );
       }
     }
     assertError(await call('POST', '/api/attachments', { json: { file: 'x' } }), 415, 'unsupported_type');
-    assertError(await call('POST', '/api/attachments', { body: 'hello', headers: { 'Content-Type': 'text/plain' } }), 415, 'unsupported_type');
+    assertError(
+      await call('POST', '/api/attachments', { body: 'hello', headers: { 'Content-Type': 'text/plain' } }),
+      415,
+      'unsupported_type',
+    );
     const form = new FormData();
     form.append('file', new Blob(['{}']), 'library.jsonl');
     assertError(await call('POST', '/api/import', { body: form }), 415, 'unsupported_type', 'import as a form');
-    assertError(await call('POST', '/api/import', { body: '[{"title":"a chat from elsewhere"}]', headers: { 'Content-Type': 'application/json' } }), 400, 'bad_request', 'foreign import');
+    assertError(
+      await call('POST', '/api/import', { body: '[{"title":"a chat from elsewhere"}]', headers: { 'Content-Type': 'application/json' } }),
+      400,
+      'bad_request',
+      'foreign import',
+    );
     assert.deepEqual((await threadOf(t)).messages, []);
   });
 
@@ -299,16 +333,43 @@ describe('bodies', () => {
     for (const raw of ['{', '{"content": }', 'null x', '\u0000', '[1,2']) {
       assertError(await call('POST', `/api/threads/${t}/messages`, { json: raw }), 400, 'invalid_json', raw);
     }
-    assertError(await call('POST', `/api/threads/${t}/messages`, { body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_json', 'not UTF-8');
-    for (const body of [{}, { content: '' }, { content: '   ' }, { content: 5 }, { content: 'hi', extra: 1 }, { content: 'hi', attachmentIds: ['nope'] }, [], 'just a string']) {
-      assertError(await call('POST', `/api/threads/${t}/messages`, { json: JSON.stringify(body) }), 400, 'bad_request', JSON.stringify(body));
+    assertError(
+      await call('POST', `/api/threads/${t}/messages`, {
+        body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      400,
+      'invalid_json',
+      'not UTF-8',
+    );
+    for (const body of [
+      {},
+      { content: '' },
+      { content: '   ' },
+      { content: 5 },
+      { content: 'hi', extra: 1 },
+      { content: 'hi', attachmentIds: ['nope'] },
+      [],
+      'just a string',
+    ]) {
+      assertError(
+        await call('POST', `/api/threads/${t}/messages`, { json: JSON.stringify(body) }),
+        400,
+        'bad_request',
+        JSON.stringify(body),
+      );
     }
     for (const body of [{}, { title: '' }, { pinned: 'yes' }, { colour: 'red' }]) {
       assertError(await call('PATCH', `/api/threads/${t}`, { json: body }), 400, 'bad_request', JSON.stringify(body));
     }
     assertError(await call('POST', '/api/threads', { json: { title: 'x'.repeat(201) } }), 400, 'bad_request');
     assertError(await call('POST', '/api/memories', { json: { nope: 1 } }), 400, 'bad_request');
-    assertError(await call('POST', '/api/import', { body: 'x'.repeat(3 * 1024 * 1024), headers: { 'Content-Type': 'application/x-ndjson' } }), 413, 'too_large', 'import over HEARTH_MAX_IMPORT_MB (2 here)');
+    assertError(
+      await call('POST', '/api/import', { body: 'x'.repeat(3 * 1024 * 1024), headers: { 'Content-Type': 'application/x-ndjson' } }),
+      413,
+      'too_large',
+      'import over HEARTH_MAX_IMPORT_MB (2 here)',
+    );
     assert.deepEqual((await threadOf(t)).messages, [], 'nothing was stored');
   });
 
@@ -347,12 +408,32 @@ describe('bodies', () => {
         c.close();
       },
     });
-    assertError(await call('POST', `/api/threads/${t}/messages`, { body: stream, headers: { 'Content-Type': 'application/json' } }), 413, 'too_large', 'chunked');
-    assertError(await call('POST', `/api/threads/${t}/messages`, { json: { content: 'y'.repeat(100_001) } }), 413, 'too_large', 'message over 100,000 characters');
-    assertError(await call('POST', '/api/memories', { json: JSON.stringify({ text: 'z'.repeat(1_000_001) }) }), 413, 'too_large', 'memory body');
+    assertError(
+      await call('POST', `/api/threads/${t}/messages`, { body: stream, headers: { 'Content-Type': 'application/json' } }),
+      413,
+      'too_large',
+      'chunked',
+    );
+    assertError(
+      await call('POST', `/api/threads/${t}/messages`, { json: { content: 'y'.repeat(100_001) } }),
+      413,
+      'too_large',
+      'message over 100,000 characters',
+    );
+    assertError(
+      await call('POST', '/api/memories', { json: JSON.stringify({ text: 'z'.repeat(1_000_001) }) }),
+      413,
+      'too_large',
+      'memory body',
+    );
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(20 * 1024 * 1024 + 1).fill(0x61)], { type: 'text/plain' }), 'big.txt');
-    assertError(await call('POST', '/api/attachments', { body: form }), 413, 'too_large', 'text upload over HEARTH_MAX_UPLOAD_MB (20 here)');
+    assertError(
+      await call('POST', '/api/attachments', { body: form }),
+      413,
+      'too_large',
+      'text upload over HEARTH_MAX_UPLOAD_MB (20 here)',
+    );
     // Just under the limit is kept whole: Next's proxy would cut any body at 10 MB unless told otherwise.
     const large = new FormData();
     large.append('file', new Blob([new Uint8Array(19 * 1024 * 1024).fill(0x62)], { type: 'text/plain' }), 'large.txt');
@@ -368,7 +449,11 @@ describe('bodies', () => {
     empty.append('other', 'x');
     assertError(await call('POST', '/api/attachments', { body: empty }), 400, 'bad_request', 'no file field');
     const png = new FormData();
-    png.append('file', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])], { type: 'image/png' }), 'x.png');
+    png.append(
+      'file',
+      new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])], { type: 'image/png' }),
+      'x.png',
+    );
     assertError(await call('POST', '/api/attachments', { body: png }), 415, 'unsupported_type', 'png');
     const notes = new FormData();
     notes.append('file', new Blob(['Meeting notes: ship on Friday.\n'], { type: 'text/plain' }), 'notes.txt');
@@ -381,7 +466,9 @@ describe('bodies', () => {
     assertError(unknown, 400, 'bad_request', 'unknown attachment');
     assert.deepEqual((await threadOf(t)).messages, [], 'the message was not half-stored');
 
-    const sent = await call('POST', `/api/threads/${t}/messages`, { json: { content: 'What does the attached file say?', attachmentIds: [attachment.id] } });
+    const sent = await call('POST', `/api/threads/${t}/messages`, {
+      json: { content: 'What does the attached file say?', attachmentIds: [attachment.id] },
+    });
     assert.equal(sent.status, 200, sent.text);
     assert.match(sent.text, /"type":"done"/);
     const reused = await call('POST', `/api/threads/${t}/messages`, { json: { content: 'again', attachmentIds: [attachment.id] } });
@@ -418,14 +505,34 @@ describe('bodies', () => {
   });
 
   test('writes from another site and unknown host names are 403', async () => {
-    assertError(await call('POST', '/api/threads', { json: {}, headers: { Origin: 'http://evil.example' } }), 403, 'forbidden', 'cross-site POST');
+    assertError(
+      await call('POST', '/api/threads', { json: {}, headers: { Origin: 'http://evil.example' } }),
+      403,
+      'forbidden',
+      'cross-site POST',
+    );
     const t = await newThread();
-    assertError(await call('DELETE', `/api/threads/${t}`, { headers: { Origin: 'http://evil.example' } }), 403, 'forbidden', 'cross-site DELETE');
-    assertError(await call('PATCH', `/api/threads/${t}`, { json: { title: 'x' }, headers: { Origin: 'https://127.0.0.1.evil.example' } }), 403, 'forbidden', 'cross-site PATCH');
+    assertError(
+      await call('DELETE', `/api/threads/${t}`, { headers: { Origin: 'http://evil.example' } }),
+      403,
+      'forbidden',
+      'cross-site DELETE',
+    );
+    assertError(
+      await call('PATCH', `/api/threads/${t}`, { json: { title: 'x' }, headers: { Origin: 'https://127.0.0.1.evil.example' } }),
+      403,
+      'forbidden',
+      'cross-site PATCH',
+    );
     assert.equal((await threadOf(t)).messages.length, 0);
     // The import route streams its body past the proxy, and guards itself the same way.
     const library = (await call('GET', '/api/export')).text;
-    assertError(await call('POST', '/api/import', { body: library, headers: { Origin: 'http://evil.example' } }), 403, 'forbidden', 'cross-site import');
+    assertError(
+      await call('POST', '/api/import', { body: library, headers: { Origin: 'http://evil.example' } }),
+      403,
+      'forbidden',
+      'cross-site import',
+    );
     // fetch cannot set Host; send one raw request with a rebound host name.
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(hearth.url);
@@ -445,7 +552,10 @@ describe('turns', () => {
     const t = await newThread();
     const { res, reader } = await postMessage(t, 'Tell me about bread');
     const events = await reader.rest();
-    assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      events.map((_, i) => i + 1),
+    );
     assert.equal(events[0].type, 'turn');
     assert.equal(events.at(-1)!.type, 'done');
     const turn = events[0] as Extract<Ev, { type: 'turn' }>;
@@ -455,11 +565,22 @@ describe('turns', () => {
 
     // A finished turn is stored compacted (a draft per run of streamed words, references to what
     // tables hold): replay from any N gives, on top of what a client saw up to N, the same turn.
-    const seen = (s: LiveTurnState) => ({ draft: s.draft, final: s.final, decisions: s.decisions, toolCalls: s.toolCalls, setAside: s.setAside, stats: s.stats, ended: s.ended });
+    const seen = (s: LiveTurnState) => ({
+      draft: s.draft,
+      final: s.final,
+      decisions: s.decisions,
+      toolCalls: s.toolCalls,
+      setAside: s.setAside,
+      stats: s.stats,
+      ended: s.ended,
+    });
     const whole = seen(events.reduce(applyEvent, newTurnState(turn.turnId)));
     for (const n of [0, 1, Math.floor(events.length / 2), events.length - 1]) {
       const rest = await replay(t, turn.turnId, n);
-      assert.ok(rest.every((e, i) => e.seq > n && (i === 0 || e.seq > rest[i - 1].seq)), `after=${n}`);
+      assert.ok(
+        rest.every((e, i) => e.seq > n && (i === 0 || e.seq > rest[i - 1].seq)),
+        `after=${n}`,
+      );
       const client = rest.reduce(applyEvent, events.filter((e) => e.seq <= n).reduce(applyEvent, newTurnState(turn.turnId)));
       assert.deepEqual(seen(client), whole, `after=${n}`);
     }
@@ -469,7 +590,13 @@ describe('turns', () => {
     assert.equal(cancel.status, 202);
     assert.deepEqual(cancel.body, { turnId: turn.turnId, stopping: false, status: 'done' });
     const view = await threadOf(t);
-    assert.deepEqual(view.messages.map((m) => [m.role, m.status]), [['user', 'complete'], ['assistant', 'complete']]);
+    assert.deepEqual(
+      view.messages.map((m) => [m.role, m.status]),
+      [
+        ['user', 'complete'],
+        ['assistant', 'complete'],
+      ],
+    );
     assert.equal(view.messages[1].content, message.content);
     assert.equal(view.activeTurn, null);
   });
@@ -523,7 +650,10 @@ describe('turns', () => {
       release();
       const [original, resumed] = await Promise.all([reader.rest(), live.rest()]);
       assert.equal(original.at(-1)!.type, 'done');
-      assert.deepEqual(resumed, original.filter((e) => e.seq > firstDelta.seq));
+      assert.deepEqual(
+        resumed,
+        original.filter((e) => e.seq > firstDelta.seq),
+      );
     });
   });
 
@@ -580,4 +710,3 @@ describe('model server failures', () => {
     }
   });
 });
-

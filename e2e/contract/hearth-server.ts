@@ -55,12 +55,24 @@ export async function spawnHearth(env: Record<string, string>, opts: StartOption
   const dataDir = opts.dataDir ?? makeTempDir('hearth-contract');
   const listen = opts.listen ?? '127.0.0.1';
   // NODE_ENV as next start wants it (the test runner sets "test").
-  const childEnv = { ...process.env, NODE_ENV: 'production' as const, HOST: listen, PORT: String(port), DATA_DIR: dataDir, HEARTH_TIMEZONE: 'UTC', ...env };
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-H', listen, '-p', String(port)], {
-    cwd: root,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const childEnv = {
+    ...process.env,
+    NODE_ENV: 'production' as const,
+    HOST: listen,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    HEARTH_TIMEZONE: 'UTC',
+    ...env,
+  };
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-H', listen, '-p', String(port)],
+    {
+      cwd: root,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   // The server never outlives the suite, even when it ends without running its after hooks.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -83,7 +95,10 @@ export async function startHearth(env: Record<string, string>, opts: StartOption
   for (;;) {
     const ready = await Promise.race([
       // Any answer but "still starting" (a password makes this one 401).
-      fetch(`${url}/api/threads?limit=1`).then((r) => r.status !== 503, () => false),
+      fetch(`${url}/api/threads?limit=1`).then(
+        (r) => r.status !== 503,
+        () => false,
+      ),
       exited,
     ]);
     if (ready) break;

@@ -62,7 +62,10 @@ after(async () => {
 afterEach(() => double?.setScript(undefined));
 
 async function start(env: Record<string, string> = {}, dataDir?: string): Promise<HearthServer> {
-  const server = await startHearth({ LLAMA_URL: double.url, SEARXNG_URL: searxUrl, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '20000', HEARTH_TITLES: 'first-words', ...env }, { dataDir });
+  const server = await startHearth(
+    { LLAMA_URL: double.url, SEARXNG_URL: searxUrl, MODEL_SLOTS: '1', MODEL_TIMEOUT_MS: '20000', HEARTH_TITLES: 'first-words', ...env },
+    { dataDir },
+  );
   servers.push(server);
   return server;
 }
@@ -84,11 +87,18 @@ async function newThread(server: HearthServer): Promise<string> {
 }
 
 async function post(server: HearthServer, threadId: string, content: string) {
-  const res = await fetch(`${server.url}/api/threads/${threadId}/messages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content }) });
+  const res = await fetch(`${server.url}/api/threads/${threadId}/messages`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ content }),
+  });
   return res;
 }
 
-type ThreadView = { messages: { id: string; role: string; content: string; status: string; errorCode: string | null }[]; activeTurn: { id: string } | null };
+type ThreadView = {
+  messages: { id: string; role: string; content: string; status: string; errorCode: string | null }[];
+  activeTurn: { id: string } | null;
+};
 
 async function threadOf(server: HearthServer, id: string): Promise<ThreadView> {
   const r = await httpCall(server.url, 'GET', `/api/threads/${id}`);
@@ -140,8 +150,13 @@ describe('SIGKILL mid-turn', () => {
     assert.equal(res.status, 200);
     const reader = new EventReader(res.body!);
     await reader.until(() => reader.events.filter((e) => e.type === 'delta').length >= 3);
-    const before = reader.events.filter((e) => e.type === 'delta').map((e) => (e as { text: string }).text).join('');
-    const turnId = (reader.events.find((e) => e.type === 'turn') as { turnId?: string } | undefined)?.turnId ?? (await threadOf(first, threadId)).activeTurn!.id;
+    const before = reader.events
+      .filter((e) => e.type === 'delta')
+      .map((e) => (e as { text: string }).text)
+      .join('');
+    const turnId =
+      (reader.events.find((e) => e.type === 'turn') as { turnId?: string } | undefined)?.turnId ??
+      (await threadOf(first, threadId)).activeTurn!.id;
     await first.kill('SIGKILL');
     release();
     scriptFor('crash-stream', () => ({ content: answer }));
@@ -149,9 +164,16 @@ describe('SIGKILL mid-turn', () => {
     const second = await start({}, first.dataDir);
     const events = await allEvents(second, threadId, turnId);
     assert.equal(events.at(-1)?.type, 'done', events.map((e) => e.type).join(','));
-    assert.ok(events.some((e) => e.type === 'status' && (e as { stage?: string }).stage === 'resumed'), 'the page is told the turn resumed');
+    assert.ok(
+      events.some((e) => e.type === 'status' && (e as { stage?: string }).stage === 'resumed'),
+      'the page is told the turn resumed',
+    );
     const seqs = events.map((e) => e.seq);
-    assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b), 'events in order');
+    assert.deepEqual(
+      seqs,
+      [...seqs].sort((a, b) => a - b),
+      'events in order',
+    );
     assert.equal(new Set(seqs).size, seqs.length, 'no event twice');
     assertNoRepeatedPrefix(events, before.trim(), turnId);
     const thread = await threadOf(second, threadId);
@@ -187,10 +209,15 @@ describe('SIGKILL mid-turn', () => {
     assert.equal(asked, 1, 'one model call asked for the search');
 
     const second = await start({}, first.dataDir);
-    const turnId = (await threadOf(second, threadId)).activeTurn?.id ?? (reader.events.find((e) => e.type === 'turn') as { turnId: string }).turnId;
+    const turnId =
+      (await threadOf(second, threadId)).activeTurn?.id ?? (reader.events.find((e) => e.type === 'turn') as { turnId: string }).turnId;
     const events = await allEvents(second, threadId, turnId);
     assert.equal(events.at(-1)?.type, 'done', events.map((e) => e.type).join(','));
-    assert.equal(rounds.filter((r) => !r.messages.some((m) => m.role === 'tool')).length, asked, 'the call that asked for the search was not made again');
+    assert.equal(
+      rounds.filter((r) => !r.messages.some((m) => m.role === 'tool')).length,
+      asked,
+      'the call that asked for the search was not made again',
+    );
     const thread = await threadOf(second, threadId);
     assert.equal(thread.messages.length, 2);
     assert.equal(thread.messages[1].status, 'complete');
@@ -213,7 +240,10 @@ describe('the model server and the disk', () => {
     const assistant = (await threadOf(server, threadId)).messages[1];
     assert.equal(assistant.status, 'error');
     assert.equal(assistant.errorCode, 'model_stream_broken');
-    assert.ok(assistant.content.length > 0 && 'one two three four five six seven'.startsWith(assistant.content.trim()), `partial kept: "${assistant.content}"`);
+    assert.ok(
+      assistant.content.length > 0 && 'one two three four five six seven'.startsWith(assistant.content.trim()),
+      `partial kept: "${assistant.content}"`,
+    );
     assertConsistent(server.dataDir);
     await server.stop();
   });
@@ -232,13 +262,44 @@ describe('the model server and the disk', () => {
     const big = 'x'.repeat(60_000);
     for (let i = 0; i < 60; i++) {
       const id = `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      lines.push(JSON.stringify({ type: 'thread', id, title: `t${i}`, titleSource: 'user', systemPrompt: '', pinned: false, createdAt: i, updatedAt: i }));
-      lines.push(JSON.stringify({ type: 'message', id: id.replace(/^1/, '2'), threadId: id, turnId: null, role: 'user', content: `${i} ${big}`, status: 'complete', errorCode: null, contextBlock: null, createdAt: i }));
+      lines.push(
+        JSON.stringify({
+          type: 'thread',
+          id,
+          title: `t${i}`,
+          titleSource: 'user',
+          systemPrompt: '',
+          pinned: false,
+          createdAt: i,
+          updatedAt: i,
+        }),
+      );
+      lines.push(
+        JSON.stringify({
+          type: 'message',
+          id: id.replace(/^1/, '2'),
+          threadId: id,
+          turnId: null,
+          role: 'user',
+          content: `${i} ${big}`,
+          status: 'complete',
+          errorCode: null,
+          contextBlock: null,
+          createdAt: i,
+        }),
+      );
     }
     lines.push(JSON.stringify({ type: 'end', records: lines.length - 1 }));
-    const imported = await httpCall(server.url, 'POST', '/api/import', { body: lines.join('\n'), headers: { 'Content-Type': 'application/x-ndjson' } });
+    const imported = await httpCall(server.url, 'POST', '/api/import', {
+      body: lines.join('\n'),
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    });
     assertError(imported, 507, 'storage_full', 'a big import');
-    assert.equal(((await httpCall(server.url, 'GET', '/api/threads')).body as { threads: unknown[] }).threads.length, 1, 'the import added nothing');
+    assert.equal(
+      ((await httpCall(server.url, 'GET', '/api/threads')).body as { threads: unknown[] }).threads.length,
+      1,
+      'the import added nothing',
+    );
 
     // Then threads with long instructions until the database is full: storage_full, never a 500.
     // Long ones first, then shorter, so that at the end not even a short write fits.
@@ -247,7 +308,12 @@ describe('the model server and the disk', () => {
       full = undefined;
       for (let i = 0; i < 2000 && !full; i++) {
         const created = await httpCall(server.url, 'POST', '/api/threads', { json: {} });
-        const answer = created.status === 201 ? await httpCall(server.url, 'PATCH', `/api/threads/${(created.body as { id: string }).id}`, { json: { systemPrompt: `${i} ${'y'.repeat(size)}` } }) : created;
+        const answer =
+          created.status === 201
+            ? await httpCall(server.url, 'PATCH', `/api/threads/${(created.body as { id: string }).id}`, {
+                json: { systemPrompt: `${i} ${'y'.repeat(size)}` },
+              })
+            : created;
         if (answer.status !== 201 && answer.status !== 200) {
           const error = (answer.body as { error: { code: string; message: string } }).error;
           full = { status: answer.status, ...error };
@@ -286,7 +352,10 @@ describe('backup', () => {
     await reader.until((e) => e.type === 'delta');
 
     const out = path.join(makeTempDir('hearth-backup'), 'copy');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', out], { env: { ...process.env, DATA_DIR: server.dataDir }, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', out], {
+      env: { ...process.env, DATA_DIR: server.dataDir },
+      encoding: 'utf8',
+    });
     release();
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /Backed up .* database .* MB \(integrity ok\), 1 attached file/);
@@ -295,15 +364,24 @@ describe('backup', () => {
     const copy = new Database(path.join(out, 'hearth.db'), { readonly: true });
     try {
       assert.deepEqual(copy.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
-      const rows = copy.prepare('select role, content from messages where thread_id = ? order by created_at').all(threadId) as { role: string; content: string }[];
+      const rows = copy.prepare('select role, content from messages where thread_id = ? order by created_at').all(threadId) as {
+        role: string;
+        content: string;
+      }[];
       assert.equal(rows[0]?.content, 'backup-during: keep talking', 'the question is in the copy');
     } finally {
       copy.close();
     }
     const files = fs.readdirSync(path.join(out, 'files'), { recursive: true }).map(String);
-    assert.ok(files.some((f) => /[0-9a-f]{64}/.test(f)), `the attached file is copied: ${files.join(', ')}`);
+    assert.ok(
+      files.some((f) => /[0-9a-f]{64}/.test(f)),
+      `the attached file is copied: ${files.join(', ')}`,
+    );
     assert.ok(!files.some((f) => f.startsWith('tmp')), 'uploads in flight are not');
-    const again = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', out], { env: { ...process.env, DATA_DIR: server.dataDir }, encoding: 'utf8' });
+    const again = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', out], {
+      env: { ...process.env, DATA_DIR: server.dataDir },
+      encoding: 'utf8',
+    });
     assert.equal(again.status, 1, 'a backup never writes into a folder that holds one');
     await server.stop();
   });

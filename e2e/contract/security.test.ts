@@ -43,10 +43,21 @@ describe('headers', () => {
     const first = await httpCall(open.url, 'GET', '/');
     assert.equal(first.status, 200);
     const csp = first.headers.get('content-security-policy') ?? '';
-    for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "img-src 'self' data: blob:", "connect-src 'self'"]) {
+    for (const directive of [
+      "default-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "img-src 'self' data: blob:",
+      "connect-src 'self'",
+    ]) {
       assert.ok(csp.includes(directive), `${directive} in ${csp}`);
     }
-    assert.match(csp, /script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'(;|$)/, 'scripts: this origin, with the nonce; no unsafe-inline or unsafe-eval');
+    assert.match(
+      csp,
+      /script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'(;|$)/,
+      'scripts: this origin, with the nonce; no unsafe-inline or unsafe-eval',
+    );
     const nonce = nonceOf(csp)!;
     const scripts = [...first.text.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
     assert.ok(scripts.length > 0, 'the page has scripts');
@@ -72,17 +83,55 @@ describe('headers', () => {
 
 describe('requests', () => {
   test('a write the browser marks cross-site is 403 even without an Origin; a form-encodable body is 415', async () => {
-    const before = (await httpCall(open.url, 'GET', '/api/threads').then((a) => (a.body as { threads: unknown[] }).threads.length));
-    assertError(await httpCall(open.url, 'POST', '/api/threads', { json: {}, headers: { 'Sec-Fetch-Site': 'cross-site' } }), 403, 'forbidden', 'cross-site');
-    assertError(await httpCall(open.url, 'POST', '/api/threads', { json: {}, headers: { 'Sec-Fetch-Site': 'same-site' } }), 403, 'forbidden', 'same-site (a sibling subdomain)');
-    assertError(await httpCall(open.url, 'POST', '/api/threads', { json: {}, headers: { Origin: 'null' } }), 403, 'forbidden', 'opaque origin');
-    assertError(await httpCall(open.url, 'POST', '/api/attachments', { body: new FormData(), headers: { 'Sec-Fetch-Site': 'cross-site' } }), 403, 'forbidden', 'cross-site upload');
-    assertError(await httpCall(open.url, 'POST', '/api/threads', { body: '{}' }), 415, 'unsupported_type', 'a string body is sent as text/plain');
-    assertError(await httpCall(open.url, 'POST', '/api/threads', { body: new Blob(['{}']) }), 415, 'unsupported_type', 'a body with no type at all');
-    assertError(await httpCall(open.url, 'POST', '/api/import', { body: new Blob(['{}']) }), 415, 'unsupported_type', 'an import with no type');
-    const created = await httpCall(open.url, 'POST', '/api/threads', { json: {}, headers: { 'Sec-Fetch-Site': 'same-origin', Origin: open.url } });
+    const before = await httpCall(open.url, 'GET', '/api/threads').then((a) => (a.body as { threads: unknown[] }).threads.length);
+    assertError(
+      await httpCall(open.url, 'POST', '/api/threads', { json: {}, headers: { 'Sec-Fetch-Site': 'cross-site' } }),
+      403,
+      'forbidden',
+      'cross-site',
+    );
+    assertError(
+      await httpCall(open.url, 'POST', '/api/threads', { json: {}, headers: { 'Sec-Fetch-Site': 'same-site' } }),
+      403,
+      'forbidden',
+      'same-site (a sibling subdomain)',
+    );
+    assertError(
+      await httpCall(open.url, 'POST', '/api/threads', { json: {}, headers: { Origin: 'null' } }),
+      403,
+      'forbidden',
+      'opaque origin',
+    );
+    assertError(
+      await httpCall(open.url, 'POST', '/api/attachments', { body: new FormData(), headers: { 'Sec-Fetch-Site': 'cross-site' } }),
+      403,
+      'forbidden',
+      'cross-site upload',
+    );
+    assertError(
+      await httpCall(open.url, 'POST', '/api/threads', { body: '{}' }),
+      415,
+      'unsupported_type',
+      'a string body is sent as text/plain',
+    );
+    assertError(
+      await httpCall(open.url, 'POST', '/api/threads', { body: new Blob(['{}']) }),
+      415,
+      'unsupported_type',
+      'a body with no type at all',
+    );
+    assertError(
+      await httpCall(open.url, 'POST', '/api/import', { body: new Blob(['{}']) }),
+      415,
+      'unsupported_type',
+      'an import with no type',
+    );
+    const created = await httpCall(open.url, 'POST', '/api/threads', {
+      json: {},
+      headers: { 'Sec-Fetch-Site': 'same-origin', Origin: open.url },
+    });
     assert.equal(created.status, 201, 'the page itself may write');
-    const after = (await httpCall(open.url, 'GET', '/api/threads').then((a) => (a.body as { threads: unknown[] }).threads.length));
+    const after = await httpCall(open.url, 'GET', '/api/threads').then((a) => (a.body as { threads: unknown[] }).threads.length);
     assert.equal(after, before + 1, 'only the same-origin write was stored');
   });
 });
@@ -153,37 +202,76 @@ describe('login', () => {
 
   test('a wrong password is 401; too many from one address are 429 with Retry-After, others still may try', async () => {
     const from = (ip: string) => ({ 'X-Forwarded-For': ip });
-    assertError(await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: 'wrong' }, headers: from('10.9.0.1') }), 401, 'unauthorized');
-    for (let i = 1; i < 10; i++) await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: `wrong ${i}` }, headers: from('10.9.0.1') });
+    assertError(
+      await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: 'wrong' }, headers: from('10.9.0.1') }),
+      401,
+      'unauthorized',
+    );
+    for (let i = 1; i < 10; i++)
+      await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: `wrong ${i}` }, headers: from('10.9.0.1') });
     const limited = await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: PASSWORD }, headers: from('10.9.0.1') });
     assertError(limited, 429, 'rate_limited', 'the eleventh try, even with the right password');
     assert.ok(Number(limited.headers.get('retry-after')) > 0, 'Retry-After says when');
     assert.equal(limited.headers.get('set-cookie'), null, 'no session for a limited address');
-    assertError(await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: 'wrong' }, headers: from('10.9.0.2') }), 401, 'unauthorized', 'another address');
-    assertError(await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: PASSWORD }, headers: { ...from('10.9.0.3'), Origin: 'http://evil.example' } }), 403, 'forbidden', 'login from another site');
+    assertError(
+      await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: 'wrong' }, headers: from('10.9.0.2') }),
+      401,
+      'unauthorized',
+      'another address',
+    );
+    assertError(
+      await httpCall(locked.url, 'POST', '/api/auth/login', {
+        json: { password: PASSWORD },
+        headers: { ...from('10.9.0.3'), Origin: 'http://evil.example' },
+      }),
+      403,
+      'forbidden',
+      'login from another site',
+    );
   });
 
   test('the right password gives an httpOnly SameSite=Strict cookie (Secure behind https) that opens everything until logout', async () => {
-    const plain = await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: PASSWORD }, headers: { 'X-Forwarded-For': '10.9.1.1' } });
+    const plain = await httpCall(locked.url, 'POST', '/api/auth/login', {
+      json: { password: PASSWORD },
+      headers: { 'X-Forwarded-For': '10.9.1.1' },
+    });
     assert.equal(plain.status, 200, plain.text);
     const cookie = plain.headers.get('set-cookie') ?? '';
     assert.match(cookie, /^hearth_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/, cookie);
-    const secure = await httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: PASSWORD }, headers: { 'X-Forwarded-For': '10.9.1.2', 'X-Forwarded-Proto': 'https' } });
+    const secure = await httpCall(locked.url, 'POST', '/api/auth/login', {
+      json: { password: PASSWORD },
+      headers: { 'X-Forwarded-For': '10.9.1.2', 'X-Forwarded-Proto': 'https' },
+    });
     assert.match(secure.headers.get('set-cookie') ?? '', /; Secure$/);
 
     const session = { Cookie: cookie.split(';')[0] };
-    assert.deepEqual((await httpCall(locked.url, 'GET', '/api/auth/session', { headers: session })).body, { required: true, loggedIn: true });
+    assert.deepEqual((await httpCall(locked.url, 'GET', '/api/auth/session', { headers: session })).body, {
+      required: true,
+      loggedIn: true,
+    });
     const created = await httpCall(locked.url, 'POST', '/api/threads', { json: {}, headers: session });
     assert.equal(created.status, 201);
     const page = await httpCall(locked.url, 'GET', '/', { headers: session });
     assert.equal(page.status, 200);
-    assert.equal((await httpCall(locked.url, 'GET', '/login', { headers: session })).status, 307, 'the login page sends a logged-in browser on');
+    assert.equal(
+      (await httpCall(locked.url, 'GET', '/login', { headers: session })).status,
+      307,
+      'the login page sends a logged-in browser on',
+    );
 
     const out = await httpCall(locked.url, 'POST', '/api/auth/logout', { headers: session });
     assert.equal(out.status, 200);
     assert.match(out.headers.get('set-cookie') ?? '', /^hearth_session=; .*Max-Age=0/);
-    assertError(await httpCall(locked.url, 'GET', '/api/threads', { headers: session }), 401, 'unauthorized', 'the old cookie is dead on the server');
-    assert.deepEqual((await httpCall(locked.url, 'GET', '/api/auth/session', { headers: session })).body, { required: true, loggedIn: false });
+    assertError(
+      await httpCall(locked.url, 'GET', '/api/threads', { headers: session }),
+      401,
+      'unauthorized',
+      'the old cookie is dead on the server',
+    );
+    assert.deepEqual((await httpCall(locked.url, 'GET', '/api/auth/session', { headers: session })).body, {
+      required: true,
+      loggedIn: false,
+    });
   });
 });
 
@@ -207,7 +295,13 @@ function withHost(server: HearthServer, method: string, path: string, host: stri
 describe('DNS rebinding', () => {
   test('a Host that only starts like loopback is refused on every path, pages and API; loopback names are served', async () => {
     const port = new URL(open.url).port;
-    for (const host of [`127.attacker.com:${port}`, `127.0.0.1.nip.io:${port}`, `127.0.0.1@evil.com:${port}`, `localhost.evil.com:${port}`, `127.1:${port}`]) {
+    for (const host of [
+      `127.attacker.com:${port}`,
+      `127.0.0.1.nip.io:${port}`,
+      `127.0.0.1@evil.com:${port}`,
+      `localhost.evil.com:${port}`,
+      `127.1:${port}`,
+    ]) {
       for (const path of ['/api/export', '/api/threads', '/api/settings', '/']) {
         const answer = await withHost(open, 'GET', path, host);
         assert.equal(answer.status, 403, `${host} ${path}: ${answer.status} ${answer.body.slice(0, 120)}`);
@@ -227,14 +321,16 @@ describe('DNS rebinding', () => {
 describe('the login', () => {
   test('40 wrong passwords at once from one address: at most 10 are checked, the rest wait (429)', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 40 }, () => httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: 'wrong' }, headers: { 'X-Forwarded-For': '203.0.113.7' } })),
+      Array.from({ length: 40 }, () =>
+        httpCall(locked.url, 'POST', '/api/auth/login', { json: { password: 'wrong' }, headers: { 'X-Forwarded-For': '203.0.113.7' } }),
+      ),
     );
     const statuses = answers.map((a) => a.status);
     assert.ok(statuses.filter((s) => s === 401).length <= 10, statuses.join(','));
     assert.equal(statuses.filter((s) => s === 429).length, 40 - statuses.filter((s) => s === 401).length, statuses.join(','));
   });
 
-  test('a stranger\'s 20 MB body is answered 401 from its headers, before a byte of it is sent', async () => {
+  test("a stranger's 20 MB body is answered 401 from its headers, before a byte of it is sent", async () => {
     const { port } = new URL(locked.url);
     const socket = net.connect(Number(port), '127.0.0.1');
     const head = await new Promise<string>((resolve, reject) => {
@@ -244,7 +340,9 @@ describe('the login', () => {
         if (got.includes('\r\n\r\n')) resolve(got);
       });
       socket.on('error', reject);
-      socket.write(`POST /api/threads HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${20 * 1024 * 1024}\r\n\r\n`);
+      socket.write(
+        `POST /api/threads HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${20 * 1024 * 1024}\r\n\r\n`,
+      );
     });
     socket.destroy();
     assert.match(head, /^HTTP\/1\.1 401 /);
@@ -312,23 +410,37 @@ describe('what a library file or an upload says of a file', () => {
     assert.equal((await httpCall(open.url, 'GET', `/api/attachments/${notes.id}`)).status, 200);
 
     const thread = (await httpCall(open.url, 'POST', '/api/threads', { json: {} })).body as { id: string };
-    const turn = await fetch(`${open.url}/api/threads/${thread.id}/messages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content: 'What do the attached files say?', attachmentIds: [html.id, notes.id] }) });
+    const turn = await fetch(`${open.url}/api/threads/${thread.id}/messages`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: 'What do the attached files say?', attachmentIds: [html.id, notes.id] }),
+    });
     await turn.text();
     const library = (await httpCall(open.url, 'GET', '/api/export')).text;
     const lying = library
       .split('\n')
-      .map((line) => (line.includes(`"id":"${html.id}"`) && line.includes('"type":"attachment"') ? line.replace('"kind":"text"', '"kind":"image"').replace(/"mime":"[^"]*"/, '"mime":"text/html"') : line))
+      .map((line) =>
+        line.includes(`"id":"${html.id}"`) && line.includes('"type":"attachment"')
+          ? line.replace('"kind":"text"', '"kind":"image"').replace(/"mime":"[^"]*"/, '"mime":"text/html"')
+          : line,
+      )
       .join('\n');
     assert.notEqual(lying, library);
 
     const fresh = await startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '1' });
     try {
-      const importing = (body: string) => httpCall(fresh.url, 'POST', '/api/import', { body, headers: { 'Content-Type': 'application/x-ndjson' } });
+      const importing = (body: string) =>
+        httpCall(fresh.url, 'POST', '/api/import', { body, headers: { 'Content-Type': 'application/x-ndjson' } });
       const rebinding = library.replaceAll(thread.id, `../memories/${thread.id}`);
       const refusedId = await importing(rebinding);
       assertError(refusedId, 400, 'bad_request', 'a ../ id');
       assert.match(refusedId.text, /must be a UUID/);
-      assertError(await importing(library.replace(/"mime":"text\/plain[^"]*"/, '"mime":"text/plain\\r\\nX-Evil: 1"')), 400, 'bad_request', 'a type with a line break');
+      assertError(
+        await importing(library.replace(/"mime":"text\/plain[^"]*"/, '"mime":"text/plain\\r\\nX-Evil: 1"')),
+        400,
+        'bad_request',
+        'a type with a line break',
+      );
       assert.equal((await importing(lying)).status, 200);
       const served = await httpCall(fresh.url, 'GET', `/api/attachments/${html.id}`);
       assert.equal(served.status, 200);

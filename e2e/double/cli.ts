@@ -14,7 +14,15 @@ function arg(name: string, fallback?: string) {
 
 const port = Number(arg('port', '8080'));
 const searxPort = arg('searx-port');
-const double = await startLlamaDouble({ slots: Number(arg('slots', '1')), metrics: process.argv.includes('--metrics'), vision: process.argv.includes('--vision'), script: process.argv.includes('--deferring') ? deferringModel : undefined }, port);
+const double = await startLlamaDouble(
+  {
+    slots: Number(arg('slots', '1')),
+    metrics: process.argv.includes('--metrics'),
+    vision: process.argv.includes('--vision'),
+    script: process.argv.includes('--deferring') ? deferringModel : undefined,
+  },
+  port,
+);
 console.log(`llama-server double on ${double.url}`);
 if (searxPort) {
   const searx = await startSearxDouble(Number(searxPort));

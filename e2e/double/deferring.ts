@@ -8,6 +8,11 @@ import { persona } from './persona';
  */
 export const deferringModel: DoubleScript = (req) => {
   if (req.schema) return persona(req);
-  if (req.messages[0] && typeof req.messages[0].content === 'string' && req.messages[0].content === 'You write short titles for conversations.') return persona(req);
+  if (
+    req.messages[0] &&
+    typeof req.messages[0].content === 'string' &&
+    req.messages[0].content === 'You write short titles for conversations.'
+  )
+    return persona(req);
   return { content: "I don't have access to real-time data, but I can search for that if you'd like." };
 };

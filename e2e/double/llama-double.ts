@@ -112,7 +112,12 @@ function contentProblem(content: unknown, vision: boolean): DoubleReply['error']
     const type = typeof part?.type === 'string' ? part.type : '';
     if (type === 'text') continue;
     if (type === 'image_url') {
-      if (!vision) return { status: 500, type: 'server_error', message: 'image input is not supported - hint: if this is unexpected, you may need to provide the mmproj' };
+      if (!vision)
+        return {
+          status: 500,
+          type: 'server_error',
+          message: 'image input is not supported - hint: if this is unexpected, you may need to provide the mmproj',
+        };
       const url = String((part.image_url as { url?: unknown } | undefined)?.url ?? '');
       if (url.startsWith('http')) return { status: 500, type: 'server_error', message: 'Failed to download image' };
       if (url.startsWith('data:')) {
@@ -127,20 +132,30 @@ function contentProblem(content: unknown, vision: boolean): DoubleReply['error']
       }
       continue;
     }
-    if (type === 'input_audio') return { status: 500, type: 'server_error', message: 'audio input is not supported - hint: if this is unexpected, you may need to provide the mmproj' };
+    if (type === 'input_audio')
+      return {
+        status: 500,
+        type: 'server_error',
+        message: 'audio input is not supported - hint: if this is unexpected, you may need to provide the mmproj',
+      };
     return bad('unsupported content[].type');
   }
   return null;
 }
 
 /** The request checks a real llama-server makes before it starts a reply (llama-server.md §3). */
-function validate(body: Record<string, unknown>, nCtx: number, jinja: boolean, need: () => number, vision = false): DoubleReply['error'] | null {
+function validate(
+  body: Record<string, unknown>,
+  nCtx: number,
+  jinja: boolean,
+  need: () => number,
+  vision = false,
+): DoubleReply['error'] | null {
   const bad = (message: string) => ({ status: 400, type: 'invalid_request_error', message });
   if (!Array.isArray(body.messages)) return bad("'messages' is required");
   for (const m of body.messages as Record<string, unknown>[]) {
     if (m.role !== 'assistant' && m.content === undefined) return bad("'content' is required");
-    if (m.role === 'assistant' && m.content === undefined && m.tool_calls === undefined)
-      return bad("Expected 'content' or 'tool_calls'");
+    if (m.role === 'assistant' && m.content === undefined && m.tool_calls === undefined) return bad("Expected 'content' or 'tool_calls'");
     const parts = contentProblem(m.content, vision);
     if (parts) return parts;
   }
@@ -148,7 +163,8 @@ function validate(body: Record<string, unknown>, nCtx: number, jinja: boolean, n
   if (!jinja && tools.length > 0) return { status: 500, type: 'server_error', message: 'tools param requires --jinja flag' };
   if (!jinja && body.tool_choice !== undefined && body.tool_choice !== 'auto')
     return { status: 500, type: 'server_error', message: 'tool_choice param requires --jinja flag' };
-  if (typeof body.grammar === 'string' && !grammarParses(body.grammar)) return bad('Failed to initialize samplers: failed to parse grammar');
+  if (typeof body.grammar === 'string' && !grammarParses(body.grammar))
+    return bad('Failed to initialize samplers: failed to parse grammar');
   if (body.top_logprobs !== undefined && body.logprobs !== true) return bad('top_logprobs requires logprobs to be set to true');
   if (body.logprobs === true && tools.length > 0 && body.stream === true) return bad('logprobs is not supported with tools + stream');
   if (body.grammar !== undefined && tools.length > 0) return bad('Cannot use custom grammar constraints with tools.');
@@ -163,9 +179,7 @@ function validate(body: Record<string, unknown>, nCtx: number, jinja: boolean, n
   if (schema !== undefined) {
     const problem = schemaProblem(schema, schema);
     if (problem) {
-      return bad(
-        `Unable to generate parser for this template. Automatic parser generation failed: JSON schema error at #: ${problem}`,
-      );
+      return bad(`Unable to generate parser for this template. Automatic parser generation failed: JSON schema error at #: ${problem}`);
     }
   }
   if (need() > nCtx) {
@@ -225,7 +239,8 @@ function schemaProblem(schema: unknown, root: unknown): string | null {
 
 function parseRequest(body: Record<string, unknown>): DoubleRequest {
   const rf = body.response_format as { type?: string; json_schema?: { schema?: unknown }; schema?: unknown } | undefined;
-  const schema = (rf?.type === 'json_schema' ? rf.json_schema?.schema : rf?.type === 'json_object' ? rf.schema : undefined) ?? body.json_schema;
+  const schema =
+    (rf?.type === 'json_schema' ? rf.json_schema?.schema : rf?.type === 'json_object' ? rf.schema : undefined) ?? body.json_schema;
   return {
     body,
     messages: (body.messages as DoubleRequest['messages']) ?? [],
@@ -236,18 +251,40 @@ function parseRequest(body: Record<string, unknown>): DoubleRequest {
   };
 }
 
-type PreEntry = { id: number; token: string; bytes: number[]; logprob: number; top_logprobs: { id: number; token: string; bytes: number[]; logprob: number }[] };
+type PreEntry = {
+  id: number;
+  token: string;
+  bytes: number[];
+  logprob: number;
+  top_logprobs: { id: number; token: string; bytes: number[]; logprob: number }[];
+};
 
 /** Default (pre-sampling) logprobs: the raw softmax, ignoring the grammar (sample 30). */
 function preSamplingEntry(token: string): PreEntry {
-  const mk = (t: string, lp: number) => ({ id: 1000 + (t.length * 31 + (t.charCodeAt(0) || 0)) % 90000, token: t, bytes: [...Buffer.from(t)], logprob: lp });
+  const mk = (t: string, lp: number) => ({
+    id: 1000 + ((t.length * 31 + (t.charCodeAt(0) || 0)) % 90000),
+    token: t,
+    bytes: [...Buffer.from(t)],
+    logprob: lp,
+  });
   return { ...mk(token, -0.1), top_logprobs: [mk(token, -0.1), mk(' server', -2.5)] };
 }
 
-type TokenEntry = { id: number; token: string; bytes: number[]; prob: number; top_probs: { id: number; token: string; bytes: number[]; prob: number }[] };
+type TokenEntry = {
+  id: number;
+  token: string;
+  bytes: number[];
+  prob: number;
+  top_probs: { id: number; token: string; bytes: number[]; prob: number }[];
+};
 
 function entry(token: string, prob: number, top: { token: string; prob: number }[]): TokenEntry {
-  const mk = (t: string, p: number) => ({ id: 1000 + (t.length * 31 + t.charCodeAt(0)) % 90000, token: t, bytes: [...Buffer.from(t)], prob: p });
+  const mk = (t: string, p: number) => ({
+    id: 1000 + ((t.length * 31 + t.charCodeAt(0)) % 90000),
+    token: t,
+    bytes: [...Buffer.from(t)],
+    prob: p,
+  });
   return { ...mk(token, prob), top_probs: top.map((t) => mk(t.token, t.prob)) };
 }
 
@@ -269,7 +306,11 @@ function postSamplingProbs(content: string, probs: DoubleReply['probs']): TokenE
   const chosen = top.find((c) => rest.startsWith(c.value)) ?? top[0];
   return [
     ...certain(content.slice(0, valueStart)),
-    entry(chosen.token, chosen.prob, top.map(({ token, prob }) => ({ token, prob }))),
+    entry(
+      chosen.token,
+      chosen.prob,
+      top.map(({ token, prob }) => ({ token, prob })),
+    ),
     ...certain(rest.startsWith(chosen.token) ? rest.slice(chosen.token.length) : rest),
     entry('', 1, [{ token: '', prob: 1 }]),
   ];
@@ -301,16 +342,45 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       if (req.method === 'GET' && route === '/health') return sendJson(res, 200, { status: 'ok' });
       if (req.method === 'GET' && route === '/models') {
         const created = Math.floor(Date.now() / 1000);
-        const meta = { vocab_type: 2, n_vocab: 151936, n_ctx: nCtx, n_ctx_train: 32768, n_embd: 64, n_params: 19521856, size: 39044352, ftype: 'F16' };
+        const meta = {
+          vocab_type: 2,
+          n_vocab: 151936,
+          n_ctx: nCtx,
+          n_ctx_train: 32768,
+          n_embd: 64,
+          n_params: 19521856,
+          size: 39044352,
+          ftype: 'F16',
+        };
         return sendJson(res, 200, {
-          models: [{ name: modelId, model: modelId, modified_at: '', size: '', digest: '', type: 'model', description: '', tags: [''], capabilities: ['completion'], parameters: '', details: { parent_model: '', format: 'gguf', family: '', families: [''], parameter_size: '', quantization_level: '' } }],
+          models: [
+            {
+              name: modelId,
+              model: modelId,
+              modified_at: '',
+              size: '',
+              digest: '',
+              type: 'model',
+              description: '',
+              tags: [''],
+              capabilities: ['completion'],
+              parameters: '',
+              details: { parent_model: '', format: 'gguf', family: '', families: [''], parameter_size: '', quantization_level: '' },
+            },
+          ],
           object: 'list',
           data: [{ id: modelId, aliases: [modelId], tags: [], object: 'model', created, owned_by: 'llamacpp', meta }],
         });
       }
       if (req.method === 'GET' && route === '/props') {
         return sendJson(res, 200, {
-          default_generation_settings: { id: 0, n_ctx: nCtx, speculative: false, is_processing: false, params: { temperature: 0.8, top_k: 40, top_p: 0.95, min_p: 0.05, n_predict: -1 } },
+          default_generation_settings: {
+            id: 0,
+            n_ctx: nCtx,
+            speculative: false,
+            is_processing: false,
+            params: { temperature: 0.8, top_k: 40, top_p: 0.95, min_p: 0.05, n_predict: -1 },
+          },
           total_slots: slots,
           model_alias: modelId,
           model_path: '/models/redacted.gguf',
@@ -328,17 +398,30 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         });
       }
       if (req.method === 'GET' && route === '/slots') {
-        return sendJson(res, 200, Array.from({ length: slots }, (_, id) => ({ id, n_ctx: nCtx, speculative: false, is_processing: pool.busy(id) })));
+        return sendJson(
+          res,
+          200,
+          Array.from({ length: slots }, (_, id) => ({ id, n_ctx: nCtx, speculative: false, is_processing: pool.busy(id) })),
+        );
       }
       if (req.method === 'GET' && route === '/metrics') {
         if (!options.metrics) {
-          return sendJson(res, 501, errorBody(501, 'not_supported_error', 'This server does not support metrics endpoint. Start it with `--metrics`'));
+          return sendJson(
+            res,
+            501,
+            errorBody(501, 'not_supported_error', 'This server does not support metrics endpoint. Start it with `--metrics`'),
+          );
         }
         const text = pool.prometheus();
         res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4', 'Content-Length': Buffer.byteLength(text) });
         return res.end(text);
       }
-      if (req.method === 'GET' && route === '/__requests') return sendJson(res, 200, requests.map((r) => r.body));
+      if (req.method === 'GET' && route === '/__requests')
+        return sendJson(
+          res,
+          200,
+          requests.map((r) => r.body),
+        );
       if (req.method === 'POST' && route === '/chat/completions') {
         const raw = await readBody(req);
         let body: Record<string, unknown>;
@@ -356,7 +439,12 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         // Like the server's task queue: wait for a slot (the named one, or the best idle one).
         let left = false;
         res.on('close', () => (left = true));
-        const lease = await pool.acquire({ idSlot: typeof body.id_slot === 'number' ? body.id_slot : undefined, tokens: prompt(), cachePrompt: body.cache_prompt !== false, gone: () => left });
+        const lease = await pool.acquire({
+          idSlot: typeof body.id_slot === 'number' ? body.id_slot : undefined,
+          tokens: prompt(),
+          cachePrompt: body.cache_prompt !== false,
+          gone: () => left,
+        });
         if (left) return lease.release();
         parsed.cache = { slot: lease.slot, cached: lease.cached, promptTokens: lease.promptTokens };
         try {
@@ -364,7 +452,11 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
           if (reply.error) {
             lease.release();
             if (reply.delayMs) await sleep(reply.delayMs);
-            return sendJson(res, reply.error.status, errorBody(reply.error.status, reply.error.type, reply.error.message, reply.error.extra));
+            return sendJson(
+              res,
+              reply.error.status,
+              errorBody(reply.error.status, reply.error.type, reply.error.message, reply.error.extra),
+            );
           }
           pool.count(lease);
           return await respond(res, parsed, reply, lease);
@@ -391,7 +483,12 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
   }
 
   /** Writes the reply; returns the answer's tokens when it was written whole. */
-  async function answerOn(res: http.ServerResponse, req: DoubleRequest, reply: DoubleReply, lease: SlotLease): Promise<string[] | undefined> {
+  async function answerOn(
+    res: http.ServerResponse,
+    req: DoubleRequest,
+    reply: DoubleReply,
+    lease: SlotLease,
+  ): Promise<string[] | undefined> {
     if (reply.delayMs) await sleep(reply.delayMs);
     const id = `chatcmpl-${alnum(32)}`;
     const created = Math.floor(Date.now() / 1000);
@@ -402,14 +499,34 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
     }));
     const finish = reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop');
-    const answerTokens = [...promptTokens(renderAnswer(content, toolCalls.map((c) => ({ function: c })))), '<|im_end|>'];
+    const answerTokens = [
+      ...promptTokens(
+        renderAnswer(
+          content,
+          toolCalls.map((c) => ({ function: c })),
+        ),
+      ),
+      '<|im_end|>',
+    ];
     const completionTokens = answerTokens.length;
     const read = lease.promptTokens - lease.cached;
-    const usage = { completion_tokens: completionTokens, prompt_tokens: lease.promptTokens, total_tokens: lease.promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: lease.cached } };
+    const usage = {
+      completion_tokens: completionTokens,
+      prompt_tokens: lease.promptTokens,
+      total_tokens: lease.promptTokens + completionTokens,
+      prompt_tokens_details: { cached_tokens: lease.cached },
+    };
     // Speeds of the toy model on 2 CPU cores (llama-server.md §1): ~6,400 prompt tokens/s, ~370 generated tokens/s.
     const timings = {
-      cache_n: lease.cached, prompt_n: read, prompt_ms: read * 0.156, prompt_per_token_ms: 0.156, prompt_per_second: 6410.3,
-      predicted_n: completionTokens, predicted_ms: completionTokens * 2.73, predicted_per_token_ms: 2.73, predicted_per_second: 366.4,
+      cache_n: lease.cached,
+      prompt_n: read,
+      prompt_ms: read * 0.156,
+      prompt_per_token_ms: 0.156,
+      prompt_per_second: 6410.3,
+      predicted_n: completionTokens,
+      predicted_ms: completionTokens * 2.73,
+      predicted_per_token_ms: 2.73,
+      predicted_per_second: 366.4,
     };
     const base = { created, id, model: modelId, system_fingerprint: FINGERPRINT, object: 'chat.completion.chunk' };
     const wantProbs = req.body.logprobs === true && req.body.post_sampling_probs === true;
@@ -419,7 +536,10 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       if (reply.hold) {
         // Generating: a client that hangs up meanwhile frees the slot, as on the real server.
         let gone = false;
-        await Promise.race([reply.hold.until.catch(() => undefined), new Promise((resolve) => res.once('close', () => resolve((gone = true))))]);
+        await Promise.race([
+          reply.hold.until.catch(() => undefined),
+          new Promise((resolve) => res.once('close', () => resolve((gone = true)))),
+        ]);
         if (gone || res.destroyed) return undefined;
       }
       const message: Record<string, unknown> = { role: 'assistant', content: toolCalls.length ? '' : content };
@@ -430,7 +550,16 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       const choice: Record<string, unknown> = { finish_reason: finish, index: 0, message };
       if (wantProbs) choice.logprobs = { content: postSamplingProbs(content, reply.probs) };
       if (wantRawProbs) choice.logprobs = { content: [...tokenize(content).map(preSamplingEntry), preSamplingEntry('')] };
-      sendJson(res, 200, { choices: [choice], created, model: modelId, system_fingerprint: FINGERPRINT, object: 'chat.completion', usage, id, timings });
+      sendJson(res, 200, {
+        choices: [choice],
+        created,
+        model: modelId,
+        system_fingerprint: FINGERPRINT,
+        object: 'chat.completion',
+        usage,
+        id,
+        timings,
+      });
       return answerTokens;
     }
 
@@ -450,11 +579,18 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       if (reply.hold && n === reply.hold.afterTokens) {
         await new Promise<void>((resolve) => res.write('', () => resolve()));
         // A client that hangs up frees the slot at once, as on the real server.
-        await Promise.race([reply.hold.until.catch(() => undefined), new Promise((resolve) => (closed ? resolve(null) : res.once('close', resolve)))]);
+        await Promise.race([
+          reply.hold.until.catch(() => undefined),
+          new Promise((resolve) => (closed ? resolve(null) : res.once('close', resolve))),
+        ]);
         if (closed) return;
       }
       if (reply.tokenDelayMs) await sleep(reply.tokenDelayMs);
-      if (wantRawProbs) send({ choices: [{ finish_reason: null, index: 0, delta: { content: t }, logprobs: { content: [preSamplingEntry(t)] } }], ...base });
+      if (wantRawProbs)
+        send({
+          choices: [{ finish_reason: null, index: 0, delta: { content: t }, logprobs: { content: [preSamplingEntry(t)] } }],
+          ...base,
+        });
       else chunk({ content: t });
       n++;
     }
@@ -514,7 +650,9 @@ function asServerSends(reply: DoubleReply, req: DoubleRequest): DoubleReply {
   if (req.toolChoice !== 'none' || !reply.toolCalls?.length) return reply;
   const markup = renderAnswer(
     reply.content ?? '',
-    reply.toolCalls.map((c) => ({ function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) } })),
+    reply.toolCalls.map((c) => ({
+      function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+    })),
   );
   return { ...reply, content: markup, toolCalls: undefined, finishReason: 'stop' };
 }

@@ -26,7 +26,12 @@ export function ownWords(content: string): string {
 /** The user's own question: the last user message that is not one of the engine's notes. */
 function question(req: DoubleRequest): string {
   const users = req.messages.filter((m) => m.role === 'user').map((m) => ownWords(text(m.content)));
-  const own = users.filter((u) => !/^(That does not answer|You have used your tool budget|Tools are no longer available|Web search is not available|Answer now|\[Hearth\])/.test(u));
+  const own = users.filter(
+    (u) =>
+      !/^(That does not answer|You have used your tool budget|Tools are no longer available|Web search is not available|Answer now|\[Hearth\])/.test(
+        u,
+      ),
+  );
   return (own.at(-1) ?? users.at(-1) ?? '').trim();
 }
 
@@ -63,8 +68,16 @@ function decideReply(req: DoubleRequest): DoubleReply {
     };
   }
   if ('expression' in props) {
-    const runs = q.replace(/[x×]/g, '*').replace(/÷/g, '/').match(/[\d.+\-*/^%()\s]+/g) ?? [];
-    const expr = runs.map((r) => r.trim()).filter((r) => /\d/.test(r)).sort((a, b) => b.length - a.length)[0] ?? '0';
+    const runs =
+      q
+        .replace(/[x×]/g, '*')
+        .replace(/÷/g, '/')
+        .match(/[\d.+\-*/^%()\s]+/g) ?? [];
+    const expr =
+      runs
+        .map((r) => r.trim())
+        .filter((r) => /\d/.test(r))
+        .sort((a, b) => b.length - a.length)[0] ?? '0';
     return { content: JSON.stringify({ expression: expr }) };
   }
   const answer: Record<string, unknown> = {};
@@ -106,7 +119,10 @@ function summariseToolResult(name: string, raw: string): string {
     if (first.url) return `According to **${first.title}** (${first.url}): ${first.snippet ?? ''}`.trim();
     return `From your earlier conversations: ${String(first.excerpt ?? first.text ?? first.title ?? '').slice(0, 200)}`;
   }
-  if (typeof d.remembered === 'string') return d.replaced ? `Noted: I'll remember that ${lowerFirst(d.remembered)} (instead of: ${String(d.replaced)})` : `Noted: I'll remember that ${lowerFirst(d.remembered)}`;
+  if (typeof d.remembered === 'string')
+    return d.replaced
+      ? `Noted: I'll remember that ${lowerFirst(d.remembered)} (instead of: ${String(d.replaced)})`
+      : `Noted: I'll remember that ${lowerFirst(d.remembered)}`;
   if (typeof d.forgotten === 'string') return `Done: I've forgotten that ${lowerFirst(d.forgotten)}`;
   if (typeof d.iso === 'string') return `It is ${String(d.local ?? d.iso)} (${String(d.timezone ?? '')}).`;
   if (typeof d.text === 'string') return `The page says: ${d.text.slice(0, 200)}`;
@@ -160,11 +176,16 @@ export const CODE_AND_MATH = [
 ].join('\n');
 
 /** Leading words a title leaves out. */
-const TITLE_SKIP = new Set('please can could would you tell me explain what whats is are how do does the a an i my to about give write show'.split(' '));
+const TITLE_SKIP = new Set(
+  'please can could would you tell me explain what whats is are how do does the a an i my to about give write show'.split(' '),
+);
 
 /** A title as a small model writes one: the question's first content words, capitalised. */
 export function titleFor(question: string): string {
-  const words = question.replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter(Boolean);
+  const words = question
+    .replace(/[^\p{L}\p{N}\s'-]/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   let start = 0;
   while (start < words.length - 1 && TITLE_SKIP.has(words[start].toLowerCase())) start++;
   const picked = words.slice(start, start + 5);
@@ -186,7 +207,10 @@ export function persona(req: DoubleRequest): DoubleReply {
   const last = req.messages.at(-1);
   const toolNames = req.tools.map((t) => t.function.name);
 
-  const exact = req.messages.map((m) => text(m.content)).join('\n').match(/The exact result is (\S+) \(plan: ([^)]*)\)/);
+  const exact = req.messages
+    .map((m) => text(m.content))
+    .join('\n')
+    .match(/The exact result is (\S+) \(plan: ([^)]*)\)/);
   if (exact) return { content: `The answer is **${exact[1]}** (computed exactly as ${exact[2]}).` };
 
   if (last?.role === 'tool' || req.messages.some((m) => m.role === 'tool')) {
@@ -202,8 +226,7 @@ export function persona(req: DoubleRequest): DoubleReply {
     const wanted = nudge.match(/Search for "([^"]+)"/)?.[1] ?? q;
     if (toolNames.includes('web_search')) return { toolCalls: [{ name: 'web_search', arguments: { query: wanted } }] };
     if (/time|date|day/i.test(q) && toolNames.includes('now')) return { toolCalls: [{ name: 'now', arguments: {} }] };
-    if (toolNames.includes('search_conversations'))
-      return { toolCalls: [{ name: 'search_conversations', arguments: { query: wanted } }] };
+    if (toolNames.includes('search_conversations')) return { toolCalls: [{ name: 'search_conversations', arguments: { query: wanted } }] };
     return { toolCalls: [{ name: toolNames[0], arguments: {} }] };
   }
 
@@ -224,11 +247,15 @@ export function persona(req: DoubleRequest): DoubleReply {
   }
   const lastUser = text(req.messages.filter((m) => m.role === 'user').at(-1)?.content);
   if (/^Web search is not available/.test(lastUser)) {
-    return { content: 'Web search is off here, so I could not check this. From what I know it changes often; treat this as a rough guide.' };
+    return {
+      content: 'Web search is off here, so I could not check this. From what I know it changes often; treat this as a rough guide.',
+    };
   }
   if (CURRENT.test(q) && toolNames.length > 0) return { content: deferralFor(q) };
   if (CURRENT.test(q)) {
-    return { content: 'Web search is off here, so I cannot check this. From what I know, it changes often; please treat this as a rough guide.' };
+    return {
+      content: 'Web search is off here, so I cannot check this. From what I know, it changes often; please treat this as a rough guide.',
+    };
   }
   // Who it is and who the user is, as the identity block says (the Settings page changes both).
   const system = text(req.messages.find((m) => m.role === 'system')?.content);

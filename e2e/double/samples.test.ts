@@ -32,7 +32,13 @@ function sseChunks(text: string): { chunks: unknown[]; done: boolean } {
   const body = text.replace(/^HTTP[^\n]*\n/, '');
   const datas = body
     .split('\n\n')
-    .map((f) => f.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join(''))
+    .map((f) =>
+      f
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join(''),
+    )
     .filter(Boolean);
   return { chunks: datas.filter((d) => d !== '[DONE]').map((d) => JSON.parse(d)), done: datas.at(-1) === '[DONE]' };
 }
@@ -57,7 +63,12 @@ function chunkKinds(chunks: unknown[]): Map<string, Shape> {
 
 /** The reply the sample's server gave, as a script for the double. */
 function replyOf(response: unknown): DoubleReply {
-  const r = response as { choices: { finish_reason: DoubleReply['finishReason']; message: { content: string; tool_calls?: { function: { name: string; arguments: string } }[] } }[] };
+  const r = response as {
+    choices: {
+      finish_reason: DoubleReply['finishReason'];
+      message: { content: string; tool_calls?: { function: { name: string; arguments: string } }[] };
+    }[];
+  };
   const m = r.choices[0].message;
   return {
     content: m.content,
@@ -69,7 +80,12 @@ function replyOfStream(chunks: unknown[]): DoubleReply {
   let content = '';
   const calls: { name: string; arguments: string }[] = [];
   let finish: DoubleReply['finishReason'];
-  for (const c of chunks as { choices: { delta: { content?: string | null; tool_calls?: { index: number; function: { name?: string; arguments?: string } }[] }; finish_reason: DoubleReply['finishReason'] | null }[] }[]) {
+  for (const c of chunks as {
+    choices: {
+      delta: { content?: string | null; tool_calls?: { index: number; function: { name?: string; arguments?: string } }[] };
+      finish_reason: DoubleReply['finishReason'] | null;
+    }[];
+  }[]) {
     const ch = c.choices[0];
     if (!ch) continue;
     if (ch.delta.content) content += ch.delta.content;
@@ -96,11 +112,41 @@ after(async () => {
   await noJinja.close();
 });
 
-const post = (d: LlamaDouble, body: string) => fetch(`${d.url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+const post = (d: LlamaDouble, body: string) =>
+  fetch(`${d.url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
 
-const jsonSamples = ['10-chat-plain', '12-chat-plain-length', '20-tools-required', '22-tools-auto-text-answer', '24-tool-result-roundtrip', '25-tool-choice-named-object', '26-tools-none', '30-verdict-json-schema-logprobs', '31-verdict-post-sampling-probs', '33-json-object-with-schema', '34-top-level-json-schema-enum'];
-const errorSamples = ['40-error-bad-schema-type', '41-error-bad-schema-ref', '42-error-context-overflow', '43-error-context-overflow-stream', '44-error-response-format-type', '45-error-logprobs-tools-stream', '46-error-invalid-grammar', '47-error-top-logprobs-without-logprobs', '48-error-bad-tool-choice-string', '49-error-no-messages', '4a-error-grammar-with-tools'];
-const streamSamples = ['11-chat-plain-stream', '21-tools-required-stream', '27-tools-auto-content-then-call-stream', '32-verdict-stream-logprobs'];
+const jsonSamples = [
+  '10-chat-plain',
+  '12-chat-plain-length',
+  '20-tools-required',
+  '22-tools-auto-text-answer',
+  '24-tool-result-roundtrip',
+  '25-tool-choice-named-object',
+  '26-tools-none',
+  '30-verdict-json-schema-logprobs',
+  '31-verdict-post-sampling-probs',
+  '33-json-object-with-schema',
+  '34-top-level-json-schema-enum',
+];
+const errorSamples = [
+  '40-error-bad-schema-type',
+  '41-error-bad-schema-ref',
+  '42-error-context-overflow',
+  '43-error-context-overflow-stream',
+  '44-error-response-format-type',
+  '45-error-logprobs-tools-stream',
+  '46-error-invalid-grammar',
+  '47-error-top-logprobs-without-logprobs',
+  '48-error-bad-tool-choice-string',
+  '49-error-no-messages',
+  '4a-error-grammar-with-tools',
+];
+const streamSamples = [
+  '11-chat-plain-stream',
+  '21-tools-required-stream',
+  '27-tools-auto-content-then-call-stream',
+  '32-verdict-stream-logprobs',
+];
 
 describe('the double answers like the captured llama-server', () => {
   for (const name of jsonSamples) {

@@ -9,7 +9,11 @@ import type { AddressInfo } from 'node:net';
 export type SearxDouble = { url: string; queries: string[]; close(): Promise<void> };
 
 export function searxResults(q: string) {
-  const slug = q.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'query';
+  const slug =
+    q
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'query';
   return {
     query: q,
     number_of_results: 2,
@@ -23,7 +27,14 @@ export function searxResults(q: string) {
         score: 1,
         category: 'general',
       },
-      { url: `https://news.example.com/${slug}`, title: `${q} — news`, content: `More about ${q}.`, engine: 'double', score: 0.5, category: 'general' },
+      {
+        url: `https://news.example.com/${slug}`,
+        title: `${q} — news`,
+        content: `More about ${q}.`,
+        engine: 'double',
+        score: 0.5,
+        category: 'general',
+      },
       { title: 'broken entry without url' },
     ],
     answers: [],

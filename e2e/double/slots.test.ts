@@ -68,8 +68,14 @@ describe('prompt cache', () => {
   });
 
   test('a prompt that changes near its start reuses only what comes before the change', async () => {
-    const a = [{ role: 'system', content: 'Facts: the user is vegetarian.' }, { role: 'user', content: 'Plan a dinner for four people.' }];
-    const b = [{ role: 'system', content: 'Facts: the user is vegan.' }, { role: 'user', content: 'Plan a dinner for four people.' }];
+    const a = [
+      { role: 'system', content: 'Facts: the user is vegetarian.' },
+      { role: 'user', content: 'Plan a dinner for four people.' },
+    ];
+    const b = [
+      { role: 'system', content: 'Facts: the user is vegan.' },
+      { role: 'user', content: 'Plan a dinner for four people.' },
+    ];
     await chat(a, { id_slot: 0 });
     const changed = await chat(b, { id_slot: 0 });
     // " vege|tari|an." and " vega|n." part at " vege": the prefix ends with " is".
@@ -82,7 +88,10 @@ describe('prompt cache', () => {
     await chat(conversation, { id_slot: 0 });
     // Shares only the template's first tokens with the conversation (under 10 %): the least
     // recently used slot takes it, and slot 0 keeps the conversation.
-    const side = [{ role: 'system', content: 'Answer with one word only, yes or no, and nothing else.' }, { role: 'user', content: 'Is water wet?' }];
+    const side = [
+      { role: 'system', content: 'Answer with one word only, yes or no, and nothing else.' },
+      { role: 'user', content: 'Is water wet?' },
+    ];
     await chat(side);
     const back = await chat(conversation); // similar to slot 0's tokens: slot 0, reused
     assert.equal(back.usage.prompt_tokens_details.cached_tokens, tokensOf(conversation) - 1);
@@ -92,7 +101,11 @@ describe('prompt cache', () => {
 
   test('a short side call between two turns on the same slot: the host-memory cache (--cache-ram) brings the conversation back', async () => {
     const oneSlot = async (cacheRamTokens?: number) => {
-      const d = await startLlamaDouble({ slots: 1, cacheRamTokens, script: () => ({ content: 'The Loire castles were built over five centuries.' }) });
+      const d = await startLlamaDouble({
+        slots: 1,
+        cacheRamTokens,
+        script: () => ({ content: 'The Loire castles were built over five centuries.' }),
+      });
       try {
         const ask = async (messages: Msg[]) => {
           const res = await fetch(`${d.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ messages, id_slot: 0 }) });
@@ -103,9 +116,19 @@ describe('prompt cache', () => {
           { role: 'user', content: 'Tell me about the history of the Loire valley castles, in some detail please.' },
         ];
         const first = await ask(turn1);
-        await ask([{ role: 'system', content: 'You write short titles.' }, { role: 'user', content: 'Title this: castles' }]);
-        const turn2 = [...turn1, { role: 'assistant', content: first.choices[0].message.content }, { role: 'user', content: 'Which one is the oldest?' }];
-        return { cached: (await ask(turn2)).usage.prompt_tokens_details.cached_tokens, held: first.usage.prompt_tokens + first.usage.completion_tokens };
+        await ask([
+          { role: 'system', content: 'You write short titles.' },
+          { role: 'user', content: 'Title this: castles' },
+        ]);
+        const turn2 = [
+          ...turn1,
+          { role: 'assistant', content: first.choices[0].message.content },
+          { role: 'user', content: 'Which one is the oldest?' },
+        ];
+        return {
+          cached: (await ask(turn2)).usage.prompt_tokens_details.cached_tokens,
+          held: first.usage.prompt_tokens + first.usage.completion_tokens,
+        };
       } finally {
         await d.close();
       }

@@ -39,8 +39,7 @@ export function renderPrompt(messages: PromptMessage[], tools: unknown[]): strin
     else if (m.role === 'assistant') {
       const calls = Array.isArray(m.tool_calls) ? (m.tool_calls as PromptToolCall[]) : [];
       parts.push(`<|im_start|>assistant\n${renderAnswer(textOf(m.content), calls)}<|im_end|>\n`);
-    }
-    else parts.push(`<|im_start|>${m.role}\n${textOf(m.content)}<|im_end|>\n`);
+    } else parts.push(`<|im_start|>${m.role}\n${textOf(m.content)}<|im_end|>\n`);
   }
   parts.push('<|im_start|>assistant\n');
   return parts.join('');
@@ -48,7 +47,9 @@ export function renderPrompt(messages: PromptMessage[], tools: unknown[]): strin
 
 /** What the model writes for an answer: its text, then each tool call as Qwen's markup. */
 export function renderAnswer(content: string, toolCalls: PromptToolCall[]): string {
-  const calls = toolCalls.map((c) => `<tool_call>\n{"name": ${JSON.stringify(c.function.name)}, "arguments": ${c.function.arguments}}\n</tool_call>`);
+  const calls = toolCalls.map(
+    (c) => `<tool_call>\n{"name": ${JSON.stringify(c.function.name)}, "arguments": ${c.function.arguments}}\n</tool_call>`,
+  );
   return [content, ...calls].filter(Boolean).join('\n');
 }
 
@@ -79,7 +80,10 @@ function textOf(content: unknown): string {
       const part = p as { type?: unknown; text?: unknown; image_url?: { url?: unknown } };
       if (typeof part.text === 'string') return part.text;
       if (part.type === 'image_url') {
-        const tag = createHash('sha256').update(String(part.image_url?.url ?? '')).digest('hex').slice(0, 3);
+        const tag = createHash('sha256')
+          .update(String(part.image_url?.url ?? ''))
+          .digest('hex')
+          .slice(0, 3);
         return ` ${tag}`.repeat(IMAGE_TOKENS);
       }
       return '';
@@ -204,7 +208,8 @@ export class SlotPool {
     if (this.hostCacheTokens <= 0) return;
     const held = slot.tokens;
     if (held.length > 0 && !this.host.some((e) => commonPrefix(e.tokens, held) === held.length)) {
-      for (let i = this.host.length - 1; i >= 0; i--) if (commonPrefix(this.host[i].tokens, held) === this.host[i].tokens.length) this.host.splice(i, 1);
+      for (let i = this.host.length - 1; i >= 0; i--)
+        if (commonPrefix(this.host[i].tokens, held) === this.host[i].tokens.length) this.host.splice(i, 1);
       this.host.push({ tokens: held });
     }
     const lcpSlot = commonPrefix(held, prompt);
@@ -265,7 +270,7 @@ export class SlotPool {
   }
 
   private advance() {
-    for (let i = 0; i < this.waiting.length; ) {
+    for (let i = 0; i < this.waiting.length;) {
       const w = this.waiting[i];
       if (w.gone()) {
         this.waiting.splice(i, 1);
@@ -287,6 +292,8 @@ export class SlotPool {
       ['requests_processing', 'Number of requests processing', 'gauge', this.processing],
       ['requests_deferred', 'Number of requests deferred', 'gauge', this.deferred],
     ];
-    return rows.map(([name, help, type, value]) => `# HELP llamacpp:${name} ${help}\n# TYPE llamacpp:${name} ${type}\nllamacpp:${name} ${value}\n`).join('');
+    return rows
+      .map(([name, help, type, value]) => `# HELP llamacpp:${name} ${help}\n# TYPE llamacpp:${name} ${type}\nllamacpp:${name} ${value}\n`)
+      .join('');
   }
 }

@@ -20,8 +20,15 @@ after(async () => {
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 async function ask(double: LlamaDouble, content: unknown) {
-  const res = await fetch(`${double.url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content }] }) });
-  return { status: res.status, body: (await res.json()) as { error?: { code: number; type: string; message: string }; choices?: unknown[] } };
+  const res = await fetch(`${double.url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ messages: [{ role: 'user', content }] }),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { error?: { code: number; type: string; message: string }; choices?: unknown[] },
+  };
 }
 
 test('/props reports modalities.vision from the projector', async () => {
@@ -31,11 +38,18 @@ test('/props reports modalities.vision from the projector', async () => {
 });
 
 test('an image part: answered with a projector; without one, 500 with the server message', async () => {
-  const parts = [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: PNG } }];
+  const parts = [
+    { type: 'text', text: 'What is this?' },
+    { type: 'image_url', image_url: { url: PNG } },
+  ];
   assert.equal((await ask(withProjector, parts)).status, 200);
   const refused = await ask(without, parts);
   assert.equal(refused.status, 500);
-  assert.deepEqual(refused.body.error, { code: 500, type: 'server_error', message: 'image input is not supported - hint: if this is unexpected, you may need to provide the mmproj' });
+  assert.deepEqual(refused.body.error, {
+    code: 500,
+    type: 'server_error',
+    message: 'image input is not supported - hint: if this is unexpected, you may need to provide the mmproj',
+  });
   assert.equal((await ask(without, [{ type: 'text', text: 'only words' }])).status, 200, 'text parts need no projector');
 });
 

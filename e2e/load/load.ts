@@ -27,7 +27,12 @@ export async function startLoadTarget() {
     const reply = persona(req);
     return req.schema || isTitleRequest(req) ? reply : { ...reply, tokenDelayMs: 2 };
   });
-  const hearth = await startHearth({ LLAMA_URL: double.url, MODEL_SLOTS: '4', HEARTH_TITLES: 'first-words', NODE_OPTIONS: '--max-old-space-size=128' });
+  const hearth = await startHearth({
+    LLAMA_URL: double.url,
+    MODEL_SLOTS: '4',
+    HEARTH_TITLES: 'first-words',
+    NODE_OPTIONS: '--max-old-space-size=128',
+  });
   return { double, hearth };
 }
 
@@ -62,7 +67,14 @@ type Streamed = { seqs: number[]; text: string; last: string; assistantMessageId
 async function readTurn(res: Response, onFirst: () => void): Promise<Streamed> {
   const out: Streamed = { seqs: [], text: '', last: '' };
   for await (const frame of readSse(res.body!)) {
-    const e = JSON.parse(frame.data) as { seq: number; type: string; text?: string; assistantMessageId?: string; code?: string; message?: string };
+    const e = JSON.parse(frame.data) as {
+      seq: number;
+      type: string;
+      text?: string;
+      assistantMessageId?: string;
+      code?: string;
+      message?: string;
+    };
     if (out.seqs.length === 0) onFirst();
     out.seqs.push(e.seq);
     out.last = e.type;
@@ -84,7 +96,20 @@ export async function runLoad({ url, pid, clients, threads, seconds }: LoadOptio
     const r = await fetch(`${url}/api/threads`, { method: 'POST', headers: json, body: JSON.stringify({ title: `load ${i}` }) });
     threadIds.push(((await r.json()) as { id: string }).id);
   }
-  const result: LoadResult = { seconds, clients, threads, asked: 0, followed: 0, events: 0, errors: [], broken: 0, mismatched: 0, turnMs: [], firstEventMs: [], rssMb: [] };
+  const result: LoadResult = {
+    seconds,
+    clients,
+    threads,
+    asked: 0,
+    followed: 0,
+    events: 0,
+    errors: [],
+    broken: 0,
+    mismatched: 0,
+    turnMs: [],
+    firstEventMs: [],
+    rssMb: [],
+  };
   const answers = new Map<string, string>();
   const sampler = setInterval(() => result.rssMb.push(rssMb(pid)), 1000);
   result.rssMb.push(rssMb(pid));
@@ -95,7 +120,11 @@ export async function runLoad({ url, pid, clients, threads, seconds }: LoadOptio
     for (let i = 0; performance.now() < deadline; i++) {
       const t0 = performance.now();
       let first = 0;
-      const res = await fetch(`${url}/api/threads/${threadId}/messages`, { method: 'POST', headers: json, body: JSON.stringify({ content: `Client ${n}, question ${i}: tell me something.` }) });
+      const res = await fetch(`${url}/api/threads/${threadId}/messages`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ content: `Client ${n}, question ${i}: tell me something.` }),
+      });
       let streamed: Streamed;
       if (res.status === 200) {
         streamed = await readTurn(res, () => (first = performance.now() - t0));

@@ -30,7 +30,11 @@ const guard = guardConfigFromEnv();
  * Next would read a whole body before the proxy's answer went out. `bodyTypes`: what a write
  * may carry (JSON unless the route takes files).
  */
-export async function handle(request: Request, fn: () => Promise<Response> | Response, bodyTypes: BodyTypes = JSON_BODY): Promise<Response> {
+export async function handle(
+  request: Request,
+  fn: () => Promise<Response> | Response,
+  bodyTypes: BodyTypes = JSON_BODY,
+): Promise<Response> {
   try {
     guardRoute(request, guard, bodyTypes);
     return await fn();

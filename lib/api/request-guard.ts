@@ -64,12 +64,18 @@ export function requestRefusal(req: GuardedRequest, config: GuardConfig, bodyTyp
   const allowed = new Set(config.allowedHosts.map((h) => h.toLowerCase()));
   if (isLoopbackName(config.listenHost) || allowed.size > 0) {
     const ok = host !== '' && (isLoopbackName(host) || host === config.listenHost.toLowerCase() || allowed.has(host));
-    if (!ok) return { code: 'forbidden', message: `Hearth does not answer to the host name "${host || '(none)'}". Add it to HEARTH_ALLOWED_HOSTS to allow it.` };
+    if (!ok)
+      return {
+        code: 'forbidden',
+        message: `Hearth does not answer to the host name "${host || '(none)'}". Add it to HEARTH_ALLOWED_HOSTS to allow it.`,
+      };
   }
   if (!isWrite(req.method)) return null;
   const site = req.fetchSite?.toLowerCase();
-  if (site && site !== 'same-origin' && site !== 'none') return { code: 'forbidden', message: `Writes from another site are refused (Sec-Fetch-Site: ${site}).` };
-  if (req.origin === 'null') return { code: 'forbidden', message: 'Writes from an opaque origin (a sandboxed frame or a data: page) are refused.' };
+  if (site && site !== 'same-origin' && site !== 'none')
+    return { code: 'forbidden', message: `Writes from another site are refused (Sec-Fetch-Site: ${site}).` };
+  if (req.origin === 'null')
+    return { code: 'forbidden', message: 'Writes from an opaque origin (a sandboxed frame or a data: page) are refused.' };
   if (req.origin) {
     let origin: URL;
     try {
@@ -84,7 +90,10 @@ export function requestRefusal(req: GuardedRequest, config: GuardConfig, bodyTyp
     }
   }
   if (req.hasBody && !bodyTypes.pattern.test(req.contentType ?? '')) {
-    return { code: 'unsupported_type', message: `Send the body as ${bodyTypes.name}; "${(req.contentType ?? '').slice(0, 80) || 'no type'}" is refused.` };
+    return {
+      code: 'unsupported_type',
+      message: `Send the body as ${bodyTypes.name}; "${(req.contentType ?? '').slice(0, 80) || 'no type'}" is refused.`,
+    };
   }
   return null;
 }

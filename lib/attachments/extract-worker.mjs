@@ -60,7 +60,10 @@ function measurePdf(bytes, limit) {
     const data = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start);
     for (const inflate of [inflateSync, inflateRawSync]) {
       try {
-        total += inflate(data, { maxOutputLength: limit - total + 1, finishFlush: 2 /* Z_SYNC_FLUSH: a stream may end without its checksum */ }).length;
+        total += inflate(data, {
+          maxOutputLength: limit - total + 1,
+          finishFlush: 2 /* Z_SYNC_FLUSH: a stream may end without its checksum */,
+        }).length;
         break;
       } catch (err) {
         if (err.code === 'ERR_BUFFER_TOO_LARGE') throw new TooLarge(`its text streams inflate to more than ${limit / 1024 / 1024} MB`);

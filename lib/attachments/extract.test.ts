@@ -24,7 +24,10 @@ test('a Word file that inflates past the limit is a 413 found while inflating, r
   let ticks = 0;
   const ticking = setInterval(() => ticks++, 1);
   try {
-    await assert.rejects(docxText(bomb), (e: unknown) => hasErrorCode(e, 'too_large') && /inflate to more than 32 MB/.test((e as Error).message));
+    await assert.rejects(
+      docxText(bomb),
+      (e: unknown) => hasErrorCode(e, 'too_large') && /inflate to more than 32 MB/.test((e as Error).message),
+    );
   } finally {
     clearInterval(ticking);
   }
@@ -32,14 +35,26 @@ test('a Word file that inflates past the limit is a 413 found while inflating, r
 });
 
 test('a PDF whose text stream inflates past the limit is a 413; under it, the same kind of PDF is read', async () => {
-  await assert.rejects(pdfText(pdfInflatingTo(100 * 1024 * 1024)), (e: unknown) => hasErrorCode(e, 'too_large') && /text streams inflate to more than 32 MB/.test((e as Error).message));
+  await assert.rejects(
+    pdfText(pdfInflatingTo(100 * 1024 * 1024)),
+    (e: unknown) => hasErrorCode(e, 'too_large') && /text streams inflate to more than 32 MB/.test((e as Error).message),
+  );
   assert.match(await pdfText(pdfInflatingTo(64 * 1024)), /Invoice total 42 EUR/);
   assert.equal(await docxText(docxInflatingTo(64 * 1024)).then((t) => t.slice(0, 3)), 'a\n\n');
 });
 
-test('the other bounds: the text produced, the reader\'s memory, and time, each a 413 that says which', async () => {
+test("the other bounds: the text produced, the reader's memory, and time, each a 413 that says which", async () => {
   const small = { ...EXTRACTION_LIMITS };
-  await assert.rejects(docxText(tinyDocx('x'.repeat(2000)), { ...small, textChars: 1000 }), (e: unknown) => hasErrorCode(e, 'too_large') && /longer than 1,000 characters/.test((e as Error).message));
-  await assert.rejects(docxText(docxInflatingTo(24 * 1024 * 1024), { ...small, memoryMb: 16 }), (e: unknown) => hasErrorCode(e, 'too_large') && /more than 16 MB of memory/.test((e as Error).message));
-  await assert.rejects(pdfText(tinyPdf(), { ...small, timeMs: 1 }), (e: unknown) => hasErrorCode(e, 'too_large') && /longer than 0.001 s/.test((e as Error).message));
+  await assert.rejects(
+    docxText(tinyDocx('x'.repeat(2000)), { ...small, textChars: 1000 }),
+    (e: unknown) => hasErrorCode(e, 'too_large') && /longer than 1,000 characters/.test((e as Error).message),
+  );
+  await assert.rejects(
+    docxText(docxInflatingTo(24 * 1024 * 1024), { ...small, memoryMb: 16 }),
+    (e: unknown) => hasErrorCode(e, 'too_large') && /more than 16 MB of memory/.test((e as Error).message),
+  );
+  await assert.rejects(
+    pdfText(tinyPdf(), { ...small, timeMs: 1 }),
+    (e: unknown) => hasErrorCode(e, 'too_large') && /longer than 0.001 s/.test((e as Error).message),
+  );
 });

@@ -49,7 +49,11 @@ function extract(kind: 'pdf' | 'docx', bytes: Uint8Array, limits: ExtractionLimi
     () =>
       new Promise<string>((resolve, reject) => {
         // Plain node (not the parent's loaders and flags), with its own heap limit; the file goes over IPC.
-        const reader = fork(WORKER, [], { execArgv: [`--max-old-space-size=${limits.memoryMb}`], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+        const reader = fork(WORKER, [], {
+          execArgv: [`--max-old-space-size=${limits.memoryMb}`],
+          serialization: 'advanced',
+          stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        });
         let stderr = '';
         reader.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
         let settled = false;
@@ -61,7 +65,12 @@ function extract(kind: 'pdf' | 'docx', bytes: Uint8Array, limits: ExtractionLimi
           f();
         };
         const timer = setTimeout(
-          () => settle(() => reject(new HearthError('too_large', `${what} took longer than ${limits.timeMs / 1000} s to read; it is too large or too complex.`))),
+          () =>
+            settle(() =>
+              reject(
+                new HearthError('too_large', `${what} took longer than ${limits.timeMs / 1000} s to read; it is too large or too complex.`),
+              ),
+            ),
           limits.timeMs,
         );
         reader.once('message', (reply: Reply) =>
@@ -71,7 +80,9 @@ function extract(kind: 'pdf' | 'docx', bytes: Uint8Array, limits: ExtractionLimi
             else reject(new HearthError('unsupported_type', `${what} could not be read (${reply.message}).`));
           }),
         );
-        reader.once('error', (err) => settle(() => reject(new HearthError('unsupported_type', `${what} could not be read (${err.message}).`))));
+        reader.once('error', (err) =>
+          settle(() => reject(new HearthError('unsupported_type', `${what} could not be read (${err.message}).`))),
+        );
         reader.once('exit', (code, signal) =>
           settle(() =>
             reject(

@@ -15,7 +15,12 @@ const limits = { maxTextBytes: 2 * MB, maxDocumentBytes: 1 * MB };
 /** A multipart body as a browser sends it. */
 function form(parts: { field?: string; name: string; bytes: Uint8Array | string; type?: string }[]) {
   const data = new FormData();
-  for (const p of parts) data.append(p.field ?? 'file', new Blob([typeof p.bytes === 'string' ? p.bytes : Buffer.from(p.bytes)], { type: p.type ?? 'application/octet-stream' }), p.name);
+  for (const p of parts)
+    data.append(
+      p.field ?? 'file',
+      new Blob([typeof p.bytes === 'string' ? p.bytes : Buffer.from(p.bytes)], { type: p.type ?? 'application/octet-stream' }),
+      p.name,
+    );
   const request = new Request('http://hearth.test/api/attachments', { method: 'POST', body: data });
   return { body: request.body!, contentType: request.headers.get('content-type')! };
 }
@@ -33,7 +38,19 @@ describe('receiving a file', () => {
     const got = await upload(dir, [{ name: 'notes.log', bytes: text, type: 'text/plain' }]);
     const sha = createHash('sha256').update(text).digest('hex');
     // The byte-order mark is not a character of the text.
-    assert.deepEqual({ ...got }, { name: 'notes.log', mime: 'text/plain', size: Buffer.byteLength(text), sha256: sha, kind: 'text', prefix: 'line 1\nline 2\nline 3', chars: text.length - 1, lines: 3 });
+    assert.deepEqual(
+      { ...got },
+      {
+        name: 'notes.log',
+        mime: 'text/plain',
+        size: Buffer.byteLength(text),
+        sha256: sha,
+        kind: 'text',
+        prefix: 'line 1\nline 2\nline 3',
+        chars: text.length - 1,
+        lines: 3,
+      },
+    );
     assert.equal(fs.readFileSync(filePath(dir, sha), 'utf8'), text, 'kept byte for byte');
     assert.equal(textPath(dir, got), filePath(dir, sha), 'a text file is its own text');
     assert.deepEqual(leftovers(dir), []);
@@ -70,11 +87,19 @@ describe('receiving a file', () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
     const binaryTail = Buffer.concat([Buffer.from('looks like text at first\n'.repeat(100)), Buffer.from([0, 1, 2, 3])]);
     const zip = tinyDocx();
-    for (const [name, bytes] of [['pic.png', png], ['data.txt', binaryTail], ['archive.zip', zip], ['bad-utf8.txt', new Uint8Array([0x41, 0xff, 0xfe, 0x42])]] as const) {
+    for (const [name, bytes] of [
+      ['pic.png', png],
+      ['data.txt', binaryTail],
+      ['archive.zip', zip],
+      ['bad-utf8.txt', new Uint8Array([0x41, 0xff, 0xfe, 0x42])],
+    ] as const) {
       await assert.rejects(upload(dir, [{ name, bytes }]), (e: unknown) => hasErrorCode(e, 'unsupported_type'), name);
     }
     assert.deepEqual(leftovers(dir), []);
-    assert.deepEqual(fs.readdirSync(dir).filter((f) => f !== 'tmp'), []);
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => f !== 'tmp'),
+      [],
+    );
   });
 
   test('over the limits: 413, for text and for documents alike; nothing stays on disk', async () => {
@@ -91,8 +116,13 @@ describe('receiving a file', () => {
     const dir = makeTempDir('hearth-files');
     await assert.rejects(upload(dir, [{ field: 'other', name: 'x.txt', bytes: 'x' }]), (e: unknown) => hasErrorCode(e, 'bad_request'));
     const broken = new Request('http://x', { method: 'POST', body: '--nope\r\ngarbage' });
-    await assert.rejects(receiveUpload({ body: broken.body!, contentType: 'multipart/form-data; boundary=nope', dir, limits }), (e: unknown) => hasErrorCode(e, 'bad_request'));
-    await assert.rejects(receiveUpload({ body: broken.body!, contentType: 'multipart/form-data', dir, limits }), (e: unknown) => hasErrorCode(e, 'bad_request'));
+    await assert.rejects(
+      receiveUpload({ body: broken.body!, contentType: 'multipart/form-data; boundary=nope', dir, limits }),
+      (e: unknown) => hasErrorCode(e, 'bad_request'),
+    );
+    await assert.rejects(receiveUpload({ body: broken.body!, contentType: 'multipart/form-data', dir, limits }), (e: unknown) =>
+      hasErrorCode(e, 'bad_request'),
+    );
   });
 });
 

@@ -116,7 +116,10 @@ export function describeText(text: string): { prefix: string; chars: number; lin
 }
 
 function normalisePrefix(prefix: string): string {
-  return prefix.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').slice(0, TEXT_PREFIX_CHARS);
+  return prefix
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .slice(0, TEXT_PREFIX_CHARS);
 }
 
 function sniffKind(first: Uint8Array, name: string, mime: string): FileKind | 'zip' | 'other-image' {
@@ -141,11 +144,19 @@ const READS = 'Hearth reads text, code, logs, PDF and Word (.docx) files, and PN
  * error the API answers: a body that is not a form (400), no file (400), a file Hearth cannot
  * read (415), a file over its limit (413). Nothing is left on disk by a refused upload.
  */
-export async function receiveUpload(args: { body: ReadableStream<Uint8Array>; contentType: string; dir: string; limits: UploadLimits }): Promise<ReceivedFile> {
+export async function receiveUpload(args: {
+  body: ReadableStream<Uint8Array>;
+  contentType: string;
+  dir: string;
+  limits: UploadLimits;
+}): Promise<ReceivedFile> {
   const { dir, limits } = args;
   let bb: ReturnType<typeof Busboy>;
   try {
-    bb = Busboy({ headers: { 'content-type': args.contentType }, limits: { files: 1, fields: 20, parts: 40, fileSize: limits.maxTextBytes } });
+    bb = Busboy({
+      headers: { 'content-type': args.contentType },
+      limits: { files: 1, fields: 20, parts: 40, fileSize: limits.maxTextBytes },
+    });
   } catch {
     throw new HearthError('bad_request', 'The upload could not be read as a form.');
   }
@@ -199,7 +210,17 @@ async function storeImage(dir: string, uploaded: string, file: Omit<ReceivedFile
   const final = filePath(dir, sha256);
   fs.mkdirSync(path.dirname(final), { recursive: true });
   if (!fs.existsSync(final)) fs.writeFileSync(final, image.bytes);
-  return { ...file, mime: image.mime, size: image.bytes.length, sha256, prefix: '', chars: 0, lines: 0, width: image.width, height: image.height };
+  return {
+    ...file,
+    mime: image.mime,
+    size: image.bytes.length,
+    sha256,
+    prefix: '',
+    chars: 0,
+    lines: 0,
+    width: image.width,
+    height: image.height,
+  };
 }
 
 function withoutSniffer<T extends { sniffer: unknown }>({ sniffer: _s, ...rest }: T) {
@@ -243,7 +264,8 @@ function storeStream(
       if (kind === null) {
         const sniffed = sniffKind(chunk, name, mime);
         // A file sent as an image must be one: its bytes decide, and text called photo.png is refused.
-        if (sniffed !== 'image' && sniffed !== 'other-image' && claimsImage(name, mime)) return fail(unreadable('not a PNG, JPEG, WebP or GIF image, whatever its name or type says'));
+        if (sniffed !== 'image' && sniffed !== 'other-image' && claimsImage(name, mime))
+          return fail(unreadable('not a PNG, JPEG, WebP or GIF image, whatever its name or type says'));
         if (sniffed === 'zip') return fail(unreadable('an archive, not a file Hearth can read'));
         if (sniffed === 'other-image') return fail(unreadable('an image in a format Hearth does not take'));
         kind = sniffed;

@@ -15,10 +15,17 @@ export const IMAGE_MAX_SIDE = 1536;
 const MAX_INPUT_PIXELS = 100_000_000;
 
 const SIGNATURES: [string, (b: Uint8Array) => boolean][] = [
-  ['image/png', (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a],
+  [
+    'image/png',
+    (b) =>
+      b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a,
+  ],
   ['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
   ['image/gif', (b) => /^GIF8[79]a/.test(Buffer.from(b.subarray(0, 6)).toString('latin1'))],
-  ['image/webp', (b) => Buffer.from(b.subarray(0, 4)).toString('latin1') === 'RIFF' && Buffer.from(b.subarray(8, 12)).toString('latin1') === 'WEBP'],
+  [
+    'image/webp',
+    (b) => Buffer.from(b.subarray(0, 4)).toString('latin1') === 'RIFF' && Buffer.from(b.subarray(8, 12)).toString('latin1') === 'WEBP',
+  ],
   ['image/avif', (b) => Buffer.from(b.subarray(4, 12)).toString('latin1') === 'ftypavif'],
 ];
 
@@ -49,7 +56,11 @@ export async function prepareImage(input: Buffer, name: string): Promise<Prepare
     const mime = type === 'image/jpeg' ? 'image/jpeg' : type === 'image/webp' ? 'image/webp' : 'image/png';
     return { bytes: data, mime, width: info.width, height: info.height };
   } catch (err) {
-    if (/pixel limit/i.test((err as Error).message)) throw new HearthError('too_large', `${name} has more than ${MAX_INPUT_PIXELS / 1e6} million pixels.`);
-    throw new HearthError('unsupported_type', `${name} looks like an image but could not be read as one (${(err as Error).message.split('\n')[0].slice(0, 120)}).`);
+    if (/pixel limit/i.test((err as Error).message))
+      throw new HearthError('too_large', `${name} has more than ${MAX_INPUT_PIXELS / 1e6} million pixels.`);
+    throw new HearthError(
+      'unsupported_type',
+      `${name} looks like an image but could not be read as one (${(err as Error).message.split('\n')[0].slice(0, 120)}).`,
+    );
   }
 }

@@ -18,7 +18,11 @@ test('a password hash checks the right password and nothing else', async () => {
   }
   assert.notEqual(hashPassword('same password'), hashPassword('same password'), 'a fresh salt each time');
   assert.throws(() => passwordChecker('md5$abc'), /not an scrypt/);
-  assert.throws(() => passwordChecker('scrypt$1000$8$1$AAAAAAAAAAAAAAAAAAAAAA$' + 'A'.repeat(43)), /not an scrypt/, 'N must be a power of two');
+  assert.throws(
+    () => passwordChecker('scrypt$1000$8$1$AAAAAAAAAAAAAAAAAAAAAA$' + 'A'.repeat(43)),
+    /not an scrypt/,
+    'N must be a power of two',
+  );
 });
 
 function memoryStore(): SessionStore & { rows: Map<string, { expiresAt: number }> } {
@@ -53,7 +57,10 @@ test('sessions: the store keeps a hash of the token, sessions expire, logout end
 });
 
 test('the cookie is httpOnly, SameSite=Strict, for the whole site, and Secure only over https', () => {
-  assert.equal(sessionCookie('tok', { maxAgeSeconds: 60, secure: false }), 'hearth_session=tok; Path=/; HttpOnly; SameSite=Strict; Max-Age=60');
+  assert.equal(
+    sessionCookie('tok', { maxAgeSeconds: 60, secure: false }),
+    'hearth_session=tok; Path=/; HttpOnly; SameSite=Strict; Max-Age=60',
+  );
   assert.match(sessionCookie('tok', { maxAgeSeconds: 60, secure: true }), /; Secure$/);
   assert.equal(sessionTokenFrom('a=1; hearth_session=abc; b=2'), 'abc');
   assert.equal(sessionTokenFrom('xhearth_session=abc'), undefined);
@@ -103,13 +110,17 @@ test('exposure: off loopback, or with other host names allowed, a password is re
     assert.match(exposureRefusal({ ...none, listening: [host] }) ?? '', /without a password/, host);
     assert.equal(exposureRefusal({ ...none, passwordSet: true, listening: [host] }), null, host);
   }
-  assert.match(exposureRefusal({ listening: ['127.0.0.1'], allowedHosts: ['hearth.example.com'], passwordSet: false }) ?? '', /HEARTH_ALLOWED_HOSTS/);
+  assert.match(
+    exposureRefusal({ listening: ['127.0.0.1'], allowedHosts: ['hearth.example.com'], passwordSet: false }) ?? '',
+    /HEARTH_ALLOWED_HOSTS/,
+  );
 });
 
 test('the gate: public paths pass; with a password every other path needs a valid session', () => {
   assert.equal(isPublicPath('/login'), true);
   assert.equal(isPublicPath('/_next/static/chunks/a.js'), true);
-  for (const p of ['/', '/t/x', '/api/threads', '/api/health', '/api/auth/loginx', '/login/x', '/_next/data/x']) assert.equal(isPublicPath(p), false, p);
+  for (const p of ['/', '/t/x', '/api/threads', '/api/health', '/api/auth/loginx', '/login/x', '/_next/data/x'])
+    assert.equal(isPublicPath(p), false, p);
   installAuthGate({ required: true, valid: (t) => t === 'good' });
   try {
     assert.equal(authVerdict('/api/threads', 'hearth_session=good'), 'ok');

@@ -7,7 +7,15 @@ import { isLoopbackName } from '@/lib/api/request-guard';
  * all, which is every interface), or HEARTH_ALLOWED_HOSTS naming other host names (a reverse
  * proxy or a LAN name brings other machines' requests in, even to a loopback listener).
  */
-export function exposureRefusal({ listening, allowedHosts, passwordSet }: { listening: readonly string[]; allowedHosts: readonly string[]; passwordSet: boolean }): string | null {
+export function exposureRefusal({
+  listening,
+  allowedHosts,
+  passwordSet,
+}: {
+  listening: readonly string[];
+  allowedHosts: readonly string[];
+  passwordSet: boolean;
+}): string | null {
   if (passwordSet) return null;
   const open = listening.filter((h) => !isLoopbackName(h.replace(/^\[|\]$/g, '').replace(/^::ffff:/i, '')));
   if (open.length) {

@@ -62,5 +62,9 @@ export type LoginAttempt = { succeeded(): void };
 
 /** The client's address as Next passes it: the first X-Forwarded-For entry (the socket's address when the client sent none). */
 export function clientAddress(request: Request): string {
-  return request.headers.get('x-forwarded-for')?.split(',')[0]?.trim().slice(0, 100) || request.headers.get('x-real-ip')?.trim().slice(0, 100) || 'unknown';
+  return (
+    request.headers.get('x-forwarded-for')?.split(',')[0]?.trim().slice(0, 100) ||
+    request.headers.get('x-real-ip')?.trim().slice(0, 100) ||
+    'unknown'
+  );
 }

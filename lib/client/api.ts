@@ -1,5 +1,17 @@
 import type { Settings } from '@/lib/settings/settings';
-import type { AttachmentInfo, Health, ImportSummary, MemoryFact, ModelCheck, SearchFilters, SearchResult, SettingsView, StreamedEvent, ThreadSummary, ThreadView } from '@/lib/contract/responses';
+import type {
+  AttachmentInfo,
+  Health,
+  ImportSummary,
+  MemoryFact,
+  ModelCheck,
+  SearchFilters,
+  SearchResult,
+  SettingsView,
+  StreamedEvent,
+  ThreadSummary,
+  ThreadView,
+} from '@/lib/contract/responses';
 import { readSse } from '@/lib/contract/sse';
 
 /** The browser's calls to Hearth's HTTP API. Errors carry the server's code and sentence. */
@@ -31,15 +43,19 @@ export const api = {
     throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
   },
   listThreads: (limit: number, cursor?: string | null) =>
-    call<{ threads: ThreadSummary[]; nextCursor: string | null }>(`/api/threads?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+    call<{ threads: ThreadSummary[]; nextCursor: string | null }>(
+      `/api/threads?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    ),
   createThread: () => call<{ id: string; title: string; createdAt: number }>('/api/threads', { method: 'POST', body: '{}' }),
   getThread: (id: string) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`),
   patchThread: (id: string, patch: { title?: string; pinned?: boolean; systemPrompt?: string; branch?: string }) =>
     call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
   deleteThread: (id: string) => call<void>(`/api/threads/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   /** Deletes a message and what follows it; answers with the thread as now shown. */
-  deleteMessage: (threadId: string, messageId: string) => call<ThreadView>(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}`, { method: 'DELETE' }),
-  cancel: (threadId: string, turnId: string) => call<unknown>(`/api/threads/${encodeURIComponent(threadId)}/turns/${encodeURIComponent(turnId)}/cancel`, { method: 'POST' }),
+  deleteMessage: (threadId: string, messageId: string) =>
+    call<ThreadView>(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}`, { method: 'DELETE' }),
+  cancel: (threadId: string, turnId: string) =>
+    call<unknown>(`/api/threads/${encodeURIComponent(threadId)}/turns/${encodeURIComponent(turnId)}/cancel`, { method: 'POST' }),
   listMemories: () => call<{ memories: MemoryFact[] }>('/api/memories'),
   addMemory: (text: string) => call<MemoryFact>('/api/memories', { method: 'POST', body: JSON.stringify({ text }) }),
   forgetMemory: (id: string) => call<void>(`/api/memories/${encodeURIComponent(id)}`, { method: 'DELETE' }),
@@ -50,9 +66,15 @@ export const api = {
   },
   getSettings: () => call<SettingsView>('/api/settings'),
   /** Changes settings; null puts one back to the environment's value. */
-  patchSettings: (patch: Partial<{ [K in keyof Settings]: Settings[K] | null }>) => call<SettingsView>('/api/settings', { method: 'PATCH', body: JSON.stringify(patch) }),
-  checkModel: (url: string, model: string) => call<ModelCheck>('/api/settings/check-model', { method: 'POST', body: JSON.stringify(model ? { url, model } : { url }) }),
-  checkSearch: (url: string) => call<{ ok: boolean; results?: number; error?: string }>('/api/settings/check-search', { method: 'POST', body: JSON.stringify({ url }) }),
+  patchSettings: (patch: Partial<{ [K in keyof Settings]: Settings[K] | null }>) =>
+    call<SettingsView>('/api/settings', { method: 'PATCH', body: JSON.stringify(patch) }),
+  checkModel: (url: string, model: string) =>
+    call<ModelCheck>('/api/settings/check-model', { method: 'POST', body: JSON.stringify(model ? { url, model } : { url }) }),
+  checkSearch: (url: string) =>
+    call<{ ok: boolean; results?: number; error?: string }>('/api/settings/check-search', {
+      method: 'POST',
+      body: JSON.stringify({ url }),
+    }),
   /** Imports a library file (or one thread's JSON export), sent as it is. */
   importLibrary: (file: File) =>
     call<ImportSummary>('/api/import', { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } }),
@@ -102,12 +124,23 @@ export async function sendMessage(
 
 /** Asks for a new answer beside this one and streams its turn. */
 export async function regenerateAnswer(threadId: string, messageId: string, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
-  const res = await fetch(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}/regenerate`, { method: 'POST', signal });
+  const res = await fetch(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}/regenerate`, {
+    method: 'POST',
+    signal,
+  });
   await stream(res, onEvent, signal);
 }
 
 /** Re-attaches to a turn: replays its events after `after`, then follows it live. */
-export async function followTurn(threadId: string, turnId: string, after: number, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
-  const res = await fetch(`/api/threads/${encodeURIComponent(threadId)}/turns/${encodeURIComponent(turnId)}/events?after=${after}`, { signal });
+export async function followTurn(
+  threadId: string,
+  turnId: string,
+  after: number,
+  onEvent: (e: StreamedEvent) => void,
+  signal?: AbortSignal,
+) {
+  const res = await fetch(`/api/threads/${encodeURIComponent(threadId)}/turns/${encodeURIComponent(turnId)}/events?after=${after}`, {
+    signal,
+  });
   await stream(res, onEvent, signal);
 }

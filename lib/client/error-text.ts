@@ -7,15 +7,47 @@
 export type TurnEnding = { what: string; next: string; settings?: boolean; retry: boolean };
 
 const ENDINGS: Record<string, TurnEnding> = {
-  model_unreachable: { what: 'The model server could not be reached.', next: 'Check that llama-server is running, or change the model servers in Settings, then retry.', settings: true, retry: true },
-  model_error: { what: 'The model server answered with an error.', next: "llama-server's log says why; retry once it is fixed.", retry: true },
-  model_stream_broken: { what: 'The model server stopped in the middle of the answer; what it had written is kept.', next: 'Retry for a whole answer.', retry: true },
-  context_overflow: { what: "The conversation no longer fits the model's context.", next: 'Start a new chat, delete earlier messages, or run llama-server with a larger -c.', retry: false },
-  budget_exhausted: { what: 'This reply used its whole budget before it could finish.', next: 'Raise the turn budget in Settings, or ask a narrower question, then retry.', settings: true, retry: true },
-  storage_full: { what: 'The disk is full: nothing new could be saved.', next: 'Free some space (or raise HEARTH_MAX_DB_MB), then retry.', retry: true },
+  model_unreachable: {
+    what: 'The model server could not be reached.',
+    next: 'Check that llama-server is running, or change the model servers in Settings, then retry.',
+    settings: true,
+    retry: true,
+  },
+  model_error: {
+    what: 'The model server answered with an error.',
+    next: "llama-server's log says why; retry once it is fixed.",
+    retry: true,
+  },
+  model_stream_broken: {
+    what: 'The model server stopped in the middle of the answer; what it had written is kept.',
+    next: 'Retry for a whole answer.',
+    retry: true,
+  },
+  context_overflow: {
+    what: "The conversation no longer fits the model's context.",
+    next: 'Start a new chat, delete earlier messages, or run llama-server with a larger -c.',
+    retry: false,
+  },
+  budget_exhausted: {
+    what: 'This reply used its whole budget before it could finish.',
+    next: 'Raise the turn budget in Settings, or ask a narrower question, then retry.',
+    settings: true,
+    retry: true,
+  },
+  storage_full: {
+    what: 'The disk is full: nothing new could be saved.',
+    next: 'Free some space (or raise HEARTH_MAX_DB_MB), then retry.',
+    retry: true,
+  },
   internal: { what: 'Something went wrong inside Hearth.', next: "Hearth's log says what; retry.", retry: true },
 };
 
 export function turnEnding(code: string | null | undefined): TurnEnding {
-  return ENDINGS[code ?? ''] ?? { what: `This reply ended with an error (${code ?? 'unknown'}).`, next: 'Retry, or look at the server log.', retry: true };
+  return (
+    ENDINGS[code ?? ''] ?? {
+      what: `This reply ended with an error (${code ?? 'unknown'}).`,
+      next: 'Retry, or look at the server log.',
+      retry: true,
+    }
+  );
 }

@@ -2,12 +2,24 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resultPreview, stageLine, toolDoing } from './turn-text';
 
-const call = (name: string, args: unknown, rest: Record<string, unknown> = {}) => ({ id: '1', name, arguments: JSON.stringify(args), ...rest });
+const call = (name: string, args: unknown, rest: Record<string, unknown> = {}) => ({
+  id: '1',
+  name,
+  arguments: JSON.stringify(args),
+  ...rest,
+});
 
 test('the stage line names what runs now: the web search and its words, the page being read, the queue place', () => {
-  assert.equal(stageLine('searching', [call('web_search', { query: 'bitcoin price today' })]), 'Searching the web for “bitcoin price today”…');
+  assert.equal(
+    stageLine('searching', [call('web_search', { query: 'bitcoin price today' })]),
+    'Searching the web for “bitcoin price today”…',
+  );
   assert.equal(stageLine('searching', [call('fetch_url', { url: 'https://www.example.org/a/b?c' })]), 'Reading a page on www.example.org…');
-  assert.equal(stageLine('searching', [call('web_search', { query: 'x' }, { ok: true }), call('calculator', { expression: '1+1' })]), 'Calculating 1+1…', 'the call still running, not the one done');
+  assert.equal(
+    stageLine('searching', [call('web_search', { query: 'x' }, { ok: true }), call('calculator', { expression: '1+1' })]),
+    'Calculating 1+1…',
+    'the call still running, not the one done',
+  );
   assert.equal(stageLine('checking', [call('web_search', { query: 'x' }, { ok: true })]), 'Checking the answer…');
   assert.equal(stageLine('writing', []), 'Writing…');
   assert.equal(stageLine(null, []), 'Thinking…');
@@ -17,22 +29,40 @@ test('the stage line names what runs now: the web search and its words, the page
 });
 
 test('a tool in words, whatever its arguments', () => {
-  assert.equal(toolDoing(call('search_conversations', { query: 'trip to Lyon' })), 'Looking through earlier conversations for “trip to Lyon”');
+  assert.equal(
+    toolDoing(call('search_conversations', { query: 'trip to Lyon' })),
+    'Looking through earlier conversations for “trip to Lyon”',
+  );
   assert.equal(toolDoing({ name: 'web_search', arguments: 'not json' }), 'Searching the web');
   assert.equal(toolDoing({ name: 'fetch_url', arguments: '{"url": "no url"}' }), 'Reading a page on no url');
   assert.equal(toolDoing(call('mystery', {})), 'Using mystery');
-  assert.equal(toolDoing(call('web_search', { query: 'bitcoin' }), true), 'Searched the web for “bitcoin”', 'a finished call in the past tense');
+  assert.equal(
+    toolDoing(call('web_search', { query: 'bitcoin' }), true),
+    'Searched the web for “bitcoin”',
+    'a finished call in the past tense',
+  );
   assert.equal(toolDoing(call('fetch_url', { url: 'https://a.org/x' }), true), 'Read a page on a.org');
   assert.equal(toolDoing(call('mystery', {}), true), 'Used mystery');
   assert.match(toolDoing(call('web_search', { query: 'q'.repeat(200) })), /^Searching the web for “q{79}…”$/);
 });
 
 test('a result preview in one line: titles found, the page read, the number computed, the failure', () => {
-  assert.equal(resultPreview(call('web_search', {}, { ok: true, result: { results: [{ title: 'A' }, { title: 'B' }, { title: 'C' }, { title: 'D' }] } })), '4 results: A · B · C');
+  assert.equal(
+    resultPreview(
+      call('web_search', {}, { ok: true, result: { results: [{ title: 'A' }, { title: 'B' }, { title: 'C' }, { title: 'D' }] } }),
+    ),
+    '4 results: A · B · C',
+  );
   assert.equal(resultPreview(call('web_search', {}, { ok: true, result: { results: [] } })), '0 results');
-  assert.equal(resultPreview(call('fetch_url', {}, { ok: true, result: { url: 'https://x.org/p', title: 'The page', text: 'abc'.repeat(1000) } })), 'The page — 3,000 characters');
+  assert.equal(
+    resultPreview(call('fetch_url', {}, { ok: true, result: { url: 'https://x.org/p', title: 'The page', text: 'abc'.repeat(1000) } })),
+    'The page — 3,000 characters',
+  );
   assert.equal(resultPreview(call('calculator', {}, { ok: true, result: { expression: '2^10', result: '1024', exact: true } })), '= 1024');
-  assert.equal(resultPreview(call('web_search', {}, { ok: false, error: 'the search service did not answer' })), 'failed: the search service did not answer');
+  assert.equal(
+    resultPreview(call('web_search', {}, { ok: false, error: 'the search service did not answer' })),
+    'failed: the search service did not answer',
+  );
   assert.equal(resultPreview(call('now', {})), 'running…');
   assert.equal(resultPreview(call('now', {}, { ok: true, result: { iso: '2026-12-01T09:30:00Z' } })), '{"iso":"2026-12-01T09:30:00Z"}');
 });

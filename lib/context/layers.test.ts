@@ -7,15 +7,26 @@ import { ContextRuntime, renderContextBlock, Slot, type ContextLayer } from './l
 const ctx = { executionId: 'turn-1', threadId: 'thread-1', resourceId: 'me' };
 
 const system = (id: string, text: string, slot: number = Slot.SYSTEM): ContextLayer => ({ id, slot, recall: () => ({ system: text }) });
-const history = (...messages: { role: 'user' | 'assistant'; content: string }[]): ContextLayer => ({ id: 'history', slot: Slot.HISTORY, recall: () => ({ messages }) });
-const note = (id: string, text: string, slot: number = Slot.RECALLED_MEMORY): ContextLayer => ({ id, slot, recall: () => ({ system: text }) });
+const history = (...messages: { role: 'user' | 'assistant'; content: string }[]): ContextLayer => ({
+  id: 'history',
+  slot: Slot.HISTORY,
+  recall: () => ({ messages }),
+});
+const note = (id: string, text: string, slot: number = Slot.RECALLED_MEMORY): ContextLayer => ({
+  id,
+  slot,
+  recall: () => ({ system: text }),
+});
 
 test('two layers with one id are refused, naming it', async () => {
   await assert.rejects(ContextRuntime.create([system('same', 'a'), system('same', 'b')], ctx), /two context layers share the id same/);
 });
 
 test('layers before the history make one system message, in slot order; without notes the history is untouched', async () => {
-  const rt = await ContextRuntime.create([history({ role: 'user', content: 'hi' }), system('late', 'second', Slot.STEERING), system('early', 'first')], ctx);
+  const rt = await ContextRuntime.create(
+    [history({ role: 'user', content: 'hi' }), system('late', 'second', Slot.STEERING), system('early', 'first')],
+    ctx,
+  );
   assert.deepEqual(await rt.view(), [
     { role: 'system', content: 'first\n\nsecond' },
     { role: 'user', content: 'hi' },
@@ -27,7 +38,12 @@ test('layers before the history make one system message, in slot order; without 
 
 test('notes of the layers after the history go, as one block, at the start of the newest question; with no question they are one', async () => {
   const rt = await ContextRuntime.create(
-    [system('identity', 'You are Hearth.'), history({ role: 'user', content: 'first' }, { role: 'assistant', content: 'answer' }, { role: 'user', content: 'second' }), note('memory', 'likes tea'), note('decisions', 'checked once', Slot.DECISIONS)],
+    [
+      system('identity', 'You are Hearth.'),
+      history({ role: 'user', content: 'first' }, { role: 'assistant', content: 'answer' }, { role: 'user', content: 'second' }),
+      note('memory', 'likes tea'),
+      note('decisions', 'checked once', Slot.DECISIONS),
+    ],
     ctx,
   );
   const view = await rt.view();

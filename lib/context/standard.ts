@@ -92,7 +92,9 @@ export function renderAttachments(files: readonly AttachedFile[], maxChars = MAX
     const room = maxChars - used;
     const about = f.id ? `, ${f.lines ?? 0} line${f.lines === 1 ? '' : 's'}, id ${f.id}` : '';
     if (room <= 200) {
-      blocks.push(`--- ${f.name}${f.id ? ` (id ${f.id})` : ''}: left out here, the files attached to this message are too long together${f.id ? '; read it with read_attachment or grep_attachment' : ''} ---`);
+      blocks.push(
+        `--- ${f.name}${f.id ? ` (id ${f.id})` : ''}: left out here, the files attached to this message are too long together${f.id ? '; read it with read_attachment or grep_attachment' : ''} ---`,
+      );
       continue;
     }
     const shown = f.text.slice(0, room);
@@ -115,8 +117,12 @@ export function renderAttachments(files: readonly AttachedFile[], maxChars = MAX
  */
 export function renderHistoryMessage(m: HistoryMessage, fileChars = MAX_ATTACHMENT_CHARS): ChatMessage {
   if (m.role === 'assistant') return { role: 'assistant', content: m.content };
-  const text = [m.contextBlock ? renderContextBlock(m.contextBlock) : null, renderAttachments(m.files ?? [], fileChars), m.content].filter((p): p is string => Boolean(p)).join('\n\n');
-  const images: ContentPart[] = (m.files ?? []).flatMap((f) => (f.image?.dataUrl ? [{ type: 'image_url' as const, image_url: { url: f.image.dataUrl } }] : []));
+  const text = [m.contextBlock ? renderContextBlock(m.contextBlock) : null, renderAttachments(m.files ?? [], fileChars), m.content]
+    .filter((p): p is string => Boolean(p))
+    .join('\n\n');
+  const images: ContentPart[] = (m.files ?? []).flatMap((f) =>
+    f.image?.dataUrl ? [{ type: 'image_url' as const, image_url: { url: f.image.dataUrl } }] : [],
+  );
   return { role: 'user', content: images.length ? [{ type: 'text', text }, ...images] : text };
 }
 
@@ -162,7 +168,11 @@ export function selectHistory(messages: readonly HistoryMessage[], budget: Histo
   const users = messages.map((m, i) => i).filter((i) => messages[i].role === 'user');
   const checkpoints = users.filter((i, k) => {
     const prev = users[k - 1];
-    return prev === undefined || Math.floor(before[prev] / charStep) < Math.floor(before[i] / charStep) || Math.floor(prev / countStep) < Math.floor(i / countStep);
+    return (
+      prev === undefined ||
+      Math.floor(before[prev] / charStep) < Math.floor(before[i] / charStep) ||
+      Math.floor(prev / countStep) < Math.floor(i / countStep)
+    );
   });
   const start = checkpoints.find((i) => i >= earliest) ?? users.find((i) => i >= earliest) ?? messages.length - 1;
   return messages.slice(start);

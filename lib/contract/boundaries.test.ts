@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import { importsOf, violations } from './boundaries';
 
 function sourceTree(): Map<string, string> {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.tsx', '*.mjs'], { encoding: 'utf8' });
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.tsx', '*.mjs'], {
+    encoding: 'utf8',
+  });
   const files = new Map<string, string>();
   for (const file of listed.split('\n').filter(Boolean)) if (fs.existsSync(file)) files.set(file, fs.readFileSync(file, 'utf8'));
   return files;

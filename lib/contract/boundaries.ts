@@ -9,7 +9,10 @@ import path from 'node:path';
 
 export type Rule = { name: string; applies: (file: string) => boolean; forbids: (target: string) => boolean };
 
-const under = (...dirs: string[]) => (p: string) => dirs.some((d) => p === d || p.startsWith(`${d}/`));
+const under =
+  (...dirs: string[]) =>
+  (p: string) =>
+    dirs.some((d) => p === d || p.startsWith(`${d}/`));
 const isTest = (p: string) => /\.test\.tsx?$/.test(p) || p.startsWith('e2e/') || p.startsWith('lib/testing/');
 
 const browserSide = under('components', 'lib/client');
@@ -18,7 +21,11 @@ const serverOnly = under('lib/engine', 'lib/turns', 'lib/tools', 'lib/decide', '
 export const RULES: readonly Rule[] = [
   { name: 'the browser imports no server code', applies: browserSide, forbids: serverOnly },
   { name: 'the contract imports neither side', applies: under('lib/contract'), forbids: (t) => serverOnly(t) || browserSide(t) },
-  { name: 'the server imports no browser code', applies: (f) => !browserSide(f) && !(f.startsWith('app/') && !f.startsWith('app/api/')) && !f.startsWith('lib/contract/'), forbids: under('lib/client', 'components') },
+  {
+    name: 'the server imports no browser code',
+    applies: (f) => !browserSide(f) && !(f.startsWith('app/') && !f.startsWith('app/api/')) && !f.startsWith('lib/contract/'),
+    forbids: under('lib/client', 'components'),
+  },
   { name: 'route handlers reach the database only through lib/', applies: (f) => /^app\/.*\/route\.tsx?$/.test(f), forbids: under('db') },
 ];
 

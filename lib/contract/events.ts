@@ -22,7 +22,17 @@ export type TurnStats = {
 };
 
 /** A turn's stats before anything happened (stored stats leave out what is zero). */
-export const EMPTY_STATS: TurnStats = { rounds: 0, modelCalls: 0, toolCalls: 0, gateNudges: 0, promptTokens: 0, completionTokens: 0, fuelUsed: 0, ms: 0, modelMs: 0 };
+export const EMPTY_STATS: TurnStats = {
+  rounds: 0,
+  modelCalls: 0,
+  toolCalls: 0,
+  gateNudges: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  fuelUsed: 0,
+  ms: 0,
+  modelMs: 0,
+};
 
 export type TurnStage = 'queued' | 'thinking' | 'searching' | 'checking' | 'writing' | 'resumed';
 
@@ -35,7 +45,12 @@ export type TurnEvent =
   | { type: 'draft'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: string }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; result?: unknown; error?: string; repeat?: boolean; ms: number }
-  | { type: 'draft_rejected'; reason: 'deferral' | 'refusal' | 'freshness' | 'verdict' | 'tool_call' | 'no_research'; detail?: string; query?: string }
+  | {
+      type: 'draft_rejected';
+      reason: 'deferral' | 'refusal' | 'freshness' | 'verdict' | 'tool_call' | 'no_research';
+      detail?: string;
+      query?: string;
+    }
   | { type: 'calculation'; expression: string; result: string; exact: boolean; fraction?: string }
   | { type: 'message'; id: string; content: string }
   | { type: 'error'; code: string; message: string; fuelUsed?: number }

@@ -6,7 +6,16 @@ import type { Settings } from '@/lib/settings/settings';
 /** What the HTTP API answers with: the shapes the server builds and the browser reads. */
 
 export type ThreadSummary = { id: string; title: string; createdAt: number; updatedAt: number; pinned: boolean };
-export type ToolCallView = { id: string; name: string; arguments: string; ok: boolean; result: unknown; error?: string; repeat: boolean; ms: number };
+export type ToolCallView = {
+  id: string;
+  name: string;
+  arguments: string;
+  ok: boolean;
+  result: unknown;
+  error?: string;
+  repeat: boolean;
+  ms: number;
+};
 export type MessageView = {
   id: string;
   role: 'user' | 'assistant';
@@ -37,9 +46,25 @@ export type ThreadView = ThreadSummary & {
 };
 /** A thread as its JSON export keeps it: the branch shown, and with `allBranches` every other one. */
 export type ThreadExport = ThreadView & { otherMessages?: MessageView[] };
-export type AttachmentInfo = { id: string; name: string; mime: string; size: number; kind?: string; width?: number | null; height?: number | null };
+export type AttachmentInfo = {
+  id: string;
+  name: string;
+  mime: string;
+  size: number;
+  kind?: string;
+  width?: number | null;
+  height?: number | null;
+};
 export type MemoryFact = { id: string; text: string; createdAt: number; updatedAt: number };
-export type ModelServerHealth = { url: string; reachable: boolean; up: boolean; id?: string; error?: string; running: number; conversationSlots: number };
+export type ModelServerHealth = {
+  url: string;
+  reachable: boolean;
+  up: boolean;
+  id?: string;
+  error?: string;
+  running: number;
+  conversationSlots: number;
+};
 export type Health = {
   ok: boolean;
   db: boolean;
@@ -48,8 +73,21 @@ export type Health = {
   servers?: ModelServerHealth[];
 };
 
-export type SettingsView = { settings: Settings; defaults: Settings; overridden: (keyof Settings)[]; tools: readonly { name: string; what: string }[] };
-export type ModelCheck = { url: string; reachable: boolean; id?: string; contextSize?: number; slots?: number; vision?: boolean; error?: string };
+export type SettingsView = {
+  settings: Settings;
+  defaults: Settings;
+  overridden: (keyof Settings)[];
+  tools: readonly { name: string; what: string }[];
+};
+export type ModelCheck = {
+  url: string;
+  reachable: boolean;
+  id?: string;
+  contextSize?: number;
+  slots?: number;
+  vision?: boolean;
+  error?: string;
+};
 
 export type SearchFilters = { threadId?: string; role?: 'user' | 'assistant'; from?: string; to?: string };
 /** A search hit: a message, an attached file (with the message it came with) or a thread's title (no message). */
@@ -65,7 +103,10 @@ export type SearchResult = {
   createdAt: number;
   attachment?: { id: string; name: string };
 };
-type Counts = Record<'memories' | 'threads' | 'messages' | 'decisions' | 'turns' | 'turnEvents' | 'turnSteps' | 'toolCalls' | 'attachments' | 'files', number>;
+type Counts = Record<
+  'memories' | 'threads' | 'messages' | 'decisions' | 'turns' | 'turnEvents' | 'turnSteps' | 'toolCalls' | 'attachments' | 'files',
+  number
+>;
 export type ImportSummary = { source: 'library' | 'thread'; added: Counts; alreadyHere: Counts };
 
 export type StreamedEvent = TurnEvent & { seq: number };

@@ -85,7 +85,8 @@ export function defineDecideStep<Q extends Record<string, Question>, T extends s
     const properties: Record<string, unknown> = {};
     for (const [key, q] of group) properties[key] = questionSchema(q);
     const textKeys = withText ? (Object.keys(definition.text ?? {}) as string[]) : [];
-    for (const key of textKeys) properties[key] = { type: 'string', maxLength: 200, description: (definition.text as Record<string, string>)[key] };
+    for (const key of textKeys)
+      properties[key] = { type: 'string', maxLength: 200, description: (definition.text as Record<string, string>)[key] };
     const schema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
     const messages: ChatMessage[] = [
       { role: 'system', content: definition.system },
@@ -124,7 +125,14 @@ export function defineDecideStep<Q extends Record<string, Question>, T extends s
       for (const [key, q] of group) {
         const values = allowedValues(q);
         const raw = parsed[key];
-        const sampled = q.kind === 'boolean' ? (typeof raw === 'boolean' ? String(raw) : null) : typeof raw === 'string' && values.includes(raw) ? raw : null;
+        const sampled =
+          q.kind === 'boolean'
+            ? typeof raw === 'boolean'
+              ? String(raw)
+              : null
+            : typeof raw === 'string' && values.includes(raw)
+              ? raw
+              : null;
         const dist = result.tokenProbs ? valueDistribution(result.tokenProbs, key, values, q.kind !== 'boolean') : null;
         if (!dist) native = false;
         if (!dist && sampled === null) {

@@ -7,7 +7,13 @@ import type { DecisionRecord } from '@/lib/contract/decisions';
 /** The decisions-history layer's hooks called one by one, with the state the runtime would hand them. */
 
 const ctx: LayerCtx = { executionId: 'turn-9', threadId: 'thread-4', resourceId: 'owner' };
-const rec = (stepId: string, at: number): DecisionRecord => ({ stepId, at, modelId: 'm', source: 'native', answers: { ok: { kind: 'boolean', value: true, p: 0.9 } } });
+const rec = (stepId: string, at: number): DecisionRecord => ({
+  stepId,
+  at,
+  modelId: 'm',
+  source: 'native',
+  answers: { ok: { kind: 'boolean', value: true, p: 0.9 } },
+});
 
 function storage() {
   const loads: unknown[] = [];
@@ -25,12 +31,20 @@ function storage() {
 }
 
 test('history hooks: each scope keys its records by its own id', async () => {
-  for (const [scope, key] of [['execution', 'turn-9'], ['thread', 'thread-4'], ['resource', 'owner']] as const) {
+  for (const [scope, key] of [
+    ['execution', 'turn-9'],
+    ['thread', 'thread-4'],
+    ['resource', 'owner'],
+  ] as const) {
     const { s, loads, appends } = storage();
     const layer = decisionsHistoryLayer({ scope, storage: s, maxRecords: 2 });
     const state = await layer.init!({ ctx });
     assert.deepEqual(loads, [{ layerId: 'decisionsHistory', scope, scopeKey: key }], scope);
-    assert.deepEqual(state.records.map((r) => r.stepId), ['b', 'c'], `${scope}: loaded records trimmed to the newest 2`);
+    assert.deepEqual(
+      state.records.map((r) => r.stepId),
+      ['b', 'c'],
+      `${scope}: loaded records trimmed to the newest 2`,
+    );
     await layer.onDecision!({ state, record: rec('d', 4), ctx });
     assert.deepEqual(appends, [{ scopeKey: key, maxRecords: 2, stepId: 'd' }], scope);
   }
@@ -38,7 +52,11 @@ test('history hooks: each scope keys its records by its own id', async () => {
 
 test('history hooks: maxRecords must be a whole number of at least 1', () => {
   for (const bad of [0, -1, 1.5]) {
-    assert.throws(() => decisionsHistoryLayer({ maxRecords: bad }), (e: unknown) => (e as Error).message === 'maxRecords must be a whole number of at least 1', String(bad));
+    assert.throws(
+      () => decisionsHistoryLayer({ maxRecords: bad }),
+      (e: unknown) => (e as Error).message === 'maxRecords must be a whole number of at least 1',
+      String(bad),
+    );
   }
   assert.doesNotThrow(() => decisionsHistoryLayer({ maxRecords: 1 }));
 });
@@ -67,8 +85,14 @@ test('history hooks: a fork inherits the parent’s records; its return adds onl
   const child = layer.onSpawn!({ parentState: parent });
   assert.deepEqual(child, { records: [rec('a', 1), rec('b', 2)], inherited: 2 });
   const grown = { records: [...child.records, rec('c', 3), rec('d', 4)], inherited: 2 };
-  assert.deepEqual(layer.onReturn!({ childState: grown, parentState: parent }), { records: [rec('b', 2), rec('c', 3), rec('d', 4)], inherited: 1 });
-  assert.deepEqual(layer.onReturn!({ childState: grown, parentState: undefined as never }), { records: [rec('c', 3), rec('d', 4)], inherited: 0 });
+  assert.deepEqual(layer.onReturn!({ childState: grown, parentState: parent }), {
+    records: [rec('b', 2), rec('c', 3), rec('d', 4)],
+    inherited: 1,
+  });
+  assert.deepEqual(layer.onReturn!({ childState: grown, parentState: undefined as never }), {
+    records: [rec('c', 3), rec('d', 4)],
+    inherited: 0,
+  });
 });
 
 test('history hooks: what the layer provides, with and without state', () => {

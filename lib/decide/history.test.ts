@@ -15,7 +15,11 @@ const triage: DecisionRecord = {
     urgency: { kind: 'score', level: 'medium', value: 1.3 },
   },
 };
-const rec = (stepId: string, at: number, answers: DecisionRecord['answers'] = { ok: { kind: 'boolean', value: at % 2 === 0, p: at / 100 } }): DecisionRecord => ({
+const rec = (
+  stepId: string,
+  at: number,
+  answers: DecisionRecord['answers'] = { ok: { kind: 'boolean', value: at % 2 === 0, p: at / 100 } },
+): DecisionRecord => ({
   stepId,
   at,
   modelId: 'm',
@@ -38,7 +42,10 @@ function memoryStorage(): DecisionStorage & { rows: Map<string, DecisionRecord[]
 
 describe('recall rendering', () => {
   test('the example line, exactly', () => {
-    assert.equal(renderDecisionsSummary([triage]), 'Decisions so far:\n- triage: destination=billing (0.81), isUrgent=yes (0.92), urgency=medium (1.3)');
+    assert.equal(
+      renderDecisionsSummary([triage]),
+      'Decisions so far:\n- triage: destination=billing (0.81), isUrgent=yes (0.92), urgency=medium (1.3)',
+    );
   });
 
   test('no, refused, rounding, newest record per step only, free text left out', () => {
@@ -69,7 +76,10 @@ describe('decisions history layer', () => {
   test('maxRecords drops the oldest first', async () => {
     const rt = await ContextRuntime.create([decisionsHistoryLayer({ maxRecords: 3 })] as const, ctx);
     for (let i = 1; i <= 5; i++) await rt.recordDecision(rec(`s${i}`, i));
-    assert.deepEqual(rt.context.decisionsHistory.all.map((r) => r.at), [3, 4, 5]);
+    assert.deepEqual(
+      rt.context.decisionsHistory.all.map((r) => r.at),
+      [3, 4, 5],
+    );
   });
 
   test('recall renders into the system part of the view; recall:false keeps data only', async () => {
@@ -90,7 +100,8 @@ describe('decisions history layer', () => {
       const first = await ContextRuntime.create([decisionsHistoryLayer({ scope, storage })] as const, ctx);
       await first.recordDecision(rec('x', 1));
       // A restart of the same execution (or a later turn of the same thread / user) sees them.
-      const sameKey = scope === 'execution' ? ctx : { ...ctx, executionId: 'turn-2', threadId: scope === 'resource' ? 'thread-9' : ctx.threadId };
+      const sameKey =
+        scope === 'execution' ? ctx : { ...ctx, executionId: 'turn-2', threadId: scope === 'resource' ? 'thread-9' : ctx.threadId };
       const second = await ContextRuntime.create([decisionsHistoryLayer({ scope, storage })] as const, sameKey);
       assert.equal(second.context.decisionsHistory.all.length, 1);
       const otherKey = { executionId: 'turn-3', threadId: 'thread-3', resourceId: 'someone-else' };
@@ -120,12 +131,26 @@ describe('decisions history layer', () => {
   });
 
   test('a hook that throws or times out becomes a diagnostic and does not fail the step', async () => {
-    const thrower: ContextLayer<'thrower', null> = { id: 'thrower', slot: 1, onDecision: () => { throw new Error('bad hook'); } };
-    const sleeper: ContextLayer<'sleeper', null> = { id: 'sleeper', slot: 2, timeouts: { onDecision: 20 }, onDecision: () => new Promise(() => undefined) };
+    const thrower: ContextLayer<'thrower', null> = {
+      id: 'thrower',
+      slot: 1,
+      onDecision: () => {
+        throw new Error('bad hook');
+      },
+    };
+    const sleeper: ContextLayer<'sleeper', null> = {
+      id: 'sleeper',
+      slot: 2,
+      timeouts: { onDecision: 20 },
+      onDecision: () => new Promise(() => undefined),
+    };
     const rt = await ContextRuntime.create([thrower, sleeper, decisionsHistoryLayer()] as const, ctx);
     await rt.recordDecision(rec('a', 1));
     assert.equal(rt.context.decisionsHistory.all.length, 1);
-    assert.deepEqual(rt.diagnostics.map((d) => `${d.layerId}.${d.hook}`), ['thrower.onDecision', 'sleeper.onDecision']);
+    assert.deepEqual(
+      rt.diagnostics.map((d) => `${d.layerId}.${d.hook}`),
+      ['thrower.onDecision', 'sleeper.onDecision'],
+    );
     assert.match(rt.diagnostics[1].message, /timed out/);
   });
 
@@ -140,6 +165,9 @@ describe('decisions history layer', () => {
     await rt.recordDecision(rec('parent', 4));
     rt.join(a);
     rt.join(b);
-    assert.deepEqual(rt.context.decisionsHistory.all.map((r) => r.stepId), ['before', 'parent', 'fromA', 'fromB']);
+    assert.deepEqual(
+      rt.context.decisionsHistory.all.map((r) => r.stepId),
+      ['before', 'parent', 'fromA', 'fromB'],
+    );
   });
 });

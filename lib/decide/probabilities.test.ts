@@ -12,22 +12,50 @@ const near = (actual: Record<string, number> | null, expected: Record<string, nu
 };
 
 test('the value starting at the token after the marker: its candidates share the mass', () => {
-  const tokens = [tok('{"verdict": "'), tok('yes', [['yes', 0.7], ['no', 0.3]]), tok('"}')];
+  const tokens = [
+    tok('{"verdict": "'),
+    tok('yes', [
+      ['yes', 0.7],
+      ['no', 0.3],
+    ]),
+    tok('"}'),
+  ];
   near(valueDistribution(tokens, 'verdict', ['yes', 'no'], true), { yes: 0.7, no: 0.3 });
 });
 
 test('the marker and the start of the value in one token: each candidate is read past the marker', () => {
-  const tokens = [tok('{"verdict": "ye', [['{"verdict": "ye', 0.6], ['{"verdict": "n', 0.4]]), tok('s"}')];
+  const tokens = [
+    tok('{"verdict": "ye', [
+      ['{"verdict": "ye', 0.6],
+      ['{"verdict": "n', 0.4],
+    ]),
+    tok('s"}'),
+  ];
   near(valueDistribution(tokens, 'verdict', ['yes', 'no'], true), { yes: 0.6, no: 0.4 });
 });
 
 test('a candidate that could begin two values gives each half; candidates that fit no value do not count', () => {
-  const tokens = [tok('{"a": "'), tok('n', [['n', 0.5], ['yes', 0.3], ['zzz', 0.2]])];
+  const tokens = [
+    tok('{"a": "'),
+    tok('n', [
+      ['n', 0.5],
+      ['yes', 0.3],
+      ['zzz', 0.2],
+    ]),
+  ];
   near(valueDistribution(tokens, 'a', ['yes', 'no', 'not_sure'], true), { yes: 0.3 / 0.8, no: 0.25 / 0.8, not_sure: 0.25 / 0.8 });
 });
 
 test('unquoted values (booleans) are read without a quote after the colon', () => {
-  const tokens = [tok('{"ok":'), tok(' '), tok('true', [['true', 0.8], ['false', 0.2]]), tok('}')];
+  const tokens = [
+    tok('{"ok":'),
+    tok(' '),
+    tok('true', [
+      ['true', 0.8],
+      ['false', 0.2],
+    ]),
+    tok('}'),
+  ];
   near(valueDistribution(tokens, 'ok', ['true', 'false'], false), { true: 0.8, false: 0.2 });
 });
 

@@ -4,7 +4,8 @@ import type { ChatRequest, ModelClient } from '@/lib/llm/types';
 import { looksLikeArithmetic, planAndCompute } from './arithmetic';
 
 test('the free arithmetic check: sums and products yes, identifiers no', () => {
-  for (const q of ['What is 23 * 47 + 156?', 'how much is 12.5 times 4 minus 7', '17% of 240', '3^4 - 1', 'what is 1/3 + 1/6']) assert.equal(looksLikeArithmetic(q), true, q);
+  for (const q of ['What is 23 * 47 + 156?', 'how much is 12.5 times 4 minus 7', '17% of 240', '3^4 - 1', 'what is 1/3 + 1/6'])
+    assert.equal(looksLikeArithmetic(q), true, q);
   for (const q of [
     'Please read 9d2f41c0-427a-4b1e-9c3a-5f0e2d8b7a61',
     'What happened on 2026-11-30?',
@@ -13,11 +14,30 @@ test('the free arithmetic check: sums and products yes, identifiers no', () => {
     'Error code E404-2 on sha256 a3f9e1b2',
     'Explain closures.',
     'Call me on 555-0100',
-  ]) assert.equal(looksLikeArithmetic(q), false, q);
+  ])
+    assert.equal(looksLikeArithmetic(q), false, q);
 });
 
 test('the free arithmetic check: each cue word counts, a lone number or a phone-like dash does not', () => {
-  for (const cue of ['plus', 'minus', 'times', 'multiplied by', 'divided by', 'over', 'sum of', 'product of', 'difference of', 'total of', 'add', 'subtract', 'percent of', 'squared and', 'cubed and', 'half of', 'twice']) {
+  for (const cue of [
+    'plus',
+    'minus',
+    'times',
+    'multiplied by',
+    'divided by',
+    'over',
+    'sum of',
+    'product of',
+    'difference of',
+    'total of',
+    'add',
+    'subtract',
+    'percent of',
+    'squared and',
+    'cubed and',
+    'half of',
+    'twice',
+  ]) {
     assert.equal(looksLikeArithmetic(`3 ${cue} 4`), true, cue);
   }
   for (const op of ['+', '-', '*', '/', '×', '÷', '^', '%']) assert.equal(looksLikeArithmetic(`3 ${op} 4`), true, op);
@@ -27,7 +47,11 @@ test('the free arithmetic check: each cue word counts, a lone number or a phone-
   assert.equal(looksLikeArithmetic('PLUS: 2 PLUS 2'), true, 'cue words in any case');
   assert.equal(looksLikeArithmetic('at 10:30:15 and 11:00 plus'), false, 'times with seconds are identifiers');
   assert.equal(looksLikeArithmetic('2026-11-30T10:30 plus 2026-12-01 10:30:00'), false, 'dates with times are identifiers');
-  assert.equal(looksLikeArithmetic('Add the meeting on 2026-11-30 to my notes'), false, 'a date alone, beside a cue word, is an identifier');
+  assert.equal(
+    looksLikeArithmetic('Add the meeting on 2026-11-30 to my notes'),
+    false,
+    'a date alone, beside a cue word, is an identifier',
+  );
   assert.equal(looksLikeArithmetic('V1.2.3 plus 4.5.6'), false, 'versions in any case');
   assert.equal(looksLikeArithmetic('9D2F41C0-427A-4B1E-9C3A-5F0E2D8B7A61 plus 2'), false, 'upper-case UUIDs');
   assert.equal(looksLikeArithmetic('1.5 plus 2.25'), true, 'decimals are numbers');
@@ -42,7 +66,15 @@ function planModel(content: string | Error) {
     async chat(req) {
       requests.push(req);
       if (content instanceof Error) throw content;
-      return { content, reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: 'm' };
+      return {
+        content,
+        reasoning: '',
+        toolCalls: [],
+        finishReason: 'stop',
+        usage: { promptTokens: 1, completionTokens: 1 },
+        tokenProbs: null,
+        model: 'm',
+      };
     },
   };
   return { model, requests };
@@ -68,7 +100,14 @@ test('the plan: the model is asked for one expression under a schema, at tempera
 });
 
 test('the plan: anything but numbers and operators, extra keys, an empty or overlong plan, or prose is refused with a diagnostic', async () => {
-  for (const content of ['{"expression": "Math.pow(2,3)"}', '{"expression": "2+2", "note": "x"}', '{"expression": ""}', `{"expression": "${'1+'.repeat(150)}1"}`, 'It is 4.', '{"expression": "2+2\\n"}']) {
+  for (const content of [
+    '{"expression": "Math.pow(2,3)"}',
+    '{"expression": "2+2", "note": "x"}',
+    '{"expression": ""}',
+    `{"expression": "${'1+'.repeat(150)}1"}`,
+    'It is 4.',
+    '{"expression": "2+2\\n"}',
+  ]) {
     const out = await planAndCompute(planModel(content).model, 'q');
     assert.equal(out.ok, false, content);
     assert.equal(!out.ok && out.diagnostic, `the plan was not in the expected shape: ${JSON.stringify(content.slice(0, 200))}`, content);

@@ -14,7 +14,8 @@ import { ARITHMETIC_SYSTEM, PLAN_SYSTEM } from './prompts';
  */
 
 const NUMBER = /\d+(?:\.\d+)?/g;
-const CUE = /[-+*/×÷^%]|\b(?:plus|minus|times|multiplied|divided|over|sum|product|difference|total|add|subtract|percent|squared|cubed|half|twice)\b/i;
+const CUE =
+  /[-+*/×÷^%]|\b(?:plus|minus|times|multiplied|divided|over|sum|product|difference|total|add|subtract|percent|squared|cubed|half|twice)\b/i;
 
 /**
  * Identifiers are not arithmetic: UUIDs and hashes, dates and times, versions, and words that

@@ -20,11 +20,14 @@ test('fuel can be spent to exactly its limit; the next call is refused before it
   budget.chargeModelCall();
   budget.chargeModelCall();
   assert.deepEqual([budget.fuelUsed, budget.modelCalls], [300, 3]);
-  assert.deepEqual(refusal(() => budget.chargeModelCall()), {
-    code: 'budget_exhausted',
-    message: 'This turn ran out of fuel (300 of 300 used) before a model call.',
-    detail: { fuelUsed: 300 },
-  });
+  assert.deepEqual(
+    refusal(() => budget.chargeModelCall()),
+    {
+      code: 'budget_exhausted',
+      message: 'This turn ran out of fuel (300 of 300 used) before a model call.',
+      detail: { fuelUsed: 300 },
+    },
+  );
   assert.deepEqual([budget.fuelUsed, budget.modelCalls], [300, 3], 'a refused call costs nothing');
 });
 
@@ -32,7 +35,10 @@ test('the model-call quota is checked before fuel', () => {
   const budget = new TurnBudget({ fuel: 10_000, modelCalls: 2, modelCallCost: 100 });
   budget.chargeModelCall();
   budget.chargeModelCall();
-  assert.deepEqual(refusal(() => budget.chargeModelCall()), { code: 'budget_exhausted', message: 'This turn reached its limit of 2 model calls.', detail: { fuelUsed: 200 } });
+  assert.deepEqual(
+    refusal(() => budget.chargeModelCall()),
+    { code: 'budget_exhausted', message: 'This turn reached its limit of 2 model calls.', detail: { fuelUsed: 200 } },
+  );
   assert.equal(budget.modelCalls, 2);
 });
 
@@ -42,7 +48,10 @@ test('tool runs cost their own fuel, are counted, and are refused by name', () =
   budget.chargeToolRun(5, 'web_search');
   budget.chargeToolRun(2, 'calculator');
   assert.deepEqual([budget.fuelUsed, budget.toolRuns], [107, 2]);
-  assert.deepEqual(refusal(() => budget.chargeToolRun(1, 'now')), { code: 'budget_exhausted', message: 'This turn ran out of fuel (107 of 107 used) before the now tool.', detail: { fuelUsed: 107 } });
+  assert.deepEqual(
+    refusal(() => budget.chargeToolRun(1, 'now')),
+    { code: 'budget_exhausted', message: 'This turn ran out of fuel (107 of 107 used) before the now tool.', detail: { fuelUsed: 107 } },
+  );
   assert.equal(budget.toolRuns, 2, 'a refused run is not counted');
 });
 

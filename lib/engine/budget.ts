@@ -38,9 +38,13 @@ export class TurnBudget {
 
   private chargeFuel(cost: number, what: string): void {
     if (this.fuelUsed + cost > this.limits.fuel) {
-      throw new HearthError('budget_exhausted', `This turn ran out of fuel (${this.fuelUsed} of ${this.limits.fuel} used) before ${what}.`, {
-        fuelUsed: this.fuelUsed,
-      });
+      throw new HearthError(
+        'budget_exhausted',
+        `This turn ran out of fuel (${this.fuelUsed} of ${this.limits.fuel} used) before ${what}.`,
+        {
+          fuelUsed: this.fuelUsed,
+        },
+      );
     }
     this.fuelUsed += cost;
   }

@@ -137,16 +137,38 @@ test('resultsAsText: the calculation, then each result as JSON, at most 4,000 ch
   );
   // JSON of a string of n characters is n + 2 long; the first two results are cut to 4,000.
   const withThird = (n: number) =>
-    resultsAsText([big(1), big(2), { name: 'c', arguments: '{}', data: 'x'.repeat(n - 2) }, { name: 'd', arguments: '{}', data: 'y'.repeat(500) }], null).split('\n');
+    resultsAsText(
+      [big(1), big(2), { name: 'c', arguments: '{}', data: 'x'.repeat(n - 2) }, { name: 'd', arguments: '{}', data: 'y'.repeat(500) }],
+      null,
+    ).split('\n');
   assert.equal(withThird(3801).length, 3, 'with 199 characters of room left, no more results are added');
   assert.equal(withThird(3800)[3], `- d {}: "${'y'.repeat(199)}`, 'with 200 left, the next result gets exactly 200');
   assert.equal(withThird(3702)[3], `- d {}: "${'y'.repeat(297)}`, 'with 298 left, exactly 298');
 });
 
 test('compileAnswer at its edges: a page of 600 characters whole, an untitled unsafe link, a list among results and arguments that are no object left out', () => {
-  const page = (n: number) => compileAnswer([{ name: 'fetch_url', arguments: '{"url":"https://p.example/a"}', data: { url: 'https://p.example/a', title: 'Page', text: 'w'.repeat(n) } }], null);
+  const page = (n: number) =>
+    compileAnswer(
+      [
+        {
+          name: 'fetch_url',
+          arguments: '{"url":"https://p.example/a"}',
+          data: { url: 'https://p.example/a', title: 'Page', text: 'w'.repeat(n) },
+        },
+      ],
+      null,
+    );
   assert.ok(page(600).endsWith(`\n  > ${'w'.repeat(600)}`), 'exactly 600 characters: whole, no ellipsis');
   assert.ok(page(601).endsWith(`\n  > ${'w'.repeat(600)}…`), '601 characters: cut at 600');
-  const out = compileAnswer([{ name: 'web_search', arguments: '["lyon"]', data: { results: [['https://a.example/', 'x'], { title: '', url: 'javascript:alert(1)', snippet: '' }] } }], null);
+  const out = compileAnswer(
+    [
+      {
+        name: 'web_search',
+        arguments: '["lyon"]',
+        data: { results: [['https://a.example/', 'x'], { title: '', url: 'javascript:alert(1)', snippet: '' }] },
+      },
+    ],
+    null,
+  );
   assert.equal(out, `${NOTE}\n\n**Looked up:** web search for “”.\n\n**What was found**\n- untitled`);
 });

@@ -25,7 +25,10 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** Text from a tool, made inert as markdown: no links, images, emphasis or HTML of its own. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/[\\`*_{}[\]()<>#!|~]/g, (c) => `\\${c}`);
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_{}[\]()<>#!|~]/g, (c) => `\\${c}`);
 }
 
 // Parentheses are percent-encoded (URL encodes spaces itself but leaves parentheses alone), so an
@@ -76,7 +79,9 @@ function found(g: Gathered): string[] {
       if (!isObj(r)) return [];
       if (r.url !== undefined) return [`- ${link(str(r.title), r.url)}${str(r.snippet) ? `: ${escapeMarkdown(str(r.snippet))}` : ''}`];
       // search_conversations: an excerpt of an earlier thread
-      return [`- ${escapeMarkdown(str(r.thread) || 'earlier conversation')}${str(r.date) ? ` (${escapeMarkdown(str(r.date))})` : ''}: ${escapeMarkdown(str(r.excerpt).slice(0, 300))}`];
+      return [
+        `- ${escapeMarkdown(str(r.thread) || 'earlier conversation')}${str(r.date) ? ` (${escapeMarkdown(str(r.date))})` : ''}: ${escapeMarkdown(str(r.excerpt).slice(0, 300))}`,
+      ];
     });
   }
   if (typeof d.text === 'string') {
@@ -84,7 +89,8 @@ function found(g: Gathered): string[] {
     return [`- ${link(str(d.title) || str(d.url), d.url)}`, `  > ${escapeMarkdown(excerpt)}`];
   }
   if (typeof d.local === 'string') return [`- It is ${escapeMarkdown(d.local)} (${escapeMarkdown(str(d.timezone))}).`];
-  if (typeof d.result === 'string' && typeof d.expression === 'string') return [`- ${escapeMarkdown(d.expression)} = **${escapeMarkdown(d.result)}**`];
+  if (typeof d.result === 'string' && typeof d.expression === 'string')
+    return [`- ${escapeMarkdown(d.expression)} = **${escapeMarkdown(d.result)}**`];
   return [`- ${escapeMarkdown(g.name)}: ${escapeMarkdown(JSON.stringify(d).slice(0, OTHER_PREVIEW_CHARS))}`];
 }
 
@@ -95,7 +101,10 @@ export function hasGathered(gathered: readonly Gathered[], calculation: Gathered
 
 export function compileAnswer(gathered: readonly Gathered[], calculation: GatheredCalculation | null): string {
   const parts = [COMPILED_NOTE];
-  if (calculation) parts.push(`**Calculation:** ${escapeMarkdown(calculation.expression)} = **${escapeMarkdown(calculation.result)}** (computed exactly by Hearth)`);
+  if (calculation)
+    parts.push(
+      `**Calculation:** ${escapeMarkdown(calculation.expression)} = **${escapeMarkdown(calculation.result)}** (computed exactly by Hearth)`,
+    );
   if (gathered.length) {
     parts.push(`**Looked up:** ${gathered.map(lookedUp).join('; ')}.`);
     parts.push(['**What was found**', ...gathered.flatMap(found)].join('\n'));

@@ -8,16 +8,23 @@ import { CAUGHT_PHRASINGS } from './deferral-phrasings';
  * written open ("real time", "up to date") keeps its one space: "real  time" is two words apart.
  */
 function spaced(text: string): string {
-  return text.replace(/ /g, '  ').replace(/real {2}time/gi, 'real time').replace(/up {2}to {2}date/gi, 'up to date');
+  return text
+    .replace(/ /g, '  ')
+    .replace(/real {2}time/gi, 'real time')
+    .replace(/up {2}to {2}date/gi, 'up to date');
 }
 
 test('each phrasing of each deferral pattern is caught, with exactly its words reported', () => {
-  const wrong = CAUGHT_PHRASINGS.filter(([draft, match]) => findDeferral(draft) !== match).map(([draft]) => `${draft} → ${findDeferral(draft)}`);
+  const wrong = CAUGHT_PHRASINGS.filter(([draft, match]) => findDeferral(draft) !== match).map(
+    ([draft]) => `${draft} → ${findDeferral(draft)}`,
+  );
   assert.deepEqual(wrong, []);
 });
 
 test('extra spaces between the words of a deferral do not hide it', () => {
-  const wrong = CAUGHT_PHRASINGS.filter(([draft, match]) => findDeferral(spaced(draft)) !== spaced(match)).map(([draft]) => `${spaced(draft)} → ${findDeferral(spaced(draft))}`);
+  const wrong = CAUGHT_PHRASINGS.filter(([draft, match]) => findDeferral(spaced(draft)) !== spaced(match)).map(
+    ([draft]) => `${spaced(draft)} → ${findDeferral(spaced(draft))}`,
+  );
   assert.deepEqual(wrong, []);
 });
 
@@ -86,7 +93,11 @@ test('a promise with its work after a colon: the colon must come within 40 chara
   assert.equal(findDeferral('Let me check the sum: 12 + 30 = 42 in all.'), null, '20 characters of content');
   assert.equal(findDeferral('Let me check the sum: 12 + 30 = 42 total.'), 'Let me check', '19 characters of content');
   assert.equal(findDeferral('Let me check the sum:    12 + 30 = 42 total.   '), 'Let me check', 'spaces around the content do not count');
-  assert.equal(findDeferral('Let me check the figures.\nThey are 12 and 4: their product is 48 in all.'), 'Let me check', 'a line break comes before the colon');
+  assert.equal(
+    findDeferral('Let me check the figures.\nThey are 12 and 4: their product is 48 in all.'),
+    'Let me check',
+    'a line break comes before the colon',
+  );
   // Only the first pattern (a promise to look something up) gives way to work after a colon.
   assert.equal(
     findDeferral('Would you like me to look it up? Here is what I remember: the museum opens at 9 on weekdays.'),
@@ -112,7 +123,10 @@ test('a wait phrase is a deferral only with a lookup within 60 characters after 
   const near = 'Hold on, the archive by the river mill opens at nine to browse.';
   assert.equal(near.indexOf('browse'), 56, 'the lookup word starts 56 characters on');
   assert.equal(findDeferral(near), 'Hold on');
-  assert.equal(findDeferral('Hold on, the old mill by the river was built in 1820 and rebuilt in 1901, and its archive is open to browse.'), null);
+  assert.equal(
+    findDeferral('Hold on, the old mill by the river was built in 1820 and rebuilt in 1901, and its archive is open to browse.'),
+    null,
+  );
   assert.equal(findDeferral('One moment while I do that.'), 'One moment');
 });
 
@@ -127,10 +141,12 @@ test('each phrasing of a refusal is caught, with exactly its words reported', ()
     ['The results do not contain the date, so I cannot say.', 'The results do not contain the date, so I cannot'],
     ["The tool results don't include prices and I can't say.", "The tool results don't include prices and I can't"],
     ["The results don't say, I cannot tell.", "The results don't say, I cannot"],
-    ['The results do not mention the fee; I can\'t guess.', "The results do not mention the fee; I can't"],
+    ["The results do not mention the fee; I can't guess.", "The results do not mention the fee; I can't"],
   ];
   const wrong = cases.filter(([draft, match]) => findRefusal(draft) !== match).map(([d]) => `${d} → ${findRefusal(d)}`);
   assert.deepEqual(wrong, []);
-  const wrongSpaced = cases.filter(([draft, match]) => findRefusal(spaced(draft)) !== spaced(match)).map(([d]) => `${spaced(d)} → ${findRefusal(spaced(d))}`);
+  const wrongSpaced = cases
+    .filter(([draft, match]) => findRefusal(spaced(draft)) !== spaced(match))
+    .map(([d]) => `${spaced(d)} → ${findRefusal(spaced(d))}`);
   assert.deepEqual(wrongSpaced, []);
 });

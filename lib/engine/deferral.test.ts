@@ -35,7 +35,8 @@ test('held out: recall and precision on drafts the patterns were never tuned on 
   );
   const slice = JSON.stringify([HELD_OUT_DEFERRALS, HELD_OUT_GENUINE]);
   assert.equal(createHash('sha256').update(slice).digest('hex'), HELD_OUT_SHA256, 'the held-out slice changed: see the note at its top');
-  for (const d of [...HELD_OUT_DEFERRALS, ...HELD_OUT_GENUINE]) assert.ok(!DEFERRALS.includes(d) && !GENUINE.includes(d), `held out, yet in the corpus: ${d}`);
+  for (const d of [...HELD_OUT_DEFERRALS, ...HELD_OUT_GENUINE])
+    assert.ok(!DEFERRALS.includes(d) && !GENUINE.includes(d), `held out, yet in the corpus: ${d}`);
 });
 
 test('second-person advice is not a deferral', () => {

@@ -43,11 +43,17 @@ export const DEFERRAL_PATTERNS: RegExp[] = [
   new RegExp(String.raw`\bshall\s+we\s+(?:go\s+ahead\s+and\s+)?${LOOKUP}`, 'i'),
   /\bshould\s+I\s+(?:search|look|check|find|go\s+ahead|proceed|do\s+that|try)/i,
   /\bmay\s+I\s+(?:search|look|check|browse)/i,
-  new RegExp(String.raw`\bif\s+you(?:'d|\s+would)?\s+(?:like|want|prefer)\b(?:\s+me\s+to\b)?,?\s+(?:I|we)(?:\s+(?:can|could|will)|'ll|'d)\s+(?!also\b)(?:[a-z]+\s+)?${LOOKUP}`, 'i'),
+  new RegExp(
+    String.raw`\bif\s+you(?:'d|\s+would)?\s+(?:like|want|prefer)\b(?:\s+me\s+to\b)?,?\s+(?:I|we)(?:\s+(?:can|could|will)|'ll|'d)\s+(?!also\b)(?:[a-z]+\s+)?${LOOKUP}`,
+    'i',
+  ),
   /\b(?:just\s+)?(?:say\s+the\s+word|let\s+me\s+know|tell\s+me|confirm)\b[^.!?\n]{0,30}\b(?:and|so)\s+I(?:'ll|\s+will|\s+can)\b/i,
   /\bI(?:'ll|\s+will|\s+can|\s+could)\s+(?:do|handle)\s+(?:that|this|it)\s+for\s+you\b(?!\s*:)/i,
   // No access to live data, the web, today's facts.
-  new RegExp(String.raw`\b(?:I|I'm|I\s+am|we)\b[^.!?\n]{0,30}?\b${NEGATION}\s+(?:\w+\s+){0,2}?${ACCESS_VERB}\b[^.!?\n]{0,40}?\b${ACCESS_WORD}`, 'i'),
+  new RegExp(
+    String.raw`\b(?:I|I'm|I\s+am|we)\b[^.!?\n]{0,30}?\b${NEGATION}\s+(?:\w+\s+){0,2}?${ACCESS_VERB}\b[^.!?\n]{0,40}?\b${ACCESS_WORD}`,
+    'i',
+  ),
   /\b(?:I'm|I\s+am)\s+(?:not|no\s+longer)\s+connected\s+to\s+the\s+(?:internet|web)/i,
   /\bI\s+have\s+no\s+(?:internet|web|online|real[- ]?time|live|browsing|(?:way|means|ability|capability|tools?)\s+(?:to|of|for)\s+(?:check|look|search|brows|access|go(?:ing)?\s+online|verif))/i,
   /\bI(?:'d|\s+would)\s+need\s+(?:internet|web|online|real[- ]?time|live|to\s+look)/i,
@@ -80,7 +86,10 @@ export const DEFERRAL_PATTERNS: RegExp[] = [
   /\b(?:I|we)\s+(?:don't|do\s+not)\s+have\s+(?:any(?:thing)?\s+)?(?:specific\s+|recent\s+)?(?:information|info|details|data|news|updates|figures|numbers)\b/i,
   /\b(?:I|we)\s+(?:don't|do\s+not)\s+have\s+(?:anything|much)\s+(?:to\s+report|on\s+that|about\s+that)\b/i,
   // A lookup announced as about to happen ("one moment, checking…").
-  new RegExp(String.raw`\b(?:one|a|just\s+a)\s+(?:sec|second|moment|minute|mo)\b|\b(?:please\s+)?hold\s+(?:on|tight)\b|\bplease\s+hold\b|\bhang\s+(?:on|tight)\b|\bstand\s+by\b|\bbear\s+with\s+me\b|\bgive\s+me\s+a\s+(?:sec|second|moment|minute)\b`, 'i'),
+  new RegExp(
+    String.raw`\b(?:one|a|just\s+a)\s+(?:sec|second|moment|minute|mo)\b|\b(?:please\s+)?hold\s+(?:on|tight)\b|\bplease\s+hold\b|\bhang\s+(?:on|tight)\b|\bstand\s+by\b|\bbear\s+with\s+me\b|\bgive\s+me\s+a\s+(?:sec|second|moment|minute)\b`,
+    'i',
+  ),
 ];
 
 /** The wait phrases above count only with a lookup verb near them. */
@@ -88,7 +97,8 @@ const WAIT_INDEX = DEFERRAL_PATTERNS.length - 1;
 const NEAR_LOOKUP = new RegExp(String.raw`${LOOKUP}|\bwhile\s+I\b`, 'i');
 
 /** Work already done, reported before the match: the reply has answered. */
-const WORK_DONE = /\b(?:I|we)\s+(?:searched|checked|looked\s+(?:it\s+|that\s+)?up|looked\s+(?:into|at)|found|fetched|read|ran|calculated|verified)\b|\baccording\s+to\b|\bbased\s+on\s+(?:the|my|your|these|those)\b|\bthe\s+(?:search\s+|tool\s+)?results?\s+(?:say|show|list|mention|indicate|suggest)/i;
+const WORK_DONE =
+  /\b(?:I|we)\s+(?:searched|checked|looked\s+(?:it\s+|that\s+)?up|looked\s+(?:into|at)|found|fetched|read|ran|calculated|verified)\b|\baccording\s+to\b|\bbased\s+on\s+(?:the|my|your|these|those)\b|\bthe\s+(?:search\s+|tool\s+)?results?\s+(?:say|show|list|mention|indicate|suggest)/i;
 
 /** "Let me check the math: 12 × 4 = 48…": the work follows the colon. */
 function workFollows(text: string, end: number): boolean {

@@ -59,10 +59,10 @@ function gate(over: Partial<GateInput> = {}): { input: GateInput; calls: Calls }
   return { input, calls };
 }
 
-const fresh = (value: boolean, p: number, query?: DecideAnswer) =>
-  async () => record('freshness', { needs_fresh: { kind: 'boolean', value, p }, ...(query ? { query } : {}) });
-const verdict = (value: string, p: number, query?: DecideAnswer) =>
-  async () => record('verdict', { verdict: { kind: 'choice', value, p }, ...(query ? { query } : {}) });
+const fresh = (value: boolean, p: number, query?: DecideAnswer) => async () =>
+  record('freshness', { needs_fresh: { kind: 'boolean', value, p }, ...(query ? { query } : {}) });
+const verdict = (value: string, p: number, query?: DecideAnswer) => async () =>
+  record('verdict', { verdict: { kind: 'choice', value, p }, ...(query ? { query } : {}) });
 
 test('gate: a deferral is stopped by the free check, before any model check, and forces tools', async () => {
   const { input, calls } = gate({ draft: 'I can search for that if you would like.' });
@@ -73,7 +73,7 @@ test('gate: a deferral is stopped by the free check, before any model check, and
 });
 
 test('gate: a refusal is named a refusal, not a deferral', async () => {
-  const draft = "I cannot answer this question based on the search results provided.";
+  const draft = 'I cannot answer this question based on the search results provided.';
   const out = await runGate(gate({ draft, toolResults: ['r'] }).input);
   assert.equal(out.pass, false, 'the refusal is stopped');
   assert.equal(!out.pass && out.reason, 'refusal', 'the reason is refusal');
@@ -83,10 +83,18 @@ test('gate: a refusal is named a refusal, not a deferral', async () => {
 test('gate: without a research tool, a first deferral gets one nudge to answer from knowledge, without forcing tools', async () => {
   const draft = 'I can search for that if you would like.';
   const first = await runGate(gate({ draft, researchAvailable: false }).input);
-  assert.deepEqual(first, { pass: false, reason: 'no_research', detail: 'I can search for', nudge: ANSWER_FROM_KNOWLEDGE, forceTools: false });
+  assert.deepEqual(first, {
+    pass: false,
+    reason: 'no_research',
+    detail: 'I can search for',
+    nudge: ANSWER_FROM_KNOWLEDGE,
+    forceTools: false,
+  });
   const second = await runGate(gate({ draft, researchAvailable: false, noResearchNudges: 1 }).input);
   assert.deepEqual(second, { pass: true }, 'the second deferral stands: nothing more can be done');
-  const refusal = await runGate(gate({ draft: "I cannot answer this question based on the search results provided.", researchAvailable: false }).input);
+  const refusal = await runGate(
+    gate({ draft: 'I cannot answer this question based on the search results provided.', researchAvailable: false }).input,
+  );
   assert.deepEqual(refusal, { pass: true }, 'a refusal without research tools stands');
 });
 
@@ -145,7 +153,12 @@ test('gate: a freshness answer that is refused, not boolean, or failing lets the
     ['refused', async () => record('freshness', { needs_fresh: { refused: true, reason: 'no' } })],
     ['wrong kind', async () => record('freshness', { needs_fresh: { kind: 'choice', value: 'true', p: 1 } })],
     ['missing', async () => record('freshness', {})],
-    ['thrown', async () => { throw new Error('model down'); }],
+    [
+      'thrown',
+      async () => {
+        throw new Error('model down');
+      },
+    ],
   ];
   for (const [name, f] of cases) {
     const { input, calls } = gate({ freshness: f });
@@ -155,7 +168,9 @@ test('gate: a freshness answer that is refused, not boolean, or failing lets the
 });
 
 test('gate: verdict "research" stops the draft with the model’s query; "answered" lets it through', async () => {
-  const out = await runGate(gate({ toolResults: ['score 2-1'], verdict: verdict('research', 0.8, { kind: 'text', value: '"Lyon” score' }) }).input);
+  const out = await runGate(
+    gate({ toolResults: ['score 2-1'], verdict: verdict('research', 0.8, { kind: 'text', value: '"Lyon” score' }) }).input,
+  );
   assert.deepEqual(out, {
     pass: false,
     reason: 'verdict',
@@ -165,11 +180,22 @@ test('gate: verdict "research" stops the draft with the model’s query; "answer
     forceTools: true,
   });
   const noQuery = await runGate(gate({ toolResults: ['r'], verdict: verdict('research', 0.6, { kind: 'text', value: '' }) }).input);
-  assert.deepEqual(noQuery, { pass: false, reason: 'verdict', detail: 'p(research) = 0.6', query: undefined, nudge: SEARCH_NOW, forceTools: true });
+  assert.deepEqual(noQuery, {
+    pass: false,
+    reason: 'verdict',
+    detail: 'p(research) = 0.6',
+    query: undefined,
+    nudge: SEARCH_NOW,
+    forceTools: true,
+  });
   const refusedQuery = await runGate(gate({ toolResults: ['r'], verdict: verdict('research', 0.6, { refused: true, reason: 'r' }) }).input);
   assert.equal(!refusedQuery.pass && refusedQuery.query, undefined, 'a refused query is no query');
   const missingQuery = await runGate(gate({ toolResults: ['r'], verdict: verdict('research', 0.6) }).input);
-  assert.deepEqual(missingQuery, { pass: false, reason: 'verdict', detail: 'p(research) = 0.6', query: undefined, nudge: SEARCH_NOW, forceTools: true }, 'a record without its query field');
+  assert.deepEqual(
+    missingQuery,
+    { pass: false, reason: 'verdict', detail: 'p(research) = 0.6', query: undefined, nudge: SEARCH_NOW, forceTools: true },
+    'a record without its query field',
+  );
   assert.deepEqual(await runGate(gate({ toolResults: ['r'], verdict: verdict('answered', 0.99) }).input), { pass: true });
 });
 
@@ -178,7 +204,12 @@ test('gate: a verdict that is refused, of another kind, or failing lets the draf
     ['refused', async () => record('verdict', { verdict: { refused: true, reason: 'no' } })],
     ['boolean', async () => record('verdict', { verdict: { kind: 'boolean', value: true, p: 1 } })],
     ['null', async () => null],
-    ['thrown', async () => { throw new Error('model down'); }],
+    [
+      'thrown',
+      async () => {
+        throw new Error('model down');
+      },
+    ],
   ];
   for (const [name, v] of cases) {
     assert.deepEqual(await runGate(gate({ toolResults: ['r'], verdict: v }).input), { pass: true }, `${name}: passes`);
@@ -188,7 +219,11 @@ test('gate: a verdict that is refused, of another kind, or failing lets the draf
 test('gate steps: the two checks ask what the gate reads, in a few tokens', () => {
   assert.equal(freshnessStep.id, 'freshness');
   assert.equal(verdictStep.id, 'verdict');
-  assert.deepEqual(verdictStep.definition.questions.verdict, { kind: 'choice', instructions: 'answered or research', options: ['answered', 'research'] });
+  assert.deepEqual(verdictStep.definition.questions.verdict, {
+    kind: 'choice',
+    instructions: 'answered or research',
+    options: ['answered', 'research'],
+  });
   assert.equal(freshnessStep.definition.questions.needs_fresh.kind, 'boolean');
   assert.equal(freshnessStep.definition.maxTokens, 96);
   assert.equal(verdictStep.definition.maxTokens, 96);
@@ -197,6 +232,14 @@ test('gate steps: the two checks ask what the gate reads, in a few tokens', () =
 });
 
 test('verdict input: long texts are cut (question and draft 2,000, earlier answers and results 600 each)', () => {
-  const text = verdictInput({ question: 'q'.repeat(2500), earlierAnswers: ['a'.repeat(700)], toolResults: ['r'.repeat(700), 'short'], draft: 'd'.repeat(2500) });
-  assert.equal(text, `Question:\n${'q'.repeat(2000)}\n\nAnswers already given earlier in this conversation:\n- ${'a'.repeat(600)}\n\nTool results in this turn:\n${'r'.repeat(600)}\nshort\n\nDraft answer:\n${'d'.repeat(2000)}`);
+  const text = verdictInput({
+    question: 'q'.repeat(2500),
+    earlierAnswers: ['a'.repeat(700)],
+    toolResults: ['r'.repeat(700), 'short'],
+    draft: 'd'.repeat(2500),
+  });
+  assert.equal(
+    text,
+    `Question:\n${'q'.repeat(2000)}\n\nAnswers already given earlier in this conversation:\n- ${'a'.repeat(600)}\n\nTool results in this turn:\n${'r'.repeat(600)}\nshort\n\nDraft answer:\n${'d'.repeat(2000)}`,
+  );
 });

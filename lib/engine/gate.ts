@@ -16,7 +16,9 @@ const GATE_MAX_TOKENS = 96;
 export const freshnessStep = defineDecideStep({
   id: 'freshness',
   system: FRESHNESS_SYSTEM,
-  questions: { needs_fresh: { kind: 'boolean', instructions: 'does answering need information that changes over time or happened recently?' } },
+  questions: {
+    needs_fresh: { kind: 'boolean', instructions: 'does answering need information that changes over time or happened recently?' },
+  },
   text: { query: 'the single web search a person would type, or ""' },
   maxTokens: GATE_MAX_TOKENS,
 });
@@ -62,7 +64,9 @@ export type GateInput = {
 /** The verdict fails open: a check that could not answer raises no objection. */
 async function verdictOrNull(input: GateInput): Promise<DecisionRecord | null> {
   try {
-    return await input.verdict(verdictInput({ question: input.question, toolResults: input.toolResults, earlierAnswers: input.earlierAnswers, draft: input.draft }));
+    return await input.verdict(
+      verdictInput({ question: input.question, toolResults: input.toolResults, earlierAnswers: input.earlierAnswers, draft: input.draft }),
+    );
   } catch {
     return null;
   }
@@ -88,7 +92,14 @@ export async function runGate(input: GateInput): Promise<GateOutcome> {
     if (saidYes(answer)) {
       const q = answers.query;
       const query = q?.kind === 'text' && q.value ? q.value : input.question.slice(0, 120);
-      return { pass: false, reason: 'freshness', detail: `p(needs fresh) = ${answer.p}`, query, nudge: researchNudge(query), forceTools: true };
+      return {
+        pass: false,
+        reason: 'freshness',
+        detail: `p(needs fresh) = ${answer.p}`,
+        query,
+        nudge: researchNudge(query),
+        forceTools: true,
+      };
     }
   }
 

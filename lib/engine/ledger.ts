@@ -15,7 +15,9 @@ export function canonicalArguments(raw: string): string {
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       const object = value as Record<string, unknown>;
       // An object's keys are distinct, so sorting them needs no tie rule (code-unit order).
-      const keys = Object.keys(object).filter((k) => !SIZE_ARGUMENTS.has(k)).sort();
+      const keys = Object.keys(object)
+        .filter((k) => !SIZE_ARGUMENTS.has(k))
+        .sort();
       const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
       return JSON.stringify(Object.fromEntries(keys.map((k) => [k, trimmed(object[k])]))).toLowerCase();
     }

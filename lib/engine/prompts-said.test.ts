@@ -32,7 +32,15 @@ function said(): string {
     ['researchNudge, with none', prompts.researchNudge(undefined)],
     ['exactResultNote', prompts.exactResultNote('1237', '23 * 47 + 156')],
     ['verdictInput, plain', prompts.verdictInput({ question: 'Weather in Lyon?', toolResults: [], earlierAnswers: [], draft: 'Sunny.' })],
-    ['verdictInput, with earlier answers and results', prompts.verdictInput({ question: 'And tomorrow?', toolResults: ['{"a":1}', '{"b":2}'], earlierAnswers: ['Sunny.', 'Warm.'], draft: 'Rain.' })],
+    [
+      'verdictInput, with earlier answers and results',
+      prompts.verdictInput({
+        question: 'And tomorrow?',
+        toolResults: ['{"a":1}', '{"b":2}'],
+        earlierAnswers: ['Sunny.', 'Warm.'],
+        draft: 'Rain.',
+      }),
+    ],
     ...[freshnessStep, verdictStep, arithmeticStep].map((step): [string, string] => {
       const { questions, text, maxTokens } = step.definition;
       return [`decide step ${step.id}: its questions, text fields and length`, JSON.stringify({ questions, text, maxTokens }, null, 2)];
@@ -44,11 +52,20 @@ function said(): string {
 test('every sentence said to the model', () => {
   const actual = said();
   if (process.env.UPDATE_PROMPTS === '1') fs.writeFileSync(expectedFile, actual);
-  assert.equal(actual, fs.readFileSync(expectedFile, 'utf8'), 'what Hearth says to the model changed; if that was meant, run UPDATE_PROMPTS=1 npm test and review the diff');
+  assert.equal(
+    actual,
+    fs.readFileSync(expectedFile, 'utf8'),
+    'what Hearth says to the model changed; if that was meant, run UPDATE_PROMPTS=1 npm test and review the diff',
+  );
 });
 
 test('the gate’s input is cut: the question and the draft at 2,000 characters, each earlier answer and tool result at 600', () => {
-  const text = prompts.verdictInput({ question: 'q'.repeat(2001), toolResults: ['r'.repeat(601)], earlierAnswers: ['e'.repeat(601)], draft: 'd'.repeat(2001) });
+  const text = prompts.verdictInput({
+    question: 'q'.repeat(2001),
+    toolResults: ['r'.repeat(601)],
+    earlierAnswers: ['e'.repeat(601)],
+    draft: 'd'.repeat(2001),
+  });
   assert.equal(
     text,
     `Question:\n${'q'.repeat(2000)}\n\nAnswers already given earlier in this conversation:\n- ${'e'.repeat(600)}\n\nTool results in this turn:\n${'r'.repeat(600)}\n\nDraft answer:\n${'d'.repeat(2000)}`,

@@ -16,7 +16,10 @@ test('the date is given to the hour, in the user’s timezone', () => {
 
 test('the location line is there when a location is set, and only then', () => {
   const at = { ...base, now: Date.UTC(2026, 11, 1, 9), timezone: 'Europe/Paris' };
-  assert.match(identityPrompt({ ...at, location: 'Lyon, France' }), /The user is in Lyon, France; use that for weather, local news and anything nearby\./);
+  assert.match(
+    identityPrompt({ ...at, location: 'Lyon, France' }),
+    /The user is in Lyon, France; use that for weather, local news and anything nearby\./,
+  );
   assert.doesNotMatch(identityPrompt(at), /The user is in/);
 });
 
@@ -59,7 +62,15 @@ test('the identity block, word for word, with every option set', () => {
 });
 
 test('the identity block leaves out what is not set: no web-search line when search is on, no tools line without tools, blank names and instructions', () => {
-  const text = identityPrompt({ ...base, now: Date.UTC(2026, 5, 15, 9), timezone: 'UTC', toolNames: [], userName: '  ', defaultInstructions: ' ', systemPrompt: ' \n ' });
+  const text = identityPrompt({
+    ...base,
+    now: Date.UTC(2026, 5, 15, 9),
+    timezone: 'UTC',
+    toolNames: [],
+    userName: '  ',
+    defaultInstructions: ' ',
+    systemPrompt: ' \n ',
+  });
   assert.equal(text.split('\n').length, 9, 'two identity lines, a blank, the heading and five rules');
   assert.doesNotMatch(text, /Web search is off|Your tools|instructions|The user's name/);
   assert.match(text, /It is around 9 AM in the user's timezone \(UTC\)\.$/m);

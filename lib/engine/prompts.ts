@@ -22,7 +22,13 @@ export type IdentityOptions = {
 
 export function identityPrompt(o: IdentityOptions): string {
   const date = new Date(o.now);
-  const day = new Intl.DateTimeFormat('en-GB', { timeZone: o.timezone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+  const day = new Intl.DateTimeFormat('en-GB', {
+    timeZone: o.timezone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(date);
   const hour = new Intl.DateTimeFormat('en-US', { timeZone: o.timezone, hour: 'numeric', hour12: true }).format(date);
   const lines = [
     `You are ${o.assistantName}, an assistant running on the user's own machine: the open-weights model ${o.modelId} served by llama.cpp. You are not ChatGPT, Claude or Gemini.`,
@@ -102,7 +108,9 @@ export function verdictInput(args: { question: string; toolResults: string[]; ea
   if (args.earlierAnswers.length) {
     parts.push(`Answers already given earlier in this conversation:\n${args.earlierAnswers.map((a) => `- ${a.slice(0, 600)}`).join('\n')}`);
   }
-  parts.push(`Tool results in this turn:\n${args.toolResults.length ? args.toolResults.map((r) => r.slice(0, 600)).join('\n') : '(none, no tool was called)'}`);
+  parts.push(
+    `Tool results in this turn:\n${args.toolResults.length ? args.toolResults.map((r) => r.slice(0, 600)).join('\n') : '(none, no tool was called)'}`,
+  );
   parts.push(`Draft answer:\n${args.draft.slice(0, 2000)}`);
   return parts.join('\n\n');
 }

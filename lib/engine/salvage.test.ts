@@ -7,25 +7,34 @@ import { MarkupHoldback, salvageToolCalls, stripToolMarkup } from './salvage';
 const calls = (text: string) => salvageToolCalls(text).map((c) => [c.name, JSON.parse(c.arguments), c.id]);
 
 test('salvage: the JSON form with arguments as an object, as a string, or as "parameters"', () => {
-  assert.deepEqual(calls('<tool_call>{"name": "web_search", "arguments": {"query": "q"}}</tool_call>'), [['web_search', { query: 'q' }, '']]);
+  assert.deepEqual(calls('<tool_call>{"name": "web_search", "arguments": {"query": "q"}}</tool_call>'), [
+    ['web_search', { query: 'q' }, ''],
+  ]);
   assert.deepEqual(calls('<tool_call>{"name": "now", "arguments": "{\\"tz\\": \\"UTC\\"}"}</tool_call>'), [['now', { tz: 'UTC' }, '']]);
   assert.deepEqual(calls('<tool_call>{"name": "now", "parameters": {"tz": "UTC"}}</tool_call>'), [['now', { tz: 'UTC' }, '']]);
   assert.deepEqual(calls('<tool_call>{"name": "now"}</tool_call>'), [['now', {}, '']], 'no arguments: an empty object');
-  assert.deepEqual(calls('<tool_call>{"name": "now", "arguments": 5}</tool_call>'), [['now', {}, '']], 'arguments that are no object are dropped');
+  assert.deepEqual(
+    calls('<tool_call>{"name": "now", "arguments": 5}</tool_call>'),
+    [['now', {}, '']],
+    'arguments that are no object are dropped',
+  );
 });
 
 test('salvage: two calls in one reply, an unclosed last one, and the tag form with several parameters', () => {
-  assert.deepEqual(
-    calls('<tool_call>{"name": "a", "arguments": {}}</tool_call> then <tool_call>{"name": "b", "arguments": {"x": 1}}'),
-    [['a', {}, ''], ['b', { x: 1 }, '']],
-  );
+  assert.deepEqual(calls('<tool_call>{"name": "a", "arguments": {}}</tool_call> then <tool_call>{"name": "b", "arguments": {"x": 1}}'), [
+    ['a', {}, ''],
+    ['b', { x: 1 }, ''],
+  ]);
   assert.deepEqual(
     calls('<function=fetch_url>\n<parameter=url>\nhttps://x.org/a\n</parameter>\n<parameter=max_chars>\n500\n</parameter>\n</function>'),
     [['fetch_url', { url: 'https://x.org/a', max_chars: '500' }, '']],
   );
   assert.deepEqual(
     calls('<function=a><parameter=q>one<parameter=r>two</function><function=b><parameter=s>three'),
-    [['a', { q: 'one', r: 'two' }, ''], ['b', { s: 'three' }, '']],
+    [
+      ['a', { q: 'one', r: 'two' }, ''],
+      ['b', { s: 'three' }, ''],
+    ],
     'a parameter ends at the next parameter, the end of its function, or the end of the text',
   );
 });
@@ -98,7 +107,10 @@ test('salvage: both markup forms become calls, invented names too (the registry 
   assert.equal(b[0].name, 'fetch_url');
   assert.deepEqual(JSON.parse(b[0].arguments), { url: 'https://x.org' });
   const invented = salvageToolCalls('<tool_call>{"name": "get_weather", "arguments": {"city": "Lyon"}}</tool_call>');
-  assert.deepEqual(invented.map((c) => [c.name, JSON.parse(c.arguments)]), [['get_weather', { city: 'Lyon' }]]);
+  assert.deepEqual(
+    invented.map((c) => [c.name, JSON.parse(c.arguments)]),
+    [['get_weather', { city: 'Lyon' }]],
+  );
   assert.deepEqual(salvageToolCalls('<tool_call>{"name":"rm -rf /","arguments":{}}</tool_call>'), []);
   assert.equal(stripToolMarkup('Hi <tool_call>{"name":"x"}</tool_call> there'), 'Hi  there');
 });

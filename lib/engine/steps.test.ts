@@ -54,14 +54,24 @@ test('steps: a step of another kind than stored means the code took another path
   await step('model', 'x');
   assert.deepEqual(await step('tool', 'fresh'), { value: 'fresh', replayed: false }, 'kind differs at 2: it runs');
   assert.equal(l.replaying, false, 'diverged');
-  assert.deepEqual(await step('tool', 'fresh 3'), { value: 'fresh 3', replayed: false }, 'step 3 matches in kind but is not replayed after a divergence');
+  assert.deepEqual(
+    await step('tool', 'fresh 3'),
+    { value: 'fresh 3', replayed: false },
+    'step 3 matches in kind but is not replayed after a divergence',
+  );
   assert.deepEqual(runs, ['tool', 'tool']);
-  assert.deepEqual(appended.map((s) => s.seq), [2, 3]);
+  assert.deepEqual(
+    appended.map((s) => s.seq),
+    [2, 3],
+  );
 });
 
 test('steps: a failed step is not stored and its number is not reused', async () => {
   const { appended, step, l } = ledger([]);
-  await assert.rejects(l.step('tool', async () => Promise.reject(new Error('down'))), /down/);
+  await assert.rejects(
+    l.step('tool', async () => Promise.reject(new Error('down'))),
+    /down/,
+  );
   await step('tool', 'ok');
   assert.deepEqual(appended, [{ seq: 2, kind: 'tool', data: 'ok' }]);
 });

@@ -14,13 +14,20 @@ import { TOOLS_OFF_NOTE } from './prompts';
  * calls (calculation, freshness, verdict) are given. Each expectation is written out by hand.
  */
 
-const rejected = (events: TurnEvent[]) => events.flatMap((e) => (e.type === 'draft_rejected' ? [{ reason: e.reason, detail: e.detail }] : []));
+const rejected = (events: TurnEvent[]) =>
+  events.flatMap((e) => (e.type === 'draft_rejected' ? [{ reason: e.reason, detail: e.detail }] : []));
 const count = (text: string, part: string) => text.split(part).length - 1;
-const cut = (args: string, content = '') => ({ content, finishReason: 'length' as const, toolCalls: [{ id: 'cut', name: 'web_search', arguments: args }] });
+const cut = (args: string, content = '') => ({
+  content,
+  finishReason: 'length' as const,
+  toolCalls: [{ id: 'cut', name: 'web_search', arguments: args }],
+});
 
 describe('a tool call cut off by max_tokens', () => {
   test('a whole call in a reply that hit max_tokens still runs', async () => {
-    const { outcome, runs, model } = await run({ rounds: [{ ...toolCall('web_search', { query: 'btc' }), finishReason: 'length' }, reply('42 euros, says example.org.')] });
+    const { outcome, runs, model } = await run({
+      rounds: [{ ...toolCall('web_search', { query: 'btc' }), finishReason: 'length' }, reply('42 euros, says example.org.')],
+    });
     assert.deepEqual(runs, ['btc']);
     assert.equal(model.roundRequests[1].toolChoice, 'auto', 'not retried without tools');
     assert.equal(outcome.status, 'done');
@@ -58,13 +65,20 @@ describe('a tool call cut off by max_tokens', () => {
   });
 
   test('words shown before a cut call are set aside, naming why', async () => {
-    const { events, outcome } = await run({ rounds: [cut('{"query":"bt', 'Let me look that up.'), reply('Closures keep their scope.')], question: 'Explain closures.' });
+    const { events, outcome } = await run({
+      rounds: [cut('{"query":"bt', 'Let me look that up.'), reply('Closures keep their scope.')],
+      question: 'Explain closures.',
+    });
     assert.deepEqual(rejected(events)[0], { reason: 'tool_call', detail: 'the tool call was cut off' });
     assert.equal(outcome.status === 'done' && outcome.content, 'Closures keep their scope.');
   });
 
   test('in a round that allows no tools, a cut call is not retried: the answer is asked for without tools', async () => {
-    const { model, outcome } = await run({ rounds: [cut('{"query":"bt'), reply('Closures keep their scope.')], question: 'Explain closures.', config: { maxRounds: 1 } });
+    const { model, outcome } = await run({
+      rounds: [cut('{"query":"bt'), reply('Closures keep their scope.')],
+      question: 'Explain closures.',
+      config: { maxRounds: 1 },
+    });
     assert.equal(model.roundRequests.length, 2);
     assert.equal(model.roundRequests[1].tools, undefined, 'the answer-now request, not the same request again');
     assert.equal(outcome.status === 'done' && outcome.content, 'Closures keep their scope.');
@@ -73,7 +87,10 @@ describe('a tool call cut off by max_tokens', () => {
   for (const message of ['Failed to parse tool call arguments as JSON', 'tool_call parse error', 'error parsing toolcall']) {
     test(`an older server's error "${message}" is retried once without tools, with the reason shown`, async () => {
       const { model, events, outcome } = await run({
-        rounds: [new HearthError('model_error', `The model server answered with an error: ${message}`), reply('Closures keep their scope.')],
+        rounds: [
+          new HearthError('model_error', `The model server answered with an error: ${message}`),
+          reply('Closures keep their scope.'),
+        ],
         question: 'Explain closures.',
       });
       assert.equal(model.roundRequests[1].toolChoice, 'none');
@@ -112,7 +129,9 @@ test('only the model server’s own error is read for --jinja and parse failures
 
 describe('tool use under "required" and without tools', () => {
   test('text under "required" is set aside as "no tool was called" and the round is asked again without tools', async () => {
-    const { events, model, outcome } = await run({ rounds: [reply(DEFERRAL), reply('Let me think about which tool.'), reply('From memory, about 40k.')] });
+    const { events, model, outcome } = await run({
+      rounds: [reply(DEFERRAL), reply('Let me think about which tool.'), reply('From memory, about 40k.')],
+    });
     assert.deepEqual(rejected(events).slice(1), [{ reason: 'tool_call', detail: 'no tool was called' }]);
     assert.equal(model.roundRequests[2].toolChoice, 'none');
     assert.equal(outcome.status === 'done' && outcome.content, 'From memory, about 40k.');
@@ -120,7 +139,11 @@ describe('tool use under "required" and without tools', () => {
 
   test('a call written as text under "required" is run, not retried', async () => {
     const { runs, model } = await run({
-      rounds: [reply(DEFERRAL), reply('<tool_call>{"name": "web_search", "arguments": {"query": "btc"}}</tool_call>'), reply('42 euros, says example.org.')],
+      rounds: [
+        reply(DEFERRAL),
+        reply('<tool_call>{"name": "web_search", "arguments": {"query": "btc"}}</tool_call>'),
+        reply('42 euros, says example.org.'),
+      ],
     });
     assert.deepEqual(runs, ['btc']);
     assert.equal(model.roundRequests[1].toolChoice, 'required');
@@ -154,26 +177,43 @@ describe('tool use under "required" and without tools', () => {
 
 describe('a reply with reasoning', () => {
   test('reasoning beside an answer: the answer is taken in one call', async () => {
-    const { model, outcome } = await run({ rounds: [reply('Closures keep their scope.', { reasoning: 'Simple.' })], question: 'Explain closures.', research: false });
+    const { model, outcome } = await run({
+      rounds: [reply('Closures keep their scope.', { reasoning: 'Simple.' })],
+      question: 'Explain closures.',
+      research: false,
+    });
     assert.equal(model.roundRequests.length, 1);
     assert.equal(outcome.status === 'done' && outcome.content, 'Closures keep their scope.');
   });
 
   test('reasoning and only blank text: asked again with thinking off', async () => {
-    const { model } = await run({ rounds: [reply(' \n', { reasoning: 'Hmm.' }), reply('Closures keep their scope.')], question: 'Explain closures.', research: false });
+    const { model } = await run({
+      rounds: [reply(' \n', { reasoning: 'Hmm.' }), reply('Closures keep their scope.')],
+      question: 'Explain closures.',
+      research: false,
+    });
     assert.deepEqual(model.roundRequests[1].extra, { chat_template_kwargs: { enable_thinking: false } });
     assert.equal(model.roundRequests[1].toolChoice, undefined, 'the same round, not the answer-now request (which has no tools either)');
-    assert.deepEqual(model.roundRequests[1].messages, model.roundRequests[0].messages, 'asked again as it was: not the answer-now request with its note');
+    assert.deepEqual(
+      model.roundRequests[1].messages,
+      model.roundRequests[0].messages,
+      'asked again as it was: not the answer-now request with its note',
+    );
   });
 
   test('reasoning beside a tool call: the call runs', async () => {
-    const { runs, model } = await run({ rounds: [{ ...toolCall('web_search', { query: 'btc' }), reasoning: 'Search it.' }, reply('42 euros, says example.org.')] });
+    const { runs, model } = await run({
+      rounds: [{ ...toolCall('web_search', { query: 'btc' }), reasoning: 'Search it.' }, reply('42 euros, says example.org.')],
+    });
     assert.deepEqual(runs, ['btc']);
     assert.equal(model.roundRequests[1].extra, undefined);
   });
 
   test('blank reasoning and no text is no reasoning: straight to the answer-now request', async () => {
-    const { model } = await run({ rounds: [reply('', { reasoning: '  ' }), reply('Closures keep their scope.')], question: 'Explain closures.' });
+    const { model } = await run({
+      rounds: [reply('', { reasoning: '  ' }), reply('Closures keep their scope.')],
+      question: 'Explain closures.',
+    });
     assert.equal(model.roundRequests[1].tools, undefined);
   });
 });
@@ -209,7 +249,12 @@ describe('the answer-now request', () => {
   });
 
   test('a conversation without a user message gets the note as one', async () => {
-    const { model } = await run({ layers: false, history: [{ role: 'assistant', content: 'Hello.' }], question: 'Explain closures.', rounds: [reply(''), reply('Closures keep their scope.')] });
+    const { model } = await run({
+      layers: false,
+      history: [{ role: 'assistant', content: 'Hello.' }],
+      question: 'Explain closures.',
+      rounds: [reply(''), reply('Closures keep their scope.')],
+    });
     const last = model.roundRequests[1].messages.at(-1);
     assert.equal(last?.role, 'user');
     assert.match(String(last?.content), /^\[Hearth\] No more tools can be called\./);
@@ -220,11 +265,16 @@ describe('when the answer-now request fails', () => {
   const searched = toolCall('web_search', { query: 'bitcoin price' });
 
   test('with results gathered, the answer is compiled and the failure named in the diagnostics', async () => {
-    const { outcome } = await run({ rounds: [searched, reply(''), new HearthError('model_error', 'The model server answered with an error: boom')], config: { maxRounds: 2 } });
+    const { outcome } = await run({
+      rounds: [searched, reply(''), new HearthError('model_error', 'The model server answered with an error: boom')],
+      config: { maxRounds: 2 },
+    });
     assert.equal(outcome.status, 'done');
     assert.equal(outcome.stats.compiled, true);
     assert.ok(
-      outcome.diagnostics.includes('the last answer attempt failed (The model server answered with an error: boom); compiled from the tool results'),
+      outcome.diagnostics.includes(
+        'the last answer attempt failed (The model server answered with an error: boom); compiled from the tool results',
+      ),
       JSON.stringify(outcome.diagnostics),
     );
   });
@@ -252,7 +302,10 @@ describe('when the answer-now request fails', () => {
   });
 
   test('with nothing gathered, the attempt’s own error is the turn’s', async () => {
-    const { outcome } = await run({ rounds: [reply(''), new HearthError('model_error', 'The model server answered with an error: boom')], question: 'Explain closures.' });
+    const { outcome } = await run({
+      rounds: [reply(''), new HearthError('model_error', 'The model server answered with an error: boom')],
+      question: 'Explain closures.',
+    });
     assert.equal(outcome.status === 'error' && outcome.message, 'The model server answered with an error: boom');
   });
 
@@ -285,7 +338,9 @@ describe('calls repeated within one round', () => {
       { id: 'a', repeat: false },
       { id: 'b', repeat: true },
     ]);
-    const toolMessages = model.roundRequests[1].messages.flatMap((m) => (m.role === 'tool' ? [{ id: m.tool_call_id, body: JSON.parse(m.content) }] : []));
+    const toolMessages = model.roundRequests[1].messages.flatMap((m) =>
+      m.role === 'tool' ? [{ id: m.tool_call_id, body: JSON.parse(m.content) }] : [],
+    );
     assert.deepEqual(
       toolMessages.map((m) => m.id),
       ['a', 'b'],
@@ -362,7 +417,9 @@ describe('how a turn ends', () => {
   });
 
   test('a draft set aside by the free check says which words deferred', async () => {
-    const { events } = await run({ rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')] });
+    const { events } = await run({
+      rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')],
+    });
     assert.deepEqual(rejected(events)[0], { reason: 'deferral', detail: 'I can search for' });
   });
 
@@ -431,7 +488,10 @@ describe('what the user sees stream', () => {
         return model.chat(req, options);
       },
     });
-    const { events } = await run({ wrapModel: blankFirst, rounds: [toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')] });
+    const { events } = await run({
+      wrapModel: blankFirst,
+      rounds: [toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')],
+    });
     assert.deepEqual(rejected(events), []);
   });
 });
@@ -452,19 +512,29 @@ describe('the side calls', () => {
   });
 
   test('arithmetic the check says is not arithmetic gets no plan', async () => {
-    const { events, model } = await run({ question: 'What is 1 / 3 + 2?', rounds: [reply('About 2.33.')], decide: { ...arithmetic, is_arithmetic: { is_arithmetic: false } } });
+    const { events, model } = await run({
+      question: 'What is 1 / 3 + 2?',
+      rounds: [reply('About 2.33.')],
+      decide: { ...arithmetic, is_arithmetic: { is_arithmetic: false } },
+    });
     assert.ok(!model.decideRequests.some((r) => schemaKeys(r).includes('expression')), 'no plan asked');
     assert.ok(!events.some((e) => e.type === 'calculation'));
   });
 
   test('an arithmetic check that cannot answer lets the turn go on without a plan', async () => {
-    const { outcome, model } = await run({ question: 'What is 1 / 3 + 2?', rounds: [reply('About 2.33.')], decide: { ...arithmetic, is_arithmetic: new Error('slot busy') } });
+    const { outcome, model } = await run({
+      question: 'What is 1 / 3 + 2?',
+      rounds: [reply('About 2.33.')],
+      decide: { ...arithmetic, is_arithmetic: new Error('slot busy') },
+    });
     assert.equal(outcome.status, 'done');
     assert.ok(!model.decideRequests.some((r) => schemaKeys(r).includes('expression')), 'no plan asked');
   });
 
   test('the verdict reads each tool result and failure by name', async () => {
-    const { model } = await run({ rounds: [toolCall('web_search', { query: 'fail' }), toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')] });
+    const { model } = await run({
+      rounds: [toolCall('web_search', { query: 'fail' }), toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')],
+    });
     const verdict = model.decideRequests.find((r) => schemaKeys(r).includes('verdict'));
     assert.ok(verdict, 'the verdict was asked');
     assert.match(
@@ -483,7 +553,11 @@ describe('the side calls', () => {
       },
     });
     const turnSignal = new AbortController().signal;
-    const { model, outcome } = await run({ wrapModel: watch, signal: turnSignal, rounds: [toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')] });
+    const { model, outcome } = await run({
+      wrapModel: watch,
+      signal: turnSignal,
+      rounds: [toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')],
+    });
     assert.equal(outcome.status, 'done');
     const fresh = model.decideRequests.find((r) => schemaKeys(r).includes('needs_fresh'));
     assert.equal(fresh?.messages.at(-1)?.content, 'Question:\nWhat is the price of bitcoin?');
@@ -493,10 +567,19 @@ describe('the side calls', () => {
   });
 
   test('freshness stopped for another reason than budget is not named as skipped for budget', async () => {
-    const { outcome, model } = await run({ rounds: [reply('Bitcoin is a cryptocurrency.')], decide: { needs_fresh: new HearthError('cancelled', 'Stopped.') } });
-    assert.ok(model.decideRequests.some((r) => schemaKeys(r).includes('needs_fresh')), 'freshness was asked');
+    const { outcome, model } = await run({
+      rounds: [reply('Bitcoin is a cryptocurrency.')],
+      decide: { needs_fresh: new HearthError('cancelled', 'Stopped.') },
+    });
+    assert.ok(
+      model.decideRequests.some((r) => schemaKeys(r).includes('needs_fresh')),
+      'freshness was asked',
+    );
     assert.equal(outcome.status, 'done');
-    assert.deepEqual(outcome.diagnostics.filter((d) => d.startsWith('freshness')), []);
+    assert.deepEqual(
+      outcome.diagnostics.filter((d) => d.startsWith('freshness')),
+      [],
+    );
   });
 
   test('freshness skipped for want of budget is named in the diagnostics and the draft goes through', async () => {
@@ -510,7 +593,11 @@ describe('the side calls', () => {
   });
 
   test('a turn’s stored steps are named by kind, in order', async () => {
-    const { appended } = await run({ question: 'What is 1 / 3 + 2?', rounds: [toolCall('web_search', { query: 'btc' }), reply('About 2.33.')], decide: arithmetic });
+    const { appended } = await run({
+      question: 'What is 1 / 3 + 2?',
+      rounds: [toolCall('web_search', { query: 'btc' }), reply('About 2.33.')],
+      decide: arithmetic,
+    });
     assert.deepEqual(
       appended.map((s) => s.kind),
       ['decision:arithmetic', 'plan', 'model', 'tool', 'model', 'decision:verdict'],
@@ -525,13 +612,21 @@ describe('the turn’s clock', () => {
   };
 
   test('a model call that fails still counts its time', async () => {
-    const { outcome } = await run({ now: ticking(), research: false, rounds: [new HearthError('model_unreachable', 'down')], question: 'Explain closures.' });
+    const { outcome } = await run({
+      now: ticking(),
+      research: false,
+      rounds: [new HearthError('model_unreachable', 'down')],
+      question: 'Explain closures.',
+    });
     assert.equal(outcome.status === 'error' && outcome.code, 'model_unreachable');
     assert.equal(outcome.stats.modelMs, 10, 'one tick between the call’s start and its end');
   });
 
   test('on a clock that has not moved, a turn and its tool calls took no time', async () => {
-    const { outcome, events } = await run({ now: () => 1_000_000, rounds: [toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')] });
+    const { outcome, events } = await run({
+      now: () => 1_000_000,
+      rounds: [toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')],
+    });
     assert.equal(outcome.status, 'done');
     assert.deepEqual([outcome.stats.ms, outcome.stats.modelMs], [0, 0]);
     assert.deepEqual(
@@ -548,7 +643,10 @@ describe('the turn’s clock', () => {
       },
     });
     const { outcome } = await run({ wrapModel: down, question: 'What is 23 * 47 + 156?', rounds: [reply('Never sent.')] });
-    assert.deepEqual([outcome.status, outcome.status === 'error' && outcome.code, outcome.status !== 'done' && outcome.partial], ['error', 'model_unreachable', '']);
+    assert.deepEqual(
+      [outcome.status, outcome.status === 'error' && outcome.code, outcome.status !== 'done' && outcome.partial],
+      ['error', 'model_unreachable', ''],
+    );
   });
 
   test('side calls’ timings do not count towards the generation speed', async () => {
@@ -556,7 +654,10 @@ describe('the turn’s clock', () => {
       health: () => model.health(),
       chat: async (req: ChatRequest, options?: ChatOptions) => {
         const result = await model.chat(req, options);
-        return { ...result, timings: req.jsonSchema ? { predictedTokens: 1, predictedMs: 1000 } : { predictedTokens: 20, predictedMs: 100 } };
+        return {
+          ...result,
+          timings: req.jsonSchema ? { predictedTokens: 1, predictedMs: 1000 } : { predictedTokens: 20, predictedMs: 100 },
+        };
       },
     });
     const { outcome } = await run({ wrapModel: timed, rounds: [reply('Bitcoin is a cryptocurrency.')] });

@@ -21,11 +21,14 @@ function clock() {
 
 async function run(rounds: Parameters<typeof scriptedModel>[0]['rounds']) {
   const model = scriptedModel({ rounds, decide: decideBy({ verdict: { verdict: 'answered', query: '' } }) });
-  const context = await ContextRuntime.create([historyLayer([{ role: 'user', content: 'Explain closures.' }], { maxMessages: 10, maxChars: 10_000 })] as const, {
-    executionId: 't',
-    threadId: 'th',
-    resourceId: 'r',
-  });
+  const context = await ContextRuntime.create(
+    [historyLayer([{ role: 'user', content: 'Explain closures.' }], { maxMessages: 10, maxChars: 10_000 })] as const,
+    {
+      executionId: 't',
+      threadId: 'th',
+      resourceId: 'r',
+    },
+  );
   const events: TurnEvent[] = [];
   const outcome = await runTurn(
     { question: 'Explain closures.', earlierAnswers: [] },
@@ -47,8 +50,15 @@ async function run(rounds: Parameters<typeof scriptedModel>[0]['rounds']) {
 
 test('turn stats: rounds, calls, tokens summed, tool calls counted, generation speed from the server’s timings', async () => {
   const { outcome } = await run([
-    { ...toolCall('lookup', { q: 'a' }), usage: { promptTokens: 100, completionTokens: 7 }, timings: { predictedTokens: 7, predictedMs: 20 } },
-    reply('A closure keeps its scope.', { usage: { promptTokens: 150, completionTokens: 13 }, timings: { predictedTokens: 13, predictedMs: 30 } }),
+    {
+      ...toolCall('lookup', { q: 'a' }),
+      usage: { promptTokens: 100, completionTokens: 7 },
+      timings: { predictedTokens: 7, predictedMs: 20 },
+    },
+    reply('A closure keeps its scope.', {
+      usage: { promptTokens: 150, completionTokens: 13 },
+      timings: { predictedTokens: 13, predictedMs: 30 },
+    }),
   ]);
   assert.equal(outcome.status, 'done');
   const s = outcome.stats;
@@ -60,12 +70,22 @@ test('turn stats: rounds, calls, tokens summed, tool calls counted, generation s
   assert.equal(s.tokensPerSecond, 400, '20 tokens in 50 ms');
   assert.ok(s.ms > 0 && s.modelMs > 0 && s.modelMs < s.ms, `model time is part of the turn's time (${s.modelMs} of ${s.ms})`);
   assert.equal(s.modelMs % 10, 0, 'whole ticks');
-  assert.ok(s.firstTokenMs !== undefined && s.firstTokenMs > 0 && s.firstTokenMs < s.ms, 'the first word came after the start and before the end');
+  assert.ok(
+    s.firstTokenMs !== undefined && s.firstTokenMs > 0 && s.firstTokenMs < s.ms,
+    'the first word came after the start and before the end',
+  );
 });
 
 test('turn stages: thinking, searching, writing, then checking the draft, in that order; a call without an id is named by its round and place', async () => {
   const { events, model } = await run([
-    { content: '', finishReason: 'tool_calls', toolCalls: [{ id: '', name: 'lookup', arguments: '{"q":"x"}' }, { id: '', name: 'lookup', arguments: '{"q":"y"}' }] },
+    {
+      content: '',
+      finishReason: 'tool_calls',
+      toolCalls: [
+        { id: '', name: 'lookup', arguments: '{"q":"x"}' },
+        { id: '', name: 'lookup', arguments: '{"q":"y"}' },
+      ],
+    },
     reply('Done.'),
   ]);
   assert.deepEqual(

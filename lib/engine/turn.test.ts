@@ -27,7 +27,11 @@ describe('turn engine', () => {
 
   test('a deferral is set aside, never re-sent, and the next round is forced to use a tool', async () => {
     const { outcome, model, events, runs } = await run({
-      rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'bitcoin price' }), reply('Bitcoin costs 42 euros, according to example.org.')],
+      rounds: [
+        reply(DEFERRAL),
+        toolCall('web_search', { query: 'bitcoin price' }),
+        reply('Bitcoin costs 42 euros, according to example.org.'),
+      ],
     });
     assert.equal(outcome.status, 'done');
     const rejected = events.find((e) => e.type === 'draft_rejected');
@@ -57,7 +61,12 @@ describe('turn engine', () => {
 
   test('freshness is not asked once a tool ran, and the verdict can still send a draft back', async () => {
     const { events } = await run({
-      rounds: [toolCall('web_search', { query: 'btc' }), reply('Not sure.'), toolCall('web_search', { query: 'btc eur' }), reply('42 euros.')],
+      rounds: [
+        toolCall('web_search', { query: 'btc' }),
+        reply('Not sure.'),
+        toolCall('web_search', { query: 'btc eur' }),
+        reply('42 euros.'),
+      ],
       decide: { verdict: { verdict: 'research', query: 'btc eur' }, needs_fresh: { needs_fresh: true, query: 'x' } },
       config: { maxGates: 1 },
     });
@@ -68,7 +77,13 @@ describe('turn engine', () => {
 
   test('the gate fires at most maxGates times, then the draft is accepted', async () => {
     const { outcome, events } = await run({
-      rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'a' }), reply(DEFERRAL), toolCall('web_search', { query: 'b' }), reply(DEFERRAL)],
+      rounds: [
+        reply(DEFERRAL),
+        toolCall('web_search', { query: 'a' }),
+        reply(DEFERRAL),
+        toolCall('web_search', { query: 'b' }),
+        reply(DEFERRAL),
+      ],
     });
     assert.equal(events.filter((e) => e.type === 'draft_rejected').length, 2);
     assert.equal(outcome.status, 'done');
@@ -80,9 +95,19 @@ describe('turn engine', () => {
       decide: { needs_fresh: new Error('server down'), verdict: { verdict: 'maybe', query: 1 } },
     });
     // Both checks were really asked, both failed, and the draft stands as written.
-    const asked = model.decideRequests.map((r) => Object.keys((r.jsonSchema as { properties?: object }).properties ?? {}).sort().join(','));
-    assert.ok(asked.some((k) => k.includes('needs_fresh')), `the freshness check was asked (${asked.join(' | ')})`);
-    assert.ok(asked.some((k) => k.includes('verdict')), `the verdict was asked (${asked.join(' | ')})`);
+    const asked = model.decideRequests.map((r) =>
+      Object.keys((r.jsonSchema as { properties?: object }).properties ?? {})
+        .sort()
+        .join(','),
+    );
+    assert.ok(
+      asked.some((k) => k.includes('needs_fresh')),
+      `the freshness check was asked (${asked.join(' | ')})`,
+    );
+    assert.ok(
+      asked.some((k) => k.includes('verdict')),
+      `the verdict was asked (${asked.join(' | ')})`,
+    );
     assert.equal(outcome.status, 'done');
     assert.equal(outcome.status === 'done' && outcome.content, 'Bitcoin costs 12 dollars.');
     assert.equal(events.filter((e) => e.type === 'draft_rejected').length, 0, 'nothing was set aside');
@@ -127,7 +152,11 @@ describe('turn engine', () => {
   });
 
   test('tool_choice is never sent without tools', async () => {
-    const { model, outcome } = await run({ rounds: [reply('Closures capture variables.')], research: false, question: 'Explain closures.' });
+    const { model, outcome } = await run({
+      rounds: [reply('Closures capture variables.')],
+      research: false,
+      question: 'Explain closures.',
+    });
     assert.equal(outcome.status, 'done');
     assert.equal(model.roundRequests[0].tools?.length ?? 0, 0);
     assert.equal(model.roundRequests[0].toolChoice, undefined);
@@ -147,7 +176,10 @@ describe('turn engine', () => {
 
   test('a tool call cut off by max_tokens is retried without tools', async () => {
     const { model, outcome } = await run({
-      rounds: [{ content: '', finishReason: 'length', toolCalls: [{ id: 'x', name: 'web_search', arguments: '{"que' }] }, reply('Answer without the tool.')],
+      rounds: [
+        { content: '', finishReason: 'length', toolCalls: [{ id: 'x', name: 'web_search', arguments: '{"que' }] },
+        reply('Answer without the tool.'),
+      ],
       question: 'Explain closures.',
     });
     assert.equal(outcome.status, 'done');
@@ -156,7 +188,10 @@ describe('turn engine', () => {
 
   test("an older server's 500 about a tool-call parse failure is retried without tools", async () => {
     const { model, outcome } = await run({
-      rounds: [new HearthError('model_error', 'The model server answered with an error: Failed to parse tool call arguments'), reply('Fine.')],
+      rounds: [
+        new HearthError('model_error', 'The model server answered with an error: Failed to parse tool call arguments'),
+        reply('Fine.'),
+      ],
       question: 'Explain closures.',
     });
     assert.equal(outcome.status, 'done');
@@ -165,7 +200,11 @@ describe('turn engine', () => {
 
   test('a server without --jinja: tools are dropped for the rest of the turn and the turn still answers', async () => {
     const { model, outcome } = await run({
-      rounds: [new HearthError('model_error', 'The model server answered with an error: tools param requires --jinja flag'), reply(DEFERRAL), reply('From what I know, about 40k.')],
+      rounds: [
+        new HearthError('model_error', 'The model server answered with an error: tools param requires --jinja flag'),
+        reply(DEFERRAL),
+        reply('From what I know, about 40k.'),
+      ],
     });
     assert.equal(outcome.status, 'done');
     assert.equal(model.roundRequests[1].tools?.length ?? 0, 0);
@@ -176,7 +215,11 @@ describe('turn engine', () => {
 
   test('with "required" a model that writes text and never calls is retried without tools', async () => {
     const { model, outcome } = await run({
-      rounds: [reply(DEFERRAL), reply('Let me think about which tool', { finishReason: 'length' }), reply('Bitcoin was about 40k last I knew.')],
+      rounds: [
+        reply(DEFERRAL),
+        reply('Let me think about which tool', { finishReason: 'length' }),
+        reply('Bitcoin was about 40k last I knew.'),
+      ],
     });
     assert.equal(model.roundRequests[1].toolChoice, 'required');
     assert.equal(model.roundRequests[2].toolChoice, 'none');
@@ -199,7 +242,10 @@ describe('turn engine', () => {
       rounds: [reply('Checking. <tool_call>{"name": "web_search", "arguments": {"query": "btc"}}</tool_call>'), reply('42 euros.')],
     });
     assert.deepEqual(runs, ['btc']);
-    const streamed = events.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.text : '')).join('');
+    const streamed = events
+      .filter((e) => e.type === 'delta')
+      .map((e) => (e.type === 'delta' ? e.text : ''))
+      .join('');
     assert.ok(!streamed.includes('<tool_call'), streamed);
     assert.equal(outcome.status, 'done');
   });
@@ -215,7 +261,10 @@ describe('turn engine', () => {
     assert.equal(rejected.length, 1);
     assert.ok(rejected[0].type === 'draft_rejected' && rejected[0].reason === 'no_research');
     assert.notEqual(model.roundRequests[1].toolChoice, 'required');
-    assert.ok(!model.decideRequests.some((r) => 'needs_fresh' in ((r.jsonSchema as { properties: object }).properties ?? {})), 'freshness is not asked');
+    assert.ok(
+      !model.decideRequests.some((r) => 'needs_fresh' in ((r.jsonSchema as { properties: object }).properties ?? {})),
+      'freshness is not asked',
+    );
   });
 
   test('budget: the model-call quota is checked before fuel and ends the turn with budget_exhausted', async () => {
@@ -255,7 +304,9 @@ describe('turn engine', () => {
   });
 
   test('tool failures reach the model as {error} advice, never crash the turn', async () => {
-    const { model, outcome } = await run({ rounds: [toolCall('web_search', { query: 'fail' }), toolCall('nope', {}), reply('I could not check.')] });
+    const { model, outcome } = await run({
+      rounds: [toolCall('web_search', { query: 'fail' }), toolCall('nope', {}), reply('I could not check.')],
+    });
     assert.equal(outcome.status, 'done');
     const toolMsg = model.roundRequests[1].messages.at(-1) as { content: string };
     assert.match(JSON.parse(toolMsg.content).error, /did not answer/);
@@ -272,7 +323,10 @@ describe('turn engine', () => {
     const calc = events.find((e) => e.type === 'calculation');
     assert.ok(calc?.type === 'calculation' && calc.result === '1237' && calc.exact);
     assert.match(allText(model.roundRequests[0]), /The exact result is 1237 \(plan: 23 \* 47 \+ 156\)/);
-    assert.ok(!model.decideRequests.some((r) => 'needs_fresh' in ((r.jsonSchema as { properties: object }).properties ?? {})), 'no freshness after a calculation');
+    assert.ok(
+      !model.decideRequests.some((r) => 'needs_fresh' in ((r.jsonSchema as { properties: object }).properties ?? {})),
+      'no freshness after a calculation',
+    );
     assert.equal(outcome.status, 'done');
   });
 
@@ -324,15 +378,24 @@ describe('every turn that gathered something ends with an answer', () => {
   const searched = [toolCall('web_search', { query: 'bitcoin price' })];
 
   test('a last round that is only tool markup is asked once more, with the results as plain text and no tools', async () => {
-    const { model, outcome, events } = await run({ rounds: [...searched, reply(MARKUP), reply('Bitcoin costs 42 euros, says example.org.')], config: { maxRounds: 2 } });
+    const { model, outcome, events } = await run({
+      rounds: [...searched, reply(MARKUP), reply('Bitcoin costs 42 euros, says example.org.')],
+      config: { maxRounds: 2 },
+    });
     assert.equal(outcome.status, 'done');
     assert.equal(outcome.status === 'done' && outcome.content, 'Bitcoin costs 42 euros, says example.org.');
     const retry = model.roundRequests[2];
     assert.equal(retry.tools, undefined, 'no tools at all in the last attempt');
-    assert.ok(!retry.messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && m.tool_calls)), 'no tool-call messages for the template to continue');
+    assert.ok(
+      !retry.messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && m.tool_calls)),
+      'no tool-call messages for the template to continue',
+    );
     const last = retry.messages.at(-1) as { role: string; content: string };
     assert.equal(last.role, 'user');
-    assert.match(last.content, /What is the price of bitcoin\?[\s\S]*What the tools found in this turn:[\s\S]*It costs 42 euros[\s\S]*Answer the question above now/);
+    assert.match(
+      last.content,
+      /What is the price of bitcoin\?[\s\S]*What the tools found in this turn:[\s\S]*It costs 42 euros[\s\S]*Answer the question above now/,
+    );
     assert.deepEqual(retry.extra, { chat_template_kwargs: { enable_thinking: false } });
     assert.ok(!events.some((e) => e.type === 'delta' && e.text.includes('<tool_call')), 'markup never shown');
     assert.equal(outcome.stats.compiled, undefined);
@@ -351,12 +414,18 @@ describe('every turn that gathered something ends with an answer', () => {
       assert.match(content, /web search for “bitcoin price”/);
       assert.match(content, /\[About bitcoin price\]\(https:\/\/example\.org\/\): It costs 42 euros\./);
       assert.equal(outcome.stats.compiled, true);
-      assert.ok(events.some((e) => e.type === 'delta' && e.text === content), 'the compiled answer is streamed like any other');
+      assert.ok(
+        events.some((e) => e.type === 'delta' && e.text === content),
+        'the compiled answer is streamed like any other',
+      );
     });
   }
 
   test('when the last attempt itself fails, the answer is compiled rather than lost', async () => {
-    const { outcome } = await run({ rounds: [...searched, reply(''), new HearthError('model_stream_broken', 'cut')], config: { maxRounds: 2 } });
+    const { outcome } = await run({
+      rounds: [...searched, reply(''), new HearthError('model_stream_broken', 'cut')],
+      config: { maxRounds: 2 },
+    });
     assert.equal(outcome.status, 'done');
     assert.equal(outcome.stats.compiled, true);
   });
@@ -376,14 +445,32 @@ describe('every turn that gathered something ends with an answer', () => {
       timeoutMs: 1000,
       research: true,
       async run() {
-        return { results: [{ title: '![x](https://evil.example/leak) <img src=x>', url: 'javascript:alert(1)', snippet: '[click](https://evil.example)' }] };
+        return {
+          results: [
+            { title: '![x](https://evil.example/leak) <img src=x>', url: 'javascript:alert(1)', snippet: '[click](https://evil.example)' },
+          ],
+        };
       },
     }) as Tool;
     const model = scriptedModel({ rounds: [toolCall('web_search', { query: 'q' }), reply(''), reply('')], decide: decideBy({}) });
-    const context = await ContextRuntime.create([historyLayer([{ role: 'user', content: 'q?' }], { maxMessages: 4, maxChars: 1000 })] as const, { executionId: 'e', threadId: 't', resourceId: 'r' });
+    const context = await ContextRuntime.create(
+      [historyLayer([{ role: 'user', content: 'q?' }], { maxMessages: 4, maxChars: 1000 })] as const,
+      { executionId: 'e', threadId: 't', resourceId: 'r' },
+    );
     const outcome = await runTurn(
       { question: 'q?', earlierAnswers: [] },
-      { model, tools: createToolRegistry([hostile]), toolDeps: { now: () => 0, timezone: 'UTC', threadId: 't' }, context, steps: new StepLedger([], () => undefined), emit: () => undefined, now: () => 0, signal: new AbortController().signal, researchAvailable: () => true, config: { maxRounds: 2 } },
+      {
+        model,
+        tools: createToolRegistry([hostile]),
+        toolDeps: { now: () => 0, timezone: 'UTC', threadId: 't' },
+        context,
+        steps: new StepLedger([], () => undefined),
+        emit: () => undefined,
+        now: () => 0,
+        signal: new AbortController().signal,
+        researchAvailable: () => true,
+        config: { maxRounds: 2 },
+      },
     );
     const content = outcome.status === 'done' ? outcome.content : '';
     const found = content.slice(content.indexOf('**What was found**'));
@@ -395,10 +482,18 @@ describe('every turn that gathered something ends with an answer', () => {
 
 describe('invented tools', () => {
   test('a real tool call to a tool that does not exist gets an {error} naming the real ones, and the turn goes on', async () => {
-    const { model, outcome, events } = await run({ rounds: [toolCall('get_weather', { city: 'Lyon' }), reply('I could not check the weather.')], question: 'Weather in Lyon?' });
+    const { model, outcome, events } = await run({
+      rounds: [toolCall('get_weather', { city: 'Lyon' }), reply('I could not check the weather.')],
+      question: 'Weather in Lyon?',
+    });
     assert.equal(outcome.status, 'done');
     const result = events.find((e) => e.type === 'tool_result');
-    assert.ok(result && result.type === 'tool_result' && !result.ok && /no tool called "get_weather"; the tools are: web_search/.test(result.error ?? ''));
+    assert.ok(
+      result &&
+        result.type === 'tool_result' &&
+        !result.ok &&
+        /no tool called "get_weather"; the tools are: web_search/.test(result.error ?? ''),
+    );
     const toolMsg = model.roundRequests[1].messages.at(-1) as { role: string; content: string };
     assert.equal(toolMsg.role, 'tool');
     assert.match(JSON.parse(toolMsg.content).error, /no tool called "get_weather"/);
@@ -406,7 +501,10 @@ describe('invented tools', () => {
 
   test('markup for a tool that does not exist is answered the same way and never shown', async () => {
     const { outcome, events } = await run({
-      rounds: [reply('<tool_call>{"name": "get_weather", "arguments": {"city": "Lyon"}}</tool_call>'), reply('It may rain; I could not check.')],
+      rounds: [
+        reply('<tool_call>{"name": "get_weather", "arguments": {"city": "Lyon"}}</tool_call>'),
+        reply('It may rain; I could not check.'),
+      ],
       question: 'Weather in Lyon?',
     });
     assert.equal(outcome.status, 'done');
@@ -426,11 +524,18 @@ describe('side calls with one model slot', () => {
     const order = model.requests.map((r) => (r.jsonSchema ? 'side' : 'round'));
     assert.equal(order[0], 'round', order.join(','));
     assert.deepEqual(order.slice(0, 2), ['round', 'side'], 'freshness runs when the gate needs it');
-    assert.ok(model.requests.every((r) => (r.jsonSchema ? r.lane !== 'conversation' : r.lane === 'conversation')), 'rounds and side calls say which lane they belong to');
+    assert.ok(
+      model.requests.every((r) => (r.jsonSchema ? r.lane !== 'conversation' : r.lane === 'conversation')),
+      'rounds and side calls say which lane they belong to',
+    );
   });
 
   test('with a side slot, freshness goes beside the first round', async () => {
-    const { model } = await run({ rounds: [reply('Bitcoin is about 40k.'), toolCall('web_search', { query: 'b' }), reply('42.')], decide: { needs_fresh: { needs_fresh: true, query: 'b' } }, parallelSideCalls: true });
+    const { model } = await run({
+      rounds: [reply('Bitcoin is about 40k.'), toolCall('web_search', { query: 'b' }), reply('42.')],
+      decide: { needs_fresh: { needs_fresh: true, query: 'b' } },
+      parallelSideCalls: true,
+    });
     assert.equal(model.requests[0].jsonSchema !== undefined, true, 'the freshness request went out first, beside round 1');
   });
 });
@@ -461,17 +566,35 @@ describe('turn engine: what the README promises about rounds', () => {
       }) as Tool;
     const { outcome, events } = await run({
       tools: [waiting('first_lookup'), waiting('second_lookup')],
-      rounds: [reply('', { toolCalls: [{ id: 'c1', name: 'first_lookup', arguments: '{}' }, { id: 'c2', name: 'second_lookup', arguments: '{}' }], finishReason: 'tool_calls' }), reply('Both are done.')],
+      rounds: [
+        reply('', {
+          toolCalls: [
+            { id: 'c1', name: 'first_lookup', arguments: '{}' },
+            { id: 'c2', name: 'second_lookup', arguments: '{}' },
+          ],
+          finishReason: 'tool_calls',
+        }),
+        reply('Both are done.'),
+      ],
       question: 'Look up both things.',
     });
     assert.equal(outcome.status, 'done');
     const results = events.filter((e) => e.type === 'tool_result') as { result?: { waited: string } }[];
-    assert.deepEqual(results.map((r) => r.result?.waited), ['together', 'together']);
+    assert.deepEqual(
+      results.map((r) => r.result?.waited),
+      ['together', 'together'],
+    );
   });
 
   test('words written before a tool call are set aside as a draft_rejected "tool_call" event, never shown as the answer', async () => {
     const { outcome, events } = await run({
-      rounds: [reply('Let me look that up for you.', { toolCalls: [{ id: 'c1', name: 'web_search', arguments: '{"query":"bitcoin price"}' }], finishReason: 'tool_calls' }), reply('Bitcoin costs 42 euros, per example.org.')],
+      rounds: [
+        reply('Let me look that up for you.', {
+          toolCalls: [{ id: 'c1', name: 'web_search', arguments: '{"query":"bitcoin price"}' }],
+          finishReason: 'tool_calls',
+        }),
+        reply('Bitcoin costs 42 euros, per example.org.'),
+      ],
     });
     assert.equal(outcome.status, 'done');
     const rejected = events.find((e) => e.type === 'draft_rejected') as { reason?: string } | undefined;
@@ -481,7 +604,11 @@ describe('turn engine: what the README promises about rounds', () => {
 
   test('a refusal is reported as a refusal, not as a deferral', async () => {
     const { events } = await run({
-      rounds: [toolCall('web_search', { query: 'bitcoin price' }), reply("I can't answer that from the tool results."), reply('Bitcoin costs 42 euros, per example.org.')],
+      rounds: [
+        toolCall('web_search', { query: 'bitcoin price' }),
+        reply("I can't answer that from the tool results."),
+        reply('Bitcoin costs 42 euros, per example.org.'),
+      ],
     });
     const reasons = events.filter((e) => e.type === 'draft_rejected').map((e) => (e as { reason: string }).reason);
     assert.equal(reasons[0], 'refusal');

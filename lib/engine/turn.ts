@@ -245,7 +245,8 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
       emit({ type: 'tool_result', id: p.call.id, name: p.call.name, ok: r.ok, repeat: true, result: JSON.parse(content), ms: 0 });
     }
     // Stryker disable next-line StringLiteral: equivalent, every call's content is set above (a run that failed ended the turn)
-    for (const call of calls) turnMessages.push({ role: 'tool', tool_call_id: call.id, content: contents.get(call.id) ?? '{"error":"no result"}' });
+    for (const call of calls)
+      turnMessages.push({ role: 'tool', tool_call_id: call.id, content: contents.get(call.id) ?? '{"error":"no result"}' });
   }
 
   /** Program-decided arithmetic: the program fixes the steps, the model writes only the plan. */
@@ -260,7 +261,13 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
     }
     const c = plan.calculation;
     calculation = { expression: c.expression, result: c.fraction ? `${c.result} (exactly ${c.fraction})` : c.result };
-    emit({ type: 'calculation', expression: c.expression, result: c.result, exact: c.exact, ...(c.fraction ? { fraction: c.fraction } : {}) });
+    emit({
+      type: 'calculation',
+      expression: c.expression,
+      result: c.result,
+      exact: c.exact,
+      ...(c.fraction ? { fraction: c.fraction } : {}),
+    });
     turnMessages.push({ role: 'user', content: exactResultNote(calculation.result, c.expression) });
     gateResults.push(`calculation: ${c.expression} = ${c.result}`);
   }
@@ -287,7 +294,10 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
    * change; "none" is how they are withheld. The loop ends: each retry turns something off
    * for good (the tools offered, tool calls allowed, or thinking), and only while it is on.
    */
-  async function modelRound(view: ChatMessage[], options: { allowTools: boolean; required: boolean }): Promise<{ result: ChatResult; toolsAllowed: boolean }> {
+  async function modelRound(
+    view: ChatMessage[],
+    options: { allowTools: boolean; required: boolean },
+  ): Promise<{ result: ChatResult; toolsAllowed: boolean }> {
     const { required } = options;
     let { allowTools } = options;
     let thinkingOff = false;
@@ -310,7 +320,13 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
           continue;
         }
         // Older llama-servers answer 500 when a tool call's JSON was cut by max_tokens.
-        if (allowTools && isHearthError(err) && err.code === 'model_error' && /tool.?call/i.test(err.message) && /pars/i.test(err.message)) {
+        if (
+          allowTools &&
+          isHearthError(err) &&
+          err.code === 'model_error' &&
+          /tool.?call/i.test(err.message) &&
+          /pars/i.test(err.message)
+        ) {
           allowTools = false;
           emit({ type: 'draft_rejected', reason: 'tool_call', detail: 'the tool call was cut off; answering without tools' });
           continue;
@@ -322,7 +338,8 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
       const requiredButText = required && toolsAllowed && result.toolCalls.length === 0 && salvageToolCalls(result.content).length === 0;
       if (toolsAllowed && (cutCall || requiredButText)) {
         allowTools = false;
-        if (partial) emit({ type: 'draft_rejected', reason: 'tool_call', detail: cutCall ? 'the tool call was cut off' : 'no tool was called' });
+        if (partial)
+          emit({ type: 'draft_rejected', reason: 'tool_call', detail: cutCall ? 'the tool call was cut off' : 'no tool was called' });
         continue;
       }
       if (!result.content.trim() && result.toolCalls.length === 0 && result.reasoning.trim() && !thinkingOff) {
@@ -343,10 +360,16 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
     emit({ type: 'status', stage: 'writing' });
     const note = answerNowNote(resultsAsText(gathered, calculation));
     const at = view.findLastIndex((m) => m.role === 'user');
-    const messages = view.map((m, i) => (i === at && m.role === 'user' ? { role: 'user' as const, content: withText(m.content, { after: note }) } : m));
+    const messages = view.map((m, i) =>
+      i === at && m.role === 'user' ? { role: 'user' as const, content: withText(m.content, { after: note }) } : m,
+    );
     if (at < 0) messages.push({ role: 'user', content: note });
     try {
-      const retry = await callModel({ messages, maxTokens: config.roundMaxTokens, extra: { chat_template_kwargs: { enable_thinking: false } } });
+      const retry = await callModel({
+        messages,
+        maxTokens: config.roundMaxTokens,
+        extra: { chat_template_kwargs: { enable_thinking: false } },
+      });
       const text = stripToolMarkup(retry.content);
       if (text) return text;
     } catch (err) {
@@ -424,7 +447,12 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
           stats.gateNudges++;
           // Stryker disable next-line UpdateOperator: equivalent, the gate only asks whether the count is still 0
           if (outcome.reason === 'no_research') noResearchNudges++;
-          emit({ type: 'draft_rejected', reason: outcome.reason, ...(outcome.detail ? { detail: outcome.detail } : {}), ...(outcome.query ? { query: outcome.query } : {}) });
+          emit({
+            type: 'draft_rejected',
+            reason: outcome.reason,
+            ...(outcome.detail ? { detail: outcome.detail } : {}),
+            ...(outcome.query ? { query: outcome.query } : {}),
+          });
           // The draft itself is never appended: a model shown its own deferral writes it again.
           turnMessages.push({ role: 'user', content: outcome.nudge });
           forceTools = outcome.forceTools;

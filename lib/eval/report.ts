@@ -22,7 +22,13 @@ export type EvalReport = {
   summaries: ModelSummary[];
 };
 
-export function buildReport(args: { startedAt: Date; repeat: number; models: EvalReport['models']; scenarios: Scenario[]; scores: Score[] }): EvalReport {
+export function buildReport(args: {
+  startedAt: Date;
+  repeat: number;
+  models: EvalReport['models'];
+  scenarios: Scenario[];
+  scores: Score[];
+}): EvalReport {
   return {
     tool: 'hearth-eval',
     version: 1,
@@ -49,7 +55,11 @@ export function compareReports(reports: { label: string; report: EvalReport }[])
     tool: 'hearth-eval',
     version: 1,
     startedAt: reports.map((r) => r.report.startedAt).sort()[0] ?? new Date().toISOString(),
-    finishedAt: reports.map((r) => r.report.finishedAt).sort().at(-1) ?? new Date().toISOString(),
+    finishedAt:
+      reports
+        .map((r) => r.report.finishedAt)
+        .sort()
+        .at(-1) ?? new Date().toISOString(),
     repeat: Math.max(...reports.map((r) => r.report.repeat)),
     models,
     scenarios: [...scenarios.values()],
@@ -93,15 +103,31 @@ function cell(s: Score | ModelSummary, key: (typeof COLUMNS)[number]): string {
 }
 
 export function toMarkdown(report: EvalReport): string {
-  const lines = [`# Hearth model scorecard`, '', `${report.models.length} model${report.models.length === 1 ? '' : 's'}, ${report.scenarios.length} scenarios, ${report.repeat} run${report.repeat === 1 ? '' : 's'} each; ${report.startedAt} to ${report.finishedAt}. Every score is counted by code, none by a model.`, ''];
+  const lines = [
+    `# Hearth model scorecard`,
+    '',
+    `${report.models.length} model${report.models.length === 1 ? '' : 's'}, ${report.scenarios.length} scenarios, ${report.repeat} run${report.repeat === 1 ? '' : 's'} each; ${report.startedAt} to ${report.finishedAt}. Every score is counted by code, none by a model.`,
+    '',
+  ];
   const header = `| model | ${COLUMNS.map((c) => SCORE_LABELS[c]).join(' | ')} |`;
   const rule = `|${'---|'.repeat(COLUMNS.length + 1)}`;
   lines.push('## Summary', '', header, rule);
   for (const s of report.summaries) lines.push(`| ${s.model} | ${COLUMNS.map((c) => cell(s, c)).join(' | ')} |`);
   for (const m of report.models) {
-    lines.push('', `## ${m.name}`, '', `Server ${m.url}${m.modelId ? `, model ${m.modelId}` : ''}.`, '', `| scenario | ${COLUMNS.map((c) => SCORE_LABELS[c]).join(' | ')} |`, rule);
-    for (const s of report.scores.filter((x) => x.model === m.name)) lines.push(`| ${s.scenario}${report.repeat > 1 ? ` #${s.repeat}` : ''} | ${COLUMNS.map((c) => cell(s, c)).join(' | ')} |`);
-    const missed = report.scores.filter((x) => x.model === m.name).flatMap((s) => s.expectations.filter((e) => !e.met).map((e) => `- ${s.scenario}: ${e.what}${e.detail ? ` (${e.detail})` : ''}`));
+    lines.push(
+      '',
+      `## ${m.name}`,
+      '',
+      `Server ${m.url}${m.modelId ? `, model ${m.modelId}` : ''}.`,
+      '',
+      `| scenario | ${COLUMNS.map((c) => SCORE_LABELS[c]).join(' | ')} |`,
+      rule,
+    );
+    for (const s of report.scores.filter((x) => x.model === m.name))
+      lines.push(`| ${s.scenario}${report.repeat > 1 ? ` #${s.repeat}` : ''} | ${COLUMNS.map((c) => cell(s, c)).join(' | ')} |`);
+    const missed = report.scores
+      .filter((x) => x.model === m.name)
+      .flatMap((s) => s.expectations.filter((e) => !e.met).map((e) => `- ${s.scenario}: ${e.what}${e.detail ? ` (${e.detail})` : ''}`));
     if (missed.length) lines.push('', 'Missed:', '', ...missed);
   }
   lines.push('', '## Scenarios', '');
@@ -127,12 +153,27 @@ export function toHtml(report: EvalReport): string {
   const perModel = report.models
     .map((m) => {
       const scores = report.scores.filter((s) => s.model === m.name);
-      const missed = scores.flatMap((s) => s.expectations.filter((e) => !e.met).map((e) => `<li><b>${html(s.scenario)}</b>: ${html(e.what)}${e.detail ? ` <span class="muted">(${html(e.detail)})</span>` : ''}</li>`));
+      const missed = scores.flatMap((s) =>
+        s.expectations
+          .filter((e) => !e.met)
+          .map(
+            (e) =>
+              `<li><b>${html(s.scenario)}</b>: ${html(e.what)}${e.detail ? ` <span class="muted">(${html(e.detail)})</span>` : ''}</li>`,
+          ),
+      );
       return `<section><h2>${html(m.name)}</h2><p class="muted">${html(m.url)}${m.modelId ? ` · ${html(m.modelId)}` : ''}</p>${table(scores, (r) => `${(r as Score).scenario}${report.repeat > 1 ? ` #${(r as Score).repeat}` : ''}`, 'scenario')}${missed.length ? `<details><summary>${missed.length} expectation(s) missed</summary><ul>${missed.join('')}</ul></details>` : '<p>Every expectation met.</p>'}</section>`;
     })
     .join('');
-  const charts = COLUMNS.map((c) => `<figure><figcaption>${html(SCORE_LABELS[c])}</figcaption><canvas data-score="${c}" role="img" aria-label="${html(SCORE_LABELS[c])} per scenario and model"></canvas></figure>`).join('');
-  const data = JSON.stringify({ scenarios: report.scenarios.map((s) => s.id), models: report.models.map((m) => m.name), scores: report.scores, labels: SCORE_LABELS });
+  const charts = COLUMNS.map(
+    (c) =>
+      `<figure><figcaption>${html(SCORE_LABELS[c])}</figcaption><canvas data-score="${c}" role="img" aria-label="${html(SCORE_LABELS[c])} per scenario and model"></canvas></figure>`,
+  ).join('');
+  const data = JSON.stringify({
+    scenarios: report.scenarios.map((s) => s.id),
+    models: report.models.map((m) => m.name),
+    scores: report.scores,
+    labels: SCORE_LABELS,
+  });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Hearth model scorecard</title>

@@ -34,7 +34,15 @@ export type CallRecord = {
   failed?: string;
 };
 
-export type TurnRecord = { question: string; events: (TurnEvent & { seq: number })[]; answer: string; ended: 'done' | 'error'; errorCode?: string; ttftMs?: number; ms: number };
+export type TurnRecord = {
+  question: string;
+  events: (TurnEvent & { seq: number })[];
+  answer: string;
+  ended: 'done' | 'error';
+  errorCode?: string;
+  ttftMs?: number;
+  ms: number;
+};
 
 export type RunRecord = {
   scenario: string;
@@ -125,7 +133,15 @@ export async function runScenario(args: {
     FETCH_ALLOWED_PORTS: `80,443,${standins.pagesPort}`,
   });
   const calls: CallRecord[] = [];
-  const client = args.client ?? createLlamaClient({ baseURL: config.LLAMA_URL[0], timeoutMs: config.MODEL_TIMEOUT_MS, connectTimeoutMs: config.MODEL_CONNECT_TIMEOUT_MS, firstByteTimeoutMs: config.MODEL_FIRST_BYTE_TIMEOUT_MS, apiKey: config.LLAMA_API_KEY });
+  const client =
+    args.client ??
+    createLlamaClient({
+      baseURL: config.LLAMA_URL[0],
+      timeoutMs: config.MODEL_TIMEOUT_MS,
+      connectTimeoutMs: config.MODEL_CONNECT_TIMEOUT_MS,
+      firstByteTimeoutMs: config.MODEL_FIRST_BYTE_TIMEOUT_MS,
+      apiKey: config.LLAMA_API_KEY,
+    });
   const store = createStore(openDatabase(path.join(args.dataDir, 'hearth.db')));
   const runtime = buildRuntime(config, store, {
     model: recording(client, calls),
@@ -145,7 +161,18 @@ export async function runScenario(args: {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, text);
       const { prefix, chars, lines } = describeText(text);
-      return store.insertAttachment({ id: randomUUID(), name: a.name, mime: 'text/plain', size: Buffer.byteLength(text), sha256, text: prefix, kind: 'text', chars, lines, now: FIXED_NOW }).id;
+      return store.insertAttachment({
+        id: randomUUID(),
+        name: a.name,
+        mime: 'text/plain',
+        size: Buffer.byteLength(text),
+        sha256,
+        text: prefix,
+        kind: 'text',
+        chars,
+        lines,
+        now: FIXED_NOW,
+      }).id;
     });
     const thread = store.createThread({ id: randomUUID(), title: scenario.title, now: FIXED_NOW });
     const turns: TurnRecord[] = [];
@@ -169,7 +196,15 @@ export async function runScenario(args: {
       events.sort((a, b) => a.seq - b.seq);
       const end = events.findLast((e) => e.type === 'done' || e.type === 'error');
       const answer = (events.findLast((e) => e.type === 'message') as { content?: string } | undefined)?.content ?? '';
-      turns.push({ question, events, answer, ended: end?.type === 'done' ? 'done' : 'error', errorCode: end?.type === 'error' ? end.code : undefined, ttftMs: ttft, ms: performance.now() - t0 });
+      turns.push({
+        question,
+        events,
+        answer,
+        ended: end?.type === 'done' ? 'done' : 'error',
+        errorCode: end?.type === 'error' ? end.code : undefined,
+        ttftMs: ttft,
+        ms: performance.now() - t0,
+      });
     }
     await runtime.turns.backgroundIdle();
     const after = await metricsOf(server.url);
@@ -180,7 +215,9 @@ export async function runScenario(args: {
       modelId: runtime.models.status[0]?.id,
       turns,
       calls,
-      ...(before && after ? { metrics: { promptTokens: after.promptTokens - before.promptTokens, cachedTokens: after.cachedTokens - before.cachedTokens } } : {}),
+      ...(before && after
+        ? { metrics: { promptTokens: after.promptTokens - before.promptTokens, cachedTokens: after.cachedTokens - before.cachedTokens } }
+        : {}),
       wallMs: performance.now() - started,
     };
   } finally {

@@ -54,7 +54,10 @@ export const scenarioSchema = z
         /** At most this many model rounds in any one turn. */
         maxRounds: z.number().int().min(1).max(20).optional(),
         /** The last answer lists at least `min` items, each one a title in the music catalogue. */
-        playlistFromCatalogue: z.object({ min: z.number().int().min(1).max(50) }).strict().optional(),
+        playlistFromCatalogue: z
+          .object({ min: z.number().int().min(1).max(50) })
+          .strict()
+          .optional(),
       })
       .strict(),
   })
@@ -65,7 +68,10 @@ export type Fact = z.infer<typeof fact>;
 
 /** Every *.json scenario in a folder, checked; throws naming the file and the field. */
 export function loadScenarios(dir: string): Scenario[] {
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   if (files.length === 0) throw new Error(`No scenarios (*.json) in ${dir}.`);
   const seen = new Set<string>();
   return files.map((file) => {

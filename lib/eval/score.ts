@@ -86,7 +86,15 @@ export function scoreRun(scenario: Scenario, run: RunRecord): Score {
   const { expect } = scenario;
 
   const checks: ExpectationResult[] = [];
-  checks.push({ what: 'every turn ends with an answer', met: run.turns.every((t) => t.ended === 'done' && t.answer.trim() !== ''), detail: run.turns.map((t) => t.errorCode).filter(Boolean).join(', ') || undefined });
+  checks.push({
+    what: 'every turn ends with an answer',
+    met: run.turns.every((t) => t.ended === 'done' && t.answer.trim() !== ''),
+    detail:
+      run.turns
+        .map((t) => t.errorCode)
+        .filter(Boolean)
+        .join(', ') || undefined,
+  });
   for (const f of expect.facts) checks.push({ what: `says "${factText(f)}"`, met: hasFact(last, f) });
   for (const pattern of expect.mustNotClaim) {
     const re = new RegExp(pattern, 'i');
@@ -110,11 +118,12 @@ export function scoreRun(scenario: Scenario, run: RunRecord): Score {
 
   const promptTokens = sum(run.calls.map((c) => c.promptTokens));
   const cachedPerCall = run.calls.filter((c) => c.cachedTokens !== undefined);
-  const cacheReuse = run.metrics && run.metrics.promptTokens + run.metrics.cachedTokens > 0
-    ? run.metrics.cachedTokens / (run.metrics.promptTokens + run.metrics.cachedTokens)
-    : cachedPerCall.length && promptTokens > 0
-      ? sum(cachedPerCall.map((c) => c.cachedTokens ?? 0)) / sum(cachedPerCall.map((c) => c.promptTokens))
-      : null;
+  const cacheReuse =
+    run.metrics && run.metrics.promptTokens + run.metrics.cachedTokens > 0
+      ? run.metrics.cachedTokens / (run.metrics.promptTokens + run.metrics.cachedTokens)
+      : cachedPerCall.length && promptTokens > 0
+        ? sum(cachedPerCall.map((c) => c.cachedTokens ?? 0)) / sum(cachedPerCall.map((c) => c.promptTokens))
+        : null;
   return {
     scenario: run.scenario,
     model: run.model,
@@ -142,16 +151,36 @@ export function scoreRun(scenario: Scenario, run: RunRecord): Score {
 }
 
 /** What one model did over all scenarios and repeats. */
-export type ModelSummary = { model: string; runs: number; met: number; total: number; completed: number } & Record<SummedScore, number> & Record<AveragedScore, number | null>;
+export type ModelSummary = { model: string; runs: number; met: number; total: number; completed: number } & Record<SummedScore, number> &
+  Record<AveragedScore, number | null>;
 
-export const SUMMED = ['toolCalls', 'malformedArguments', 'inventedTools', 'gateNudges', 'deferralsLeft', 'repeats', 'compiled', 'rounds', 'modelCalls', 'promptTokens', 'completionTokens', 'wallMs'] as const;
+export const SUMMED = [
+  'toolCalls',
+  'malformedArguments',
+  'inventedTools',
+  'gateNudges',
+  'deferralsLeft',
+  'repeats',
+  'compiled',
+  'rounds',
+  'modelCalls',
+  'promptTokens',
+  'completionTokens',
+  'wallMs',
+] as const;
 export const AVERAGED = ['ttftMs', 'tokensPerSecond', 'cacheReuse'] as const;
 type SummedScore = (typeof SUMMED)[number];
 type AveragedScore = (typeof AVERAGED)[number];
 
 export function summarise(model: string, scores: Score[]): ModelSummary {
   const mine = scores.filter((s) => s.model === model);
-  const out = { model, runs: mine.length, met: sum(mine.map((s) => s.met)), total: sum(mine.map((s) => s.total)), completed: mine.filter((s) => s.completed).length } as ModelSummary;
+  const out = {
+    model,
+    runs: mine.length,
+    met: sum(mine.map((s) => s.met)),
+    total: sum(mine.map((s) => s.total)),
+    completed: mine.filter((s) => s.completed).length,
+  } as ModelSummary;
   for (const k of SUMMED) out[k] = sum(mine.map((s) => s[k]));
   for (const k of AVERAGED) out[k] = mean(mine.flatMap((s) => (s[k] === null ? [] : [s[k] as number])));
   return out;

@@ -34,11 +34,31 @@ export const CATALOGUE: Song[] = [
 type Doc = { path: string; title: string; content: string };
 
 export const CORPUS: Doc[] = [
-  { path: '/markets/bitcoin', title: 'Bitcoin price today', content: 'Bitcoin (BTC) trades at 61,234 US dollars today, 1 December 2026, up 2.1% in 24 hours.' },
-  { path: '/markets/ethereum', title: 'Ethereum price today', content: 'Ethereum (ETH) trades at 3,456 US dollars today, 1 December 2026, down 0.8% in 24 hours.' },
-  { path: '/sport/lyon-nantes', title: 'Lyon beat Nantes 3-1 last night', content: 'Olympique Lyonnais beat FC Nantes 3-1 on 30 November 2026; final score Lyon 3, Nantes 1.' },
-  { path: '/weather/paris', title: 'Paris weather today', content: 'Paris today, 1 December 2026: light rain, 7 °C, wind 15 km/h from the west.' },
-  { path: '/news/artemis', title: 'Artemis IV launch window moved', content: 'NASA moved the Artemis IV launch window to March 2027 after heat-shield tests, the agency said on 30 November 2026.' },
+  {
+    path: '/markets/bitcoin',
+    title: 'Bitcoin price today',
+    content: 'Bitcoin (BTC) trades at 61,234 US dollars today, 1 December 2026, up 2.1% in 24 hours.',
+  },
+  {
+    path: '/markets/ethereum',
+    title: 'Ethereum price today',
+    content: 'Ethereum (ETH) trades at 3,456 US dollars today, 1 December 2026, down 0.8% in 24 hours.',
+  },
+  {
+    path: '/sport/lyon-nantes',
+    title: 'Lyon beat Nantes 3-1 last night',
+    content: 'Olympique Lyonnais beat FC Nantes 3-1 on 30 November 2026; final score Lyon 3, Nantes 1.',
+  },
+  {
+    path: '/weather/paris',
+    title: 'Paris weather today',
+    content: 'Paris today, 1 December 2026: light rain, 7 °C, wind 15 km/h from the west.',
+  },
+  {
+    path: '/news/artemis',
+    title: 'Artemis IV launch window moved',
+    content: 'NASA moved the Artemis IV launch window to March 2027 after heat-shield tests, the agency said on 30 November 2026.',
+  },
   {
     path: '/catalogue',
     title: 'Music catalogue: every song, by genre and mood',
@@ -65,7 +85,14 @@ export function searchCorpus(q: string, pagesUrl: string) {
   return {
     query: q,
     number_of_results: scored.length,
-    results: scored.map(({ d }, i) => ({ url: `${pagesUrl}${d.path}`, title: d.title, content: d.content, engine: 'corpus', score: 1 - i / 10, category: 'general' })),
+    results: scored.map(({ d }, i) => ({
+      url: `${pagesUrl}${d.path}`,
+      title: d.title,
+      content: d.content,
+      engine: 'corpus',
+      score: 1 - i / 10,
+      category: 'general',
+    })),
     answers: [],
     corrections: [],
     infoboxes: [],
@@ -75,7 +102,8 @@ export function searchCorpus(q: string, pagesUrl: string) {
 }
 
 const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-const page = (title: string, body: string) => `<!doctype html><html><head><title>${escape(title)}</title></head><body><article><h1>${escape(title)}</h1>${body}</article></body></html>`;
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${escape(title)}</title></head><body><article><h1>${escape(title)}</h1>${body}</article></body></html>`;
 
 export type Standins = { searchUrl: string; pagesUrl: string; pagesPort: number; searches: string[]; close(): Promise<void> };
 
@@ -87,8 +115,16 @@ export async function startStandins(): Promise<Standins> {
     const send = (status: number, html: string) => res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
     if (path === GUIDE_PAGE.path) return send(200, page(GUIDE_PAGE.title, `<p>${escape(GUIDE_PAGE.text)}</p>`));
     if (path === '/catalogue') {
-      const rows = CATALOGUE.map((s) => `<tr><td>${escape(s.title)}</td><td>${escape(s.artist)}</td><td>${s.genre}</td><td>${s.mood}</td></tr>`).join('');
-      return send(200, page('Music catalogue', `<p>Every song in the catalogue.</p><table><tr><th>Title</th><th>Artist</th><th>Genre</th><th>Mood</th></tr>${rows}</table>`));
+      const rows = CATALOGUE.map(
+        (s) => `<tr><td>${escape(s.title)}</td><td>${escape(s.artist)}</td><td>${s.genre}</td><td>${s.mood}</td></tr>`,
+      ).join('');
+      return send(
+        200,
+        page(
+          'Music catalogue',
+          `<p>Every song in the catalogue.</p><table><tr><th>Title</th><th>Artist</th><th>Genre</th><th>Mood</th></tr>${rows}</table>`,
+        ),
+      );
     }
     const doc = CORPUS.find((d) => d.path === path);
     if (doc) return send(200, page(doc.title, `<p>${escape(doc.content)}</p>`));
@@ -100,7 +136,8 @@ export async function startStandins(): Promise<Standins> {
     searches.push(q);
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(searchCorpus(q, pagesUrl)));
   });
-  const listen = (server: http.Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  const listen = (server: http.Server) =>
+    new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
   const [pagesPort, searchPort] = await Promise.all([listen(pages), listen(search)]);
   pagesUrl = `http://127.0.0.1:${pagesPort}`;
   const close = (server: http.Server) =>
@@ -108,7 +145,13 @@ export async function startStandins(): Promise<Standins> {
       server.closeAllConnections();
       server.close(() => resolve());
     });
-  return { searchUrl: `http://127.0.0.1:${searchPort}`, pagesUrl, pagesPort, searches, close: async () => void (await Promise.all([close(pages), close(search)])) };
+  return {
+    searchUrl: `http://127.0.0.1:${searchPort}`,
+    pagesUrl,
+    pagesPort,
+    searches,
+    close: async () => void (await Promise.all([close(pages), close(search)])),
+  };
 }
 
 /** The large log of the log scenario: four planted problems, one of them to count exactly (137). */

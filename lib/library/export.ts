@@ -31,7 +31,7 @@ function asRecord(type: LibraryRecord['type'], row: object, change: Record<strin
 function* records(store: ExportStore, dir: string, now: number): Generator<LibraryRecord | Record<string, unknown>> {
   yield { type: LIBRARY_FORMAT, version: LIBRARY_VERSION, exportedAt: now };
   let count = 0;
-  const counted = <T,>(r: T) => (count++, r);
+  const counted = <T>(r: T) => (count++, r);
   for (const m of store.memoryRows()) yield counted(asRecord('memory', m));
   const sent = new Set<string>();
   for (const threadId of store.libraryThreadIds()) {
@@ -42,7 +42,8 @@ function* records(store: ExportStore, dir: string, now: number): Generator<Libra
     // Decisions before turns: a finished turn's log refers to them by number.
     for (const d of rows.decisions) yield counted(decisionRecord(d));
     for (const turn of rows.turns) yield counted(asRecord('turn', turn, { events: parse }));
-    for (const { type: _type, data, ...e } of rows.turnEvents) yield counted({ ...asRecord('turn_event', e), event: parse(data) } as LibraryRecord);
+    for (const { type: _type, data, ...e } of rows.turnEvents)
+      yield counted({ ...asRecord('turn_event', e), event: parse(data) } as LibraryRecord);
     for (const s of rows.turnSteps) yield counted(asRecord('turn_step', s, { data: parse }));
     for (const c of rows.toolCalls) yield counted(asRecord('tool_call', c, { ok: Boolean, repeat: Boolean, result: parse }));
     for (const a of rows.attachments) {
@@ -52,7 +53,8 @@ function* records(store: ExportStore, dir: string, now: number): Generator<Libra
       const kind = a.kind as FileKind;
       for (const chunk of fileChunks(a.sha256, 'original', filePath(dir, a.sha256))) yield counted(chunk);
       // A PDF's or Word file's text, as extracted when it was attached.
-      if (hasExtractedText(kind)) for (const chunk of fileChunks(a.sha256, 'text', textPath(dir, { sha256: a.sha256, kind }))) yield counted(chunk);
+      if (hasExtractedText(kind))
+        for (const chunk of fileChunks(a.sha256, 'text', textPath(dir, { sha256: a.sha256, kind }))) yield counted(chunk);
     }
   }
   for (const d of store.looseDecisionRows()) yield counted(decisionRecord(d));

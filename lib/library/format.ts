@@ -85,7 +85,15 @@ export const turnEventSchema = z.discriminatedUnion('type', [
       query: text(10_000).optional(),
     })
     .strict(),
-  z.object({ type: z.literal('calculation'), expression: text(10_000), result: text(100_000), exact: z.boolean(), fraction: text(100_000).optional() }).strict(),
+  z
+    .object({
+      type: z.literal('calculation'),
+      expression: text(10_000),
+      result: text(100_000),
+      exact: z.boolean(),
+      fraction: text(100_000).optional(),
+    })
+    .strict(),
   z.object({ type: z.literal('message'), id: id, content: text(10_000_000) }).strict(),
   z.object({ type: z.literal('error'), code: text(100), message: text(10_000), fuelUsed: z.number().finite().optional() }).strict(),
   z.object({ type: z.literal('done'), turnId: id, stats: statsSchema }).strict(),
@@ -158,7 +166,10 @@ export const recordSchema = z.discriminatedUnion('type', [
       assistantMessageId: id.nullable(),
       status: z.enum(['queued', 'running', 'done', 'error', 'cancelled', 'interrupted']),
       stats: statsSchema.nullable(),
-      events: z.array(z.tuple([seq, compactEntrySchema])).max(1_000_000).nullable(),
+      events: z
+        .array(z.tuple([seq, compactEntrySchema]))
+        .max(1_000_000)
+        .nullable(),
       createdAt: time,
       finishedAt: time.nullable(),
     })
@@ -207,7 +218,10 @@ export const recordSchema = z.discriminatedUnion('type', [
       /** Chunks of one part come in order from 0; the last says so. */
       chunk: z.number().int().min(0),
       last: z.boolean(),
-      data: z.string().max(Math.ceil((FILE_CHUNK_BYTES * 4) / 3) + 4).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+      data: z
+        .string()
+        .max(Math.ceil((FILE_CHUNK_BYTES * 4) / 3) + 4)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
     })
     .strict(),
 ]);

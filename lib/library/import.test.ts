@@ -6,12 +6,27 @@ import { stageImport } from './import';
 
 /** The staging step on its own: lines split anywhere across the body's chunks, and the limits. */
 
-const [m1, t1, u1] = ['00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-0000000000b1', '00000000-0000-4000-8000-0000000000c1'];
+const [m1, t1, u1] = [
+  '00000000-0000-4000-8000-0000000000a1',
+  '00000000-0000-4000-8000-0000000000b1',
+  '00000000-0000-4000-8000-0000000000c1',
+];
 const library = [
   { type: 'hearth-library', version: 1, exportedAt: 1 },
   { type: 'memory', id: m1, text: 'The user keeps bees.', createdAt: 1, updatedAt: 1 },
   { type: 'thread', id: t1, title: 'Bees', titleSource: 'user', systemPrompt: '', pinned: false, createdAt: 1, updatedAt: 1 },
-  { type: 'message', id: u1, threadId: t1, turnId: null, role: 'user', content: 'Ünïcode 🐝 across chunk boundaries', status: 'complete', errorCode: null, contextBlock: null, createdAt: 1 },
+  {
+    type: 'message',
+    id: u1,
+    threadId: t1,
+    turnId: null,
+    role: 'user',
+    content: 'Ünïcode 🐝 across chunk boundaries',
+    status: 'complete',
+    errorCode: null,
+    contextBlock: null,
+    createdAt: 1,
+  },
   { type: 'end', records: 3 },
 ]
   .map((r) => JSON.stringify(r))
@@ -22,26 +37,44 @@ async function* chunks(text: string, size: number) {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
 
-const stage = (text: string, size: number, maxBytes = 1e9) => stageImport(chunks(text, size), { dir: makeTempDir('hearth-import'), maxBytes, knownAttachment: () => undefined });
+const stage = (text: string, size: number, maxBytes = 1e9) =>
+  stageImport(chunks(text, size), { dir: makeTempDir('hearth-import'), maxBytes, knownAttachment: () => undefined });
 
 test('records come out the same however the body is cut into chunks, with the line each came from', async () => {
   for (const size of [1, 3, 7, 64, 1 << 20]) {
     const staged = await stage(library, size);
     const records = [...staged.records()];
     staged.discard();
-    assert.deepEqual(records.map((r) => [r.line, r.record.type]), [[2, 'memory'], [3, 'thread'], [4, 'message']], `chunks of ${size}`);
+    assert.deepEqual(
+      records.map((r) => [r.line, r.record.type]),
+      [
+        [2, 'memory'],
+        [3, 'thread'],
+        [4, 'message'],
+      ],
+      `chunks of ${size}`,
+    );
     assert.equal((records[2].record as { content: string }).content, 'Ünïcode 🐝 across chunk boundaries');
   }
 });
 
 test('a body over the limit is 413 while it streams; a closing line that does not add up is 400', async () => {
   await assert.rejects(stage(library, 16, 100), (e: unknown) => hasErrorCode(e, 'too_large'));
-  await assert.rejects(stage(library.replace('"records":3', '"records":4'), 16), (e: unknown) => hasErrorCode(e, 'bad_request') && /says it has 4 records but 3/.test((e as Error).message));
-  await assert.rejects(stage(`${library}\n{"type":"memory"}`, 16), (e: unknown) => /line 6: there is more after the closing line/.test((e as Error).message));
+  await assert.rejects(
+    stage(library.replace('"records":3', '"records":4'), 16),
+    (e: unknown) => hasErrorCode(e, 'bad_request') && /says it has 4 records but 3/.test((e as Error).message),
+  );
+  await assert.rejects(stage(`${library}\n{"type":"memory"}`, 16), (e: unknown) =>
+    /line 6: there is more after the closing line/.test((e as Error).message),
+  );
 });
 
 test('an id that is not a UUID is refused with its line: ids go into URLs ("../memories/<id>" named another thing)', async () => {
   for (const bad of ['../memories/00000000-0000-4000-8000-0000000000a1', 'm1', '%2e%2e', '']) {
-    await assert.rejects(stage(library.replace(`"id":"${t1}"`, `"id":${JSON.stringify(bad)}`), 64), (e: unknown) => hasErrorCode(e, 'bad_request') && /line 3 \(thread\): id: must be a UUID/.test((e as Error).message), bad);
+    await assert.rejects(
+      stage(library.replace(`"id":"${t1}"`, `"id":${JSON.stringify(bad)}`), 64),
+      (e: unknown) => hasErrorCode(e, 'bad_request') && /line 3 \(thread\): id: must be a UUID/.test((e as Error).message),
+      bad,
+    );
   }
 });

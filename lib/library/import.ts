@@ -38,7 +38,8 @@ export type ImportStore = Pick<
   | 'attachmentByHash'
 > & { transaction<T>(fn: () => T): T };
 
-type Counted = 'memories' | 'threads' | 'messages' | 'decisions' | 'turns' | 'turnEvents' | 'turnSteps' | 'toolCalls' | 'attachments' | 'files';
+type Counted =
+  'memories' | 'threads' | 'messages' | 'decisions' | 'turns' | 'turnEvents' | 'turnSteps' | 'toolCalls' | 'attachments' | 'files';
 export type ImportSummary = { source: 'library' | 'thread'; added: Record<Counted, number>; alreadyHere: Record<Counted, number> };
 
 type StagedFile = { sha256: string; part: 'original' | 'text'; kind: FileKind; tmp: string };
@@ -74,7 +75,8 @@ class LineReader {
     const next = await this.source.next();
     if (next.done) return false;
     this.total += next.value.byteLength;
-    if (this.total > this.maxBytes) throw new HearthError('too_large', `The import is larger than ${Math.round(this.maxBytes / 1024 / 1024)} MB (HEARTH_MAX_IMPORT_MB).`);
+    if (this.total > this.maxBytes)
+      throw new HearthError('too_large', `The import is larger than ${Math.round(this.maxBytes / 1024 / 1024)} MB (HEARTH_MAX_IMPORT_MB).`);
     this.parts.push(Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength));
     this.partsBytes += next.value.byteLength;
     this.scanFrom = 0;
@@ -109,7 +111,8 @@ class LineReader {
   /** Everything not yet read as a line (up to `limit` bytes): for a document that is not line-based. */
   async rest(limit: number): Promise<Buffer> {
     do {
-      if (this.partsBytes > limit) throw new HearthError('too_large', `A thread's JSON export can be at most ${Math.round(limit / 1024 / 1024)} MB.`);
+      if (this.partsBytes > limit)
+        throw new HearthError('too_large', `A thread's JSON export can be at most ${Math.round(limit / 1024 / 1024)} MB.`);
     } while (await this.more());
     const all = Buffer.concat(this.parts);
     this.parts = [];
@@ -144,13 +147,18 @@ export async function stageImport(
   }
   if (!(head && typeof head === 'object' && (head as { type?: unknown }).type === LIBRARY_FORMAT)) {
     // A thread's JSON export is one document: read it whole.
-    const whole = first === 'too-long' ? await reader.rest(THREAD_JSON_MAX_BYTES) : Buffer.concat([first, Buffer.from('\n'), await reader.rest(THREAD_JSON_MAX_BYTES)]);
+    const whole =
+      first === 'too-long'
+        ? await reader.rest(THREAD_JSON_MAX_BYTES)
+        : Buffer.concat([first, Buffer.from('\n'), await reader.rest(THREAD_JSON_MAX_BYTES)]);
     return stageThreadJson(whole, knownAttachment);
   }
   const header = headerSchema.safeParse(head);
   if (!header.success) throw bad(`line 1: ${describeIssue(header.error)}`);
   if (header.data.version > LIBRARY_VERSION) {
-    throw bad(`This library file is version ${header.data.version}; this Hearth reads version ${LIBRARY_VERSION}. Update Hearth to import it.`);
+    throw bad(
+      `This library file is version ${header.data.version}; this Hearth reads version ${LIBRARY_VERSION}. Update Hearth to import it.`,
+    );
   }
   return stageLibrary(reader, dir);
 }
@@ -160,7 +168,9 @@ function stageThreadJson(bytes: Buffer, knownAttachment: ImportStore['attachment
   try {
     doc = JSON.parse(bytes.toString('utf8'));
   } catch {
-    throw bad(`This is neither a Hearth library file (the .jsonl from "Export library", which starts with {"type":"${LIBRARY_FORMAT}"…}) nor a thread's JSON export.`);
+    throw bad(
+      `This is neither a Hearth library file (the .jsonl from "Export library", which starts with {"type":"${LIBRARY_FORMAT}"…}) nor a thread's JSON export.`,
+    );
   }
   const records = threadJsonRecords(doc, knownAttachment);
   return { source: 'thread', records: () => records.map((record) => ({ line: 1, record })), files: [], discard: () => undefined };
@@ -178,7 +188,14 @@ async function stageLibrary(reader: LineReader, dir: string): Promise<StagedImpo
   const out = fs.openSync(recordsPath, 'w');
   /** The files the attachments so far refer to, and how their text was read. */
   const attachments = new Map<string, FileKind>();
-  let open: { sha256: string; part: 'original' | 'text'; next: number; fd: number; hash: ReturnType<typeof createHash>; tmp: string } | null = null;
+  let open: {
+    sha256: string;
+    part: 'original' | 'text';
+    next: number;
+    fd: number;
+    hash: ReturnType<typeof createHash>;
+    tmp: string;
+  } | null = null;
   let count = 0;
   let line = 1;
   let ended = false;
@@ -188,13 +205,15 @@ async function stageLibrary(reader: LineReader, dir: string): Promise<StagedImpo
         throw bad(`The file ends at line ${line} without its closing line: it was cut off (download or copy it again).`);
       }
       line++;
-      if (bytes === 'too-long') throw bad(`line ${line}: longer than ${MAX_LINE_BYTES / 1024 / 1024} MB, which no line of a library file is`);
+      if (bytes === 'too-long')
+        throw bad(`line ${line}: longer than ${MAX_LINE_BYTES / 1024 / 1024} MB, which no line of a library file is`);
       if (bytes.toString('utf8').trim() === '') continue;
       if (ended) throw bad(`line ${line}: there is more after the closing line`);
       const value = parseJson(bytes, line) as { type?: unknown; records?: unknown };
       if (value?.type === 'end') {
         if (open) throw bad(`line ${line}: the file ${open.sha256} ends without its last chunk`);
-        if (value.records !== count) throw bad(`line ${line}: the file says it has ${String(value.records)} records but ${count} came before it`);
+        if (value.records !== count)
+          throw bad(`line ${line}: the file says it has ${String(value.records)} records but ${count} came before it`);
         ended = true;
         continue;
       }
@@ -211,7 +230,8 @@ async function stageLibrary(reader: LineReader, dir: string): Promise<StagedImpo
         fs.writeSync(out, `${JSON.stringify([line, r])}\n`);
         continue;
       }
-      if (open && (open.sha256 !== r.sha256 || open.part !== r.part)) throw bad(`line ${line}: the file ${open.sha256} ends without its last chunk`);
+      if (open && (open.sha256 !== r.sha256 || open.part !== r.part))
+        throw bad(`line ${line}: the file ${open.sha256} ends without its last chunk`);
       if (!open) {
         const kind = attachments.get(r.sha256);
         if (kind === undefined) throw bad(`line ${line}: a file comes before any attachment that refers to it`);
@@ -222,7 +242,8 @@ async function stageLibrary(reader: LineReader, dir: string): Promise<StagedImpo
         temporary.push(tmp);
         open = { sha256: r.sha256, part: r.part, next: 0, fd: fs.openSync(tmp, 'w'), hash: createHash('sha256'), tmp };
       }
-      if (r.chunk !== open.next) throw bad(`line ${line}: chunk ${r.chunk} of the file ${r.sha256} comes out of order (expected ${open.next})`);
+      if (r.chunk !== open.next)
+        throw bad(`line ${line}: chunk ${r.chunk} of the file ${r.sha256} comes out of order (expected ${open.next})`);
       const data = Buffer.from(r.data, 'base64');
       fs.writeSync(open.fd, data);
       open.hash.update(data);
@@ -276,7 +297,18 @@ function* readRecords(file: string): Generator<{ line: number; record: LibraryRe
   }
 }
 
-const zero = (): Record<Counted, number> => ({ memories: 0, threads: 0, messages: 0, decisions: 0, turns: 0, turnEvents: 0, turnSteps: 0, toolCalls: 0, attachments: 0, files: 0 });
+const zero = (): Record<Counted, number> => ({
+  memories: 0,
+  threads: 0,
+  messages: 0,
+  decisions: 0,
+  turns: 0,
+  turnEvents: 0,
+  turnSteps: 0,
+  toolCalls: 0,
+  attachments: 0,
+  files: 0,
+});
 
 /** Step 2: applies a staged import in one transaction; all or nothing. */
 export function applyImport(store: ImportStore, staged: StagedImport, dir: string): ImportSummary {
@@ -344,11 +376,13 @@ function applyRecord(
     case 'message': {
       const parentId = r.parentId !== undefined ? r.parentId : (lastMessage.get(r.threadId) ?? null);
       lastMessage.set(r.threadId, r.id);
-      if (parentId !== null && !store.messageOfThread(parentId, r.threadId)) throw bad(`the message it follows (${parentId}) is not an earlier message of thread ${r.threadId}`);
+      if (parentId !== null && !store.messageOfThread(parentId, r.threadId))
+        throw bad(`the message it follows (${parentId}) is not an earlier message of thread ${r.threadId}`);
       return count('messages', store.importMessage(asRow({ ...r, parentId })));
     }
     case 'decision': {
-      if (r.threadId !== null && !store.threadExists(r.threadId)) throw bad(`it belongs to thread ${r.threadId}, which is neither in the file nor in this library`);
+      if (r.threadId !== null && !store.threadExists(r.threadId))
+        throw bad(`it belongs to thread ${r.threadId}, which is neither in the file nor in this library`);
       const { stepId, at, modelId, source, answers } = r.record;
       const { id, added } = store.importDecision({
         layer_id: r.layerId,
@@ -366,17 +400,31 @@ function applyRecord(
       return count('decisions', added);
     }
     case 'turn': {
-      if (!store.threadExists(r.threadId)) throw bad(`it belongs to thread ${r.threadId}, which is neither in the file nor in this library`);
-      if (!store.messageOfThread(r.userMessageId, r.threadId)) throw bad(`its question (message ${r.userMessageId}) is not a message of thread ${r.threadId}`);
+      if (!store.threadExists(r.threadId))
+        throw bad(`it belongs to thread ${r.threadId}, which is neither in the file nor in this library`);
+      if (!store.messageOfThread(r.userMessageId, r.threadId))
+        throw bad(`its question (message ${r.userMessageId}) is not a message of thread ${r.threadId}`);
       if (r.assistantMessageId !== null && !store.messageOfThread(r.assistantMessageId, r.threadId)) {
         throw bad(`its answer (message ${r.assistantMessageId}) is not a message of thread ${r.threadId}`);
       }
       // A reference to a decision the file does not hold points at none (0): replay skips it, as for a trimmed record.
-      const events = r.events?.map(([seq, e]) => [seq, typeof e === 'object' && 'decision' in e ? { decision: decisionIds.get(e.decision) ?? 0 } : e]);
+      const events = r.events?.map(([seq, e]) => [
+        seq,
+        typeof e === 'object' && 'decision' in e ? { decision: decisionIds.get(e.decision) ?? 0 } : e,
+      ]);
       return count('turns', store.importTurn(asRow(r, { events: () => (events ? JSON.stringify(events) : null) })));
     }
     case 'turn_event':
-      return count('turnEvents', store.importTurnEvent({ turn_id: r.turnId, seq: r.seq, type: r.event.type, data: JSON.stringify(r.event), created_at: r.createdAt }));
+      return count(
+        'turnEvents',
+        store.importTurnEvent({
+          turn_id: r.turnId,
+          seq: r.seq,
+          type: r.event.type,
+          data: JSON.stringify(r.event),
+          created_at: r.createdAt,
+        }),
+      );
     case 'turn_step':
       return count('turnSteps', store.importTurnStep(asRow(r, { data: json })));
     case 'tool_call': {
@@ -400,9 +448,16 @@ function explain(line: number, r: LibraryRecord, err: unknown): HearthError {
   const where = `line ${line} (${r.type}${'id' in r ? ` ${String(r.id)}` : ''})`;
   if (/FOREIGN KEY constraint failed/.test((err as Error)?.message ?? '')) {
     const parent =
-      r.type === 'message' ? `thread ${r.threadId}` : r.type === 'attachment' ? `message ${r.messageId}` : 'turnId' in r ? `turn ${String(r.turnId)}` : 'threadId' in r ? `thread ${String(r.threadId)}` : 'what it refers to';
+      r.type === 'message'
+        ? `thread ${r.threadId}`
+        : r.type === 'attachment'
+          ? `message ${r.messageId}`
+          : 'turnId' in r
+            ? `turn ${String(r.turnId)}`
+            : 'threadId' in r
+              ? `thread ${String(r.threadId)}`
+              : 'what it refers to';
     return bad(`${where}: it refers to ${parent}, which is neither in the file nor in this library`);
   }
   return bad(`${where}: ${(err as Error)?.message ?? String(err)}`);
 }
-

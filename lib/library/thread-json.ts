@@ -21,31 +21,58 @@ const id = z.string().uuid('must be a UUID, as Hearth makes them');
 const time = z.number().int().min(0);
 
 const messageSchema = z.object({
-        id,
-        /** The message it follows (exports written before branches have none: each follows the one before). */
-        parentId: id.nullable().optional(),
-        role: z.enum(['user', 'assistant']),
-        content: z.string().max(10_000_000),
-        status: z.enum(['streaming', 'complete', 'interrupted', 'error']),
-        errorCode: z.string().max(100).nullable(),
-        turnId: id.nullable(),
-        createdAt: time,
-        toolCalls: z.array(
-          z.object({ id: z.string().min(1).max(400), name: z.string().max(200), arguments: z.string().max(1_000_000), ok: z.boolean(), result: z.unknown(), repeat: z.boolean(), ms: z.number().int().min(0) }),
-        ),
-        attachments: z.array(z.object({ id, messageId: id.nullable(), name: z.string().max(500), mime: z.string().refine(isMimeType, 'must be a content type such as text/plain'), size: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
-        decisions: z.array(decisionRecordSchema),
-        setAside: z.array(
-          z.object({
-            text: z.string().max(10_000_000),
-            reason: z.enum(['deferral', 'refusal', 'freshness', 'verdict', 'tool_call', 'no_research']),
-            detail: z.string().max(10_000).optional(),
-            query: z.string().max(10_000).optional(),
-          }),
-        ),
-        calculation: z.object({ expression: z.string().max(10_000), result: z.string().max(100_000), exact: z.boolean(), fraction: z.string().max(100_000).optional() }).nullable(),
-        /** The turn's figures (exports written before they were shown have none). */
-        stats: z.record(z.string().max(100), z.union([z.number().finite(), z.boolean()])).nullable().optional(),
+  id,
+  /** The message it follows (exports written before branches have none: each follows the one before). */
+  parentId: id.nullable().optional(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string().max(10_000_000),
+  status: z.enum(['streaming', 'complete', 'interrupted', 'error']),
+  errorCode: z.string().max(100).nullable(),
+  turnId: id.nullable(),
+  createdAt: time,
+  toolCalls: z.array(
+    z.object({
+      id: z.string().min(1).max(400),
+      name: z.string().max(200),
+      arguments: z.string().max(1_000_000),
+      ok: z.boolean(),
+      result: z.unknown(),
+      repeat: z.boolean(),
+      ms: z.number().int().min(0),
+    }),
+  ),
+  attachments: z.array(
+    z.object({
+      id,
+      messageId: id.nullable(),
+      name: z.string().max(500),
+      mime: z.string().refine(isMimeType, 'must be a content type such as text/plain'),
+      size: z.number().int().min(0),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    }),
+  ),
+  decisions: z.array(decisionRecordSchema),
+  setAside: z.array(
+    z.object({
+      text: z.string().max(10_000_000),
+      reason: z.enum(['deferral', 'refusal', 'freshness', 'verdict', 'tool_call', 'no_research']),
+      detail: z.string().max(10_000).optional(),
+      query: z.string().max(10_000).optional(),
+    }),
+  ),
+  calculation: z
+    .object({
+      expression: z.string().max(10_000),
+      result: z.string().max(100_000),
+      exact: z.boolean(),
+      fraction: z.string().max(100_000).optional(),
+    })
+    .nullable(),
+  /** The turn's figures (exports written before they were shown have none). */
+  stats: z
+    .record(z.string().max(100), z.union([z.number().finite(), z.boolean()]))
+    .nullable()
+    .optional(),
 });
 
 const threadViewSchema = z.object({
@@ -91,11 +118,29 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
     },
   ];
   // Every branch, each message after the one it follows (older first: a parent is always older).
-  const all = [...view.messages, ...(view.otherMessages ?? [])].map((m, i, list) => ({ ...m, parentId: m.parentId !== undefined ? m.parentId : i > 0 ? list[i - 1].id : null }));
+  const all = [...view.messages, ...(view.otherMessages ?? [])].map((m, i, list) => ({
+    ...m,
+    parentId: m.parentId !== undefined ? m.parentId : i > 0 ? list[i - 1].id : null,
+  }));
   const byId = new Map(all.map((m) => [m.id, m]));
-  all.sort((a, b) => a.createdAt - b.createdAt || (a.role === b.role ? 0 : a.role === 'assistant' ? -1 : 1) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  all.sort(
+    (a, b) =>
+      a.createdAt - b.createdAt || (a.role === b.role ? 0 : a.role === 'assistant' ? -1 : 1) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
   for (const m of all) {
-    out.push({ type: 'message', id: m.id, threadId: view.id, turnId: m.turnId, parentId: m.parentId, role: m.role, content: m.content, status: m.status, errorCode: m.errorCode, contextBlock: null, createdAt: m.createdAt });
+    out.push({
+      type: 'message',
+      id: m.id,
+      threadId: view.id,
+      turnId: m.turnId,
+      parentId: m.parentId,
+      role: m.role,
+      content: m.content,
+      status: m.status,
+      errorCode: m.errorCode,
+      contextBlock: null,
+      createdAt: m.createdAt,
+    });
   }
   let decisionNumber = 0;
   const decision = (record: View['decisions'][number], turnId: string | null): RecordOf<'decision'> => ({
@@ -131,7 +176,19 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
       finishedAt: m.status === 'streaming' ? null : m.createdAt,
     });
     for (const c of m.toolCalls) {
-      out.push({ type: 'tool_call', id: c.id, turnId: m.turnId!, threadId: view.id, name: c.name, arguments: c.arguments, ok: c.ok, result: c.result ?? null, repeat: c.repeat, ms: c.ms, createdAt: m.createdAt });
+      out.push({
+        type: 'tool_call',
+        id: c.id,
+        turnId: m.turnId!,
+        threadId: view.id,
+        name: c.name,
+        arguments: c.arguments,
+        ok: c.ok,
+        result: c.result ?? null,
+        repeat: c.repeat,
+        ms: c.ms,
+        createdAt: m.createdAt,
+      });
     }
   }
   // Records the thread kept that no message shows (their turn is gone).
@@ -165,7 +222,15 @@ function turnLog(m: z.infer<typeof messageSchema>): RecordOf<'turn'>['events'] {
   const log: NonNullable<RecordOf<'turn'>['events']> = [[1, 'turn']];
   for (const d of m.setAside) {
     log.push([log.length + 1, { type: 'draft', text: d.text }]);
-    log.push([log.length + 1, { type: 'draft_rejected', reason: d.reason, ...(d.detail !== undefined ? { detail: d.detail } : {}), ...(d.query !== undefined ? { query: d.query } : {}) }]);
+    log.push([
+      log.length + 1,
+      {
+        type: 'draft_rejected',
+        reason: d.reason,
+        ...(d.detail !== undefined ? { detail: d.detail } : {}),
+        ...(d.query !== undefined ? { query: d.query } : {}),
+      },
+    ]);
   }
   if (m.calculation) log.push([log.length + 1, { type: 'calculation', ...m.calculation }]);
   if (m.status === 'complete') log.push([log.length + 1, 'message'], [log.length + 2, 'done']);

@@ -65,7 +65,10 @@ describe('model client against the captured samples', () => {
     assert.deepEqual(r.usage, { promptTokens: 31, completionTokens: 19, cachedTokens: 0 });
     assert.equal(r.model, 'tiny-toy');
     // llama.cpp's own timings, as captured: 19 tokens in 49.127 ms.
-    assert.deepEqual([r.timings?.predictedTokens, r.timings?.predictedMs, Math.round(r.timings?.predictedPerSecond ?? 0)], [19, 49.127, 366]);
+    assert.deepEqual(
+      [r.timings?.predictedTokens, r.timings?.predictedMs, Math.round(r.timings?.predictedPerSecond ?? 0)],
+      [19, 49.127, 366],
+    );
   });
 
   test('streamed content is assembled and reported as it arrives (11)', async () => {
@@ -112,7 +115,12 @@ describe('model client against the captured samples', () => {
     assert.equal(await code(replayClient().chat({ messages: msgs })), 'model_error');
     const before = replayRequests;
     serveSample('4c-error-tools-without-jinja.response.json', 500);
-    const err = await replayClient().chat({ messages: msgs }).then(() => assert.fail("expected an error"), (e: unknown) => e as HearthError);
+    const err = await replayClient()
+      .chat({ messages: msgs })
+      .then(
+        () => assert.fail('expected an error'),
+        (e: unknown) => e as HearthError,
+      );
     assert.equal(err.code, 'model_error');
     assert.match(err.message, /tools param requires --jinja flag/);
     assert.equal(replayRequests - before, 1, 'deterministic 500s are not retried');
@@ -139,7 +147,12 @@ describe('model client against the double', () => {
   test("llama.cpp's own request fields reach the server", async () => {
     double.setScript(() => ({ content: '{"ok": true}' }));
     const client = createLlamaClient({ baseURL: double.url, timeoutMs: 5000 });
-    await client.chat({ messages: msgs, jsonSchema: { type: 'object', properties: { ok: { type: 'boolean' } } }, tokenProbs: 20, extra: { chat_template_kwargs: { enable_thinking: false } } });
+    await client.chat({
+      messages: msgs,
+      jsonSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+      tokenProbs: 20,
+      extra: { chat_template_kwargs: { enable_thinking: false } },
+    });
     const body = double.requests.at(-1)!.body;
     assert.equal(body.post_sampling_probs, true);
     assert.equal(body.top_logprobs, 20);
@@ -147,7 +160,14 @@ describe('model client against the double', () => {
     assert.equal(body.min_p, 0);
     assert.deepEqual(body.chat_template_kwargs, { enable_thinking: false });
     assert.deepEqual((body.response_format as { type: string }).type, 'json_schema');
-    await client.chat({ messages: msgs, tools: [{ type: 'function', function: { name: 'now', description: 'd', parameters: { type: 'object' } } }], toolChoice: 'required' }, { onDelta: () => undefined });
+    await client.chat(
+      {
+        messages: msgs,
+        tools: [{ type: 'function', function: { name: 'now', description: 'd', parameters: { type: 'object' } } }],
+        toolChoice: 'required',
+      },
+      { onDelta: () => undefined },
+    );
     const streamed = double.requests.at(-1)!.body;
     assert.equal(streamed.tool_choice, 'required');
     assert.equal(streamed.logprobs, undefined, 'no logprobs on a streamed round with tools');
@@ -169,7 +189,13 @@ describe('model client against the double', () => {
 
   test('tools and a schema never go in one request', async () => {
     const client = createLlamaClient({ baseURL: double.url, timeoutMs: 5000 });
-    await assert.rejects(client.chat({ messages: msgs, jsonSchema: {}, tools: [{ type: 'function', function: { name: 'x', description: '', parameters: {} } }] }));
+    await assert.rejects(
+      client.chat({
+        messages: msgs,
+        jsonSchema: {},
+        tools: [{ type: 'function', function: { name: 'x', description: '', parameters: {} } }],
+      }),
+    );
   });
 
   test('a dead server is model_unreachable, at once', async () => {
@@ -195,7 +221,10 @@ describe('model client against the double', () => {
     try {
       const client = createLlamaClient({ baseURL: url, timeoutMs: 60_000, firstByteTimeoutMs: 150 });
       for (const onDelta of [undefined, () => undefined]) {
-        const err = await client.chat({ messages: msgs }, { onDelta }).then(() => assert.fail('expected an error'), (e: unknown) => e as HearthError);
+        const err = await client.chat({ messages: msgs }, { onDelta }).then(
+          () => assert.fail('expected an error'),
+          (e: unknown) => e as HearthError,
+        );
         assert.equal(err.code, 'model_unreachable');
         assert.match(err.message, /sent nothing back within 150 ms\.$/);
       }
@@ -208,16 +237,24 @@ describe('model client against the double', () => {
   test('a stream that goes silent misses the deadline between its bytes: model_stream_broken', async () => {
     double.setScript(() => ({ content: 'one two three', tokenDelayMs: 2000 }));
     const client = createLlamaClient({ baseURL: double.url, timeoutMs: 60_000, firstByteTimeoutMs: 150 });
-    const err = await client.chat({ messages: msgs }, { onDelta: () => undefined }).then(() => assert.fail('expected an error'), (e: unknown) => e as HearthError);
+    const err = await client.chat({ messages: msgs }, { onDelta: () => undefined }).then(
+      () => assert.fail('expected an error'),
+      (e: unknown) => e as HearthError,
+    );
     assert.equal(err.code, 'model_stream_broken');
     assert.match(err.message, /the server sent nothing more in time/);
   });
 
   test('a connection that could not be made in time is model_unreachable, in words', async () => {
     // undici's own connect deadline, as it fails: the fetch rethrows it marked with its words.
-    const connectTimeout = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }) });
+    const connectTimeout = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }),
+    });
     const failing = deadlineFetch({ connectMs: 5000, firstByteMs: 120_000 }, () => Promise.reject(connectTimeout));
-    const thrown = await failing('http://gpu:8080/v1/models').then(() => assert.fail('expected an error'), (e: unknown) => e);
+    const thrown = await failing('http://gpu:8080/v1/models').then(
+      () => assert.fail('expected an error'),
+      (e: unknown) => e,
+    );
     const err = mapModelError(new APIConnectionError({ cause: thrown as Error }), 'http://gpu:8080/v1');
     assert.equal(err.code, 'model_unreachable');
     assert.equal(err.message, 'The model server at http://gpu:8080/v1 could not be connected to within 5 s.');
@@ -230,7 +267,10 @@ describe('model client against the double', () => {
     assert.equal(await code(client.chat({ messages: msgs }, { onDelta: (t) => seen.push(t) })), 'model_stream_broken');
     assert.equal(seen.join(''), 'one two');
     double.setScript(() => ({ content: 'partial', errorAfterContent: { code: 500, type: 'server_error', message: 'slot crashed' } }));
-    const err = await client.chat({ messages: msgs }, { onDelta: () => undefined }).then(() => assert.fail("expected an error"), (e: unknown) => e as HearthError);
+    const err = await client.chat({ messages: msgs }, { onDelta: () => undefined }).then(
+      () => assert.fail('expected an error'),
+      (e: unknown) => e as HearthError,
+    );
     assert.equal(err.code, 'model_error');
     assert.match(err.message, /slot crashed/);
     double.setScript(undefined);

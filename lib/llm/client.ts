@@ -80,7 +80,10 @@ const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
  * own fetch; its Agent is where these deadlines are set. A missed one is rethrown marked with
  * its words (the openai client keeps it as the cause of its connection error).
  */
-export function deadlineFetch({ connectMs, firstByteMs }: { connectMs: number; firstByteMs: number }, base: typeof undiciFetch = undiciFetch): typeof fetch {
+export function deadlineFetch(
+  { connectMs, firstByteMs }: { connectMs: number; firstByteMs: number },
+  base: typeof undiciFetch = undiciFetch,
+): typeof fetch {
   const dispatcher = new Agent({ connect: { timeout: connectMs }, headersTimeout: firstByteMs, bodyTimeout: firstByteMs });
   const marked = (err: unknown): unknown => {
     for (const e of causes(err)) {
@@ -167,7 +170,8 @@ function buildBody(request: ChatRequest, stream: boolean, model: string): Record
 
 export function createLlamaClient(options: LlamaClientOptions): ModelClient {
   const baseURL = options.baseURL.replace(/\/+$/, '');
-  const f = options.fetch ?? deadlineFetch({ connectMs: options.connectTimeoutMs ?? 5_000, firstByteMs: options.firstByteTimeoutMs ?? 120_000 });
+  const f =
+    options.fetch ?? deadlineFetch({ connectMs: options.connectTimeoutMs ?? 5_000, firstByteMs: options.firstByteTimeoutMs ?? 120_000 });
   const openai = new OpenAI({
     baseURL,
     apiKey: options.apiKey ?? 'not-needed',
@@ -214,45 +218,48 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
       let timings: ChatResult['timings'];
       const calls = new Map<number, ToolCallRequest>();
       try {
-      for await (const chunk of chunks) {
-        model ||= chunk.model;
-        if (chunk.usage) {
-          usage.promptTokens = chunk.usage.prompt_tokens;
-          usage.completionTokens = chunk.usage.completion_tokens;
-          Object.assign(usage, cached(chunk.usage));
-        }
-        // llama.cpp sends its timings with the last chunk.
-        timings = readTimings((chunk as { timings?: unknown }).timings).timings ?? timings;
-        const choice = chunk.choices[0];
-        if (!choice) continue;
-        const delta = choice.delta as OpenAI.ChatCompletionChunk.Choice.Delta & LlamaDeltaExtras;
-        if (delta.reasoning_content) reasoning += delta.reasoning_content;
-        if (delta.content) {
-          content += delta.content;
-          opts.onDelta?.(delta.content);
-        }
-        for (const part of delta.tool_calls ?? []) {
-          const existing = calls.get(part.index);
-          if (existing) {
-            existing.arguments += part.function?.arguments ?? '';
-            if (part.function?.name && !existing.name) existing.name = part.function.name;
-          } else {
-            calls.set(part.index, {
-              id: part.id ?? '',
-              name: part.function?.name ?? '',
-              arguments: part.function?.arguments ?? '',
-            });
+        for await (const chunk of chunks) {
+          model ||= chunk.model;
+          if (chunk.usage) {
+            usage.promptTokens = chunk.usage.prompt_tokens;
+            usage.completionTokens = chunk.usage.completion_tokens;
+            Object.assign(usage, cached(chunk.usage));
           }
+          // llama.cpp sends its timings with the last chunk.
+          timings = readTimings((chunk as { timings?: unknown }).timings).timings ?? timings;
+          const choice = chunk.choices[0];
+          if (!choice) continue;
+          const delta = choice.delta as OpenAI.ChatCompletionChunk.Choice.Delta & LlamaDeltaExtras;
+          if (delta.reasoning_content) reasoning += delta.reasoning_content;
+          if (delta.content) {
+            content += delta.content;
+            opts.onDelta?.(delta.content);
+          }
+          for (const part of delta.tool_calls ?? []) {
+            const existing = calls.get(part.index);
+            if (existing) {
+              existing.arguments += part.function?.arguments ?? '';
+              if (part.function?.name && !existing.name) existing.name = part.function.name;
+            } else {
+              calls.set(part.index, {
+                id: part.id ?? '',
+                name: part.function?.name ?? '',
+                arguments: part.function?.arguments ?? '',
+              });
+            }
+          }
+          if (choice.finish_reason) finish = choice.finish_reason;
         }
-        if (choice.finish_reason) finish = choice.finish_reason;
-      }
       } catch (err) {
         // Once the stream has begun, a lost connection is a broken stream, not a dead server;
         // an error the server sent as an SSE line is still its own error.
         if (err instanceof APIError && !(err instanceof APIConnectionError)) throw err;
         if (opts.signal?.aborted) throw err;
         const deadline = missedDeadline(err);
-        throw new HearthError('model_stream_broken', `The model's reply stopped before it was finished (${deadline ? `the server ${deadline}` : (err as Error).message}).`);
+        throw new HearthError(
+          'model_stream_broken',
+          `The model's reply stopped before it was finished (${deadline ? `the server ${deadline}` : (err as Error).message}).`,
+        );
       }
       if (!finish) {
         throw new HearthError('model_stream_broken', "The model's reply stopped before it was finished.");

@@ -15,7 +15,13 @@ function server(url: string, opts: { slots?: number; contextSize?: number } = {}
   const client: ModelClient = {
     async health(): Promise<ModelHealth> {
       return state.reachable
-        ? { url, reachable: true, id: `model@${url}`, ...(opts.slots ? { slots: opts.slots } : {}), ...(opts.contextSize ? { contextSize: opts.contextSize } : {}) }
+        ? {
+            url,
+            reachable: true,
+            id: `model@${url}`,
+            ...(opts.slots ? { slots: opts.slots } : {}),
+            ...(opts.contextSize ? { contextSize: opts.contextSize } : {}),
+          }
         : { url, reachable: false, error: 'connection refused' };
     },
     async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
@@ -26,7 +32,15 @@ function server(url: string, opts: { slots?: number; contextSize?: number } = {}
         throw failure.error;
       }
       options.onDelta?.(`answer from ${url}`);
-      return { content: `answer from ${url}`, reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: url };
+      return {
+        content: `answer from ${url}`,
+        reasoning: '',
+        toolCalls: [],
+        finishReason: 'stop',
+        usage: { promptTokens: 1, completionTokens: 1 },
+        tokenProbs: null,
+        model: url,
+      };
     },
   };
   return { url, client, state };
@@ -174,7 +188,13 @@ describe('several servers', () => {
     const result = await lease.model.chat(conversation(), { onDelta: (t) => deltas.push(t) });
     assert.equal(result.content, 'answer from http://b');
     assert.deepEqual(deltas, ['answer from http://b']);
-    assert.deepEqual(pool.status.map((s) => [s.url, s.up]), [['http://a', false], ['http://b', true]]);
+    assert.deepEqual(
+      pool.status.map((s) => [s.url, s.up]),
+      [
+        ['http://a', false],
+        ['http://b', true],
+      ],
+    );
     assert.ok(log.some((m) => /http:\/\/a is down/.test(m)));
     // Later calls of the turn stay on b; new turns go to b while a is down.
     await lease.model.chat(side());
@@ -201,7 +221,7 @@ describe('several servers', () => {
     const [round, check] = await Promise.all([lease.model.chat(conversation(), { onDelta: () => undefined }), lease.model.chat(side())]);
     assert.equal(round.content, 'answer from http://b');
     assert.equal(check.content, 'answer from http://b');
-    assert.deepEqual(b.state.requests.map(idSlot), [0, 1], 'the round on b\'s turn slot, the check on its side slot');
+    assert.deepEqual(b.state.requests.map(idSlot), [0, 1], "the round on b's turn slot, the check on its side slot");
     assert.deepEqual(pool.stats, { running: 1, waiting: 0, slots: 1 });
     pool.leave('1');
     assert.deepEqual(pool.stats, { running: 0, waiting: 0, slots: 1 });
@@ -252,7 +272,10 @@ describe('several servers', () => {
     a.state.failures.push({ error: unreachable() });
     await assert.rejects(work.model.chat(side()));
     work.release();
-    assert.deepEqual(pool.status.map((s) => s.up), [false, true]);
+    assert.deepEqual(
+      pool.status.map((s) => s.up),
+      [false, true],
+    );
     // A turn that lands on a (every other server down, so it is placed anyway) and is answered brings it back.
     b.state.reachable = false;
     await pool.refresh();
@@ -268,7 +291,10 @@ describe('several servers', () => {
     const pool = new ModelPool([a, b]);
     const lease = (await pool.enter('1', 'x', () => undefined))!;
     a.state.failures.push({ error: new HearthError('model_stream_broken', 'cut'), afterDelta: 'Half an ans' });
-    await assert.rejects(lease.model.chat(conversation(), { onDelta: () => undefined }), (e: unknown) => e instanceof HearthError && e.code === 'model_stream_broken');
+    await assert.rejects(
+      lease.model.chat(conversation(), { onDelta: () => undefined }),
+      (e: unknown) => e instanceof HearthError && e.code === 'model_stream_broken',
+    );
     assert.equal(b.state.requests.length, 0);
     pool.close();
   });
@@ -294,12 +320,43 @@ describe('several servers', () => {
   });
 
   test('combine: reachable while any server is; one server reports as itself', () => {
-    const up = { url: 'http://a', reachable: true, id: 'm', contextSize: 8192, slots: 2, up: true, running: 0, conversationSlots: 1, sideSlot: true };
+    const up = {
+      url: 'http://a',
+      reachable: true,
+      id: 'm',
+      contextSize: 8192,
+      slots: 2,
+      up: true,
+      running: 0,
+      conversationSlots: 1,
+      sideSlot: true,
+    };
     const down = { url: 'http://b', reachable: false, error: 'refused', up: false, running: 0, conversationSlots: 1, sideSlot: false };
     assert.deepEqual(ModelPool.combine([up]), { url: 'http://a', reachable: true, id: 'm', contextSize: 8192, slots: 2 });
-    assert.deepEqual(ModelPool.combine([up, down]), { url: 'http://a, http://b', reachable: true, id: 'm', contextSize: 8192, slots: 2, vision: false });
-    assert.equal(ModelPool.combine([{ ...up, vision: true }, { ...up, url: 'http://c', vision: true }]).vision, true, 'vision when every reachable server sees images');
-    assert.equal(ModelPool.combine([{ ...up, vision: true }, { ...up, url: 'http://c' }]).vision, false, 'a turn may move to the one that does not');
+    assert.deepEqual(ModelPool.combine([up, down]), {
+      url: 'http://a, http://b',
+      reachable: true,
+      id: 'm',
+      contextSize: 8192,
+      slots: 2,
+      vision: false,
+    });
+    assert.equal(
+      ModelPool.combine([
+        { ...up, vision: true },
+        { ...up, url: 'http://c', vision: true },
+      ]).vision,
+      true,
+      'vision when every reachable server sees images',
+    );
+    assert.equal(
+      ModelPool.combine([
+        { ...up, vision: true },
+        { ...up, url: 'http://c' },
+      ]).vision,
+      false,
+      'a turn may move to the one that does not',
+    );
     const none = ModelPool.combine([{ ...up, reachable: false, error: 'x' }, down]);
     assert.equal(none.reachable, false);
     assert.match(none.error ?? '', /http:\/\/a: x; http:\/\/b: refused/);

@@ -46,7 +46,13 @@ export type Lease = {
 
 type Server = { url: string; client: ModelClient; health: ModelHealth | null; up: boolean; busy: Map<number, string> };
 type Placement = { server: Server; slot: number };
-type Waiter = { turnId: string; threadId: string; avoid?: Server; admit: (p: Placement | null) => void; notify: (position: number) => void };
+type Waiter = {
+  turnId: string;
+  threadId: string;
+  avoid?: Server;
+  admit: (p: Placement | null) => void;
+  notify: (position: number) => void;
+};
 
 export type PoolOptions = {
   /** Slots per server when given (MODEL_SLOTS); otherwise each server's /props says. */
@@ -110,9 +116,12 @@ export class ModelPool {
   async refresh(): Promise<ServerHealth[]> {
     await Promise.all(
       this.servers.map(async (s) => {
-        const health = await s.client.health().catch((err: unknown) => ({ url: s.url, reachable: false, error: String((err as Error)?.message ?? err) }));
+        const health = await s.client
+          .health()
+          .catch((err: unknown) => ({ url: s.url, reachable: false, error: String((err as Error)?.message ?? err) }));
         s.health = health;
-        if (health.reachable !== s.up) this.options.log?.(`model server ${s.url} is ${health.reachable ? 'up' : `down (${health.error ?? 'no answer'})`}`);
+        if (health.reachable !== s.up)
+          this.options.log?.(`model server ${s.url} is ${health.reachable ? 'up' : `down (${health.error ?? 'no answer'})`}`);
         s.up = health.reachable;
       }),
     );
@@ -143,7 +152,9 @@ export class ModelPool {
       slots: servers.reduce((n, s) => n + (s.slots ?? 0), 0),
       // Images are seen only if every reachable server sees them: a turn may move between servers.
       vision: reachable.length > 0 && reachable.every((s) => s.vision === true),
-      ...(reachable.length ? {} : { error: servers.map((s) => `${s.url}: ${s.error ?? 'no answer'}`).join('; '), answeredStatus: first.answeredStatus }),
+      ...(reachable.length
+        ? {}
+        : { error: servers.map((s) => `${s.url}: ${s.error ?? 'no answer'}`).join('; '), answeredStatus: first.answeredStatus }),
     };
   }
 
@@ -317,7 +328,11 @@ export class ModelPool {
   }
 
   get stats() {
-    return { running: this.running.size, waiting: this.waiting.length, slots: this.servers.reduce((n, s) => n + (s.up ? this.conversationSlots(s) : 0), 0) };
+    return {
+      running: this.running.size,
+      waiting: this.waiting.length,
+      slots: this.servers.reduce((n, s) => n + (s.up ? this.conversationSlots(s) : 0), 0),
+    };
   }
 
   private lease(turnId: string, threadId: string, start: Placement): Lease {

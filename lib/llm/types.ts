@@ -7,7 +7,11 @@ export type ToolCallRequest = { id: string; name: string; arguments: string };
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: UserContent }
-  | { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 export type ToolSchema = {
@@ -52,7 +56,15 @@ export type ChatResult = {
 };
 
 /** llama-server's `timings` (tools/server: prompt_n, prompt_ms, predicted_n, predicted_ms, …_per_second). */
-export type ServerTimings = { promptTokens?: number; promptMs?: number; predictedTokens?: number; predictedMs?: number; predictedPerSecond?: number; promptPerSecond?: number; cachedTokens?: number };
+export type ServerTimings = {
+  promptTokens?: number;
+  promptMs?: number;
+  predictedTokens?: number;
+  predictedMs?: number;
+  predictedPerSecond?: number;
+  promptPerSecond?: number;
+  cachedTokens?: number;
+};
 
 export type ChatOptions = {
   signal?: AbortSignal;

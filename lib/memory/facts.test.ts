@@ -33,8 +33,14 @@ test('recall picks facts sharing words with the question, most shared first', ()
     { text: 'Lives in Lyon, France', updatedAt: 2 },
     { text: 'Is vegetarian and cooks on weekends', updatedAt: 3 },
   ];
-  assert.deepEqual(recallFacts(facts, 'What can I cook this weekend? Something vegetarian').map((f) => f.text), ['Is vegetarian and cooks on weekends']);
-  assert.deepEqual(recallFacts(facts, 'Weather in Lyon?').map((f) => f.text), ['Lives in Lyon, France']);
+  assert.deepEqual(
+    recallFacts(facts, 'What can I cook this weekend? Something vegetarian').map((f) => f.text),
+    ['Is vegetarian and cooks on weekends'],
+  );
+  assert.deepEqual(
+    recallFacts(facts, 'Weather in Lyon?').map((f) => f.text),
+    ['Lives in Lyon, France'],
+  );
   assert.deepEqual(recallFacts(facts, 'hello'), []);
   assert.match(renderFacts(facts.slice(0, 1))!, /- Drinks coffee black/);
   assert.equal(renderFacts([]), null);
@@ -44,5 +50,9 @@ test('at most 8 facts are recalled into a turn (the README figure), the most rel
   const facts = Array.from({ length: 12 }, (_, i) => ({ text: `The user likes tea number ${i}.`, updatedAt: i }));
   const recalled = recallFacts(facts, 'What tea does the user like?');
   assert.equal(recalled.length, 8);
-  assert.deepEqual(recalled.map((f) => f.updatedAt), [11, 10, 9, 8, 7, 6, 5, 4], 'equally relevant: the newest');
+  assert.deepEqual(
+    recalled.map((f) => f.updatedAt),
+    [11, 10, 9, 8, 7, 6, 5, 4],
+    'equally relevant: the newest',
+  );
 });

@@ -10,12 +10,15 @@ export const RECALL_LIMIT = 8;
 
 const SECRET = /\b(password|passwd|api[ _-]?key|secret key|private key|access token|token is|bearer\s+\S+|ssh-(rsa|ed25519))\b/i;
 /** Keys with a well-known prefix, even in one case (OpenAI/Anthropic, GitHub, Slack, AWS, GitLab, Hugging Face, Google). */
-const KNOWN_KEY = /\b(sk-[\w-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|xox[abposr]-[\w-]{10,}|AKIA[0-9A-Z]{16}|glpat-[\w-]{20,}|hf_[A-Za-z0-9]{20,}|AIza[\w-]{30,})/;
+const KNOWN_KEY =
+  /\b(sk-[\w-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|xox[abposr]-[\w-]{10,}|AKIA[0-9A-Z]{16}|glpat-[\w-]{20,}|hf_[A-Za-z0-9]{20,}|AIza[\w-]{30,})/;
 /** A long run of mixed letters and digits is probably a key or a token. */
 const TOKEN_LIKE = /\b(?=[A-Za-z0-9_-]{24,}\b)(?=\S*[a-z])(?=\S*[A-Z])(?=\S*\d)\S+/;
 
 const STOP = new Set(
-  'the a an and or but of to in on at for with about from by is are was were be been it this that these those what which who how when where why do does did i you me my our your we they he she his her its as if so not no yes can could would should will have has had am user users'.split(' '),
+  'the a an and or but of to in on at for with about from by is are was were be been it this that these those what which who how when where why do does did i you me my our your we they he she his her its as if so not no yes can could would should will have has had am user users'.split(
+    ' ',
+  ),
 );
 
 export function normaliseFact(text: string): string {
@@ -27,7 +30,8 @@ export function factRefusal(text: string, existing: readonly string[]): string |
   const fact = normaliseFact(text);
   if (!fact) return 'the fact is empty';
   if (fact.length > MAX_FACT_CHARS) return `a fact can be at most ${MAX_FACT_CHARS} characters (one sentence)`;
-  if (SECRET.test(fact) || KNOWN_KEY.test(fact) || TOKEN_LIKE.test(fact)) return 'it looks like a password, key or token, and Hearth does not keep secrets in memory';
+  if (SECRET.test(fact) || KNOWN_KEY.test(fact) || TOKEN_LIKE.test(fact))
+    return 'it looks like a password, key or token, and Hearth does not keep secrets in memory';
   const lower = fact.toLowerCase();
   if (existing.some((e) => normaliseFact(e).toLowerCase() === lower)) return 'that fact is already kept';
   return null;
@@ -38,7 +42,11 @@ export function terms(text: string): Set<string> {
 }
 
 /** The facts that share at least one word with the question, most shared first, newest on ties. */
-export function recallFacts<F extends { text: string; updatedAt: number }>(facts: readonly F[], question: string, limit = RECALL_LIMIT): F[] {
+export function recallFacts<F extends { text: string; updatedAt: number }>(
+  facts: readonly F[],
+  question: string,
+  limit = RECALL_LIMIT,
+): F[] {
   const q = terms(question);
   return facts
     .map((f) => ({ f, shared: [...terms(f.text)].filter((t) => q.has(t)).length }))

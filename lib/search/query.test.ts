@@ -16,7 +16,8 @@ test('every word is quoted, the last also a prefix; operators, quotes and bracke
   assert.equal(matchExpression('東京 ラーメン'), '"東京" "ラーメン"*');
   assert.equal(matchExpression('🙂 okay'), '"🙂" "okay"*');
   assert.equal(matchExpression('pasta tomato', { anyWord: true }), '"pasta" OR "tomato"*');
-  for (const nothing of ['', '   ', '"', '()', '---', '...?!', '""""']) assert.equal(matchExpression(nothing), null, JSON.stringify(nothing));
+  for (const nothing of ['', '   ', '"', '()', '---', '...?!', '""""'])
+    assert.equal(matchExpression(nothing), null, JSON.stringify(nothing));
   assert.equal(searchTerms('one two three four five six seven eight nine ten eleven twelve thirteen').words.length, 12);
 });
 
@@ -25,12 +26,18 @@ test('a snippet is cut around the first match, with every match in it highlighte
   const { snippet, highlights } = snippetOf(text, searchTerms('sourdough'));
   assert.ok(snippet.startsWith('…'), snippet);
   assert.ok(snippet.length <= 205, String(snippet.length));
-  assert.deepEqual(highlights.map(([s, e]) => snippet.slice(s, e)), ['Sourdough', 'sourdough']);
+  assert.deepEqual(
+    highlights.map(([s, e]) => snippet.slice(s, e)),
+    ['Sourdough', 'sourdough'],
+  );
 });
 
 test('highlights follow folding and the prefix of the last word', () => {
   const { snippet, highlights } = snippetOf('Le café était fermé, les cafés voisins aussi.', searchTerms('CAFE ferm'));
-  assert.deepEqual(highlights.map(([s, e]) => snippet.slice(s, e)), ['café', 'fermé']);
+  assert.deepEqual(
+    highlights.map(([s, e]) => snippet.slice(s, e)),
+    ['café', 'fermé'],
+  );
   assert.equal(fold('Ærøskøbing ÉTÉ'), 'ærøskøbing ete');
 });
 

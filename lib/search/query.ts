@@ -34,7 +34,14 @@ export type SearchTerms = { words: string[]; prefix: string | null };
 
 /** The words of a query, folded, without repeats; the last one is also a prefix when long enough. */
 export function searchTerms(query: string): SearchTerms {
-  const words = [...new Set(query.split(SEPARATORS).map(fold).filter((w) => w.length > 0))].slice(0, MAX_TERMS);
+  const words = [
+    ...new Set(
+      query
+        .split(SEPARATORS)
+        .map(fold)
+        .filter((w) => w.length > 0),
+    ),
+  ].slice(0, MAX_TERMS);
   const last = words.at(-1);
   return { words, prefix: last && last.length >= MIN_PREFIX ? last : null };
 }
@@ -48,7 +55,9 @@ const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
 export function matchExpression(query: string, { anyWord = false, prefix: asPrefix = true } = {}): string | null {
   const { words, prefix } = searchTerms(query);
   if (words.length === 0) return null;
-  return words.map((w, i) => (asPrefix && prefix !== null && i === words.length - 1 ? `${quote(w)}*` : quote(w))).join(anyWord ? ' OR ' : ' ');
+  return words
+    .map((w, i) => (asPrefix && prefix !== null && i === words.length - 1 ? `${quote(w)}*` : quote(w)))
+    .join(anyWord ? ' OR ' : ' ');
 }
 
 export type Snippet = { snippet: string; highlights: [number, number][] };
@@ -79,6 +88,8 @@ export function snippetOf(text: string, terms: SearchTerms, size = SNIPPET_CHARS
   const lead = start > 0 ? '…' : '';
   const body = text.slice(start, end).replace(/\s/g, ' ');
   const tail = end < text.length ? '…' : '';
-  const highlights = spans.filter(([s, e]) => s >= start && e <= end).map(([s, e]): [number, number] => [s - start + lead.length, e - start + lead.length]);
+  const highlights = spans
+    .filter(([s, e]) => s >= start && e <= end)
+    .map(([s, e]): [number, number] => [s - start + lead.length, e - start + lead.length]);
   return { snippet: `${lead}${body}${tail}`, highlights };
 }

@@ -54,7 +54,9 @@ function asYouType(store: SearchStore, args: SearchArgs, prefixMatch: string) {
   const exact = store.searchIndex({ match: whole, filters: args.filters, limit: args.limit, now: args.now });
   if (exact.length >= args.limit) return exact;
   const seen = new Set(exact.map((h) => `${h.kind}:${h.refId}`));
-  const more = store.newestMatches({ match: prefixMatch, filters: args.filters, limit: args.limit + exact.length }).filter((h) => !seen.has(`${h.kind}:${h.refId}`))
+  const more = store
+    .newestMatches({ match: prefixMatch, filters: args.filters, limit: args.limit + exact.length })
+    .filter((h) => !seen.has(`${h.kind}:${h.refId}`))
     .sort((a, b) => b.createdAt - a.createdAt);
   return [...exact, ...more].slice(0, args.limit);
 }
@@ -64,9 +66,15 @@ export function searchLibrary(store: SearchStore, args: SearchArgs): SearchHit[]
   if (!match) return [];
   const terms = searchTerms(args.query);
   const cut = (text: string) => snippetOf(text, terms, args.snippetChars);
-  const hits = terms.prefix ? asYouType(store, args, match) : store.searchIndex({ match, filters: args.filters, limit: args.limit, now: args.now });
+  const hits = terms.prefix
+    ? asYouType(store, args, match)
+    : store.searchIndex({ match, filters: args.filters, limit: args.limit, now: args.now });
   const ids = (kind: SearchKind) => hits.filter((h) => h.kind === kind).map((h) => h.refId);
-  const sources = store.searchSources({ messageIds: ids('message'), attachmentIds: ids('attachment'), threadIds: [...new Set(hits.map((h) => h.threadId))] });
+  const sources = store.searchSources({
+    messageIds: ids('message'),
+    attachmentIds: ids('attachment'),
+    threadIds: [...new Set(hits.map((h) => h.threadId))],
+  });
   const messages = new Map(sources.messages.map((m) => [m.id, m]));
   const attachments = new Map(sources.attachments.map((a) => [a.id, a]));
   const titles = new Map(sources.threads.map((t) => [t.id, t.title]));

@@ -17,7 +17,10 @@ type Deps = { store: Store; updates: LibraryUpdates };
 export const memoryView = (m: Memory) => ({ id: m.id, text: m.text, createdAt: m.createdAt, updatedAt: m.updatedAt });
 
 export function addMemory({ store, updates }: Deps, text: string) {
-  const why = factRefusal(text, store.listMemories().map((m) => m.text));
+  const why = factRefusal(
+    text,
+    store.listMemories().map((m) => m.text),
+  );
   if (why) throw new HearthError('refused', `Not kept: ${why}.`);
   const fact = memoryView(store.insertMemory({ id: randomUUID(), text: normaliseFact(text), now: Date.now() }));
   updates.publish({ type: 'memories' });
@@ -31,7 +34,13 @@ export function addMemory({ store, updates }: Deps, text: string) {
 export function editMemory({ store, updates }: Deps, id: string, text: string) {
   const old = store.getMemory({ id });
   if (!old) throw new HearthError('not_found', 'There is no memory with that id.');
-  const why = factRefusal(text, store.listMemories().filter((m) => m.id !== id).map((m) => m.text));
+  const why = factRefusal(
+    text,
+    store
+      .listMemories()
+      .filter((m) => m.id !== id)
+      .map((m) => m.text),
+  );
   if (why) throw new HearthError('refused', `Not kept: ${why}.`);
   const fact = store.transaction(() => {
     const updated = store.updateMemory({ id, text: normaliseFact(text), now: Date.now() })!;

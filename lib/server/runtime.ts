@@ -50,7 +50,12 @@ type Holder = { [key]?: Runtime };
 export function buildRuntime(
   config: Config,
   store: Store,
-  { model, now = Date.now, allowAddress, withoutTools }: { model?: ModelClient; now?: () => number; allowAddress?: (address: string) => boolean; withoutTools?: readonly string[] } = {},
+  {
+    model,
+    now = Date.now,
+    allowAddress,
+    withoutTools,
+  }: { model?: ModelClient; now?: () => number; allowAddress?: (address: string) => boolean; withoutTools?: readonly string[] } = {},
 ): Runtime {
   const poolFor = (s: Settings) =>
     new ModelPool(
@@ -101,7 +106,13 @@ export function buildRuntime(
     now,
     identity: () => {
       const s = settings.current();
-      return { assistantName: s.assistantName, timezone: s.timezone, location: s.location || undefined, userName: s.userName, defaultInstructions: s.defaultInstructions };
+      return {
+        assistantName: s.assistantName,
+        timezone: s.timezone,
+        location: s.location || undefined,
+        userName: s.userName,
+        defaultInstructions: s.defaultInstructions,
+      };
     },
     engine: () => {
       const s = settings.current();
@@ -109,7 +120,12 @@ export function buildRuntime(
     },
     titles:
       config.HEARTH_TITLES === 'model'
-        ? new BackgroundTitles({ store, models: { idle: () => models.idle() }, onTitle: (id, title) => updates.publish({ type: 'thread', id, title }), log: (m) => console.warn(m) })
+        ? new BackgroundTitles({
+            store,
+            models: { idle: () => models.idle() },
+            onTitle: (id, title) => updates.publish({ type: 'thread', id, title }),
+            log: (m) => console.warn(m),
+          })
         : undefined,
     imageData: ({ sha256, mime }) => {
       const file = filePath(filesDir(config.DATA_DIR), sha256);
@@ -120,7 +136,11 @@ export function buildRuntime(
   const auth = createAuth(config, store, now);
   // The proxy and the streaming routes check sessions through this gate (lib/auth/gate.ts).
   installAuthGate({ required: auth.required, valid: (token) => auth.sessions.valid(token) });
-  const imageDeps: WebDeps = { policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress }, guard: createHostGuard(store, now), now };
+  const imageDeps: WebDeps = {
+    policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress },
+    guard: createHostGuard(store, now),
+    now,
+  };
   return {
     config,
     store,

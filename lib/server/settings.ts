@@ -1,7 +1,15 @@
 import 'server-only';
 import type { Store } from '@/db/store';
 import type { Config } from '@/lib/config';
-import { effectiveSettings, patchRows, settingsFromConfig, TOOL_CATALOG, type SettingKey, type Settings, type SettingsPatch } from '@/lib/settings/settings';
+import {
+  effectiveSettings,
+  patchRows,
+  settingsFromConfig,
+  TOOL_CATALOG,
+  type SettingKey,
+  type Settings,
+  type SettingsPatch,
+} from '@/lib/settings/settings';
 
 /**
  * The settings in force (lib/settings), read from SQLite once and again after each change;

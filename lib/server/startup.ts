@@ -13,7 +13,9 @@ export function startup(): void {
     const config = getConfig();
     const exposed = exposureRefusal({
       listening: listeningHosts(),
-      allowedHosts: config.HEARTH_ALLOWED_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
+      allowedHosts: config.HEARTH_ALLOWED_HOSTS.split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
       passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH),
     });
     if (exposed) {

@@ -21,7 +21,11 @@ export function threadSummary(t: Thread): ThreadSummary {
 }
 
 /** A page of the thread list, newest first; `cursor` is the one the previous page gave out. */
-export function threadPage(store: Store, limit: number, cursor: string | undefined): { threads: ThreadSummary[]; nextCursor: string | null } {
+export function threadPage(
+  store: Store,
+  limit: number,
+  cursor: string | undefined,
+): { threads: ThreadSummary[]; nextCursor: string | null } {
   const decoded = cursor ? decodeCursor(cursor) : undefined;
   if (cursor && !decoded) throw new HearthError('bad_request', 'cursor: not a cursor this server gave out');
   const page = store.listThreads({ limit, cursor: decoded ?? undefined });
@@ -51,7 +55,8 @@ export function requireTurn(store: Store, threadId: string, turnId: string) {
 
 /** Shows another branch: the newest message under `messageId` becomes the thread's current leaf. */
 export function showBranch(store: Store, turns: TurnRegistry, threadId: string, messageId: string): void {
-  if (turns.busy(threadId)) throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
+  if (turns.busy(threadId))
+    throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
   const tree = new MessageTree(store.listMessages({ threadId }));
   const leaf = tree.newestUnder(messageId);
   if (!leaf) throw new HearthError('not_found', 'branch: there is no such message in this thread.');
@@ -64,7 +69,8 @@ export function showBranch(store: Store, turns: TurnRegistry, threadId: string, 
  */
 export function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: string): void {
   const { store, turns } = rt;
-  if (turns.busy(threadId)) throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
+  if (turns.busy(threadId))
+    throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
   const thread = requireThread(store, threadId);
   const tree = new MessageTree(store.listMessages({ threadId }));
   const message = tree.get(messageId);
@@ -74,8 +80,15 @@ export function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: 
   const files = store.transaction(() => {
     const hashes = store.deleteMessages({ threadId, ids: [...gone] });
     if (shown && gone.has(shown.id)) {
-      const sibling = tree.siblings(messageId).filter((m) => !gone.has(m.id)).at(-1);
-      const leaf = sibling ? tree.newestUnder(sibling.id)!.id : message.parentId !== null && tree.get(message.parentId) ? message.parentId : null;
+      const sibling = tree
+        .siblings(messageId)
+        .filter((m) => !gone.has(m.id))
+        .at(-1);
+      const leaf = sibling
+        ? tree.newestUnder(sibling.id)!.id
+        : message.parentId !== null && tree.get(message.parentId)
+          ? message.parentId
+          : null;
       store.setCurrentLeaf({ threadId, leafId: leaf });
     }
     store.touchThread({ id: threadId, now: Date.now() });
@@ -90,7 +103,12 @@ export function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: 
  * (`branch`: the ids of it and its siblings, when there is more than one). `allBranches` adds
  * the messages of every other branch (`otherMessages`), for the JSON export.
  */
-export function threadView(store: Store, turns: TurnRegistry, id: string, { allBranches = false }: { allBranches?: boolean } = {}): ThreadExport {
+export function threadView(
+  store: Store,
+  turns: TurnRegistry,
+  id: string,
+  { allBranches = false }: { allBranches?: boolean } = {},
+): ThreadExport {
   const thread = requireThread(store, id);
   const tree = new MessageTree(store.listMessages({ threadId: id }));
   const shown = tree.shownPath(thread.currentLeafId);
@@ -105,7 +123,9 @@ export function threadView(store: Store, turns: TurnRegistry, id: string, { allB
   const extras = new Map(
     [...notable].map(([turnId, evs]) => {
       // References of a compacted turn (its answer, kept in the message) play no part in set-aside drafts.
-      const state = evs.filter((e) => typeof e.data === 'object' && e.data !== null && 'type' in e.data).reduce((s, e) => applyEvent(s, { ...(e.data as TurnEvent), seq: e.seq }), newTurnState(turnId));
+      const state = evs
+        .filter((e) => typeof e.data === 'object' && e.data !== null && 'type' in e.data)
+        .reduce((s, e) => applyEvent(s, { ...(e.data as TurnEvent), seq: e.seq }), newTurnState(turnId));
       return [turnId, { setAside: state.setAside, calculation: state.calculation ?? null }] as const;
     }),
   );
@@ -140,8 +160,20 @@ export function threadView(store: Store, turns: TurnRegistry, id: string, { allB
           ? (callsByTurn.get(m.turnId) ?? []).map((c) => {
               const result = JSON.parse(c.result) as unknown;
               // A failed call keeps its reason where the live event had it.
-              const error = !c.ok && result && typeof result === 'object' && typeof (result as { error?: unknown }).error === 'string' ? (result as { error: string }).error : undefined;
-              return { id: c.id, name: c.name, arguments: c.arguments, ok: c.ok, result, ...(error !== undefined ? { error } : {}), repeat: c.repeat, ms: c.ms };
+              const error =
+                !c.ok && result && typeof result === 'object' && typeof (result as { error?: unknown }).error === 'string'
+                  ? (result as { error: string }).error
+                  : undefined;
+              return {
+                id: c.id,
+                name: c.name,
+                arguments: c.arguments,
+                ok: c.ok,
+                result,
+                ...(error !== undefined ? { error } : {}),
+                repeat: c.repeat,
+                ms: c.ms,
+              };
             })
           : [],
       attachments: attachmentsByMessage.get(m.id) ?? [],
@@ -170,7 +202,10 @@ export function threadView(store: Store, turns: TurnRegistry, id: string, { allB
 export function inertMarkdown(text: string): string {
   return outsideCode(text, (part) =>
     part
-      .replace(/!\[([^\]\n]*)\]\(\s*<?([a-z][a-z0-9+.-]*:[^)\s>]*)>?(?:\s+"[^"\n]*")?\s*\)/gi, (_, alt: string, url: string) => `[image: ${alt || url}](${url})`)
+      .replace(
+        /!\[([^\]\n]*)\]\(\s*<?([a-z][a-z0-9+.-]*:[^)\s>]*)>?(?:\s+"[^"\n]*")?\s*\)/gi,
+        (_, alt: string, url: string) => `[image: ${alt || url}](${url})`,
+      )
       .replace(/<(?=[a-z!/?])/gi, '&lt;'),
   );
 }
@@ -180,7 +215,10 @@ export function threadMarkdown(view: ThreadExport): string {
   const lines = [`# ${view.title || 'Untitled thread'}`, '', `Exported from Hearth on ${new Date().toISOString()}.`, ''];
   if (view.systemPrompt) lines.push('## Instructions', '', view.systemPrompt, '');
   for (const m of view.messages) {
-    lines.push(`## ${m.role === 'user' ? 'You' : 'Assistant'} (${new Date(m.createdAt).toISOString()})${m.status !== 'complete' ? ` [${m.status}]` : ''}`, '');
+    lines.push(
+      `## ${m.role === 'user' ? 'You' : 'Assistant'} (${new Date(m.createdAt).toISOString()})${m.status !== 'complete' ? ` [${m.status}]` : ''}`,
+      '',
+    );
     for (const c of m.toolCalls) lines.push(`> tool ${c.name}(${c.arguments}) ${c.ok ? 'ok' : 'failed'}${c.repeat ? ' (repeat)' : ''}`);
     if (m.toolCalls.length) lines.push('');
     lines.push(m.role === 'assistant' ? inertMarkdown(m.content) : m.content, '');

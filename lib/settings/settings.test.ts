@@ -7,7 +7,13 @@ import { parseConfig } from '@/lib/config';
 import { makeTempDir } from '@/lib/testing/temp-dir';
 import { effectiveSettings, patchRows, settingsFromConfig, settingsPatch } from './settings';
 
-const config = parseConfig({ LLAMA_URL: 'http://a:8080/v1, http://b:8080/v1/', LLAMA_MODEL: 'qwen', HEARTH_TIMEZONE: 'Europe/Paris', SEARXNG_URL: 'http://127.0.0.1:8888', TURN_FUEL: '3000' });
+const config = parseConfig({
+  LLAMA_URL: 'http://a:8080/v1, http://b:8080/v1/',
+  LLAMA_MODEL: 'qwen',
+  HEARTH_TIMEZONE: 'Europe/Paris',
+  SEARXNG_URL: 'http://127.0.0.1:8888',
+  TURN_FUEL: '3000',
+});
 
 test('the environment gives every default', () => {
   const d = settingsFromConfig(config);
@@ -15,13 +21,22 @@ test('the environment gives every default', () => {
     { url: 'http://a:8080/v1', model: 'qwen' },
     { url: 'http://b:8080/v1', model: 'qwen' },
   ]);
-  assert.deepEqual([d.modelSlots, d.assistantName, d.timezone, d.location, d.searxngUrl, d.turnFuel, d.maxRounds, d.turnModelCalls], [null, 'Hearth', 'Europe/Paris', '', 'http://127.0.0.1:8888', 3000, 6, 16]);
+  assert.deepEqual(
+    [d.modelSlots, d.assistantName, d.timezone, d.location, d.searxngUrl, d.turnFuel, d.maxRounds, d.turnModelCalls],
+    [null, 'Hearth', 'Europe/Paris', '', 'http://127.0.0.1:8888', 3000, 6, 16],
+  );
   assert.deepEqual([d.userName, d.defaultInstructions, d.disabledTools], ['', '', []]);
 });
 
 test('stored values win one by one; one that fails its check falls back alone, and is not reported as changed', () => {
   const defaults = settingsFromConfig(config);
-  const { settings, overridden } = effectiveSettings(defaults, { assistantName: 'Ember', timezone: 'Nowhere/Else', maxRounds: 99, searxngUrl: '', unknown: 1 });
+  const { settings, overridden } = effectiveSettings(defaults, {
+    assistantName: 'Ember',
+    timezone: 'Nowhere/Else',
+    maxRounds: 99,
+    searxngUrl: '',
+    unknown: 1,
+  });
   assert.equal(settings.assistantName, 'Ember');
   assert.equal(settings.timezone, 'Europe/Paris');
   assert.equal(settings.maxRounds, 6);
@@ -30,10 +45,17 @@ test('stored values win one by one; one that fails its check falls back alone, a
 });
 
 test('a patch: URLs lose their trailing slash, tools are listed once, null means back to the default', () => {
-  const p = settingsPatch.parse({ modelServers: [{ url: ' http://c:1/v1/ ' }], disabledTools: ['now', 'now', 'calculator'], location: null });
+  const p = settingsPatch.parse({
+    modelServers: [{ url: ' http://c:1/v1/ ' }],
+    disabledTools: ['now', 'now', 'calculator'],
+    location: null,
+  });
   assert.deepEqual(p.modelServers, [{ url: 'http://c:1/v1', model: '' }]);
   assert.deepEqual(p.disabledTools, ['now', 'calculator']);
-  assert.deepEqual(patchRows(p), { set: { modelServers: [{ url: 'http://c:1/v1', model: '' }], disabledTools: ['now', 'calculator'] }, reset: ['location'] });
+  assert.deepEqual(patchRows(p), {
+    set: { modelServers: [{ url: 'http://c:1/v1', model: '' }], disabledTools: ['now', 'calculator'] },
+    reset: ['location'],
+  });
   assert.equal(settingsPatch.safeParse({ searxngUrl: 'javascript:alert(1)' }).success, false);
   assert.equal(settingsPatch.safeParse({ modelSlots: 0 }).success, false);
   assert.equal(settingsPatch.safeParse({ modelSlots: null }).success, true);

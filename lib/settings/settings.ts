@@ -46,7 +46,10 @@ export const SETTING_SHAPES = {
   location: z.string().trim().max(200),
   /** Empty: web search is off. */
   searxngUrl: z.union([z.literal(''), httpUrl]),
-  disabledTools: z.array(z.enum(toolNames)).max(toolNames.length).transform((list) => [...new Set(list)]),
+  disabledTools: z
+    .array(z.enum(toolNames))
+    .max(toolNames.length)
+    .transform((list) => [...new Set(list)]),
   turnFuel: z.number().int().min(100).max(1_000_000),
   maxRounds: z.number().int().min(1).max(20),
   turnModelCalls: z.number().int().min(1).max(200),
@@ -58,7 +61,11 @@ export const SETTING_KEYS = Object.keys(SETTING_SHAPES) as SettingKey[];
 
 /** A change from the page: any of the settings, or null to go back to the environment's value. */
 export const settingsPatch = z
-  .object(Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTING_SHAPES[k].nullable().optional()])) as { [K in SettingKey]: z.ZodOptional<z.ZodNullable<(typeof SETTING_SHAPES)[K]>> })
+  .object(
+    Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTING_SHAPES[k].nullable().optional()])) as {
+      [K in SettingKey]: z.ZodOptional<z.ZodNullable<(typeof SETTING_SHAPES)[K]>>;
+    },
+  )
   .strict()
   .refine((p) => Object.keys(p).length > 0, 'give at least one setting');
 export type SettingsPatch = z.infer<typeof settingsPatch>;

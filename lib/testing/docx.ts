@@ -6,7 +6,12 @@ import { crc32, deflateRawSync } from 'node:zlib';
  */
 export function tinyDocx(text = 'Meeting notes: ship on Friday.'): Uint8Array {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return docxOf(text.split('\n').map((line) => `<w:p><w:r><w:t xml:space="preserve">${esc(line)}</w:t></w:r></w:p>`).join(''));
+  return docxOf(
+    text
+      .split('\n')
+      .map((line) => `<w:p><w:r><w:t xml:space="preserve">${esc(line)}</w:t></w:r></w:p>`)
+      .join(''),
+  );
 }
 
 /**

@@ -14,7 +14,13 @@ export function toolCall(name: string, args: Record<string, unknown> | string, i
   return {
     content: '',
     finishReason: 'tool_calls',
-    toolCalls: [{ id: id ?? `call_${name}_${Math.abs(hash(JSON.stringify(args)))}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }],
+    toolCalls: [
+      {
+        id: id ?? `call_${name}_${Math.abs(hash(JSON.stringify(args)))}`,
+        name,
+        arguments: typeof args === 'string' ? args : JSON.stringify(args),
+      },
+    ],
   };
 }
 
@@ -81,6 +87,8 @@ export function decideBy(answers: Record<string, Record<string, unknown> | Error
       if (a instanceof Error) return a;
       if (a) return { content: JSON.stringify(a) };
     }
-    return { content: JSON.stringify(Object.fromEntries(props.map((p) => [p, p === 'query' ? '' : p === 'verdict' ? 'answered' : false]))) };
+    return {
+      content: JSON.stringify(Object.fromEntries(props.map((p) => [p, p === 'query' ? '' : p === 'verdict' ? 'answered' : false]))),
+    };
   };
 }

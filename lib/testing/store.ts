@@ -9,14 +9,36 @@ export function freshStore(): Store {
 }
 
 /** A thread with one exchange: the question, the answer and the turn between them. */
-export function seedExchange(store: Store, ids: { thread: string; user?: string; assistant?: string; turn?: string }, opts: { now?: number; question?: string; answer?: string } = {}) {
+export function seedExchange(
+  store: Store,
+  ids: { thread: string; user?: string; assistant?: string; turn?: string },
+  opts: { now?: number; question?: string; answer?: string } = {},
+) {
   const now = opts.now ?? 1000;
   const user = ids.user ?? `${ids.thread}-u`;
   const assistant = ids.assistant ?? `${ids.thread}-a`;
   const turn = ids.turn ?? `${ids.thread}-t`;
   if (!store.getThread({ id: ids.thread })) store.createThread({ id: ids.thread, title: '', now });
-  store.insertMessage({ id: user, threadId: ids.thread, turnId: turn, parentId: null, role: 'user', content: opts.question ?? 'Question?', status: 'complete', now });
-  store.insertMessage({ id: assistant, threadId: ids.thread, turnId: turn, parentId: user, role: 'assistant', content: opts.answer ?? 'Answer.', status: 'complete', now: now + 1 });
+  store.insertMessage({
+    id: user,
+    threadId: ids.thread,
+    turnId: turn,
+    parentId: null,
+    role: 'user',
+    content: opts.question ?? 'Question?',
+    status: 'complete',
+    now,
+  });
+  store.insertMessage({
+    id: assistant,
+    threadId: ids.thread,
+    turnId: turn,
+    parentId: user,
+    role: 'assistant',
+    content: opts.answer ?? 'Answer.',
+    status: 'complete',
+    now: now + 1,
+  });
   store.insertTurn({ id: turn, threadId: ids.thread, userMessageId: user, assistantMessageId: assistant, now });
   return { user, assistant, turn };
 }

@@ -84,7 +84,14 @@ export async function runScriptedTurn(setup: TurnSetup) {
     setup.layers === false
       ? ([history] as const)
       : ([
-          identityLayer({ assistantName: 'Hearth', modelId: 'scripted', now: 0, timezone: 'UTC', webSearch: setup.research !== false, toolNames: [] }),
+          identityLayer({
+            assistantName: 'Hearth',
+            modelId: 'scripted',
+            now: 0,
+            timezone: 'UTC',
+            webSearch: setup.research !== false,
+            toolNames: [],
+          }),
           decisionsHistoryLayer(),
           history,
         ] as const),
@@ -116,7 +123,8 @@ export async function runScriptedTurn(setup: TurnSetup) {
 }
 
 /** Every message's text of a request, one after another. */
-export const allText = (req: ChatRequest) => req.messages.map((m) => ('content' in m && typeof m.content === 'string' ? m.content : '')).join('\n');
+export const allText = (req: ChatRequest) =>
+  req.messages.map((m) => ('content' in m && typeof m.content === 'string' ? m.content : '')).join('\n');
 
 /** The schema's property names of a constrained (decide) request. */
 export const schemaKeys = (req: ChatRequest) => Object.keys((req.jsonSchema as { properties?: object }).properties ?? {});

@@ -9,7 +9,12 @@ import { isToolError, type AttachmentText, type ToolDeps } from './types';
 /** The attachment tools at their limits, counted by hand: line and character caps, ranges, odd files, the search's failures. */
 
 const ID = '11111111-1111-4111-8111-111111111111';
-const deps = (file: AttachmentText): ToolDeps => ({ now: () => 0, timezone: 'UTC', threadId: 't', attachmentText: (id) => (id === ID ? file : undefined) });
+const deps = (file: AttachmentText): ToolDeps => ({
+  now: () => 0,
+  timezone: 'UTC',
+  threadId: 't',
+  attachmentText: (id) => (id === ID ? file : undefined),
+});
 const never = new AbortController().signal;
 
 /** A file on disk with these lines (LF ends). */
@@ -19,7 +24,8 @@ function onDisk(lines: string[], name = 'f.txt'): AttachmentText {
   return { name, path: file, text: '', chars: fs.statSync(file).size, lines: lines.length };
 }
 type Read = { text: string; from_line: number; to_line: number; total_lines: number; more?: string };
-const read = async (file: AttachmentText, args: { from_line?: number; to_line?: number } = {}) => (await readAttachmentTool.run({ id: ID, ...args }, deps(file), never)) as Read;
+const read = async (file: AttachmentText, args: { from_line?: number; to_line?: number } = {}) =>
+  (await readAttachmentTool.run({ id: ID, ...args }, deps(file), never)) as Read;
 
 describe('read_attachment at its limits', () => {
   test('a line of 500 characters is whole; of 501, cut at 500 with an ellipsis', async () => {
@@ -33,7 +39,11 @@ describe('read_attachment at its limits', () => {
     assert.equal(r.to_line, 59);
     assert.equal(r.text.length, 20_000, '59 numbered lines and 58 line ends');
     assert.equal(r.more, 'lines 60 to 100 follow: call read_attachment again with from_line 60');
-    assert.equal((await read(onDisk(Array.from({ length: 100 }, () => 'x'.repeat(331))))).to_line, 58, 'a character more a line: one line fewer');
+    assert.equal(
+      (await read(onDisk(Array.from({ length: 100 }, () => 'x'.repeat(331))))).to_line,
+      58,
+      'a character more a line: one line fewer',
+    );
     // 50 numbered lines of 400 are 20,000 characters, but with the 49 line ends between them they are more.
     assert.equal((await read(onDisk(Array.from({ length: 100 }, () => 'x'.repeat(392))))).to_line, 49, 'line ends count');
   });
@@ -63,7 +73,10 @@ describe('read_attachment at its limits', () => {
   test('a read stopped by the turn before it starts reads nothing', async () => {
     const stopped = new AbortController();
     stopped.abort();
-    await assert.rejects(readAttachmentTool.run({ id: ID }, deps(onDisk(['one', 'two'])), stopped.signal), (e: unknown) => e instanceof Error && e.name === 'AbortError');
+    await assert.rejects(
+      readAttachmentTool.run({ id: ID }, deps(onDisk(['one', 'two'])), stopped.signal),
+      (e: unknown) => e instanceof Error && e.name === 'AbortError',
+    );
   });
 
   test('a read that stops early closes the file (Linux: counted in /proc/self/fd)', { skip: !fs.existsSync('/proc/self/fd') }, async () => {
@@ -86,7 +99,8 @@ describe('read_attachment at its limits', () => {
 
 describe('grep_attachment at its limits', () => {
   type Grep = { matching_lines: number; shown?: string; matches: { line: number; text: string }[]; total_lines: number };
-  const grep = async (file: AttachmentText, args: Record<string, unknown>, signal = never) => (await grepAttachmentTool.run({ id: ID, ...args } as never, deps(file), signal)) as Grep;
+  const grep = async (file: AttachmentText, args: Record<string, unknown>, signal = never) =>
+    (await grepAttachmentTool.run({ id: ID, ...args } as never, deps(file), signal)) as Grep;
 
   test('20 matches are all shown; from 21 on, the first 20 and the count', async () => {
     const twenty = await grep(onDisk(Array.from({ length: 20 }, (_, i) => `hit ${i}`)), { pattern: 'hit' });
@@ -103,7 +117,11 @@ describe('grep_attachment at its limits', () => {
   test('a regular expression is checked as it will run (unicode), case-sensitive or not', async () => {
     const file = onDisk(['a-b']);
     for (const case_sensitive of [true, false]) {
-      await assert.rejects(grep(file, { pattern: '\\-', regex: true, case_sensitive }), (e: unknown) => isToolError(e) && /^the pattern is not a valid regular expression \(.+\); fix it or search for plain text$/.test(e.message));
+      await assert.rejects(
+        grep(file, { pattern: '\\-', regex: true, case_sensitive }),
+        (e: unknown) =>
+          isToolError(e) && /^the pattern is not a valid regular expression \(.+\); fix it or search for plain text$/.test(e.message),
+      );
     }
   });
 
@@ -111,8 +129,17 @@ describe('grep_attachment at its limits', () => {
     const file = onDisk(['x']);
     const stopped = new AbortController();
     stopped.abort();
-    await assert.rejects(grep(file, { pattern: 'x' }, stopped.signal), (e: unknown) => isToolError(e) && /took too long and was stopped/.test(e.message));
-    const gone: AttachmentText = { name: 'gone.log', path: path.join(makeTempDir('hearth-attach-gone'), 'missing.log'), text: '', chars: 1, lines: 1 };
+    await assert.rejects(
+      grep(file, { pattern: 'x' }, stopped.signal),
+      (e: unknown) => isToolError(e) && /took too long and was stopped/.test(e.message),
+    );
+    const gone: AttachmentText = {
+      name: 'gone.log',
+      path: path.join(makeTempDir('hearth-attach-gone'), 'missing.log'),
+      text: '',
+      chars: 1,
+      lines: 1,
+    };
     await assert.rejects(grep(gone, { pattern: 'x' }), (e: unknown) => isToolError(e) && /^the search failed: ENOENT/.test(e.message));
   });
 });

@@ -30,7 +30,12 @@ function log(lines: number, every: number): { file: AttachmentText; planted: num
   return { file: { name: 'app.log', path: file, text: '', chars: fs.statSync(file).size, lines }, planted };
 }
 
-const deps = (file: AttachmentText): ToolDeps => ({ now: () => 0, timezone: 'UTC', threadId: 't', attachmentText: (id) => (id === ID ? file : undefined) });
+const deps = (file: AttachmentText): ToolDeps => ({
+  now: () => 0,
+  timezone: 'UTC',
+  threadId: 't',
+  attachmentText: (id) => (id === ID ? file : undefined),
+});
 const never = new AbortController().signal;
 
 describe('read_attachment', () => {
@@ -38,7 +43,10 @@ describe('read_attachment', () => {
 
   test('reads numbered lines; says what follows', async () => {
     const r = (await readAttachmentTool.run({ id: ID, from_line: 99, to_line: 101 }, deps(file), never)) as Record<string, unknown>;
-    assert.equal(r.text, '    99| 2026-11-30 12:00:39 INFO request served #99\n   100| 2026-11-30 12:00:40 ERROR disk full on /var #100\n   101| 2026-11-30 12:00:41 INFO request served #101');
+    assert.equal(
+      r.text,
+      '    99| 2026-11-30 12:00:39 INFO request served #99\n   100| 2026-11-30 12:00:40 ERROR disk full on /var #100\n   101| 2026-11-30 12:00:41 INFO request served #101',
+    );
     assert.deepEqual([r.from_line, r.to_line, r.total_lines], [99, 101, 1000]);
     assert.match(String(r.more), /lines 102 to 1000 follow: call read_attachment again with from_line 102/);
   });
@@ -86,12 +94,26 @@ describe('grep_attachment', () => {
 
   test('regular expressions, case, and lines of context', async () => {
     const { file } = log(300, 100);
-    const re = (await grepAttachmentTool.run({ id: ID, pattern: '#(1|2)00$', regex: true, context_lines: 1 }, deps(file), never)) as Record<string, unknown>;
+    const re = (await grepAttachmentTool.run({ id: ID, pattern: '#(1|2)00$', regex: true, context_lines: 1 }, deps(file), never)) as Record<
+      string,
+      unknown
+    >;
     assert.equal(re.matching_lines, 2);
-    assert.deepEqual((re.matches as unknown[])[0], { line: 100, text: '2026-11-30 12:00:40 ERROR disk full on /var #100', before: ['2026-11-30 12:00:39 INFO request served #99'], after: ['2026-11-30 12:00:41 INFO request served #101'] });
-    const exact = (await grepAttachmentTool.run({ id: ID, pattern: 'error', case_sensitive: true }, deps(file), never)) as Record<string, unknown>;
+    assert.deepEqual((re.matches as unknown[])[0], {
+      line: 100,
+      text: '2026-11-30 12:00:40 ERROR disk full on /var #100',
+      before: ['2026-11-30 12:00:39 INFO request served #99'],
+      after: ['2026-11-30 12:00:41 INFO request served #101'],
+    });
+    const exact = (await grepAttachmentTool.run({ id: ID, pattern: 'error', case_sensitive: true }, deps(file), never)) as Record<
+      string,
+      unknown
+    >;
     assert.equal(exact.matching_lines, 0);
-    await assert.rejects(grepAttachmentTool.run({ id: ID, pattern: '(unclosed', regex: true }, deps(file), never), (e: unknown) => isToolError(e) && /not a valid regular expression/.test(e.message));
+    await assert.rejects(
+      grepAttachmentTool.run({ id: ID, pattern: '(unclosed', regex: true }, deps(file), never),
+      (e: unknown) => isToolError(e) && /not a valid regular expression/.test(e.message),
+    );
   });
 
   test('a pattern that backtracks forever is stopped when the turn stops it, and the server never waits on it', async () => {
@@ -106,7 +128,10 @@ describe('grep_attachment', () => {
       if (++ticks === 5) stop.abort();
     }, 20);
     try {
-      await assert.rejects(grepAttachmentTool.run({ id: ID, pattern: '^(a+)+$', regex: true }, deps(file), stop.signal), (e: unknown) => isToolError(e) && /took too long and was stopped/.test(e.message));
+      await assert.rejects(
+        grepAttachmentTool.run({ id: ID, pattern: '^(a+)+$', regex: true }, deps(file), stop.signal),
+        (e: unknown) => isToolError(e) && /took too long and was stopped/.test(e.message),
+      );
     } finally {
       clearInterval(ticking);
     }
@@ -119,7 +144,12 @@ describe('grep_attachment', () => {
     const file: AttachmentText = { name: 'evil.txt', path: evil, text: '', chars: 42, lines: 1 };
     // The real limit is GREP_TIME_LIMIT_MS (30 s); the same path with a shorter one.
     const registry = createToolRegistry([{ ...grepAttachmentTool, timeoutMs: 300 } as Tool]);
-    const result = await registry.run('grep_attachment', JSON.stringify({ id: ID, pattern: '^(a+)+$', regex: true }), deps(file), new AbortController().signal);
+    const result = await registry.run(
+      'grep_attachment',
+      JSON.stringify({ id: ID, pattern: '^(a+)+$', regex: true }),
+      deps(file),
+      new AbortController().signal,
+    );
     assert.ok(!result.ok && /took too long|took longer than/.test(result.error), String(JSON.stringify(result)));
   });
 });

@@ -60,7 +60,12 @@ export const readAttachmentTool = defineTool({
   params: z.object({
     id: idParam,
     from_line: z.number().int().min(1).optional().describe('first line to read, default 1'),
-    to_line: z.number().int().min(1).optional().describe(`last line to read, default from_line + ${READ_MAX_LINES - 1}`),
+    to_line: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(`last line to read, default from_line + ${READ_MAX_LINES - 1}`),
   }),
   cost: 1,
   timeoutMs: 20_000,
@@ -91,7 +96,9 @@ export const readAttachmentTool = defineTool({
       from_line: from,
       to_line: last,
       text: out.join('\n'),
-      ...(last < file.lines ? { more: `lines ${last + 1} to ${file.lines} follow: call read_attachment again with from_line ${last + 1}` } : {}),
+      ...(last < file.lines
+        ? { more: `lines ${last + 1} to ${file.lines} follow: call read_attachment again with from_line ${last + 1}` }
+        : {}),
     };
   },
 });
@@ -185,7 +192,9 @@ export const grepAttachmentTool = defineTool({
       const worker = new Worker(GREP_WORKER, { eval: true, workerData });
       const stop = () => {
         void worker.terminate();
-        reject(new ToolError(`the search took too long and was stopped (a pattern that backtracks badly?); use plain text or a simpler pattern`));
+        reject(
+          new ToolError(`the search took too long and was stopped (a pattern that backtracks badly?); use plain text or a simpler pattern`),
+        );
       };
       if (signal.aborted) return stop();
       // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, a signal aborts once

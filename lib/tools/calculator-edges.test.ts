@@ -210,5 +210,8 @@ test('a decimal that does not end drops the zeros its rounding leaves', () => {
 });
 
 test('the calculator as a tool: the model’s expression in, the calculation out', async () => {
-  assert.deepEqual(await calculatorTool.run({ expression: ' 1 + 1 ' }, { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal), { expression: '1 + 1', result: '2', exact: true });
+  assert.deepEqual(
+    await calculatorTool.run({ expression: ' 1 + 1 ' }, { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal),
+    { expression: '1 + 1', result: '2', exact: true },
+  );
 });

@@ -55,10 +55,17 @@ test('every error is a clear tool error, never Infinity or NaN', () => {
     ['1 2', /unexpected "2"/],
     ['sqrt(-1)', /negative/],
     ['1'.repeat(MAX_EXPRESSION_CHARS + 1), /limit is 1000/],
-    ['((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))', /nested/],
+    [
+      '((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))',
+      /nested/,
+    ],
   ];
   for (const [expr, message] of cases) {
-    assert.throws(() => calculate(expr), (err: unknown) => err instanceof ToolError && message.test(err.message), expr.slice(0, 30));
+    assert.throws(
+      () => calculate(expr),
+      (err: unknown) => err instanceof ToolError && message.test(err.message),
+      expr.slice(0, 30),
+    );
   }
 });
 

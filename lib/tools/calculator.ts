@@ -150,7 +150,9 @@ function tokenize(src: string): Token[] {
     const name = /^[a-zA-Z]+/.exec(src.slice(i));
     if (name) {
       if (!(FUNCTIONS as readonly string[]).includes(name[0].toLowerCase())) {
-        throw new ToolError(`unknown name "${name[0]}" at position ${i + 1}; use numbers, + - * / % ^, parentheses and ${FUNCTIONS.join(', ')}`);
+        throw new ToolError(
+          `unknown name "${name[0]}" at position ${i + 1}; use numbers, + - * / % ^, parentheses and ${FUNCTIONS.join(', ')}`,
+        );
       }
       tokens.push({ kind: 'name', text: name[0].toLowerCase(), at: i });
       i += name[0].length;

@@ -35,8 +35,12 @@ test('the gap is measured from the latest request, not the first', () => {
 });
 
 test('a resting host is said with its minutes left, rounded, and never under one', () => {
-  const says = (untilMs: number) => restingMessage('a.example', { reason: 'it answered HTTP 429', until: 10_000_000 + untilMs }, 10_000_000);
-  assert.equal(says(6 * 60 * 60_000), 'a.example is resting for about 360 minute(s) (it answered HTTP 429). Do not call it again in this turn: answer with what you have and say plainly what could not be checked.');
+  const says = (untilMs: number) =>
+    restingMessage('a.example', { reason: 'it answered HTTP 429', until: 10_000_000 + untilMs }, 10_000_000);
+  assert.equal(
+    says(6 * 60 * 60_000),
+    'a.example is resting for about 360 minute(s) (it answered HTTP 429). Do not call it again in this turn: answer with what you have and say plainly what could not be checked.',
+  );
   assert.match(says(90_000), /about 2 minute\(s\)/);
   assert.match(says(10_000), /about 1 minute\(s\)/);
 });
@@ -64,15 +68,25 @@ test('argument errors name the path inside an object; a thrown undefined is stil
 
 test('the registry keeps its tools in the order given; only the schemas are sorted by name', () => {
   const registry = createToolRegistry([nested, plain]);
-  assert.deepEqual(registry.tools.map((t) => t.name), ['nested', 'a_plain']);
-  assert.deepEqual(registry.schemas().map((s) => s.function.name), ['a_plain', 'nested']);
+  assert.deepEqual(
+    registry.tools.map((t) => t.name),
+    ['nested', 'a_plain'],
+  );
+  assert.deepEqual(
+    registry.schemas().map((s) => s.function.name),
+    ['a_plain', 'nested'],
+  );
 });
 
 test('the result cap at its edges: a shrunk result exactly at the cap, a string exactly at the step, depth 20 kept and 21 dropped', () => {
   const page = { title: 'Opening hours', text: 'y'.repeat(5000) };
   const atFirstStep = JSON.stringify({ title: 'Opening hours', text: `${'y'.repeat(4000)}…[cut]`, truncated: true });
   assert.equal(capResultJson(page, Buffer.byteLength(atFirstStep)), atFirstStep, 'exactly at the cap after the first step');
-  assert.deepEqual(JSON.parse(capResultJson({ whole: 'w'.repeat(4000), big: 'b'.repeat(20_000) })).whole, 'w'.repeat(4000), 'a string of exactly 4000 is not cut');
+  assert.deepEqual(
+    JSON.parse(capResultJson({ whole: 'w'.repeat(4000), big: 'b'.repeat(20_000) })).whole,
+    'w'.repeat(4000),
+    'a string of exactly 4000 is not cut',
+  );
 
   type Nest = { n: Nest | string };
   let deep: Nest = { n: 'bottom' };
@@ -97,7 +111,13 @@ test('the result cap at its edges: a shrunk result exactly at the cap, a string 
 });
 
 test('shrinking leaves numbers, booleans and null as they are; a string or a list is wrapped to carry the mark', () => {
-  assert.deepEqual(JSON.parse(capResultJson({ big: 'b'.repeat(20_000), n: 5, ok: true, none: null })), { big: `${'b'.repeat(4000)}…[cut]`, n: 5, ok: true, none: null, truncated: true });
+  assert.deepEqual(JSON.parse(capResultJson({ big: 'b'.repeat(20_000), n: 5, ok: true, none: null })), {
+    big: `${'b'.repeat(4000)}…[cut]`,
+    n: 5,
+    ok: true,
+    none: null,
+    truncated: true,
+  });
   assert.deepEqual(JSON.parse(capResultJson('s'.repeat(20_000))), { truncated: true, value: `${'s'.repeat(4000)}…[cut]` });
 });
 

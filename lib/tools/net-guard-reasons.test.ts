@@ -55,7 +55,16 @@ test('IPv6 spellings are read to their eight groups; what is not an address is n
   assert.deepEqual(parseIpv6('::ffff:10.1.2.3'), [0, 0, 0, 0, 0, 0xffff, 0x0a01, 0x0203]);
   assert.deepEqual(parseIpv6('1:2:3:4:5:6:7:8'), [1, 2, 3, 4, 5, 6, 7, 8]);
   assert.deepEqual(parseIpv6('1::'), [1, 0, 0, 0, 0, 0, 0, 0]);
-  for (const bad of ['1:2:3:4:5:6:7', '1:2:3:4:5:6:7:8:9', '1::2::3', '1:2:3:4:5:6:7::8', '12345::', 'g::1', '::ffff:300.1.2.3', '1:2:3:4:5:6:7:8::']) {
+  for (const bad of [
+    '1:2:3:4:5:6:7',
+    '1:2:3:4:5:6:7:8:9',
+    '1::2::3',
+    '1:2:3:4:5:6:7::8',
+    '12345::',
+    'g::1',
+    '::ffff:300.1.2.3',
+    '1:2:3:4:5:6:7:8::',
+  ]) {
     assert.equal(parseIpv6(bad), null, bad);
   }
 });
@@ -116,7 +125,10 @@ test('each refusal of a URL, in the words the model reads', async () => {
   assert.equal(await reason('http://metadata.google.internal/'), 'metadata.google.internal is an internal host name');
   assert.equal(await reason('http://gone.example/'), 'the name gone.example could not be resolved (ENOTFOUND)');
   assert.equal(await reason('http://empty.example/'), 'the name empty.example has no address');
-  assert.equal(await reason('http://mixed.example/'), 'mixed.example points to 10.0.0.1, a private address; only public addresses can be fetched');
+  assert.equal(
+    await reason('http://mixed.example/'),
+    'mixed.example points to 10.0.0.1, a private address; only public addresses can be fetched',
+  );
   assert.equal(await reason('http://[::1]/'), '::1 points to ::1, a loopback address; only public addresses can be fetched');
   assert.equal(await reason('http://PUBLIC.EXAMPLE./'), 'ok 2606:4700::1111 6', 'a trailing dot and capitals are the same name');
   assert.equal(await reason('http://93.184.215.14/'), 'ok 93.184.215.14 4');
@@ -171,6 +183,9 @@ test('the resolver asks the system for every address, in its order, and names ea
 
 test('the system resolver reads this machine’s own name for itself, each address with its family', async () => {
   const rows = await systemResolver('localhost');
-  assert.ok(rows.some((r) => r.address === '127.0.0.1' && r.family === 4) || rows.some((r) => r.address === '::1' && r.family === 6), JSON.stringify(rows));
+  assert.ok(
+    rows.some((r) => r.address === '127.0.0.1' && r.family === 4) || rows.some((r) => r.address === '::1' && r.family === 6),
+    JSON.stringify(rows),
+  );
   for (const r of rows) assert.equal(r.family, r.address.includes(':') ? 6 : 4, r.address);
 });

@@ -3,22 +3,64 @@ import { test } from 'node:test';
 import { addressRefusal, checkUrl, parseIpv6, type Resolver } from './net-guard';
 
 // The guard's decision is tested on addresses, with a stub resolver: nothing here connects.
-const stub = (map: Record<string, string[]>): Resolver => async (host) => {
-  const addrs = map[host];
-  if (!addrs) throw new Error('ENOTFOUND');
-  return addrs.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const stub =
+  (map: Record<string, string[]>): Resolver =>
+  async (host) => {
+    const addrs = map[host];
+    if (!addrs) throw new Error('ENOTFOUND');
+    return addrs.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+const policy = {
+  allowedPorts: [80, 443],
+  resolver: stub({
+    'example.com': ['93.184.215.14'],
+    'evil.example': ['10.0.0.7'],
+    'mixed.example': ['93.184.215.14', '127.0.0.1'],
+    'v6.example': ['::ffff:169.254.169.254'],
+  }),
 };
-const policy = { allowedPorts: [80, 443], resolver: stub({ 'example.com': ['93.184.215.14'], 'evil.example': ['10.0.0.7'], 'mixed.example': ['93.184.215.14', '127.0.0.1'], 'v6.example': ['::ffff:169.254.169.254'] }) };
 
 test('internal addresses are refused in every spelling', async () => {
   const refused = [
-    'http://127.0.0.1/', 'http://localhost/', 'http://foo.localhost/', 'http://2130706433/', 'http://0x7f000001/', 'http://0177.0.0.1/',
-    'http://0x7f.1/', 'http://127.1/', 'http://127.0.1/', 'http://017700000001/', 'http://0/', 'http://0.0.0.0/', 'http://10.1.2.3/',
-    'http://172.16.5.4/', 'http://172.31.255.255/', 'http://192.168.1.1/', 'http://169.254.169.254/latest/meta-data/', 'http://100.64.0.1/',
-    'http://100.100.100.200/', 'http://224.0.0.1/', 'http://255.255.255.255/', 'http://[::1]/', 'http://[::]/', 'http://[::ffff:127.0.0.1]/',
-    'http://[::ffff:7f00:1]/', 'http://[::127.0.0.1]/', 'http://[fe80::1]/', 'http://[fc00::1]/', 'http://[fd00:ec2::254]/', 'http://[ff02::1]/',
-    'http://[64:ff9b::10.0.0.1]/', 'http://[2002:7f00:1::]/', 'http://metadata.google.internal/', 'http://printer.local/', 'http://intranet/',
-    'http://evil.example/', 'http://mixed.example/', 'http://v6.example/', 'http://[0:0:0:0:0:ffff:a00:1]/',
+    'http://127.0.0.1/',
+    'http://localhost/',
+    'http://foo.localhost/',
+    'http://2130706433/',
+    'http://0x7f000001/',
+    'http://0177.0.0.1/',
+    'http://0x7f.1/',
+    'http://127.1/',
+    'http://127.0.1/',
+    'http://017700000001/',
+    'http://0/',
+    'http://0.0.0.0/',
+    'http://10.1.2.3/',
+    'http://172.16.5.4/',
+    'http://172.31.255.255/',
+    'http://192.168.1.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://100.64.0.1/',
+    'http://100.100.100.200/',
+    'http://224.0.0.1/',
+    'http://255.255.255.255/',
+    'http://[::1]/',
+    'http://[::]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[::127.0.0.1]/',
+    'http://[fe80::1]/',
+    'http://[fc00::1]/',
+    'http://[fd00:ec2::254]/',
+    'http://[ff02::1]/',
+    'http://[64:ff9b::10.0.0.1]/',
+    'http://[2002:7f00:1::]/',
+    'http://metadata.google.internal/',
+    'http://printer.local/',
+    'http://intranet/',
+    'http://evil.example/',
+    'http://mixed.example/',
+    'http://v6.example/',
+    'http://[0:0:0:0:0:ffff:a00:1]/',
   ];
   for (const url of refused) {
     const d = await checkUrl(url, policy);

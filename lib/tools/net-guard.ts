@@ -31,9 +31,7 @@ export type GuardPolicy = {
   allowAddress?: (address: string) => boolean;
 };
 
-export type GuardDecision =
-  | { ok: true; url: URL; address: string; family: 4 | 6 }
-  | { ok: false; reason: string };
+export type GuardDecision = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; reason: string };
 
 const IPV4_BLOCKS: [string, number, string][] = [
   // Stryker disable next-line StringLiteral: equivalent, an empty base reads as 0.0.0.0 too
@@ -71,7 +69,10 @@ function ipv4Reason(n: number): string | null {
 /** Parses an IPv6 address into eight 16-bit groups (handles :: and a trailing dotted IPv4). */
 export function parseIpv6(ip: string): number[] | null {
   // Stryker disable next-line Regex: equivalent, a bracket anywhere but the ends makes no address either way
-  let s = ip.replace(/^\[|\]$/g, '').split('%')[0].toLowerCase();
+  let s = ip
+    .replace(/^\[|\]$/g, '')
+    .split('%')[0]
+    .toLowerCase();
   // Stryker disable next-line Regex: equivalent, a dotted quad anywhere but the end makes no address either way
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
   if (v4) {
@@ -151,9 +152,13 @@ export async function checkUrl(raw: string, policy: GuardPolicy): Promise<GuardD
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'only http and https pages can be fetched' };
   if (url.username || url.password) return { ok: false, reason: 'URLs with a user name or password are refused' };
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-  if (!policy.allowedPorts.includes(port)) return { ok: false, reason: `port ${port} is not allowed (allowed: ${policy.allowedPorts.join(', ')})` };
+  if (!policy.allowedPorts.includes(port))
+    return { ok: false, reason: `port ${port} is not allowed (allowed: ${policy.allowedPorts.join(', ')})` };
   // Stryker disable next-line Regex: equivalent, URL only puts brackets at the ends of a hostname
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (!host) return { ok: false, reason: 'the URL has no host' };
 
   const literal = net.isIP(host);

@@ -33,7 +33,11 @@ test('a refusal rests the host six hours with the status in the reason; the rest
   assert.deepEqual(store.boxes.get('search.example:8888'), { until: 1_000 + 6 * HOUR, reason: 'it answered HTTP 429 (too many requests)' });
   t = 1_000 + 6 * HOUR - 1;
   assert.equal(guard.isResting('search.example:8888'), true);
-  assert.deepEqual(guard.admit('search.example:8888'), { ok: false, reason: 'it answered HTTP 429 (too many requests)', until: 1_000 + 6 * HOUR });
+  assert.deepEqual(guard.admit('search.example:8888'), {
+    ok: false,
+    reason: 'it answered HTTP 429 (too many requests)',
+    until: 1_000 + 6 * HOUR,
+  });
   t = 1_000 + 6 * HOUR;
   assert.equal(guard.isResting('search.example:8888'), false);
   assert.equal(guard.admit('search.example:8888').ok, true);

@@ -33,7 +33,12 @@ export const DEFAULT_BUDGET: RateBudget = { minGapMs: 400, perMinute: 60, perHou
 /** ok: the request may go, after waiting `waitMs` (the minimum gap since the last one). */
 export type HostVerdict = { ok: true; waitMs: number } | { ok: false; reason: string; until: number };
 
-export function createHostGuard(store: HostStore, now: () => number, budgets: Record<string, RateBudget> = {}, defaultBudget = DEFAULT_BUDGET) {
+export function createHostGuard(
+  store: HostStore,
+  now: () => number,
+  budgets: Record<string, RateBudget> = {},
+  defaultBudget = DEFAULT_BUDGET,
+) {
   let admitted = 0;
   return {
     /** May we ask this host now? Spends one request when yes. */

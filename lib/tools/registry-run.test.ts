@@ -27,7 +27,15 @@ const echo = defineTool({
   },
 }) as Tool;
 
-const ping = defineTool({ name: 'ping', description: 'no arguments', params: z.object({}), cost: 1, timeoutMs: 1000, research: true, run: async () => ({ pong: true }) }) as Tool;
+const ping = defineTool({
+  name: 'ping',
+  description: 'no arguments',
+  params: z.object({}),
+  cost: 1,
+  timeoutMs: 1000,
+  research: true,
+  run: async () => ({ pong: true }),
+}) as Tool;
 
 const registry = createToolRegistry([echo, ping]);
 
@@ -67,25 +75,42 @@ test('each failure is advice the model can act on', async () => {
   };
   assert.equal(await error('nope', '{}'), 'there is no tool called "nope"; the tools are: echo, ping');
   assert.equal(await error('echo', '{"text":'), 'the arguments were not valid JSON; call echo again with a JSON object');
-  assert.equal(await error('echo', '{"times":0}'), 'invalid arguments for echo: text: Invalid input: expected string, received undefined; times: Too small: expected number to be >=1; fix them and call again');
-  assert.equal(await error('echo', '[1]'), 'invalid arguments for echo: arguments: Invalid input: expected object, received array; fix them and call again');
+  assert.equal(
+    await error('echo', '{"times":0}'),
+    'invalid arguments for echo: text: Invalid input: expected string, received undefined; times: Too small: expected number to be >=1; fix them and call again',
+  );
+  assert.equal(
+    await error('echo', '[1]'),
+    'invalid arguments for echo: arguments: Invalid input: expected object, received array; fix them and call again',
+  );
   assert.equal(await error('echo', '{"text":"tool error"}'), 'the site said no');
   assert.equal(await error('echo', '{"text":"crash"}'), 'echo failed unexpectedly (x is undefined); answer with what you have and say so');
   assert.equal(await error('echo', '{"text":"string"}'), 'echo failed unexpectedly (plain); answer with what you have and say so');
 });
 
 test('at most four problems with the arguments are named', async () => {
-  const wide = defineTool({ name: 'wide', description: 'd', params: z.object({ a: z.string(), b: z.string(), c: z.string(), d: z.string(), e: z.string() }), cost: 1, timeoutMs: 1000, run: async () => ({}) }) as Tool;
+  const wide = defineTool({
+    name: 'wide',
+    description: 'd',
+    params: z.object({ a: z.string(), b: z.string(), c: z.string(), d: z.string(), e: z.string() }),
+    cost: 1,
+    timeoutMs: 1000,
+    run: async () => ({}),
+  }) as Tool;
   const result = await createToolRegistry([wide]).run('wide', '{}', deps, live());
   assert.ok(!result.ok);
-  assert.deepEqual(
-    result.error.match(/\b[a-e]: /g),
-    ['a: ', 'b: ', 'c: ', 'd: '],
-  );
+  assert.deepEqual(result.error.match(/\b[a-e]: /g), ['a: ', 'b: ', 'c: ', 'd: ']);
 });
 
 test('a tool that takes too long is stopped, saying after how long, even when it stops on the signal with an error of its own', async () => {
-  const slow = defineTool({ name: 'slow', description: 'd', params: z.object({}), cost: 1, timeoutMs: 50, run: (_args, _deps, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('stopped')))) }) as Tool;
+  const slow = defineTool({
+    name: 'slow',
+    description: 'd',
+    params: z.object({}),
+    cost: 1,
+    timeoutMs: 50,
+    run: (_args, _deps, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('stopped')))),
+  }) as Tool;
   const stopped = new AbortController();
   const running = createToolRegistry([slow]).run('slow', '{}', deps, stopped.signal);
   // The turn is not stopped: only the tool's own time ran out (nothing else can end the call, so this waits, it does not race).
@@ -94,7 +119,14 @@ test('a tool that takes too long is stopped, saying after how long, even when it
 });
 
 test('a Stop during a call ends the turn: the call throws the Stop, it is no tool failure', async () => {
-  const waiting = defineTool({ name: 'waiting', description: 'd', params: z.object({}), cost: 1, timeoutMs: 60_000, run: () => new Promise(() => undefined) }) as Tool;
+  const waiting = defineTool({
+    name: 'waiting',
+    description: 'd',
+    params: z.object({}),
+    cost: 1,
+    timeoutMs: 60_000,
+    run: () => new Promise(() => undefined),
+  }) as Tool;
   const stop = new AbortController();
   const running = createToolRegistry([waiting]).run('waiting', '{}', deps, stop.signal);
   const reason = new HearthError('cancelled', 'Stopped.');
@@ -120,8 +152,16 @@ test('a large result: its strings cut step by step, lists shortened, marked trun
   const list = { items: Array.from({ length: 300 }, (_, i) => i) };
   assert.equal(JSON.parse(capResultJson(list, 1000)).items.length, 200, 'a list keeps limit/20 items at the 4000 step');
   const strings = Array.from({ length: 300 }, () => 'z'.repeat(100));
-  assert.deepEqual(JSON.parse(capResultJson(strings, 1100)), { truncated: true, value: Array.from({ length: 10 }, () => 'z'.repeat(100)) }, 'a list is wrapped to carry the mark');
-  assert.deepEqual(JSON.parse(capResultJson(strings, 900)), { truncated: true, value: Array.from({ length: 5 }, () => `${'z'.repeat(80)}…[cut]`) }, 'never fewer than 5 items');
+  assert.deepEqual(
+    JSON.parse(capResultJson(strings, 1100)),
+    { truncated: true, value: Array.from({ length: 10 }, () => 'z'.repeat(100)) },
+    'a list is wrapped to carry the mark',
+  );
+  assert.deepEqual(
+    JSON.parse(capResultJson(strings, 900)),
+    { truncated: true, value: Array.from({ length: 5 }, () => `${'z'.repeat(80)}…[cut]`) },
+    'never fewer than 5 items',
+  );
 });
 
 test('a result too deep or too large for every step is cut whole, as JSON', () => {
@@ -132,7 +172,10 @@ test('a result too deep or too large for every step is cut whole, as JSON', () =
   const parsed = JSON.parse(text);
   assert.equal(parsed.truncated, true);
   assert.ok(!text.includes('bottom'), 'levels past 20 are dropped');
-  const hopeless = capResultJson(Array.from({ length: 5000 }, (_, i) => i), 30);
+  const hopeless = capResultJson(
+    Array.from({ length: 5000 }, (_, i) => i),
+    30,
+  );
   assert.deepEqual(Object.keys(JSON.parse(hopeless)), ['truncated', 'note', 'partial']);
   assert.equal(JSON.parse(hopeless).note, 'The result was too large and was cut.');
   assert.equal(JSON.parse(hopeless).partial, JSON.stringify(Array.from({ length: 5000 }, (_, i) => i)).slice(0, 15));

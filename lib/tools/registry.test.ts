@@ -15,7 +15,10 @@ test('a capped result stays valid JSON, under the limit, with a truncation mark'
   // By default about 14 KB, as the README says.
   const byDefault = capResultJson(big);
   assert.ok(Buffer.byteLength(byDefault) <= 14_000 && Buffer.byteLength(byDefault) > 12_000, `${Buffer.byteLength(byDefault)} bytes`);
-  const hopeless = capResultJson(Array.from({ length: 5000 }, (_, i) => i), 200);
+  const hopeless = capResultJson(
+    Array.from({ length: 5000 }, (_, i) => i),
+    200,
+  );
   assert.ok(Buffer.byteLength(hopeless) <= 200 + 100);
   assert.equal(JSON.parse(hopeless).truncated, true);
 });
@@ -29,9 +32,19 @@ test('schemas are JSON schema from zod, sorted by name; a slow tool is stopped w
     timeoutMs: 30,
     run: () => new Promise(() => undefined),
   }) as Tool;
-  const fast = defineTool({ name: 'a_fast', description: 'd', params: z.object({}), cost: 1, timeoutMs: 100, run: async () => ({ ok: 1 }) }) as Tool;
+  const fast = defineTool({
+    name: 'a_fast',
+    description: 'd',
+    params: z.object({}),
+    cost: 1,
+    timeoutMs: 100,
+    run: async () => ({ ok: 1 }),
+  }) as Tool;
   const reg = createToolRegistry([slow, fast]);
-  assert.deepEqual(reg.schemas().map((s) => s.function.name), ['a_fast', 'slow']);
+  assert.deepEqual(
+    reg.schemas().map((s) => s.function.name),
+    ['a_fast', 'slow'],
+  );
   const params = reg.schemas()[1].function.parameters as { properties: { q: { type: string; description: string } }; required: string[] };
   assert.equal(params.properties.q.type, 'string');
   assert.deepEqual(params.required, ['q']);

@@ -74,9 +74,13 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
       } catch (err) {
         if (signal.aborted) throw err;
         // Whichever rejected first (the tool on its signal, or the wait), a spent timer is the reason.
-        if (timeout.signal.aborted) return { ok: false, error: `${name} took longer than ${tool.timeoutMs / 1000} s and was stopped; answer with what you have` };
+        if (timeout.signal.aborted)
+          return { ok: false, error: `${name} took longer than ${tool.timeoutMs / 1000} s and was stopped; answer with what you have` };
         if (isToolError(err)) return { ok: false, error: err.message };
-        return { ok: false, error: `${name} failed unexpectedly (${(err as Error)?.message ?? String(err)}); answer with what you have and say so` };
+        return {
+          ok: false,
+          error: `${name} failed unexpectedly (${(err as Error)?.message ?? String(err)}); answer with what you have and say so`,
+        };
       } finally {
         clearTimeout(timer);
       }

@@ -84,21 +84,32 @@ test('a secret or an over-long fact is refused with the reason, and nothing is k
 
 test('without a memory the tool says so instead of failing', async () => {
   const registry = createToolRegistry([rememberTool as Tool]);
-  const r = await registry.run('remember', JSON.stringify({ action: 'add', fact: 'x' }), { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal);
+  const r = await registry.run(
+    'remember',
+    JSON.stringify({ action: 'add', fact: 'x' }),
+    { now: () => 0, timezone: 'UTC', threadId: 't' },
+    new AbortController().signal,
+  );
   assert.ok(!r.ok && /not available/.test(r.error), String(JSON.stringify(r)));
 });
 
 test('the same fact again: said to be kept already, in the kept words', async () => {
   const { run } = setup();
   await run({ action: 'add', fact: 'The user is vegetarian.' });
-  assert.deepEqual(await run({ action: 'add', fact: 'the user is  VEGETARIAN.' }), { ok: true, data: { remembered: 'The user is vegetarian.', note: 'this was already remembered' } });
+  assert.deepEqual(await run({ action: 'add', fact: 'the user is  VEGETARIAN.' }), {
+    ok: true,
+    data: { remembered: 'The user is vegetarian.', note: 'this was already remembered' },
+  });
 });
 
 test('naming a fact that is not kept: with nothing kept, said so; else the first 20 kept, and the words asked cut at 80', async () => {
   const { run } = setup();
   const empty = await run({ action: 'forget', fact: 'The user owns a boat.' });
   assert.deepEqual(empty, { ok: false, error: 'nothing is remembered about the user yet' });
-  const animals = 'cat dog horse goat sheep llama parrot canary hamster rabbit ferret turtle iguana gecko python tarantula goldfish koi chicken duck goose pig cow donkey alpaca'.split(' ');
+  const animals =
+    'cat dog horse goat sheep llama parrot canary hamster rabbit ferret turtle iguana gecko python tarantula goldfish koi chicken duck goose pig cow donkey alpaca'.split(
+      ' ',
+    );
   const kept = animals.map((a) => `The user keeps a ${a}.`);
   for (const fact of kept) assert.ok((await run({ action: 'add', fact })).ok, fact);
   const asked = `Zebra ${'x'.repeat(200)}`;
@@ -112,9 +123,29 @@ test('naming a fact that is not kept: with nothing kept, said so; else the first
 test('a refusal reaches the model as the rule and "Tell the user why."; any other failure stays unexpected', async () => {
   const { run } = setup();
   const secret = await run({ action: 'add', fact: "The user's password is hunter2." });
-  assert.ok(!secret.ok && secret.error.endsWith(' Tell the user why.') && !/unexpectedly/.test(secret.error), String(JSON.stringify(secret)));
-  const broken = { list: () => [], add: () => { throw new Error('disk I/O error'); }, edit: () => { throw new Error('x'); }, forget: () => undefined };
+  assert.ok(
+    !secret.ok && secret.error.endsWith(' Tell the user why.') && !/unexpectedly/.test(secret.error),
+    String(JSON.stringify(secret)),
+  );
+  const broken = {
+    list: () => [],
+    add: () => {
+      throw new Error('disk I/O error');
+    },
+    edit: () => {
+      throw new Error('x');
+    },
+    forget: () => undefined,
+  };
   const registry = createToolRegistry([rememberTool as Tool]);
-  const r = await registry.run('remember', JSON.stringify({ action: 'add', fact: 'The user likes tea.' }), { now: () => 0, timezone: 'UTC', threadId: 't', memory: broken }, new AbortController().signal);
-  assert.ok(!r.ok && /failed unexpectedly \(disk I\/O error\)/.test(r.error) && !/Tell the user why/.test(r.error), String(JSON.stringify(r)));
+  const r = await registry.run(
+    'remember',
+    JSON.stringify({ action: 'add', fact: 'The user likes tea.' }),
+    { now: () => 0, timezone: 'UTC', threadId: 't', memory: broken },
+    new AbortController().signal,
+  );
+  assert.ok(
+    !r.ok && /failed unexpectedly \(disk I\/O error\)/.test(r.error) && !/Tell the user why/.test(r.error),
+    String(JSON.stringify(r)),
+  );
 });

@@ -15,7 +15,8 @@ const site = localSite((req, res) => {
   if (url === '/cat.png') res.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
   else if (url === '/exactly-10mb.png') res.writeHead(200).end(Buffer.concat([PNG, Buffer.alloc(10 * MB - PNG.length)]));
   else if (url === '/over-10mb.png') res.writeHead(200).end(Buffer.concat([PNG, Buffer.alloc(10 * MB + 1 - PNG.length)]));
-  else if (url === '/drawing.svg') res.writeHead(200, { 'Content-Type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+  else if (url === '/drawing.svg')
+    res.writeHead(200, { 'Content-Type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
   else res.writeHead(404).end();
 });
 
@@ -28,7 +29,8 @@ function deps() {
   };
 }
 
-const load = (path: string, host = 'public.example') => fetchRemoteImage(`http://${host}:${site.port}${path}`, deps(), new AbortController().signal);
+const load = (path: string, host = 'public.example') =>
+  fetchRemoteImage(`http://${host}:${site.port}${path}`, deps(), new AbortController().signal);
 
 async function refused(path: string, message: RegExp, host?: string) {
   await assert.rejects(load(path, host), (err: unknown) => isRemoteImageError(err) && message.test((err as Error).message));

@@ -30,7 +30,8 @@ export async function fetchRemoteImage(url: string, deps: WebDeps, signal: Abort
     throw new RemoteImageError((err as Error).message);
   }
   const { res } = got;
-  if (res.truncated || res.body.length > REMOTE_IMAGE_MAX_BYTES) throw new RemoteImageError(`the image is larger than ${REMOTE_IMAGE_MAX_BYTES / 1024 / 1024} MB`);
+  if (res.truncated || res.body.length > REMOTE_IMAGE_MAX_BYTES)
+    throw new RemoteImageError(`the image is larger than ${REMOTE_IMAGE_MAX_BYTES / 1024 / 1024} MB`);
   // Raster types only, recognised by their first bytes (an SVG could carry script).
   const type = imageType(res.body);
   if (!type) throw new RemoteImageError('what came back is not a PNG, JPEG, GIF, WebP or AVIF image');

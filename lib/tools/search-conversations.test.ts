@@ -8,7 +8,16 @@ import { isToolError, type ConversationHit, type ToolDeps } from './types';
 test('search words: lower case, two characters or more, common and conversational words dropped, no repeats, at most 8', () => {
   assert.deepEqual(searchWords('What did we say about the Boiler in Lyon last time?'), ['boiler', 'lyon']);
   assert.deepEqual(searchWords('a b c x1 Zürich ZÜRICH 東京 42'), ['x1', 'zürich', '東京', '42']);
-  assert.deepEqual(searchWords('one two three four five six seven eight nine ten'), ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight']);
+  assert.deepEqual(searchWords('one two three four five six seven eight nine ten'), [
+    'one',
+    'two',
+    'three',
+    'four',
+    'five',
+    'six',
+    'seven',
+    'eight',
+  ]);
   assert.deepEqual(searchWords('did we talk about it earlier, do you remember?'), []);
   assert.deepEqual(searchWords('conversation conversations discussed remember'), []);
 });
@@ -39,7 +48,14 @@ test('search_conversations: asks the index for the words, six by default, never 
 
 test('search_conversations: results carry the thread, its date, the side that matched and the other side cut to 600, with the not-current-facts note', async () => {
   const hits: ConversationHit[] = [
-    { threadId: 't1', title: 'Boiler', role: 'user', excerpt: 'the boiler hums', createdAt: Date.UTC(2026, 10, 2, 23, 59), other: 'r'.repeat(700) },
+    {
+      threadId: 't1',
+      title: 'Boiler',
+      role: 'user',
+      excerpt: 'the boiler hums',
+      createdAt: Date.UTC(2026, 10, 2, 23, 59),
+      other: 'r'.repeat(700),
+    },
     { threadId: 't2', title: '', role: null, excerpt: 'Boiler notes', createdAt: Date.UTC(2025, 0, 1) },
   ];
   const out = await searchConversationsTool.run({ query: 'the Boiler repair' }, deps(hits, []), signal);
@@ -55,7 +71,10 @@ test('search_conversations: results carry the thread, its date, the side that ma
 
 test('search_conversations: no search here, or no word worth searching, is advice to the model', async () => {
   const without: ToolDeps = { now: () => 0, timezone: 'UTC', threadId: 'x' };
-  await assert.rejects(searchConversationsTool.run({ query: 'boiler' }, without, signal), (err: unknown) => isToolError(err) && (err as Error).message === 'conversation search is not available here');
+  await assert.rejects(
+    searchConversationsTool.run({ query: 'boiler' }, without, signal),
+    (err: unknown) => isToolError(err) && (err as Error).message === 'conversation search is not available here',
+  );
   await assert.rejects(
     searchConversationsTool.run({ query: 'what did we say earlier?' }, deps([], []), signal),
     (err: unknown) => isToolError(err) && (err as Error).message === 'give one or more distinctive words to search for',

@@ -15,11 +15,20 @@ import type { MemoryBook } from './types';
  */
 
 const expectedFile = path.join(import.meta.dirname, 'tool-schemas.json');
-const memory: MemoryBook = { list: () => [], add: (text) => ({ id: 'm', text }), edit: (id, text) => ({ id, text }), forget: () => undefined };
+const memory: MemoryBook = {
+  list: () => [],
+  add: (text) => ({ id: 'm', text }),
+  edit: (id, text) => ({ id, text }),
+  forget: () => undefined,
+};
 
 test('every tool as the model reads it', () => {
   const set = createToolSet({ config: parseConfig({ SEARXNG_URL: 'http://127.0.0.1:8888' }), store: freshStore(), now: () => 0, memory });
   const actual = `${JSON.stringify(set.registry.schemas(), null, 2)}\n`;
   if (process.env.UPDATE_TOOL_SCHEMAS === '1') fs.writeFileSync(expectedFile, actual);
-  assert.equal(actual, fs.readFileSync(expectedFile, 'utf8'), 'the tools as sent changed; if that was meant, run UPDATE_TOOL_SCHEMAS=1 npm test and review the diff');
+  assert.equal(
+    actual,
+    fs.readFileSync(expectedFile, 'utf8'),
+    'the tools as sent changed; if that was meant, run UPDATE_TOOL_SCHEMAS=1 npm test and review the diff',
+  );
 });

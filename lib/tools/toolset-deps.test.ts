@@ -16,7 +16,12 @@ import type { MemoryBook } from './types';
  * this thread only, earlier conversations with the other side of each exchange).
  */
 
-const memory: MemoryBook = { list: () => [], add: (text) => ({ id: 'm', text }), edit: (id, text) => ({ id, text }), forget: () => undefined };
+const memory: MemoryBook = {
+  list: () => [],
+  add: (text) => ({ id: 'm', text }),
+  edit: (id, text) => ({ id, text }),
+  forget: () => undefined,
+};
 const SEARX = 'http://127.0.0.1:8888';
 
 test('remember only with a memory; tools left out are gone, and research with web_search', () => {
@@ -25,9 +30,23 @@ test('remember only with a memory; tools left out are gone, and research with we
   const plain = createToolSet({ config: parseConfig({}), store, now: () => 0 });
   assert.deepEqual(names(plain), ['calculator', 'fetch_url', 'grep_attachment', 'now', 'read_attachment', 'search_conversations']);
   const full = createToolSet({ config: parseConfig({ SEARXNG_URL: SEARX }), store, now: () => 0, memory });
-  assert.deepEqual(names(full), ['calculator', 'fetch_url', 'grep_attachment', 'now', 'read_attachment', 'remember', 'search_conversations', 'web_search']);
+  assert.deepEqual(names(full), [
+    'calculator',
+    'fetch_url',
+    'grep_attachment',
+    'now',
+    'read_attachment',
+    'remember',
+    'search_conversations',
+    'web_search',
+  ]);
   assert.equal(full.researchAvailable(), true);
-  const without = createToolSet({ config: parseConfig({ SEARXNG_URL: SEARX }), store, now: () => 0, without: ['web_search', 'calculator'] });
+  const without = createToolSet({
+    config: parseConfig({ SEARXNG_URL: SEARX }),
+    store,
+    now: () => 0,
+    without: ['web_search', 'calculator'],
+  });
   assert.ok(!without.registry.has('web_search') && !without.registry.has('calculator'));
   assert.equal(without.researchAvailable(), false, 'no research without web_search');
 });
@@ -56,7 +75,15 @@ test('a file is read from this thread only, from disk when its text is kept ther
   const dataDir = makeTempDir('hearth-toolset');
   const mine = seedExchange(store, { thread: 'th' });
   const theirs = seedExchange(store, { thread: 'other' });
-  store.insertAttachment({ id: 'notes', name: 'notes.txt', mime: 'text/plain', size: 9, sha256: 'a1'.repeat(32), text: 'line one\nline two', now: 1 });
+  store.insertAttachment({
+    id: 'notes',
+    name: 'notes.txt',
+    mime: 'text/plain',
+    size: 9,
+    sha256: 'a1'.repeat(32),
+    text: 'line one\nline two',
+    now: 1,
+  });
   store.insertAttachment({ id: 'old', name: 'old.txt', mime: 'text/plain', size: 3, sha256: 'b2'.repeat(32), text: 'old', now: 1 });
   store.insertAttachment({ id: 'foreign', name: 'f.txt', mime: 'text/plain', size: 3, sha256: 'c3'.repeat(32), text: 'not yours', now: 1 });
   store.linkAttachments({ ids: ['notes', 'old'], messageId: mine.user });
@@ -66,7 +93,11 @@ test('a file is read from this thread only, from disk when its text is kept ther
   fs.writeFileSync(onDisk, 'line one\nline two');
   const deps = createToolSet({ config: parseConfig({ DATA_DIR: dataDir }), store, now: () => 0 }).deps('th');
   assert.deepEqual(deps.attachmentText?.('notes'), { name: 'notes.txt', path: onDisk, text: 'line one\nline two', chars: 17, lines: 2 });
-  assert.deepEqual(deps.attachmentText?.('old'), { name: 'old.txt', path: null, text: 'old', chars: 3, lines: 1 }, 'a file attached before files were kept: its stored text');
+  assert.deepEqual(
+    deps.attachmentText?.('old'),
+    { name: 'old.txt', path: null, text: 'old', chars: 3, lines: 1 },
+    'a file attached before files were kept: its stored text',
+  );
   assert.equal(deps.attachmentText?.('foreign'), undefined, 'another thread’s file');
   assert.equal(deps.attachmentText?.('missing'), undefined);
 });
@@ -84,11 +115,7 @@ test('earlier conversations: all the words first, any word when none match all; 
   assert.deepEqual([all[0].threadId, all[0].title, all[0].role, all[0].createdAt], ['bread', 'Sourdough care', 'user', 10]);
   assert.equal(all[0].other, long.slice(0, 600), 'the answer to the question found, cut to 600 characters');
   const anyWord = deps.searchConversations?.({ query: 'starter zebra', limit: 5, excludeThreadId: 'here' }) ?? [];
-  assert.deepEqual(
-    anyWord.map((h) => h.threadId).sort(),
-    ['bread', 'cake'],
-    'no message has both words: any word finds them',
-  );
+  assert.deepEqual(anyWord.map((h) => h.threadId).sort(), ['bread', 'cake'], 'no message has both words: any word finds them');
   const none = deps.searchConversations?.({ query: 'zebra', limit: 5 }) ?? [];
   assert.deepEqual(none, []);
 });

@@ -10,14 +10,23 @@ before(async () => (searx = await startSearxDouble()));
 after(() => searx.close());
 
 function store(): ToolStore {
-  return { ...memoryHosts(), attachmentOfThread: () => undefined, searchIndex: () => [], newestMatches: () => [], searchSources: () => ({ messages: [], attachments: [], threads: [] }), exchangeOf: () => [] };
+  return {
+    ...memoryHosts(),
+    attachmentOfThread: () => undefined,
+    searchIndex: () => [],
+    newestMatches: () => [],
+    searchSources: () => ({ messages: [], attachments: [], threads: [] }),
+    exchangeOf: () => [],
+  };
 }
 
 test('web search is offered only with SEARXNG_URL; the own SearXNG gets its own budget under the key the tool uses', async () => {
   const off = createToolSet({ config: parseConfig({}), store: store(), now: () => 0 });
   assert.ok(!off.registry.has('web_search'));
   assert.equal(off.researchAvailable(), false);
-  assert.ok(off.registry.has('fetch_url') && off.registry.has('calculator') && off.registry.has('now') && off.registry.has('search_conversations'));
+  assert.ok(
+    off.registry.has('fetch_url') && off.registry.has('calculator') && off.registry.has('now') && off.registry.has('search_conversations'),
+  );
 
   const s = store();
   const on = createToolSet({ config: parseConfig({ SEARXNG_URL: searx.url }), store: s, now: () => 1000 });

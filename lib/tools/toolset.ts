@@ -20,9 +20,10 @@ import { createFetchUrlTool, createWebSearchTool } from './web';
 export type ToolStore = HostStore &
   SearchStore & {
     exchangeOf(args: { turnId: string }): { role: 'user' | 'assistant'; content: string }[];
-    attachmentOfThread(args: { id: string; threadId: string }):
-      | { name: string; sha256: string; kind: FileKind; text: string; chars: number; lines: number }
-      | undefined;
+    attachmentOfThread(args: {
+      id: string;
+      threadId: string;
+    }): { name: string; sha256: string; kind: FileKind; text: string; chars: number; lines: number } | undefined;
   };
 
 /** What the model reads of each earlier message found. */
@@ -60,7 +61,9 @@ export function createToolSet({
     searchHost = hostKey(config.SEARXNG_URL);
     tools.push(createWebSearchTool({ searxngUrl: config.SEARXNG_URL, guard, now, fetchImpl }) as Tool);
   }
-  tools.push(createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress }, guard, now, extractPdf: pdfText }) as Tool);
+  tools.push(
+    createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress }, guard, now, extractPdf: pdfText }) as Tool,
+  );
   const registry = createToolRegistry(tools.filter((t) => !without.includes(t.name)));
   return {
     registry,
@@ -82,7 +85,12 @@ export function createToolSet({
         // All words first; a model's query often carries words the conversation did not use.
         const hits = search(false);
         return (hits.length ? hits : search(true)).map((hit): ConversationHit => {
-          const other = hit.turnId ? store.exchangeOf({ turnId: hit.turnId }).find((m) => m.role !== hit.role)?.content.slice(0, EXCERPT_CHARS) : undefined;
+          const other = hit.turnId
+            ? store
+                .exchangeOf({ turnId: hit.turnId })
+                .find((m) => m.role !== hit.role)
+                ?.content.slice(0, EXCERPT_CHARS)
+            : undefined;
           return { threadId: hit.threadId, title: hit.threadTitle, role: hit.role, excerpt: hit.snippet, createdAt: hit.createdAt, other };
         });
       },

@@ -14,7 +14,12 @@ const answering = (body: string, status = 200) => {
 };
 
 test('one search for "weather" as JSON, under the address given (with or without a final slash); the results counted', async () => {
-  const body = JSON.stringify({ results: [{ title: 'Rain', url: 'https://a.example/', content: 'wet' }, { title: 'Sun', url: 'https://b.example/', content: 'dry' }] });
+  const body = JSON.stringify({
+    results: [
+      { title: 'Rain', url: 'https://a.example/', content: 'wet' },
+      { title: 'Sun', url: 'https://b.example/', content: 'dry' },
+    ],
+  });
   const { fetchImpl, asked } = answering(body);
   assert.deepEqual(await checkSearxng('http://127.0.0.1:8888/searx', fetchImpl), { ok: true, results: 2 });
   assert.deepEqual(await checkSearxng('http://127.0.0.1:8888/searx/', fetchImpl), { ok: true, results: 2 });
@@ -28,8 +33,17 @@ test('each failure in words: no answer, an HTTP status (403 with the usual cause
   const refused = (async () => {
     throw new Error('connect ECONNREFUSED');
   }) as unknown as typeof fetch;
-  assert.deepEqual(await checkSearxng('http://127.0.0.1:9/', refused), { ok: false, error: 'no answer from http://127.0.0.1:9/ (connect ECONNREFUSED)' });
-  assert.deepEqual(await checkSearxng('http://s.example/', answering('', 403).fetchImpl), { ok: false, error: 'it answered HTTP 403 (is format=json enabled in its settings.yml?)' });
+  assert.deepEqual(await checkSearxng('http://127.0.0.1:9/', refused), {
+    ok: false,
+    error: 'no answer from http://127.0.0.1:9/ (connect ECONNREFUSED)',
+  });
+  assert.deepEqual(await checkSearxng('http://s.example/', answering('', 403).fetchImpl), {
+    ok: false,
+    error: 'it answered HTTP 403 (is format=json enabled in its settings.yml?)',
+  });
   assert.deepEqual(await checkSearxng('http://s.example/', answering('', 502).fetchImpl), { ok: false, error: 'it answered HTTP 502' });
-  assert.deepEqual(await checkSearxng('http://s.example/', answering('<html>').fetchImpl), { ok: false, error: 'it answered, but not with SearXNG JSON (is format=json enabled in its settings.yml?)' });
+  assert.deepEqual(await checkSearxng('http://s.example/', answering('<html>').fetchImpl), {
+    ok: false,
+    error: 'it answered, but not with SearXNG JSON (is format=json enabled in its settings.yml?)',
+  });
 });

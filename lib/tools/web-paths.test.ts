@@ -24,26 +24,28 @@ const site = localSite((req, res) => {
   const status = /^\/status\/(\d+)$/.exec(url);
   const chain = /^\/chain\/(\d+)$/.exec(url);
   const chars = /^\/chars\/(\d+)$/.exec(url);
-  if (status) res.writeHead(Number(status[1]), Number(status[1]) === 400 || Number(status[1]) === 300 ? { Location: '/chars/500' } : {}).end();
+  if (status)
+    res.writeHead(Number(status[1]), Number(status[1]) === 400 || Number(status[1]) === 300 ? { Location: '/chars/500' } : {}).end();
   else if (chain) {
     const n = Number(chain[1]);
     if (n === 0) res.writeHead(200, { 'Content-Type': 'text/plain' }).end('y'.repeat(500));
     else res.writeHead(302, { Location: `/chain/${n - 1}` }).end();
   } else if (chars) res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end('z'.repeat(Number(chars[1])));
   else if (url === '/no-location') res.writeHead(302).end();
-  else if (url === '/ok-with-location') res.writeHead(200, { 'Content-Type': 'text/plain', Location: '/chars/500' }).end('The page itself.');
+  else if (url === '/ok-with-location')
+    res.writeHead(200, { 'Content-Type': 'text/plain', Location: '/chars/500' }).end('The page itself.');
   else if (url === '/reset') {
     // Headers and the first bytes of a longer body, then the connection dropped.
     res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '1000' });
     res.write('a'.repeat(10), () => res.socket?.destroy());
-  }
-  else if (url === '/bytes') {
+  } else if (url === '/bytes') {
     // Three chunks of 4000 bytes: a limit inside the second cuts it there.
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     res.write('a'.repeat(4000));
     res.write('b'.repeat(4000));
     res.end('c'.repeat(4000));
-  } else if (url === '/untyped') res.writeHead(200).end('<html><head><title>Untyped</title></head><body><p>A page that says nothing of its type.</p></body></html>');
+  } else if (url === '/untyped')
+    res.writeHead(200).end('<html><head><title>Untyped</title></head><body><p>A page that says nothing of its type.</p></body></html>');
   else if (url === '/json') res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"temperature": 21}');
   else if (url === '/xml') res.writeHead(200, { 'Content-Type': 'application/rss+xml' }).end('<rss><title>Feed</title></rss>');
   else if (url === '/pdf') res.writeHead(200, { 'Content-Type': 'application/pdf' }).end('%PDF-1.4');
@@ -58,11 +60,20 @@ function web(extractPdf?: (bytes: Uint8Array) => Promise<string>) {
   const guard = createHostGuard(store, now, {}, budget);
   const tool = createFetchUrlTool({ policy: policy(), guard, now, ...(extractPdf ? { extractPdf } : {}) });
   const registry = createToolRegistry([tool as never]);
-  const fetchUrl = (path: string) => registry.run('fetch_url', JSON.stringify({ url: `http://public.example:${site.port}${path}` }), { now, timezone: 'UTC', threadId: 't' }, new AbortController().signal);
+  const fetchUrl = (path: string) =>
+    registry.run(
+      'fetch_url',
+      JSON.stringify({ url: `http://public.example:${site.port}${path}` }),
+      { now, timezone: 'UTC', threadId: 't' },
+      new AbortController().signal,
+    );
   return { store, guard, fetchUrl, tool, deps: { policy: policy(), guard, now } };
 }
 const errorOf = (r: { ok: boolean; error?: string }) => (r.ok ? `(ok)` : String(r.error));
-const dataOf = (r: { ok: boolean; data?: unknown }) => (r.ok ? (r.data as { url: string; title: string; text: string; note?: string }) : assert.fail(`expected a page: ${errorOf(r as { ok: boolean; error?: string })}`));
+const dataOf = (r: { ok: boolean; data?: unknown }) =>
+  r.ok
+    ? (r.data as { url: string; title: string; text: string; note?: string })
+    : assert.fail(`expected a page: ${errorOf(r as { ok: boolean; error?: string })}`);
 
 describe('fetch_url: how a site’s answer reaches the model', () => {
   test('each status in its own words', async () => {
@@ -88,7 +99,11 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
     assert.deepEqual([five.url, five.text.length], [`http://public.example:${site.port}/chain/0`, 500]);
     assert.equal(errorOf(await fetchUrl('/chain/6')), 'more than 5 redirects; give up on this page');
     const bare = dataOf(await fetchUrl('/no-location'));
-    assert.deepEqual([bare.text, bare.note], ['', 'Very little text came back: the page may need JavaScript or be behind a login.'], 'a redirect without a Location is the page');
+    assert.deepEqual(
+      [bare.text, bare.note],
+      ['', 'Very little text came back: the page may need JavaScript or be behind a login.'],
+      'a redirect without a Location is the page',
+    );
     assert.equal(dataOf(await fetchUrl('/ok-with-location')).text, 'The page itself.', 'a Location on a 200 is no redirect');
   });
 
@@ -108,7 +123,10 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
     const cut = dataOf(await fetchUrl('/chars/12001'));
     assert.deepEqual([cut.text.length, cut.note], [12_000, 'The page was cut at 12000 characters; do not fetch it again for more.']);
     assert.equal(dataOf(await fetchUrl('/chars/400')).note, undefined);
-    assert.equal(dataOf(await fetchUrl('/chars/399')).note, 'Very little text came back: the page may need JavaScript or be behind a login.');
+    assert.equal(
+      dataOf(await fetchUrl('/chars/399')).note,
+      'Very little text came back: the page may need JavaScript or be behind a login.',
+    );
   });
 
   test('a body over the byte limit is cut at the limit exactly, inside the chunk that crosses it', async () => {
@@ -124,7 +142,11 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
     const { fetchUrl } = web();
     const untyped = dataOf(await fetchUrl('/untyped'));
     assert.deepEqual([untyped.title, untyped.text], ['Untyped', 'A page that says nothing of its type.']);
-    assert.deepEqual([dataOf(await fetchUrl('/json')).text, dataOf(await fetchUrl('/json')).title], ['{"temperature": 21}', ''], 'a page that is not HTML has no title');
+    assert.deepEqual(
+      [dataOf(await fetchUrl('/json')).text, dataOf(await fetchUrl('/json')).title],
+      ['{"temperature": 21}', ''],
+      'a page that is not HTML has no title',
+    );
     assert.equal(dataOf(await fetchUrl('/xml')).text, '<rss><title>Feed</title></rss>');
     assert.equal(errorOf(await fetchUrl('/pdf')), 'this page is a PDF and PDF reading is not available');
     const read = web(async (bytes) => `read ${bytes.length} bytes`);
@@ -139,14 +161,30 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
     const store = memoryHosts();
     const guard = createHostGuard(store, () => 1_000_000, {}, budget);
     const tool = createFetchUrlTool({ policy: { ...policy(), allowedPorts: [deadPort] }, guard, now: () => 1_000_000 });
-    const r = await createToolRegistry([tool as never]).run('fetch_url', JSON.stringify({ url: `http://public.example:${deadPort}/` }), { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal);
-    assert.match(errorOf(r), new RegExp(`^public\\.example:${deadPort}: the connection failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${deadPort}\\); answer with what you have$`));
-    assert.equal(store.boxes.get(`public.example:${deadPort}`)?.reason, `the connection failed (connect ECONNREFUSED 127.0.0.1:${deadPort})`);
+    const r = await createToolRegistry([tool as never]).run(
+      'fetch_url',
+      JSON.stringify({ url: `http://public.example:${deadPort}/` }),
+      { now: () => 0, timezone: 'UTC', threadId: 't' },
+      new AbortController().signal,
+    );
+    assert.match(
+      errorOf(r),
+      new RegExp(
+        `^public\\.example:${deadPort}: the connection failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${deadPort}\\); answer with what you have$`,
+      ),
+    );
+    assert.equal(
+      store.boxes.get(`public.example:${deadPort}`)?.reason,
+      `the connection failed (connect ECONNREFUSED 127.0.0.1:${deadPort})`,
+    );
   });
 
   test('a connection dropped in the middle of the body is a connection failure, said with the host', async () => {
     const { fetchUrl } = web();
-    assert.match(errorOf(await fetchUrl('/reset')), new RegExp(`^public\\.example:${site.port}: the connection failed \\(.+\\); answer with what you have$`));
+    assert.match(
+      errorOf(await fetchUrl('/reset')),
+      new RegExp(`^public\\.example:${site.port}: the connection failed \\(.+\\); answer with what you have$`),
+    );
   });
 
   test('a gap the host asks for is waited out before the page is asked, not after', async () => {
@@ -155,7 +193,13 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
       const store = memoryHosts();
       const guard = createHostGuard(store, () => 1_000_000, {}, { ...budget, minGapMs: 1000 });
       const tool = createFetchUrlTool({ policy: policy(), guard, now: () => 1_000_000 });
-      const fetchUrl = (path: string) => createToolRegistry([tool as never]).run('fetch_url', JSON.stringify({ url: `http://public.example:${site.port}${path}` }), { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal);
+      const fetchUrl = (path: string) =>
+        createToolRegistry([tool as never]).run(
+          'fetch_url',
+          JSON.stringify({ url: `http://public.example:${site.port}${path}` }),
+          { now: () => 0, timezone: 'UTC', threadId: 't' },
+          new AbortController().signal,
+        );
       assert.ok((await fetchUrl('/chars/500')).ok, 'the first page');
       const before = requests.length;
       const second = fetchUrl('/chars/501');
@@ -211,10 +255,18 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
 
   test('what the model is told of fetch_url, and its limits', async () => {
     const { tool, fetchUrl } = web();
-    assert.equal(tool.description, 'Read one public web page (http or https) as plain text, for example a result from web_search. Long pages are cut at about 12,000 characters.');
+    assert.equal(
+      tool.description,
+      'Read one public web page (http or https) as plain text, for example a result from web_search. Long pages are cut at about 12,000 characters.',
+    );
     assert.deepEqual([tool.cost, tool.timeoutMs, tool.research], [5, 25_000, false]);
     const registry = createToolRegistry([tool as never]);
-    const short = await registry.run('fetch_url', '{"url":"http://"}', { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal);
+    const short = await registry.run(
+      'fetch_url',
+      '{"url":"http://"}',
+      { now: () => 0, timezone: 'UTC', threadId: 't' },
+      new AbortController().signal,
+    );
     assert.match(errorOf(short), /invalid arguments for fetch_url: url/);
     void fetchUrl;
   });
@@ -222,8 +274,12 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
 
 describe('readable text', () => {
   test('a short page: the body’s text without scripts, navigation or forms, spaces folded, blank lines kept as one', async () => {
-    const html = '<html><head><title>  Hours </title><style>p{}</style></head><body><nav>Menu</nav><header>Top</header><p>Open   \t daily</p>\n \n \n<p>Closed Sundays</p>\n\n\n<p>Open late on Fridays</p><script>x()</script><form>Search</form><footer>Foot</footer><aside>Ad</aside><noscript>JS</noscript><svg>icon</svg></body></html>';
-    assert.deepEqual(await readableText(html, 'http://x/'), { title: 'Hours', text: 'Open daily\n\nClosed Sundays\n\nOpen late on Fridays' });
+    const html =
+      '<html><head><title>  Hours </title><style>p{}</style></head><body><nav>Menu</nav><header>Top</header><p>Open   \t daily</p>\n \n \n<p>Closed Sundays</p>\n\n\n<p>Open late on Fridays</p><script>x()</script><form>Search</form><footer>Foot</footer><aside>Ad</aside><noscript>JS</noscript><svg>icon</svg></body></html>';
+    assert.deepEqual(await readableText(html, 'http://x/'), {
+      title: 'Hours',
+      text: 'Open daily\n\nClosed Sundays\n\nOpen late on Fridays',
+    });
   });
 
   test('a fragment, plain text or nothing is read as the body of a page (linkedom builds no document of them)', async () => {
@@ -250,7 +306,8 @@ describe('readable text', () => {
   });
 
   test('an article of 200 characters is too little to trust: the whole body is read; of 201, the article', async () => {
-    const page = (text: string) => `<html><head><title>T</title></head><body><div class="sidebar">Related links</div><article><p>${text}</p></article></body></html>`;
+    const page = (text: string) =>
+      `<html><head><title>T</title></head><body><div class="sidebar">Related links</div><article><p>${text}</p></article></body></html>`;
     const exactly200 = `${'word '.repeat(40).trim()}.`;
     const exactly201 = `${'word '.repeat(40).trim()}s.`;
     assert.deepEqual([exactly200.length, exactly201.length], [200, 201]);
@@ -273,10 +330,12 @@ describe('web_search: SearXNG’s answers in the model’s words', () => {
     const guard = createHostGuard(store, () => 5, {}, { ...budget, minGapMs });
     const tool = createWebSearchTool({ searxngUrl: 'http://searx.local:8888/base', guard, now: () => 5, fetchImpl });
     const registry = createToolRegistry([tool as never]);
-    const run = (args: object, signal = new AbortController().signal) => registry.run('web_search', JSON.stringify(args), { now: () => 0, timezone: 'UTC', threadId: 't' }, signal);
+    const run = (args: object, signal = new AbortController().signal) =>
+      registry.run('web_search', JSON.stringify(args), { now: () => 0, timezone: 'UTC', threadId: 't' }, signal);
     return { run, asked, store, tool };
   }
-  const results = (n: number) => Response.json({ results: Array.from({ length: n }, (_, i) => ({ title: `R${i}`, url: `https://r${i}.example/`, content: 'c' })) });
+  const results = (n: number) =>
+    Response.json({ results: Array.from({ length: n }, (_, i) => ({ title: `R${i}`, url: `https://r${i}.example/`, content: 'c' })) });
 
   test('the search asked: under the base path, as JSON, six results unless asked for up to ten', async () => {
     const s = search(() => results(12));
@@ -293,21 +352,33 @@ describe('web_search: SearXNG’s answers in the model’s words', () => {
 
   test('no answer, an error status, a refusal, not JSON: each said, and only the silence and refusal rest the host', async () => {
     const silent = search(() => new Error('connect ECONNREFUSED'));
-    assert.equal(errorOf(await silent.run({ query: 'q' })), 'the search service did not answer; answer with what you have and say it could not be checked');
+    assert.equal(
+      errorOf(await silent.run({ query: 'q' })),
+      'the search service did not answer; answer with what you have and say it could not be checked',
+    );
     assert.equal(silent.store.boxes.get('searx.local:8888')?.reason, 'the search service did not answer');
 
     const broken = search(() => new Response('oops', { status: 500 }));
-    assert.equal(errorOf(await broken.run({ query: 'q' })), 'the search service answered HTTP 500; try once more with other words or answer with what you have');
+    assert.equal(
+      errorOf(await broken.run({ query: 'q' })),
+      'the search service answered HTTP 500; try once more with other words or answer with what you have',
+    );
     assert.equal(broken.store.boxes.size, 0);
 
     for (const status of [429, 202]) {
       const refusing = search(() => new Response('', { status }));
-      assert.equal(errorOf(await refusing.run({ query: 'q' })), 'the search service is refusing requests for now; answer with what you have and say what could not be checked');
+      assert.equal(
+        errorOf(await refusing.run({ query: 'q' })),
+        'the search service is refusing requests for now; answer with what you have and say what could not be checked',
+      );
       assert.ok(refusing.store.boxes.get('searx.local:8888'), `${status} rests the host`);
     }
 
     const html = search(() => new Response('<html>', { status: 200, headers: { 'Content-Type': 'text/html' } }));
-    assert.equal(errorOf(await html.run({ query: 'q' })), 'the search service returned something that is not JSON (is format=json enabled in SearXNG?)');
+    assert.equal(
+      errorOf(await html.run({ query: 'q' })),
+      'the search service returned something that is not JSON (is format=json enabled in SearXNG?)',
+    );
 
     const empty = search(() => Response.json({ results: [] }));
     assert.equal(errorOf(await empty.run({ query: 'nothing here' })), 'no results for "nothing here"; try other, simpler words');
@@ -345,13 +416,18 @@ describe('web_search: SearXNG’s answers in the model’s words', () => {
         })) as unknown as typeof fetch;
       const tool = createWebSearchTool({ searxngUrl: 'http://searx.local:8888/', guard, now: () => 5, fetchImpl });
       let settled = false;
-      const running = tool.run({ query: 'q' }, { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal).finally(() => (settled = true));
+      const running = tool
+        .run({ query: 'q' }, { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal)
+        .finally(() => (settled = true));
       for (let i = 0; i < 20 && !asked; i++) await new Promise((r) => setImmediate(r));
       mock.timers.tick(11_999);
       for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
       assert.equal(settled, false, 'still waiting at 11.999 s');
       mock.timers.tick(1);
-      await assert.rejects(running, /^ToolError: the search service did not answer; answer with what you have and say it could not be checked$/);
+      await assert.rejects(
+        running,
+        /^ToolError: the search service did not answer; answer with what you have and say it could not be checked$/,
+      );
       assert.equal(store.boxes.get('searx.local:8888')?.reason, 'the search service did not answer');
     } finally {
       mock.timers.reset();
@@ -394,15 +470,36 @@ describe('web_search: SearXNG’s answers in the model’s words', () => {
 
 describe('SearXNG’s JSON, read', () => {
   test('each result cut to size, whitespace folded, its date when it has one, blanks where it has none', () => {
-    const [r] = parseSearxng({ results: [{ title: 'T'.repeat(250), url: 'https://a.example/', content: `  many   \n words ${'w'.repeat(500)}`, publishedDate: '2026-11-30' }] }, 5);
+    const [r] = parseSearxng(
+      {
+        results: [
+          {
+            title: 'T'.repeat(250),
+            url: 'https://a.example/',
+            content: `  many   \n words ${'w'.repeat(500)}`,
+            publishedDate: '2026-11-30',
+          },
+        ],
+      },
+      5,
+    );
     assert.equal(r.title, 'T'.repeat(200));
     assert.equal(r.snippet, `many words ${'w'.repeat(389)}`);
     assert.equal(r.published, '2026-11-30');
-    assert.deepEqual(parseSearxng({ results: [{ url: 'https://b.example/' }] }, 5), [{ title: '', url: 'https://b.example/', snippet: '' }]);
+    assert.deepEqual(parseSearxng({ results: [{ url: 'https://b.example/' }] }, 5), [
+      { title: '', url: 'https://b.example/', snippet: '' },
+    ]);
   });
 
   test('only http(s) addresses from their start, each once, up to the limit; no results is none', () => {
-    const body = { results: [{ url: 'javascript:https://x.example/' }, { url: 'https://a.example/' }, { url: 'http://b.example/' }, { url: 'https://c.example/' }] };
+    const body = {
+      results: [
+        { url: 'javascript:https://x.example/' },
+        { url: 'https://a.example/' },
+        { url: 'http://b.example/' },
+        { url: 'https://c.example/' },
+      ],
+    };
     assert.deepEqual(
       parseSearxng(body, 2).map((r) => r.url),
       ['https://a.example/', 'http://b.example/'],

@@ -30,8 +30,10 @@ before(async () => {
     else if (url === '/hop') res.writeHead(302, { Location: `http://public.example:${port}/article` }).end();
     else if (url === '/slow-down') res.writeHead(429).end();
     else if (url === '/accepted') res.writeHead(202).end();
-    else if (url === '/invoice.pdf') res.writeHead(200, { 'Content-Type': 'application/pdf' }).end(Buffer.from(tinyPdf('Invoice total 42 EUR, due 15 January')));
-    else if (url === '/bomb.pdf') res.writeHead(200, { 'Content-Type': 'application/pdf' }).end(Buffer.from(pdfInflatingTo(100 * 1024 * 1024)));
+    else if (url === '/invoice.pdf')
+      res.writeHead(200, { 'Content-Type': 'application/pdf' }).end(Buffer.from(tinyPdf('Invoice total 42 EUR, due 15 January')));
+    else if (url === '/bomb.pdf')
+      res.writeHead(200, { 'Content-Type': 'application/pdf' }).end(Buffer.from(pdfInflatingTo(100 * 1024 * 1024)));
     else if (url === '/forbidden') res.writeHead(403).end();
     else if (url === '/binary') res.writeHead(200, { 'Content-Type': 'image/png' }).end(Buffer.alloc(10));
     else res.writeHead(404).end();
@@ -55,11 +57,17 @@ const resolver: Resolver = async (host) => {
 
 function fetchTool(store = memoryHosts(), now = () => 1_000_000) {
   const guard = createHostGuard(store, now, {}, { minGapMs: 0, perMinute: 60, perHour: 900, perDay: 8000 });
-  const tool = createFetchUrlTool({ policy: { allowedPorts: [80, port], resolver, allowAddress: (a) => a === '127.0.0.1' }, guard, now, extractPdf: pdfText });
+  const tool = createFetchUrlTool({
+    policy: { allowedPorts: [80, port], resolver, allowAddress: (a) => a === '127.0.0.1' },
+    guard,
+    now,
+    extractPdf: pdfText,
+  });
   return { registry: createToolRegistry([tool as never]), store };
 }
 const deps = { now: () => 0, timezone: 'UTC', threadId: 't' };
-const run = (registry: ReturnType<typeof createToolRegistry>, url: string) => registry.run('fetch_url', JSON.stringify({ url }), deps, new AbortController().signal);
+const run = (registry: ReturnType<typeof createToolRegistry>, url: string) =>
+  registry.run('fetch_url', JSON.stringify({ url }), deps, new AbortController().signal);
 
 describe('fetch_url', () => {
   test('reads a page as readable text, without scripts or navigation', async () => {
@@ -123,7 +131,17 @@ describe('fetch_url', () => {
 
 describe('web_search through SearXNG', () => {
   test('parses SearXNG JSON, skipping malformed entries', () => {
-    const results = parseSearxng({ results: [{ title: 'A', url: 'https://a.org', content: 'snip' }, { title: 'no url' }, { url: 'javascript:alert(1)' }, { title: 'A again', url: 'https://a.org' }] }, 5);
+    const results = parseSearxng(
+      {
+        results: [
+          { title: 'A', url: 'https://a.org', content: 'snip' },
+          { title: 'no url' },
+          { url: 'javascript:alert(1)' },
+          { title: 'A again', url: 'https://a.org' },
+        ],
+      },
+      5,
+    );
     assert.deepEqual(results, [{ title: 'A', url: 'https://a.org', snippet: 'snip' }]);
     assert.throws(() => parseSearxng('<html>', 5));
   });
@@ -157,7 +175,12 @@ describe('web_search through SearXNG', () => {
   test('spend older than a day is pruned as requests go by', () => {
     const pruned: number[] = [];
     let t = 100_000_000;
-    const guard = createHostGuard({ ...memoryHosts(), pruneSpend: ({ before }) => void pruned.push(before) }, () => t, {}, { minGapMs: 0, perMinute: 1000, perHour: 10_000, perDay: 10_000 });
+    const guard = createHostGuard(
+      { ...memoryHosts(), pruneSpend: ({ before }) => void pruned.push(before) },
+      () => t,
+      {},
+      { minGapMs: 0, perMinute: 1000, perHour: 10_000, perDay: 10_000 },
+    );
     for (let i = 0; i < 200; i++) {
       t += 1;
       assert.ok(guard.admit(`h${i % 3}`).ok);

@@ -23,14 +23,19 @@ type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: Bu
 function pinnedGet(url: URL, address: string, family: 4 | 6, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
   const lookup: LookupFunction = (_hostname, options, callback) => {
     // Stryker disable next-line ConditionalExpression: equivalent, Node 20 always asks with all (it may try each family); the other form is for a runtime that does not
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
     else callback(null, address, family);
   };
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = mod.get(
       url,
-      { lookup, signal, headers: { 'User-Agent': USER_AGENT, Accept: 'text/html,application/xhtml+xml,application/json,text/plain;q=0.9,*/*;q=0.5' } },
+      {
+        lookup,
+        signal,
+        headers: { 'User-Agent': USER_AGENT, Accept: 'text/html,application/xhtml+xml,application/json,text/plain;q=0.9,*/*;q=0.5' },
+      },
       (res) => {
         const parts: Buffer[] = [];
         let size = 0;
@@ -84,7 +89,9 @@ export async function guardedGet(raw: string, deps: WebDeps, signal: AbortSignal
       res = await pinnedGet(decision.url, decision.address, decision.family, AbortSignal.any([signal, timeout.signal]), maxBytes);
     } catch (err) {
       if (signal.aborted) throw err;
-      const why = timeout.signal.aborted ? `it did not answer within ${FETCH_TIMEOUT_MS / 1000} s` : `the connection failed (${(err as Error).message})`;
+      const why = timeout.signal.aborted
+        ? `it did not answer within ${FETCH_TIMEOUT_MS / 1000} s`
+        : `the connection failed (${(err as Error).message})`;
       deps.guard.stumbled(host, why);
       throw new ToolError(`${host}: ${why}; answer with what you have`);
     } finally {
@@ -144,14 +151,24 @@ function searxngQuery(base: URL, query: string): URL {
 }
 
 /** The Settings page's test of a SearXNG address: one search, and what came back, in words. */
-export async function checkSearxng(searxngUrl: string, fetchImpl: typeof fetch = fetch): Promise<{ ok: boolean; results?: number; error?: string }> {
+export async function checkSearxng(
+  searxngUrl: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ ok: boolean; results?: number; error?: string }> {
   let res: Response;
   try {
-    res = await fetchImpl(searxngQuery(new URL(searxngUrl), 'weather'), { signal: AbortSignal.timeout(8000), headers: { Accept: 'application/json' } });
+    res = await fetchImpl(searxngQuery(new URL(searxngUrl), 'weather'), {
+      signal: AbortSignal.timeout(8000),
+      headers: { Accept: 'application/json' },
+    });
   } catch (err) {
     return { ok: false, error: `no answer from ${searxngUrl} (${(err as Error).message})` };
   }
-  if (!res.ok) return { ok: false, error: `it answered HTTP ${res.status}${res.status === 403 ? ' (is format=json enabled in its settings.yml?)' : ''}` };
+  if (!res.ok)
+    return {
+      ok: false,
+      error: `it answered HTTP ${res.status}${res.status === 403 ? ' (is format=json enabled in its settings.yml?)' : ''}`,
+    };
   try {
     return { ok: true, results: parseSearxng(await res.json(), 50).length };
   } catch {
@@ -159,7 +176,17 @@ export async function checkSearxng(searxngUrl: string, fetchImpl: typeof fetch =
   }
 }
 
-export function createWebSearchTool({ searxngUrl, guard, now, fetchImpl = fetch }: { searxngUrl: string; guard: HostGuard; now: () => number; fetchImpl?: typeof fetch }) {
+export function createWebSearchTool({
+  searxngUrl,
+  guard,
+  now,
+  fetchImpl = fetch,
+}: {
+  searxngUrl: string;
+  guard: HostGuard;
+  now: () => number;
+  fetchImpl?: typeof fetch;
+}) {
   const base = new URL(searxngUrl);
   return defineTool({
     name: 'web_search',
@@ -197,7 +224,8 @@ export function createWebSearchTool({ searxngUrl, guard, now, fetchImpl = fetch 
         guard.refused(host, res.status);
         throw new ToolError('the search service is refusing requests for now; answer with what you have and say what could not be checked');
       }
-      if (!res.ok) throw new ToolError(`the search service answered HTTP ${res.status}; try once more with other words or answer with what you have`);
+      if (!res.ok)
+        throw new ToolError(`the search service answered HTTP ${res.status}; try once more with other words or answer with what you have`);
       let body: unknown;
       try {
         body = await res.json();
@@ -225,14 +253,20 @@ export async function readableText(html: string, url: string): Promise<{ title: 
   try {
     // Stryker disable next-line ObjectLiteral: equivalent on every page tried, Readability gives its longest attempt when none reaches the threshold; the option spares it retries
     const article = new Readability(document as unknown as Document, { charThreshold: 200 }).parse();
-    const text = article?.textContent?.replace(/[ \t]+/g, ' ').replace(/\n\s*\n/g, '\n\n').trim();
+    const text = article?.textContent
+      ?.replace(/[ \t]+/g, ' ')
+      .replace(/\n\s*\n/g, '\n\n')
+      .trim();
     if (text && text.length > 200) return { title: article?.title || title, text };
   } catch {
     // fall through to the plain text
   }
   const { document: fresh } = parseHTML(html);
   for (const el of fresh.querySelectorAll('title,script,style,noscript,nav,header,footer,aside,form,svg')) el.remove();
-  const text = fresh.body.textContent.replace(/[ \t]+/g, ' ').replace(/\n\s*\n/g, '\n\n').trim();
+  const text = fresh.body.textContent
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\n\s*\n/g, '\n\n')
+    .trim();
   void url;
   return { title, text };
 }

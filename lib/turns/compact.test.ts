@@ -5,8 +5,24 @@ import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { TurnEvent, TurnStats } from '@/lib/contract/events';
 import { compactEvents, expandEvent, fromStored, toStored, type StoredCompact, type StoredTurnEvent, type TurnFacts } from './compact';
 
-const stats: TurnStats = { rounds: 2, modelCalls: 3, toolCalls: 1, gateNudges: 1, promptTokens: 100, completionTokens: 50, fuelUsed: 305, ms: 40, modelMs: 30 };
-const verdict: DecisionRecord = { stepId: 'verdict', at: 5, modelId: 'm', source: 'native', answers: { verdict: { kind: 'choice', value: 'answered', p: 0.9 } } };
+const stats: TurnStats = {
+  rounds: 2,
+  modelCalls: 3,
+  toolCalls: 1,
+  gateNudges: 1,
+  promptTokens: 100,
+  completionTokens: 50,
+  fuelUsed: 305,
+  ms: 40,
+  modelMs: 30,
+};
+const verdict: DecisionRecord = {
+  stepId: 'verdict',
+  at: 5,
+  modelId: 'm',
+  source: 'native',
+  answers: { verdict: { kind: 'choice', value: 'answered', p: 0.9 } },
+};
 const words = (text: string): TurnEvent[] => text.split(/(?= )/).map((t) => ({ type: 'delta', text: t }));
 
 /** Turns as the engine streams them: set-aside drafts, thinking aloud, tools, decisions, endings good and bad. */
@@ -70,9 +86,21 @@ function numbered(events: TurnEvent[]): StoredTurnEvent[] {
 
 function factsOf(events: TurnEvent[], answer: string): TurnFacts {
   const calls = new Map<string, { name: string; arguments: string; ok: boolean; result: unknown; repeat: boolean }>();
-  for (const e of events) if (e.type === 'tool_call') calls.set(e.id, { name: e.name, arguments: e.arguments, ok: false, result: null, repeat: false });
-  for (const e of events) if (e.type === 'tool_result') Object.assign(calls.get(e.id)!, { ok: e.ok, result: e.ok ? e.result : { error: e.error }, repeat: Boolean(e.repeat) });
-  return { turnId: 't', threadId: 'th', userMessageId: 'u', assistantMessageId: 'a', answer, stats, toolCall: (id) => calls.get(id), decision: (id) => (id === 7 ? verdict : undefined) };
+  for (const e of events)
+    if (e.type === 'tool_call') calls.set(e.id, { name: e.name, arguments: e.arguments, ok: false, result: null, repeat: false });
+  for (const e of events)
+    if (e.type === 'tool_result')
+      Object.assign(calls.get(e.id)!, { ok: e.ok, result: e.ok ? e.result : { error: e.error }, repeat: Boolean(e.repeat) });
+  return {
+    turnId: 't',
+    threadId: 'th',
+    userMessageId: 'u',
+    assistantMessageId: 'a',
+    answer,
+    stats,
+    toolCall: (id) => calls.get(id),
+    decision: (id) => (id === 7 ? verdict : undefined),
+  };
 }
 
 /** What a person sees of a turn (the stage is a passing hint, not part of it). */
@@ -85,14 +113,31 @@ describe('compacting a finished turn', () => {
       const stored = numbered(events);
       const facts = factsOf(events, answer);
       const compacted = compactEvents(stored, (e) => (e.record.stepId === 'verdict' ? 7 : null));
-      const replay = compacted.map((c) => ({ seq: c.seq, e: expandEvent(c, facts) })).filter((x) => x.e !== null).map((x) => ({ ...x.e!, seq: x.seq }));
-      const whole = seen(reduce(newTurnState('t'), stored.map((s) => ({ ...s.data, seq: s.seq }))));
+      const replay = compacted
+        .map((c) => ({ seq: c.seq, e: expandEvent(c, facts) }))
+        .filter((x) => x.e !== null)
+        .map((x) => ({ ...x.e!, seq: x.seq }));
+      const whole = seen(
+        reduce(
+          newTurnState('t'),
+          stored.map((s) => ({ ...s.data, seq: s.seq })),
+        ),
+      );
       for (let n = 0; n <= stored.length; n++) {
-        const before = reduce(newTurnState('t'), stored.filter((s) => s.seq <= n).map((s) => ({ ...s.data, seq: s.seq })));
-        const after = reduce(before, replay.filter((e) => e.seq > n));
+        const before = reduce(
+          newTurnState('t'),
+          stored.filter((s) => s.seq <= n).map((s) => ({ ...s.data, seq: s.seq })),
+        );
+        const after = reduce(
+          before,
+          replay.filter((e) => e.seq > n),
+        );
         assert.deepEqual(seen(after), whole, `after=${n}`);
       }
-      assert.ok(compacted.every((c) => 'ref' in c || c.data.type !== 'delta'), 'no streamed word is kept as such');
+      assert.ok(
+        compacted.every((c) => 'ref' in c || c.data.type !== 'delta'),
+        'no streamed word is kept as such',
+      );
     });
   }
 
@@ -100,7 +145,19 @@ describe('compacting a finished turn', () => {
     const { events } = scenarios['a research turn: deferral set aside, a search, a checked answer'];
     const compacted = compactEvents(numbered(events), () => 7);
     const kinds = compacted.map((c) => ('ref' in c ? `ref:${c.ref}` : c.data.type));
-    assert.deepEqual(kinds, ['ref:turn', 'draft', 'draft_rejected', 'draft', 'draft_rejected', 'ref:tool_call', 'ref:tool_result', 'ref:answer-draft', 'ref:decision', 'ref:message', 'ref:done']);
+    assert.deepEqual(kinds, [
+      'ref:turn',
+      'draft',
+      'draft_rejected',
+      'draft',
+      'draft_rejected',
+      'ref:tool_call',
+      'ref:tool_result',
+      'ref:answer-draft',
+      'ref:decision',
+      'ref:message',
+      'ref:done',
+    ]);
     const setAside = compacted[1];
     assert.ok(!('ref' in setAside) && setAside.data.type === 'draft' && setAside.data.text === "I can look that up if you'd like.");
     assert.ok(!JSON.stringify(compacted).includes('42 euros'), 'the answer is stored once, in its message');
@@ -110,7 +167,10 @@ describe('compacting a finished turn', () => {
     for (const { events } of Object.values(scenarios)) {
       const compacted = compactEvents(numbered(events), () => 7);
       const stored = compacted.map(toStored);
-      assert.deepEqual(JSON.parse(JSON.stringify(stored)).map((s: { seq: number; data: StoredCompact }) => fromStored(s)), compacted);
+      assert.deepEqual(
+        JSON.parse(JSON.stringify(stored)).map((s: { seq: number; data: StoredCompact }) => fromStored(s)),
+        compacted,
+      );
       assert.ok(stored.every((s) => typeof s.type === 'string' && s.type.length > 0));
     }
   });
@@ -126,13 +186,31 @@ describe('what is kept whole and what becomes a reference', () => {
   const turn: TurnEvent = { type: 'turn', turnId: 't', threadId: 'th', userMessageId: 'u', assistantMessageId: 'a' };
 
   test('a draft set aside, or started again on resume, is not the answer: it stays as written', () => {
-    assert.deepEqual(kinds([turn, ...words('I can check that.'), { type: 'draft_rejected', reason: 'deferral' }, { type: 'error', code: 'budget_exhausted', message: 'spent' }]), ['ref:turn', 'draft', 'draft_rejected', 'error']);
-    assert.deepEqual(kinds([turn, ...words('Cut short'), { type: 'status', stage: 'resumed' }, { type: 'error', code: 'cancelled', message: 'Stopped.' }]), ['ref:turn', 'draft', 'status', 'error']);
-    assert.deepEqual(kinds([turn, ...words('Half an answer'), { type: 'error', code: 'model_unreachable', message: 'down' }]), ['ref:turn', 'ref:answer-draft', 'error'], 'the draft standing when a turn fails is its partial answer');
+    assert.deepEqual(
+      kinds([
+        turn,
+        ...words('I can check that.'),
+        { type: 'draft_rejected', reason: 'deferral' },
+        { type: 'error', code: 'budget_exhausted', message: 'spent' },
+      ]),
+      ['ref:turn', 'draft', 'draft_rejected', 'error'],
+    );
+    assert.deepEqual(
+      kinds([turn, ...words('Cut short'), { type: 'status', stage: 'resumed' }, { type: 'error', code: 'cancelled', message: 'Stopped.' }]),
+      ['ref:turn', 'draft', 'status', 'error'],
+    );
+    assert.deepEqual(
+      kinds([turn, ...words('Half an answer'), { type: 'error', code: 'model_unreachable', message: 'down' }]),
+      ['ref:turn', 'ref:answer-draft', 'error'],
+      'the draft standing when a turn fails is its partial answer',
+    );
   });
 
   test('only the resumed stage of the statuses is kept', () => {
-    assert.deepEqual(kinds([turn, { type: 'status', stage: 'thinking' }, { type: 'status', stage: 'resumed' }, { type: 'status', stage: 'checking' }]), ['ref:turn', 'status']);
+    assert.deepEqual(
+      kinds([turn, { type: 'status', stage: 'thinking' }, { type: 'status', stage: 'resumed' }, { type: 'status', stage: 'checking' }]),
+      ['ref:turn', 'status'],
+    );
   });
 
   test('a call is a reference only when its own result was stored: one stopped before it returned stays whole', () => {
@@ -150,9 +228,27 @@ describe('what is kept whole and what becomes a reference', () => {
     assert.deepEqual(toStored({ seq: 4, ref: 'answer-draft' }), { seq: 4, type: 'draft', data: 'answer-draft' });
     const facts: TurnFacts = {
       ...factsOf([], ''),
-      toolCall: (id) => (id === 'r' ? { name: 'now', arguments: '{}', ok: true, result: { local: 'x' }, repeat: true } : { name: 'now', arguments: '{}', ok: false, result: null, repeat: false }),
+      toolCall: (id) =>
+        id === 'r'
+          ? { name: 'now', arguments: '{}', ok: true, result: { local: 'x' }, repeat: true }
+          : { name: 'now', arguments: '{}', ok: false, result: null, repeat: false },
     };
-    assert.deepEqual(expandEvent({ seq: 1, ref: 'tool_result', id: 'r', ms: 3 }, facts), { type: 'tool_result', id: 'r', name: 'now', ok: true, ms: 3, repeat: true, result: { local: 'x' } });
-    assert.deepEqual(expandEvent({ seq: 1, ref: 'tool_result', id: 'f', ms: 3 }, facts), { type: 'tool_result', id: 'f', name: 'now', ok: false, ms: 3, error: 'failed' });
+    assert.deepEqual(expandEvent({ seq: 1, ref: 'tool_result', id: 'r', ms: 3 }, facts), {
+      type: 'tool_result',
+      id: 'r',
+      name: 'now',
+      ok: true,
+      ms: 3,
+      repeat: true,
+      result: { local: 'x' },
+    });
+    assert.deepEqual(expandEvent({ seq: 1, ref: 'tool_result', id: 'f', ms: 3 }, facts), {
+      type: 'tool_result',
+      id: 'f',
+      name: 'now',
+      ok: false,
+      ms: 3,
+      error: 'failed',
+    });
   });
 });

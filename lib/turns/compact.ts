@@ -33,7 +33,10 @@ export type CompactEvent =
  * `decisionId` finds the stored record of a decision event (null when it is not stored, in which
  * case the event is kept whole).
  */
-export function compactEvents(events: readonly StoredTurnEvent[], decisionId: (e: Extract<TurnEvent, { type: 'decision' }>) => number | null): CompactEvent[] {
+export function compactEvents(
+  events: readonly StoredTurnEvent[],
+  decisionId: (e: Extract<TurnEvent, { type: 'decision' }>) => number | null,
+): CompactEvent[] {
   const out: CompactEvent[] = [];
   // Stryker disable next-line StringLiteral: equivalent, only the state's draft is read here, never its turn id
   let state: LiveTurnState = newTurnState('');
@@ -71,7 +74,11 @@ export function compactEvents(events: readonly StoredTurnEvent[], decisionId: (e
         break;
       case 'tool_call':
         // Its row is written with its result: a call stopped before it returned stays whole.
-        out.push(events.some((e) => e.data.type === 'tool_result' && e.data.id === data.id) ? { seq, ref: 'tool_call', id: data.id } : { seq, data });
+        out.push(
+          events.some((e) => e.data.type === 'tool_result' && e.data.id === data.id)
+            ? { seq, ref: 'tool_call', id: data.id }
+            : { seq, data },
+        );
         break;
       case 'tool_result':
         out.push({ seq, ref: 'tool_result', id: data.id, ms: data.ms });
@@ -140,7 +147,13 @@ export function expandEvent(e: CompactEvent, facts: TurnFacts): TurnEvent | null
   if (!('ref' in e)) return e.data;
   switch (e.ref) {
     case 'turn':
-      return { type: 'turn', turnId: facts.turnId, threadId: facts.threadId, userMessageId: facts.userMessageId, assistantMessageId: facts.assistantMessageId };
+      return {
+        type: 'turn',
+        turnId: facts.turnId,
+        threadId: facts.threadId,
+        userMessageId: facts.userMessageId,
+        assistantMessageId: facts.assistantMessageId,
+      };
     case 'done':
       return { type: 'done', turnId: facts.turnId, stats: { ...EMPTY_STATS, ...(facts.stats as Partial<TurnStats>) } };
     case 'answer-draft':
@@ -154,7 +167,14 @@ export function expandEvent(e: CompactEvent, facts: TurnFacts): TurnEvent | null
     case 'tool_result': {
       const call = facts.toolCall(e.id);
       if (!call) return null;
-      const base = { type: 'tool_result' as const, id: e.id, name: call.name, ok: call.ok, ms: e.ms, ...(call.repeat ? { repeat: true } : {}) };
+      const base = {
+        type: 'tool_result' as const,
+        id: e.id,
+        name: call.name,
+        ok: call.ok,
+        ms: e.ms,
+        ...(call.repeat ? { repeat: true } : {}),
+      };
       if (call.ok) return { ...base, result: call.result };
       return { ...base, error: String((call.result as { error?: unknown } | null)?.error ?? 'failed') };
     }

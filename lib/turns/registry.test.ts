@@ -21,7 +21,11 @@ type Setup = {
   rounds?: ScriptedReply[];
   engine?: Partial<EngineConfig>;
   /** One of the store's writes fails with `error` whenever `when` says so (a full disk, a broken file). */
-  failWrite?: { method: 'appendEvent' | 'setTurnStatus' | 'storeCompactLog' | 'decisionRowsOfThread'; when: (args: Record<string, unknown>) => boolean; error: Error };
+  failWrite?: {
+    method: 'appendEvent' | 'setTurnStatus' | 'storeCompactLog' | 'decisionRowsOfThread';
+    when: (args: Record<string, unknown>) => boolean;
+    error: Error;
+  };
   store?: Store;
   /** Web research is on: the gate asks its verdict of answers. */
   research?: boolean;
@@ -50,7 +54,11 @@ function setup(opts: Setup = {}) {
   const registry = new TurnRegistry({
     store: written,
     models: () => pool,
-    tools: () => ({ registry: createToolRegistry([lookup]), researchAvailable: () => opts.research ?? false, deps: (threadId) => ({ now: () => 0, timezone: 'UTC', threadId }) }),
+    tools: () => ({
+      registry: createToolRegistry([lookup]),
+      researchAvailable: () => opts.research ?? false,
+      deps: (threadId) => ({ now: () => 0, timezone: 'UTC', threadId }),
+    }),
     now: () => clock.t,
     identity: () => ({ assistantName: 'Hearth', timezone: 'UTC' }),
     engine: () => opts.engine ?? {},
@@ -62,7 +70,11 @@ function setup(opts: Setup = {}) {
 }
 
 /** Starts a turn and collects what a client attached from the start hears, until the end. */
-async function converse(registry: TurnRegistry, content: string, extra: { attachmentIds?: string[]; editOf?: string; threadId?: string } = {}) {
+async function converse(
+  registry: TurnRegistry,
+  content: string,
+  extra: { attachmentIds?: string[]; editOf?: string; threadId?: string } = {},
+) {
   const ids = registry.start({ threadId: extra.threadId ?? 'th', content, ...extra });
   const heard = await listen(registry, ids.turnId);
   return { ...ids, heard };
@@ -98,8 +110,14 @@ describe('a turn from start to end', () => {
     );
     const user = store.getMessage({ id: userMessageId });
     const answer = store.getMessage({ id: assistantMessageId });
-    assert.deepEqual([user?.content, user?.role, user?.parentId, user?.status, user?.createdAt], ['  Explain   closures\nplease  ', 'user', null, 'complete', 5000]);
-    assert.deepEqual([answer?.content, answer?.status, answer?.parentId, answer?.errorCode, answer?.createdAt], ['Closures keep their scope.', 'complete', userMessageId, null, 5001]);
+    assert.deepEqual(
+      [user?.content, user?.role, user?.parentId, user?.status, user?.createdAt],
+      ['  Explain   closures\nplease  ', 'user', null, 'complete', 5000],
+    );
+    assert.deepEqual(
+      [answer?.content, answer?.status, answer?.parentId, answer?.errorCode, answer?.createdAt],
+      ['Closures keep their scope.', 'complete', userMessageId, null, 5001],
+    );
     const thread = store.getThread({ id: 'th' });
     assert.equal(thread?.currentLeafId, assistantMessageId);
     assert.equal(thread?.title, 'Explain closures please');
@@ -161,11 +179,20 @@ describe('a turn from start to end', () => {
       ],
     });
     const { turnId } = await converse(registry, 'Look up x.');
-    const calls = store.listToolCallsForThread({ threadId: 'th' }).map((c) => [c.id, c.name, c.arguments, c.ok, JSON.parse(c.result), c.repeat]);
+    const calls = store
+      .listToolCallsForThread({ threadId: 'th' })
+      .map((c) => [c.id, c.name, c.arguments, c.ok, JSON.parse(c.result), c.repeat]);
     assert.deepEqual(calls.sort(), [
       [`${turnId}:c1`, 'lookup', '{"q":"x"}', true, { found: 'x' }, false],
       [`${turnId}:c2`, 'lookup', '{"q":"fail"}', false, { error: 'nothing found' }, false],
-      [`${turnId}:c3`, 'lookup', '{"q":"x"}', true, { repeat: true, note: calls.find((c) => c[0] === `${turnId}:c3`)?.[4].note, result: { found: 'x' } }, true],
+      [
+        `${turnId}:c3`,
+        'lookup',
+        '{"q":"x"}',
+        true,
+        { repeat: true, note: calls.find((c) => c[0] === `${turnId}:c3`)?.[4].note, result: { found: 'x' } },
+        true,
+      ],
     ]);
   });
 });
@@ -173,15 +200,24 @@ describe('a turn from start to end', () => {
 describe('starting a turn', () => {
   test('a thread that does not exist: not_found, nothing stored', () => {
     const { registry } = setup();
-    assert.throws(() => registry.start({ threadId: 'missing', content: 'Hi' }), (e: unknown) => e instanceof HearthError && e.code === 'not_found');
+    assert.throws(
+      () => registry.start({ threadId: 'missing', content: 'Hi' }),
+      (e: unknown) => e instanceof HearthError && e.code === 'not_found',
+    );
   });
 
   test('while a turn of the thread runs, another is refused with turn_running', async () => {
     const { registry, store } = setup({ rounds: [reply('One.')] });
     const first = registry.start({ threadId: 'th', content: 'One?' });
     assert.equal(registry.busy('th'), true);
-    assert.throws(() => registry.start({ threadId: 'th', content: 'Two?' }), (e: unknown) => e instanceof HearthError && e.code === 'turn_running' && /still being written/.test(e.message));
-    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId }), (e: unknown) => e instanceof HearthError && e.code === 'turn_running');
+    assert.throws(
+      () => registry.start({ threadId: 'th', content: 'Two?' }),
+      (e: unknown) => e instanceof HearthError && e.code === 'turn_running' && /still being written/.test(e.message),
+    );
+    assert.throws(
+      () => registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId }),
+      (e: unknown) => e instanceof HearthError && e.code === 'turn_running',
+    );
     await registry.idle();
     assert.equal(store.listMessages({ threadId: 'th' }).length, 2);
   });
@@ -219,7 +255,10 @@ describe('starting a turn', () => {
       ['s'],
     );
     assert.ok(store.getMessage({ id: second.userMessageId }), 'the old branch stays');
-    assert.throws(() => registry.start({ threadId: 'th', content: 'x', editOf: 'missing' }), (e: unknown) => e instanceof HearthError && e.code === 'not_found' && /editOf/.test(e.message));
+    assert.throws(
+      () => registry.start({ threadId: 'th', content: 'x', editOf: 'missing' }),
+      (e: unknown) => e instanceof HearthError && e.code === 'not_found' && /editOf/.test(e.message),
+    );
     assert.throws(
       () => registry.start({ threadId: 'th', content: 'x', editOf: edited.assistantMessageId }),
       (e: unknown) => e instanceof HearthError && e.code === 'bad_request' && /only a question/.test(e.message),
@@ -252,39 +291,75 @@ describe('regenerating an answer', () => {
 
   test('an unknown message, or an answer without a question, cannot be regenerated', () => {
     const { registry, store } = setup();
-    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: 'missing' }), (e: unknown) => e instanceof HearthError && e.code === 'not_found' && e.message === 'There is no such message in this thread.');
-    store.insertMessage({ id: 'orphan', threadId: 'th', turnId: null, parentId: null, role: 'assistant', content: 'Hello.', status: 'complete', now: 1 });
-    const noQuestion = (e: unknown) => e instanceof HearthError && e.code === 'bad_request' && e.message === 'That answer has no question to answer again.';
+    assert.throws(
+      () => registry.regenerate({ threadId: 'th', messageId: 'missing' }),
+      (e: unknown) => e instanceof HearthError && e.code === 'not_found' && e.message === 'There is no such message in this thread.',
+    );
+    store.insertMessage({
+      id: 'orphan',
+      threadId: 'th',
+      turnId: null,
+      parentId: null,
+      role: 'assistant',
+      content: 'Hello.',
+      status: 'complete',
+      now: 1,
+    });
+    const noQuestion = (e: unknown) =>
+      e instanceof HearthError && e.code === 'bad_request' && e.message === 'That answer has no question to answer again.';
     assert.throws(() => registry.regenerate({ threadId: 'th', messageId: 'orphan' }), noQuestion);
-    store.insertMessage({ id: 'after-answer', threadId: 'th', turnId: null, parentId: 'orphan', role: 'assistant', content: 'And?', status: 'complete', now: 2 });
-    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: 'after-answer' }), noQuestion, 'an answer whose parent is an answer');
+    store.insertMessage({
+      id: 'after-answer',
+      threadId: 'th',
+      turnId: null,
+      parentId: 'orphan',
+      role: 'assistant',
+      content: 'And?',
+      status: 'complete',
+      now: 2,
+    });
+    assert.throws(
+      () => registry.regenerate({ threadId: 'th', messageId: 'after-answer' }),
+      noQuestion,
+      'an answer whose parent is an answer',
+    );
     assert.equal(store.listMessages({ threadId: 'th' }).length, 2, 'nothing stored');
   });
 });
 
 describe('a turn that does not end well', () => {
   /** A model that streams `words` as the answer, then fails with what `then` gives. */
-  const writesThenFails = (words: string, then: () => Error) => (model: ModelClient): ModelClient => ({
-    health: () => model.health(),
-    chat: async (req, options) => {
-      if (req.jsonSchema) return model.chat(req, options);
-      options?.onDelta?.(words);
-      throw then();
-    },
-  });
+  const writesThenFails =
+    (words: string, then: () => Error) =>
+    (model: ModelClient): ModelClient => ({
+      health: () => model.health(),
+      chat: async (req, options) => {
+        if (req.jsonSchema) return model.chat(req, options);
+        options?.onDelta?.(words);
+        throw then();
+      },
+    });
 
   test('a model error: the message keeps what was written, marked with the code; the client hears the reason', async () => {
-    const { registry, store } = setup({ wrapModel: writesThenFails('Closures keep', () => new HearthError('model_unreachable', 'The model server is not running.')) });
+    const { registry, store } = setup({
+      wrapModel: writesThenFails('Closures keep', () => new HearthError('model_unreachable', 'The model server is not running.')),
+    });
     const { turnId, assistantMessageId, heard } = await converse(registry, 'Hi?');
     assert.equal(store.getMessage({ id: assistantMessageId })?.content, 'Closures keep');
     const error = heard.at(-1);
     assert.deepEqual(error, { type: 'error', code: 'model_unreachable', message: 'The model server is not running.', seq: error?.seq });
-    assert.deepEqual([store.getMessage({ id: assistantMessageId })?.status, store.getMessage({ id: assistantMessageId })?.errorCode], ['error', 'model_unreachable']);
+    assert.deepEqual(
+      [store.getMessage({ id: assistantMessageId })?.status, store.getMessage({ id: assistantMessageId })?.errorCode],
+      ['error', 'model_unreachable'],
+    );
     assert.equal(store.getTurn({ id: turnId })?.status, 'error');
   });
 
   test('a spent budget says how much fuel went', async () => {
-    const { registry } = setup({ rounds: [toolCall('lookup', { q: 'x' }), reply('x')], engine: { budget: { fuel: 150, modelCalls: 16, modelCallCost: 100 } } });
+    const { registry } = setup({
+      rounds: [toolCall('lookup', { q: 'x' }), reply('x')],
+      engine: { budget: { fuel: 150, modelCalls: 16, modelCallCost: 100 } },
+    });
     const { heard } = await converse(registry, 'Look up x.');
     const error = heard.at(-1);
     assert.equal(error?.type, 'error');
@@ -293,7 +368,10 @@ describe('a turn that does not end well', () => {
   });
 
   test('words set aside before a call are not kept as the answer of a turn that then fails', async () => {
-    const { registry, store } = setup({ rounds: [{ ...toolCall('lookup', { q: 'x' }), content: 'Let me check.' }], engine: { budget: { fuel: 100, modelCalls: 16, modelCallCost: 100 } } });
+    const { registry, store } = setup({
+      rounds: [{ ...toolCall('lookup', { q: 'x' }), content: 'Let me check.' }],
+      engine: { budget: { fuel: 100, modelCalls: 16, modelCallCost: 100 } },
+    });
     const { assistantMessageId, heard } = await converse(registry, 'Look up x.');
     assert.ok(types(heard).includes('draft_rejected'));
     assert.equal(store.getMessage({ id: assistantMessageId })?.content, '');
@@ -310,7 +388,10 @@ describe('a turn that does not end well', () => {
     const ids = registry.start({ threadId: 'th', content: 'Explain closures.' });
     stop = () => registry.cancel(ids.turnId);
     await listen(registry, ids.turnId);
-    assert.deepEqual([store.getMessage({ id: ids.assistantMessageId })?.content, store.getMessage({ id: ids.assistantMessageId })?.status], ['Closures keep', 'interrupted']);
+    assert.deepEqual(
+      [store.getMessage({ id: ids.assistantMessageId })?.content, store.getMessage({ id: ids.assistantMessageId })?.status],
+      ['Closures keep', 'interrupted'],
+    );
   });
 
   test('stopped before it started: cancelled, and the message says it was interrupted', async () => {
@@ -319,8 +400,16 @@ describe('a turn that does not end well', () => {
     assert.equal(registry.isLive(ids.turnId), true);
     assert.equal(registry.cancel(ids.turnId), true);
     const heard = await listen(registry, ids.turnId);
-    assert.deepEqual(heard.at(-1), { type: 'error', code: 'cancelled', message: 'Stopped. The partial answer was kept.', seq: heard.at(-1)?.seq });
-    assert.deepEqual([store.getMessage({ id: ids.assistantMessageId })?.status, store.getMessage({ id: ids.assistantMessageId })?.errorCode], ['interrupted', 'cancelled']);
+    assert.deepEqual(heard.at(-1), {
+      type: 'error',
+      code: 'cancelled',
+      message: 'Stopped. The partial answer was kept.',
+      seq: heard.at(-1)?.seq,
+    });
+    assert.deepEqual(
+      [store.getMessage({ id: ids.assistantMessageId })?.status, store.getMessage({ id: ids.assistantMessageId })?.errorCode],
+      ['interrupted', 'cancelled'],
+    );
     assert.equal(store.getMessage({ id: ids.assistantMessageId })?.content, '', 'nothing was written');
     assert.equal(store.getTurn({ id: ids.turnId })?.status, 'cancelled');
     assert.equal(registry.cancel(ids.turnId), false, 'a finished turn cannot be stopped');
@@ -343,7 +432,10 @@ describe('a turn that does not end well', () => {
     const events = await heard;
     const last = events.at(-1);
     assert.deepEqual(last?.type === 'error' && [last.code, last.message], ['not_found', 'The thread was deleted.']);
-    assert.ok(logs.some((l) => l.startsWith(`turn ${ids.turnId}: could not`)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.startsWith(`turn ${ids.turnId}: could not`)),
+      logs.join('\n'),
+    );
   });
 
   test('anything thrown on the way, Error or not, ends the turn as an internal error with its words', async () => {
@@ -381,7 +473,9 @@ describe('what the registry stores as a turn runs', () => {
   });
 
   test('the partial answer saved after words were set aside holds only the words after them', async () => {
-    const { registry, store, clock } = setup({ rounds: [{ ...toolCall('lookup', { q: 'x' }), content: 'Let me check.' }, reply('Found x here.')] });
+    const { registry, store, clock } = setup({
+      rounds: [{ ...toolCall('lookup', { q: 'x' }), content: 'Let me check.' }, reply('Found x here.')],
+    });
     const ids = registry.start({ threadId: 'th', content: 'Look up x.' });
     const seen: string[] = [];
     await listen(registry, ids.turnId, (e) => {
@@ -412,13 +506,20 @@ describe('what the registry stores as a turn runs', () => {
     let full = false;
     const { registry, logs } = setup({
       rounds: [reply('one two three')],
-      failWrite: { method: 'appendEvent', when: (args) => (full ||= args.type === 'delta'), error: Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }) },
+      failWrite: {
+        method: 'appendEvent',
+        when: (args) => (full ||= args.type === 'delta'),
+        error: Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
+      },
     });
     const ids = registry.start({ threadId: 'th', content: 'Hi?' });
     const heard = await listen(registry, ids.turnId);
     const error = heard.at(-1);
     assert.equal(error?.type === 'error' && error.code, 'storage_full');
-    assert.ok(logs.some((l) => l === `turn ${ids.turnId}: could not store a delta event: database or disk is full`), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l === `turn ${ids.turnId}: could not store a delta event: database or disk is full`),
+      logs.join('\n'),
+    );
   });
 
   test('an event that cannot be stored for another reason than a full disk is logged, and the turn goes on to its answer', async () => {
@@ -451,7 +552,12 @@ describe('what the registry stores as a turn runs', () => {
   test('a listener that throws as the turn ends does not make the end fail: the others are told once, the answer is kept', async () => {
     const { registry, store, logs } = setup({ rounds: [reply('Kept.')] });
     const ids = registry.start({ threadId: 'th', content: 'Hi?' });
-    registry.subscribe(ids.turnId, 0, { event: () => undefined, end: () => { throw new Error('stream closed'); } });
+    registry.subscribe(ids.turnId, 0, {
+      event: () => undefined,
+      end: () => {
+        throw new Error('stream closed');
+      },
+    });
     const ends: string[] = [];
     const heard = await new Promise<StreamedEvent[]>((resolve) => {
       const got: StreamedEvent[] = [];
@@ -462,7 +568,10 @@ describe('what the registry stores as a turn runs', () => {
     assert.equal(heard.at(-1)?.type, 'done');
     assert.equal(store.getMessage({ id: ids.assistantMessageId })?.content, 'Kept.');
     assert.equal(store.getTurn({ id: ids.turnId })?.status, 'done');
-    assert.deepEqual(logs.filter((l) => /could not finish/.test(l)), []);
+    assert.deepEqual(
+      logs.filter((l) => /could not finish/.test(l)),
+      [],
+    );
   });
 
   test('a client told a turn ended finds it over when it asks at once, and may ask the next question then', async () => {
@@ -483,7 +592,10 @@ describe('what the registry stores as a turn runs', () => {
     await registry.idle();
     assert.equal(store.getMessage({ id: store.getTurn({ id: next.turnId })!.assistantMessageId! })?.content, 'Two.');
 
-    const failing = setup({ rounds: [reply('Fine.')], failWrite: { method: 'setTurnStatus', when: (args) => args.status === 'done', error: new Error('disk I/O error') } });
+    const failing = setup({
+      rounds: [reply('Fine.')],
+      failWrite: { method: 'setTurnStatus', when: (args) => args.status === 'done', error: new Error('disk I/O error') },
+    });
     const ids = failing.registry.start({ threadId: 'th', content: 'Hi?' });
     const liveAtFailedEnd: boolean[] = [];
     await atEnd(failing.registry, ids.turnId, () => liveAtFailedEnd.push(failing.registry.isLive(ids.turnId)));
@@ -505,7 +617,11 @@ describe('what the registry stores as a turn runs', () => {
 describe('resuming after a restart', () => {
   /** A turn the server was writing when it stopped: its question, its partial answer, its row. */
   const leftRunning = (store: Store, thread: string, turn: string, partial: string) => {
-    const ex = seedExchange(store, { thread, user: `${turn}-u`, assistant: `${turn}-a`, turn }, { question: 'Explain closures.', answer: partial });
+    const ex = seedExchange(
+      store,
+      { thread, user: `${turn}-u`, assistant: `${turn}-a`, turn },
+      { question: 'Explain closures.', answer: partial },
+    );
     store.updateMessage({ id: ex.assistant, status: 'streaming' });
     store.setTurnStatus({ id: turn, status: 'running' });
     return ex;
@@ -537,7 +653,10 @@ describe('resuming after a restart', () => {
     registry.resumeUnfinished();
     registry.cancel('running');
     await registry.idle();
-    assert.deepEqual([store.getMessage({ id: running.assistant })?.content, store.getMessage({ id: running.assistant })?.status], ['Closures keep', 'interrupted']);
+    assert.deepEqual(
+      [store.getMessage({ id: running.assistant })?.content, store.getMessage({ id: running.assistant })?.status],
+      ['Closures keep', 'interrupted'],
+    );
   });
 });
 
@@ -547,14 +666,25 @@ test('a title is the first words of the first message, cut at a word', () => {
   assert.equal(titleFrom(sixty), sixty, 'sixty characters fit');
   assert.equal(titleFrom(`${'word '.repeat(20)}`), `${'word '.repeat(12).trim()}…`);
   assert.equal(titleFrom(`${'a'.repeat(35)} ${'b'.repeat(40)}`), `${'a'.repeat(35)}…`, 'cut at the last space');
-  assert.equal(titleFrom(`${'a'.repeat(10)} ${'b'.repeat(60)}`), `${'a'.repeat(10)} ${'b'.repeat(19)}…`, 'a space too early is not used: 30 characters at least');
+  assert.equal(
+    titleFrom(`${'a'.repeat(10)} ${'b'.repeat(60)}`),
+    `${'a'.repeat(10)} ${'b'.repeat(19)}…`,
+    'a space too early is not used: 30 characters at least',
+  );
   assert.equal(titleFrom(`${'a'.repeat(29)} ${'b'.repeat(40)}`), `${'a'.repeat(29)}…`, 'a cut at 30 that ends on a space is trimmed');
 });
 
 describe('what the model is sent', () => {
   /** A message chained under `parent` (or first), on turn `turn`. */
-  const say = (store: Store, id: string, parent: string | null, role: 'user' | 'assistant', content: string, status: 'complete' | 'error' = 'complete', turn = `t-${id}`) =>
-    store.insertMessage({ id, threadId: 'th', turnId: turn, parentId: parent, role, content, status, now: 10 });
+  const say = (
+    store: Store,
+    id: string,
+    parent: string | null,
+    role: 'user' | 'assistant',
+    content: string,
+    status: 'complete' | 'error' = 'complete',
+    turn = `t-${id}`,
+  ) => store.insertMessage({ id, threadId: 'th', turnId: turn, parentId: parent, role, content, status, now: 10 });
   const conversation = (messages: { role: string; content: unknown }[]) =>
     messages.filter((m) => m.role !== 'system').map((m) => [m.role, typeof m.content === 'string' ? m.content : JSON.stringify(m.content)]);
 
@@ -604,7 +734,10 @@ describe('what the model is sent', () => {
     await converse(registry, 'Question five?');
     const verdict = model.decideRequests.find((r) => 'verdict' in ((r.jsonSchema as { properties?: object }).properties ?? {}));
     assert.ok(verdict, 'the verdict was asked');
-    assert.match(String(verdict.messages.at(-1)?.content), /^Question:\nQuestion five\?\n\nAnswers already given earlier in this conversation:\n- Answer 2\.\n- Answer 3\.\n- Answer 4\.\n\n/);
+    assert.match(
+      String(verdict.messages.at(-1)?.content),
+      /^Question:\nQuestion five\?\n\nAnswers already given earlier in this conversation:\n- Answer 2\.\n- Answer 3\.\n- Answer 4\.\n\n/,
+    );
   });
 
   test('the checks so far come from this branch: another branch’s turns are not this conversation', async () => {
@@ -636,7 +769,11 @@ describe('what the model is sent', () => {
     store.insertMemory({ id: 'm', text: 'The user lives in Lyon, near the river', now: 1 });
     const first = await converse(registry, 'Where do I live, Lyon?');
     const block = store.getMessage({ id: first.userMessageId })?.contextBlock;
-    assert.match(block ?? '', /^What you remember about the user.*\n- The user lives in Lyon, near the river$/s, 'stored with the question');
+    assert.match(
+      block ?? '',
+      /^What you remember about the user.*\n- The user lives in Lyon, near the river$/s,
+      'stored with the question',
+    );
     store.updateMemory({ id: 'm', text: 'The user lives in Lyon, near the station', now: 2 });
     const second = await converse(registry, 'How are you?');
     assert.equal(store.getMessage({ id: second.userMessageId })?.contextBlock, null, 'no block when nothing bears on the question');
@@ -655,7 +792,11 @@ describe('what the model is sent', () => {
     store.deleteMemory({ id: 'm' });
     registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId });
     await registry.idle();
-    assert.equal(store.getMessage({ id: first.userMessageId })?.contextBlock, null, 'answered again with nothing bearing on it: no block, as it was sent');
+    assert.equal(
+      store.getMessage({ id: first.userMessageId })?.contextBlock,
+      null,
+      'answered again with nothing bearing on it: no block, as it was sent',
+    );
   });
 
   test('images: shown to a server that sees images, named as unseen to one that does not; other files as text', async () => {
@@ -667,7 +808,18 @@ describe('what the model is sent', () => {
       });
       model.health = async () => ({ url: 'scripted', reachable: true, id: 'scripted', vision });
       await pool.refresh();
-      store.insertAttachment({ id: 'img', name: 'cat.png', mime: 'image/png', size: 10, sha256: 'cafe', text: '', kind: 'image', width: 640, height: 480, now: 1 });
+      store.insertAttachment({
+        id: 'img',
+        name: 'cat.png',
+        mime: 'image/png',
+        size: 10,
+        sha256: 'cafe',
+        text: '',
+        kind: 'image',
+        width: 640,
+        height: 480,
+        now: 1,
+      });
       store.insertAttachment({ id: 'txt', name: 'notes.txt', mime: 'text/plain', size: 5, sha256: 'beef', text: 'hello', now: 1 });
       await converse(registry, 'What is this?', { attachmentIds: ['img', 'txt'] });
       const content = model.roundRequests[0].messages.at(-1)?.content;
@@ -690,7 +842,10 @@ describe('what the model is sent', () => {
 describe('what the registry tells others as a turn ends', () => {
   test('the titler hears of each turn, and whether it answered', async () => {
     const heard: [string, boolean][] = [];
-    const titles = { afterTurn: (threadId: string, answered: boolean) => heard.push([threadId, answered]), idle: async () => undefined } as unknown as RegistryOptions['titles'];
+    const titles = {
+      afterTurn: (threadId: string, answered: boolean) => heard.push([threadId, answered]),
+      idle: async () => undefined,
+    } as unknown as RegistryOptions['titles'];
     const { registry } = setup({ rounds: [reply('Yes.'), new HearthError('model_unreachable', 'down')], options: { titles } });
     await converse(registry, 'One?');
     await converse(registry, 'Two?');
@@ -706,17 +861,26 @@ describe('what the registry tells others as a turn ends', () => {
       failWrite: { method: 'decisionRowsOfThread', when: () => true, error: new Error('disk I/O error') },
     });
     const { turnId } = await converse(registry, 'How are you?');
-    assert.ok(logs.some((l) => l.startsWith(`turn ${turnId}: decisionsHistory.`) && l.includes('disk I/O error')), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.startsWith(`turn ${turnId}: decisionsHistory.`) && l.includes('disk I/O error')),
+      logs.join('\n'),
+    );
   });
 });
 
 test('a new answer starts empty and streaming, whether asked or regenerated', async () => {
   const { registry, store } = setup({ rounds: [reply('One.'), reply('Two.')] });
   const asked = registry.start({ threadId: 'th', content: 'Question?' });
-  assert.deepEqual([store.getMessage({ id: asked.assistantMessageId })?.content, store.getMessage({ id: asked.assistantMessageId })?.status], ['', 'streaming']);
+  assert.deepEqual(
+    [store.getMessage({ id: asked.assistantMessageId })?.content, store.getMessage({ id: asked.assistantMessageId })?.status],
+    ['', 'streaming'],
+  );
   await registry.idle();
   const again = registry.regenerate({ threadId: 'th', messageId: asked.assistantMessageId });
-  assert.deepEqual([store.getMessage({ id: again.assistantMessageId })?.content, store.getMessage({ id: again.assistantMessageId })?.status], ['', 'streaming']);
+  assert.deepEqual(
+    [store.getMessage({ id: again.assistantMessageId })?.content, store.getMessage({ id: again.assistantMessageId })?.status],
+    ['', 'streaming'],
+  );
   await registry.idle();
 });
 
@@ -767,7 +931,10 @@ test('a turn waiting for the model hears its place in the queue; stopped while w
   const heard: StreamedEvent[] = [];
   const secondDone = listen(registry, second.turnId, (e) => heard.push(e));
   for (let i = 0; i < 20 && !heard.some((e) => e.type === 'status'); i++) await new Promise((r) => setImmediate(r));
-  assert.deepEqual(heard.find((e) => e.type === 'status'), { type: 'status', stage: 'queued', queuePosition: 1, seq: 2 });
+  assert.deepEqual(
+    heard.find((e) => e.type === 'status'),
+    { type: 'status', stage: 'queued', queuePosition: 1, seq: 2 },
+  );
   assert.deepEqual(pool.stats.waiting, 1);
   registry.cancel(second.turnId);
   // Without waiting for the first turn (still held): a stopped turn leaves the queue at once.
@@ -858,7 +1025,8 @@ test('each turn’s checks are kept under it, and its replay shows its own (two 
       ['verdict', second.turnId],
     ],
   );
-  const checks = (events: StreamedEvent[]) => events.filter((e) => e.type === 'decision').map((e) => (e.type === 'decision' ? e.record.answers.query : null));
+  const checks = (events: StreamedEvent[]) =>
+    events.filter((e) => e.type === 'decision').map((e) => (e.type === 'decision' ? e.record.answers.query : null));
   const replay = await listen(registry, second.turnId);
   assert.deepEqual(checks(replay), checks(second.heard));
   assert.deepEqual(checks(replay).at(-1), { kind: 'text', value: 'check 2' });
@@ -874,10 +1042,22 @@ test('a thread is busy while its turn tells listeners it ended, and while a turn
   assert.deepEqual(atDone, [[true, false]], 'told done, the turn is stored as over but has not finished');
   assert.equal(registry.busy('th'), false);
   // A turn row left running (the process stopped mid-turn) before it is resumed.
-  store.insertTurn({ id: 'left-running', threadId: 'th', userMessageId: ids.userMessageId, assistantMessageId: ids.assistantMessageId, now: 0 });
+  store.insertTurn({
+    id: 'left-running',
+    threadId: 'th',
+    userMessageId: ids.userMessageId,
+    assistantMessageId: ids.assistantMessageId,
+    now: 0,
+  });
   assert.equal(registry.busy('th'), true);
-  assert.throws(() => registry.start({ threadId: 'th', content: 'Again' }), { code: 'turn_running', message: 'A reply is still being written in this thread. Wait for it or stop it first.' });
-  assert.throws(() => registry.start({ threadId: 'nope', content: 'Hi' }), { code: 'not_found', message: 'There is no thread with that id.' });
+  assert.throws(() => registry.start({ threadId: 'th', content: 'Again' }), {
+    code: 'turn_running',
+    message: 'A reply is still being written in this thread. Wait for it or stop it first.',
+  });
+  assert.throws(() => registry.start({ threadId: 'nope', content: 'Hi' }), {
+    code: 'not_found',
+    message: 'There is no thread with that id.',
+  });
 });
 
 test('a finished turn’s log keeps its checks as references to their stored records, each to its own', async () => {
@@ -890,9 +1070,15 @@ test('a finished turn’s log keeps its checks as references to their stored rec
   });
   const { turnId } = await converse(registry, 'Capital of France?');
   const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' }).filter((r) => r.turnId === turnId);
-  assert.deepEqual(rows.map((r) => r.stepId), ['freshness', 'verdict']);
+  assert.deepEqual(
+    rows.map((r) => r.stepId),
+    ['freshness', 'verdict'],
+  );
   const refs = (stored?.events ?? []).filter((e) => e.type === 'decision').map((e) => e.data);
-  assert.deepEqual(refs, rows.map((r) => ({ decision: r.id })));
+  assert.deepEqual(
+    refs,
+    rows.map((r) => ({ decision: r.id })),
+  );
 });
 
 test('a turn that checks twice with the same step keeps a reference to each check’s own record', async () => {
@@ -909,11 +1095,20 @@ test('a turn that checks twice with the same step keeps a reference to each chec
     if (!req.jsonSchema || !('verdict' in ((req.jsonSchema as { properties?: object }).properties ?? {}))) return chat(req, opts);
     clock.t += 1000;
     verdicts++;
-    return { ...(await chat(req, opts)), content: JSON.stringify({ verdict: verdicts === 1 ? 'research' : 'answered', query: 'capital of France' }) };
+    return {
+      ...(await chat(req, opts)),
+      content: JSON.stringify({ verdict: verdicts === 1 ? 'research' : 'answered', query: 'capital of France' }),
+    };
   };
   const { turnId } = await converse(registry, 'Capital of France?');
   const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' }).filter((r) => r.turnId === turnId);
-  assert.deepEqual(rows.map((r) => r.stepId), ['freshness', 'verdict', 'verdict']);
+  assert.deepEqual(
+    rows.map((r) => r.stepId),
+    ['freshness', 'verdict', 'verdict'],
+  );
   const refs = (stored?.events ?? []).filter((e) => e.type === 'decision').map((e) => e.data);
-  assert.deepEqual(refs, rows.map((r) => ({ decision: r.id })));
+  assert.deepEqual(
+    refs,
+    rows.map((r) => ({ decision: r.id })),
+  );
 });

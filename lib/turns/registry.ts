@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ContextRuntime, Slot } from '@/lib/context/layers';
-import { historyCharsFor, historyLayer, identityLayer, imageTokens, memoryLayer, type AttachedFile, type HistoryMessage } from '@/lib/context/standard';
+import {
+  historyCharsFor,
+  historyLayer,
+  identityLayer,
+  imageTokens,
+  memoryLayer,
+  type AttachedFile,
+  type HistoryMessage,
+} from '@/lib/context/standard';
 import { recallFacts } from '@/lib/memory/facts';
 import { DECISIONS_LAYER_ID, decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
 import type { DecisionRecord } from '@/lib/contract/decisions';
@@ -30,17 +38,41 @@ export type TurnStore = {
   getThread(args: { id: string }): { id: string; title: string; systemPrompt: string; currentLeafId: string | null } | undefined;
   titleIfUntitled(args: { id: string; title: string }): void;
   touchThread(args: { id: string; now: number }): void;
-  insertMessage(row: { id: string; threadId: string; turnId: string | null; parentId: string | null; role: 'user' | 'assistant'; content: string; status: MessageStatus; now: number }): unknown;
+  insertMessage(row: {
+    id: string;
+    threadId: string;
+    turnId: string | null;
+    parentId: string | null;
+    role: 'user' | 'assistant';
+    content: string;
+    status: MessageStatus;
+    now: number;
+  }): unknown;
   updateMessage(args: { id: string; content?: string; status?: MessageStatus; errorCode?: string | null }): void;
   getMessage(args: { id: string }): { id: string; content: string } | undefined;
   /** A thread's messages, every branch, oldest first. */
-  listMessages(args: { threadId: string }): { id: string; parentId: string | null; role: 'user' | 'assistant'; content: string; status: MessageStatus; turnId: string | null; contextBlock: string | null }[];
+  listMessages(args: { threadId: string }): {
+    id: string;
+    parentId: string | null;
+    role: 'user' | 'assistant';
+    content: string;
+    status: MessageStatus;
+    turnId: string | null;
+    contextBlock: string | null;
+  }[];
   setCurrentLeaf(args: { threadId: string; leafId: string | null }): void;
   copyAttachments(args: { fromMessageId: string; toMessageId: string; newId: () => string; now: number }): number;
   setContextBlock(args: { id: string; contextBlock: string | null }): void;
   insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }): void;
-  getTurn(args: { id: string }): { id: string; threadId: string; status: string; userMessageId: string; assistantMessageId: string | null } | undefined;
-  setTurnStatus(args: { id: string; status: 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'interrupted'; stats?: unknown; now?: number }): void;
+  getTurn(args: {
+    id: string;
+  }): { id: string; threadId: string; status: string; userMessageId: string; assistantMessageId: string | null } | undefined;
+  setTurnStatus(args: {
+    id: string;
+    status: 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'interrupted';
+    stats?: unknown;
+    now?: number;
+  }): void;
   activeTurnOf(args: { threadId: string }): { id: string } | undefined;
   unfinishedTurns(): { id: string; threadId: string; userMessageId: string; assistantMessageId: string | null }[];
   appendEvent(args: { turnId: string; seq: number; type: string; data: unknown; now: number }): void;
@@ -63,7 +95,18 @@ export type TurnStore = {
   lastEventSeq(args: { turnId: string }): number;
   appendStep(args: { turnId: string; seq: number; kind: string; data: unknown; now: number }): void;
   stepsOf(args: { turnId: string }): StoredStep[];
-  insertToolCall(row: { id: string; turnId: string; threadId: string; name: string; arguments: string; ok: boolean; result: string; repeat: boolean; ms: number; createdAt: number }): void;
+  insertToolCall(row: {
+    id: string;
+    turnId: string;
+    threadId: string;
+    name: string;
+    arguments: string;
+    ok: boolean;
+    result: string;
+    repeat: boolean;
+    ms: number;
+    createdAt: number;
+  }): void;
   appendDecisions(args: {
     layerId: string;
     scope: 'execution' | 'thread' | 'resource';
@@ -178,7 +221,17 @@ export class TurnRegistry {
    * The message follows the branch the thread shows, or, with `editOf`, replaces that earlier
    * question on a new branch beside it (keeping its files; the old branch stays).
    */
-  start({ threadId, content, attachmentIds = [], editOf }: { threadId: string; content: string; attachmentIds?: string[]; editOf?: string }) {
+  start({
+    threadId,
+    content,
+    attachmentIds = [],
+    editOf,
+  }: {
+    threadId: string;
+    content: string;
+    attachmentIds?: string[];
+    editOf?: string;
+  }) {
     const { store } = this.options;
     const turnId = randomUUID();
     const userMessageId = randomUUID();
@@ -191,7 +244,8 @@ export class TurnRegistry {
       if (editOf !== undefined) {
         const edited = tree.get(editOf);
         if (!edited) throw new HearthError('not_found', 'editOf: there is no such message in this thread.');
-        if (edited.role !== 'user') throw new HearthError('bad_request', 'editOf: only a question can be edited; an answer can be regenerated.');
+        if (edited.role !== 'user')
+          throw new HearthError('bad_request', 'editOf: only a question can be edited; an answer can be regenerated.');
         parentId = edited.parentId;
       } else {
         parentId = tree.leaf(thread.currentLeafId)?.id ?? null;
@@ -203,7 +257,16 @@ export class TurnRegistry {
         throw new HearthError('bad_request', 'attachmentIds: an attachment is unknown or was already sent with another message.');
       }
       if (editOf !== undefined) store.copyAttachments({ fromMessageId: editOf, toMessageId: userMessageId, newId: randomUUID, now });
-      store.insertMessage({ id: assistantMessageId, threadId, turnId, parentId: userMessageId, role: 'assistant', content: '', status: 'streaming', now: now + 1 });
+      store.insertMessage({
+        id: assistantMessageId,
+        threadId,
+        turnId,
+        parentId: userMessageId,
+        role: 'assistant',
+        content: '',
+        status: 'streaming',
+        now: now + 1,
+      });
       store.insertTurn({ id: turnId, threadId, userMessageId, assistantMessageId, now });
       store.setCurrentLeaf({ threadId, leafId: assistantMessageId });
       store.titleIfUntitled({ id: threadId, title: titleFrom(content) });
@@ -228,7 +291,16 @@ export class TurnRegistry {
       if (!message) throw new HearthError('not_found', 'There is no such message in this thread.');
       const question = message.role === 'user' ? message : message.parentId ? tree.get(message.parentId) : undefined;
       if (!question || question.role !== 'user') throw new HearthError('bad_request', 'That answer has no question to answer again.');
-      store.insertMessage({ id: assistantMessageId, threadId, turnId, parentId: question.id, role: 'assistant', content: '', status: 'streaming', now });
+      store.insertMessage({
+        id: assistantMessageId,
+        threadId,
+        turnId,
+        parentId: question.id,
+        role: 'assistant',
+        content: '',
+        status: 'streaming',
+        now,
+      });
       store.insertTurn({ id: turnId, threadId, userMessageId: question.id, assistantMessageId, now });
       store.setCurrentLeaf({ threadId, leafId: assistantMessageId });
       store.touchThread({ id: threadId, now });
@@ -242,13 +314,16 @@ export class TurnRegistry {
     const { store } = this.options;
     const thread = store.getThread({ id: threadId });
     if (!thread) throw new HearthError('not_found', 'There is no thread with that id.');
-    if (this.busy(threadId)) throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
+    if (this.busy(threadId))
+      throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
     return thread;
   }
 
   /** Whether a turn of this thread is running or waiting. */
   busy(threadId: string): boolean {
-    return Boolean(this.options.store.activeTurnOf({ threadId })) || [...this.live.values()].some((t) => t.threadId === threadId && !t.finished);
+    return (
+      Boolean(this.options.store.activeTurnOf({ threadId })) || [...this.live.values()].some((t) => t.threadId === threadId && !t.finished)
+    );
   }
 
   private begin(turnId: string, threadId: string, userMessageId: string, assistantMessageId: string) {
@@ -321,7 +396,7 @@ export class TurnRegistry {
         // Stryker disable next-line StringLiteral: equivalent, the engine emits each call before its result, in the same process
         arguments: call?.arguments ?? '{}',
         ok: event.ok,
-        result: JSON.stringify(event.ok ? event.result ?? null : { error: event.error }),
+        result: JSON.stringify(event.ok ? (event.result ?? null) : { error: event.error }),
         repeat: Boolean(event.repeat),
         ms: event.ms,
         createdAt: now,
@@ -333,7 +408,9 @@ export class TurnRegistry {
     const { store } = this.options;
     // The pool of this turn's start: if the servers change meanwhile, the turn leaves the pool it entered.
     const models = this.options.models();
-    const ticket = models.enter(live.turnId, live.threadId, (position) => this.emit(live, { type: 'status', stage: 'queued', queuePosition: position }));
+    const ticket = models.enter(live.turnId, live.threadId, (position) =>
+      this.emit(live, { type: 'status', stage: 'queued', queuePosition: position }),
+    );
     const onAbort = () => models.leave(live.turnId);
     // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, a signal aborts once
     live.abort.signal.addEventListener('abort', onAbort, { once: true });
@@ -345,7 +422,10 @@ export class TurnRegistry {
       store.setTurnStatus({ id: live.turnId, status: 'running' });
       outcome = await this.runEngine(live, ids, lease);
     } catch (err) {
-      outcome = endedOutsideTheEngine(isHearthError(err) ? err : new HearthError('internal', (err as Error)?.message ?? String(err)), live.draft);
+      outcome = endedOutsideTheEngine(
+        isHearthError(err) ? err : new HearthError('internal', (err as Error)?.message ?? String(err)),
+        live.draft,
+      );
     } finally {
       // Stryker disable next-line StringLiteral: equivalent, leaving the pool again after the turn left it changes nothing
       live.abort.signal.removeEventListener('abort', onAbort);
@@ -371,7 +451,11 @@ export class TurnRegistry {
     }
   }
 
-  private async runEngine(live: LiveTurn, ids: { userMessageId: string; assistantMessageId: string; steps: StoredStep[] }, lease: Lease): Promise<TurnOutcome> {
+  private async runEngine(
+    live: LiveTurn,
+    ids: { userMessageId: string; assistantMessageId: string; steps: StoredStep[] },
+    lease: Lease,
+  ): Promise<TurnOutcome> {
     const { store } = this.options;
     // The history window fits the context of the server this turn runs on.
     const historyChars = this.options.historyChars ?? historyCharsFor(lease.contextSize ?? DEFAULT_CONTEXT_TOKENS);
@@ -391,7 +475,15 @@ export class TurnRegistry {
       const file: AttachedFile =
         // Stryker disable next-line ConditionalExpression: equivalent, only images are stored with a width and a height
         a.kind === 'image' && a.width && a.height
-          ? { ...a, image: { width: a.width, height: a.height, tokens: imageTokens(a.width, a.height), dataUrl: lease.vision && a.sha256 ? this.options.imageData?.({ sha256: a.sha256, mime: a.mime }) : undefined } }
+          ? {
+              ...a,
+              image: {
+                width: a.width,
+                height: a.height,
+                tokens: imageTokens(a.width, a.height),
+                dataUrl: lease.vision && a.sha256 ? this.options.imageData?.({ sha256: a.sha256, mime: a.mime }) : undefined,
+              },
+            }
           : a;
       files.set(a.messageId, [...(files.get(a.messageId) ?? []), file]);
     }
@@ -404,7 +496,10 @@ export class TurnRegistry {
         contextBlock: m.id === ids.userMessageId ? null : m.contextBlock,
         files: files.get(m.id),
       }));
-    const earlierAnswers = history.filter((m) => m.role === 'assistant').slice(-3).map((m) => m.content);
+    const earlierAnswers = history
+      .filter((m) => m.role === 'assistant')
+      .slice(-3)
+      .map((m) => m.content);
     const tools = this.options.tools();
     const identity = this.options.identity();
     const now = this.now();
@@ -413,7 +508,10 @@ export class TurnRegistry {
       load: ({ layerId, scope, scopeKey }) =>
         // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: equivalent, the one thread-scoped layer here is keyed by this thread
         scope === 'thread' && scopeKey === live.threadId
-          ? store.decisionRowsOfThread({ threadId: live.threadId, layerId }).filter((r) => r.turnId === null || onPath.has(r.turnId)).map(({ id: _id, turnId: _turnId, ...record }) => record)
+          ? store
+              .decisionRowsOfThread({ threadId: live.threadId, layerId })
+              .filter((r) => r.turnId === null || onPath.has(r.turnId))
+              .map(({ id: _id, turnId: _turnId, ...record }) => record)
           : store.loadDecisions({ layerId, scope, scopeKey }),
       append: ({ layerId, scope, scopeKey, record, maxRecords }) =>
         store.appendDecisions({ layerId, scope, scopeKey, records: [record], maxRecords, turnId: live.turnId, threadId: live.threadId }),
@@ -472,11 +570,21 @@ export class TurnRegistry {
     } else if (outcome.status === 'cancelled') {
       // The partial answer: the words the client heard since the last draft set aside (the registry's
       // own outcomes pass its draft), else those kept from before a restart.
-      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.resumedFrom || '', status: 'interrupted', errorCode: 'cancelled' });
+      store.updateMessage({
+        id: assistantMessageId,
+        content: outcome.partial || live.resumedFrom || '',
+        status: 'interrupted',
+        errorCode: 'cancelled',
+      });
       store.setTurnStatus({ id: live.turnId, status: 'cancelled', stats: outcome.stats, now });
       this.emit(live, { type: 'error', code: 'cancelled', message: 'Stopped. The partial answer was kept.' });
     } else {
-      store.updateMessage({ id: assistantMessageId, content: outcome.partial || live.resumedFrom || '', status: 'error', errorCode: outcome.code });
+      store.updateMessage({
+        id: assistantMessageId,
+        content: outcome.partial || live.resumedFrom || '',
+        status: 'error',
+        errorCode: outcome.code,
+      });
       store.setTurnStatus({ id: live.turnId, status: 'error', stats: outcome.stats, now });
       this.emit(live, {
         type: 'error',
@@ -512,7 +620,10 @@ export class TurnRegistry {
       store.transaction(() => {
         const decisions = store.decisionRowsOfThread({ threadId, layerId: DECISIONS_LAYER_ID }).filter((d) => d.turnId === turnId);
         const events = store.eventsAfter({ turnId, after: 0 }).map((e) => ({ seq: e.seq, data: e.data as TurnEvent }));
-        const compacted = compactEvents(events, (e) => decisions.find((d) => d.stepId === e.record.stepId && d.at === e.record.at)?.id ?? null);
+        const compacted = compactEvents(
+          events,
+          (e) => decisions.find((d) => d.stepId === e.record.stepId && d.at === e.record.at)?.id ?? null,
+        );
         store.storeCompactLog({ turnId, events: compacted.map(toStored) });
         store.deleteTurnSteps({ turnId });
       });
@@ -533,7 +644,9 @@ export class TurnRegistry {
     const facts = rows.some((r) => 'ref' in r) ? store.turnFacts({ turnId, layerId: DECISIONS_LAYER_ID }) : undefined;
     const backlog = rows.flatMap((row): StreamedEvent[] => {
       if (!('ref' in row)) return [{ ...row.data, seq: row.seq }];
-      const event = facts ? expandEvent(row, { ...facts, toolCall: (id) => facts.toolCalls.get(id), decision: (id) => facts.decisions.get(id) }) : null;
+      const event = facts
+        ? expandEvent(row, { ...facts, toolCall: (id) => facts.toolCalls.get(id), decision: (id) => facts.decisions.get(id) })
+        : null;
       return event ? [{ ...event, seq: row.seq }] : [];
     });
     const live = this.live.get(turnId);

@@ -35,12 +35,25 @@ test('the call is short, on the side lane, a little warm, with thinking off', as
     health: async () => ({ url: 'x', reachable: true }),
     chat: async (request): Promise<ChatResult> => {
       requests.push(request);
-      return { content: 'How tides work', reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: 'x' };
+      return {
+        content: 'How tides work',
+        reasoning: '',
+        toolCalls: [],
+        finishReason: 'stop',
+        usage: { promptTokens: 1, completionTokens: 1 },
+        tokenProbs: null,
+        model: 'x',
+      };
     },
   };
   assert.equal(await writeTitle(model, { question: 'q', answer: 'a' }, new AbortController().signal), 'How tides work');
   const { messages: _messages, ...settings } = requests[0];
-  assert.deepEqual(settings, { lane: 'side', maxTokens: 24, temperature: 0.3, extra: { chat_template_kwargs: { enable_thinking: false } } });
+  assert.deepEqual(settings, {
+    lane: 'side',
+    maxTokens: 24,
+    temperature: 0.3,
+    extra: { chat_template_kwargs: { enable_thinking: false } },
+  });
 });
 
 test('cleaning: each rule where it starts and stops', () => {
@@ -108,7 +121,15 @@ function titler(
     chat: async (request): Promise<ChatResult> => {
       asked.push(String(request.messages[1].content));
       opts.onAsk?.();
-      return { content: opts.reply ?? 'Sourdough starter basics', reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: 'x' };
+      return {
+        content: opts.reply ?? 'Sourdough starter basics',
+        reasoning: '',
+        toolCalls: [],
+        finishReason: 'stop',
+        usage: { promptTokens: 1, completionTokens: 1 },
+        tokenProbs: null,
+        model: 'x',
+      };
     },
   };
   const idle = () => {
@@ -130,7 +151,10 @@ test('the first exchange is the one titled: its answer (finished, not blank) and
   ]);
   bg.afterTurn('th', true);
   await bg.idle();
-  assert.deepEqual(asked.map((a) => a.split('\n\n')[0]), ['Conversation:\nUser: How do I feed a starter?\nAssistant: Twice a day.']);
+  assert.deepEqual(
+    asked.map((a) => a.split('\n\n')[0]),
+    ['Conversation:\nUser: How do I feed a starter?\nAssistant: Twice a day.'],
+  );
   assert.deepEqual(titles, ['Sourdough starter basics']);
 });
 
@@ -143,7 +167,10 @@ test('a first answer given again (its turn is not its question’s) is titled fr
   ]);
   bg.afterTurn('th', true);
   await bg.idle();
-  assert.deepEqual(asked.map((a) => a.split('\n\n')[0]), ['Conversation:\nUser: How do I feed a starter?\nAssistant: Twice a day.']);
+  assert.deepEqual(
+    asked.map((a) => a.split('\n\n')[0]),
+    ['Conversation:\nUser: How do I feed a starter?\nAssistant: Twice a day.'],
+  );
   assert.deepEqual(titles, ['Sourdough starter basics']);
 });
 
@@ -204,17 +231,24 @@ test('no title is asked for a thread with two answers, none, a title of its own,
     await bg.idle();
     assert.deepEqual(asked, [], why);
   }
-  const { bg, asked } = titler([...answered('One.'), { role: 'assistant', content: '', status: 'complete' }, { role: 'assistant', content: 'x', status: 'error' }]);
+  const { bg, asked } = titler([
+    ...answered('One.'),
+    { role: 'assistant', content: '', status: 'complete' },
+    { role: 'assistant', content: 'x', status: 'error' },
+  ]);
   bg.afterTurn('th', true);
   await bg.idle();
   assert.equal(asked.length, 1, 'blank and failed answers are not answers');
 });
 
 test('a reply that is no title sets none; a titler that breaks says so in the log', async () => {
-  const none = titler([
-    { role: 'user', content: 'Q', status: 'complete' },
-    { role: 'assistant', content: 'A', status: 'complete' },
-  ], { reply: "I'm sorry, I can't." });
+  const none = titler(
+    [
+      { role: 'user', content: 'Q', status: 'complete' },
+      { role: 'assistant', content: 'A', status: 'complete' },
+    ],
+    { reply: "I'm sorry, I can't." },
+  );
   none.bg.afterTurn('th', true);
   await none.bg.idle();
   assert.deepEqual([none.asked.length, none.titles], [1, []]);

@@ -19,7 +19,16 @@ test('a reply becomes a title only when it is one: cleaned of quotes, labels and
 });
 
 /** A thread store in memory, as the titler sees it. */
-function memoryStore(): TitleStore & { threads: Map<string, { title: string; titleSource: 'auto' | 'model' | 'user'; messages: { id: string; parentId: string | null; role: 'user' | 'assistant'; content: string; status: string }[] }> } {
+function memoryStore(): TitleStore & {
+  threads: Map<
+    string,
+    {
+      title: string;
+      titleSource: 'auto' | 'model' | 'user';
+      messages: { id: string; parentId: string | null; role: 'user' | 'assistant'; content: string; status: string }[];
+    }
+  >;
+} {
   const threads = new Map();
   return {
     threads,
@@ -36,7 +45,13 @@ function memoryStore(): TitleStore & { threads: Map<string, { title: string; tit
 
 function thread(store: ReturnType<typeof memoryStore>, id: string, exchanges: number, titleSource: 'auto' | 'user' = 'auto') {
   const messages = Array.from({ length: exchanges }, (_, i) => [
-    { id: `u${i}`, parentId: i === 0 ? null : `a${i - 1}`, role: 'user' as const, content: `Question ${i + 1} about sourdough bread`, status: 'complete' },
+    {
+      id: `u${i}`,
+      parentId: i === 0 ? null : `a${i - 1}`,
+      role: 'user' as const,
+      content: `Question ${i + 1} about sourdough bread`,
+      status: 'complete',
+    },
     { id: `a${i}`, parentId: `u${i}`, role: 'assistant' as const, content: `Answer ${i + 1}`, status: 'complete' },
   ]).flat();
   store.threads.set(id, { title: 'Question 1 about sourdough bread', titleSource, messages });
@@ -56,7 +71,16 @@ function pool() {
         calls.push({
           request,
           signal,
-          answer: (content) => resolve({ content, reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, tokenProbs: null, model: 'x' }),
+          answer: (content) =>
+            resolve({
+              content,
+              reasoning: '',
+              toolCalls: [],
+              finishReason: 'stop',
+              usage: { promptTokens: 1, completionTokens: 1 },
+              tokenProbs: null,
+              model: 'x',
+            }),
           fail: reject,
         });
       }),

@@ -65,7 +65,11 @@ export function cleanTitle(reply: string): string | null {
   return kept.slice(0, TITLE_MAX_CHARS).trim();
 }
 
-export async function writeTitle(model: ModelClient, exchange: { question: string; answer: string }, signal: AbortSignal): Promise<string | null> {
+export async function writeTitle(
+  model: ModelClient,
+  exchange: { question: string; answer: string },
+  signal: AbortSignal,
+): Promise<string | null> {
   const result = await model.chat(
     {
       messages: titleRequestMessages(exchange.question, exchange.answer),
@@ -81,7 +85,9 @@ export async function writeTitle(model: ModelClient, exchange: { question: strin
 
 export type TitleStore = {
   getThread(args: { id: string }): { titleSource: 'auto' | 'model' | 'user' } | undefined;
-  listMessages(args: { threadId: string }): { id: string; parentId: string | null; role: 'user' | 'assistant'; content: string; status: string }[];
+  listMessages(args: {
+    threadId: string;
+  }): { id: string; parentId: string | null; role: 'user' | 'assistant'; content: string; status: string }[];
   setModelTitle(args: { id: string; title: string }): boolean;
 };
 
@@ -111,7 +117,9 @@ export class BackgroundTitles {
   /** After a turn ends: the pool may be free, and a thread whose first exchange just completed wants a title. */
   afterTurn(threadId: string, completed: boolean) {
     if (completed && !this.pending.has(threadId)) {
-      const answers = this.deps.store.listMessages({ threadId }).filter((m) => m.role === 'assistant' && m.status === 'complete' && m.content.trim());
+      const answers = this.deps.store
+        .listMessages({ threadId })
+        .filter((m) => m.role === 'assistant' && m.status === 'complete' && m.content.trim());
       // Whether the title is still the first words is asked when its turn comes (exchange below).
       if (answers.length === 1) this.pending.set(threadId, 0);
     }

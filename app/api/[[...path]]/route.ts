@@ -11,4 +11,12 @@ function unknownPath(request: Request): Promise<Response> {
   });
 }
 
-export { unknownPath as GET, unknownPath as HEAD, unknownPath as POST, unknownPath as PUT, unknownPath as PATCH, unknownPath as DELETE, unknownPath as OPTIONS };
+export {
+  unknownPath as GET,
+  unknownPath as HEAD,
+  unknownPath as POST,
+  unknownPath as PUT,
+  unknownPath as PATCH,
+  unknownPath as DELETE,
+  unknownPath as OPTIONS,
+};

@@ -18,18 +18,53 @@ export function POST(request: Request) {
   return handle(
     request,
     async () => {
-    const type = request.headers.get('content-type') ?? '';
-    if (!/^multipart\/form-data\s*;/i.test(type) || !request.body) {
-      throw new HearthError('unsupported_type', 'Send the file as multipart/form-data in a field called "file".');
-    }
-    const { config, store } = getRuntime();
-    const maxTextBytes = config.HEARTH_MAX_UPLOAD_MB * 1024 * 1024;
-    if (Number(request.headers.get('content-length') ?? 0) > maxTextBytes + 64 * 1024) {
-      throw new HearthError('too_large', `A file can be at most ${config.HEARTH_MAX_UPLOAD_MB} MB (PDF and Word files ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB).`);
-    }
-    const file = await receiveUpload({ body: request.body, contentType: type, dir: filesDir(config.DATA_DIR), limits: { maxTextBytes, maxDocumentBytes: MAX_DOCUMENT_BYTES } });
-    const row = store.insertAttachment({ id: randomUUID(), name: file.name, mime: file.mime, size: file.size, sha256: file.sha256, text: file.prefix, kind: file.kind, chars: file.chars, lines: file.lines, width: file.width ?? null, height: file.height ?? null, now: Date.now() });
-    return json({ id: row.id, name: row.name, mime: row.mime, size: row.size, sha256: row.sha256, chars: row.chars, lines: row.lines, kind: row.kind, width: row.width, height: row.height }, 201);
+      const type = request.headers.get('content-type') ?? '';
+      if (!/^multipart\/form-data\s*;/i.test(type) || !request.body) {
+        throw new HearthError('unsupported_type', 'Send the file as multipart/form-data in a field called "file".');
+      }
+      const { config, store } = getRuntime();
+      const maxTextBytes = config.HEARTH_MAX_UPLOAD_MB * 1024 * 1024;
+      if (Number(request.headers.get('content-length') ?? 0) > maxTextBytes + 64 * 1024) {
+        throw new HearthError(
+          'too_large',
+          `A file can be at most ${config.HEARTH_MAX_UPLOAD_MB} MB (PDF and Word files ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB).`,
+        );
+      }
+      const file = await receiveUpload({
+        body: request.body,
+        contentType: type,
+        dir: filesDir(config.DATA_DIR),
+        limits: { maxTextBytes, maxDocumentBytes: MAX_DOCUMENT_BYTES },
+      });
+      const row = store.insertAttachment({
+        id: randomUUID(),
+        name: file.name,
+        mime: file.mime,
+        size: file.size,
+        sha256: file.sha256,
+        text: file.prefix,
+        kind: file.kind,
+        chars: file.chars,
+        lines: file.lines,
+        width: file.width ?? null,
+        height: file.height ?? null,
+        now: Date.now(),
+      });
+      return json(
+        {
+          id: row.id,
+          name: row.name,
+          mime: row.mime,
+          size: row.size,
+          sha256: row.sha256,
+          chars: row.chars,
+          lines: row.lines,
+          kind: row.kind,
+          width: row.width,
+          height: row.height,
+        },
+        201,
+      );
     },
     UPLOAD,
   );

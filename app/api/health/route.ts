@@ -41,7 +41,10 @@ function healthProblem(db: boolean, health: ModelHealth): { code: ErrorCode; mes
   if (health.reachable) return null;
   // No answer at all, or llama-server's 503 while it loads the model: unreachable for now.
   if (health.answeredStatus === undefined || health.answeredStatus === 503) {
-    return { code: 'model_unreachable', message: `The model server at ${health.url} cannot be reached or is still loading (${health.error ?? 'no answer'}).` };
+    return {
+      code: 'model_unreachable',
+      message: `The model server at ${health.url} cannot be reached or is still loading (${health.error ?? 'no answer'}).`,
+    };
   }
   return { code: 'model_error', message: `The model server at ${health.url} answered with an error (${health.error}).` };
 }

@@ -10,7 +10,10 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 /** The library file as the raw body, as the page sends it (a form is refused: send the file itself). */
-const LIBRARY_FILE = { pattern: /^application\/(json|x-ndjson|octet-stream)\s*(;|$)/i, name: 'the library file itself (application/json, application/x-ndjson or application/octet-stream), not a form' };
+const LIBRARY_FILE = {
+  pattern: /^application\/(json|x-ndjson|octet-stream)\s*(;|$)/i,
+  name: 'the library file itself (application/json, application/x-ndjson or application/octet-stream), not a form',
+};
 
 /**
  * Imports a library file (from GET /api/export) or one thread's JSON export, sent as the raw
@@ -19,18 +22,22 @@ const LIBRARY_FILE = { pattern: /^application\/(json|x-ndjson|octet-stream)\s*(;
  * importing twice changes nothing.
  */
 export function POST(request: Request) {
-  return handle(request, async () => {
-    if (!request.body) throw new HearthError('bad_request', 'The request has no body: send the library file.');
-    const { config, store, updates } = getRuntime();
-    const maxBytes = config.HEARTH_MAX_IMPORT_MB * 1024 * 1024;
-    if (Number(request.headers.get('content-length') ?? 0) > maxBytes) {
-      throw new HearthError('too_large', `The import is larger than ${config.HEARTH_MAX_IMPORT_MB} MB (HEARTH_MAX_IMPORT_MB).`);
-    }
-    const dir = filesDir(config.DATA_DIR);
-    const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>);
-    const staged = await stageImport(body, { dir, maxBytes, knownAttachment: store.attachmentByHash });
-    const summary = applyImport(store, staged, dir);
-    updates.publish({ type: 'library' });
-    return json(summary);
-  }, LIBRARY_FILE);
+  return handle(
+    request,
+    async () => {
+      if (!request.body) throw new HearthError('bad_request', 'The request has no body: send the library file.');
+      const { config, store, updates } = getRuntime();
+      const maxBytes = config.HEARTH_MAX_IMPORT_MB * 1024 * 1024;
+      if (Number(request.headers.get('content-length') ?? 0) > maxBytes) {
+        throw new HearthError('too_large', `The import is larger than ${config.HEARTH_MAX_IMPORT_MB} MB (HEARTH_MAX_IMPORT_MB).`);
+      }
+      const dir = filesDir(config.DATA_DIR);
+      const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>);
+      const staged = await stageImport(body, { dir, maxBytes, knownAttachment: store.attachmentByHash });
+      const summary = applyImport(store, staged, dir);
+      updates.publish({ type: 'library' });
+      return json(summary);
+    },
+    LIBRARY_FILE,
+  );
 }

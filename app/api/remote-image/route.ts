@@ -8,7 +8,15 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
-const query = z.object({ url: z.string().min(8).max(2000).regex(/^https?:\/\//i, 'must be an http(s) URL') }).strict();
+const query = z
+  .object({
+    url: z
+      .string()
+      .min(8)
+      .max(2000)
+      .regex(/^https?:\/\//i, 'must be an http(s) URL'),
+  })
+  .strict();
 
 /**
  * GET /api/remote-image?url=…: an image named in model output, fetched by Hearth after the
@@ -18,7 +26,7 @@ const query = z.object({ url: z.string().min(8).max(2000).regex(/^https?:\/\//i,
 export function GET(request: Request) {
   return handle(request, async () => {
     const site = request.headers.get('sec-fetch-site');
-    if (site && site !== 'same-origin') throw new HearthError('forbidden', 'Only Hearth\'s own page may load images through it.');
+    if (site && site !== 'same-origin') throw new HearthError('forbidden', "Only Hearth's own page may load images through it.");
     const { url } = parseInput(query, searchParams(request));
     try {
       const image = await getRuntime().remoteImage(url, request.signal);

@@ -31,7 +31,8 @@ export function GET(request: Request, { params }: Params) {
     try {
       fd = fs.openSync(filePath(filesDir(config.DATA_DIR), row.sha256), 'r');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new HearthError('not_found', 'The file of this attachment is no longer stored.');
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new HearthError('not_found', 'The file of this attachment is no longer stored.');
       throw err;
     }
     let size: number;
@@ -74,6 +75,7 @@ function servedImageType(fd: number): string | null {
  * type, as bytes.
  */
 function safeDownloadType(mime: string): string {
-  if (!isMimeType(mime) || /^(text\/(html|xml|javascript)|application\/(xhtml|javascript|ecmascript|xml)|image\/|.*\+xml)/i.test(mime)) return 'application/octet-stream';
+  if (!isMimeType(mime) || /^(text\/(html|xml|javascript)|application\/(xhtml|javascript|ecmascript|xml)|image\/|.*\+xml)/i.test(mime))
+    return 'application/octet-stream';
   return /^text\//i.test(mime) && !/charset=/i.test(mime) ? `${mime}; charset=utf-8` : mime;
 }

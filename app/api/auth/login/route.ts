@@ -22,7 +22,9 @@ export function POST(request: Request) {
       const waitMs = attempt;
       const minutes = Math.ceil(waitMs / 60_000);
       return json(
-        { error: { code: 'rate_limited', message: `Too many wrong passwords. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` } },
+        {
+          error: { code: 'rate_limited', message: `Too many wrong passwords. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` },
+        },
         429,
         { 'Retry-After': String(Math.ceil(waitMs / 1000)) },
       );

@@ -12,7 +12,13 @@ export function POST(request: Request) {
   return handle(request, async () => {
     const { url, model } = await readJson(request, checkModelBody);
     const { config } = getRuntime();
-    const client = createLlamaClient({ baseURL: url.replace(/\/+$/, ''), timeoutMs: 5000, healthTimeoutMs: 5000, apiKey: config.LLAMA_API_KEY, model: model || undefined });
+    const client = createLlamaClient({
+      baseURL: url.replace(/\/+$/, ''),
+      timeoutMs: 5000,
+      healthTimeoutMs: 5000,
+      apiKey: config.LLAMA_API_KEY,
+      model: model || undefined,
+    });
     return json(await client.health());
   });
 }
