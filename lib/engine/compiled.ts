@@ -12,6 +12,14 @@ export type Gathered = { name: string; arguments: string; data: unknown };
 /** The program-decided calculation of this turn, if any. */
 export type GatheredCalculation = { expression: string; result: string };
 
+/** What a turn has found so far: the tools' results and a calculation. */
+export type Findings = {
+  gathered: Gathered[];
+  calculation: GatheredCalculation | null;
+  /** Each result as the gate's verdict reads it. */
+  forGate: string[];
+};
+
 export const COMPILED_NOTE = '_The model did not write an answer, so Hearth compiled this from what its tools found._';
 
 /** How many search results, and how much of a page, the compiled answer shows. */

@@ -1,0 +1,143 @@
+import type { ContextRuntime } from '@/lib/context/layers';
+import type { DecisionRecord, Question } from '@/lib/contract/decisions';
+import { EMPTY_STATS, type TurnEvent, type TurnStats } from '@/lib/contract/events';
+import type { DecideStep } from '@/lib/decide/decide';
+import type { ChatRequest, ChatResult, ModelClient } from '@/lib/llm/types';
+import type { TurnBudget } from './budget';
+import { MarkupHoldback } from './salvage';
+import type { StepLedger } from './steps';
+
+export type TurnIODeps = {
+  model: ModelClient;
+  steps: StepLedger;
+  emit: (event: TurnEvent) => void;
+  now: () => number;
+  signal: AbortSignal;
+  budget: TurnBudget;
+};
+
+/**
+ * What every step of a turn reaches the world through: the model (metered by the budget, its
+ * tokens and time counted into the turn's stats), the event stream (silent while steps replay
+ * after a restart), the step ledger, and the words of the current draft the user has seen.
+ * The steps (model-round, tool-calls, check-draft, final-answer) take it as their first
+ * argument; what they decide comes back as their return value.
+ */
+export class TurnIO {
+  readonly stats: TurnStats = { ...EMPTY_STATS };
+  readonly diagnostics: string[] = [];
+  /** What the user has seen of the current draft: the latest model call's text (each call starts afresh). */
+  partial = '';
+  /** The model behind the budget: the quota and fuel are charged before each call. */
+  readonly model: ModelClient;
+  readonly started: number;
+  /** Tokens the conversation's calls generated and how long the server took, by its own timings. */
+  private readonly generated = { tokens: 0, ms: 0 };
+
+  constructor(private readonly deps: TurnIODeps) {
+    this.started = deps.now();
+    this.model = { health: () => deps.model.health(), chat: (request, options) => this.meteredChat(request, options) };
+  }
+
+  get signal(): AbortSignal {
+    return this.deps.signal;
+  }
+
+  get steps(): StepLedger {
+    return this.deps.steps;
+  }
+
+  get budget(): TurnBudget {
+    return this.deps.budget;
+  }
+
+  now(): number {
+    return this.deps.now();
+  }
+
+  /** Events of steps completed before a restart are already in the log: they are not sent twice. */
+  emit(event: TurnEvent): void {
+    if (!this.deps.steps.replaying) this.deps.emit(event);
+  }
+
+  /** One streamed call on the conversation's slot; tool-call markup is held back from the user. */
+  async callModel(request: ChatRequest): Promise<ChatResult> {
+    const { value } = await this.steps.step('model', async () => {
+      this.partial = '';
+      const holdback = new MarkupHoldback();
+      const send = (text: string) => {
+        if (!text) return;
+        this.partial += text;
+        this.emit({ type: 'delta', text });
+      };
+      const result = await this.model.chat(
+        { ...request, lane: 'conversation' },
+        { signal: this.signal, onDelta: (t) => send(holdback.push(t)) },
+      );
+      send(holdback.flush());
+      return result;
+    });
+    return value;
+  }
+
+  /** Words Hearth itself puts in front of the user as the draft (a compiled answer). */
+  show(text: string): void {
+    this.partial = text;
+    this.emit({ type: 'delta', text });
+  }
+
+  /** Runs a decide step once (a replay after a restart reads it back), records it and shows it. */
+  async decide<Q extends Record<string, Question>, T extends string>(
+    step: DecideStep<Q, T>,
+    input: string,
+    runtime: ContextRuntime,
+    signal: AbortSignal = this.signal,
+  ): Promise<DecisionRecord> {
+    const { value: record, replayed } = await this.steps.step(`decision:${step.id}`, () =>
+      step.run({ model: this.model, input, signal, now: this.deps.now }),
+    );
+    // A decision replayed from the ledger came back with the checkpoint: onDecision does not fire again.
+    if (!replayed) {
+      await runtime.recordDecision(record);
+      this.emit({ type: 'decision', record });
+    }
+    return record;
+  }
+
+  /** The turn's stats as it ends. */
+  finish(): TurnStats {
+    this.stats.fuelUsed = this.budget.fuelUsed;
+    this.stats.ms = this.now() - this.started;
+    return this.stats;
+  }
+
+  private async meteredChat(request: ChatRequest, options: Parameters<ModelClient['chat']>[1]): Promise<ChatResult> {
+    const { budget, stats } = this;
+    budget.chargeModelCall();
+    stats.modelCalls = budget.modelCalls;
+    const t0 = this.now();
+    const onDelta = options?.onDelta;
+    try {
+      const result = await this.deps.model.chat(request, {
+        signal: options?.signal ?? this.signal,
+        onDelta: onDelta
+          ? (text) => {
+              stats.firstTokenMs ??= this.now() - this.started;
+              onDelta(text);
+            }
+          : undefined,
+      });
+      stats.promptTokens += result.usage.promptTokens;
+      stats.completionTokens += result.usage.completionTokens;
+      const t = result.timings;
+      if (t?.predictedTokens && t.predictedMs && request.lane === 'conversation') {
+        this.generated.tokens += t.predictedTokens;
+        this.generated.ms += t.predictedMs;
+        stats.tokensPerSecond = Math.round((this.generated.tokens / this.generated.ms) * 10_000) / 10;
+      }
+      return result;
+    } finally {
+      stats.modelMs += this.now() - t0;
+    }
+  }
+}
