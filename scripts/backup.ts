@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { backupDatabase, integrityCheck } from '../db/backup';
+import { FileStore } from '../lib/attachments/file-store';
 import { isConfigError, parseConfig } from '../lib/config';
 
 let dataDir: string;
@@ -35,22 +36,7 @@ if (integrity !== 'ok') {
 }
 
 // Files after the database: every file the copied database names was written before it named it.
-let files = 0;
-let fileBytes = 0;
-const filesFrom = path.join(dataDir, 'files');
-if (fs.existsSync(filesFrom)) {
-  for (const entry of fs.readdirSync(filesFrom, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const from = path.join(entry.parentPath, entry.name);
-    // files/tmp holds uploads still arriving; they belong to no message yet.
-    if (path.relative(filesFrom, from).split(path.sep)[0] === 'tmp') continue;
-    const to = path.join(out, 'files', path.relative(filesFrom, from));
-    fs.mkdirSync(path.dirname(to), { recursive: true });
-    fs.copyFileSync(from, to, fs.constants.COPYFILE_FICLONE);
-    files += 1;
-    fileBytes += fs.statSync(to).size;
-  }
-}
+const { files, bytes: fileBytes } = FileStore.of(dataDir).copyInto(FileStore.of(out));
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
 console.log(
   `Backed up ${dataDir} to ${out}: database ${mb(db.bytes)} MB (integrity ok), ${files} attached file${files === 1 ? '' : 's'} (${mb(fileBytes)} MB), in ${((Date.now() - started) / 1000).toFixed(1)} s.`,

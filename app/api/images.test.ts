@@ -3,13 +3,16 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { startLlamaDouble, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
-import { filePath, filesDir } from '@/lib/attachments/files';
+import { FileStore } from '@/lib/attachments/file-store';
 import { setRuntime } from '@/lib/server/runtime';
 import * as attachmentRoute from './attachments/[id]/route';
 import * as exportRoute from './export/route';
 import { base, makeRuntime, newThread, params, req, rounds, sendWith, upload } from './harness';
 import * as importRoute from './import/route';
 import * as searchRoute from './search/route';
+
+const filePath = (dir: string, sha256: string) => new FileStore(dir).pathOf(sha256);
+const filesDir = (dataDir: string) => FileStore.of(dataDir).root;
 
 /**
  * Images in the chat: uploads checked by their bytes, scaled once and stripped of metadata,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { persona, titleFor } from '@/e2e/double/persona';
 import { startLlamaDouble, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
-import { filePath, filesDir } from '@/lib/attachments/files';
+import { FileStore } from '@/lib/attachments/file-store';
 import { readSse } from '@/lib/contract/sse';
 import { getRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
 import { isTitleRequest } from '@/lib/turns/titles';
@@ -11,6 +11,9 @@ import * as eventsRoute from './events/route';
 import * as memoriesRoute from './memories/route';
 import { base, getThread, makeRuntime, newThread, params, req, rounds, send, sendWith, upload } from './harness';
 import * as threadRoute from './threads/[id]/route';
+
+const filePath = (dir: string, sha256: string) => new FileStore(dir).pathOf(sha256);
+const filesDir = (dataDir: string) => FileStore.of(dataDir).root;
 
 /**
  * The library at scale through the routes: whole files, what a thread's deletion takes with it,

@@ -4,11 +4,13 @@ import { setRuntime } from '@/lib/server/runtime';
 import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DOCX_MIME } from '@/lib/attachments/extract';
-import { filesDir } from '@/lib/attachments/files';
+import { FileStore } from '@/lib/attachments/file-store';
 import { docxInflatingTo } from '@/lib/testing/docx';
 import { pdfInflatingTo } from '@/lib/testing/pdf';
 import { makeRuntime, req, upload } from './harness';
 import * as threadsRoute from './threads/route';
+
+const filesDir = (dataDir: string) => FileStore.of(dataDir).root;
 
 /**
  * The upload limits the README states, against its figures rather than the code's constants:

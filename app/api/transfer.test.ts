@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
-import { filePath, filesDir, textPath } from '@/lib/attachments/files';
+import { FileStore, type FileKind } from '@/lib/attachments/file-store';
 import { setRuntime, type Runtime } from '@/lib/server/runtime';
 import { threadView } from '@/lib/server/threads';
 import { tinyPdf } from '@/lib/testing/pdf';
@@ -16,6 +16,10 @@ import * as searchRoute from './search/route';
 import * as messagesRoute from './threads/[id]/messages/route';
 import * as threadExportRoute from './threads/[id]/export/route';
 import * as threadRoute from './threads/[id]/route';
+
+const filePath = (dir: string, sha256: string) => new FileStore(dir).pathOf(sha256);
+const filesDir = (dataDir: string) => FileStore.of(dataDir).root;
+const textPath = (dir: string, file: { sha256: string; kind: FileKind }) => new FileStore(dir).textPathOf(file);
 
 /**
  * Moving a library: GET /api/export writes it all as one file, POST /api/import takes it (or one

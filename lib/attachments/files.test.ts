@@ -7,7 +7,11 @@ import { hasErrorCode } from '@/lib/errors';
 import { tinyDocx } from '@/lib/testing/docx';
 import { tinyPdf } from '@/lib/testing/pdf';
 import { makeTempDir } from '@/lib/testing/temp-dir';
-import { filePath, receiveUpload, removeUnreferenced, textPath } from './files';
+import { receiveUpload } from './files';
+import { FileStore, type FileKind } from '@/lib/attachments/file-store';
+
+const filePath = (dir: string, sha256: string) => new FileStore(dir).pathOf(sha256);
+const textPath = (dir: string, file: { sha256: string; kind: FileKind }) => new FileStore(dir).textPathOf(file);
 
 const MB = 1024 * 1024;
 const limits = { maxTextBytes: 2 * MB, maxDocumentBytes: 1 * MB };
@@ -26,7 +30,7 @@ function form(parts: { field?: string; name: string; bytes: Uint8Array | string;
 }
 
 async function upload(dir: string, parts: Parameters<typeof form>[0], l = limits) {
-  return receiveUpload({ ...form(parts), dir, limits: l });
+  return receiveUpload({ ...form(parts), files: new FileStore(dir), limits: l });
 }
 
 const leftovers = (dir: string) => (fs.existsSync(path.join(dir, 'tmp')) ? fs.readdirSync(path.join(dir, 'tmp')) : []);
@@ -117,11 +121,12 @@ describe('receiving a file', () => {
     await assert.rejects(upload(dir, [{ field: 'other', name: 'x.txt', bytes: 'x' }]), (e: unknown) => hasErrorCode(e, 'bad_request'));
     const broken = new Request('http://x', { method: 'POST', body: '--nope\r\ngarbage' });
     await assert.rejects(
-      receiveUpload({ body: broken.body!, contentType: 'multipart/form-data; boundary=nope', dir, limits }),
+      receiveUpload({ body: broken.body!, contentType: 'multipart/form-data; boundary=nope', files: new FileStore(dir), limits }),
       (e: unknown) => hasErrorCode(e, 'bad_request'),
     );
-    await assert.rejects(receiveUpload({ body: broken.body!, contentType: 'multipart/form-data', dir, limits }), (e: unknown) =>
-      hasErrorCode(e, 'bad_request'),
+    await assert.rejects(
+      receiveUpload({ body: broken.body!, contentType: 'multipart/form-data', files: new FileStore(dir), limits }),
+      (e: unknown) => hasErrorCode(e, 'bad_request'),
     );
   });
 });
@@ -130,7 +135,7 @@ test('files no attachment refers to any more are removed, with their extracted t
   const dir = makeTempDir('hearth-files');
   const kept = await upload(dir, [{ name: 'a.txt', bytes: 'keep me' }]);
   const gone = await upload(dir, [{ name: 'b.pdf', bytes: tinyPdf('delete me') }]);
-  removeUnreferenced(dir, [kept.sha256, gone.sha256], (sha) => sha === kept.sha256);
+  new FileStore(dir).removeUnreferenced([kept.sha256, gone.sha256], (sha) => sha === kept.sha256);
   assert.ok(fs.existsSync(filePath(dir, kept.sha256)));
   assert.ok(!fs.existsSync(filePath(dir, gone.sha256)));
   assert.ok(!fs.existsSync(textPath(dir, gone)));

@@ -1,27 +1,22 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Busboy from '@fastify/busboy';
 import { HearthError } from '@/lib/errors';
 import { DOCX_MIME, docxText, pdfText } from './extract';
 import { ATTACHABLE_IMAGE_TYPES, imageType, prepareImage } from './image';
+import type { FileKind, FileStore } from './file-store';
 import { cleanMimeType } from './mime';
 
 /**
- * Attached files on disk, under DATA_DIR/files, named by the SHA-256 of their bytes (the same
- * file sent twice is stored once). An upload streams to disk while it is hashed and checked,
+ * Receiving an attached file into the file store (file-store.ts), named by the SHA-256 of its
+ * bytes (the same file sent twice is stored once). An upload streams to disk while it is hashed and checked,
  * so a 200 MB log never sits in memory. The whole text stays readable: a text file is its own
  * text; a PDF or Word file's extracted text is kept beside it as <sha256>.txt. The database
  * keeps the beginning of the text (TEXT_PREFIX_CHARS) for the model's context and the search
  * index; the tools read_attachment and grep_attachment read the rest.
  */
-
-export type FileKind = 'text' | 'pdf' | 'docx' | 'image';
-
-/** Whether a file's text was extracted from it and is kept beside it as <sha256>.txt. */
-export const hasExtractedText = (kind: FileKind) => kind === 'pdf' || kind === 'docx';
 
 /** The beginning of a file's text that the database keeps. */
 export const TEXT_PREFIX_CHARS = 40_000;
@@ -47,20 +42,6 @@ export type UploadLimits = {
   /** A PDF, Word file or image may be this large (it is read in memory). */
   maxDocumentBytes: number;
 };
-
-export function filesDir(dataDir: string): string {
-  return path.join(dataDir, 'files');
-}
-
-export function filePath(dir: string, sha256: string): string {
-  return path.join(dir, sha256.slice(0, 2), sha256);
-}
-
-/** Where a file's whole text is: the file itself, or its extracted text beside it (an image has none). */
-export function textPath(dir: string, file: { sha256: string; kind: FileKind }): string {
-  const original = filePath(dir, file.sha256);
-  return hasExtractedText(file.kind) ? `${original}.txt` : original;
-}
 
 /** Counts lines and characters of text as it streams, keeps its beginning, and notices when it is not text. */
 class TextSniffer {
@@ -147,10 +128,10 @@ const READS = 'Hearth reads text, code, logs, PDF and Word (.docx) files, and PN
 export async function receiveUpload(args: {
   body: ReadableStream<Uint8Array>;
   contentType: string;
-  dir: string;
+  files: FileStore;
   limits: UploadLimits;
 }): Promise<ReceivedFile> {
-  const { dir, limits } = args;
+  const { files, limits } = args;
   let bb: ReturnType<typeof Busboy>;
   try {
     bb = Busboy({
@@ -160,9 +141,7 @@ export async function receiveUpload(args: {
   } catch {
     throw new HearthError('bad_request', 'The upload could not be read as a form.');
   }
-  const tmpDir = path.join(dir, 'tmp');
-  fs.mkdirSync(tmpDir, { recursive: true });
-  const tmp = path.join(tmpDir, randomUUID());
+  const tmp = files.tempPath();
 
   const upload: { file?: ReturnType<typeof storeStream> } = {};
   bb.on('file', (field, stream, filename, _encoding, mime) => {
@@ -178,21 +157,18 @@ export async function receiveUpload(args: {
     if (!upload.file) throw new HearthError('bad_request', 'file: missing (send the file in a field called "file").');
     const file = await upload.file;
     if (file.kind === 'image') {
-      const image = await storeImage(dir, tmp, withoutSniffer(file));
+      const image = await storeImage(files, tmp, withoutSniffer(file));
       fs.rmSync(tmp, { force: true });
       return image;
     }
     // A document is read before it is kept: one refused as unreadable or too large leaves nothing behind.
     const text = file.kind === 'text' ? null : await (file.kind === 'pdf' ? pdfText : docxText)(new Uint8Array(fs.readFileSync(tmp)));
-    const final = filePath(dir, file.sha256);
-    fs.mkdirSync(path.dirname(final), { recursive: true });
-    if (fs.existsSync(final)) fs.rmSync(tmp, { force: true });
-    else fs.renameSync(tmp, final);
+    files.place(tmp, file.sha256);
     if (text === null) {
       const { sniffer } = file;
       return { ...withoutSniffer(file), prefix: normalisePrefix(sniffer.prefix), chars: sniffer.chars, lines: sniffer.lines };
     }
-    fs.writeFileSync(textPath(dir, file), text);
+    files.write(file.sha256, text, 'text', file.kind);
     return { ...withoutSniffer(file), ...describeText(text) };
   } catch (err) {
     fs.rmSync(tmp, { force: true });
@@ -204,12 +180,14 @@ export async function receiveUpload(args: {
  * An image is kept only as prepared (upright, scaled, re-encoded without its metadata), under
  * the hash of the prepared bytes: the upload's own bytes never reach the files folder.
  */
-async function storeImage(dir: string, uploaded: string, file: Omit<ReceivedFile, 'prefix' | 'chars' | 'lines'>): Promise<ReceivedFile> {
+async function storeImage(
+  files: FileStore,
+  uploaded: string,
+  file: Omit<ReceivedFile, 'prefix' | 'chars' | 'lines'>,
+): Promise<ReceivedFile> {
   const image = await prepareImage(fs.readFileSync(uploaded), file.name);
   const sha256 = createHash('sha256').update(image.bytes).digest('hex');
-  const final = filePath(dir, sha256);
-  fs.mkdirSync(path.dirname(final), { recursive: true });
-  if (!fs.existsSync(final)) fs.writeFileSync(final, image.bytes);
+  files.write(sha256, image.bytes);
   return {
     ...file,
     mime: image.mime,
@@ -308,14 +286,4 @@ function storeStream(
       });
     });
   });
-}
-
-/** Deletes stored files that no attachment refers to any more (after a thread and its files were deleted). */
-export function removeUnreferenced(dir: string, sha256s: readonly string[], stillReferenced: (sha256: string) => boolean): void {
-  for (const sha of new Set(sha256s)) {
-    if (stillReferenced(sha)) continue;
-    const original = filePath(dir, sha);
-    fs.rmSync(original, { force: true });
-    fs.rmSync(`${original}.txt`, { force: true });
-  }
 }

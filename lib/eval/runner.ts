@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '@/db/client';
 import { createStore } from '@/db/store';
-import { describeText, filePath, filesDir } from '@/lib/attachments/files';
+import { describeText } from '@/lib/attachments/files';
+import { FileStore } from '@/lib/attachments/file-store';
 import { parseConfig } from '@/lib/config';
 import type { TurnEvent } from '@/lib/contract/events';
 import { createLlamaClient } from '@/lib/llm/client';
@@ -153,13 +153,11 @@ export async function runScenario(args: {
   const before = await metricsOf(server.url);
   try {
     for (const text of scenario.memory) store.insertMemory({ id: randomUUID(), text, now: FIXED_NOW });
-    const dir = filesDir(config.DATA_DIR);
+    const files = FileStore.of(config.DATA_DIR);
     const attachmentIds = scenario.attachments.map((a) => {
       const text = 'text' in a ? a.text : plantedLog();
       const sha256 = createHash('sha256').update(text).digest('hex');
-      const file = filePath(dir, sha256);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, text);
+      files.write(sha256, text);
       const { prefix, chars, lines } = describeText(text);
       return store.insertAttachment({
         id: randomUUID(),

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { filePath, hasExtractedText, textPath, type FileKind } from '@/lib/attachments/files';
+import { FileStore, hasExtractedText, type FileKind, type FilePart } from '@/lib/attachments/file-store';
 import type { libraryQueries } from '@/db/queries/library';
 import { FILE_CHUNK_BYTES, LIBRARY_FORMAT, LIBRARY_VERSION, type LibraryRecord } from './format';
 
@@ -28,7 +28,7 @@ function asRecord(type: LibraryRecord['type'], row: object, change: Record<strin
   return out as LibraryRecord;
 }
 
-function* records(store: ExportStore, dir: string, now: number): Generator<LibraryRecord | Record<string, unknown>> {
+function* records(store: ExportStore, files: FileStore, now: number): Generator<LibraryRecord | Record<string, unknown>> {
   yield { type: LIBRARY_FORMAT, version: LIBRARY_VERSION, exportedAt: now };
   let count = 0;
   const counted = <T>(r: T) => (count++, r);
@@ -51,10 +51,9 @@ function* records(store: ExportStore, dir: string, now: number): Generator<Libra
       if (sent.has(a.sha256)) continue;
       sent.add(a.sha256);
       const kind = a.kind as FileKind;
-      for (const chunk of fileChunks(a.sha256, 'original', filePath(dir, a.sha256))) yield counted(chunk);
+      for (const chunk of fileChunks(files, a.sha256, 'original', kind)) yield counted(chunk);
       // A PDF's or Word file's text, as extracted when it was attached.
-      if (hasExtractedText(kind))
-        for (const chunk of fileChunks(a.sha256, 'text', textPath(dir, { sha256: a.sha256, kind }))) yield counted(chunk);
+      if (hasExtractedText(kind)) for (const chunk of fileChunks(files, a.sha256, 'text', kind)) yield counted(chunk);
     }
   }
   for (const d of store.looseDecisionRows()) yield counted(decisionRecord(d));
@@ -75,16 +74,12 @@ function decisionRecord(d: ReturnType<ExportStore['looseDecisionRows']>[number])
 }
 
 /** A file as base64 chunks (at least one, so an empty file arrives too); none when it is not on disk. */
-function* fileChunks(sha256: string, part: 'original' | 'text', file: string): Generator<LibraryRecord> {
-  let fd: number;
+function* fileChunks(files: FileStore, sha256: string, part: FilePart, kind: FileKind): Generator<LibraryRecord> {
+  const file = files.open(sha256, part, kind);
+  if (!file) return; // attached before files were kept: the text in the attachment row is all there is
+  const { fd, size } = file;
   try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return; // attached before files were kept: the text in the attachment row is all there is
-  }
-  try {
-    // Files are named by their hash and never change, so the size read now holds.
-    const size = fs.fstatSync(fd).size;
+    // Files are named by their hash and never change, so the size read when opened holds.
     const chunks = Math.max(1, Math.ceil(size / FILE_CHUNK_BYTES));
     const buffer = Buffer.alloc(Math.min(FILE_CHUNK_BYTES, Math.max(1, size)));
     for (let chunk = 0; chunk < chunks; chunk++) {
@@ -92,13 +87,13 @@ function* fileChunks(sha256: string, part: 'original' | 'text', file: string): G
       yield { type: 'file', sha256, part, chunk, last: chunk === chunks - 1, data: buffer.subarray(0, n).toString('base64') };
     }
   } finally {
-    fs.closeSync(fd);
+    FileStore.close(file);
   }
 }
 
 /** The library file as a byte stream, produced as the client reads it. */
-export function exportLibrary({ store, dir, now }: { store: ExportStore; dir: string; now: number }): ReadableStream<Uint8Array> {
-  const source = records(store, dir, now);
+export function exportLibrary({ store, files, now }: { store: ExportStore; files: FileStore; now: number }): ReadableStream<Uint8Array> {
+  const source = records(store, files, now);
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>(
     {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hasErrorCode } from '@/lib/errors';
 import { makeTempDir } from '@/lib/testing/temp-dir';
+import { FileStore } from '@/lib/attachments/file-store';
 import { stageImport } from './import';
 
 /** The staging step on its own: lines split anywhere across the body's chunks, and the limits. */
@@ -38,7 +39,7 @@ async function* chunks(text: string, size: number) {
 }
 
 const stage = (text: string, size: number, maxBytes = 1e9) =>
-  stageImport(chunks(text, size), { dir: makeTempDir('hearth-import'), maxBytes, knownAttachment: () => undefined });
+  stageImport(chunks(text, size), { files: new FileStore(makeTempDir('hearth-import')), maxBytes, knownAttachment: () => undefined });
 
 test('records come out the same however the body is cut into chunks, with the line each came from', async () => {
   for (const size of [1, 3, 7, 64, 1 << 20]) {

@@ -1,7 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
-import { filePath, hasExtractedText, textPath, type FileKind } from '@/lib/attachments/files';
+import { hasExtractedText, type FileKind, type FileStore } from '@/lib/attachments/file-store';
 import type { libraryQueries } from '@/db/queries/library';
 import { asStorageFull, HearthError } from '@/lib/errors';
 import { describeIssue, headerSchema, LIBRARY_FORMAT, LIBRARY_VERSION, MAX_LINE_BYTES, recordSchema, type LibraryRecord } from './format';
@@ -129,10 +128,10 @@ function parseJson(bytes: Buffer, line: number): unknown {
   }
 }
 
-/** Step 1: reads and checks the body, staging what it holds in `dir`/tmp. */
+/** Step 1: reads and checks the body, staging what it holds in the file store's tmp folder. */
 export async function stageImport(
   body: AsyncIterable<Uint8Array>,
-  { dir, maxBytes, knownAttachment }: { dir: string; maxBytes: number; knownAttachment: ImportStore['attachmentByHash'] },
+  { files, maxBytes, knownAttachment }: { files: FileStore; maxBytes: number; knownAttachment: ImportStore['attachmentByHash'] },
 ): Promise<StagedImport> {
   const reader = new LineReader(body, maxBytes);
   const first = await reader.line();
@@ -160,7 +159,7 @@ export async function stageImport(
       `This library file is version ${header.data.version}; this Hearth reads version ${LIBRARY_VERSION}. Update Hearth to import it.`,
     );
   }
-  return stageLibrary(reader, dir);
+  return stageLibrary(reader, files);
 }
 
 function stageThreadJson(bytes: Buffer, knownAttachment: ImportStore['attachmentByHash']): StagedImport {
@@ -176,10 +175,8 @@ function stageThreadJson(bytes: Buffer, knownAttachment: ImportStore['attachment
   return { source: 'thread', records: () => records.map((record) => ({ line: 1, record })), files: [], discard: () => undefined };
 }
 
-async function stageLibrary(reader: LineReader, dir: string): Promise<StagedImport> {
-  const tmpDir = path.join(dir, 'tmp');
-  fs.mkdirSync(tmpDir, { recursive: true });
-  const recordsPath = path.join(tmpDir, `import-${randomUUID()}.jsonl`);
+async function stageLibrary(reader: LineReader, fileStore: FileStore): Promise<StagedImport> {
+  const recordsPath = `${fileStore.tempPath('import-')}.jsonl`;
   const files: StagedFile[] = [];
   const temporary = [recordsPath];
   const discard = () => {
@@ -238,7 +235,7 @@ async function stageLibrary(reader: LineReader, dir: string): Promise<StagedImpo
         if (r.part === 'text' && !hasExtractedText(kind)) throw bad(`line ${line}: only a PDF or Word file has extracted text`);
         if (files.some((f) => f.sha256 === r.sha256 && f.part === r.part)) throw bad(`line ${line}: the file ${r.sha256} comes twice`);
         if (r.chunk !== 0) throw bad(`line ${line}: chunk ${r.chunk} of the file ${r.sha256} comes without the chunks before it`);
-        const tmp = path.join(tmpDir, `import-${randomUUID()}`);
+        const tmp = fileStore.tempPath('import-');
         temporary.push(tmp);
         open = { sha256: r.sha256, part: r.part, next: 0, fd: fs.openSync(tmp, 'w'), hash: createHash('sha256'), tmp };
       }
@@ -311,7 +308,7 @@ const zero = (): Record<Counted, number> => ({
 });
 
 /** Step 2: applies a staged import in one transaction; all or nothing. */
-export function applyImport(store: ImportStore, staged: StagedImport, dir: string): ImportSummary {
+export function applyImport(store: ImportStore, staged: StagedImport, files: FileStore): ImportSummary {
   const summary: ImportSummary = { source: staged.source, added: zero(), alreadyHere: zero() };
   const count = (what: Counted, added: boolean) => summary[added ? 'added' : 'alreadyHere'][what]++;
   const placed: string[] = [];
@@ -329,14 +326,13 @@ export function applyImport(store: ImportStore, staged: StagedImport, dir: strin
         }
       }
       for (const f of staged.files) {
-        const target = f.part === 'original' ? filePath(dir, f.sha256) : textPath(dir, { sha256: f.sha256, kind: f.kind });
-        if (fs.existsSync(target)) {
+        // A file already here stays; its staged copy goes with the other temporary files.
+        if (files.has(f.sha256, f.part, f.kind)) {
           count('files', false);
           continue;
         }
-        fs.mkdirSync(path.dirname(target), { recursive: true });
-        fs.renameSync(f.tmp, target);
-        placed.push(target);
+        files.place(f.tmp, f.sha256, f.part, f.kind);
+        placed.push(files.pathOf(f.sha256, f.part, f.kind));
         count('files', true);
       }
     });

@@ -1,6 +1,5 @@
 import 'server-only';
-import fs from 'node:fs';
-import { filePath, filesDir } from '@/lib/attachments/files';
+import { FileStore } from '@/lib/attachments/file-store';
 import { getDb } from '@/db';
 import { createAuth, type Auth } from '@/lib/auth/auth';
 import { installAuthGate } from '@/lib/auth/gate';
@@ -30,6 +29,8 @@ import { LibraryUpdates } from './updates';
 export type Runtime = {
   config: Config;
   store: Store;
+  /** The attached files on disk (DATA_DIR/files). */
+  files: FileStore;
   /** The model servers of the settings in force (a new pool when the Settings page changes them). */
   readonly models: ModelPool;
   settings: SettingsService;
@@ -74,6 +75,7 @@ export function buildRuntime(
           })),
       { slots: s.modelSlots ?? undefined, recheckMs: config.MODEL_RECHECK_MS, log: (m) => console.warn(m) },
     );
+  const files = FileStore.of(config.DATA_DIR);
   const updates = new LibraryUpdates();
   const memory = memoryBook({ store, updates });
   // The tool schemas are computed when a set is made: once, and again when a setting they use changes.
@@ -81,6 +83,7 @@ export function buildRuntime(
     createToolSet({
       config: { ...config, SEARXNG_URL: s.searxngUrl || undefined, HEARTH_TIMEZONE: s.timezone },
       store,
+      files,
       now,
       memory,
       allowAddress,
@@ -128,8 +131,8 @@ export function buildRuntime(
           })
         : undefined,
     imageData: ({ sha256, mime }) => {
-      const file = filePath(filesDir(config.DATA_DIR), sha256);
-      return fs.existsSync(file) ? `data:${mime};base64,${fs.readFileSync(file).toString('base64')}` : undefined;
+      const bytes = files.read(sha256);
+      return bytes ? `data:${mime};base64,${bytes.toString('base64')}` : undefined;
     },
     log: (m) => console.warn(m),
   });
@@ -144,6 +147,7 @@ export function buildRuntime(
   return {
     config,
     store,
+    files,
     get models() {
       return models;
     },

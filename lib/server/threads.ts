@@ -6,7 +6,6 @@ import type { Thread } from '@/db/schema';
 import { HearthError } from '@/lib/errors';
 import { DECISIONS_LAYER_ID, renderDecisionsSummary } from '@/lib/decide/history';
 import type { TurnRegistry } from '@/lib/turns/registry';
-import { filesDir, removeUnreferenced } from '@/lib/attachments/files';
 import type { Runtime } from './runtime';
 import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
 import { MessageTree } from '@/lib/threads/tree';
@@ -37,7 +36,7 @@ export function deleteThread(rt: Runtime, id: string): void {
   const files = rt.store.fileHashesOfThread({ threadId: id });
   rt.turns.cancelThread(id);
   if (!rt.store.deleteThread({ id })) throw new HearthError('not_found', 'There is no thread with that id.');
-  removeUnreferenced(filesDir(rt.config.DATA_DIR), files, (sha256) => rt.store.isFileReferenced({ sha256 }));
+  rt.files.removeUnreferenced(files, (sha256) => rt.store.isFileReferenced({ sha256 }));
 }
 
 export function requireThread(store: Store, id: string): Thread {
@@ -95,7 +94,7 @@ export function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: 
     return hashes;
   });
   // Once the rows are gone: a file still sent elsewhere stays.
-  removeUnreferenced(filesDir(rt.config.DATA_DIR), files, (sha256) => store.isFileReferenced({ sha256 }));
+  rt.files.removeUnreferenced(files, (sha256) => store.isFileReferenced({ sha256 }));
 }
 
 /**

@@ -2,13 +2,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { mock, test } from 'node:test';
-import { filesDir, textPath } from '@/lib/attachments/files';
+import { FileStore, type FileKind } from '@/lib/attachments/file-store';
 import { parseConfig } from '@/lib/config';
 import { freshStore, seedExchange } from '@/lib/testing/store';
 import { makeTempDir } from '@/lib/testing/temp-dir';
 import { createHostGuard } from './politeness';
 import { createToolSet } from './toolset';
 import type { MemoryBook } from './types';
+
+const filesDir = (dataDir: string) => FileStore.of(dataDir).root;
+const textPath = (dir: string, file: { sha256: string; kind: FileKind }) => new FileStore(dir).textPathOf(file);
 
 /**
  * The tool set a turn gets, over a real database: which tools are in it, when research counts

@@ -1,20 +1,22 @@
-import fs from 'node:fs';
 import { pdfText } from '@/lib/attachments/extract';
-import { filesDir, textPath, type FileKind } from '@/lib/attachments/files';
+import { FileStore, type FileKind } from '@/lib/attachments/file-store';
 import { grepAttachmentTool, readAttachmentTool } from './attachments';
 import type { Config } from '@/lib/config';
-import type { ToolSet } from '@/lib/turns/registry';
 import { calculatorTool } from './calculator';
 import { nowTool } from './now';
 import { createHostGuard, hostKey, type HostStore, type RateBudget } from './politeness';
 
-const SEARXNG_BUDGET: RateBudget = { minGapMs: 0, perMinute: 60, perHour: 600, perDay: 5000 };
-import { createToolRegistry } from './registry';
+import { createToolRegistry, type ToolRegistry } from './registry';
 import { rememberTool } from './remember';
 import { searchConversationsTool } from './search-conversations';
-import type { ConversationHit, MemoryBook, Tool } from './types';
+import type { ConversationHit, MemoryBook, Tool, ToolDeps } from './types';
 import { searchLibrary, type SearchStore } from '@/lib/search/search';
 import { createFetchUrlTool, createWebSearchTool } from './web';
+
+const SEARXNG_BUDGET: RateBudget = { minGapMs: 0, perMinute: 60, perHour: 600, perDay: 5000 };
+
+/** The tools a turn is offered: the registry, whether research can run now, and each thread's dependencies. */
+export type ToolSet = { registry: ToolRegistry; researchAvailable: () => boolean; deps: (threadId: string) => ToolDeps };
 
 /** What the tool set needs from the database. */
 export type ToolStore = HostStore &
@@ -33,6 +35,7 @@ const EXCERPT_CHARS = 600;
 export function createToolSet({
   config,
   store,
+  files = FileStore.of(config.DATA_DIR),
   now,
   fetchImpl,
   memory,
@@ -42,6 +45,8 @@ export function createToolSet({
 }: {
   config: Config;
   store: ToolStore;
+  /** Where attached files are read from (the data folder's store unless given). */
+  files?: FileStore;
   now: () => number;
   fetchImpl?: typeof fetch;
   memory?: MemoryBook;
@@ -55,7 +60,6 @@ export function createToolSet({
   const guard = createHostGuard(store, now, budgets);
   const tools: Tool[] = [calculatorTool, nowTool, searchConversationsTool, readAttachmentTool as Tool, grepAttachmentTool as Tool];
   if (memory) tools.push(rememberTool as Tool);
-  const files = filesDir(config.DATA_DIR);
   let searchHost: string | null = null;
   if (config.SEARXNG_URL) {
     searchHost = hostKey(config.SEARXNG_URL);
@@ -76,8 +80,8 @@ export function createToolSet({
       attachmentText: (id) => {
         const a = store.attachmentOfThread({ id, threadId });
         if (!a) return undefined;
-        const onDisk = textPath(files, a);
-        return { name: a.name, path: fs.existsSync(onDisk) ? onDisk : null, text: a.text, chars: a.chars, lines: a.lines };
+        const onDisk = files.has(a.sha256, 'text', a.kind) ? files.textPathOf(a) : null;
+        return { name: a.name, path: onDisk, text: a.text, chars: a.chars, lines: a.lines };
       },
       searchConversations: ({ query, limit, excludeThreadId }) => {
         const search = (anyWord: boolean) =>

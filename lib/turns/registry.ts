@@ -1,16 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ContextRuntime, Slot } from '@/lib/context/layers';
-import {
-  historyCharsFor,
-  historyLayer,
-  identityLayer,
-  imageTokens,
-  memoryLayer,
-  type AttachedFile,
-  type HistoryMessage,
-} from '@/lib/context/standard';
-import { recallFacts } from '@/lib/memory/facts';
-import { DECISIONS_LAYER_ID, decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
+import { historyCharsFor } from '@/lib/context/standard';
+import { DECISIONS_LAYER_ID } from '@/lib/decide/history';
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import { asStorageFull, HearthError, isHearthError } from '@/lib/errors';
 import { EMPTY_STATS, type TurnEvent } from '@/lib/contract/events';
@@ -20,8 +10,8 @@ import type { Lease, ModelPool } from '@/lib/llm/pool';
 import { MessageTree } from '@/lib/threads/tree';
 import { compactEvents, expandEvent, fromStored, toStored, type StoredCompact } from './compact';
 import type { BackgroundTitles } from './titles';
-import type { ToolRegistry } from '@/lib/tools/registry';
-import type { ToolDeps } from '@/lib/tools/types';
+import type { ToolSet } from '@/lib/tools/toolset';
+import { assembleContext, type ContextStore, type TurnIdentity } from './turn-context';
 
 /**
  * Turns run detached from the HTTP request that started them. Every event is written to
@@ -33,9 +23,8 @@ import type { ToolDeps } from '@/lib/tools/types';
 type MessageStatus = 'streaming' | 'complete' | 'interrupted' | 'error';
 
 /** What the registry needs from the database (db/store.ts provides it). */
-export type TurnStore = {
+export type TurnStore = ContextStore & {
   transaction<T>(fn: () => T): T;
-  getThread(args: { id: string }): { id: string; title: string; systemPrompt: string; currentLeafId: string | null } | undefined;
   titleIfUntitled(args: { id: string; title: string }): void;
   touchThread(args: { id: string; now: number }): void;
   insertMessage(row: {
@@ -50,16 +39,6 @@ export type TurnStore = {
   }): unknown;
   updateMessage(args: { id: string; content?: string; status?: MessageStatus; errorCode?: string | null }): void;
   getMessage(args: { id: string }): { id: string; content: string } | undefined;
-  /** A thread's messages, every branch, oldest first. */
-  listMessages(args: { threadId: string }): {
-    id: string;
-    parentId: string | null;
-    role: 'user' | 'assistant';
-    content: string;
-    status: MessageStatus;
-    turnId: string | null;
-    contextBlock: string | null;
-  }[];
   setCurrentLeaf(args: { threadId: string; leafId: string | null }): void;
   copyAttachments(args: { fromMessageId: string; toMessageId: string; newId: () => string; now: number }): number;
   setContextBlock(args: { id: string; contextBlock: string | null }): void;
@@ -90,7 +69,6 @@ export type TurnStore = {
         decisions: Map<number, DecisionRecord>;
       }
     | undefined;
-  decisionRowsOfThread(args: { threadId: string; layerId: string }): (DecisionRecord & { id: number; turnId: string | null })[];
   eventsAfter(args: { turnId: string; after: number }): { seq: number; type: string; data: Record<string, unknown> }[];
   lastEventSeq(args: { turnId: string }): number;
   appendStep(args: { turnId: string; seq: number; kind: string; data: unknown; now: number }): void;
@@ -107,44 +85,8 @@ export type TurnStore = {
     ms: number;
     createdAt: number;
   }): void;
-  appendDecisions(args: {
-    layerId: string;
-    scope: 'execution' | 'thread' | 'resource';
-    scopeKey: string;
-    records: DecisionRecord[];
-    maxRecords: number;
-    turnId: string | null;
-    threadId: string | null;
-  }): void;
-  loadDecisions(args: { layerId: string; scope: string; scopeKey: string }): DecisionRecord[];
-  listMemories(): { text: string; updatedAt: number }[];
   linkAttachments(args: { ids: string[]; messageId: string }): number;
-  attachmentsOfThread(args: { threadId: string }): {
-    id: string;
-    messageId: string | null;
-    name: string;
-    mime: string;
-    size: number;
-    text: string;
-    chars: number;
-    lines: number;
-    kind?: string;
-    sha256?: string;
-    width?: number | null;
-    height?: number | null;
-  }[];
 };
-
-export type TurnIdentity = {
-  assistantName: string;
-  timezone: string;
-  location?: string;
-  userName?: string;
-  /** Instructions for every conversation, before the thread's own. */
-  defaultInstructions?: string;
-};
-
-export type ToolSet = { registry: ToolRegistry; researchAvailable: () => boolean; deps: (threadId: string) => ToolDeps };
 
 export type RegistryOptions = {
   store: TurnStore;
@@ -457,82 +399,20 @@ export class TurnRegistry {
     lease: Lease,
   ): Promise<TurnOutcome> {
     const { store } = this.options;
-    // The history window fits the context of the server this turn runs on.
-    const historyChars = this.options.historyChars ?? historyCharsFor(lease.contextSize ?? DEFAULT_CONTEXT_TOKENS);
-    const thread = store.getThread({ id: live.threadId });
-    if (!thread) throw new HearthError('not_found', 'The thread was deleted.');
-    // The model sees the branch the question is on: the path from the thread's first message to it.
-    const path = new MessageTree(store.listMessages({ threadId: live.threadId })).pathTo(ids.userMessageId);
-    // Stryker disable next-line StringLiteral: equivalent, the path ends at the question this turn stored (a deleted thread fails the check above)
-    const question = path.at(-1)?.content ?? '';
-    // A message without a turn adds null, which matches nothing: checks without a turn are kept anyway.
-    const onPath = new Set<string | null>(path.map((m) => m.turnId));
-    onPath.add(live.turnId);
-    const files = new Map<string, AttachedFile[]>();
-    for (const a of store.attachmentsOfThread({ threadId: live.threadId })) {
-      if (!a.messageId) continue;
-      // An image goes to the model as itself when its server sees images, else as a line saying it cannot.
-      const file: AttachedFile =
-        // Stryker disable next-line ConditionalExpression: equivalent, only images are stored with a width and a height
-        a.kind === 'image' && a.width && a.height
-          ? {
-              ...a,
-              image: {
-                width: a.width,
-                height: a.height,
-                tokens: imageTokens(a.width, a.height),
-                dataUrl: lease.vision && a.sha256 ? this.options.imageData?.({ sha256: a.sha256, mime: a.mime }) : undefined,
-              },
-            }
-          : a;
-      files.set(a.messageId, [...(files.get(a.messageId) ?? []), file]);
-    }
-    // Each earlier message as it was sent in its own turn; the question gets this turn's block.
-    const history: HistoryMessage[] = path
-      .filter((m) => m.role === 'user' || (m.status === 'complete' && m.content.trim() !== ''))
-      .map((m) => ({
-        role: m.role,
-        content: m.content,
-        contextBlock: m.id === ids.userMessageId ? null : m.contextBlock,
-        files: files.get(m.id),
-      }));
-    const earlierAnswers = history
-      .filter((m) => m.role === 'assistant')
-      .slice(-3)
-      .map((m) => m.content);
     const tools = this.options.tools();
-    const identity = this.options.identity();
-    const now = this.now();
-    const storage: DecisionStorage = {
-      // The thread's checks so far, from this branch only: another branch's turns are not this conversation.
-      load: ({ layerId, scope, scopeKey }) =>
-        // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: equivalent, the one thread-scoped layer here is keyed by this thread
-        scope === 'thread' && scopeKey === live.threadId
-          ? store
-              .decisionRowsOfThread({ threadId: live.threadId, layerId })
-              .filter((r) => r.turnId === null || onPath.has(r.turnId))
-              .map(({ id: _id, turnId: _turnId, ...record }) => record)
-          : store.loadDecisions({ layerId, scope, scopeKey }),
-      append: ({ layerId, scope, scopeKey, record, maxRecords }) =>
-        store.appendDecisions({ layerId, scope, scopeKey, records: [record], maxRecords, turnId: live.turnId, threadId: live.threadId }),
-    };
-    const context = await ContextRuntime.create(
-      [
-        identityLayer({
-          ...identity,
-          modelId: lease.modelId ?? 'local model',
-          now,
-          webSearch: tools.researchAvailable(),
-          toolNames: tools.registry.tools.map((t) => t.name),
-          systemPrompt: thread.systemPrompt,
-        }),
-        historyLayer(history, { maxMessages: 40, maxChars: historyChars }),
-        memoryLayer(recallFacts(store.listMemories(), question)),
-        decisionsHistoryLayer({ scope: 'thread', storage, slot: Slot.DECISIONS }),
-      ] as const,
-      // Stryker disable next-line StringLiteral: equivalent, no layer here keeps anything per resource
-      { executionId: live.turnId, threadId: live.threadId, resourceId: 'local-user' },
-    );
+    const { context, question, earlierAnswers } = await assembleContext({
+      store,
+      threadId: live.threadId,
+      turnId: live.turnId,
+      userMessageId: ids.userMessageId,
+      lease,
+      tools,
+      identity: this.options.identity(),
+      now: this.now(),
+      // The history window fits the context of the server this turn runs on.
+      historyChars: this.options.historyChars ?? historyCharsFor(lease.contextSize ?? DEFAULT_CONTEXT_TOKENS),
+      imageData: this.options.imageData,
+    });
     const steps = new StepLedger(ids.steps, (step) => store.appendStep({ turnId: live.turnId, ...step, now: this.now() }));
     const outcome = await runTurn(
       { question, earlierAnswers },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { filesDir, receiveUpload } from '@/lib/attachments/files';
+import { receiveUpload } from '@/lib/attachments/files';
 import { handle, json, otherMethods } from '@/lib/api/http';
 import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
@@ -22,7 +22,7 @@ export function POST(request: Request) {
       if (!/^multipart\/form-data\s*;/i.test(type) || !request.body) {
         throw new HearthError('unsupported_type', 'Send the file as multipart/form-data in a field called "file".');
       }
-      const { config, store } = getRuntime();
+      const { config, store, files } = getRuntime();
       const maxTextBytes = config.HEARTH_MAX_UPLOAD_MB * 1024 * 1024;
       if (Number(request.headers.get('content-length') ?? 0) > maxTextBytes + 64 * 1024) {
         throw new HearthError(
@@ -33,7 +33,7 @@ export function POST(request: Request) {
       const file = await receiveUpload({
         body: request.body,
         contentType: type,
-        dir: filesDir(config.DATA_DIR),
+        files,
         limits: { maxTextBytes, maxDocumentBytes: MAX_DOCUMENT_BYTES },
       });
       const row = store.insertAttachment({

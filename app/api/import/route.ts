@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { filesDir } from '@/lib/attachments/files';
 import { handle, json, otherMethods } from '@/lib/api/http';
 import { HearthError } from '@/lib/errors';
 import { applyImport, stageImport } from '@/lib/library/import';
@@ -26,15 +25,14 @@ export function POST(request: Request) {
     request,
     async () => {
       if (!request.body) throw new HearthError('bad_request', 'The request has no body: send the library file.');
-      const { config, store, updates } = getRuntime();
+      const { config, store, files, updates } = getRuntime();
       const maxBytes = config.HEARTH_MAX_IMPORT_MB * 1024 * 1024;
       if (Number(request.headers.get('content-length') ?? 0) > maxBytes) {
         throw new HearthError('too_large', `The import is larger than ${config.HEARTH_MAX_IMPORT_MB} MB (HEARTH_MAX_IMPORT_MB).`);
       }
-      const dir = filesDir(config.DATA_DIR);
       const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>);
-      const staged = await stageImport(body, { dir, maxBytes, knownAttachment: store.attachmentByHash });
-      const summary = applyImport(store, staged, dir);
+      const staged = await stageImport(body, { files, maxBytes, knownAttachment: store.attachmentByHash });
+      const summary = applyImport(store, staged, files);
       updates.publish({ type: 'library' });
       return json(summary);
     },

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import { Readable } from 'node:stream';
 import { handle, otherMethods, parseId } from '@/lib/api/http';
 import { idParam } from '@/lib/contract/requests';
-import { filePath, filesDir } from '@/lib/attachments/files';
+import { FileStore, type OpenedFile } from '@/lib/attachments/file-store';
 import { ATTACHABLE_IMAGE_TYPES, imageType } from '@/lib/attachments/image';
 import { isMimeType } from '@/lib/attachments/mime';
 import { HearthError } from '@/lib/errors';
@@ -23,32 +21,24 @@ type Params = { params: Promise<{ id: string }> };
 export function GET(request: Request, { params }: Params) {
   return handle(request, async () => {
     const id = parseId(idParam, (await params).id, 'attachment');
-    const { store, config } = getRuntime();
+    const { store, files } = getRuntime();
     const row = store.attachmentFile({ id });
     if (!row) throw new HearthError('not_found', 'There is no attachment with that id.');
     // One open for everything: the size, the first bytes that say what it is, and the stream.
-    let fd: number;
-    try {
-      fd = fs.openSync(filePath(filesDir(config.DATA_DIR), row.sha256), 'r');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-        throw new HearthError('not_found', 'The file of this attachment is no longer stored.');
-      throw err;
-    }
-    let size: number;
+    const file = files.open(row.sha256);
+    if (!file) throw new HearthError('not_found', 'The file of this attachment is no longer stored.');
     let image: string | null;
     try {
-      size = fs.fstatSync(fd).size;
-      image = servedImageType(fd);
+      image = servedImageType(file);
     } catch (err) {
-      fs.closeSync(fd);
+      FileStore.close(file);
       throw err;
     }
     const disposition = `${image ? 'inline' : 'attachment'}; filename="${asciiName(row.name)}"; filename*=UTF-8''${encodeURIComponent(row.name)}`;
-    return new Response(Readable.toWeb(fs.createReadStream('', { fd, start: 0 })) as ReadableStream<Uint8Array>, {
+    return new Response(FileStore.stream(file), {
       headers: {
         'Content-Type': image ?? safeDownloadType(row.mime),
-        'Content-Length': String(size),
+        'Content-Length': String(file.size),
         'Content-Disposition': disposition,
         // The id names one stored file for good.
         'Cache-Control': 'private, max-age=31536000, immutable',
@@ -63,9 +53,8 @@ function asciiName(name: string): string {
 }
 
 /** The raster type the file's own first bytes show, when it is one Hearth shows inline. */
-function servedImageType(fd: number): string | null {
-  const head = Buffer.alloc(32);
-  const type = imageType(head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)));
+function servedImageType(file: OpenedFile): string | null {
+  const type = imageType(FileStore.head(file, 32));
   return type && ATTACHABLE_IMAGE_TYPES.has(type) ? type : null;
 }
 

@@ -1,0 +1,168 @@
+import { ContextRuntime, Slot } from '@/lib/context/layers';
+import { historyLayer, identityLayer, imageTokens, memoryLayer, type AttachedFile, type HistoryMessage } from '@/lib/context/standard';
+import type { DecisionRecord } from '@/lib/contract/decisions';
+import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
+import { HearthError } from '@/lib/errors';
+import type { Lease } from '@/lib/llm/pool';
+import { recallFacts } from '@/lib/memory/facts';
+import { MessageTree } from '@/lib/threads/tree';
+import type { ToolSet } from '@/lib/tools/toolset';
+
+/**
+ * The model's context for one turn, put together from what is stored: who the assistant and
+ * the user are, the branch the question is on with each message's files and its own context
+ * block, the facts that bear on the question, and the thread's earlier checks.
+ */
+
+/** What assembling a turn's context reads from the database (db/store.ts provides it). */
+export type ContextStore = {
+  getThread(args: { id: string }): { id: string; title: string; systemPrompt: string; currentLeafId: string | null } | undefined;
+  /** A thread's messages, every branch, oldest first. */
+  listMessages(args: { threadId: string }): {
+    id: string;
+    parentId: string | null;
+    role: 'user' | 'assistant';
+    content: string;
+    status: 'streaming' | 'complete' | 'interrupted' | 'error';
+    turnId: string | null;
+    contextBlock: string | null;
+  }[];
+  decisionRowsOfThread(args: { threadId: string; layerId: string }): (DecisionRecord & { id: number; turnId: string | null })[];
+  loadDecisions(args: { layerId: string; scope: string; scopeKey: string }): DecisionRecord[];
+  appendDecisions(args: {
+    layerId: string;
+    scope: 'execution' | 'thread' | 'resource';
+    scopeKey: string;
+    records: DecisionRecord[];
+    maxRecords: number;
+    turnId: string | null;
+    threadId: string | null;
+  }): void;
+  listMemories(): { text: string; updatedAt: number }[];
+  attachmentsOfThread(args: { threadId: string }): {
+    id: string;
+    messageId: string | null;
+    name: string;
+    mime: string;
+    size: number;
+    text: string;
+    chars: number;
+    lines: number;
+    kind?: string;
+    sha256?: string;
+    width?: number | null;
+    height?: number | null;
+  }[];
+};
+
+export type TurnIdentity = {
+  assistantName: string;
+  timezone: string;
+  location?: string;
+  userName?: string;
+  /** Instructions for every conversation, before the thread's own. */
+  defaultInstructions?: string;
+};
+
+export type ContextRequest = {
+  store: ContextStore;
+  threadId: string;
+  turnId: string;
+  /** The question this turn answers. */
+  userMessageId: string;
+  /** Where the turn runs: its model's name and whether it sees images. */
+  lease: Pick<Lease, 'modelId' | 'vision'>;
+  tools: Pick<ToolSet, 'registry' | 'researchAvailable'>;
+  identity: TurnIdentity;
+  now: number;
+  /** Upper bound on history sent to the model, in characters. */
+  historyChars: number;
+  /** A stored image as a data URL, for a server that sees images. */
+  imageData?: (file: { sha256: string; mime: string }) => string | undefined;
+};
+
+export type TurnContext = {
+  context: ContextRuntime;
+  question: string;
+  /** The last three answers on the branch: the verdict reads them to see what was said before. */
+  earlierAnswers: string[];
+};
+
+/** The files of each message of the thread, images as themselves where the server sees them. */
+function filesByMessage({ store, threadId, lease, imageData }: ContextRequest): Map<string, AttachedFile[]> {
+  const files = new Map<string, AttachedFile[]>();
+  for (const a of store.attachmentsOfThread({ threadId })) {
+    if (!a.messageId) continue;
+    // An image goes to the model as itself when its server sees images, else as a line saying it cannot.
+    const file: AttachedFile =
+      a.kind === 'image' && a.width && a.height
+        ? {
+            ...a,
+            image: {
+              width: a.width,
+              height: a.height,
+              tokens: imageTokens(a.width, a.height),
+              dataUrl: lease.vision && a.sha256 ? imageData?.({ sha256: a.sha256, mime: a.mime }) : undefined,
+            },
+          }
+        : a;
+    files.set(a.messageId, [...(files.get(a.messageId) ?? []), file]);
+  }
+  return files;
+}
+
+export async function assembleContext(request: ContextRequest): Promise<TurnContext> {
+  const { store, threadId, turnId, userMessageId, tools } = request;
+  const thread = store.getThread({ id: threadId });
+  if (!thread) throw new HearthError('not_found', 'The thread was deleted.');
+  // The model sees the branch the question is on: the path from the thread's first message to it.
+  const path = new MessageTree(store.listMessages({ threadId })).pathTo(userMessageId);
+  // The path ends at the question this turn stored (a deleted thread fails the check above).
+  const question = path.at(-1)?.content ?? '';
+  // A message without a turn adds null, which matches nothing: checks without a turn are kept anyway.
+  const onPath = new Set<string | null>(path.map((m) => m.turnId));
+  onPath.add(turnId);
+  const files = filesByMessage(request);
+  // Each earlier message as it was sent in its own turn; the question gets this turn's block.
+  const history: HistoryMessage[] = path
+    .filter((m) => m.role === 'user' || (m.status === 'complete' && m.content.trim() !== ''))
+    .map((m) => ({
+      role: m.role,
+      content: m.content,
+      contextBlock: m.id === userMessageId ? null : m.contextBlock,
+      files: files.get(m.id),
+    }));
+  const earlierAnswers = history
+    .filter((m) => m.role === 'assistant')
+    .slice(-3)
+    .map((m) => m.content);
+  const storage: DecisionStorage = {
+    // The thread's checks so far, from this branch only: another branch's turns are not this conversation.
+    load: ({ layerId, scope, scopeKey }) =>
+      scope === 'thread' && scopeKey === threadId
+        ? store
+            .decisionRowsOfThread({ threadId, layerId })
+            .filter((r) => r.turnId === null || onPath.has(r.turnId))
+            .map(({ id: _id, turnId: _turnId, ...record }) => record)
+        : store.loadDecisions({ layerId, scope, scopeKey }),
+    append: ({ layerId, scope, scopeKey, record, maxRecords }) =>
+      store.appendDecisions({ layerId, scope, scopeKey, records: [record], maxRecords, turnId, threadId }),
+  };
+  const context = await ContextRuntime.create(
+    [
+      identityLayer({
+        ...request.identity,
+        modelId: request.lease.modelId ?? 'local model',
+        now: request.now,
+        webSearch: tools.researchAvailable(),
+        toolNames: tools.registry.tools.map((t) => t.name),
+        systemPrompt: thread.systemPrompt,
+      }),
+      historyLayer(history, { maxMessages: 40, maxChars: request.historyChars }),
+      memoryLayer(recallFacts(store.listMemories(), question)),
+      decisionsHistoryLayer({ scope: 'thread', storage, slot: Slot.DECISIONS }),
+    ] as const,
+    { executionId: turnId, threadId, resourceId: 'local-user' },
+  );
+  return { context, question, earlierAnswers };
+}
