@@ -36,9 +36,6 @@ export default {
   mutate: [
     ...mutate,
     '!**/*.test.ts',
-    '!lib/engine/deferral-corpus.ts',
-    '!lib/engine/deferral-heldout.ts',
-    '!lib/engine/deferral-phrasings.ts',
   ],
   checkers: ['typescript'],
   tsconfigFile: checkedConfig,

@@ -1,7 +1,8 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { AttachmentInfo } from '@/lib/contract/responses';
+import { useComposerDraft } from './hooks/useComposerDraft';
 import { ImageThumb, isImage } from './Images';
 
 type Props = {
@@ -20,25 +21,6 @@ type Props = {
   draftKey: string;
 };
 
-const draftStorageKey = (key: string) => `hearth.draft.${key}`;
-
-function readDraft(key: string): string {
-  try {
-    return localStorage.getItem(draftStorageKey(key)) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-function keepDraft(key: string, text: string) {
-  try {
-    if (text) localStorage.setItem(draftStorageKey(key), text);
-    else localStorage.removeItem(draftStorageKey(key));
-  } catch {
-    // storage full or off: the text is still in the box
-  }
-}
-
 function size(bytes: number) {
   return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
@@ -49,20 +31,17 @@ function size(bytes: number) {
  * images show as thumbnails until sent; Stop ends a running turn.
  */
 export function Composer({ busy, onSend, onStop, onUpload, attachRef, fillRef, onOpenImage, onEditLast, draftKey }: Props) {
-  const [text, setTextState] = useState('');
-  /** Said when Enter is pressed while the reply is still being written. */
-  const [hint, setHint] = useState<string | null>(null);
-  const setText = (value: string) => {
-    setTextState(value);
-    keepDraft(draftKey, value);
-  };
-  // Each thread has its own draft: switching threads (or reloading) brings back what was typed there.
+  const {
+    text,
+    setText,
+    files,
+    removeFile,
+    uploading,
+    hint,
+    submit,
+    attach: attachFiles,
+  } = useComposerDraft({ draftKey, busy, onSend, onUpload });
   useEffect(() => {
-    setTextState(readDraft(draftKey));
-    setHint(null);
-  }, [draftKey]);
-  useEffect(() => {
-    if (!busy) setHint(null);
     if (!busy) return;
     // Esc stops the reply, unless it is closing something else (the search dialog, the image viewer).
     const onKey = (e: KeyboardEvent) => {
@@ -72,35 +51,10 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, fillRef, o
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [busy, onStop]);
-  const [files, setFiles] = useState<AttachmentInfo[]>([]);
-  const [uploading, setUploading] = useState(0);
   const picker = useRef<HTMLInputElement | null>(null);
 
-  const submit = async () => {
-    const content = text;
-    if (busy && content.trim()) {
-      setHint('The reply is still being written. Press Esc or Stop to end it; what you typed stays here.');
-      return;
-    }
-    if (!content.trim() || busy || uploading > 0) return;
-    const attached = files;
-    setText('');
-    setFiles([]);
-    const ok = await onSend(content, attached);
-    if (!ok) {
-      // nothing typed or attached is lost when sending fails
-      setText(content);
-      setFiles(attached);
-    }
-  };
-
   const attach = async (list: FileList | File[] | null) => {
-    for (const file of Array.from(list ?? [])) {
-      setUploading((n) => n + 1);
-      const info = await onUpload(file);
-      setUploading((n) => n - 1);
-      if (info) setFiles((f) => [...f, info]);
-    }
+    await attachFiles(list);
     if (picker.current) picker.current.value = '';
   };
   const box = useRef<HTMLTextAreaElement | null>(null);
@@ -139,7 +93,7 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, fillRef, o
                 <button
                   type="button"
                   aria-label={`Remove ${f.name}`}
-                  onClick={() => setFiles((all) => all.filter((x) => x.id !== f.id))}
+                  onClick={() => removeFile(f.id)}
                   className="absolute -right-1 -top-1 h-5 w-5 rounded-full bg-stone-800 text-xs leading-5 text-white dark:bg-stone-200 dark:text-stone-900"
                 >
                   ×
@@ -152,7 +106,7 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, fillRef, o
                 className="flex items-center gap-1 rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700"
               >
                 📄 {f.name} <span className="opacity-60">{size(f.size)}</span>
-                <button type="button" aria-label={`Remove ${f.name}`} onClick={() => setFiles((all) => all.filter((x) => x.id !== f.id))}>
+                <button type="button" aria-label={`Remove ${f.name}`} onClick={() => removeFile(f.id)}>
                   ×
                 </button>
               </span>

@@ -2,8 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFERRAL_HEAD, DEFERRAL_MAX, findDeferral, findRefusal, freeCheck } from './deferral';
 import { createHash } from 'node:crypto';
-import { DEFERRALS, GENUINE } from './deferral-corpus';
-import { HELD_OUT_DEFERRALS, HELD_OUT_GENUINE } from './deferral-heldout';
+import corpus from './fixtures/deferral-corpus.json' with { type: 'json' };
+import heldOut from './fixtures/deferral-heldout.json' with { type: 'json' };
+
+const DEFERRALS: string[] = [...corpus.deferrals, ...corpus.deferralsLater];
+const GENUINE: string[] = [...corpus.genuine, ...corpus.genuineLater];
+const HELD_OUT_DEFERRALS: string[] = heldOut.deferrals;
+const HELD_OUT_GENUINE: string[] = heldOut.genuine;
 
 test('the labelled corpus has at least 150 drafts', () => {
   assert.ok(DEFERRALS.length + GENUINE.length >= 150, `${DEFERRALS.length + GENUINE.length} drafts`);

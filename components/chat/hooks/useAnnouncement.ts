@@ -1,0 +1,24 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import type { LiveTurnState } from '@/lib/contract/turn-state';
+
+/**
+ * What a screen reader hears, politely (never each streamed word): that a reply is being
+ * written, then the finished answer, or how the turn ended. Kept after the turn's live state
+ * is cleared, until the next turn says something.
+ */
+export function useAnnouncement(live: LiveTurnState | null): string {
+  const says = !live
+    ? null
+    : !live.ended
+      ? 'Hearth is writing a reply.'
+      : live.error
+        ? `The reply ended: ${live.error.message}`
+        : `Hearth replied: ${(live.final ?? live.draft).slice(0, 600)}`;
+  const [announcement, setAnnouncement] = useState('');
+  useEffect(() => {
+    if (says) setAnnouncement(says);
+  }, [says]);
+  return announcement;
+}
