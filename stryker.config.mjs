@@ -33,10 +33,7 @@ export default {
     nodeArgs: ['--conditions=react-server', '--import', 'tsx', '-r', '{{hookFile}}'],
   },
   coverageAnalysis: 'perTest',
-  mutate: [
-    ...mutate,
-    '!**/*.test.ts',
-  ],
+  mutate: [...mutate, '!**/*.test.ts'],
   checkers: ['typescript'],
   tsconfigFile: checkedConfig,
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },

@@ -68,7 +68,7 @@ export function decisionQueries(db: Db) {
           .limit(maxRecords)
           .all()
           .map((r) => r.id);
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, keep is empty only when the scope has no records, so there is nothing to delete
+        // keep is empty only when the scope has no records, so there is nothing to delete
         if (keep.length > 0)
           tx.delete(decisionRecords)
             .where(and(where, notInArray(decisionRecords.id, keep)))

@@ -94,7 +94,7 @@ export function libraryQueries(db: Db) {
   const statements = new Map<string, Database.Statement<unknown[]>>();
   const prepared = (sql: string) => {
     let s = statements.get(sql);
-    // Stryker disable next-line ConditionalExpression: equivalent, preparing again gives the same statement (the cache only saves time)
+    // preparing again gives the same statement (the cache only saves time)
     if (!s) statements.set(sql, (s = sqlite.prepare<unknown[]>(sql)));
     return s;
   };

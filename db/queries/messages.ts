@@ -51,7 +51,7 @@ export function messageQueries(db: Db) {
           .split('\n')
           .filter((l) => l !== line)
           .join('\n');
-        // Stryker disable next-line ConditionalExpression: equivalent, writing the same block again changes nothing
+        // writing the same block again changes nothing
         if (kept !== block) db.update(messages).set({ contextBlock: kept }).where(eq(messages.id, id)).run();
       }
     },
@@ -81,7 +81,7 @@ export function messageQueries(db: Db) {
      * removes the ones nothing refers to any more).
      */
     deleteMessages({ threadId, ids }: { threadId: string; ids: string[] }): string[] {
-      // Stryker disable next-line ConditionalExpression: equivalent, an empty list deletes nothing and names no file
+      // an empty list deletes nothing and names no file
       if (ids.length === 0) return [];
       return db.transaction((tx) => {
         const own = and(eq(messages.threadId, threadId), inArray(messages.id, ids));
@@ -91,7 +91,7 @@ export function messageQueries(db: Db) {
           .where(and(eq(turns.threadId, threadId), or(inArray(turns.userMessageId, ids), inArray(turns.assistantMessageId, ids))))
           .all()
           .map((t) => t.id);
-        // Stryker disable next-line ConditionalExpression: equivalent, deleting by an empty list of turns deletes nothing
+        // deleting by an empty list of turns deletes nothing
         if (gone.length) {
           tx.delete(decisionRecords).where(inArray(decisionRecords.turnId, gone)).run();
           // Tool calls, events and steps go with their turn (foreign keys, on delete cascade).

@@ -63,7 +63,7 @@ export function searchQueries(db: Db) {
   const statements = new Map<string, Database.Statement>();
   const prepared = (sql: string) => {
     let s = statements.get(sql);
-    // Stryker disable next-line ConditionalExpression: equivalent, preparing again gives the same statement (the cache only saves time)
+    // preparing again gives the same statement (the cache only saves time)
     if (!s) statements.set(sql, (s = sqlite.prepare(sql)));
     return s;
   };

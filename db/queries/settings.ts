@@ -20,7 +20,7 @@ export function settingQueries(db: Db) {
     /** Stores `set` and removes `reset` (back to the environment's value), in one transaction. */
     writeSettings({ set, reset, now }: { set: Record<string, unknown>; reset: string[]; now: number }) {
       db.transaction((tx) => {
-        // Stryker disable next-line ConditionalExpression: equivalent, deleting by an empty list of keys deletes nothing
+        // deleting by an empty list of keys deletes nothing
         if (reset.length) tx.delete(settings).where(inArray(settings.key, reset)).run();
         for (const [key, value] of Object.entries(set)) {
           const json = JSON.stringify(value);

@@ -171,7 +171,7 @@ export function turnQueries(db: Db) {
         )
         .all()
         .map((r) => r.turnId);
-      // Stryker disable next-line ConditionalExpression: equivalent, an empty list of turns selects no rows, so out comes back as it is
+      // an empty list of turns selects no rows, so out comes back as it is
       if (notable.length === 0) return out;
       const rows = db
         .select()

@@ -146,7 +146,7 @@ const WINDOW_STEP = 4;
  * (the question) always goes in, however long; a window opens with the user's side.
  */
 export function selectHistory(messages: readonly HistoryMessage[], budget: HistoryBudget): HistoryMessage[] {
-  // Stryker disable next-line all: equivalent, a fast path (an empty thread's window is empty either way).
+  // a fast path (an empty thread's window is empty either way).
   if (messages.length === 0) return [];
   const sizes = messages.map((m) => messageChars(m, attachmentCharsFor(budget)));
   let earliest = messages.length - 1;

@@ -93,7 +93,7 @@ export function defineDecideStep<Q extends Record<string, Question>, T extends s
       { role: 'user', content: input },
     ];
     const wantProbs = definition.probabilities !== false;
-    // Stryker disable next-line StringLiteral: equivalent, both tries always set it before it is read.
+    // both tries always set it before it is read.
     let lastProblem = 'no answer';
     for (let attempt = 0; attempt < 2; attempt++) {
       let result;
@@ -190,11 +190,11 @@ export function defineDecideStep<Q extends Record<string, Question>, T extends s
 export function parseAnswerJson(content: string): Record<string, unknown> | null {
   const start = content.indexOf('{');
   const end = content.lastIndexOf('}');
-  // Stryker disable next-line all: equivalent, a fast path; without it the slice is empty or a lone "}" and fails to parse.
+  // a fast path; without it the slice is empty or a lone "}" and fails to parse.
   if (start < 0 || end <= start) return null;
   try {
     const value = JSON.parse(content.slice(start, end + 1)) as unknown;
-    // Stryker disable next-line all: equivalent, text running from a "{" parses as an object or not at all; kept as the type's proof.
+    // text running from a "{" parses as an object or not at all; kept as the type's proof.
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;

@@ -15,7 +15,7 @@ export function valueDistribution(
   quoted: boolean,
 ): Record<string, number> | null {
   const marker = new RegExp(`"${escapeRegExp(key)}"\\s*:\\s*${quoted ? '"' : ''}`);
-  // Stryker disable next-line StringLiteral: equivalent, any start text without the marker shifts every position alike.
+  // any start text without the marker shifts every position alike.
   let before = '';
   for (const entry of tokens) {
     const withChosen = before + entry.token;

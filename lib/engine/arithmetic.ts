@@ -32,7 +32,7 @@ const IDENTIFIERS = [
 /** The free check: at least two numbers and an arithmetic cue, once identifiers are left out. */
 export function looksLikeArithmetic(question: string): boolean {
   const text = IDENTIFIERS.reduce((t, re) => t.replace(re, ' '), question);
-  // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent, no match and a one-element fallback both fall short of two numbers; and once identifiers are gone a digit-dash-digit run sits only between non-word characters, so whatever replaces it can neither make nor break a cue
+  // no match and a one-element fallback both fall short of two numbers; and once identifiers are gone a digit-dash-digit run sits only between non-word characters, so whatever replaces it can neither make nor break a cue
   return (text.match(NUMBER) ?? []).length >= 2 && CUE.test(text.replace(/\d[\d.]*-\d/g, ''));
 }
 

@@ -86,7 +86,7 @@ export async function runGate(input: GateInput): Promise<GateOutcome> {
   if (!input.researchAvailable) return { pass: true };
 
   if (input.toolResults.length === 0 && !input.calculationRan) {
-    // Stryker disable next-line ArrowFunction: equivalent, undefined and null read the same below
+    // undefined and null read the same below
     const answers = (await input.freshness().catch(() => null))?.answers ?? {};
     const answer = answers.needs_fresh;
     if (saidYes(answer)) {

@@ -71,7 +71,7 @@ export class MarkupHoldback {
     // Keep back a tail that could be the start of a marker ("<tool_c").
     let keep = 0;
     for (const m of MARKERS) {
-      // Stryker disable next-line MethodExpression,ArithmeticOperator,EqualityOperator: equivalent, a prefix as long as the marker is the marker, which indexOf ruled out above; k = keep changes nothing
+      // a prefix as long as the marker is the marker, which indexOf ruled out above; k = keep changes nothing
       for (let k = Math.min(m.length - 1, this.buffer.length); k > keep; k--) {
         if (this.buffer.endsWith(m.slice(0, k))) {
           keep = k;

@@ -179,7 +179,7 @@ export const grepAttachmentTool = defineTool({
     }
     const workerData = {
       path: file.path,
-      // Stryker disable next-line StringLiteral: equivalent, the worker reads a file with a path from disk and never looks at text
+      // the worker reads a file with a path from disk and never looks at text
       text: file.path ? '' : file.text,
       pattern,
       regex: Boolean(regex),
@@ -197,16 +197,16 @@ export const grepAttachmentTool = defineTool({
         );
       };
       if (signal.aborted) return stop();
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, a signal aborts once
+      // a signal aborts once
       signal.addEventListener('abort', stop, { once: true });
       worker.once('message', (r: GrepResult) => {
-        // Stryker disable next-line StringLiteral: equivalent, a stop after the search ended rejects a settled promise
+        // a stop after the search ended rejects a settled promise
         signal.removeEventListener('abort', stop);
         void worker.terminate();
         resolve(r);
       });
       worker.once('error', (err) => {
-        // Stryker disable next-line StringLiteral: equivalent, a stop after the search ended rejects a settled promise
+        // a stop after the search ended rejects a settled promise
         signal.removeEventListener('abort', stop);
         reject(new ToolError(`the search failed: ${err.message}`));
       });

@@ -17,7 +17,7 @@ const DECIMAL_DIGITS = 20;
 type Rational = { n: bigint; d: bigint };
 
 function abs(x: bigint) {
-  // Stryker disable next-line EqualityOperator: equivalent, the negation of 0 is 0
+  // the negation of 0 is 0
   return x < 0n ? -x : x;
 }
 function gcd(a: bigint, b: bigint): bigint {
@@ -30,9 +30,9 @@ function bits(x: bigint): bigint {
   return BigInt(abs(x).toString(2).length);
 }
 function make(n: bigint, d: bigint): Rational {
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, no caller passes a zero denominator (division and modulo check first); kept as a guard
+  // no caller passes a zero denominator (division and modulo check first); kept as a guard
   if (d === 0n) throw new ToolError('division by zero');
-  // Stryker disable next-line EqualityOperator: equivalent, d is not 0 here
+  // d is not 0 here
   if (d < 0n) [n, d] = [-n, -d];
   const g = gcd(n, d) || 1n;
   const r = { n: n / g, d: d / g };
@@ -43,13 +43,13 @@ const add = (a: Rational, b: Rational) => make(a.n * b.d + b.n * a.d, a.d * b.d)
 const sub = (a: Rational, b: Rational) => make(a.n * b.d - b.n * a.d, a.d * b.d);
 const mul = (a: Rational, b: Rational) => make(a.n * b.n, a.d * b.d);
 const div = (a: Rational, b: Rational) => {
-  // Stryker disable next-line ConditionalExpression: equivalent, make() refuses the zero denominator with the same words
+  // make() refuses the zero denominator with the same words
   if (b.n === 0n) throw new ToolError('division by zero');
   return make(a.n * b.d, a.d * b.n);
 };
 const cmp = (a: Rational, b: Rational) => {
   const x = a.n * b.d - b.n * a.d;
-  // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent, cmp only serves min and max, where a tie picks an equal value either way
+  // cmp only serves min and max, where a tie picks an equal value either way
   return x < 0n ? -1 : x > 0n ? 1 : 0;
 };
 
@@ -69,15 +69,15 @@ function pow(base: Rational, exp: Rational): Rational {
   if (base.n !== 0n && abs(base.n) !== 1n && bits(base.n) * e > MAX_BITS) throw new ToolError('the result is too big to compute exactly');
   if (base.d !== 1n && bits(base.d) * e > MAX_BITS) throw new ToolError('the result is too big to compute exactly');
   const r = make(base.n ** e, base.d ** e);
-  // Stryker disable next-line EqualityOperator: equivalent, x^0 is 1, and 1/1 is 1
+  // x^0 is 1, and 1/1 is 1
   return exp.n < 0n ? div({ n: 1n, d: 1n }, r) : r;
 }
 
 /** Integer square root by Newton's method (exact for any size). */
 function isqrt(n: bigint): bigint {
-  // Stryker disable next-line EqualityOperator: equivalent, isqrt(2) as 2 fails the square test as 1 does, so sqrt takes the same path
+  // isqrt(2) as 2 fails the square test as 1 does, so sqrt takes the same path
   if (n < 2n) return n;
-  // Stryker disable next-line ArithmeticOperator: equivalent, any start above the root converges to it; a larger one only takes longer
+  // any start above the root converges to it; a larger one only takes longer
   let x = 1n << (BigInt(n.toString(2).length + 1) / 2n);
   for (;;) {
     const y = (x + n / x) / 2n;
@@ -105,25 +105,25 @@ function roundTo(v: Rational, digits: number): Rational {
   const scaled = v.n * scale;
   // half away from zero
   const q = (abs(scaled) * 2n + v.d) / (2n * v.d);
-  // Stryker disable next-line EqualityOperator: equivalent, -0 is 0
+  // -0 is 0
   return make(scaled < 0n ? -q : q, scale);
 }
 
 function parseNumber(text: string): Rational {
-  // Stryker disable next-line Regex: equivalent, the tokenizer hands over whole number tokens only, so the anchors never decide
+  // the tokenizer hands over whole number tokens only, so the anchors never decide
   const m = /^(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, the tokenizer never hands over a lone point or an empty token; kept as a guard
+  // the tokenizer never hands over a lone point or an empty token; kept as a guard
   if (!m || (m[1] === '' && (m[2] ?? '') === '')) throw new ToolError(`"${text}" is not a number`);
-  // Stryker disable next-line StringLiteral: equivalent, BigInt reads the digits the same with or without a leading 0
+  // BigInt reads the digits the same with or without a leading 0
   const whole = m[1] || '0';
   const frac = m[2] ?? '';
   const exp = m[3] ? Number(m[3]) : 0;
   if (Math.abs(exp) > 1000) throw new ToolError(`the number ${text} is too big`);
   let n = BigInt(whole + frac);
   let d = 10n ** BigInt(frac.length);
-  // Stryker disable next-line EqualityOperator: equivalent, 10^0 is 1
+  // 10^0 is 1
   if (exp > 0) n *= 10n ** BigInt(exp);
-  // Stryker disable next-line EqualityOperator: equivalent, 10^0 is 1
+  // 10^0 is 1
   if (exp < 0) d *= 10n ** BigInt(-exp);
   return make(n, d);
 }
@@ -194,7 +194,7 @@ class Parser {
 
   private expr(): Value {
     let left = this.term();
-    // Stryker disable next-line ConditionalExpression: equivalent, after a term only + or - can follow as an operator (term and power take the others)
+    // after a term only + or - can follow as an operator (term and power take the others)
     while (this.peek()?.kind === 'op' && (this.peek().text === '+' || this.peek().text === '-')) {
       const op = this.next().text;
       const right = this.term();
@@ -277,12 +277,12 @@ function callFunction(name: string, args: Value[]): Value {
     }
     case 'min':
     case 'max': {
-      // Stryker disable next-line EqualityOperator: equivalent, a tie picks an equal value either way
+      // a tie picks an equal value either way
       const pick = args.reduce((best, v) => ((name === 'min' ? cmp(v.r, best.r) < 0 : cmp(v.r, best.r) > 0) ? v : best));
       return { r: pick.r, exact };
     }
     default:
-      // Stryker disable next-line StringLiteral: equivalent, the tokenizer refuses unknown names first; kept as a guard
+      // the tokenizer refuses unknown names first; kept as a guard
       throw new ToolError(`unknown function ${name}`);
   }
 }
@@ -301,7 +301,7 @@ export function toDecimal(r: Rational): { text: string; terminates: boolean } {
     fives++;
   }
   const terminates = d === 1n;
-  // Stryker disable next-line EqualityOperator: equivalent, a zero prints as 0 whatever its sign
+  // a zero prints as 0 whatever its sign
   const sign = r.n < 0n ? '-' : '';
   const n = abs(r.n);
   let places: number;
@@ -311,7 +311,7 @@ export function toDecimal(r: Rational): { text: string; terminates: boolean } {
     if (whole > 0n) places = Math.max(DECIMAL_DIGITS - whole.toString().length, 6);
     else {
       let zeros = 0; // zeros right after the point, before the first significant digit
-      // Stryker disable next-line EqualityOperator: equivalent, equality would make the fraction 1/10^k, which ends and never comes here
+      // equality would make the fraction 1/10^k, which ends and never comes here
       while (n * 10n ** BigInt(zeros + 1) < r.d) zeros++;
       places = zeros + DECIMAL_DIGITS;
     }
@@ -320,7 +320,7 @@ export function toDecimal(r: Rational): { text: string; terminates: boolean } {
   const scaled = (n * scale * 2n + r.d) / (2n * r.d); // rounded half up
   let text = scaled.toString().padStart(places + 1, '0');
   text = places > 0 ? `${text.slice(0, -places)}.${text.slice(-places)}`.replace(/\.?0+$/, '') : text;
-  // Stryker disable next-line ConditionalExpression: equivalent, scaled is 0 only for 0, whose text is already 0
+  // scaled is 0 only for 0, whose text is already 0
   return { text: scaled === 0n ? '0' : sign + text, terminates };
 }
 

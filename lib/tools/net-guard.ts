@@ -34,7 +34,7 @@ export type GuardPolicy = {
 export type GuardDecision = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; reason: string };
 
 const IPV4_BLOCKS: [string, number, string][] = [
-  // Stryker disable next-line StringLiteral: equivalent, an empty base reads as 0.0.0.0 too
+  // an empty base reads as 0.0.0.0 too
   ['0.0.0.0', 8, 'an unspecified ("this network") address'],
   ['10.0.0.0', 8, 'a private address'],
   ['100.64.0.0', 10, 'a carrier-grade NAT address'],
@@ -68,12 +68,12 @@ function ipv4Reason(n: number): string | null {
 
 /** Parses an IPv6 address into eight 16-bit groups (handles :: and a trailing dotted IPv4). */
 export function parseIpv6(ip: string): number[] | null {
-  // Stryker disable next-line Regex: equivalent, a bracket anywhere but the ends makes no address either way
+  // a bracket anywhere but the ends makes no address either way
   let s = ip
     .replace(/^\[|\]$/g, '')
     .split('%')[0]
     .toLowerCase();
-  // Stryker disable next-line Regex: equivalent, a dotted quad anywhere but the end makes no address either way
+  // a dotted quad anywhere but the end makes no address either way
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
   if (v4) {
     if (!net.isIPv4(v4[1])) return null;
@@ -81,18 +81,18 @@ export function parseIpv6(ip: string): number[] | null {
     s = s.slice(0, -v4[1].length) + `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
   }
   const halves = s.split('::');
-  // Stryker disable next-line ConditionalExpression: equivalent, a third half leaves too few groups, refused below
+  // a third half leaves too few groups, refused below
   if (halves.length > 2) return null;
   const head = halves[0] ? halves[0].split(':') : [];
-  // Stryker disable next-line ConditionalExpression: equivalent, with one half, halves[1] is undefined and the tail empty anyway
+  // with one half, halves[1] is undefined and the tail empty anyway
   const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
   const missing = 8 - head.length - tail.length;
-  // Stryker disable next-line ConditionalExpression: equivalent, a count other than eight is refused below
+  // a count other than eight is refused below
   if (halves.length === 1 && missing !== 0) return null;
   if (halves.length === 2 && missing < 1) return null;
-  // Stryker disable next-line ConditionalExpression: equivalent, with one half, missing is 0 here
+  // with one half, missing is 0 here
   const groups = [...head, ...Array(halves.length === 2 ? missing : 0).fill('0'), ...tail];
-  // Stryker disable next-line ConditionalExpression: equivalent, the groups are eight by construction here; the test of each group decides
+  // the groups are eight by construction here; the test of each group decides
   if (groups.length !== 8 || groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
   return groups.map((g) => parseInt(g, 16));
 }
@@ -104,7 +104,7 @@ function embeddedV4(g: number[], at: number): number {
 
 function ipv6Reason(ip: string): string | null {
   const g = parseIpv6(ip);
-  // Stryker disable next-line StringLiteral: equivalent, every address net.isIPv6 accepts is read; kept as a guard
+  // every address net.isIPv6 accepts is read; kept as a guard
   if (!g) return 'an address that could not be read';
   const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
   if (zeroUpTo(8)) return 'an unspecified address';
@@ -131,7 +131,7 @@ function ipv6Reason(ip: string): string | null {
 /** Why an address must not be fetched, or null when it is public. */
 export function addressRefusal(address: string): string | null {
   if (net.isIPv4(address)) return ipv4Reason(ipv4ToInt(address));
-  // Stryker disable next-line Regex: equivalent, a bracket anywhere but the ends makes no address either way
+  // a bracket anywhere but the ends makes no address either way
   if (net.isIPv6(address.replace(/^\[|\]$/g, ''))) return ipv6Reason(address);
   return 'not an IP address';
 }
@@ -154,7 +154,7 @@ export async function checkUrl(raw: string, policy: GuardPolicy): Promise<GuardD
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   if (!policy.allowedPorts.includes(port))
     return { ok: false, reason: `port ${port} is not allowed (allowed: ${policy.allowedPorts.join(', ')})` };
-  // Stryker disable next-line Regex: equivalent, URL only puts brackets at the ends of a hostname
+  // URL only puts brackets at the ends of a hostname
   const host = url.hostname
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '')

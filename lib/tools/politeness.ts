@@ -56,7 +56,7 @@ export function createHostGuard(
       if (within(3_600_000) >= budget.perHour) return { ok: false, reason: 'rate budget for this hour is used up', until: t + 3_600_000 };
       if (day.length >= budget.perDay) return { ok: false, reason: 'rate budget for today is used up', until: t + 86_400_000 };
       store.recordSpend({ host, at: t });
-      // Stryker disable next-line UpdateOperator: equivalent, counting down reaches a multiple of PRUNE_EVERY as often as counting up
+      // counting down reaches a multiple of PRUNE_EVERY as often as counting up
       if (++admitted % PRUNE_EVERY === 0) store.pruneSpend({ before: t - 86_400_000 });
       return { ok: true, waitMs };
     },
@@ -67,7 +67,7 @@ export function createHostGuard(
       store.setPenalty({ host, until: now() + STUMBLE_REST_MS, reason: why });
     },
     succeeded(host: string) {
-      // Stryker disable next-line ConditionalExpression: equivalent, clearing a rest that is not there changes nothing
+      // clearing a rest that is not there changes nothing
       if (store.penaltyOf({ host })) store.clearPenalty({ host });
     },
     isResting(host: string): boolean {

@@ -66,7 +66,7 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
             // Stops waiting for a tool that ignores the signal; the catch below says why.
             const fail = () => reject(both.reason);
             if (both.aborted) fail();
-            // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, a signal aborts once
+            // a signal aborts once
             both.addEventListener('abort', fail, { once: true });
           }),
         ]);

@@ -40,7 +40,7 @@ export function createToolSet({
   fetchImpl,
   memory,
   allowAddress,
-  // Stryker disable next-line ArrayDeclaration: equivalent, no tool has the name a mutant would put here
+  // no tool has the name a mutant would put here
   without = [],
 }: {
   config: Config;

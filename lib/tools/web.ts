@@ -22,7 +22,7 @@ type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: Bu
 /** One request to an address already checked, never resolving the name again. */
 function pinnedGet(url: URL, address: string, family: 4 | 6, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
   const lookup: LookupFunction = (_hostname, options, callback) => {
-    // Stryker disable next-line ConditionalExpression: equivalent, Node 20 always asks with all (it may try each family); the other form is for a runtime that does not
+    // Node 20 always asks with all (it may try each family); the other form is for a runtime that does not
     if ((options as { all?: boolean }).all)
       (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
     else callback(null, address, family);
@@ -41,7 +41,7 @@ function pinnedGet(url: URL, address: string, family: 4 | 6, signal: AbortSignal
         let size = 0;
         let truncated = false;
         res.on('data', (chunk: Buffer) => {
-          // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, destroy() below ends the data events; this guards a chunk already queued
+          // destroy() below ends the data events; this guards a chunk already queued
           if (truncated) return;
           size += chunk.length;
           if (size > maxBytes) {
@@ -118,7 +118,7 @@ const searxResult = z.object({
   content: z.string().optional().default(''),
   publishedDate: z.string().nullish(),
 });
-// Stryker disable next-line ArrayDeclaration: equivalent, an entry that is not a result is skipped, so a default of junk reads as none
+// an entry that is not a result is skipped, so a default of junk reads as none
 const searxResponse = z.object({ results: z.array(z.unknown()).default([]) });
 
 /** Reads SearXNG's JSON answer: title, url, snippet for the top results, skipping malformed entries. */
@@ -246,12 +246,12 @@ export async function readableText(html: string, url: string): Promise<{ title: 
   const { Readability } = await import('@mozilla/readability');
   // linkedom builds no document from a fragment, plain text or nothing (an untyped or empty
   // answer): its reading threw, or found no text. Such a body is read as the body of a page.
-  // Stryker disable next-line ConditionalExpression,Regex: equivalent, linkedom reads a whole page wrapped again as the page itself
+  // linkedom reads a whole page wrapped again as the page itself
   if (!/<html[\s>]/i.test(html)) html = `<!doctype html><html><head></head><body>${html}</body></html>`;
   const { document } = parseHTML(html);
   const title = (document.querySelector('title')?.textContent ?? '').trim();
   try {
-    // Stryker disable next-line ObjectLiteral: equivalent on every page tried, Readability gives its longest attempt when none reaches the threshold; the option spares it retries
+    // Readability gives its longest attempt when none reaches the threshold; the option spares it retries
     const article = new Readability(document as unknown as Document, { charThreshold: 200 }).parse();
     const text = article?.textContent
       ?.replace(/[ \t]+/g, ' ')

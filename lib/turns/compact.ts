@@ -38,7 +38,7 @@ export function compactEvents(
   decisionId: (e: Extract<TurnEvent, { type: 'decision' }>) => number | null,
 ): CompactEvent[] {
   const out: CompactEvent[] = [];
-  // Stryker disable next-line StringLiteral: equivalent, only the state's draft is read here, never its turn id
+  // only the state's draft is read here, never its turn id
   let state: LiveTurnState = newTurnState('');
   let run: { lastSeq: number } | null = null;
   /** Where the last draft written out stands, while nothing has set it aside or started it again. */

@@ -139,7 +139,7 @@ export function titleFrom(content: string): string {
 
 /** How a turn ends when it fails or is stopped outside the engine (waiting for the model, or before it ran): with the words heard so far. */
 function endedOutsideTheEngine(e: HearthError, heard: string): TurnOutcome {
-  // Stryker disable next-line ArrayDeclaration: equivalent, only runEngine logs diagnostics; an outcome made here is never read for them
+  // only runEngine logs diagnostics; an outcome made here is never read for them
   const diagnostics: string[] = [];
   if (e.code === 'cancelled') return { status: 'cancelled', partial: heard, stats: { ...EMPTY_STATS }, diagnostics };
   return { status: 'error', code: e.code, message: e.message, partial: heard, stats: { ...EMPTY_STATS }, diagnostics };
@@ -335,7 +335,7 @@ export class TurnRegistry {
         turnId: live.turnId,
         threadId: live.threadId,
         name: event.name,
-        // Stryker disable next-line StringLiteral: equivalent, the engine emits each call before its result, in the same process
+        // the engine emits each call before its result, in the same process
         arguments: call?.arguments ?? '{}',
         ok: event.ok,
         result: JSON.stringify(event.ok ? (event.result ?? null) : { error: event.error }),
@@ -354,12 +354,12 @@ export class TurnRegistry {
       this.emit(live, { type: 'status', stage: 'queued', queuePosition: position }),
     );
     const onAbort = () => models.leave(live.turnId);
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, a signal aborts once
+    // a signal aborts once
     live.abort.signal.addEventListener('abort', onAbort, { once: true });
     let outcome: TurnOutcome;
     try {
       const lease = await ticket;
-      // Stryker disable next-line StringLiteral: equivalent, a cancelled turn's words are finish()'s own, never this reason's
+      // a cancelled turn's words are finish()'s own, never this reason's
       if (!lease || live.abort.signal.aborted) throw new HearthError('cancelled', 'Stopped.');
       store.setTurnStatus({ id: live.turnId, status: 'running' });
       outcome = await this.runEngine(live, ids, lease);
@@ -369,7 +369,7 @@ export class TurnRegistry {
         live.draft,
       );
     } finally {
-      // Stryker disable next-line StringLiteral: equivalent, leaving the pool again after the turn left it changes nothing
+      // leaving the pool again after the turn left it changes nothing
       live.abort.signal.removeEventListener('abort', onAbort);
       models.leave(live.turnId);
     }
@@ -539,14 +539,14 @@ export class TurnRegistry {
   cancel(turnId: string): boolean {
     const live = this.live.get(turnId);
     if (!live || live.finished) return false;
-    // Stryker disable next-line StringLiteral: equivalent, a cancelled turn's words are finish()'s own, never this reason's
+    // a cancelled turn's words are finish()'s own, never this reason's
     live.abort.abort(new HearthError('cancelled', 'Stopped.'));
     return true;
   }
 
   /** Stops every turn of a thread (before it is deleted). */
   cancelThread(threadId: string) {
-    // Stryker disable next-line StringLiteral: equivalent, a cancelled turn's words are finish()'s own, never this reason's
+    // a cancelled turn's words are finish()'s own, never this reason's
     for (const t of this.live.values()) if (t.threadId === threadId) t.abort.abort(new HearthError('cancelled', 'Stopped.'));
   }
 
