@@ -84,7 +84,7 @@ export type TurnOutcome =
 
 export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnOutcome> {
   const config = { ...DEFAULT_ENGINE_CONFIG, ...deps.config };
-  const { context, signal, tools } = deps;
+  const { context, tools } = deps;
   const io = new TurnIO({ ...deps, budget: new TurnBudget(config.budget) });
   const ledger = new RepeatLedger();
   const findings: Findings = { gathered: [], calculation: null, forGate: [] };
@@ -177,7 +177,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
     }
     throw new HearthError('model_error', 'The turn ended without an answer.');
   } catch (err) {
-    return ended(failed(io, err, signal));
+    return ended(failed(io, err));
   }
 }
 
@@ -188,8 +188,8 @@ function done(io: TurnIO, content: string): TurnOutcome {
 }
 
 /** How a turn that threw ends: stopped by the user, stopped for a reason (the disk filled), or failed. */
-function failed(io: TurnIO, err: unknown, signal: AbortSignal): TurnOutcome {
-  const { partial, diagnostics } = io;
+function failed(io: TurnIO, err: unknown): TurnOutcome {
+  const { partial, diagnostics, signal } = io;
   const reason: unknown = signal.aborted ? signal.reason : undefined;
   if (isHearthError(reason) && reason.code !== 'cancelled') {
     return { status: 'error', code: reason.code, message: reason.message, partial, stats: io.finish(), diagnostics };

@@ -326,14 +326,10 @@ export function applyImport(store: ImportStore, staged: StagedImport, files: Fil
         }
       }
       for (const f of staged.files) {
-        // A file already here stays; its staged copy goes with the other temporary files.
-        if (files.has(f.sha256, f.part, f.kind)) {
-          count('files', false);
-          continue;
-        }
-        files.place(f.tmp, f.sha256, f.part, f.kind);
-        placed.push(files.pathOf(f.sha256, f.part, f.kind));
-        count('files', true);
+        // A file already here stays as it is (same hash, same bytes); its staged copy goes.
+        const added = files.place(f.tmp, f.sha256, f.part, f.kind);
+        if (added) placed.push(files.pathOf(f.sha256, f.part, f.kind));
+        count('files', added);
       }
     });
   } catch (err) {

@@ -62,7 +62,6 @@ export function useThread({
   currentRef.current = currentId;
   const shownRef = useRef<string | undefined>(undefined);
   shownRef.current = view?.id;
-  const showError = useCallback((message: string) => onError(message), [onError]);
 
   const onEnded = useCallback(
     async (threadId: string, final: LiveTurnState | null) => {
@@ -76,7 +75,7 @@ export function useThread({
     },
     [onTurnEnded],
   );
-  const turn = useTurnStream({ currentRef, onEnded, onError: showError });
+  const turn = useTurnStream({ currentRef, onEnded, onError });
   const { leave, follow } = turn;
 
   /** Shows this thread's view if it is still the one shown. */
@@ -248,6 +247,8 @@ export function useThread({
     saveInstructions,
     rename,
     retitle,
-    stop: () => currentId && turn.stop(currentId),
+    stop: () => {
+      if (currentId) turn.stop(currentId);
+    },
   };
 }
