@@ -43,6 +43,8 @@ const reading = boundedQueue(2);
 
 type Reply = { ok: true; text: string } | { ok: false; tooLarge: boolean; message: string };
 
+const OUT_OF_MEMORY = /heap out of memory|Allocation failed/;
+
 function extract(kind: 'pdf' | 'docx', bytes: Uint8Array, limits: ExtractionLimits): Promise<string> {
   const what = kind === 'pdf' ? 'The PDF' : 'The Word document';
   return reading(
@@ -54,8 +56,14 @@ function extract(kind: 'pdf' | 'docx', bytes: Uint8Array, limits: ExtractionLimi
           serialization: 'advanced',
           stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
         });
+        // Whether V8 said it ran out of heap. Its line comes before a native stack trace of any
+        // length, so it is looked for as stderr arrives (across a chunk's edge), not in a tail kept.
         let stderr = '';
-        reader.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
+        let outOfMemory = false;
+        reader.stderr?.on('data', (c: Buffer) => {
+          stderr = (stderr + c.toString()).slice(-2000);
+          outOfMemory ||= OUT_OF_MEMORY.test(stderr);
+        });
         let settled = false;
         const settle = (f: () => void) => {
           if (settled) return;
@@ -83,10 +91,12 @@ function extract(kind: 'pdf' | 'docx', bytes: Uint8Array, limits: ExtractionLimi
         reader.once('error', (err) =>
           settle(() => reject(new HearthError('unsupported_type', `${what} could not be read (${err.message}).`))),
         );
-        reader.once('exit', (code, signal) =>
+        // 'close', not 'exit': the last of stderr (where V8 says it ran out of heap) can still be
+        // on its way when the process has exited; 'close' comes once its streams are read to the end.
+        reader.once('close', (code, signal) =>
           settle(() =>
             reject(
-              /heap out of memory|Allocation failed/.test(stderr)
+              outOfMemory
                 ? new HearthError('too_large', `${what} is too large to read: it needs more than ${limits.memoryMb} MB of memory.`)
                 : new HearthError('unsupported_type', `${what} could not be read (its reader stopped: ${signal ?? `code ${code}`}).`),
             ),
