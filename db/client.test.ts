@@ -42,6 +42,28 @@ test('opens with WAL, foreign keys and a busy timeout, and migrates a new file',
   db.$client.close();
 });
 
+test('a statement is compiled once per SQL text and comes back as a fresh one would', () => {
+  const db = openDatabase(':memory:');
+  const sqlite = db.$client;
+  sqlite.exec('create table t (n integer); insert into t values (1), (2), (3)');
+  const source = 'select n from t order by n';
+  const first = sqlite.prepare(source);
+  assert.equal(sqlite.prepare(source), first, 'the same statement again');
+  first.raw();
+  assert.deepEqual(first.all(), [[1], [2], [3]]);
+  assert.deepEqual(sqlite.prepare(source).all(), [{ n: 1 }, { n: 2 }, { n: 3 }], 'raw mode is reset');
+  // One still iterating is not handed out again: SQLite would refuse to run it twice.
+  const seen: unknown[] = [];
+  for (const row of sqlite.prepare(source).iterate()) seen.push([row, sqlite.prepare(source).get()]);
+  assert.deepEqual(seen[0], [{ n: 1 }, { n: 1 }]);
+  assert.equal(seen.length, 3);
+  // Writes through drizzle's prepared queries and its builder still land (they share the cache).
+  const store = createStore(db);
+  store.createThread({ id: 'a', title: '', now: 1 });
+  store.touchThread({ id: 'a', now: 5 });
+  assert.equal(store.getThread({ id: 'a' })?.updatedAt, 5);
+});
+
 test('a pending migration copies the database aside first; a failing one stops and loses nothing', () => {
   const dir = tempDir();
   const file = path.join(dir, 'h.db');

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { attachments, messages } from '../schema';
 
@@ -15,6 +15,21 @@ const info = {
 };
 
 export function attachmentQueries(db: Db) {
+  // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).
+  const ofThread = db
+    .select({
+      ...info,
+      sha256: attachments.sha256,
+      text: attachments.text,
+      chars: attachments.chars,
+      lines: attachments.lines,
+      createdAt: messages.createdAt,
+    })
+    .from(attachments)
+    .innerJoin(messages, eq(messages.id, attachments.messageId))
+    .where(eq(messages.threadId, sql.placeholder('threadId')))
+    .orderBy(asc(messages.createdAt), asc(attachments.createdAt))
+    .prepare();
   return {
     /** What the messages of a thread show of their attachments. */
     attachmentsOfThreadMessages({ threadId }: { threadId: string }) {
@@ -120,20 +135,7 @@ export function attachmentQueries(db: Db) {
 
     /** Every attachment sent in a thread, oldest first, with its text. */
     attachmentsOfThread({ threadId }: { threadId: string }) {
-      return db
-        .select({
-          ...info,
-          sha256: attachments.sha256,
-          text: attachments.text,
-          chars: attachments.chars,
-          lines: attachments.lines,
-          createdAt: messages.createdAt,
-        })
-        .from(attachments)
-        .innerJoin(messages, eq(messages.id, attachments.messageId))
-        .where(eq(messages.threadId, threadId))
-        .orderBy(asc(messages.createdAt), asc(attachments.createdAt))
-        .all();
+      return ofThread.all({ threadId });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, notInArray } from 'drizzle-orm';
+import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import type { DecideAnswer } from '@/lib/contract/decisions';
 import { decisionRecords } from '../schema';
@@ -22,6 +22,19 @@ const toRecord = (r: typeof decisionRecords.$inferSelect): StoredDecision => ({
 });
 
 export function decisionQueries(db: Db) {
+  // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).
+  const ofThread = db
+    .select()
+    .from(decisionRecords)
+    .where(
+      and(
+        eq(decisionRecords.layerId, sql.placeholder('layerId')),
+        eq(decisionRecords.scope, 'thread'),
+        eq(decisionRecords.scopeKey, sql.placeholder('threadId')),
+      ),
+    )
+    .orderBy(asc(decisionRecords.id))
+    .prepare();
   return {
     /** Appends records to a scope and drops the oldest beyond maxRecords, in one transaction. */
     appendDecisions({
@@ -90,13 +103,7 @@ export function decisionQueries(db: Db) {
 
     /** A thread's records in a layer (kept by thread scope, at most the layer's limit), oldest first, with their row ids. */
     decisionRowsOfThread({ threadId, layerId }: { threadId: string; layerId: string }) {
-      return db
-        .select()
-        .from(decisionRecords)
-        .where(and(eq(decisionRecords.layerId, layerId), eq(decisionRecords.scope, 'thread'), eq(decisionRecords.scopeKey, threadId)))
-        .orderBy(asc(decisionRecords.id))
-        .all()
-        .map((r) => ({ id: r.id, ...toRecord(r) }));
+      return ofThread.all({ threadId, layerId }).map((r) => ({ id: r.id, ...toRecord(r) }));
     },
 
     decisionsOfThread({ threadId, layerId }: { threadId: string; layerId: string }): StoredDecision[] {

@@ -4,9 +4,15 @@ import { hostPenalties, hostSpend } from '../schema';
 
 /** Circuit-breaker boxes and request spend per outside host. */
 export function hostQueries(db: Db) {
+  // Asked before every search and on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).
+  const penaltyByHost = db
+    .select()
+    .from(hostPenalties)
+    .where(eq(hostPenalties.host, sql.placeholder('host')))
+    .prepare();
   return {
     penaltyOf({ host }: { host: string }) {
-      return db.select().from(hostPenalties).where(eq(hostPenalties.host, host)).get();
+      return penaltyByHost.get({ host });
     },
     setPenalty({ host, until, reason }: { host: string; until: number; reason: string }) {
       db.insert(hostPenalties)

@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import type { Db } from '../client';
 import { decodeStats, encodeStats } from './turns';
 
@@ -91,13 +90,8 @@ export type MemoryRow = { id: string; text: string; created_at: number; updated_
 
 export function libraryQueries(db: Db) {
   const sqlite = db.$client;
-  const statements = new Map<string, Database.Statement<unknown[]>>();
-  const prepared = (sql: string) => {
-    let s = statements.get(sql);
-    // preparing again gives the same statement (the cache only saves time)
-    if (!s) statements.set(sql, (s = sqlite.prepare<unknown[]>(sql)));
-    return s;
-  };
+  // compiled once: the database keeps each statement (db/client.ts)
+  const prepared = (sql: string) => sqlite.prepare<unknown[]>(sql);
   const all = <T>(sql: string, ...args: unknown[]) => prepared(sql).all(...args) as T[];
   /** Inserts unless a row with the same key is there; true when it added the row. */
   const insert = (table: string, row: Row) => {

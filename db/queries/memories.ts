@@ -3,9 +3,11 @@ import type { Db } from '../client';
 import { memories, type Memory } from '../schema';
 
 export function memoryQueries(db: Db) {
+  // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).
+  const all = db.select().from(memories).orderBy(desc(memories.updatedAt)).prepare();
   return {
     listMemories(): Memory[] {
-      return db.select().from(memories).orderBy(desc(memories.updatedAt)).all();
+      return all.all();
     },
     getMemory({ id }: { id: string }): Memory | undefined {
       return db.select().from(memories).where(eq(memories.id, id)).get();

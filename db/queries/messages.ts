@@ -3,6 +3,32 @@ import type { Db } from '../client';
 import { attachments, decisionRecords, messages, threads, toolCalls, turns, type Message, type MessageStatus } from '../schema';
 
 export function messageQueries(db: Db) {
+  // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).
+  const insert = db
+    .insert(messages)
+    .values({
+      id: sql.placeholder('id'),
+      threadId: sql.placeholder('threadId'),
+      turnId: sql.placeholder('turnId'),
+      parentId: sql.placeholder('parentId'),
+      role: sql.placeholder('role'),
+      content: sql.placeholder('content'),
+      status: sql.placeholder('status'),
+      createdAt: sql.placeholder('now'),
+    })
+    .returning()
+    .prepare();
+  const ofThread = db
+    .select()
+    .from(messages)
+    .where(eq(messages.threadId, sql.placeholder('threadId')))
+    .orderBy(asc(messages.createdAt), asc(messages.role), asc(messages.id))
+    .prepare();
+  const leaf = db
+    .update(threads)
+    .set({ currentLeafId: sql`${sql.placeholder('leafId')}` })
+    .where(eq(threads.id, sql.placeholder('threadId')))
+    .prepare();
   return {
     insertMessage(row: {
       id: string;
@@ -15,20 +41,7 @@ export function messageQueries(db: Db) {
       status: MessageStatus;
       now: number;
     }): Message {
-      return db
-        .insert(messages)
-        .values({
-          id: row.id,
-          threadId: row.threadId,
-          turnId: row.turnId,
-          parentId: row.parentId,
-          role: row.role,
-          content: row.content,
-          status: row.status,
-          createdAt: row.now,
-        })
-        .returning()
-        .get();
+      return insert.get(row);
     },
 
     updateMessage({ id, content, status, errorCode }: { id: string; content?: string; status?: MessageStatus; errorCode?: string | null }) {
@@ -61,17 +74,12 @@ export function messageQueries(db: Db) {
     },
 
     listMessages({ threadId }: { threadId: string }): Message[] {
-      return db
-        .select()
-        .from(messages)
-        .where(eq(messages.threadId, threadId))
-        .orderBy(asc(messages.createdAt), asc(messages.role), asc(messages.id))
-        .all();
+      return ofThread.all({ threadId });
     },
 
     /** The branch a thread shows from now on (its last message). */
     setCurrentLeaf({ threadId, leafId }: { threadId: string; leafId: string | null }) {
-      db.update(threads).set({ currentLeafId: leafId }).where(eq(threads.id, threadId)).run();
+      leaf.run({ threadId, leafId });
     },
 
     /**

@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import type { Db } from '../client';
 
 /**
@@ -60,13 +59,8 @@ function conditions(match: string, filters: SearchFilters) {
 
 export function searchQueries(db: Db) {
   const sqlite = db.$client;
-  const statements = new Map<string, Database.Statement>();
-  const prepared = (sql: string) => {
-    let s = statements.get(sql);
-    // preparing again gives the same statement (the cache only saves time)
-    if (!s) statements.set(sql, (s = sqlite.prepare(sql)));
-    return s;
-  };
+  // compiled once: the database keeps each statement (db/client.ts)
+  const prepared = (sql: string) => sqlite.prepare(sql);
 
   return {
     /** Hits for an FTS5 MATCH expression (see lib/search/query.ts), best first. */

@@ -19,6 +19,22 @@ export function decodeCursor(raw: string): ThreadCursor | null {
 }
 
 export function threadQueries(db: Db) {
+  // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).
+  const threadById = db
+    .select()
+    .from(threads)
+    .where(eq(threads.id, sql.placeholder('id')))
+    .prepare();
+  const touch = db
+    .update(threads)
+    .set({ updatedAt: sql`${sql.placeholder('now')}` })
+    .where(eq(threads.id, sql.placeholder('id')))
+    .prepare();
+  const titleUntitled = db
+    .update(threads)
+    .set({ title: sql`${sql.placeholder('title')}` })
+    .where(and(eq(threads.id, sql.placeholder('id')), eq(threads.title, '')))
+    .prepare();
   return {
     createThread({ id, title, now }: { id: string; title: string; now: number }): Thread {
       // A title given when the thread is made is the user's own.
@@ -30,7 +46,7 @@ export function threadQueries(db: Db) {
     },
 
     getThread({ id }: { id: string }): Thread | undefined {
-      return db.select().from(threads).where(eq(threads.id, id)).get();
+      return threadById.get({ id });
     },
 
     /** Pinned first, then most recently active; keyset pagination on (pinned, updatedAt, id). */
@@ -72,7 +88,7 @@ export function threadQueries(db: Db) {
     },
 
     touchThread({ id, now }: { id: string; now: number }) {
-      db.update(threads).set({ updatedAt: now }).where(eq(threads.id, id)).run();
+      touch.run({ id, now });
     },
 
     /**
@@ -91,10 +107,7 @@ export function threadQueries(db: Db) {
 
     /** Gives an untitled thread a title from its first message. */
     titleIfUntitled({ id, title }: { id: string; title: string }) {
-      db.update(threads)
-        .set({ title })
-        .where(and(eq(threads.id, id), eq(threads.title, '')))
-        .run();
+      titleUntitled.run({ id, title });
     },
 
     /** Deletes a thread with its messages, turns and the files sent in it (their text must not outlive it). */

@@ -59,25 +59,62 @@ export function turnQueries(db: Db) {
       createdAt: sql.placeholder('createdAt'),
     })
     .prepare();
+  // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).
+  const insertQueued = db
+    .insert(turns)
+    .values({
+      id: sql.placeholder('id'),
+      threadId: sql.placeholder('threadId'),
+      userMessageId: sql.placeholder('userMessageId'),
+      assistantMessageId: sql.placeholder('assistantMessageId'),
+      status: 'queued',
+      createdAt: sql.placeholder('now'),
+    })
+    .prepare();
+  const turnById = db
+    .select()
+    .from(turns)
+    .where(eq(turns.id, sql.placeholder('id')))
+    .prepare();
+  const statusOnly = db
+    .update(turns)
+    .set({ status: sql`${sql.placeholder('status')}` })
+    .where(eq(turns.id, sql.placeholder('id')))
+    .prepare();
+  const activeOfThread = db
+    .select()
+    .from(turns)
+    .where(and(eq(turns.threadId, sql.placeholder('threadId')), inArray(turns.status, ['queued', 'running'])))
+    .orderBy(desc(turns.createdAt))
+    .prepare();
+  const upsertStep = db
+    .insert(turnSteps)
+    .values({
+      turnId: sql.placeholder('turnId'),
+      seq: sql.placeholder('seq'),
+      kind: sql.placeholder('kind'),
+      data: sql.placeholder('data'),
+      createdAt: sql.placeholder('now'),
+    })
+    .onConflictDoUpdate({
+      target: [turnSteps.turnId, turnSteps.seq],
+      set: { kind: sql`excluded.kind`, data: sql`excluded.data`, createdAt: sql`excluded.created_at` },
+    })
+    .prepare();
   return {
     insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }) {
-      db.insert(turns)
-        .values({
-          id: row.id,
-          threadId: row.threadId,
-          userMessageId: row.userMessageId,
-          assistantMessageId: row.assistantMessageId,
-          status: 'queued',
-          createdAt: row.now,
-        })
-        .run();
+      insertQueued.run(row);
     },
 
     getTurn({ id }: { id: string }) {
-      return db.select().from(turns).where(eq(turns.id, id)).get();
+      return turnById.get({ id });
     },
 
     setTurnStatus({ id, status, stats, now }: { id: string; status: TurnStatus; stats?: Record<string, unknown>; now?: number }) {
+      if (stats === undefined && now === undefined) {
+        statusOnly.run({ id, status });
+        return;
+      }
       // drizzle leaves a column given as undefined as it was: a status change alone keeps stats and end time.
       db.update(turns)
         .set({ status, stats: stats === undefined ? undefined : encodeStats(stats), finishedAt: now })
@@ -98,12 +135,7 @@ export function turnQueries(db: Db) {
 
     /** The turn still queued or running in a thread, if any. */
     activeTurnOf({ threadId }: { threadId: string }) {
-      return db
-        .select()
-        .from(turns)
-        .where(and(eq(turns.threadId, threadId), inArray(turns.status, ['queued', 'running'])))
-        .orderBy(desc(turns.createdAt))
-        .get();
+      return activeOfThread.get({ threadId });
     },
 
     unfinishedTurns() {
@@ -268,10 +300,7 @@ export function turnQueries(db: Db) {
 
     appendStep({ turnId, seq, kind, data, now }: { turnId: string; seq: number; kind: string; data: unknown; now: number }) {
       // A resumed turn that took another path overwrites the steps it did not replay.
-      db.insert(turnSteps)
-        .values({ turnId, seq, kind, data: JSON.stringify(data), createdAt: now })
-        .onConflictDoUpdate({ target: [turnSteps.turnId, turnSteps.seq], set: { kind, data: JSON.stringify(data), createdAt: now } })
-        .run();
+      upsertStep.run({ turnId, seq, kind, data: JSON.stringify(data), now });
     },
 
     stepsOf({ turnId }: { turnId: string }): StoredStep[] {
