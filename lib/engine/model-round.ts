@@ -16,6 +16,8 @@ export type RoundInput = {
   /** The gate asked for research: the model must call a tool. */
   required: boolean;
   maxTokens: number;
+  /** Hears once that the server has begun to answer this round (see TurnIO.callModel). */
+  onOutput?: () => void;
 };
 
 export type RoundOutcome = {
@@ -52,13 +54,16 @@ export async function modelRound(io: TurnIO, input: RoundInput): Promise<RoundOu
     const toolChoice = offered.length ? (!allowTools ? 'none' : required ? 'required' : 'auto') : undefined;
     let result: ChatResult;
     try {
-      result = await io.callModel({
-        messages: [...input.view, ...input.turnMessages],
-        tools: offered,
-        toolChoice,
-        maxTokens: input.maxTokens,
-        extra: thinkingOff ? { chat_template_kwargs: { enable_thinking: false } } : undefined,
-      });
+      result = await io.callModel(
+        {
+          messages: [...input.view, ...input.turnMessages],
+          tools: offered,
+          toolChoice,
+          maxTokens: input.maxTokens,
+          extra: thinkingOff ? { chat_template_kwargs: { enable_thinking: false } } : undefined,
+        },
+        input.onOutput,
+      );
     } catch (err) {
       if (offered.length && isHearthError(err) && err.code === 'model_error' && /requires --jinja/i.test(err.message)) {
         toolsRefused = true;

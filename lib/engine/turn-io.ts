@@ -60,11 +60,22 @@ export class TurnIO {
     if (!this.deps.steps.replaying) this.deps.emit(event);
   }
 
-  /** One streamed call on the conversation's slot; tool-call markup is held back from the user. */
-  async callModel(request: ChatRequest): Promise<ChatResult> {
-    const { value } = await this.steps.step('model', async () => {
+  /**
+   * One streamed call on the conversation's slot; tool-call markup is held back from the user.
+   * `onOutput` hears once that the server has begun to answer (its first streamed text, or the
+   * whole reply when nothing streamed), and after a replayed call at once: a step it starts then
+   * takes the same place in the ledger as before the restart.
+   */
+  async callModel(request: ChatRequest, onOutput?: () => void): Promise<ChatResult> {
+    const { value, replayed } = await this.steps.step('model', async () => {
       this.partial = '';
       const holdback = new MarkupHoldback();
+      let answering = false;
+      const begun = () => {
+        if (answering) return;
+        answering = true;
+        onOutput?.();
+      };
       const send = (text: string) => {
         if (!text) return;
         this.partial += text;
@@ -72,11 +83,19 @@ export class TurnIO {
       };
       const result = await this.model.chat(
         { ...request, lane: 'conversation' },
-        { signal: this.signal, onDelta: (t) => send(holdback.push(t)) },
+        {
+          signal: this.signal,
+          onDelta: (t) => {
+            begun();
+            send(holdback.push(t));
+          },
+        },
       );
+      begun();
       send(holdback.flush());
       return result;
     });
+    if (replayed) onOutput?.();
     return value;
   }
 

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { ContextRuntime } from '@/lib/context/layers';
 import { historyLayer } from '@/lib/context/standard';
 import { HearthError } from '@/lib/errors';
-import { decideBy, reply, scriptedModel, toolCall } from '@/lib/testing/scripted-model';
-import { allText, DEFERRAL, runScriptedTurn } from '@/lib/testing/turn-harness';
+import type { ChatOptions, ChatRequest } from '@/lib/llm/types';
+import { decideBy, reply, scriptedModel, toolCall, type ScriptedModel } from '@/lib/testing/scripted-model';
+import { allText, DEFERRAL, runScriptedTurn, schemaKeys } from '@/lib/testing/turn-harness';
 import { createToolRegistry } from '@/lib/tools/registry';
 import { defineTool, type Tool } from '@/lib/tools/types';
 import { LAST_ROUND_NOTE, TOOLS_OFF_NOTE } from './prompts';
@@ -530,13 +531,44 @@ describe('side calls with one model slot', () => {
     );
   });
 
-  test('with a side slot, freshness goes beside the first round', async () => {
-    const { model } = await run({
+  // What the model saw, in order: a round's start and end, and each side call.
+  const timeline = (log: string[]) => (model: ScriptedModel) => ({
+    health: () => model.health(),
+    async chat(request: ChatRequest, options?: ChatOptions) {
+      if (request.jsonSchema) {
+        log.push(`side:${schemaKeys(request)[0]}`);
+        return model.chat(request, options);
+      }
+      log.push('round');
+      const result = await model.chat(request, options);
+      // The round stays open a few turns of the event loop, as a stream does (no clock involved).
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      log.push('round ends');
+      return result;
+    },
+  });
+
+  test('with a side slot, freshness goes beside the first round once the server has begun to answer it', async () => {
+    const log: string[] = [];
+    await run({
       rounds: [reply('Bitcoin is about 40k.'), toolCall('web_search', { query: 'b' }), reply('42.')],
       decide: { needs_fresh: { needs_fresh: true, query: 'b' } },
       parallelSideCalls: true,
+      wrapModel: timeline(log),
     });
-    assert.equal(model.requests[0].jsonSchema !== undefined, true, 'the freshness request went out first, beside round 1');
+    assert.deepEqual(log.slice(0, 3), ['round', 'side:needs_fresh', 'round ends'], 'sent after the round, before it ended');
+  });
+
+  test('a first round that streams nothing (a tool call) starts freshness as it returns', async () => {
+    const log: string[] = [];
+    await run({
+      rounds: [toolCall('web_search', { query: 'b' }), reply('42 euros, says example.org.')],
+      decide: { needs_fresh: { needs_fresh: true, query: 'b' } },
+      parallelSideCalls: true,
+      wrapModel: timeline(log),
+    });
+    assert.deepEqual(log.slice(0, 3), ['round', 'round ends', 'side:needs_fresh'], log.join(', '));
+    assert.equal(log.filter((l) => l === 'side:needs_fresh').length, 1, 'asked once in the turn');
   });
 });
 

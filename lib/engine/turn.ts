@@ -106,9 +106,12 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
         turnMessages.push(calculated.note);
       }
     }
-    // With a side slot, freshness goes beside the first round; with one slot, only when the gate needs it.
+    // With a side slot, freshness goes beside the first round, once the server has begun to
+    // answer it: sent before, it would be processed first and hold back the words the user waits
+    // for. With one slot, freshness is asked only when the gate needs it.
     const freshnessCheck = () => askFreshness(io, input.question, context, freshnessAbort.signal);
-    if (deps.parallelSideCalls && deps.researchAvailable() && !findings.calculation) freshness = freshnessCheck();
+    const freshnessBeside =
+      deps.parallelSideCalls && deps.researchAvailable() && !findings.calculation ? () => void (freshness ??= freshnessCheck()) : undefined;
 
     // The view is built once: every round of the turn starts with the same prompt and only adds to it.
     const view = await context.view();
@@ -136,6 +139,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
         allowTools,
         required: forceTools && allowTools,
         maxTokens: config.roundMaxTokens,
+        onOutput: round === 0 ? freshnessBeside : undefined,
       });
       toolsRefused = outcome.toolsRefused;
       forceTools = false;
