@@ -1,0 +1,130 @@
+/**
+ * Time to first token over 12-turn threads, for `npm run bench`: from starting a turn (the
+ * question saved, the turn queued, its context put together, the round sent) to its first
+ * streamed word, through Hearth, against the same round's request sent straight to the double
+ * (its first content chunk). Over BENCH_FIRST_TOKEN_THREADS threads (default 10), the first two
+ * turns of each left out (they warm up the JIT and SQLite's pages). The double has two slots
+ * (the conversation's and the side calls') and its /metrics, so the same turns also show how
+ * much of each prompt the slot's cache already held.
+ *
+ * Run alone: `node --conditions=react-server --import tsx scripts/bench-first-token.ts`.
+ */
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { openDatabase } from '../db/client';
+import { createStore } from '../db/store';
+import { startLlamaDouble } from '../e2e/double/llama-double';
+import { startSearxDouble } from '../e2e/double/searxng-double';
+import { parseConfig } from '../lib/config';
+import { buildRuntime } from '../lib/server/runtime';
+import { makeTempDir } from '../lib/testing/temp-dir';
+import { isTitleRequest } from '../lib/turns/titles';
+import { pct } from './bench-library';
+
+export const THREAD_TURNS = 12;
+
+export type FirstTokenResult = {
+  threads: number;
+  /** ms from starting the turn to its first delta, through Hearth. */
+  hearth: number[];
+  /** ms from sending the same round's request to its first content chunk, straight to the double. */
+  direct: number[];
+  /** Share of each turn's first prompt the slot already held (turns after a thread's first). */
+  firstCallReuse: number[];
+  /** Model calls of each turn answered without tools. */
+  callsPerPlainTurn: number[];
+  /** Share of all prompt tokens served from the cache (the double's /metrics). */
+  fromCache: number;
+};
+
+/** The first streamed content of an SSE body, timed from `t0`. */
+async function firstContentMs(res: Response, t0: number): Promise<number> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let first = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return first;
+    text += decoder.decode(value, { stream: true });
+    if (!first && /"content":"[^"]/.test(text)) first = performance.now() - t0;
+  }
+}
+
+export async function measureFirstToken(
+  searxUrl: string,
+  threads = Number(process.env.BENCH_FIRST_TOKEN_THREADS ?? 10),
+): Promise<FirstTokenResult> {
+  const double = await startLlamaDouble({ slots: 2, metrics: true });
+  const dir = makeTempDir('hearth-bench');
+  const rt = buildRuntime(
+    parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searxUrl, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC' }),
+    createStore(openDatabase(path.join(dir, 'hearth.db'))),
+  );
+  const result: FirstTokenResult = { threads, hearth: [], direct: [], firstCallReuse: [], callsPerPlainTurn: [], fromCache: 0 };
+  try {
+    await rt.models.ready();
+    rt.store.insertMemory({ id: crypto.randomUUID(), text: 'I like short answers about the sea', now: Date.now() });
+    for (let t = 0; t < threads; t++) {
+      const thread = rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
+      for (let i = 0; i < THREAD_TURNS; i++) {
+        const seen = double.requests.length;
+        const t0 = performance.now();
+        let first = 0;
+        const { turnId } = rt.turns.start({ threadId: thread.id, content: `Tell me about the sea, part ${i + 1}.` });
+        await new Promise<void>((resolve) => {
+          const sub = rt.turns.subscribe(turnId, 0, {
+            event: (e) => {
+              if (e.type === 'delta' && !first) first = performance.now() - t0;
+              if (e.type === 'done' && e.stats.toolCalls === 0) result.callsPerPlainTurn.push(e.stats.modelCalls);
+            },
+            end: resolve,
+          });
+          if (!sub.live) resolve();
+        });
+        const round = double.requests.slice(seen).find((r) => !r.schema && !isTitleRequest(r))!;
+        // The same request, straight to the server: time to its first content chunk.
+        const d0 = performance.now();
+        const res = await fetch(`${double.url}/chat/completions`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(round.body),
+        });
+        const direct = await firstContentMs(res, d0);
+        if (i >= 2) {
+          result.hearth.push(first);
+          result.direct.push(direct);
+        }
+        if (i >= 1 && round.cache) result.firstCallReuse.push(round.cache.cached / round.cache.promptTokens);
+      }
+    }
+    const metrics = await (await fetch(`${double.baseUrl}/metrics`)).text();
+    const counter = (name: string) => Number(new RegExp(`^llamacpp:${name} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+    const cachedTokens = counter('prompt_tokens_cached_total');
+    result.fromCache = cachedTokens / Math.max(1, cachedTokens + counter('prompt_tokens_total'));
+    await rt.turns.backgroundIdle();
+    return result;
+  } finally {
+    rt.models.close();
+    await double.close();
+  }
+}
+
+export function describeFirstToken(r: FirstTokenResult): string {
+  const hearth = pct(r.hearth, 50);
+  const direct = pct(r.direct, 50);
+  return (
+    `time to first token over ${r.threads} threads of ${THREAD_TURNS} turns (${r.hearth.length} turns): through Hearth p50 ${hearth.toFixed(1)} ms, ` +
+    `p95 ${pct(r.hearth, 95).toFixed(1)} ms; straight to the server p50 ${direct.toFixed(1)} ms, p95 ${pct(r.direct, 95).toFixed(1)} ms; ` +
+    `Hearth adds ${(hearth - direct).toFixed(1)} ms at p50 (target <= 3)`
+  );
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const searx = await startSearxDouble();
+  const r = await measureFirstToken(searx.url);
+  console.log(describeFirstToken(r));
+  await searx.close();
+  process.exit(0);
+}
