@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findDeferral, findRefusal } from './deferral';
-import phrasings from './fixtures/deferral-phrasings.json' with { type: 'json' };
+import phrasings from '@/lib/testing/fixtures/deferral-phrasings.json' with { type: 'json' };
 
 /** [draft, the words the check reports] (a third element notes what a group is for). */
 const CAUGHT_PHRASINGS = phrasings.caught as unknown as [draft: string, match: string][];

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFERRAL_HEAD, DEFERRAL_MAX, findDeferral, findRefusal, freeCheck } from './deferral';
 import { createHash } from 'node:crypto';
-import corpus from './fixtures/deferral-corpus.json' with { type: 'json' };
-import heldOut from './fixtures/deferral-heldout.json' with { type: 'json' };
+import corpus from '@/lib/testing/fixtures/deferral-corpus.json' with { type: 'json' };
+import heldOut from '@/lib/testing/fixtures/deferral-heldout.json' with { type: 'json' };
 
 const DEFERRALS: string[] = [...corpus.deferrals, ...corpus.deferralsLater];
 const GENUINE: string[] = [...corpus.genuine, ...corpus.genuineLater];
