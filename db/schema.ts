@@ -61,7 +61,8 @@ export const messages = sqliteTable(
     /** This row's entry in the search index (set by triggers). */
     searchRowid: integer('search_rowid'),
   },
-  (t) => [index('messages_thread_idx').on(t.threadId, t.createdAt), index('messages_parent_idx').on(t.parentId)],
+  // No index on parent_id: a thread's tree is built from its messages in memory (lib/threads/tree.ts), no query filters by it.
+  (t) => [index('messages_thread_idx').on(t.threadId, t.createdAt)],
 );
 export type Message = typeof messages.$inferSelect;
 
