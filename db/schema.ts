@@ -12,6 +12,8 @@ export const threads = sqliteTable(
       .notNull()
       .default('auto'),
     systemPrompt: text('system_prompt').notNull().default(''),
+    /** Thinking for this thread ('default', 'on', 'off'); null follows the Settings page. */
+    thinking: text('thinking', { enum: ['default', 'on', 'off'] }),
     pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
     /**
      * The branch shown: the last message of the path the page shows and the next message

@@ -118,6 +118,10 @@ const configSchema = z.object({
   HEARTH_MAX_DB_MB: z.preprocess(emptyToUndefined, positiveInt(16_777_216).optional()),
   /** "model": after a thread's first exchange the model writes its title in the background; "first-words": the first words of the first message. */
   HEARTH_TITLES: z.enum(['model', 'first-words']).default('model'),
+  /** Thinking models: "default" leaves it to the model and the server; "on" or "off" asks for it (each thread may choose). */
+  HEARTH_THINKING: z.enum(['default', 'on', 'off']).default('default'),
+  /** "true": earlier answers go back to the model with their thinking (most templates leave it out anyway). */
+  HEARTH_THINKING_HISTORY: z.preprocess((v) => (v === undefined || v === '' ? undefined : v), z.enum(['true', 'false']).default('false')),
   /** Model slots when /props cannot be read; normally taken from llama-server. */
   MODEL_SLOTS: z.preprocess(emptyToUndefined, positiveInt(64).optional()),
 });

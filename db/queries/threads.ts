@@ -76,7 +76,7 @@ export function threadQueries(db: Db) {
       now,
     }: {
       id: string;
-      patch: { title?: string; pinned?: boolean; systemPrompt?: string };
+      patch: { title?: string; pinned?: boolean; systemPrompt?: string; thinking?: 'default' | 'on' | 'off' | null };
       now: number;
     }): Thread | undefined {
       return db

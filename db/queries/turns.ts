@@ -15,7 +15,7 @@ function parseLog(json: string): StoredEvent[] {
   }));
 }
 
-/** A turn's stats as stored: the figures in a fixed order, as a JSON array (a third of the object's size). */
+/** A turn's stats as stored: the figures in a fixed order, as a JSON array (a third of the object's size), trailing zeros left out. */
 const STATS_ORDER = [
   'rounds',
   'modelCalls',
@@ -29,11 +29,18 @@ const STATS_ORDER = [
   'compiled',
   'firstTokenMs',
   'tokensPerSecond',
+  'firstThinkingMs',
+  'thinkingTokens',
+  'thinkingMs',
 ] as const;
 /** Figures that are absent (not zero) when a turn has none: stored as 0, read back as missing. */
-const OPTIONAL_STATS = ['firstTokenMs', 'tokensPerSecond'] as const;
-export const encodeStats = (stats: Record<string, unknown>) =>
-  STATS_ORDER.map((k) => (typeof stats[k] === 'boolean' ? Number(stats[k]) : (stats[k] ?? 0)));
+const OPTIONAL_STATS = ['firstTokenMs', 'tokensPerSecond', 'firstThinkingMs', 'thinkingTokens', 'thinkingMs'] as const;
+export function encodeStats(stats: Record<string, unknown>) {
+  const figures = STATS_ORDER.map((k) => (typeof stats[k] === 'boolean' ? Number(stats[k]) : (stats[k] ?? 0)));
+  // Trailing zeros are left out: they read back as zero (or missing), and most turns never think.
+  while (figures.length > 1 && figures.at(-1) === 0) figures.pop();
+  return figures;
+}
 export function decodeStats(stored: unknown): Record<string, unknown> | null {
   if (!Array.isArray(stored)) return (stored as Record<string, unknown> | null) ?? null;
   const out: Record<string, unknown> = Object.fromEntries(STATS_ORDER.map((k, i) => [k, stored[i] ?? 0]));
@@ -167,24 +174,49 @@ export function turnQueries(db: Db) {
      * The stored events of the turns that set a draft aside or ran a calculation, with the
      * deltas needed to rebuild the set-aside text (other turns are skipped: they have none).
      */
+    /**
+     * The thinking before each of these turns' answers: the last `thinking` event after the turn's
+     * last tool call, from the compacted log (or the rows of a turn not compacted yet).
+     */
+    answerThinkingOf({ turnIds }: { turnIds: string[] }): Map<string, string> {
+      const out = new Map<string, string>();
+      if (turnIds.length === 0) return out;
+      const logs = db
+        .select({ id: turns.id, events: turns.events })
+        .from(turns)
+        .where(and(inArray(turns.id, turnIds), sql`instr(${turns.events}, '"thinking"') > 0`))
+        .all();
+      for (const { id, events } of logs) {
+        let text = '';
+        for (const e of parseLog(events!)) {
+          if (e.type === 'tool_call' || e.type === 'tool_result') text = '';
+          else if (e.type === 'thinking') text = e.data.whole ? String(e.data.text) : text + String(e.data.text);
+        }
+        if (text.trim()) out.set(id, text.trim());
+      }
+      return out;
+    },
+
+    /** The events of a thread's turns that set a draft aside, calculated or thought: what the thread view rebuilds from them. */
     eventsOfNotableTurns({ threadId }: { threadId: string }): Map<string, StoredEvent[]> {
       const out = new Map<string, StoredEvent[]>();
-      const kept = new Set(['delta', 'draft', 'draft_rejected', 'calculation', 'status']);
+      const kept = new Set(['delta', 'draft', 'draft_rejected', 'calculation', 'status', 'thinking', 'thought', 'tool_call']);
+      // Tool calls only say where each round's thinking stands among them: kept where there is thinking.
+      const rebuilding = (events: StoredEvent[]) => {
+        const thinks = events.some((e) => e.type === 'thinking');
+        return events.filter((e) => kept.has(e.type) && (e.type !== 'tool_call' || thinks));
+      };
       const compacted = db
         .select({ id: turns.id, events: turns.events })
         .from(turns)
         .where(
           and(
             eq(turns.threadId, threadId),
-            sql`(instr(${turns.events}, '"draft_rejected"') > 0 OR instr(${turns.events}, '"calculation"') > 0)`,
+            sql`(instr(${turns.events}, '"draft_rejected"') > 0 OR instr(${turns.events}, '"calculation"') > 0 OR instr(${turns.events}, '"thinking"') > 0)`,
           ),
         )
         .all();
-      for (const t of compacted)
-        out.set(
-          t.id,
-          parseLog(t.events!).filter((e) => kept.has(e.type)),
-        );
+      for (const t of compacted) out.set(t.id, rebuilding(parseLog(t.events!)));
       // Turns not compacted yet (running, or stopped by a crash) keep their events as rows.
       const notable = db
         .selectDistinct({ turnId: turnEvents.turnId })
@@ -198,7 +230,7 @@ export function turnQueries(db: Db) {
                 .from(turns)
                 .where(and(eq(turns.threadId, threadId), isNull(turns.events))),
             ),
-            inArray(turnEvents.type, ['draft_rejected', 'calculation']),
+            inArray(turnEvents.type, ['draft_rejected', 'calculation', 'thinking']),
           ),
         )
         .all()
@@ -208,16 +240,16 @@ export function turnQueries(db: Db) {
       const rows = db
         .select()
         .from(turnEvents)
-        .where(
-          and(inArray(turnEvents.turnId, notable), inArray(turnEvents.type, ['delta', 'draft', 'draft_rejected', 'calculation', 'status'])),
-        )
+        .where(and(inArray(turnEvents.turnId, notable), inArray(turnEvents.type, [...kept])))
         .orderBy(asc(turnEvents.turnId), asc(turnEvents.seq))
         .all();
+      const running = new Map<string, StoredEvent[]>();
       for (const r of rows) {
-        const list = out.get(r.turnId) ?? [];
+        const list = running.get(r.turnId) ?? [];
         list.push({ seq: r.seq, type: r.type, data: JSON.parse(r.data) as Record<string, unknown> });
-        out.set(r.turnId, list);
+        running.set(r.turnId, list);
       }
+      for (const [turnId, list] of running) out.set(turnId, rebuilding(list));
       return out;
     },
 

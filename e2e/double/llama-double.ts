@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { persona } from './persona';
-import { promptTokens, renderAnswer, renderPrompt, SlotPool, type SlotLease } from './slots';
+import { promptTokens, renderAnswer, renderPrompt, SlotPool, thinkingBlock, type SlotLease } from './slots';
 
 /**
  * A scripted stand-in for llama-server that speaks its wire format as captured from a real
@@ -16,7 +16,7 @@ import { promptTokens, renderAnswer, renderPrompt, SlotPool, type SlotLease } fr
 export type DoubleRequest = {
   body: Record<string, unknown>;
   authorization?: string;
-  messages: { role: string; content?: unknown; tool_calls?: unknown; tool_call_id?: string }[];
+  messages: { role: string; content?: unknown; tool_calls?: unknown; tool_call_id?: string; reasoning_content?: unknown }[];
   tools: { function: { name: string; description?: string; parameters?: unknown } }[];
   toolChoice: string | undefined;
   stream: boolean;
@@ -67,6 +67,14 @@ export type LlamaDoubleOptions = {
   metrics?: boolean;
   /** The host-memory prompt cache (`--cache-ram`) in tokens; 0 is `--cache-ram 0`. On by default, as on the server. */
   cacheRamTokens?: number;
+  /**
+   * A thinking model (Qwen3's template): every reply is thought out first, streamed as
+   * `reasoning_content` before the content or the tool call, unless the request turns thinking
+   * off (`chat_template_kwargs.enable_thinking: false` or `reasoning_effort: "none"`).
+   */
+  thinking?: boolean;
+  /** `--reasoning-format`: "auto" (the default) parses thinking out; "none" leaves it inline, between <think> and </think>. */
+  reasoningFormat?: 'auto' | 'none';
   /**
    * Started with a vision projector (`--mmproj`, or `-hf` with a vision model): /props says
    * `modalities.vision: true` and image_url parts are taken. Without, they give 500, as the
@@ -172,6 +180,12 @@ function validate(
     return { status: 500, type: 'server_error', message: 'Cannot use both json_schema and grammar' };
   if (typeof body.tool_choice === 'string' && !['auto', 'none', 'required'].includes(body.tool_choice))
     return bad(`Invalid tool_choice: ${body.tool_choice}`);
+  // server-common.cpp: the kwarg must be a boolean; reasoning_format one the server knows (common/chat.cpp).
+  const kwargs = body.chat_template_kwargs as Record<string, unknown> | undefined;
+  if (kwargs && kwargs.enable_thinking !== undefined && typeof kwargs.enable_thinking !== 'boolean')
+    return bad('invalid type for "enable_thinking" (expected boolean, got string)');
+  if (body.reasoning_format !== undefined && !['none', 'auto', 'deepseek', 'deepseek-legacy'].includes(String(body.reasoning_format)))
+    return { status: 500, type: 'server_error', message: `Unknown reasoning format: ${String(body.reasoning_format)}` };
   const rf = body.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
   if (rf && !['text', 'json_object', 'json_schema'].includes(rf.type ?? ''))
     return bad(`response_format type must be one of "text" or "json_object", but got: ${rf.type}`);
@@ -432,7 +446,10 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         }
         const parsed = { ...parseRequest(body), authorization: req.headers.authorization };
         let tokens: string[] | undefined;
-        const prompt = () => (tokens ??= promptTokens(renderPrompt(parsed.messages, parsed.tools)));
+        const prompt = () =>
+          (tokens ??= promptTokens(
+            renderPrompt(parsed.messages, parsed.tools, { thinkingOff: options.thinking === true && !thinkingOn(body) }),
+          ));
         const problem = validate(body, nCtx, options.jinja !== false, () => prompt().length, options.vision === true);
         requests.push(parsed);
         if (problem) return sendJson(res, problem.status, errorBody(problem.status, problem.type, problem.message, problem.extra));
@@ -448,7 +465,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         if (left) return lease.release();
         parsed.cache = { slot: lease.slot, cached: lease.cached, promptTokens: lease.promptTokens };
         try {
-          const reply = asServerSends(await (script ?? persona)(parsed, calls++), parsed);
+          const reply = thoughtOut(asServerSends(await (script ?? persona)(parsed, calls++), parsed), parsed, options);
           if (reply.error) {
             lease.release();
             if (reply.delayMs) await sleep(reply.delayMs);
@@ -499,12 +516,14 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
     }));
     const finish = reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop');
+    // What the slot holds after the answer: its thinking too, as the model wrote it.
     const answerTokens = [
       ...promptTokens(
-        renderAnswer(
-          content,
-          toolCalls.map((c) => ({ function: c })),
-        ),
+        thinkingBlock(reply.reasoning ?? '') +
+          renderAnswer(
+            content,
+            toolCalls.map((c) => ({ function: c })),
+          ),
       ),
       '<|im_end|>',
     ];
@@ -655,6 +674,35 @@ function asServerSends(reply: DoubleReply, req: DoubleRequest): DoubleReply {
     })),
   );
   return { ...reply, content: markup, toolCalls: undefined, finishReason: 'stop' };
+}
+
+/** Whether a request leaves thinking on (server-common.cpp: the kwarg, or reasoning_effort "none"). */
+export function thinkingOn(body: Record<string, unknown>): boolean {
+  const kwargs = body.chat_template_kwargs as Record<string, unknown> | undefined;
+  return kwargs?.enable_thinking !== false && body.reasoning_effort !== 'none';
+}
+
+/** What a thinking model thinks before a reply (a script may give its own `reasoning`). */
+function thoughtFor(req: DoubleRequest, reply: DoubleReply): string {
+  const question = [...req.messages].reverse().find((m) => m.role === 'user');
+  const asked = typeof question?.content === 'string' ? question.content.slice(0, 80) : 'something';
+  if (reply.toolCalls?.length)
+    return `The user asks: "${asked}". I cannot know this from memory, so I will call ${reply.toolCalls[0].name}.`;
+  return `The user asks: "${asked}". I have what I need, so I will answer plainly.`;
+}
+
+/**
+ * A reply as a thinking model writes it: thinking first (parsed out as reasoning_content, or
+ * inline for reasoning_format "none"), none when the request turns it off. An error has none.
+ */
+function thoughtOut(reply: DoubleReply, req: DoubleRequest, options: LlamaDoubleOptions): DoubleReply {
+  if (reply.error) return reply;
+  const on = thinkingOn(req.body);
+  const reasoning = !on ? undefined : (reply.reasoning ?? (options.thinking ? thoughtFor(req, reply) : undefined));
+  const format = typeof req.body.reasoning_format === 'string' ? req.body.reasoning_format : (options.reasoningFormat ?? 'auto');
+  if (reasoning && format === 'none')
+    return { ...reply, reasoning: undefined, content: `<think>\n${reasoning}\n</think>\n\n${reply.content ?? ''}` };
+  return { ...reply, reasoning };
 }
 
 /** Dies like a crashed server: what was written reaches the client, then the socket is cut. */

@@ -27,22 +27,36 @@ import { createHash } from 'node:crypto';
  *   The limit is modelled in tokens (`hostCacheTokens`), oldest entries dropped first.
  */
 
-/** The prompt as the model sees it, rendered with a ChatML-like template (Qwen's), tools in the system block. */
-export function renderPrompt(messages: PromptMessage[], tools: unknown[]): string {
+/**
+ * The prompt as the model sees it, rendered with a ChatML-like template (Qwen3's), tools in the
+ * system block. As models/templates/Qwen-Qwen3-0.6B.jinja does, an assistant message's
+ * `reasoning_content` is rendered (`<think>…</think>` before its text) only after the last
+ * question, that is within the turn's own tool calls; earlier answers go without it. A thinking
+ * model asked not to think gets an empty thinking block in its generation prompt.
+ */
+export function renderPrompt(messages: PromptMessage[], tools: unknown[], { thinkingOff = false }: { thinkingOff?: boolean } = {}): string {
   const parts: string[] = [];
+  const lastQuestion = messages.map((m) => m.role).lastIndexOf('user');
   const first = messages[0];
   const system = first?.role === 'system' ? textOf(first.content) : '';
   const toolBlock = tools.length ? `# Tools\n<tools>\n${tools.map((t) => JSON.stringify(t)).join('\n')}\n</tools>` : '';
   if (system || toolBlock) parts.push(`<|im_start|>system\n${[system, toolBlock].filter(Boolean).join('\n\n')}<|im_end|>\n`);
-  for (const m of first?.role === 'system' ? messages.slice(1) : messages) {
+  messages.forEach((m, i) => {
+    if (i === 0 && m.role === 'system') return;
     if (m.role === 'tool') parts.push(`<|im_start|>user\n<tool_response>\n${textOf(m.content)}\n</tool_response><|im_end|>\n`);
     else if (m.role === 'assistant') {
       const calls = Array.isArray(m.tool_calls) ? (m.tool_calls as PromptToolCall[]) : [];
-      parts.push(`<|im_start|>assistant\n${renderAnswer(textOf(m.content), calls)}<|im_end|>\n`);
+      const reasoning = i > lastQuestion && typeof m.reasoning_content === 'string' ? m.reasoning_content : '';
+      parts.push(`<|im_start|>assistant\n${thinkingBlock(reasoning)}${renderAnswer(textOf(m.content), calls)}<|im_end|>\n`);
     } else parts.push(`<|im_start|>${m.role}\n${textOf(m.content)}<|im_end|>\n`);
-  }
-  parts.push('<|im_start|>assistant\n');
+  });
+  parts.push(`<|im_start|>assistant\n${thinkingOff ? '<think>\n\n</think>\n\n' : ''}`);
   return parts.join('');
+}
+
+/** Thinking as Qwen3 writes it before its answer (nothing when there is none). */
+export function thinkingBlock(reasoning: string): string {
+  return reasoning ? `<think>\n${reasoning.trim()}\n</think>\n\n` : '';
 }
 
 /** What the model writes for an answer: its text, then each tool call as Qwen's markup. */
@@ -63,7 +77,7 @@ export function promptTokens(text: string): string[] {
 }
 
 export type PromptToolCall = { function: { name: string; arguments: string } };
-export type PromptMessage = { role: string; content?: unknown; tool_calls?: unknown };
+export type PromptMessage = { role: string; content?: unknown; tool_calls?: unknown; reasoning_content?: unknown };
 
 /** What one image costs in the prompt here (a real projector's count depends on the model and the image's size). */
 export const IMAGE_TOKENS = 256;

@@ -37,6 +37,8 @@ export type HistoryMessage = {
   contextBlock?: string | null;
   /** The files attached to this message. */
   files?: readonly AttachedFile[];
+  /** An answer's thinking, sent back with it only when the Settings page asks (most templates drop it for earlier turns). */
+  reasoning?: string;
 };
 
 /** How much of the conversation goes into the window. */
@@ -116,7 +118,7 @@ export function renderAttachments(files: readonly AttachedFile[], maxChars = MAX
  * at this message in every later turn.
  */
 export function renderHistoryMessage(m: HistoryMessage, fileChars = MAX_ATTACHMENT_CHARS): ChatMessage {
-  if (m.role === 'assistant') return { role: 'assistant', content: m.content };
+  if (m.role === 'assistant') return { role: 'assistant', content: m.content, ...(m.reasoning ? { reasoning_content: m.reasoning } : {}) };
   const text = [m.contextBlock ? renderContextBlock(m.contextBlock) : null, renderAttachments(m.files ?? [], fileChars), m.content]
     .filter((p): p is string => Boolean(p))
     .join('\n\n');

@@ -19,6 +19,12 @@ export type TurnStats = {
   firstTokenMs?: number;
   /** Generation speed over the turn's conversation calls, from llama.cpp's own timings. */
   tokensPerSecond?: number;
+  /** From the turn's start to the first streamed token of the model's thinking. */
+  firstThinkingMs?: number;
+  /** Tokens the model spent thinking, over the turn's rounds (llama-server streams one a chunk). */
+  thinkingTokens?: number;
+  /** Time the model spent thinking, over the turn's rounds: from each round's first thinking token to its answer or tool call. */
+  thinkingMs?: number;
 };
 
 /** A turn's stats before anything happened (stored stats leave out what is zero). */
@@ -41,6 +47,14 @@ export type TurnEvent =
   | { type: 'status'; stage: TurnStage; queuePosition?: number }
   | { type: 'decision'; record: DecisionRecord }
   | { type: 'delta'; text: string }
+  /**
+   * A piece of the model's thinking, streamed before its answer or tool call: never the answer.
+   * `whole`: the call's thinking so far, replacing what was streamed of it (what a finished
+   * turn's thinking becomes once compacted, as `draft` is for the answer).
+   */
+  | { type: 'thinking'; text: string; whole?: true }
+  /** The thinking of one model call ended (its answer or tool call began): how long it took and its tokens. */
+  | { type: 'thought'; ms: number; tokens: number }
   /** The draft so far, replacing what was streamed: what a finished turn's streamed words become once compacted. */
   | { type: 'draft'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: string }

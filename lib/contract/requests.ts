@@ -22,9 +22,11 @@ export const patchThreadBody = z
     systemPrompt: z.string().max(20_000).optional(),
     /** Show another branch: a message of the thread (the page shows the newest message under it). */
     branch: z.string().uuid('is not a valid message id').optional(),
+    /** Thinking for this thread: on, off, the model's default, or null to follow Settings. */
+    thinking: z.enum(['default', 'on', 'off']).nullable().optional(),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'give at least one of title, pinned, systemPrompt, branch');
+  .refine((b) => Object.keys(b).length > 0, 'give at least one of title, pinned, systemPrompt, branch, thinking');
 
 export const postMessageBody = z
   .object({

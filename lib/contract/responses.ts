@@ -1,6 +1,6 @@
 import type { DecisionRecord } from './decisions';
 import type { TurnEvent, TurnStats } from './events';
-import type { SetAsideDraft } from './turn-state';
+import type { SetAsideDraft, ThinkingBlock } from './turn-state';
 import type { Settings } from '@/lib/settings/settings';
 
 /** What the HTTP API answers with: the shapes the server builds and the browser reads. */
@@ -33,11 +33,17 @@ export type MessageView = {
   decisions: DecisionRecord[];
   setAside: SetAsideDraft[];
   calculation: { expression: string; result: string; exact: boolean; fraction?: string } | null;
+  /** The model's thinking, each call's in order: never the answer (not in content, not copied). */
+  thinking: ThinkingView[];
   /** The turn's figures (time to first word, speed, calls, fuel), once it has finished. */
   stats?: TurnStats | null;
 };
+/** A call's thinking as a stored thread shows it (lib/contract/turn-state.ts ThinkingBlock, finished). */
+export type ThinkingView = Omit<ThinkingBlock, 'done'>;
 export type ThreadView = ThreadSummary & {
   systemPrompt: string;
+  /** Thinking for this thread; null follows the Settings page. */
+  thinking?: 'default' | 'on' | 'off' | null;
   /** The last message of the branch shown. */
   currentLeafId?: string | null;
   messages: MessageView[];

@@ -16,6 +16,14 @@ export type LiveToolCall = {
 
 export type SetAsideDraft = { text: string; reason: string; detail?: string; query?: string };
 
+/**
+ * One model call's thinking, in the order the turn went: `toolCallsBefore` is how many of the
+ * turn's tool calls came before it, so the page shows each round's thinking beside its calls.
+ * `done` once the answer or a tool call began (the page folds it then); `ms` and `tokens` come
+ * with the `thought` event that closed it.
+ */
+export type ThinkingBlock = { text: string; toolCallsBefore: number; done: boolean; ms?: number; tokens?: number };
+
 export type LiveTurnState = {
   turnId: string;
   userMessageId?: string;
@@ -26,6 +34,7 @@ export type LiveTurnState = {
   draft: string;
   setAside: SetAsideDraft[];
   toolCalls: LiveToolCall[];
+  thinking: ThinkingBlock[];
   decisions: DecisionRecord[];
   calculation?: { expression: string; result: string; exact: boolean; fraction?: string };
   final?: string;
@@ -35,7 +44,21 @@ export type LiveTurnState = {
 };
 
 export function newTurnState(turnId: string): LiveTurnState {
-  return { turnId, lastSeq: 0, stage: null, draft: '', setAside: [], toolCalls: [], decisions: [], ended: false };
+  return { turnId, lastSeq: 0, stage: null, draft: '', setAside: [], toolCalls: [], thinking: [], decisions: [], ended: false };
+}
+
+/** The open thinking block folds: the answer or a tool call began. */
+function closeThinking(blocks: ThinkingBlock[], figures: { ms?: number; tokens?: number } = {}): ThinkingBlock[] {
+  const last = blocks.at(-1);
+  if (!last || (last.done && !('ms' in figures))) return blocks;
+  return [...blocks.slice(0, -1), { ...last, done: true, ...figures }];
+}
+
+/** The thinking of a turn that streams: a piece adds to the open block (or, whole, replaces its text), or opens one. */
+function addThinking(blocks: ThinkingBlock[], text: string, toolCallsBefore: number, whole: boolean): ThinkingBlock[] {
+  const last = blocks.at(-1);
+  if (last && !last.done) return [...blocks.slice(0, -1), { ...last, text: whole ? text : last.text + text }];
+  return [...blocks, { text, toolCallsBefore, done: false }];
 }
 
 export function applyEvent(state: LiveTurnState, event: TurnEvent & { seq?: number }): LiveTurnState {
@@ -50,7 +73,14 @@ export function applyEvent(state: LiveTurnState, event: TurnEvent & { seq?: numb
     case 'decision':
       return { ...s, decisions: [...s.decisions, event.record] };
     case 'delta':
-      return { ...s, draft: s.draft + event.text };
+      return { ...s, draft: s.draft + event.text, thinking: closeThinking(s.thinking) };
+    case 'thinking':
+      return { ...s, thinking: addThinking(s.thinking, event.text, s.toolCalls.length, event.whole === true) };
+    case 'thought': {
+      const last = s.thinking.at(-1);
+      // The figures belong to the block the call streamed, whether or not its answer folded it already.
+      return last && last.ms === undefined ? { ...s, thinking: closeThinking(s.thinking, { ms: event.ms, tokens: event.tokens }) } : s;
+    }
     case 'draft':
       return { ...s, draft: event.text };
     case 'draft_rejected':
@@ -62,7 +92,11 @@ export function applyEvent(state: LiveTurnState, event: TurnEvent & { seq?: numb
           : s.setAside,
       };
     case 'tool_call':
-      return { ...s, toolCalls: [...s.toolCalls, { id: event.id, name: event.name, arguments: event.arguments }] };
+      return {
+        ...s,
+        toolCalls: [...s.toolCalls, { id: event.id, name: event.name, arguments: event.arguments }],
+        thinking: closeThinking(s.thinking),
+      };
     case 'tool_result':
       return {
         ...s,

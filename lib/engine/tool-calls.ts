@@ -12,6 +12,8 @@ export type ToolCallsInput = {
   ledger: RepeatLedger;
   /** Tool results are capped so one page cannot fill the context. */
   resultMaxBytes: number;
+  /** The round's thinking before it called the tools (sent back with the calls). */
+  reasoning?: string;
 };
 
 export type ToolCallsOutcome = {
@@ -97,6 +99,9 @@ export async function runToolCalls(io: TurnIO, calls: ToolCallRequest[], input: 
       role: 'assistant',
       content: null,
       tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+      // The thinking that led to the calls goes back with them: gpt-oss's template needs it, and
+      // Qwen3's renders it for the messages after the question (llama-server passes it through).
+      ...(input.reasoning ? { reasoning_content: input.reasoning } : {}),
     },
     // Every call's content is set above: a run that failed ended the turn.
     ...calls.map((call): ChatMessage => ({

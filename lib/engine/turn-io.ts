@@ -4,6 +4,7 @@ import { EMPTY_STATS, type TurnEvent, type TurnStats } from '@/lib/contract/even
 import type { DecideStep } from '@/lib/decide/decide';
 import type { ChatRequest, ChatResult, ModelClient } from '@/lib/llm/types';
 import type { TurnBudget } from './budget';
+import { mergeFields, thinkingFields, type ThinkingMode } from '@/lib/llm/thinking';
 import { MarkupHoldback } from './salvage';
 import type { StepLedger } from './steps';
 
@@ -14,6 +15,8 @@ export type TurnIODeps = {
   now: () => number;
   signal: AbortSignal;
   budget: TurnBudget;
+  /** Thinking asked of the conversation's calls (the thread's choice, or the Settings page's). */
+  thinking?: ThinkingMode;
 };
 
 /**
@@ -62,36 +65,65 @@ export class TurnIO {
 
   /**
    * One streamed call on the conversation's slot; tool-call markup is held back from the user.
-   * `onOutput` hears once that the server has begun to answer (its first streamed text, or the
-   * whole reply when nothing streamed), and after a replayed call at once: a step it starts then
-   * takes the same place in the ledger as before the restart.
+   * The model's thinking streams as `thinking` events, never as the draft, and a `thought`
+   * event closes it (its time and tokens) when the answer or a tool call begins.
+   * `onOutput` hears once that the server has begun to answer (its first streamed thinking or
+   * text, or the whole reply when nothing streamed), and after a replayed call at once: a step
+   * it starts then takes the same place in the ledger as before the restart.
    */
   async callModel(request: ChatRequest, onOutput?: () => void): Promise<ChatResult> {
     const { value, replayed } = await this.steps.step('model', async () => {
       this.partial = '';
-      const holdback = new MarkupHoldback();
+      let holdback = new MarkupHoldback();
       let answering = false;
       const begun = () => {
         if (answering) return;
         answering = true;
         onOutput?.();
       };
+      const thinking = new ThinkingClock(this);
+      /** Answer deltas since the last retraction, and when the first came: what a retraction takes back. */
+      let answerDeltas = 0;
+      let answerSince: number | null = null;
+      const firstTokenBefore = this.stats.firstTokenMs;
       const send = (text: string) => {
         if (!text) return;
         this.partial += text;
         this.emit({ type: 'delta', text });
       };
+      const mode = this.deps.thinking ?? 'default';
+      // The request's own fields win (a retry turns thinking off).
+      const extra = mode === 'default' ? request.extra : mergeFields(thinkingFields(mode), request.extra);
       const result = await this.model.chat(
-        { ...request, lane: 'conversation' },
+        { ...request, lane: 'conversation', ...(extra ? { extra } : {}) },
         {
           signal: this.signal,
+          onReasoning: (t) => {
+            begun();
+            thinking.add(t);
+          },
+          onRetract: () => {
+            // What was shown as the answer was thinking: the draft starts again (the text comes back as thinking).
+            holdback = new MarkupHoldback();
+            this.partial = '';
+            this.emit({ type: 'draft', text: '' });
+            thinking.retracted(answerDeltas, answerSince ?? this.now());
+            answerDeltas = 0;
+            answerSince = null;
+            // The first word of the answer is still to come.
+            if (firstTokenBefore === undefined) delete this.stats.firstTokenMs;
+          },
           onDelta: (t) => {
             begun();
+            thinking.end();
+            answerDeltas++;
+            answerSince ??= this.now();
             send(holdback.push(t));
           },
         },
       );
       begun();
+      thinking.end();
       send(holdback.flush());
       return result;
     });
@@ -138,6 +170,7 @@ export class TurnIO {
     const onDelta = options?.onDelta;
     try {
       const result = await this.deps.model.chat(request, {
+        ...options,
         signal: options?.signal ?? this.signal,
         onDelta: onDelta
           ? (text) => {
@@ -158,5 +191,47 @@ export class TurnIO {
     } finally {
       stats.modelMs += this.now() - t0;
     }
+  }
+}
+
+/**
+ * One call's thinking as it streams: sent as `thinking` events, timed from its first token to
+ * the answer's first (or the call's end), counted in tokens (llama-server streams one a chunk),
+ * and closed with a `thought` event. The turn's stats add it up.
+ */
+class ThinkingClock {
+  private startedAt: number | null = null;
+  private tokens = 0;
+  /** A retraction not yet given as thinking (its text arrives next, in one piece): its tokens and when it began. */
+  private pending: { tokens: number; since: number } | null = null;
+
+  constructor(private readonly io: TurnIO) {}
+
+  add(text: string): void {
+    if (!text) return;
+    const { stats } = this.io;
+    if (this.startedAt === null) {
+      this.startedAt = this.pending?.since ?? this.io.now();
+      stats.firstThinkingMs ??= this.startedAt - this.io.started;
+    }
+    this.tokens += this.pending?.tokens ?? 1;
+    this.pending = null;
+    this.io.emit({ type: 'thinking', text });
+  }
+
+  /** The text streamed since `since` as `deltas` answer tokens was thinking: it counts as that many, from then. */
+  retracted(deltas: number, since: number): void {
+    this.pending = { tokens: Math.max(1, deltas), since };
+  }
+
+  end(): void {
+    if (this.startedAt === null) return;
+    const ms = this.io.now() - this.startedAt;
+    const { stats } = this.io;
+    stats.thinkingTokens = (stats.thinkingTokens ?? 0) + this.tokens;
+    stats.thinkingMs = (stats.thinkingMs ?? 0) + ms;
+    this.io.emit({ type: 'thought', ms, tokens: this.tokens });
+    this.startedAt = null;
+    this.tokens = 0;
   }
 }

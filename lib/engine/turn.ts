@@ -2,6 +2,7 @@ import type { ContextRuntime } from '@/lib/context/layers';
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { TurnEvent, TurnStats } from '@/lib/contract/events';
 import { hasErrorCode, HearthError, isHearthError } from '@/lib/errors';
+import type { ThinkingMode } from '@/lib/llm/thinking';
 import type { ChatMessage, ModelClient } from '@/lib/llm/types';
 import type { ToolRegistry } from '@/lib/tools/registry';
 import type { ToolDeps } from '@/lib/tools/types';
@@ -72,6 +73,8 @@ export type EngineDeps = {
    * waiting for and overwrite the conversation's cache: it then runs only when the gate needs it.
    */
   parallelSideCalls?: boolean;
+  /** Thinking asked of the conversation's calls; side calls never think (lib/llm/pool.ts). */
+  thinking?: ThinkingMode;
   config?: Partial<EngineConfig>;
 };
 
@@ -149,7 +152,13 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
         // Text written before a call is thinking aloud, not the answer.
         if (io.partial.trim()) io.emit({ type: 'draft_rejected', reason: 'tool_call' });
         io.partial = '';
-        const ran = await runToolCalls(io, calls, { tools, toolDeps: deps.toolDeps, ledger, resultMaxBytes: config.toolResultMaxBytes });
+        const ran = await runToolCalls(io, calls, {
+          tools,
+          toolDeps: deps.toolDeps,
+          ledger,
+          resultMaxBytes: config.toolResultMaxBytes,
+          reasoning: outcome.result.reasoning.trim(),
+        });
         turnMessages.push(...ran.messages);
         findings.forGate.push(...ran.forGate);
         findings.gathered.push(...ran.gathered);

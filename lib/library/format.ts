@@ -63,6 +63,9 @@ export const turnEventSchema = z.discriminatedUnion('type', [
     .strict(),
   z.object({ type: z.literal('decision'), record: decisionRecordSchema }).strict(),
   z.object({ type: z.literal('delta'), text: text(1_000_000) }).strict(),
+  // A compacted turn keeps each call's thinking as one event, as long as the draft can be.
+  z.object({ type: z.literal('thinking'), text: text(10_000_000), whole: z.literal(true).optional() }).strict(),
+  z.object({ type: z.literal('thought'), ms: z.number().finite().min(0), tokens: z.number().int().min(0) }).strict(),
   z.object({ type: z.literal('draft'), text: text(10_000_000) }).strict(),
   z.object({ type: z.literal('tool_call'), id: text(200), name: text(200), arguments: text(1_000_000) }).strict(),
   z

@@ -68,6 +68,18 @@ const messageSchema = z.object({
       fraction: z.string().max(100_000).optional(),
     })
     .nullable(),
+  /** The model's thinking, each call's, and how many tool calls came before it (exports written before it was kept have none). */
+  thinking: z
+    .array(
+      z.object({
+        text: z.string().max(10_000_000),
+        toolCallsBefore: z.number().int().min(0),
+        ms: z.number().finite().min(0).optional(),
+        tokens: z.number().int().min(0).optional(),
+      }),
+    )
+    .max(10_000)
+    .optional(),
   /** The turn's figures (exports written before they were shown have none). */
   stats: z
     .record(z.string().max(100), z.union([z.number().finite(), z.boolean()]))
@@ -218,8 +230,22 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
 
 /** The turn's log as the thread page reads it back: set-aside drafts and the calculation (lib/turns/compact.ts). */
 function turnLog(m: z.infer<typeof messageSchema>): RecordOf<'turn'>['events'] {
-  if (m.setAside.length === 0 && !m.calculation) return null;
+  const thinking = m.thinking ?? [];
+  if (m.setAside.length === 0 && !m.calculation && thinking.length === 0) return null;
   const log: NonNullable<RecordOf<'turn'>['events']> = [[1, 'turn']];
+  // Each call's thinking where it stood among the tool calls (kept as references to their rows).
+  if (thinking.length) {
+    const think = (b: (typeof thinking)[number]) => {
+      log.push([log.length + 1, { type: 'thinking', text: b.text, whole: true }]);
+      if (b.ms !== undefined) log.push([log.length + 1, { type: 'thought', ms: b.ms, tokens: b.tokens ?? 0 }]);
+    };
+    let next = 0;
+    m.toolCalls.forEach((c, i) => {
+      for (; next < thinking.length && thinking[next].toolCallsBefore <= i; next++) think(thinking[next]);
+      log.push([log.length + 1, { tool_call: c.id }]);
+    });
+    for (; next < thinking.length; next++) think(thinking[next]);
+  }
   for (const d of m.setAside) {
     log.push([log.length + 1, { type: 'draft', text: d.text }]);
     log.push([

@@ -285,3 +285,84 @@ describe('model client against the double', () => {
     double.setScript(undefined);
   });
 });
+
+describe('model client against a thinking double', () => {
+  let thinker: LlamaDouble;
+  let inline: LlamaDouble;
+  before(async () => {
+    thinker = await startLlamaDouble({ thinking: true });
+    inline = await startLlamaDouble({ thinking: true, reasoningFormat: 'none' });
+  });
+  after(async () => {
+    await thinker.close();
+    await inline.close();
+  });
+
+  /** What one streamed call reported, in order: thinking (t), answer (a), taken back (r). */
+  async function streamed(d: LlamaDouble, request: Parameters<ReturnType<typeof createLlamaClient>['chat']>[0] = { messages: msgs }) {
+    const client = createLlamaClient({ baseURL: d.url, timeoutMs: 5000 });
+    const order: string[] = [];
+    const result = await client.chat(request, {
+      onReasoning: (t) => order.push(`t:${t}`),
+      onDelta: (t) => order.push(`a:${t}`),
+      onRetract: (t) => order.push(`r:${t}`),
+    });
+    return { result, order };
+  }
+
+  test('reasoning_content streams before the answer, never as its text, and is kept apart in the result', async () => {
+    thinker.setScript(() => ({ reasoning: 'Two and two make four.', content: 'It is 4.' }));
+    const { result, order } = await streamed(thinker);
+    const firstAnswer = order.findIndex((o) => o.startsWith('a:'));
+    assert.ok(order.slice(0, firstAnswer).every((o) => o.startsWith('t:')) && firstAnswer > 0, order.join('|'));
+    assert.equal(result.reasoning, 'Two and two make four.');
+    assert.equal(result.content, 'It is 4.');
+    thinker.setScript(undefined);
+  });
+
+  test('inline <think> (reasoning_format none) is split from the answer as it streams', async () => {
+    inline.setScript(() => ({ reasoning: 'Two and two make four.', content: 'It is 4.' }));
+    const { result, order } = await streamed(inline);
+    assert.equal(result.content, 'It is 4.');
+    assert.equal(result.reasoning, '\nTwo and two make four.\n');
+    assert.ok(!order.some((o) => o.startsWith('a:') && /think/.test(o)), 'no marker is ever answer text');
+    // Cut across deltas: a marker split anywhere is found (every cut is tried in thinking.test.ts).
+    inline.setScript(() => ({ content: '<thi' }));
+    const client = createLlamaClient({ baseURL: inline.url, timeoutMs: 5000 });
+    const cut = await client.chat(
+      { messages: msgs, extra: { chat_template_kwargs: { enable_thinking: false } } },
+      { onDelta: () => undefined },
+    );
+    assert.equal(cut.content, '<thi', 'text that only began like a marker is the answer at the end');
+    inline.setScript(undefined);
+  });
+
+  test('an unclosed <think> leaves no answer; a closing marker alone takes back what was streamed', async () => {
+    thinker.setScript(() => ({ content: '<think>I keep thinking and never', reasoning: undefined }));
+    const open = await streamed(thinker, { messages: msgs, extra: { chat_template_kwargs: { enable_thinking: false } } });
+    assert.equal(open.result.content, '');
+    assert.equal(open.result.reasoning, 'I keep thinking and never');
+    thinker.setScript(() => ({ content: 'Opened by the prompt.</think>\n\nThe answer.' }));
+    const forced = await streamed(thinker, { messages: msgs, extra: { chat_template_kwargs: { enable_thinking: false } } });
+    assert.equal(forced.result.content, 'The answer.');
+    assert.equal(forced.result.reasoning, 'Opened by the prompt.');
+    // The double streams word by word: the words before the marker's own went out, and come back.
+    assert.deepEqual(
+      forced.order.filter((o) => o.startsWith('r:')),
+      ['r:Opened by the'],
+      forced.order.join('|'),
+    );
+    thinker.setScript(undefined);
+  });
+
+  test('a request that turns thinking off gets none; a non-streamed reply is split the same way', async () => {
+    const off = await streamed(thinker, { messages: msgs, extra: { chat_template_kwargs: { enable_thinking: false } } });
+    assert.equal(off.result.reasoning, '');
+    assert.ok(!off.order.some((o) => o.startsWith('t:')));
+    const client = createLlamaClient({ baseURL: inline.url, timeoutMs: 5000 });
+    inline.setScript(() => ({ reasoning: 'Hmm.', content: 'Yes.' }));
+    const whole = await client.chat({ messages: msgs });
+    assert.deepEqual([whole.content, whole.reasoning], ['Yes.', 'Hmm.']);
+    inline.setScript(undefined);
+  });
+});

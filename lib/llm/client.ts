@@ -1,6 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { HearthError, isHearthError } from '@/lib/errors';
+import { InlineThinking, splitThinking } from './thinking';
 import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth, ServerTimings, TokenProb, ToolCallRequest } from './types';
 
 /**
@@ -193,9 +194,10 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
         const choice = res.choices[0];
         if (!choice) throw new HearthError('model_error', 'The model server returned no choices.');
         const message = choice.message as OpenAI.ChatCompletionMessage & LlamaDeltaExtras;
+        const inline = splitThinking(message.content ?? '');
         return {
-          content: message.content ?? '',
-          reasoning: message.reasoning_content ?? '',
+          content: inline.thinking ? inline.answer : (message.content ?? ''),
+          reasoning: [message.reasoning_content ?? '', inline.thinking].filter(Boolean).join('\n'),
           toolCalls: (message.tool_calls ?? []).flatMap((c) =>
             c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
           ),
@@ -212,6 +214,23 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
       })) as unknown as AsyncIterable<OpenAI.ChatCompletionChunk>;
       let content = '';
       let reasoning = '';
+      const inline = new InlineThinking();
+      const think = (text: string) => {
+        if (!text) return;
+        reasoning += text;
+        opts.onReasoning?.(text);
+      };
+      const answer = (piece: { answer: string; thinking: string; retracted?: string }) => {
+        if (piece.retracted !== undefined) {
+          content = content.slice(0, content.length - piece.retracted.length);
+          opts.onRetract?.(piece.retracted);
+        }
+        think(piece.thinking);
+        if (piece.answer) {
+          content += piece.answer;
+          opts.onDelta?.(piece.answer);
+        }
+      };
       let finish: string | null = null;
       let model = '';
       const usage: ChatResult['usage'] = { promptTokens: 0, completionTokens: 0 };
@@ -230,11 +249,8 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
           const choice = chunk.choices[0];
           if (!choice) continue;
           const delta = choice.delta as OpenAI.ChatCompletionChunk.Choice.Delta & LlamaDeltaExtras;
-          if (delta.reasoning_content) reasoning += delta.reasoning_content;
-          if (delta.content) {
-            content += delta.content;
-            opts.onDelta?.(delta.content);
-          }
+          if (delta.reasoning_content) think(delta.reasoning_content);
+          if (delta.content) answer(inline.push(delta.content));
           for (const part of delta.tool_calls ?? []) {
             const existing = calls.get(part.index);
             if (existing) {
@@ -264,6 +280,7 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
       if (!finish) {
         throw new HearthError('model_stream_broken', "The model's reply stopped before it was finished.");
       }
+      answer(inline.flush());
       return {
         content,
         reasoning,

@@ -1,3 +1,4 @@
+import { mergeFields, thinkingFields } from './thinking';
 import { hasErrorCode } from '@/lib/errors';
 import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth } from './types';
 
@@ -376,8 +377,10 @@ export class ModelPool {
           const { server } = placement;
           let streamed = false;
           const onDelta = options.onDelta && ((t: string) => ((streamed = true), options.onDelta!(t)));
+          // Thinking the page has shown is output too: the turn stays on this server.
+          const onReasoning = options.onReasoning && ((t: string) => ((streamed = true), options.onReasoning!(t)));
           try {
-            const result = await server.client.chat(pool.routed(request, placement), { ...options, onDelta });
+            const result = await server.client.chat(pool.routed(request, placement), { ...options, onDelta, onReasoning });
             pool.markUp(server);
             return result;
           } catch (err) {
@@ -401,6 +404,9 @@ export class ModelPool {
 
   /** The request with its slot: the turn's own for the conversation, the side slot for the rest. */
   private routed(request: ChatRequest, { server, slot }: Placement): ChatRequest {
+    // Side calls (checks, plans, titles) never think: a thinking model would spend hundreds of
+    // tokens before a one-word verdict, and the verdict's probabilities are the answer's tokens.
+    if (request.lane !== 'conversation') request = { ...request, extra: mergeFields(request.extra, thinkingFields('off')) };
     // Only a llama-server (one that reported its slots) is sent id_slot; gateways may refuse unknown fields.
     if (server.health?.slots === undefined && this.options.slots === undefined) return request;
     const n = this.slotsOf(server);

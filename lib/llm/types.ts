@@ -11,6 +11,8 @@ export type ChatMessage =
       role: 'assistant';
       content: string | null;
       tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+      /** The thinking that came with this message, for the templates that render it (llama-server passes it through). */
+      reasoning_content?: string;
     }
   | { role: 'tool'; tool_call_id: string; content: string };
 
@@ -68,8 +70,15 @@ export type ServerTimings = {
 
 export type ChatOptions = {
   signal?: AbortSignal;
-  /** Streams the call and reports each content fragment as it arrives. */
+  /** Streams the call and reports each content fragment as it arrives (never thinking). */
   onDelta?: (text: string) => void;
+  /** The call's thinking as it streams: llama-server's `reasoning_content`, or thinking written inline (lib/llm/thinking.ts). */
+  onReasoning?: (text: string) => void;
+  /**
+   * Text already given to onDelta turned out to be thinking (a template that opens the thinking
+   * in its prompt): the listener takes it back. It is given to onReasoning as well.
+   */
+  onRetract?: (text: string) => void;
 };
 
 export type ModelHealth = {

@@ -121,6 +121,10 @@ export function buildRuntime(
       const s = settings.current();
       return { maxRounds: s.maxRounds, budget: { fuel: s.turnFuel, modelCalls: s.turnModelCalls, modelCallCost: 100 } };
     },
+    thinking: () => {
+      const s = settings.current();
+      return { mode: s.thinking, inHistory: s.thinkingInHistory };
+    },
     titles:
       config.HEARTH_TITLES === 'model'
         ? new BackgroundTitles({

@@ -121,11 +121,24 @@ export function threadView(
   const notable = store.eventsOfNotableTurns({ threadId: id });
   const extras = new Map(
     [...notable].map(([turnId, evs]) => {
-      // References of a compacted turn (its answer, kept in the message) play no part in set-aside drafts.
+      // References of a compacted turn (its answer, kept in the message) play no part in set-aside
+      // drafts or thinking; a call stands as itself, for where each round's thinking goes.
       const state = evs
-        .filter((e) => typeof e.data === 'object' && e.data !== null && 'type' in e.data)
-        .reduce((s, e) => applyEvent(s, { ...(e.data as TurnEvent), seq: e.seq }), newTurnState(turnId));
-      return [turnId, { setAside: state.setAside, calculation: state.calculation ?? null }] as const;
+        .flatMap((e): (TurnEvent & { seq: number })[] => {
+          const data = e.data as Record<string, unknown> | string | null;
+          if (typeof data !== 'object' || data === null) return [];
+          if ('type' in data) return [{ ...(data as TurnEvent), seq: e.seq }];
+          return 'tool_call' in data ? [{ type: 'tool_call', id: String(data.tool_call), name: '', arguments: '', seq: e.seq }] : [];
+        })
+        .reduce(applyEvent, newTurnState(turnId));
+      return [
+        turnId,
+        {
+          setAside: state.setAside,
+          calculation: state.calculation ?? null,
+          thinking: state.thinking.map(({ done: _done, ...block }) => block),
+        },
+      ] as const;
     }),
   );
   // Grouped once by turn (and message): a long thread has thousands of each.
@@ -179,12 +192,14 @@ export function threadView(
       decisions: m.role === 'assistant' && m.turnId ? (decisionsByTurn.get(m.turnId) ?? []).map(({ turnId: _t, ...d }) => d) : [],
       setAside: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.setAside ?? []) : [],
       calculation: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.calculation ?? null) : null,
+      thinking: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.thinking ?? []) : [],
       stats: m.role === 'assistant' && m.turnId ? ((stats.get(m.turnId) as TurnStats | undefined) ?? null) : null,
     };
   };
   return {
     ...threadSummary(thread),
     systemPrompt: thread.systemPrompt,
+    thinking: thread.thinking ?? null,
     currentLeafId: shown.at(-1)?.id ?? null,
     messages: shown.map(show),
     ...(allBranches ? { otherMessages: tree.offPath(thread.currentLeafId).map(show) } : {}),
@@ -218,8 +233,27 @@ export function threadMarkdown(view: ThreadExport): string {
       `## ${m.role === 'user' ? 'You' : 'Assistant'} (${new Date(m.createdAt).toISOString()})${m.status !== 'complete' ? ` [${m.status}]` : ''}`,
       '',
     );
-    for (const c of m.toolCalls) lines.push(`> tool ${c.name}(${c.arguments}) ${c.ok ? 'ok' : 'failed'}${c.repeat ? ' (repeat)' : ''}`);
-    if (m.toolCalls.length) lines.push('');
+    // Each call's thinking where it stood among the tool calls, quoted: it is not the answer.
+    const thought = (b: MessageView['thinking'][number]) => {
+      const figures = [b.ms !== undefined ? `${(b.ms / 1000).toFixed(1)} s` : '', b.tokens ? `${b.tokens} tokens` : '']
+        .filter(Boolean)
+        .join(', ');
+      lines.push(
+        `> **Thinking**${figures ? ` (${figures})` : ''}`,
+        '>',
+        ...inertMarkdown(b.text.trim())
+          .split('\n')
+          .map((l) => `> ${l}`.trimEnd()),
+        '',
+      );
+    };
+    const thinking = m.thinking ?? [];
+    let next = 0;
+    m.toolCalls.forEach((c, i) => {
+      for (; next < thinking.length && thinking[next].toolCallsBefore <= i; next++) thought(thinking[next]);
+      lines.push(`> tool ${c.name}(${c.arguments}) ${c.ok ? 'ok' : 'failed'}${c.repeat ? ' (repeat)' : ''}`, '');
+    });
+    for (; next < thinking.length; next++) thought(thinking[next]);
     lines.push(m.role === 'assistant' ? inertMarkdown(m.content) : m.content, '');
   }
   const others = view.otherMessages?.length ?? view.messages.filter((m) => m.branch).length;

@@ -53,6 +53,10 @@ export const SETTING_SHAPES = {
   turnFuel: z.number().int().min(100).max(1_000_000),
   maxRounds: z.number().int().min(1).max(20),
   turnModelCalls: z.number().int().min(1).max(200),
+  /** Thinking models: left to the model ("default"), or asked on or off; a thread may choose its own. */
+  thinking: z.enum(['default', 'on', 'off']),
+  /** Earlier answers go back to the model with their thinking. */
+  thinkingInHistory: z.boolean(),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SHAPES;
@@ -85,6 +89,8 @@ export function settingsFromConfig(config: Config): Settings {
     turnFuel: config.TURN_FUEL,
     maxRounds: config.MAX_ROUNDS,
     turnModelCalls: config.TURN_MODEL_CALLS,
+    thinking: config.HEARTH_THINKING,
+    thinkingInHistory: config.HEARTH_THINKING_HISTORY === 'true',
   };
 }
 

@@ -72,6 +72,8 @@ export function scriptedModel(opts: {
       const out = typeof next === 'function' ? next(req) : next;
       if (out instanceof Error) throw out;
       const result = full(out);
+      // A thinking model streams its thinking first, word by word, as the server does.
+      if (options.onReasoning && result.reasoning) for (const piece of result.reasoning.match(/\s*\S+/g) ?? []) options.onReasoning(piece);
       if (options.onDelta && result.content) for (const piece of result.content.match(/\s*\S+/g) ?? []) options.onDelta(piece);
       return result;
     },

@@ -5,6 +5,7 @@ import { decisionsHistoryLayer } from '@/lib/decide/history';
 import type { TurnEvent } from '@/lib/contract/events';
 import { StepLedger, type StoredStep } from '@/lib/engine/steps';
 import { runTurn, type EngineConfig } from '@/lib/engine/turn';
+import type { ThinkingMode } from '@/lib/llm/thinking';
 import type { ChatRequest, ModelClient } from '@/lib/llm/types';
 import { createToolRegistry } from '@/lib/tools/registry';
 import { defineTool, ToolError, type Tool } from '@/lib/tools/types';
@@ -72,6 +73,8 @@ export type TurnSetup = {
   now?: () => number;
   /** Wraps the scripted model, to see what the engine passes it beside the request. */
   wrapModel?: (model: ScriptedModel) => ModelClient;
+  /** Thinking asked of the conversation's calls. */
+  thinking?: ThinkingMode;
 };
 
 export async function runScriptedTurn(setup: TurnSetup) {
@@ -116,6 +119,7 @@ export async function runScriptedTurn(setup: TurnSetup) {
       signal: setup.signal ?? new AbortController().signal,
       researchAvailable: setup.researchAvailable ?? (() => setup.research !== false),
       parallelSideCalls: setup.parallelSideCalls ?? true,
+      thinking: setup.thinking,
       config: setup.config,
     },
   );

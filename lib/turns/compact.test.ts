@@ -24,6 +24,7 @@ const verdict: DecisionRecord = {
   answers: { verdict: { kind: 'choice', value: 'answered', p: 0.9 } },
 };
 const words = (text: string): TurnEvent[] => text.split(/(?= )/).map((t) => ({ type: 'delta', text: t }));
+const thoughts = (text: string): TurnEvent[] => text.split(/(?= )/).map((t) => ({ type: 'thinking', text: t }));
 
 /** Turns as the engine streams them: set-aside drafts, thinking aloud, tools, decisions, endings good and bad. */
 const scenarios: Record<string, { events: TurnEvent[]; answer: string }> = {
@@ -65,6 +66,23 @@ const scenarios: Record<string, { events: TurnEvent[]; answer: string }> = {
       { type: 'turn', turnId: 't', threadId: 'th', userMessageId: 'u', assistantMessageId: 'a' },
       ...words('Sourdough needs'),
       { type: 'error', code: 'cancelled', message: 'Stopped.' },
+    ],
+  },
+  'a thinking model: thinking, a tool call, thinking again, then the answer': {
+    answer: 'It is 18 degrees in Lyon.',
+    events: [
+      { type: 'turn', turnId: 't', threadId: 'th', userMessageId: 'u', assistantMessageId: 'a' },
+      { type: 'status', stage: 'thinking' },
+      ...thoughts('The user wants the weather; I should search.'),
+      { type: 'thought', ms: 800, tokens: 9 },
+      { type: 'tool_call', id: 'c1', name: 'web_search', arguments: '{"query":"lyon weather"}' },
+      { type: 'tool_result', id: 'c1', name: 'web_search', ok: true, result: { results: [{ title: '18°C' }] }, ms: 12 },
+      ...thoughts('The result says 18.'),
+      ...words('It is 18'),
+      { type: 'thought', ms: 300, tokens: 4 },
+      ...words(' degrees in Lyon.'),
+      { type: 'message', id: 'a', content: 'It is 18 degrees in Lyon.' },
+      { type: 'done', turnId: 't', stats },
     ],
   },
   'resumed after a restart: the draft starts again': {
@@ -137,6 +155,10 @@ describe('compacting a finished turn', () => {
       assert.ok(
         compacted.every((c) => 'ref' in c || c.data.type !== 'delta'),
         'no streamed word is kept as such',
+      );
+      assert.ok(
+        compacted.every((c) => 'ref' in c || c.data.type !== 'thinking' || c.data.whole),
+        'no piece of thinking is kept as such',
       );
     });
   }

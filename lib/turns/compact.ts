@@ -9,6 +9,8 @@ import { EMPTY_STATS, type TurnEvent, type TurnStats } from '@/lib/contract/even
  * - each run of streamed words becomes one `draft` event carrying the draft so far, at the
  *   number of the run's last word; the run that became the answer (or the partial answer of
  *   a turn that failed or was stopped) is kept as a reference to the assistant message;
+ * - each run of thinking pieces becomes one `thinking` event with the call's whole thinking
+ *   (`whole: true`), at the number of the run's last piece;
  * - stage changes are dropped (a finished turn has no stage), except `resumed`, which starts
  *   the draft again;
  * - what a table already holds is kept as a reference and read back on replay: the turn's ids
@@ -48,8 +50,16 @@ export function compactEvents(
     lastDraft = out.push({ seq: run.lastSeq, data: { type: 'draft', text: state.draft } }) - 1;
     run = null;
   };
+  /** A run of thinking pieces: one event with the call's whole thinking, at the run's last number. */
+  let thinking = null as { lastSeq: number; text: string } | null;
+  const closeThinking = () => {
+    if (!thinking) return;
+    out.push({ seq: thinking.lastSeq, data: { type: 'thinking', text: thinking.text, whole: true } });
+    thinking = null;
+  };
   for (const { seq, data } of events) {
     if (data.type !== 'delta') closeRun();
+    if (data.type !== 'thinking') closeThinking();
     state = applyEvent(state, { ...data, seq });
     if (data.type === 'draft_rejected' || (data.type === 'status' && data.stage === 'resumed')) lastDraft = null;
     // The draft standing when the turn ends is the answer (or the partial answer of a turn that
@@ -61,6 +71,9 @@ export function compactEvents(
     switch (data.type) {
       case 'delta':
         run = { lastSeq: seq };
+        break;
+      case 'thinking':
+        thinking = { lastSeq: seq, text: data.whole ? data.text : (thinking?.text ?? '') + data.text };
         break;
       case 'status':
         if (data.stage === 'resumed') out.push({ seq, data });
@@ -93,6 +106,7 @@ export function compactEvents(
     }
   }
   closeRun();
+  closeThinking();
   return out;
 }
 

@@ -7,6 +7,7 @@ import { EMPTY_STATS, type TurnEvent } from '@/lib/contract/events';
 import { StepLedger, type StoredStep } from '@/lib/engine/steps';
 import { runTurn, type EngineConfig, type TurnOutcome } from '@/lib/engine/turn';
 import type { Lease, ModelPool } from '@/lib/llm/pool';
+import type { ThinkingMode } from '@/lib/llm/thinking';
 import { MessageTree } from '@/lib/threads/tree';
 import { compactEvents, expandEvent, fromStored, toStored, type StoredCompact } from './compact';
 import type { BackgroundTitles } from './titles';
@@ -101,6 +102,8 @@ export type RegistryOptions = {
   historyChars?: number;
   /** Writes thread titles in the background after a first exchange (off: titles stay the first words). */
   titles?: BackgroundTitles;
+  /** Thinking as the Settings page asks it (read at the start of each turn). */
+  thinking?: () => { mode: ThinkingMode; inHistory: boolean };
   /** A stored image as a data URL, for a server that sees images (the runtime reads it from DATA_DIR). */
   imageData?: (file: { sha256: string; mime: string }) => string | undefined;
   log?: (message: string) => void;
@@ -400,7 +403,7 @@ export class TurnRegistry {
   ): Promise<TurnOutcome> {
     const { store } = this.options;
     const tools = this.options.tools();
-    const { context, question, earlierAnswers } = await assembleContext({
+    const { context, question, earlierAnswers, thinking } = await assembleContext({
       store,
       threadId: live.threadId,
       turnId: live.turnId,
@@ -412,6 +415,7 @@ export class TurnRegistry {
       // The history window fits the context of the server this turn runs on.
       historyChars: this.options.historyChars ?? historyCharsFor(lease.contextSize ?? DEFAULT_CONTEXT_TOKENS),
       imageData: this.options.imageData,
+      thinking: this.options.thinking?.(),
     });
     const steps = new StepLedger(ids.steps, (step) => store.appendStep({ turnId: live.turnId, ...step, now: this.now() }));
     const outcome = await runTurn(
@@ -419,6 +423,7 @@ export class TurnRegistry {
       {
         model: lease.model,
         parallelSideCalls: lease.parallelSideCalls,
+        thinking,
         tools: tools.registry,
         toolDeps: tools.deps(live.threadId),
         context,

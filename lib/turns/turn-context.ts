@@ -4,6 +4,7 @@ import type { DecisionRecord } from '@/lib/contract/decisions';
 import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
 import { HearthError } from '@/lib/errors';
 import type { Lease } from '@/lib/llm/pool';
+import type { ThinkingMode } from '@/lib/llm/thinking';
 import { recallFacts } from '@/lib/memory/facts';
 import { MessageTree } from '@/lib/threads/tree';
 import type { ToolSet } from '@/lib/tools/toolset';
@@ -16,7 +17,9 @@ import type { ToolSet } from '@/lib/tools/toolset';
 
 /** What assembling a turn's context reads from the database (db/store.ts provides it). */
 export type ContextStore = {
-  getThread(args: { id: string }): { id: string; title: string; systemPrompt: string; currentLeafId: string | null } | undefined;
+  getThread(args: {
+    id: string;
+  }): { id: string; title: string; systemPrompt: string; currentLeafId: string | null; thinking: ThinkingMode | null } | undefined;
   /** A thread's messages, every branch, oldest first. */
   listMessages(args: { threadId: string }): {
     id: string;
@@ -39,6 +42,8 @@ export type ContextStore = {
     threadId: string | null;
   }): void;
   listMemories(): { text: string; updatedAt: number }[];
+  /** The thinking before each of these turns' answers (their last round's), by turn. */
+  answerThinkingOf(args: { turnIds: string[] }): Map<string, string>;
   attachmentsOfThread(args: { threadId: string }): {
     id: string;
     messageId: string | null;
@@ -79,6 +84,8 @@ export type ContextRequest = {
   historyChars: number;
   /** A stored image as a data URL, for a server that sees images. */
   imageData?: (file: { sha256: string; mime: string }) => string | undefined;
+  /** Thinking as the Settings page asks it: the default mode (a thread may choose its own), and whether earlier answers go back with theirs. */
+  thinking?: { mode: ThinkingMode; inHistory: boolean };
 };
 
 export type TurnContext = {
@@ -86,6 +93,8 @@ export type TurnContext = {
   question: string;
   /** The last three answers on the branch: the verdict reads them to see what was said before. */
   earlierAnswers: string[];
+  /** Thinking asked of this turn's conversation calls: the thread's choice, else the Settings page's. */
+  thinking: ThinkingMode;
 };
 
 /** The files of each message of the thread, images as themselves where the server sees them. */
@@ -123,6 +132,9 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
   const onPath = new Set<string | null>(path.map((m) => m.turnId));
   onPath.add(turnId);
   const files = filesByMessage(request);
+  const thinkingOf = request.thinking?.inHistory
+    ? store.answerThinkingOf({ turnIds: path.flatMap((m) => (m.role === 'assistant' && m.turnId ? [m.turnId] : [])) })
+    : new Map<string, string>();
   // Each earlier message as it was sent in its own turn; the question gets this turn's block.
   const history: HistoryMessage[] = path
     .filter((m) => m.role === 'user' || (m.status === 'complete' && m.content.trim() !== ''))
@@ -131,6 +143,7 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
       content: m.content,
       contextBlock: m.id === userMessageId ? null : m.contextBlock,
       files: files.get(m.id),
+      ...(m.role === 'assistant' && m.turnId && thinkingOf.has(m.turnId) ? { reasoning: thinkingOf.get(m.turnId) } : {}),
     }));
   const earlierAnswers = history
     .filter((m) => m.role === 'assistant')
@@ -164,5 +177,5 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
     ] as const,
     { executionId: turnId, threadId, resourceId: 'local-user' },
   );
-  return { context, question, earlierAnswers };
+  return { context, question, earlierAnswers, thinking: thread.thinking ?? request.thinking?.mode ?? 'default' };
 }
