@@ -89,6 +89,8 @@ export const turns = sqliteTable(
     events: text('events'),
     createdAt: integer('created_at').notNull(),
     finishedAt: integer('finished_at'),
+    /** The entry of the turn's thinking in the search index (set by the triggers of migration 0015). */
+    searchRowid: integer('search_rowid'),
   },
   (t) => [index('turns_thread_idx').on(t.threadId, t.createdAt), index('turns_status_idx').on(t.status)],
 );

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { searchLibrary } from '@/lib/search/search';
+import { seedExchange } from '@/lib/testing/store';
 import { makeTempDir } from '@/lib/testing/temp-dir';
 import { openDatabase } from './client';
 import { MAX_SCORED, RECENCY_HALF_LIFE_MS } from './queries/search';
@@ -115,6 +116,42 @@ describe('the index follows the rows, whoever writes them', () => {
     assert.deepEqual(find(s, 'giraffe'), []);
     assert.deepEqual(find(s, 'secret'), []);
     assert.equal((s.db.$client.prepare('select count(*) n from attachments').get() as { n: number }).n, 0);
+  });
+});
+
+describe('a model’s thinking', () => {
+  test('is found only when the search asks for it, at the answer it led to; recompacting and deleting follow', () => {
+    const store = fresh();
+    const t = thread(store, 'Tides');
+    const { turn, assistant } = seedExchange(
+      store,
+      { thread: t.id },
+      { now: NOW, question: 'Why tides?', answer: 'The Moon pulls the sea.' },
+    );
+    store.storeCompactLog({
+      turnId: turn,
+      events: [
+        { seq: 1, type: 'turn', data: 'turn' },
+        { seq: 3, type: 'thinking', data: { type: 'thinking', text: 'Consider the gravitational gradient first.', whole: true } },
+        { seq: 4, type: 'thought', data: { type: 'thought', ms: 900, tokens: 6 } },
+        { seq: 5, type: 'draft', data: 'answer-draft' },
+      ],
+    });
+    const find = (query: string, thinking?: boolean) =>
+      searchLibrary(store, { query, limit: 10, now: NOW, filters: thinking ? { thinking } : {} }).map((h) => [h.kind, h.messageId]);
+    assert.deepEqual(find('gravitational'), [], 'left out of a plain search');
+    assert.deepEqual(find('gravitational', true), [['thinking', assistant]]);
+    assert.match(searchLibrary(store, { query: 'gradient', limit: 1, now: NOW, filters: { thinking: true } })[0].snippet, /gradient/);
+    assert.deepEqual(find('Moon', true), [['message', assistant]], 'the answer is a message hit as before');
+    // Written again (a resumed turn compacted once more): the old words go, the new ones come.
+    store.storeCompactLog({
+      turnId: turn,
+      events: [{ seq: 3, type: 'thinking', data: { type: 'thinking', text: 'Think about orbital resonance.', whole: true } }],
+    });
+    assert.deepEqual(find('gravitational', true), []);
+    assert.deepEqual(find('resonance', true), [['thinking', assistant]]);
+    store.deleteThread({ id: t.id });
+    assert.deepEqual(find('resonance', true), [], 'gone with its thread');
   });
 });
 

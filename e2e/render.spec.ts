@@ -29,9 +29,10 @@ test('code is highlighted and copied, math is set, prices stay prices, the answe
   await expect(blocks.nth(1).getByTestId('copy-code')).toHaveText('Copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('def area(r):\n    return 3.14159 * r ** 2');
 
-  // One display formula; four set in all (A = πr², 4A, E = mc², and the \href, shown but never a link).
+  // One display formula; five set in all (A = πr², 4A, Fibonacci's between single dollars, E = mc², and the \href, shown but never a link).
   await expect(answer.locator('.katex-display')).toHaveCount(1);
-  await expect(answer.locator('.katex')).toHaveCount(4);
+  await expect(answer.locator('.katex')).toHaveCount(5);
+  await expect(answer.locator('.katex').nth(2)).toContainText('F_n');
   await expect(answer.locator('.katex').last()).toContainText('\\href');
   await expect(answer).toContainText('A coffee costs $5 and a sandwich $10.');
   await expect(answer.locator('a[href^="javascript"]')).toHaveCount(0);

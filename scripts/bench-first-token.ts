@@ -111,6 +111,87 @@ export async function measureFirstToken(
   }
 }
 
+export const THINKING_TURNS = 5;
+
+export type ThinkingResult = {
+  threads: number;
+  /** ms from starting the turn to its first thinking token, and to its first answer token. */
+  firstThinking: number[];
+  firstAnswer: number[];
+  /** Each turn's first call after a thread's first: the share of its prompt the slot held. */
+  promptReuse: number[];
+  /** The same calls: the share of what the slot held after the previous turn (its prompt, thinking and answer) that was reused. */
+  previousReuse: number[];
+};
+
+/**
+ * A thinking model (the double as Qwen3 with llama-server v0.5.0: reasoning_content before the
+ * answer, and a template that renders an answer's thinking only within its own turn): times to
+ * the first thinking token and the first answer token, and prompt-cache reuse over five-turn
+ * threads.
+ */
+export async function measureThinking(
+  searxUrl: string,
+  threads = Number(process.env.BENCH_THINKING_THREADS ?? 4),
+): Promise<ThinkingResult> {
+  const double = await startLlamaDouble({ slots: 2, metrics: true, thinking: true });
+  const dir = makeTempDir('hearth-bench');
+  const rt = buildRuntime(
+    parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searxUrl, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC' }),
+    createStore(openDatabase(path.join(dir, 'hearth.db'))),
+  );
+  const result: ThinkingResult = { threads, firstThinking: [], firstAnswer: [], promptReuse: [], previousReuse: [] };
+  try {
+    await rt.models.ready();
+    for (let t = 0; t < threads; t++) {
+      const thread = rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
+      let heldBefore = 0;
+      for (let i = 0; i < THINKING_TURNS; i++) {
+        const seen = double.requests.length;
+        const t0 = performance.now();
+        let thinking = 0;
+        let answer = 0;
+        const { turnId } = rt.turns.start({ threadId: thread.id, content: `Tell me about the sea, part ${i + 1}.` });
+        await new Promise<void>((resolve) => {
+          const sub = rt.turns.subscribe(turnId, 0, {
+            event: (e) => {
+              if (e.type === 'thinking' && !thinking) thinking = performance.now() - t0;
+              if (e.type === 'delta' && !answer) answer = performance.now() - t0;
+            },
+            end: resolve,
+          });
+          if (!sub.live) resolve();
+        });
+        await rt.turns.backgroundIdle();
+        const round = double.requests.slice(seen).find((r) => !r.schema && !isTitleRequest(r))!;
+        if (i >= 1) {
+          result.firstThinking.push(thinking);
+          result.firstAnswer.push(answer);
+        }
+        if (i >= 1 && round.cache) {
+          result.promptReuse.push(round.cache.cached / round.cache.promptTokens);
+          if (heldBefore) result.previousReuse.push(round.cache.cached / heldBefore);
+        }
+        heldBefore = round.cache ? double.slots.held(round.cache.slot) : 0;
+      }
+    }
+    return result;
+  } finally {
+    rt.models.close();
+    await double.close();
+  }
+}
+
+export function describeThinking(r: ThinkingResult): string {
+  const p = (v: number) => `${(v * 100).toFixed(1)}%`;
+  return (
+    `thinking model over ${r.threads} threads of ${THINKING_TURNS} turns: first thinking token p50 ${pct(r.firstThinking, 50).toFixed(1)} ms, ` +
+    `first answer token p50 ${pct(r.firstAnswer, 50).toFixed(1)} ms; each turn's first call found ${p(pct(r.promptReuse, 50))} of its prompt in the slot ` +
+    `(min ${p(Math.min(...r.promptReuse))}), and reused ${p(pct(r.previousReuse, 50))} of what the slot held after the previous turn ` +
+    `(min ${p(Math.min(...r.previousReuse))}): the template drops an earlier answer's thinking, so the slot's copy of that answer is read again`
+  );
+}
+
 export function describeFirstToken(r: FirstTokenResult): string {
   const hearth = pct(r.hearth, 50);
   const direct = pct(r.direct, 50);
@@ -125,6 +206,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const searx = await startSearxDouble();
   const r = await measureFirstToken(searx.url);
   console.log(describeFirstToken(r));
+  console.log(describeThinking(await measureThinking(searx.url)));
   await searx.close();
   process.exit(0);
 }

@@ -8,7 +8,9 @@
  *    (save, context, queue, engine, event log) against the same request sent straight to the
  *    double, over 12-turn threads (bench-first-token.ts); Hearth adds at most 3 ms at p50;
  *  - prompt-cache reuse over those threads (two slots, so side calls keep to their own): how much
- *    of each prompt the slot already held, from the double's /metrics and per request.
+ *    of each prompt the slot already held, from the double's /metrics and per request;
+ *  - a thinking model: time to its first thinking token and to its first answer token, and how
+ *    much of what the slot held after each turn the next one reused (five-turn threads).
  * Targets: p50 ≤ 10 ms per turn, ≤ 1 ms per token (the double answers at once, so these are
  * Hearth's own costs).
  */
@@ -23,7 +25,7 @@ import { createLlamaClient } from '../lib/llm/client';
 import type { ModelClient } from '../lib/llm/types';
 import { buildRuntime } from '../lib/server/runtime';
 import { makeTempDir } from '../lib/testing/temp-dir';
-import { describeFirstToken, measureFirstToken } from './bench-first-token';
+import { describeFirstToken, describeThinking, measureFirstToken, measureThinking } from './bench-first-token';
 import { measureGrep, measureSearch, measureThreadOpen, pct, seedLibrary } from './bench-library';
 import { measureLoad } from './bench-load';
 import { measureStorage } from './bench-storage';
@@ -127,6 +129,12 @@ table.sample('model calls per turn answered without tools', 'calls', firstToken.
 console.log(
   `prompt cache: each turn's first call found ${(pct(firstToken.firstCallReuse, 50) * 100).toFixed(1)}% of its prompt in the slot at p50 (min ${(Math.min(...firstToken.firstCallReuse) * 100).toFixed(1)}%); all calls: ${(firstToken.fromCache * 100).toFixed(1)}% of prompt tokens from the cache (/metrics)`,
 );
+// A thinking model: first thinking token, first answer token, and the cache over five-turn threads.
+const thinking = await measureThinking(searx.url);
+console.log(describeThinking(thinking));
+table.sample('thinking model: first thinking token', 'ms', thinking.firstThinking);
+table.sample('thinking model: first answer token', 'ms', thinking.firstAnswer);
+table.sample("thinking model: previous turn's slot reused", 'share', thinking.previousReuse);
 // Bytes stored per byte of conversation text over 30 turns (target: at most 3, search index included).
 const storage = await measureStorage();
 console.log(

@@ -2,9 +2,9 @@
 
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { TurnStats } from '@/lib/contract/events';
-import type { LiveToolCall, SetAsideDraft } from '@/lib/contract/turn-state';
+import type { LiveToolCall, SetAsideDraft, ThinkingBlock } from '@/lib/contract/turn-state';
 import { describeDecision, percent } from '@/lib/client/decision-text';
-import { REASON_LABEL, resultPreview, stageLine, toolDoing } from '@/lib/client/turn-text';
+import { duration, REASON_LABEL, resultPreview, stageLine, thinkingLabel, toolDoing } from '@/lib/client/turn-text';
 import { turnEnding } from '@/lib/client/error-text';
 import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
@@ -23,6 +23,8 @@ export type AssistantProps = {
   decisions: DecisionRecord[];
   setAside: SetAsideDraft[];
   calculation?: { expression: string; result: string; exact: boolean; fraction?: string };
+  /** The model's thinking, each call's, where it stood among the tool calls (a stored one is done). */
+  thinking?: (Omit<ThinkingBlock, 'done'> & { done?: boolean })[];
   /** The finished turn's figures. */
   stats?: TurnStats;
 };
@@ -30,10 +32,9 @@ export type AssistantProps = {
 /** Under an answer, what it took: time to the first word, speed, model calls, tools, fuel; a compiled answer says so. */
 function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
   const parts: string[] = [];
-  if (stats.firstTokenMs !== undefined)
-    parts.push(
-      `first word after ${stats.firstTokenMs < 1000 ? `${Math.round(stats.firstTokenMs)} ms` : `${(stats.firstTokenMs / 1000).toFixed(1)} s`}`,
-    );
+  if (stats.firstThinkingMs !== undefined) parts.push(`thinking after ${duration(stats.firstThinkingMs)}`);
+  if (stats.thinkingTokens) parts.push(`thought ${duration(stats.thinkingMs ?? 0)} (${stats.thinkingTokens.toLocaleString('en')} tokens)`);
+  if (stats.firstTokenMs !== undefined) parts.push(`first word after ${duration(stats.firstTokenMs)}`);
   if (stats.tokensPerSecond !== undefined) parts.push(`${stats.tokensPerSecond.toFixed(1)} tokens/s`);
   parts.push(`${stats.modelCalls} model call${stats.modelCalls === 1 ? '' : 's'}`);
   if (tools.length) parts.push(`tools: ${[...new Set(tools)].join(', ')}`);
@@ -126,6 +127,30 @@ function ToolCallCard({ call }: { call: LiveToolCall }) {
   );
 }
 
+/**
+ * The model's thinking before a reply or a tool call: open while it streams, folded once the
+ * answer begins (and after a reload), with how long it took and its tokens. Not the answer: the
+ * Copy button never takes it, and it is shown as plain text, never as Markdown.
+ */
+function Thinking({ block }: { block: NonNullable<AssistantProps['thinking']>[number] }) {
+  const done = block.done !== false;
+  return (
+    <details
+      data-testid="thinking"
+      data-done={String(done)}
+      open={!done}
+      className="rounded-md border-l-2 border-stone-300 bg-stone-50 px-3 py-1 text-sm text-stone-600 dark:border-stone-700 dark:bg-stone-900/60 dark:text-stone-400"
+    >
+      <summary data-testid="thinking-label" className={`cursor-pointer select-none text-xs font-medium ${done ? '' : 'animate-pulse'}`}>
+        {thinkingLabel({ ...block, done })}
+      </summary>
+      <div data-testid="thinking-text" className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words text-xs leading-relaxed">
+        {block.text.trim()}
+      </div>
+    </details>
+  );
+}
+
 /** The checks a reply went through, as sentences with a small bar for their probability. */
 function Decisions({ records }: { records: DecisionRecord[] }) {
   if (records.length === 0) return null;
@@ -201,6 +226,7 @@ function searchWords(calls: readonly LiveToolCall[]): string[] {
 
 export function AssistantMessage(p: AssistantProps) {
   const visibleText = p.content;
+  const thinking = p.thinking ?? [];
   const searches = searchWords(p.toolCalls);
   return (
     <div data-testid="assistant-message" data-status={p.streaming ? 'streaming' : (p.status ?? 'complete')} className="space-y-2">
@@ -222,11 +248,24 @@ export function AssistantMessage(p: AssistantProps) {
           </details>
         );
       })}
-      {p.toolCalls.length > 0 && (
+      {(p.toolCalls.length > 0 || thinking.length > 0) && (
         <div className="space-y-1">
-          {p.toolCalls.map((c) => (
-            <ToolCallCard key={c.id} call={c} />
+          {/* Each call's thinking before the tool calls it led to; the last one's before the answer. */}
+          {p.toolCalls.map((c, i) => (
+            <div key={c.id} className="space-y-1">
+              {thinking
+                .filter((b) => b.toolCallsBefore === i)
+                .map((b, j) => (
+                  <Thinking key={`${i}-${j}`} block={b} />
+                ))}
+              <ToolCallCard call={c} />
+            </div>
           ))}
+          {thinking
+            .filter((b) => b.toolCallsBefore >= p.toolCalls.length)
+            .map((b, j) => (
+              <Thinking key={`end-${j}`} block={b} />
+            ))}
         </div>
       )}
       {p.calculation && (
@@ -254,7 +293,12 @@ export function AssistantMessage(p: AssistantProps) {
       ) : null}
       {p.streaming && (
         <div data-testid="turn-status" className="animate-pulse text-xs text-stone-600 dark:text-stone-400">
-          {stageLine(p.stage, p.toolCalls, p.queuePosition)}
+          {stageLine(
+            p.stage,
+            p.toolCalls,
+            p.queuePosition,
+            p.thinking?.map((b) => ({ ...b, done: b.done !== false })),
+          )}
         </div>
       )}
       {!p.streaming && p.status === 'interrupted' && (

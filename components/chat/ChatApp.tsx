@@ -170,6 +170,8 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
           threadId={thread.currentId}
           title={thread.view?.title}
           systemPrompt={thread.view?.systemPrompt}
+          thinking={thread.view?.thinking ?? null}
+          onThinking={thread.setThinking}
           modelId={health?.model.id}
           onOpenSidebar={() => setSidebarOpen(true)}
           onSaveInstructions={thread.saveInstructions}

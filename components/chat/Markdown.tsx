@@ -7,6 +7,7 @@ import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import 'katex/dist/katex.min.css';
+import { singleDollarMath } from '@/lib/markdown/math';
 import { outsideCode } from '@/lib/markdown/outside-code';
 import { CodeBlock } from './CodeBlock';
 
@@ -19,7 +20,8 @@ import { CodeBlock } from './CodeBlock';
  *
  * Code blocks are highlighted (CodeBlock); math between $$ … $$ (or \( … \) and \[ … \]) is set
  * by KaTeX after the tree is sanitised (KaTeX builds its own markup from the TeX and runs none
- * of it: \href and friends stay off). A single $ stays a dollar sign: answers quote prices.
+ * of it: \href and friends stay off). Single dollars are math by pandoc's rule
+ * (lib/markdown/math.ts), so "$5 and $10" stays two prices.
  */
 export function Markdown({ text }: { text: string }) {
   return (
@@ -80,7 +82,7 @@ const schema = {
 /** \( … \) and \[ … \], as models often write TeX, in the $$ form remark-math reads; code is left alone. */
 function latexDelimiters(text: string): string {
   return outsideCode(text, (part) =>
-    part
+    singleDollarMath(part)
       .replace(/\\\[([\s\S]+?)\\\]/g, (_, m: string) => `\n$$\n${m.trim()}\n$$\n`)
       .replace(/\\\((.+?)\\\)/g, (_, m: string) => `$$${m}$$`),
   );

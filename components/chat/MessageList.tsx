@@ -50,6 +50,7 @@ function LiveAnswer({ live }: { live: LiveTurnState }) {
       toolCalls={live.toolCalls}
       decisions={live.decisions}
       setAside={live.setAside}
+      thinking={live.thinking}
       calculation={live.calculation}
       stats={live.stats}
     />
@@ -103,6 +104,7 @@ function StoredAnswer({ m, busy, actions }: { m: MessageView; busy: boolean; act
         toolCalls={m.toolCalls}
         decisions={m.decisions}
         setAside={m.setAside}
+        thinking={m.thinking}
         calculation={m.calculation ?? undefined}
         stats={m.stats ?? undefined}
       />

@@ -8,12 +8,17 @@ type Props = {
   /** The thread's own instructions, once it is loaded. */
   systemPrompt: string | undefined;
   modelId: string | undefined;
+  /** The thread's thinking; null follows Settings. */
+  thinking: ThinkingChoice | null;
+  onThinking: (thinking: ThinkingChoice | null) => void;
   onOpenSidebar: () => void;
   onSaveInstructions: (systemPrompt: string) => Promise<boolean>;
 };
 
-/** The thread's title, the model answering, its instructions and its export. */
-export function ThreadHeader({ threadId, title, systemPrompt, modelId, onOpenSidebar, onSaveInstructions }: Props) {
+type ThinkingChoice = 'default' | 'on' | 'off';
+
+/** The thread's title, the model answering, its thinking, its instructions and its export. */
+export function ThreadHeader({ threadId, title, systemPrompt, modelId, thinking, onThinking, onOpenSidebar, onSaveInstructions }: Props) {
   return (
     <header className="relative flex items-center gap-3 border-b border-stone-200 px-4 py-2 text-sm dark:border-stone-800">
       <button type="button" data-testid="open-sidebar" aria-label="Show conversations" className="md:hidden" onClick={onOpenSidebar}>
@@ -23,6 +28,24 @@ export function ThreadHeader({ threadId, title, systemPrompt, modelId, onOpenSid
         {title || (threadId ? 'New chat' : 'Start a conversation')}
       </h1>
       <span className="ml-auto hidden text-xs text-stone-600 dark:text-stone-400 sm:inline">{modelId ? `model: ${modelId}` : ''}</span>
+      {threadId && systemPrompt !== undefined && (
+        <label className="flex items-center gap-1 text-xs text-stone-600 dark:text-stone-400">
+          <span className="hidden sm:inline">Thinking</span>
+          <select
+            data-testid="thread-thinking"
+            aria-label="Thinking in this thread"
+            title="Whether a thinking model thinks before it answers in this thread"
+            className="rounded border border-stone-300 bg-transparent px-1 py-0.5 dark:border-stone-700"
+            value={thinking ?? 'settings'}
+            onChange={(e) => onThinking(e.target.value === 'settings' ? null : (e.target.value as ThinkingChoice))}
+          >
+            <option value="settings">as in Settings</option>
+            <option value="default">the model&apos;s default</option>
+            <option value="on">on</option>
+            <option value="off">off</option>
+          </select>
+        </label>
+      )}
       {threadId && systemPrompt !== undefined && <InstructionsEditor key={threadId} value={systemPrompt} onSave={onSaveInstructions} />}
       {threadId && (
         <a

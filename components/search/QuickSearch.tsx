@@ -27,6 +27,7 @@ export function QuickSearch(p: {
   const [active, setActive] = useState(0);
   const [inThread, setInThread] = useState(false);
   const [role, setRole] = useState<'' | 'user' | 'assistant'>('');
+  const [thinking, setThinking] = useState(false);
   const [period, setPeriod] = useState<Period>('any');
   const input = useRef<HTMLInputElement | null>(null);
   const { search, currentThreadId } = p;
@@ -44,6 +45,7 @@ export function QuickSearch(p: {
     const filters: SearchFilters = {
       ...(inThread && currentThreadId ? { threadId: currentThreadId } : {}),
       ...(role ? { role } : {}),
+      ...(thinking ? { thinking: 'true' as const } : {}),
       ...(PERIODS[period] ? { from: new Date(Date.now() - PERIODS[period] * 86_400_000).toISOString() } : {}),
     };
     const timer = setTimeout(() => {
@@ -61,7 +63,7 @@ export function QuickSearch(p: {
       clearTimeout(timer);
       abort.abort();
     };
-  }, [q, inThread, role, period, search, currentThreadId]);
+  }, [q, inThread, role, period, thinking, search, currentThreadId]);
 
   const open = (hit: SearchResult | undefined) => hit && p.onOpen(hit);
 
@@ -119,6 +121,10 @@ export function QuickSearch(p: {
             <option value="user">You</option>
             <option value="assistant">Assistant</option>
           </select>
+          <label className="flex items-center gap-1" title="The models' thinking is left out of searches unless you ask for it">
+            <input type="checkbox" data-testid="quick-search-thinking" checked={thinking} onChange={(e) => setThinking(e.target.checked)} />
+            Thinking too
+          </label>
           <select aria-label="When" value={period} onChange={(e) => setPeriod(e.target.value as Period)} className="bg-transparent">
             <option value="any">Any time</option>
             <option value="week">Past week</option>
@@ -152,11 +158,13 @@ export function QuickSearch(p: {
                 <span className="ml-auto shrink-0 text-xs text-stone-600 dark:text-stone-400">
                   {h.kind === 'title'
                     ? 'title'
-                    : h.kind === 'attachment'
-                      ? `📄 ${h.attachment?.name ?? 'file'}`
-                      : h.role === 'user'
-                        ? 'you'
-                        : 'assistant'}
+                    : h.kind === 'thinking'
+                      ? 'thinking'
+                      : h.kind === 'attachment'
+                        ? `📄 ${h.attachment?.name ?? 'file'}`
+                        : h.role === 'user'
+                          ? 'you'
+                          : 'assistant'}
                   {' · '}
                   {new Date(h.createdAt).toLocaleDateString()}
                 </span>

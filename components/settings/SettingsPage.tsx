@@ -398,6 +398,43 @@ export function SettingsPage() {
           )}
         </Section>
 
+        <Section
+          title="Thinking"
+          hint="For models that think before they answer (Qwen3, gpt-oss, DeepSeek-R1 distills, Magistral). Checks and titles never think. Each thread can choose its own in its header."
+        >
+          <div className="grid gap-3 sm:grid-cols-2">
+            {field(
+              'thinking',
+              'Thinking',
+              <select
+                id="setting-thinking-input"
+                className={inputClass}
+                value={draft.thinking}
+                onChange={(e) => set('thinking', e.target.value as typeof draft.thinking)}
+              >
+                <option value="default">the model&apos;s default</option>
+                <option value="on">on</option>
+                <option value="off">off (faster answers)</option>
+              </select>,
+              'Sent as chat_template_kwargs.enable_thinking, and for off also reasoning_effort "none".',
+            )}
+            {field(
+              'thinkingInHistory',
+              'Earlier thinking',
+              <label className="flex items-center gap-2 text-sm">
+                <input
+                  id="setting-thinkingInHistory-input"
+                  type="checkbox"
+                  checked={draft.thinkingInHistory}
+                  onChange={(e) => set('thinkingInHistory', e.target.checked)}
+                />
+                Send earlier answers back with their thinking
+              </label>,
+              'Most templates (Qwen3, gpt-oss) leave it out of earlier turns anyway; it costs context.',
+            )}
+          </div>
+        </Section>
+
         <Section title="Turn budget" hint="What one reply may spend before Hearth stops it and says so.">
           <div className="grid gap-3 sm:grid-cols-3">
             {field(

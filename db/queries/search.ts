@@ -7,7 +7,7 @@ import type { Db } from '../client';
  * A query that matches a large part of the library is ranked by recency alone (see MAX_SCORED).
  */
 
-export type SearchKind = 'message' | 'attachment' | 'title';
+export type SearchKind = 'message' | 'attachment' | 'title' | 'thinking';
 
 export type SearchFilters = {
   threadId?: string;
@@ -17,6 +17,8 @@ export type SearchFilters = {
   /** Epoch ms, inclusive lower and exclusive upper bound. */
   from?: number;
   to?: number;
+  /** The models' thinking too (migration 0015): left out unless asked for. */
+  thinking?: boolean;
 };
 
 export type IndexHit = {
@@ -43,11 +45,13 @@ export const MAX_SCORED = 500;
 /** The WHERE clause and its parameters for a MATCH expression and filters. */
 function conditions(match: string, filters: SearchFilters) {
   const where = ['search_index MATCH @match', "(kind != 'attachment' OR thread_id IS NOT NULL)"];
+  if (!filters.thinking) where.push("kind != 'thinking'");
   const params: Record<string, string | number> = { match };
-  const filter = (clause: string, key: keyof SearchFilters) => {
-    if (filters[key] === undefined || filters[key] === '') return;
+  const filter = (clause: string, key: Exclude<keyof SearchFilters, 'thinking'>) => {
+    const value = filters[key];
+    if (value === undefined || value === '') return;
     where.push(clause);
-    params[key] = filters[key];
+    params[key] = value;
   };
   filter('thread_id = @threadId', 'threadId');
   filter('thread_id != @excludeThreadId', 'excludeThreadId');
@@ -92,8 +96,18 @@ export function searchQueries(db: Db) {
       }) as IndexHit[];
     },
 
-    /** The text behind hits: messages, attachments (with the message they came with) and thread titles. */
-    searchSources({ messageIds, attachmentIds, threadIds }: { messageIds: string[]; attachmentIds: string[]; threadIds: string[] }) {
+    /** The text behind hits: messages, attachments (with the message they came with), thread titles, turns' thinking (with their answer). */
+    searchSources({
+      messageIds,
+      attachmentIds,
+      threadIds,
+      turnIds = [],
+    }: {
+      messageIds: string[];
+      attachmentIds: string[];
+      threadIds: string[];
+      turnIds?: string[];
+    }) {
       const list = (ids: string[]) => JSON.stringify(ids);
       const messages = messageIds.length
         ? (prepared(
@@ -122,7 +136,17 @@ export function searchQueries(db: Db) {
             title: string;
           }[])
         : [];
-      return { messages, attachments, threads };
+      const thinking = turnIds.length
+        ? (
+            prepared(
+              `SELECT t.id, t.assistant_message_id AS messageId,
+                 (SELECT group_concat(json_extract(e.value, '$[1].text'), char(10)) FROM json_each(t.events) e
+                   WHERE json_extract(e.value, '$[1].type') = 'thinking') AS text
+               FROM turns t WHERE t.id IN (SELECT value FROM json_each(?))`,
+            ).all(list(turnIds)) as { id: string; messageId: string | null; text: string | null }[]
+          ).map((t) => ({ ...t, text: t.text ?? '' }))
+        : [];
+      return { messages, attachments, threads, ...(turnIds.length ? { thinking } : {}) };
     },
   };
 }

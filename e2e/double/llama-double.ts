@@ -591,7 +591,13 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     chunk({ role: 'assistant', content: null });
     res.write(':\n\n'); // a ping comment, as llama-server sends during silence
     let n = 0;
-    if (reply.reasoning) for (const t of tokenize(reply.reasoning)) chunk({ reasoning_content: t });
+    if (reply.reasoning) {
+      for (const t of tokenize(reply.reasoning)) {
+        if (closed) return;
+        if (reply.tokenDelayMs) await sleep(reply.tokenDelayMs);
+        chunk({ reasoning_content: t });
+      }
+    }
     for (const t of tokenize(content)) {
       if (closed) return;
       if (reply.dropAfterTokens !== undefined && n >= reply.dropAfterTokens) return void (await dropConnection(res));

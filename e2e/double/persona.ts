@@ -170,7 +170,7 @@ export const CODE_AND_MATH = [
   'A = \\pi r^2',
   '$$',
   '',
-  'so doubling the radius gives $$4A$$, and \\(E = mc^2\\) is another famous one. A coffee costs $5 and a sandwich $10.',
+  'so doubling the radius gives $$4A$$, the Fibonacci numbers follow $F_n = F_{n-1} + F_{n-2}$, and \\(E = mc^2\\) is another famous one. A coffee costs $5 and a sandwich $10.',
   '',
   '$$\\href{javascript:alert(1)}{click}$$',
 ].join('\n');
@@ -285,6 +285,14 @@ export function persona(req: DoubleRequest): DoubleReply {
   const file = [...everything.matchAll(/--- (.+?) \([^)]*\) ---\n([^\n]*)/g)].at(-1);
   if (file && /\b(file|attached|document|pdf)\b/i.test(q)) {
     return { content: `I read your file **${file[1]}**. It begins: "${file[2].slice(0, 120)}"` };
+  }
+  // A thinking model's reply, slow enough to watch the thinking stream (about 3 s) before the answer.
+  if (/think it through/i.test(q)) {
+    return {
+      reasoning: `The user wants me to think it through. ${Array.from({ length: 50 }, (_, i) => `step${i}`).join(' ')}. So the answer is 42.`,
+      content: 'After thinking it through: the answer is 42.',
+      tokenDelayMs: 40,
+    };
   }
   // Long enough (30 s) that a test can do other things while it streams, then stop it.
   if (/very slowly/i.test(q)) {

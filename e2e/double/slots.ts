@@ -156,6 +156,11 @@ export class SlotPool {
     return this.slots.length;
   }
 
+  /** How many tokens a slot holds: its last prompt and what the model wrote after it. */
+  held(id: number): number {
+    return this.slots[id]?.tokens.length ?? 0;
+  }
+
   busy(id: number): boolean {
     return this.slots[id]?.busy ?? false;
   }

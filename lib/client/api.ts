@@ -48,8 +48,10 @@ export const api = {
     ),
   createThread: () => call<{ id: string; title: string; createdAt: number }>('/api/threads', { method: 'POST', body: '{}' }),
   getThread: (id: string) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`),
-  patchThread: (id: string, patch: { title?: string; pinned?: boolean; systemPrompt?: string; branch?: string }) =>
-    call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
+  patchThread: (
+    id: string,
+    patch: { title?: string; pinned?: boolean; systemPrompt?: string; branch?: string; thinking?: 'default' | 'on' | 'off' | null },
+  ) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
   deleteThread: (id: string) => call<void>(`/api/threads/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   /** Deletes a message and what follows it; answers with the thread as now shown. */
   deleteMessage: (threadId: string, messageId: string) =>

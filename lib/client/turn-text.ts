@@ -1,4 +1,4 @@
-import type { LiveToolCall } from '@/lib/contract/turn-state';
+import type { LiveToolCall, ThinkingBlock } from '@/lib/contract/turn-state';
 
 /**
  * A turn's work in plain words for the page: the stage line while it runs, and each tool
@@ -60,8 +60,15 @@ const STAGE_TEXT: Record<string, string> = {
   resumed: 'Resuming after a restart',
 };
 
-/** The stage line: the tool running now if there is one, else the stage, with the place in the queue. */
-export function stageLine(stage: string | null | undefined, toolCalls: readonly LiveToolCall[], queuePosition?: number): string {
+/** The stage line: the tool running now if there is one, else the model thinking (with its count so far), else the stage, with the place in the queue. */
+export function stageLine(
+  stage: string | null | undefined,
+  toolCalls: readonly LiveToolCall[],
+  queuePosition?: number,
+  thinking?: readonly ThinkingBlock[],
+): string {
+  const open = thinking?.at(-1);
+  if (open && !open.done) return `Thinking… ${open.pieces ?? 0} token${open.pieces === 1 ? '' : 's'}`;
   const running = toolCalls.filter((c) => c.ok === undefined).at(-1);
   if (running && (stage === 'searching' || stage === null || stage === undefined)) return `${toolDoing(running)}…`;
   const text = STAGE_TEXT[stage ?? 'thinking'] ?? 'Working';
@@ -96,3 +103,16 @@ export const REASON_LABEL: Record<string, string> = {
   no_research: 'Set aside: web search is off, so it was asked to answer from what it knows',
   tool_call: 'Thinking aloud before using a tool',
 };
+
+/** A duration as the page says it: milliseconds under a second, else seconds to a tenth. */
+export function duration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The head of a Thinking block: live with its count, or how long it took and its tokens. */
+export function thinkingLabel(block: Pick<ThinkingBlock, 'done' | 'ms' | 'tokens' | 'pieces'>): string {
+  if (!block.done) return `Thinking… ${block.pieces ?? 0} token${block.pieces === 1 ? '' : 's'}`;
+  const tokens = block.tokens ?? block.pieces;
+  const count = tokens ? ` · ${tokens.toLocaleString('en')} token${tokens === 1 ? '' : 's'}` : '';
+  return block.ms !== undefined ? `Thought for ${duration(block.ms)}${count}` : `Thought${count}`;
+}

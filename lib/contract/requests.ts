@@ -69,6 +69,8 @@ export const searchQuery = z
     /** From this day or instant (inclusive) to that one (exclusive). */
     from: instant.optional(),
     to: instant.optional(),
+    /** "true": the models' thinking is searched too (left out otherwise). */
+    thinking: z.enum(['true', 'false']).optional(),
   })
   .refine((s) => s.from === undefined || s.to === undefined || s.from < s.to, { message: 'from must be before to', path: ['from'] });
 

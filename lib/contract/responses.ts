@@ -95,10 +95,11 @@ export type ModelCheck = {
   error?: string;
 };
 
-export type SearchFilters = { threadId?: string; role?: 'user' | 'assistant'; from?: string; to?: string };
+export type SearchFilters = { threadId?: string; role?: 'user' | 'assistant'; from?: string; to?: string; thinking?: 'true' };
 /** A search hit: a message, an attached file (with the message it came with) or a thread's title (no message). */
 export type SearchResult = {
-  kind: 'message' | 'attachment' | 'title';
+  /** thinking: a model's thinking, found only when the search asks for it. */
+  kind: 'message' | 'attachment' | 'title' | 'thinking';
   threadId: string;
   messageId: string | null;
   title: string;

@@ -22,7 +22,15 @@ export type SetAsideDraft = { text: string; reason: string; detail?: string; que
  * `done` once the answer or a tool call began (the page folds it then); `ms` and `tokens` come
  * with the `thought` event that closed it.
  */
-export type ThinkingBlock = { text: string; toolCallsBefore: number; done: boolean; ms?: number; tokens?: number };
+export type ThinkingBlock = {
+  text: string;
+  toolCallsBefore: number;
+  done: boolean;
+  ms?: number;
+  tokens?: number;
+  /** Pieces streamed so far (about a token each): the live count while it thinks. */
+  pieces?: number;
+};
 
 export type LiveTurnState = {
   turnId: string;
@@ -51,14 +59,17 @@ export function newTurnState(turnId: string): LiveTurnState {
 function closeThinking(blocks: ThinkingBlock[], figures: { ms?: number; tokens?: number } = {}): ThinkingBlock[] {
   const last = blocks.at(-1);
   if (!last || (last.done && !('ms' in figures))) return blocks;
-  return [...blocks.slice(0, -1), { ...last, done: true, ...figures }];
+  // The live count is for the stage line while it thinks; a closed block has its tokens.
+  const { pieces: _pieces, ...closed } = last;
+  return [...blocks.slice(0, -1), { ...closed, done: true, ...figures }];
 }
 
 /** The thinking of a turn that streams: a piece adds to the open block (or, whole, replaces its text), or opens one. */
 function addThinking(blocks: ThinkingBlock[], text: string, toolCallsBefore: number, whole: boolean): ThinkingBlock[] {
   const last = blocks.at(-1);
-  if (last && !last.done) return [...blocks.slice(0, -1), { ...last, text: whole ? text : last.text + text }];
-  return [...blocks, { text, toolCallsBefore, done: false }];
+  if (last && !last.done)
+    return [...blocks.slice(0, -1), { ...last, text: whole ? text : last.text + text, pieces: (last.pieces ?? 0) + (whole ? 0 : 1) }];
+  return [...blocks, { text, toolCallsBefore, done: false, pieces: whole ? 0 : 1 }];
 }
 
 export function applyEvent(state: LiveTurnState, event: TurnEvent & { seq?: number }): LiveTurnState {

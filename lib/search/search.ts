@@ -26,10 +26,11 @@ export type SearchHit = {
 export type SearchStore = {
   searchIndex(args: { match: string; filters?: SearchFilters; limit: number; now: number }): IndexHit[];
   newestMatches(args: { match: string; filters?: SearchFilters; limit: number }): IndexHit[];
-  searchSources(args: { messageIds: string[]; attachmentIds: string[]; threadIds: string[] }): {
+  searchSources(args: { messageIds: string[]; attachmentIds: string[]; threadIds: string[]; turnIds?: string[] }): {
     messages: { id: string; threadId: string; role: 'user' | 'assistant'; content: string; turnId: string | null }[];
     attachments: { id: string; name: string; text: string; messageId: string | null }[];
     threads: { id: string; title: string }[];
+    thinking?: { id: string; messageId: string | null; text: string }[];
   };
 };
 
@@ -74,7 +75,9 @@ export function searchLibrary(store: SearchStore, args: SearchArgs): SearchHit[]
     messageIds: ids('message'),
     attachmentIds: ids('attachment'),
     threadIds: [...new Set(hits.map((h) => h.threadId))],
+    turnIds: ids('thinking'),
   });
+  const thinking = new Map((sources.thinking ?? []).map((t) => [t.id, t]));
   const messages = new Map(sources.messages.map((m) => [m.id, m]));
   const attachments = new Map(sources.attachments.map((a) => [a.id, a]));
   const titles = new Map(sources.threads.map((t) => [t.id, t.title]));
@@ -89,6 +92,11 @@ export function searchLibrary(store: SearchStore, args: SearchArgs): SearchHit[]
     if (h.kind === 'attachment') {
       const a = attachments.get(h.refId);
       return a ? [{ ...base, messageId: a.messageId, attachment: { id: a.id, name: a.name }, ...cut(`${a.name}\n${a.text}`) }] : [];
+    }
+    if (h.kind === 'thinking') {
+      // A turn's thinking opens at the answer it led to.
+      const t = thinking.get(h.refId);
+      return t ? [{ ...base, messageId: t.messageId, turnId: h.refId, ...cut(t.text) }] : [];
     }
     return [{ ...base, messageId: null, ...cut(threadTitle) }];
   });

@@ -10,8 +10,13 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 /** Full-text search over messages, attached files and titles, best first; optional filters. */
 export function GET(request: Request) {
   return handle(request, () => {
-    const { q, limit, threadId, role, from, to } = parseInput(searchQuery, searchParams(request));
-    const hits = searchLibrary(getRuntime().store, { query: q, limit, now: Date.now(), filters: { threadId, role, from, to } });
+    const { q, limit, threadId, role, from, to, thinking } = parseInput(searchQuery, searchParams(request));
+    const hits = searchLibrary(getRuntime().store, {
+      query: q,
+      limit,
+      now: Date.now(),
+      filters: { threadId, role, from, to, thinking: thinking === 'true' },
+    });
     return json({
       results: hits.map((h) => ({
         kind: h.kind,

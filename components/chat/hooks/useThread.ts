@@ -220,6 +220,17 @@ export function useThread({
     }
   };
 
+  /** The thread's thinking: on, off, the model's default, or null to follow Settings. */
+  const setThinking = async (thinking: 'default' | 'on' | 'off' | null) => {
+    const threadId = currentId;
+    if (!threadId) return;
+    try {
+      showIfCurrent(threadId)(await api.patchThread(threadId, { thinking }));
+    } catch (err) {
+      onError((err as Error).message);
+    }
+  };
+
   /** Renames a thread of the list; the one shown shows its new name. */
   const rename = (id: string, title: string) => api.patchThread(id, { title }).then(showIfCurrent(id));
 
@@ -245,6 +256,7 @@ export function useThread({
     chooseVersion,
     deleteMessage,
     saveInstructions,
+    setThinking,
     rename,
     retitle,
     stop: () => {
