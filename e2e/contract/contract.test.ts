@@ -671,6 +671,80 @@ describe('turns', () => {
   });
 });
 
+describe('thinking models', () => {
+  test('thinking streams before the answer as events of its own; the checks and the title are asked with thinking off', async () => {
+    const t = await newThread();
+    const before = double.requests.length;
+    // The title is written in the background after the turn: the library's stream says when.
+    const updates = await fetch(`${hearth.url}/api/events`);
+    const library = new EventReader(updates.body!);
+    const { reader } = await postMessage(t, 'Please think it through: how many legs has a spider?');
+    const events = await reader.rest();
+    await library.until(
+      (u) => (u as unknown as { type: string; id?: string }).type === 'thread' && (u as unknown as { id: string }).id === t,
+    );
+    await updates.body!.cancel();
+    const kinds = events.map((e) => e.type);
+    const firstThinking = kinds.indexOf('thinking');
+    const firstDelta = kinds.indexOf('delta');
+    assert.ok(firstThinking > 0 && firstThinking < firstDelta, kinds.join(','));
+    assert.ok(kinds.indexOf('thought') > firstThinking && kinds.indexOf('thought') < firstDelta, 'closed before the answer');
+    const message = events.find((e) => e.type === 'message') as Extract<Ev, { type: 'message' }>;
+    assert.equal(message.content, 'After thinking it through: the answer is 42.');
+    const done = events.at(-1) as Extract<Ev, { type: 'done' }>;
+    assert.ok((done.stats.thinkingTokens ?? 0) > 50, JSON.stringify(done.stats));
+    assert.ok(done.stats.firstThinkingMs! < done.stats.firstTokenMs!);
+    // Every call that is not the conversation's (checks, the title) asked the model not to think.
+    const side = double.requests.slice(before).filter((r) => r.schema || isTitleRequest(r));
+    assert.ok(side.length > 0);
+    for (const r of side) {
+      assert.deepEqual(r.body.chat_template_kwargs, { enable_thinking: false });
+      assert.equal(r.body.reasoning_effort, 'none');
+    }
+    const view = (await threadOf(t)) as unknown as { messages: { role: string; thinking: { text: string; tokens?: number }[] }[] };
+    const answer = view.messages.find((m) => m.role === 'assistant')!;
+    assert.equal(answer.thinking.length, 1);
+    assert.match(answer.thinking[0].text, /^The user wants me to think it through\./);
+  });
+
+  test('a thread exported as JSON, and the library, come back with their thinking after an import', async () => {
+    const t = await newThread();
+    await (await postMessage(t, 'Please think it through: is water wet?')).reader.rest();
+    const exported = await call('GET', `/api/threads/${t}/export?format=json`);
+    assert.equal(exported.status, 200);
+    const library = await call('GET', '/api/export');
+    const markdown = await call('GET', `/api/threads/${t}/export?format=md`);
+    assert.match(markdown.text, /> \*\*Thinking\*\* \([\d.]+ s, \d+ tokens\)\n>\n> The user wants me to think it through\./);
+    const thinkingOf = async () =>
+      ((await threadOf(t)) as unknown as { messages: { role: string; thinking: { text: string }[] }[] }).messages.find(
+        (m) => m.role === 'assistant',
+      )!.thinking;
+    const original = await thinkingOf();
+    assert.equal(original.length, 1);
+    for (const [what, body, type] of [
+      ['thread JSON', exported.text, 'application/json'],
+      ['library', library.text, 'application/x-ndjson'],
+    ] as const) {
+      assert.equal((await call('DELETE', `/api/threads/${t}`)).status, 204);
+      const imported = await call('POST', '/api/import', { body, headers: { 'Content-Type': type } });
+      assert.equal(imported.status, 200, `${what}: ${imported.text}`);
+      assert.deepEqual(
+        (await thinkingOf()).map((b) => b.text),
+        original.map((b) => b.text),
+        what,
+      );
+    }
+    // Found by a search that asks for thinking, and only then.
+    const plain = await call('GET', '/api/search?q=wants%20think%20through');
+    assert.ok(!(plain.body as { results: { kind: string }[] }).results.some((r) => r.kind === 'thinking'));
+    const asked = await call('GET', `/api/search?q=wants%20think%20through&thinking=true&threadId=${t}`);
+    assert.ok(
+      (asked.body as { results: { kind: string }[] }).results.some((r) => r.kind === 'thinking'),
+      asked.text,
+    );
+  });
+});
+
 describe('model server failures', () => {
   test('health: 200 when all is well; 503 unreachable or loading, 502 when it answers with an error', async () => {
     const ok = await call('GET', '/api/health');

@@ -324,7 +324,7 @@ describe('model client against a thinking double', () => {
     inline.setScript(() => ({ reasoning: 'Two and two make four.', content: 'It is 4.' }));
     const { result, order } = await streamed(inline);
     assert.equal(result.content, 'It is 4.');
-    assert.equal(result.reasoning, '\nTwo and two make four.\n');
+    assert.equal(result.reasoning, 'Two and two make four.\n');
     assert.ok(!order.some((o) => o.startsWith('a:') && /think/.test(o)), 'no marker is ever answer text');
     // Cut across deltas: a marker split anywhere is found (every cut is tried in thinking.test.ts).
     inline.setScript(() => ({ content: '<thi' }));

@@ -26,7 +26,7 @@ describe('inline thinking', () => {
   test('<think> … </think> is thinking, the rest the answer, without the blank line between', () => {
     assert.deepEqual(stream(['<think>\nThe user wants tides.\n</think>\n\nTides come from the Moon.']), {
       answer: 'Tides come from the Moon.',
-      thinking: '\nThe user wants tides.\n',
+      thinking: 'The user wants tides.\n',
       retracted: [],
     });
   });

@@ -63,6 +63,8 @@ export class InlineThinking {
   private opened = false;
   /** After thinking closes the model writes a blank line before the answer: not the answer's text. */
   private trimLead = false;
+  /** Nor is the line break after an opening marker the thinking's. */
+  private trimThinking = false;
 
   /** Splits one delta; what may still become a marker stays held. */
   push(text: string): SplitPiece {
@@ -74,11 +76,11 @@ export class InlineThinking {
         const at = rest.indexOf(this.open.close);
         if (at < 0) {
           const keep = partialMarkerTail(rest);
-          piece.thinking += rest.slice(0, rest.length - keep);
+          this.giveThinking(piece, rest.slice(0, rest.length - keep));
           this.held = rest.slice(rest.length - keep);
           break;
         }
-        piece.thinking += rest.slice(0, at);
+        this.giveThinking(piece, rest.slice(0, at));
         rest = rest.slice(at + this.open.close.length);
         this.open = null;
         this.trimLead = true;
@@ -97,6 +99,7 @@ export class InlineThinking {
       if (pair) {
         this.open = pair;
         this.opened = true;
+        this.trimThinking = true;
       } else if (!this.opened && PAIRS.some((p) => p.close === next.marker)) {
         // Thinking opened by the prompt: what was given out as answer was thinking. Earlier
         // pieces gave some of it out (the consumer takes that back); this piece's part never went.
@@ -117,10 +120,22 @@ export class InlineThinking {
   flush(): SplitPiece {
     const rest = this.held;
     this.held = '';
-    if (this.open) return { answer: '', thinking: rest };
+    if (this.open) {
+      const piece: SplitPiece = { answer: '', thinking: '' };
+      this.giveThinking(piece, rest);
+      return piece;
+    }
     const piece: SplitPiece = { answer: '', thinking: '' };
     this.giveAnswer(piece, rest);
     return piece;
+  }
+
+  private giveThinking(piece: SplitPiece, text: string) {
+    if (this.trimThinking) {
+      text = text.replace(/^\s+/, '');
+      if (text) this.trimThinking = false;
+    }
+    piece.thinking += text;
   }
 
   private giveAnswer(piece: SplitPiece, text: string) {
