@@ -676,14 +676,15 @@ describe('thinking models', () => {
     const t = await newThread();
     const before = double.requests.length;
     // The title is written in the background after the turn: the library's stream says when.
-    const updates = await fetch(`${hearth.url}/api/events`);
+    const stopUpdates = new AbortController();
+    const updates = await fetch(`${hearth.url}/api/events`, { signal: stopUpdates.signal });
     const library = new EventReader(updates.body!);
     const { reader } = await postMessage(t, 'Please think it through: how many legs has a spider?');
     const events = await reader.rest();
     await library.until(
       (u) => (u as unknown as { type: string; id?: string }).type === 'thread' && (u as unknown as { id: string }).id === t,
     );
-    await updates.body!.cancel();
+    stopUpdates.abort();
     const kinds = events.map((e) => e.type);
     const firstThinking = kinds.indexOf('thinking');
     const firstDelta = kinds.indexOf('delta');
