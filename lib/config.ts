@@ -118,6 +118,10 @@ const configSchema = z.object({
   HEARTH_MAX_DB_MB: z.preprocess(emptyToUndefined, positiveInt(16_777_216).optional()),
   /** "model": after a thread's first exchange the model writes its title in the background; "first-words": the first words of the first message. */
   HEARTH_TITLES: z.enum(['model', 'first-words']).default('model'),
+  /** The user's MCP servers, in the mcp.json format (default DATA_DIR/mcp.json). */
+  HEARTH_MCP_CONFIG: z.preprocess(emptyToUndefined, z.string().max(4000).optional()),
+  /** How long a tool call that asks first waits for the user before it counts as denied, in seconds. */
+  HEARTH_APPROVAL_TIMEOUT_S: positiveInt(86_400).default(600),
   /** Thinking models: "default" leaves it to the model and the server; "on" or "off" asks for it (each thread may choose). */
   HEARTH_THINKING: z.enum(['default', 'on', 'off']).default('default'),
   /** "true": earlier answers go back to the model with their thinking (most templates leave it out anyway). */

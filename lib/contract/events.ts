@@ -58,6 +58,10 @@ export type TurnEvent =
   /** The draft so far, replacing what was streamed: what a finished turn's streamed words become once compacted. */
   | { type: 'draft'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: string }
+  /** A call waits for the user: allow it once, always allow its tool, or deny it (POST /api/threads/:id/approvals). */
+  | { type: 'approval_needed'; callId: string; server: string; tool: string; arguments: string }
+  /** The user's answer (or the wait running out, a denial). */
+  | { type: 'approval'; callId: string; allow: boolean; always?: boolean }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; result?: unknown; error?: string; repeat?: boolean; ms: number }
   | {
       type: 'draft_rejected';

@@ -82,3 +82,19 @@ export const memoryBody = z.object({ text: z.string().max(2000, 'a fact is one s
 const checkUrl = z.string().trim().max(500).refine(isHttpUrl, 'must be an http(s) URL');
 export const checkModelBody = z.object({ url: checkUrl, model: z.string().trim().max(200).optional() }).strict();
 export const checkSearchBody = z.object({ url: checkUrl }).strict();
+
+/** A tool server's name in a URL (mcp.json's key). */
+export const serverNameParam = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'is letters, digits, - and _ (at most 40)');
+
+/** A tool server's entry as mcp.json has it (checked in full by lib/mcp/config.ts). */
+export const toolServerBody = z.object({ server: z.record(z.string(), z.unknown()) }).strict();
+
+/** The user's answer to a tool call waiting for them. */
+export const approvalBody = z
+  .object({
+    callId: z.string().min(1).max(200),
+    allow: z.boolean(),
+    /** With allow: run this tool without asking from now on. */
+    always: z.boolean().optional(),
+  })
+  .strict();

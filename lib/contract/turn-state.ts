@@ -22,6 +22,8 @@ export type SetAsideDraft = { text: string; reason: string; detail?: string; que
  * `done` once the answer or a tool call began (the page folds it then); `ms` and `tokens` come
  * with the `thought` event that closed it.
  */
+export type ApprovalRequest = { callId: string; server: string; tool: string; arguments: string; status: 'pending' | 'allowed' | 'denied' };
+
 export type ThinkingBlock = {
   text: string;
   toolCallsBefore: number;
@@ -43,6 +45,8 @@ export type LiveTurnState = {
   setAside: SetAsideDraft[];
   toolCalls: LiveToolCall[];
   thinking: ThinkingBlock[];
+  /** Calls that asked the user first, and what they said. */
+  approvals: ApprovalRequest[];
   decisions: DecisionRecord[];
   calculation?: { expression: string; result: string; exact: boolean; fraction?: string };
   final?: string;
@@ -52,7 +56,18 @@ export type LiveTurnState = {
 };
 
 export function newTurnState(turnId: string): LiveTurnState {
-  return { turnId, lastSeq: 0, stage: null, draft: '', setAside: [], toolCalls: [], thinking: [], decisions: [], ended: false };
+  return {
+    turnId,
+    lastSeq: 0,
+    stage: null,
+    draft: '',
+    setAside: [],
+    toolCalls: [],
+    thinking: [],
+    approvals: [],
+    decisions: [],
+    ended: false,
+  };
 }
 
 /** The open thinking block folds: the answer or a tool call began. */
@@ -114,6 +129,22 @@ export function applyEvent(state: LiveTurnState, event: TurnEvent & { seq?: numb
         toolCalls: s.toolCalls.map((c) =>
           c.id === event.id ? { ...c, ok: event.ok, result: event.result, error: event.error, repeat: event.repeat, ms: event.ms } : c,
         ),
+      };
+    case 'approval_needed': {
+      // Asked again after a restart: the same card, still waiting.
+      const others = s.approvals.filter((a) => a.callId !== event.callId);
+      return {
+        ...s,
+        approvals: [
+          ...others,
+          { callId: event.callId, server: event.server, tool: event.tool, arguments: event.arguments, status: 'pending' },
+        ],
+      };
+    }
+    case 'approval':
+      return {
+        ...s,
+        approvals: s.approvals.map((a) => (a.callId === event.callId ? { ...a, status: event.allow ? 'allowed' : 'denied' } : a)),
       };
     case 'calculation':
       return { ...s, calculation: { expression: event.expression, result: event.result, exact: event.exact, fraction: event.fraction } };

@@ -64,11 +64,26 @@ export async function runToolCalls(io: TurnIO, calls: ToolCallRequest[], input: 
     const tool = tools.get(call.name);
     const run = (async () => {
       if (tool) io.budget.chargeToolRun(tool.cost, tool.name);
+      // Nothing that may change something outside Hearth runs before the user allowed it.
+      const allowed =
+        tool?.approval === 'never'
+          ? false
+          : tool?.approval === 'ask'
+            ? await io.approve({ callId: call.id, server: tool.source ?? '', tool: call.name, arguments: call.arguments })
+            : true;
       const t0 = io.now();
       // An invented tool name is answered like any failed call: an {error} naming the real ones.
-      const { value: result } = await io.steps.step<ToolResult>('tool', () =>
-        tools.run(call.name, call.arguments, input.toolDeps, io.signal),
-      );
+      const { value: result } = allowed
+        ? await io.steps.step<ToolResult>('tool', () => tools.run(call.name, call.arguments, input.toolDeps, io.signal))
+        : {
+            value: {
+              ok: false as const,
+              error:
+                tool?.approval === 'never'
+                  ? `the user does not allow ${call.name} to run; answer without it`
+                  : `the user declined this call of ${call.name}; do not call it again in this turn, answer without it and say so`,
+            },
+          };
       const ms = io.now() - t0;
       io.stats.toolCalls++;
       const content = result.ok ? capResultJson(result.data, input.resultMaxBytes) : JSON.stringify({ error: result.error });

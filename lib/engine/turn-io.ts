@@ -17,7 +17,11 @@ export type TurnIODeps = {
   budget: TurnBudget;
   /** Thinking asked of the conversation's calls (the thread's choice, or the Settings page's). */
   thinking?: ThinkingMode;
+  /** Waits for the user's answer to a call that asks first (the registry's; none: every such call is denied). */
+  awaitApproval?: (request: { callId: string; server: string; tool: string }, signal: AbortSignal) => Promise<ApprovalAnswer>;
 };
+
+export type ApprovalAnswer = 'allow' | 'always' | 'deny';
 
 /**
  * What every step of a turn reaches the world through: the model (metered by the budget, its
@@ -128,6 +132,22 @@ export class TurnIO {
       return result;
     });
     if (replayed) onOutput?.();
+    return value;
+  }
+
+  /**
+   * Asks the user before a call runs: the page shows a card, the turn waits for the answer
+   * (a step of the ledger: once answered, a restart reads it back; unanswered, it is asked
+   * again). True when the call may run.
+   */
+  async approve(request: { callId: string; server: string; tool: string; arguments: string }): Promise<boolean> {
+    const { value } = await this.steps.step('approval', async () => {
+      this.emit({ type: 'approval_needed', ...request });
+      const answer: ApprovalAnswer = this.deps.awaitApproval ? await this.deps.awaitApproval(request, this.signal) : 'deny';
+      const allow = answer !== 'deny';
+      this.emit({ type: 'approval', callId: request.callId, allow, ...(answer === 'always' ? { always: true } : {}) });
+      return allow;
+    });
     return value;
   }
 

@@ -18,7 +18,7 @@ import { LAST_ROUND_NOTE, TOOLS_OFF_NOTE } from './prompts';
 import { stripToolMarkup } from './salvage';
 import type { StepLedger } from './steps';
 import { runToolCalls } from './tool-calls';
-import { TurnIO } from './turn-io';
+import { TurnIO, type ApprovalAnswer } from './turn-io';
 
 /**
  * One turn: rounds of context → model → tools → gate, until a draft passes the gate.
@@ -75,6 +75,8 @@ export type EngineDeps = {
   parallelSideCalls?: boolean;
   /** Thinking asked of the conversation's calls; side calls never think (lib/llm/pool.ts). */
   thinking?: ThinkingMode;
+  /** The user's answer to a call that asks first (see TurnIO.approve). */
+  awaitApproval?: (request: { callId: string; server: string; tool: string }, signal: AbortSignal) => Promise<ApprovalAnswer>;
   config?: Partial<EngineConfig>;
 };
 

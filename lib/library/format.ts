@@ -69,6 +69,10 @@ export const turnEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('draft'), text: text(10_000_000) }).strict(),
   z.object({ type: z.literal('tool_call'), id: text(200), name: text(200), arguments: text(1_000_000) }).strict(),
   z
+    .object({ type: z.literal('approval_needed'), callId: text(200), server: text(200), tool: text(200), arguments: text(1_000_000) })
+    .strict(),
+  z.object({ type: z.literal('approval'), callId: text(200), allow: z.boolean(), always: z.boolean().optional() }).strict(),
+  z
     .object({
       type: z.literal('tool_result'),
       id: text(200),

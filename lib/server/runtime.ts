@@ -18,6 +18,8 @@ import { memoryBook } from './memories';
 import { SettingsService } from './settings';
 import type { SettingKey, Settings } from '@/lib/settings/settings';
 import { LibraryUpdates } from './updates';
+import { ToolServers } from './tool-servers';
+import path from 'node:path';
 
 /**
  * The composition root: the one place that wires the database, the model client, the tools
@@ -37,6 +39,8 @@ export type Runtime = {
   turns: TurnRegistry;
   updates: LibraryUpdates;
   auth: Auth;
+  /** The user's MCP servers (mcp.json), their connections and tools. */
+  toolServers: ToolServers;
   /** A remote image from model output, fetched once the user clicked to load it (lib/tools/remote-image.ts). */
   remoteImage(url: string, signal: AbortSignal): Promise<{ type: string; bytes: Buffer }>;
 };
@@ -77,6 +81,10 @@ export function buildRuntime(
     );
   const files = FileStore.of(config.DATA_DIR);
   const updates = new LibraryUpdates();
+  // The user's MCP servers connect in the background; their tools join the set once ready.
+  const toolServers = new ToolServers(config.HEARTH_MCP_CONFIG ?? path.join(config.DATA_DIR, 'mcp.json'), {
+    log: (m) => console.warn(m),
+  });
   const memory = memoryBook({ store, updates });
   // The tool schemas are computed when a set is made: once, and again when a setting they use changes.
   const toolSetFor = (s: Settings) =>
@@ -88,6 +96,7 @@ export function buildRuntime(
       memory,
       allowAddress,
       without: [...(withoutTools ?? []), ...s.disabledTools],
+      extra: toolServers.tools(),
     });
   const POOL_KEYS: SettingKey[] = ['modelServers', 'modelSlots'];
   const TOOL_KEYS: SettingKey[] = ['searxngUrl', 'disabledTools', 'timezone'];
@@ -102,6 +111,7 @@ export function buildRuntime(
   });
   let models = poolFor(settings.current());
   let toolSet = toolSetFor(settings.current());
+  toolServers.hub.onChange(() => (toolSet = toolSetFor(settings.current())));
   const turns = new TurnRegistry({
     store,
     models: () => models,
@@ -138,6 +148,8 @@ export function buildRuntime(
       const bytes = files.read(sha256);
       return bytes ? `data:${mime};base64,${bytes.toString('base64')}` : undefined;
     },
+    approvalTimeoutMs: config.HEARTH_APPROVAL_TIMEOUT_S * 1000,
+    allowAlways: (server, tool) => toolServers.allowAlways(server, tool),
     log: (m) => console.warn(m),
   });
   const auth = createAuth(config, store, now);
@@ -159,6 +171,7 @@ export function buildRuntime(
     turns,
     updates,
     auth,
+    toolServers,
     remoteImage: (url, signal) => fetchRemoteImage(url, imageDeps, signal),
   };
 }

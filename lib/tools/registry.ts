@@ -30,7 +30,7 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
     .slice()
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((t) => {
-      const { $schema: _ignored, ...parameters } = z.toJSONSchema(t.params, { io: 'input' }) as Record<string, unknown>;
+      const { $schema: _ignored, ...parameters } = t.jsonSchema ?? (z.toJSONSchema(t.params, { io: 'input' }) as Record<string, unknown>);
       return { type: 'function' as const, function: { name: t.name, description: t.description, parameters } };
     });
 

@@ -42,6 +42,7 @@ export function createToolSet({
   allowAddress,
   // no tool has the name a mutant would put here
   without = [],
+  extra = [],
 }: {
   config: Config;
   store: ToolStore;
@@ -54,6 +55,8 @@ export function createToolSet({
   allowAddress?: (address: string) => boolean;
   /** Tools left out of the set (a scorecard scenario may switch some off). */
   without?: readonly string[];
+  /** Tools from elsewhere: the user's MCP servers (lib/tools/mcp.ts). */
+  extra?: readonly Tool[];
 }): ToolSet {
   // The user's own SearXNG answers many queries a minute; outside sites get the default budget.
   const budgets: Record<string, RateBudget> = config.SEARXNG_URL ? { [hostKey(config.SEARXNG_URL)]: SEARXNG_BUDGET } : {};
@@ -68,10 +71,13 @@ export function createToolSet({
   tools.push(
     createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress }, guard, now, extractPdf: pdfText }) as Tool,
   );
+  tools.push(...extra);
   const registry = createToolRegistry(tools.filter((t) => !without.includes(t.name)));
+  // A tool server the user marked as a source of information can answer a deferral too.
+  const researchElsewhere = extra.some((t) => t.research && !without.includes(t.name));
   return {
     registry,
-    researchAvailable: () => searchHost !== null && !without.includes('web_search') && !guard.isResting(searchHost),
+    researchAvailable: () => researchElsewhere || (searchHost !== null && !without.includes('web_search') && !guard.isResting(searchHost)),
     deps: (threadId) => ({
       now,
       timezone: config.HEARTH_TIMEZONE,

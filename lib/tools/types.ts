@@ -55,6 +55,15 @@ export type Tool<P extends z.ZodType = z.ZodType> = {
   timeoutMs: number;
   /** A research tool finds current facts; with none available the gate never sends a turn back to research. */
   research?: boolean;
+  /** The JSON schema the model is sent, when the tool brings its own (an MCP server's); `params` then checks the shape only. */
+  jsonSchema?: Record<string, unknown>;
+  /**
+   * Whether the user must allow a call first: `ask` pauses the turn until they answer,
+   * `never` refuses it. Hearth's own tools change nothing outside Hearth and run at once.
+   */
+  approval?: 'auto' | 'ask' | 'never';
+  /** Where the tool comes from, for the page (an MCP server's name). */
+  source?: string;
   run(args: z.infer<P>, deps: ToolDeps, signal: AbortSignal): Promise<unknown>;
 };
 

@@ -6,6 +6,7 @@ import { asStorageFull, HearthError, isHearthError } from '@/lib/errors';
 import { EMPTY_STATS, type TurnEvent } from '@/lib/contract/events';
 import { StepLedger, type StoredStep } from '@/lib/engine/steps';
 import { runTurn, type EngineConfig, type TurnOutcome } from '@/lib/engine/turn';
+import type { ApprovalAnswer } from '@/lib/engine/turn-io';
 import type { Lease, ModelPool } from '@/lib/llm/pool';
 import type { ThinkingMode } from '@/lib/llm/thinking';
 import { MessageTree } from '@/lib/threads/tree';
@@ -102,6 +103,10 @@ export type RegistryOptions = {
   historyChars?: number;
   /** Writes thread titles in the background after a first exchange (off: titles stay the first words). */
   titles?: BackgroundTitles;
+  /** How long a call waits for the user to allow it before it counts as denied. */
+  approvalTimeoutMs?: number;
+  /** "Always allow this tool": the tool runs without asking from now on. */
+  allowAlways?: (server: string, tool: string) => void;
   /** Thinking as the Settings page asks it (read at the start of each turn). */
   thinking?: () => { mode: ThinkingMode; inHistory: boolean };
   /** A stored image as a data URL, for a server that sees images (the runtime reads it from DATA_DIR). */
@@ -148,8 +153,12 @@ function endedOutsideTheEngine(e: HearthError, heard: string): TurnOutcome {
   return { status: 'error', code: e.code, message: e.message, partial: heard, stats: { ...EMPTY_STATS }, diagnostics };
 }
 
+/** A call waiting for the user, by its call id. */
+type PendingApproval = { turnId: string; threadId: string; server: string; tool: string; answer: (a: ApprovalAnswer) => void };
+
 export class TurnRegistry {
   private readonly live = new Map<string, LiveTurn>();
+  private readonly approvals = new Map<string, PendingApproval>();
   private readonly now: () => number;
 
   constructor(private readonly options: RegistryOptions) {
@@ -424,6 +433,7 @@ export class TurnRegistry {
         model: lease.model,
         parallelSideCalls: lease.parallelSideCalls,
         thinking,
+        awaitApproval: (request, signal) => this.waitForApproval(live, request, signal),
         tools: tools.registry,
         toolDeps: tools.deps(live.threadId),
         context,
@@ -442,6 +452,42 @@ export class TurnRegistry {
       this.options.log?.(`turn ${live.turnId}: ${d}`);
     }
     return outcome;
+  }
+
+  /**
+   * The user's answer to a call waiting in this thread: allow once, always allow the tool, or
+   * deny. False when no call of the thread is waiting under that id (answered already, or gone).
+   */
+  answerApproval({ threadId, callId, answer }: { threadId: string; callId: string; answer: ApprovalAnswer }): boolean {
+    const pending = this.approvals.get(callId);
+    if (!pending || pending.threadId !== threadId) return false;
+    this.approvals.delete(callId);
+    if (answer === 'always') this.options.allowAlways?.(pending.server, pending.tool);
+    pending.answer(answer);
+    return true;
+  }
+
+  private waitForApproval(live: LiveTurn, request: { callId: string; server: string; tool: string }, signal: AbortSignal) {
+    return new Promise<ApprovalAnswer>((resolve) => {
+      const done = (a: ApprovalAnswer) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', stop);
+        this.approvals.delete(request.callId);
+        resolve(a);
+      };
+      // Unanswered for too long is no: nothing runs that was not allowed.
+      const timer = setTimeout(() => done('deny'), this.options.approvalTimeoutMs ?? 10 * 60_000);
+      timer.unref?.();
+      const stop = () => done('deny');
+      signal.addEventListener('abort', stop, { once: true });
+      this.approvals.set(request.callId, {
+        turnId: live.turnId,
+        threadId: live.threadId,
+        server: request.server,
+        tool: request.tool,
+        answer: done,
+      });
+    });
   }
 
   private finish(live: LiveTurn, assistantMessageId: string, outcome: TurnOutcome) {

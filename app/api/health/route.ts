@@ -18,7 +18,7 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
  */
 export function GET(request: Request) {
   return handle(request, async () => {
-    const { store, models } = getRuntime();
+    const { store, models, toolServers } = getRuntime();
     let db = false;
     try {
       store.countThreads();
@@ -29,7 +29,15 @@ export function GET(request: Request) {
     // Every server, asked now; `model` sums them up (for one server it is that server).
     const servers = await models.refresh();
     const health = ModelPool.combine(servers);
-    const report = { ok: db && health.reachable, db, model: health, servers };
+    // The user's MCP servers: each one's state; one that failed does not make Hearth unhealthy.
+    const mcp = toolServers.hub.statuses().map((s) => ({
+      name: s.name,
+      transport: s.transport,
+      state: s.state,
+      tools: s.tools.length,
+      ...(s.error ? { error: s.error } : {}),
+    }));
+    const report = { ok: db && health.reachable, db, model: health, servers, toolServers: mcp };
     const problem = healthProblem(db, health);
     if (!problem) return json(report);
     return json({ ...report, error: { code: problem.code, message: problem.message } }, errorStatus[problem.code]);

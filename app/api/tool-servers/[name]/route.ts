@@ -1,0 +1,29 @@
+import { handle, json, otherMethods, parseInput, readJson } from '@/lib/api/http';
+import { serverNameParam, toolServerBody } from '@/lib/contract/requests';
+import { HearthError } from '@/lib/errors';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+export const { GET, POST, PATCH, OPTIONS } = otherMethods('PUT', 'DELETE');
+
+type Params = { params: Promise<{ name: string }> };
+
+/** Adds or changes a server (written back to mcp.json; it connects in the background). A stdio server runs a program: the owner's session only, as Settings. */
+export function PUT(request: Request, { params }: Params) {
+  return handle(request, async () => {
+    const name = parseInput(serverNameParam, (await params).name);
+    const { server } = await readJson(request, toolServerBody);
+    const { toolServers } = getRuntime();
+    toolServers.put(name, server);
+    return json(toolServers.list());
+  });
+}
+
+export function DELETE(request: Request, { params }: Params) {
+  return handle(request, async () => {
+    const name = parseInput(serverNameParam, (await params).name);
+    if (!getRuntime().toolServers.remove(name)) throw new HearthError('not_found', `There is no tool server called "${name}".`);
+    return new Response(null, { status: 204 });
+  });
+}

@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { HearthError } from '@/lib/errors';
+
+/**
+ * The user's MCP servers, in the mcp.json format Claude Desktop, Cursor and LM Studio use:
+ *
+ *   {"mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/me"]},
+ *                   "home":  {"url": "http://127.0.0.1:8123/mcp", "headers": {"Authorization": "Bearer …"}}}}
+ *
+ * `command`, `args`, `env`, `cwd` start a stdio server; `url` and `headers` reach a Streamable
+ * HTTP server (or an older SSE one). Hearth's own keys sit beside them, under `hearth`, so the
+ * file stays readable by the other apps: whether the server is switched off, which of its tools
+ * are, each tool's approval (auto, ask, never), and whether its tools look things up (the gate
+ * may send a turn back to research with them).
+ */
+
+/** Server names become part of tool names: letters, digits, - and _ (as other apps allow). */
+export const SERVER_NAME = /^[A-Za-z0-9_-]{1,40}$/;
+
+export const approvalSchema = z.enum(['auto', 'ask', 'never']);
+export type Approval = z.infer<typeof approvalSchema>;
+
+const hearthSchema = z
+  .object({
+    disabled: z.boolean().optional(),
+    /** Tools switched off, by their name on the server. */
+    disabledTools: z.array(z.string().max(200)).max(500).optional(),
+    /** Each tool's approval by its name on the server; a tool not named here follows its readOnlyHint. */
+    approval: z.record(z.string().max(200), approvalSchema).optional(),
+    /** Its tools find current information: the gate may answer a deferral with them. */
+    source: z.boolean().optional(),
+  })
+  .strict();
+
+const stringMap = z.record(z.string().max(200), z.string().max(10_000));
+
+export const serverSchema = z
+  .object({
+    command: z.string().trim().min(1).max(1000).optional(),
+    args: z.array(z.string().max(10_000)).max(200).optional(),
+    env: stringMap.optional(),
+    cwd: z.string().max(4000).optional(),
+    url: z
+      .string()
+      .trim()
+      .max(2000)
+      .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
+      .optional(),
+    headers: stringMap.optional(),
+    /** What other apps write here (type, disabled, …) is kept as it is. */
+    type: z.string().max(50).optional(),
+    hearth: hearthSchema.optional(),
+  })
+  .passthrough()
+  .refine((s) => Boolean(s.command) !== Boolean(s.url), 'give either a command (stdio) or a url (HTTP), not both');
+
+export type ServerConfig = z.infer<typeof serverSchema>;
+
+const fileSchema = z.object({ mcpServers: z.record(z.string(), z.unknown()).default({}) }).passthrough();
+
+export type McpFile = { servers: Map<string, ServerConfig>; problems: { name: string; error: string }[]; rest: Record<string, unknown> };
+
+/** The config file, read; a server whose entry is broken is reported, not fatal to the others. */
+export function readMcpConfig(file: string): McpFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { servers: new Map(), problems: [], rest: {} };
+    return {
+      servers: new Map(),
+      problems: [{ name: path.basename(file), error: `cannot be read as JSON: ${(err as Error).message}` }],
+      rest: {},
+    };
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success)
+    return { servers: new Map(), problems: [{ name: path.basename(file), error: 'has no "mcpServers" object' }], rest: {} };
+  const { mcpServers, ...rest } = parsed.data;
+  const servers = new Map<string, ServerConfig>();
+  const problems: McpFile['problems'] = [];
+  for (const [name, entry] of Object.entries(mcpServers)) {
+    if (!SERVER_NAME.test(name)) {
+      problems.push({ name, error: 'a server name is letters, digits, - and _ (at most 40)' });
+      continue;
+    }
+    const server = serverSchema.safeParse(entry);
+    if (server.success) servers.set(name, server.data);
+    else problems.push({ name, error: server.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; ') });
+  }
+  return { servers, problems, rest };
+}
+
+/** Writes the servers back, keeping what else the file held; atomically (a crash leaves the old file). */
+export function writeMcpConfig(file: string, servers: Map<string, ServerConfig>, rest: Record<string, unknown> = {}): void {
+  const text = `${JSON.stringify({ ...rest, mcpServers: Object.fromEntries(servers) }, null, 2)}\n`;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  // The file holds secrets (env, headers): readable by its owner only.
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/** What the API shows of a secret: that it is set, never its value. */
+export const MASK = '••••••';
+
+/** A server's entry as the API shows it: the values of env and headers masked (write-only). */
+export function maskedServer(server: ServerConfig): ServerConfig {
+  const mask = (m?: Record<string, string>) => (m ? Object.fromEntries(Object.keys(m).map((k) => [k, MASK])) : undefined);
+  return { ...server, ...(server.env ? { env: mask(server.env) } : {}), ...(server.headers ? { headers: mask(server.headers) } : {}) };
+}
+
+/** A server's new entry from the page: a masked value left as it was keeps the stored secret. */
+export function mergeSecrets(next: ServerConfig, previous: ServerConfig | undefined): ServerConfig {
+  const keep = (m: Record<string, string> | undefined, old: Record<string, string> | undefined) =>
+    m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v === MASK ? (old?.[k] ?? '') : v])) : undefined;
+  return {
+    ...next,
+    ...(next.env ? { env: keep(next.env, previous?.env) } : {}),
+    ...(next.headers ? { headers: keep(next.headers, previous?.headers) } : {}),
+  };
+}
+
+export function serverConfigOrThrow(entry: unknown): ServerConfig {
+  const parsed = serverSchema.safeParse(entry);
+  if (!parsed.success)
+    throw new HearthError('bad_request', parsed.error.issues.map((i) => `${i.path.join('.') || 'server'}: ${i.message}`).join('; '));
+  return parsed.data;
+}

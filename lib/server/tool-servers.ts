@@ -1,0 +1,129 @@
+import path from 'node:path';
+import { HearthError } from '@/lib/errors';
+import {
+  maskedServer,
+  mergeSecrets,
+  readMcpConfig,
+  SERVER_NAME,
+  serverConfigOrThrow,
+  writeMcpConfig,
+  type ServerConfig,
+} from '@/lib/mcp/config';
+import { McpHub, type ServerStatus } from '@/lib/mcp/hub';
+import { approvalOf, mcpToolName, mcpTools, type McpToolProblem } from '@/lib/tools/mcp';
+import type { Tool } from '@/lib/tools/types';
+
+/**
+ * The user's MCP servers as Hearth keeps them: the mcp.json file (HEARTH_MCP_CONFIG, default
+ * DATA_DIR/mcp.json) is the record, read at start and written back when the Settings page adds,
+ * changes, switches off or removes a server; the hub holds the connections; the tools of the
+ * ready servers join each turn's tool set. Secrets (env, headers) leave only masked.
+ */
+
+export type ToolServerView = {
+  name: string;
+  config: ServerConfig;
+  status: Omit<ServerStatus, 'tools'> & {
+    tools: {
+      name: string;
+      modelName: string;
+      description: string;
+      readOnly: boolean;
+      approval: string;
+      enabled: boolean;
+      problem?: string;
+    }[];
+  };
+};
+
+export class ToolServers {
+  readonly hub: McpHub;
+  private servers = new Map<string, ServerConfig>();
+  private rest: Record<string, unknown> = {};
+  private problems: { name: string; error: string }[] = [];
+  private toolProblems: McpToolProblem[] = [];
+
+  constructor(
+    readonly file: string,
+    options: { log?: (m: string) => void; retryMs?: number } = {},
+  ) {
+    this.hub = new McpHub({ log: options.log, retryMs: options.retryMs });
+    const read = readMcpConfig(file);
+    this.servers = read.servers;
+    this.rest = read.rest;
+    this.problems = read.problems;
+    for (const p of read.problems) options.log?.(`mcp: ${path.basename(file)}: ${p.name}: ${p.error}`);
+    this.hub.apply(this.servers);
+  }
+
+  /** The tools of the ready servers, as Hearth tools; those left out are in list(). */
+  tools(): Tool[] {
+    const { tools, problems } = mcpTools(this.hub.tools(), this.servers, (s, t, a, signal, ms) => this.hub.callTool(s, t, a, signal, ms));
+    this.toolProblems = problems;
+    return tools;
+  }
+
+  list(): { servers: ToolServerView[]; problems: { name: string; error: string }[]; file: string } {
+    this.tools();
+    const statuses = new Map(this.hub.statuses().map((s) => [s.name, s]));
+    return {
+      file: this.file,
+      problems: this.problems,
+      servers: [...this.servers].map(([name, config]) => {
+        const status = statuses.get(name) ?? { name, transport: config.command ? 'stdio' : 'http', state: 'off', log: [], tools: [] };
+        return {
+          name,
+          config: maskedServer(config),
+          status: {
+            ...status,
+            tools: status.tools.map((t) => ({
+              name: t.name,
+              modelName: mcpToolName(name, t.name),
+              description: t.description,
+              readOnly: t.readOnly,
+              approval: approvalOf(t, config),
+              enabled: !config.hearth?.disabledTools?.includes(t.name),
+              ...(this.toolProblems.find((p) => p.server === name && p.tool === t.name)
+                ? { problem: this.toolProblems.find((p) => p.server === name && p.tool === t.name)!.reason }
+                : {}),
+            })),
+          },
+        };
+      }),
+    };
+  }
+
+  /** Adds or changes a server (a masked secret left as it was keeps the stored one), and writes the file. */
+  put(name: string, entry: unknown): void {
+    if (!SERVER_NAME.test(name)) throw new HearthError('bad_request', 'name: letters, digits, - and _ (at most 40)');
+    const next = mergeSecrets(serverConfigOrThrow(entry), this.servers.get(name));
+    this.servers = new Map(this.servers).set(name, next);
+    this.save();
+  }
+
+  remove(name: string): boolean {
+    if (!this.servers.has(name)) return false;
+    const next = new Map(this.servers);
+    next.delete(name);
+    this.servers = next;
+    this.save();
+    return true;
+  }
+
+  /** "Always allow this tool" from an approval card: the tool runs without asking from now on. */
+  allowAlways(server: string, modelName: string): void {
+    const config = this.servers.get(server);
+    const info = this.hub.tools().find((t) => t.server === server && mcpToolName(server, t.name) === modelName);
+    if (!config || !info) return;
+    this.put(server, { ...config, hearth: { ...config.hearth, approval: { ...config.hearth?.approval, [info.name]: 'auto' } } });
+  }
+
+  close(): Promise<void> {
+    return this.hub.close();
+  }
+
+  private save() {
+    writeMcpConfig(this.file, this.servers, this.rest);
+    this.hub.apply(this.servers);
+  }
+}
