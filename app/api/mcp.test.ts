@@ -223,6 +223,6 @@ describe('MCP servers', () => {
     assert.equal(bad.status, 400);
     const gone = await toolServerRoute.DELETE(req('DELETE', '/api/tool-servers/notes'), params({ name: 'notes' }));
     assert.equal(gone.status, 204);
-    assert.equal((JSON.parse(fs.readFileSync(configFile, 'utf8')) as { mcpServers: object }).mcpServers.hasOwnProperty('notes'), false);
+    assert.equal(Object.hasOwn((JSON.parse(fs.readFileSync(configFile, 'utf8')) as { mcpServers: object }).mcpServers, 'notes'), false);
   });
 });
