@@ -197,6 +197,14 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
             setEditing,
             openImage: setViewing,
             pickExample: (text) => fillRef.current?.(text),
+            answerApproval: async (callId, allow, always) => {
+              if (!thread.currentId) return;
+              try {
+                await api.answerApproval(thread.currentId, callId, allow, always);
+              } catch (err) {
+                setNotice((err as Error).message);
+              }
+            },
           }}
         />
         <div aria-live="polite" role="status" className="sr-only" data-testid="live-announcer">

@@ -19,6 +19,8 @@ export type MessageListActions = {
   openImage: (image: AttachmentInfo) => void;
   /** An example question picked from the empty chat. */
   pickExample: (text: string) => void;
+  /** The answer to a tool call waiting for the user. */
+  answerApproval: (callId: string, allow: boolean, always: boolean) => Promise<void>;
 };
 
 type Props = {
@@ -38,7 +40,7 @@ type Props = {
   actions: MessageListActions;
 };
 
-function LiveAnswer({ live }: { live: LiveTurnState }) {
+function LiveAnswer({ live, onApproval }: { live: LiveTurnState; onApproval: MessageListActions['answerApproval'] }) {
   return (
     <AssistantMessage
       content={live.final ?? live.draft}
@@ -51,6 +53,8 @@ function LiveAnswer({ live }: { live: LiveTurnState }) {
       decisions={live.decisions}
       setAside={live.setAside}
       thinking={live.thinking}
+      approvals={live.approvals}
+      onApproval={onApproval}
       calculation={live.calculation}
       stats={live.stats}
     />
@@ -172,7 +176,7 @@ export function MessageList({
             ) : m.role === 'user' ? (
               <UserMessage m={m} busy={busy} visionOff={visionOff} actions={actions} />
             ) : live && m.id === liveAssistantId ? (
-              <LiveAnswer live={live} />
+              <LiveAnswer live={live} onApproval={actions.answerApproval} />
             ) : (
               <StoredAnswer m={m} busy={busy} actions={actions} />
             )}
@@ -186,7 +190,7 @@ export function MessageList({
             {pendingUser}
           </div>
         )}
-        {live && !liveInView && <LiveAnswer live={live} />}
+        {live && !liveInView && <LiveAnswer live={live} onApproval={actions.answerApproval} />}
         {messages.length === 0 && !live && pendingUser === null && <Welcome firstRun={firstRun} onPick={actions.pickExample} />}
         <div ref={bottom} />
       </div>

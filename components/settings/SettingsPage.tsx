@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '@/lib/client/api';
 import type { ModelCheck, SettingsView } from '@/lib/contract/responses';
 import type { Settings } from '@/lib/settings/settings';
+import { ToolServers } from './ToolServers';
 import { ThemePicker } from '@/components/ThemePicker';
 
 /**
@@ -477,6 +478,10 @@ export function SettingsPage() {
               />,
             )}
           </div>
+        </Section>
+
+        <Section title="Tool servers" hint="Tools from your own MCP servers: files, a calendar, Home Assistant, a database.">
+          <ToolServers />
         </Section>
 
         <Section title="Appearance">

@@ -11,6 +11,7 @@ import type {
   StreamedEvent,
   ThreadSummary,
   ThreadView,
+  ToolServersView,
 } from '@/lib/contract/responses';
 import { readSse } from '@/lib/contract/sse';
 
@@ -77,6 +78,18 @@ export const api = {
       method: 'POST',
       body: JSON.stringify({ url }),
     }),
+  /** The answer to a tool call waiting in a thread: allow once, always allow its tool, or deny. */
+  answerApproval: (threadId: string, callId: string, allow: boolean, always = false) =>
+    call<{ callId: string; answer: string }>(`/api/threads/${encodeURIComponent(threadId)}/approvals`, {
+      method: 'POST',
+      body: JSON.stringify({ callId, allow, ...(always ? { always } : {}) }),
+    }),
+  /** The user's MCP servers with their states and tools (secrets masked). */
+  toolServers: () => call<ToolServersView>('/api/tool-servers'),
+  /** Adds or changes a tool server (written back to mcp.json). */
+  putToolServer: (name: string, server: Record<string, unknown>) =>
+    call<ToolServersView>(`/api/tool-servers/${encodeURIComponent(name)}`, { method: 'PUT', body: JSON.stringify({ server }) }),
+  removeToolServer: (name: string) => call<void>(`/api/tool-servers/${encodeURIComponent(name)}`, { method: 'DELETE' }),
   /** Imports a library file (or one thread's JSON export), sent as it is. */
   importLibrary: (file: File) =>
     call<ImportSummary>('/api/import', { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } }),

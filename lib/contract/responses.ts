@@ -61,6 +61,35 @@ export type AttachmentInfo = {
   width?: number | null;
   height?: number | null;
 };
+/** GET /api/tool-servers: the user's MCP servers (lib/server/tool-servers.ts), secrets masked. */
+export type ToolServersView = {
+  file: string;
+  problems: { name: string; error: string }[];
+  servers: {
+    name: string;
+    config: Record<string, unknown> & {
+      command?: string;
+      args?: string[];
+      url?: string;
+      hearth?: { disabled?: boolean; source?: boolean };
+    };
+    status: {
+      state: 'off' | 'connecting' | 'ready' | 'failed';
+      transport: 'stdio' | 'http' | 'sse';
+      error?: string;
+      log: string[];
+      tools: {
+        name: string;
+        modelName: string;
+        description: string;
+        readOnly: boolean;
+        approval: string;
+        enabled: boolean;
+        problem?: string;
+      }[];
+    };
+  }[];
+};
 export type MemoryFact = { id: string; text: string; createdAt: number; updatedAt: number };
 export type ModelServerHealth = {
   url: string;
