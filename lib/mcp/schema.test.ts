@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { mcpToolName } from '@/lib/tools/mcp';
+import { maskedServer, mergeSecrets, MASK } from './config';
+import { reduceSchema } from './schema';
+
+test('a schema loses what the grammar refuses: patterns and refs it cannot resolve; a local ref stays', () => {
+  const reduced = reduceSchema({
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    properties: {
+      code: { type: 'string', pattern: '^(?!x' },
+      other: { $ref: 'https://example.org/x.json' },
+      local: { $ref: '#/$defs/thing' },
+      missing: { $ref: '#/$defs/nothing' },
+      pattern: { type: 'string', description: 'a property called pattern is data, not a keyword' },
+    },
+    $defs: { thing: { type: 'integer' } },
+  });
+  assert.ok(reduced.ok);
+  assert.deepEqual(reduced.parameters, {
+    type: 'object',
+    properties: {
+      code: { type: 'string' },
+      other: {},
+      local: { $ref: '#/$defs/thing' },
+      missing: {},
+      pattern: { type: 'string', description: 'a property called pattern is data, not a keyword' },
+    },
+    $defs: { thing: { type: 'integer' } },
+  });
+  assert.deepEqual(reduceSchema(undefined), { ok: true, parameters: { type: 'object', properties: {} } });
+  assert.equal(reduceSchema({ type: 'array' }).ok, false);
+  const deep = Array.from({ length: 30 }).reduce<object>((inner) => ({ type: 'object', properties: { a: inner } }), { type: 'string' });
+  assert.match(reduceSchema(deep).ok ? '' : (reduceSchema(deep) as { reason: string }).reason, /nests deeper/);
+});
+
+test('tool names: server and tool, safe characters, 64 at most, unique when cut', () => {
+  assert.equal(mcpToolName('notes', 'add_note'), 'notes__add_note');
+  assert.equal(mcpToolName('my server', 'do.it'), 'my_server__do_it');
+  const long = (t: string) => mcpToolName('a'.repeat(40), t);
+  assert.equal(long('b'.repeat(40)).length, 64);
+  assert.notEqual(long(`${'b'.repeat(39)}c`), long(`${'b'.repeat(39)}d`));
+});
+
+test('secrets leave masked and a masked value sent back keeps the stored one', () => {
+  const stored = { command: 'x', env: { TOKEN: 'secret', OTHER: 'o' }, headers: { Authorization: 'Bearer s' } };
+  assert.deepEqual(maskedServer(stored), { command: 'x', env: { TOKEN: MASK, OTHER: MASK }, headers: { Authorization: MASK } });
+  assert.deepEqual(mergeSecrets({ command: 'x', env: { TOKEN: MASK, OTHER: 'new' } }, stored), {
+    command: 'x',
+    env: { TOKEN: 'secret', OTHER: 'new' },
+  });
+});
