@@ -34,7 +34,7 @@ test('add a tool server in Settings, see its tools, and allow its call from the 
   await expect(again).toHaveAttribute('data-status', 'pending');
   await again.getByTestId('approval-allow').click();
   await chat.waitForAnswer();
-  await expect(chat.lastAnswer().getByTestId('answer')).toContainText('Added the note "buy milk"');
+  await expect(chat.lastAnswer().getByTestId('answer')).toContainText('Noted: buy milk');
   await expect(chat.lastAnswer().locator('[data-testid="tool-call"][data-tool="notes__add_note"]')).toHaveAttribute('data-ok', 'true');
   await page.request.delete(`/api/threads/${chat.threadId()}`);
   expect((await page.request.delete('/api/tool-servers/notes')).status()).toBe(204);

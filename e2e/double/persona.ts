@@ -286,14 +286,11 @@ export function persona(req: DoubleRequest): DoubleReply {
   if (file && /\b(file|attached|document|pdf)\b/i.test(q)) {
     return { content: `I read your file **${file[1]}**. It begins: "${file[2].slice(0, 120)}"` };
   }
-  // The user's notes tool server (e2e/mcp/notes-server.mjs), when Hearth offers its tools.
+  // The user's notes tool server (e2e/mcp/notes-server.mjs), when Hearth offers its tools: the
+  // first round calls it (what came back is answered by the rule for tool results above).
   const note = q.match(/^add a note: (.+)$/i);
-  if (note && req.tools.some((t) => t.function.name === 'notes__add_note')) {
-    if (!req.messages.some((m) => m.role === 'tool')) return { toolCalls: [{ name: 'notes__add_note', arguments: { text: note[1] } }] };
-    const result = text([...req.messages].reverse().find((m) => m.role === 'tool')?.content);
-    return {
-      content: /declined/.test(result) ? 'You declined, so I did not add the note.' : `Added the note "${note[1]}" to your notebook.`,
-    };
+  if (note && req.tools.some((t) => t.function.name === 'notes__add_note') && !req.messages.some((m) => m.role === 'tool')) {
+    return { toolCalls: [{ name: 'notes__add_note', arguments: { text: note[1] } }] };
   }
   // A thinking model's reply, slow enough to watch the thinking stream (about 3 s) before the answer.
   if (/think it through/i.test(q)) {
