@@ -227,6 +227,69 @@ describe('SIGKILL mid-turn', () => {
   });
 });
 
+/** Waits (polling, at most 30 s) until `ok` says so: start-up work this suite cannot be told about. */
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) assert.fail(`${what} did not happen within 30 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('a tool call waiting for the user', () => {
+  test('after a SIGKILL and a restart it is asked again, and runs only once allowed', async () => {
+    const dir = makeTempDir('hearth-approval');
+    const notes = path.resolve('e2e/mcp/notes-server.mjs');
+    fs.writeFileSync(path.join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { notes: { command: process.execPath, args: [notes] } } }));
+    scriptFor('crash-approve', (req) =>
+      req.messages.some((m) => m.role === 'tool')
+        ? { content: 'Done with the notebook.' }
+        : { toolCalls: [{ name: 'notes__add_note', arguments: { text: 'after the crash' } }] },
+    );
+    const ready = (server: HearthServer) =>
+      eventually('the notes server', async () => {
+        const r = await httpCall(server.url, 'GET', '/api/tool-servers');
+        const s = (r.body as { servers: { name: string; status: { state: string } }[] }).servers.find((x) => x.name === 'notes');
+        return s?.status.state === 'ready' ? true : undefined;
+      });
+    const first = await start({}, dir);
+    await ready(first);
+    const threadId = await newThread(first);
+    const reader = new EventReader((await post(first, threadId, 'crash-approve: note something')).body!);
+    await reader.until((e) => e.type === 'approval_needed');
+    const turnId = (reader.events.find((e) => e.type === 'turn') as { turnId: string }).turnId;
+    assert.ok(!reader.events.some((e) => e.type === 'tool_result'), 'nothing ran before it was allowed');
+    await first.kill('SIGKILL');
+
+    const second = await start({}, first.dataDir);
+    // The turn resumes once the notes server is back, and asks again.
+    await eventually(
+      'the turn resuming',
+      async () => ((await threadOf(second, threadId)).activeTurn as { live?: boolean } | null)?.live || undefined,
+    );
+    const res = await fetch(`${second.url}/api/threads/${threadId}/turns/${turnId}/events?after=0`);
+    const again = new EventReader(res.body!);
+    const resumedAt = await again.until((e) => e.type === 'status' && (e as { stage?: string }).stage === 'resumed');
+    const asked = (await again.until((e) => e.type === 'approval_needed' && e.seq > resumedAt.seq)) as Extract<
+      Ev,
+      { type: 'approval_needed' }
+    >;
+    const answer = await httpCall(second.url, 'POST', `/api/threads/${threadId}/approvals`, {
+      json: { callId: asked.callId, allow: true },
+    });
+    assert.equal(answer.status, 200, answer.text);
+    const events = await again.rest();
+    const result = events.find((e) => e.type === 'tool_result') as Extract<Ev, { type: 'tool_result' }>;
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.match(JSON.stringify(result.result), /Noted: after the crash/);
+    assert.equal(events.at(-1)?.type, 'done');
+    assertConsistent(second.dataDir);
+    await second.stop();
+  });
+});
+
 describe('the model server and the disk', () => {
   test('the model server dying mid-answer keeps the partial answer, marked, and the page is told', async () => {
     scriptFor('dies', () => ({ content: 'one two three four five six seven', dropAfterTokens: 4 }));

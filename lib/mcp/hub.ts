@@ -92,6 +92,28 @@ export class McpHub {
     return [...this.live.values()].flatMap((l) => (l.status.state === 'ready' ? l.status.tools : []));
   }
 
+  /** Whether a server is still making its first connection. */
+  get connecting(): boolean {
+    return [...this.live.values()].some((l) => l.status.state === 'connecting' && l.attempts === 0);
+  }
+
+  /** Resolves once no server is making its first connection, or after `ms`. */
+  settled(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.connecting) return resolve();
+      const timer = setTimeout(done, ms);
+      timer.unref?.();
+      const off = this.onChange(() => {
+        if (!this.connecting) done();
+      });
+      function done() {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+    });
+  }
+
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

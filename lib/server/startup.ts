@@ -29,12 +29,23 @@ export function startup(): void {
     }
     throw err;
   }
-  try {
-    const { turns } = getRuntime();
-    const { resumed, interrupted } = turns.resumeUnfinished();
-    if (resumed.length || interrupted.length) {
-      console.log(`Hearth: resumed ${resumed.length} turn(s), marked ${interrupted.length} interrupted.`);
+  const resume = () => {
+    try {
+      const { resumed, interrupted } = getRuntime().turns.resumeUnfinished();
+      if (resumed.length || interrupted.length) {
+        console.log(`Hearth: resumed ${resumed.length} turn(s), marked ${interrupted.length} interrupted.`);
+      }
+    } catch (err) {
+      console.error(`Hearth could not start: ${(err as Error).message}`);
+      process.exit(1);
     }
+  };
+  // A resumed turn must find the tools it was using: the MCP servers' first connections are
+  // waited for (at most 15 s) before turns resume; without any, turns resume at once.
+  try {
+    const { hub } = getRuntime().toolServers;
+    if (hub.connecting) void hub.settled(15_000).then(resume);
+    else resume();
   } catch (err) {
     console.error(`Hearth could not start: ${(err as Error).message}`);
     process.exit(1);
