@@ -193,6 +193,51 @@ describe('MCP servers', () => {
     assert.equal(unknown.status, 404);
   });
 
+  test('a server that says its tools changed is listed again, and the new tool joins the next turn', async () => {
+    const changed = new Promise<void>((resolve) => {
+      const off = rt.toolServers.hub.onChange(() => {
+        if (rt.toolServers.hub.tools().some((t) => t.name === 'secret_page')) {
+          off();
+          resolve();
+        }
+      });
+    });
+    plan = calls({ name: 'notes__unlock', arguments: {} });
+    await turn(await newThread(), 'Unlock the notebook.');
+    await changed;
+    plan = calls({ name: 'notes__secret_page', arguments: {} });
+    const evs = await turn(await newThread(), 'Read the secret page.');
+    assert.match(JSON.stringify(results(evs)[0].result), /the secret page/);
+  });
+
+  test('a call nobody answers counts as denied once the wait runs out', async () => {
+    const dir = makeTempDir('hearth-mcp-timeout');
+    const file = path.join(dir, 'mcp.json');
+    // The forecast asks first here; nobody answers; the wait is one second.
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: { weather: { url: weather.url, hearth: { approval: { get_forecast: 'ask' } } } } }),
+    );
+    const other = makeRuntime({ llamaUrl: double.url, dataDir: dir, env: { HEARTH_MCP_CONFIG: file, HEARTH_APPROVAL_TIMEOUT_S: '1' } });
+    try {
+      await new Promise<void>((resolve) => {
+        const done = () => other.toolServers.hub.statuses()[0]?.state === 'ready';
+        if (done()) return resolve();
+        const off = other.toolServers.hub.onChange(() => done() && (off(), resolve()));
+      });
+      const before = weather.calls.length;
+      plan = calls({ name: 'weather__get_forecast', arguments: { city: 'Oslo' } });
+      const evs = await turn(await newThread(), 'Forecast for Oslo?');
+      const answer = evs.find((e) => e.type === 'approval') as Extract<Ev, { type: 'approval' }>;
+      assert.equal(answer.allow, false);
+      assert.match(results(evs)[0].error ?? '', /declined/);
+      assert.equal(weather.calls.length, before, 'it never ran');
+    } finally {
+      await other.toolServers.close();
+      setRuntime(rt);
+    }
+  });
+
   test('a server killed mid-turn: its call fails, the turn answers, and the server is started again', async () => {
     plan = calls({ name: 'notes__stop_server', arguments: {} });
     const id = await newThread();

@@ -2,7 +2,7 @@
 // list_notes and echo change nothing (readOnlyHint); add_note changes something (it asks
 // first); fail answers isError; broken_schema nests too deep to be used, remote_ref points
 // to another document (the grammar cannot resolve it); stop_server exits the process
-// mid-call (a server killed mid-turn).
+// mid-call (a server killed mid-turn); unlock adds a tool and says the list changed.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -40,6 +40,12 @@ const TOOLS = [
     annotations: { readOnlyHint: true },
   },
   { name: 'stop_server', description: 'Stops the server mid-call.', inputSchema: object(), annotations: { readOnlyHint: true } },
+  {
+    name: 'unlock',
+    description: 'Adds the tool secret_page (the list of tools changes).',
+    inputSchema: object(),
+    annotations: { readOnlyHint: true },
+  },
 ];
 
 const server = new Server({ name: 'notes', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
@@ -58,6 +64,18 @@ server.setRequestHandler(CallToolRequestSchema, async (req) => {
       return { content: [{ type: 'text', text: `notes echo: ${args.text}` }] };
     case 'fail':
       return { isError: true, content: [{ type: 'text', text: 'the notebook is locked' }] };
+    case 'unlock':
+      if (!TOOLS.some((t) => t.name === 'secret_page'))
+        TOOLS.push({
+          name: 'secret_page',
+          description: 'Reads the secret page.',
+          inputSchema: object(),
+          annotations: { readOnlyHint: true },
+        });
+      await server.sendToolListChanged();
+      return { content: [{ type: 'text', text: 'unlocked' }] };
+    case 'secret_page':
+      return { content: [{ type: 'text', text: 'the secret page' }] };
     case 'stop_server':
       process.stderr.write('notes: stopping as asked\n');
       setTimeout(() => process.exit(3), 10);
