@@ -14,6 +14,8 @@ export const threads = sqliteTable(
     systemPrompt: text('system_prompt').notNull().default(''),
     /** Thinking for this thread ('default', 'on', 'off'); null follows the Settings page. */
     thinking: text('thinking', { enum: ['default', 'on', 'off'] }),
+    /** Tools switched off in this thread only, by the name the model sees. */
+    disabledTools: text('disabled_tools', { mode: 'json' }).$type<string[]>(),
     pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
     /**
      * The branch shown: the last message of the path the page shows and the next message

@@ -14,6 +14,8 @@ import * as healthRoute from './health/route';
 import * as messagesRoute from './threads/[id]/messages/route';
 import * as approvalsRoute from './threads/[id]/approvals/route';
 import * as toolServersRoute from './tool-servers/route';
+import * as threadRoute from './threads/[id]/route';
+import * as threadToolsRoute from './threads/[id]/tools/route';
 import * as toolServerRoute from './tool-servers/[name]/route';
 
 /**
@@ -208,6 +210,37 @@ describe('MCP servers', () => {
     plan = calls({ name: 'notes__secret_page', arguments: {} });
     const evs = await turn(await newThread(), 'Read the secret page.');
     assert.match(JSON.stringify(results(evs)[0].result), /the secret page/);
+  });
+
+  test('a thread can switch tools off for itself only', async () => {
+    const id = await newThread();
+    const patched = await threadRoute.PATCH(
+      req('PATCH', `/api/threads/${id}`, { disabledTools: ['weather__get_forecast', 'calculator'] }),
+      params({ id }),
+    );
+    assert.equal(patched.status, 200);
+    const listed = (await (await threadToolsRoute.GET(req('GET', `/api/threads/${id}/tools`), params({ id }))).json()) as {
+      tools: { name: string; source: string; enabled: boolean }[];
+    };
+    assert.deepEqual(
+      listed.tools.filter((t) => !t.enabled).map((t) => t.name),
+      ['calculator', 'weather__get_forecast'],
+    );
+    assert.equal(listed.tools.find((t) => t.name === 'weather__echo')?.source, 'weather');
+    plan = () => ({ content: 'Nothing to call.' });
+    await turn(id, 'Hello there.');
+    const offered = rounds(double)
+      .at(-1)!
+      .tools.map((t) => t.function.name);
+    assert.ok(!offered.includes('weather__get_forecast') && !offered.includes('calculator'), offered.join(','));
+    assert.ok(offered.includes('weather__echo'));
+    await turn(await newThread(), 'Hello elsewhere.');
+    assert.ok(
+      rounds(double)
+        .at(-1)!
+        .tools.some((t) => t.function.name === 'weather__get_forecast'),
+      'other threads keep it',
+    );
   });
 
   test('a call nobody answers counts as denied once the wait runs out', async () => {

@@ -1,6 +1,7 @@
 'use client';
 
 import { InstructionsEditor } from './InstructionsEditor';
+import { ThreadTools } from './ThreadTools';
 
 type Props = {
   threadId: string | null;
@@ -46,6 +47,7 @@ export function ThreadHeader({ threadId, title, systemPrompt, modelId, thinking,
           </select>
         </label>
       )}
+      {threadId && <ThreadTools key={threadId} threadId={threadId} />}
       {threadId && systemPrompt !== undefined && <InstructionsEditor key={threadId} value={systemPrompt} onSave={onSaveInstructions} />}
       {threadId && (
         <a

@@ -17,6 +17,9 @@ export type ThreadRow = {
   system_prompt: string;
   pinned: number;
   current_leaf_id?: string | null;
+  thinking?: string | null;
+  /** JSON text of a list of tool names, as stored. */
+  disabled_tools?: string | null;
   created_at: number;
   updated_at: number;
 };
@@ -113,7 +116,7 @@ export function libraryQueries(db: Db) {
     /** Everything stored for one thread, read in one go (so it is consistent with itself). */
     threadRows(threadId: string) {
       const thread = all<ThreadRow>(
-        'SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, created_at, updated_at FROM threads WHERE id = ?',
+        'SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, thinking, disabled_tools, created_at, updated_at FROM threads WHERE id = ?',
         threadId,
       )[0];
       if (!thread) return undefined;

@@ -76,7 +76,13 @@ export function threadQueries(db: Db) {
       now,
     }: {
       id: string;
-      patch: { title?: string; pinned?: boolean; systemPrompt?: string; thinking?: 'default' | 'on' | 'off' | null };
+      patch: {
+        title?: string;
+        pinned?: boolean;
+        systemPrompt?: string;
+        thinking?: 'default' | 'on' | 'off' | null;
+        disabledTools?: string[] | null;
+      };
       now: number;
     }): Thread | undefined {
       return db

@@ -51,7 +51,14 @@ export const api = {
   getThread: (id: string) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`),
   patchThread: (
     id: string,
-    patch: { title?: string; pinned?: boolean; systemPrompt?: string; branch?: string; thinking?: 'default' | 'on' | 'off' | null },
+    patch: {
+      title?: string;
+      pinned?: boolean;
+      systemPrompt?: string;
+      branch?: string;
+      thinking?: 'default' | 'on' | 'off' | null;
+      disabledTools?: string[];
+    },
   ) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
   deleteThread: (id: string) => call<void>(`/api/threads/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   /** Deletes a message and what follows it; answers with the thread as now shown. */
@@ -84,6 +91,11 @@ export const api = {
       method: 'POST',
       body: JSON.stringify({ callId, allow, ...(always ? { always } : {}) }),
     }),
+  /** The tools a thread's turns may be offered, each with whether the thread switched it off. */
+  threadTools: (threadId: string) =>
+    call<{ tools: { name: string; source: string; description: string; enabled: boolean }[] }>(
+      `/api/threads/${encodeURIComponent(threadId)}/tools`,
+    ),
   /** The user's MCP servers with their states and tools (secrets masked). */
   toolServers: () => call<ToolServersView>('/api/tool-servers'),
   /** Adds or changes a tool server (written back to mcp.json). */

@@ -24,9 +24,11 @@ export const patchThreadBody = z
     branch: z.string().uuid('is not a valid message id').optional(),
     /** Thinking for this thread: on, off, the model's default, or null to follow Settings. */
     thinking: z.enum(['default', 'on', 'off']).nullable().optional(),
+    /** Tools switched off in this thread only (the names the model sees); an empty list switches them all back on. */
+    disabledTools: z.array(z.string().min(1).max(100)).max(500).optional(),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'give at least one of title, pinned, systemPrompt, branch, thinking');
+  .refine((b) => Object.keys(b).length > 0, 'give at least one of title, pinned, systemPrompt, branch, thinking, disabledTools');
 
 export const postMessageBody = z
   .object({

@@ -131,6 +131,9 @@ export const recordSchema = z.discriminatedUnion('type', [
       pinned: z.boolean(),
       /** The branch shown (files written before branches have none: the newest message). */
       currentLeafId: id.nullable().optional(),
+      /** Its thinking and the tools it switched off (files written before these have none). */
+      thinking: z.enum(['default', 'on', 'off']).nullable().optional(),
+      disabledTools: z.array(text(100)).max(500).nullable().optional(),
       createdAt: time,
       updatedAt: time,
     })

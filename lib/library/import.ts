@@ -364,7 +364,10 @@ function applyRecord(
     case 'memory':
       return count('memories', store.importMemory(asRow(r)));
     case 'thread':
-      return count('threads', store.importThread(asRow(r, { pinned: bit })));
+      return count(
+        'threads',
+        store.importThread(asRow(r, { pinned: bit, disabledTools: (v) => (v === null || v === undefined ? null : JSON.stringify(v)) })),
+      );
     case 'message': {
       const parentId = r.parentId !== undefined ? r.parentId : (lastMessage.get(r.threadId) ?? null);
       lastMessage.set(r.threadId, r.id);

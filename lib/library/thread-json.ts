@@ -94,6 +94,8 @@ const threadViewSchema = z.object({
   updatedAt: time,
   pinned: z.boolean(),
   systemPrompt: z.string().max(100_000),
+  /** The thread's thinking (exports written before it was kept have none). */
+  thinking: z.enum(['default', 'on', 'off']).nullable().optional(),
   /** The branch shown, its messages, and those of every other branch. */
   currentLeafId: id.nullable().optional(),
   messages: z.array(messageSchema).max(1_000_000),
@@ -125,6 +127,7 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
       systemPrompt: view.systemPrompt,
       pinned: view.pinned,
       currentLeafId: view.currentLeafId ?? null,
+      thinking: view.thinking ?? null,
       createdAt: view.createdAt,
       updatedAt: view.updatedAt,
     },

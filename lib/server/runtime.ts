@@ -10,7 +10,7 @@ import { ModelPool } from '@/lib/llm/pool';
 import type { ModelClient } from '@/lib/llm/types';
 import { createHostGuard } from '@/lib/tools/politeness';
 import { fetchRemoteImage } from '@/lib/tools/remote-image';
-import { createToolSet } from '@/lib/tools/toolset';
+import { createToolSet, type ToolSet } from '@/lib/tools/toolset';
 import type { WebDeps } from '@/lib/tools/web';
 import { TurnRegistry } from '@/lib/turns/registry';
 import { BackgroundTitles } from '@/lib/turns/titles';
@@ -41,6 +41,8 @@ export type Runtime = {
   auth: Auth;
   /** The user's MCP servers (mcp.json), their connections and tools. */
   toolServers: ToolServers;
+  /** The tools turns are offered now (Hearth's own and the ready MCP servers'). */
+  readonly tools: ToolSet;
   /** A remote image from model output, fetched once the user clicked to load it (lib/tools/remote-image.ts). */
   remoteImage(url: string, signal: AbortSignal): Promise<{ type: string; bytes: Buffer }>;
 };
@@ -172,6 +174,9 @@ export function buildRuntime(
     updates,
     auth,
     toolServers,
+    get tools() {
+      return toolSet;
+    },
     remoteImage: (url, signal) => fetchRemoteImage(url, imageDeps, signal),
   };
 }

@@ -15,8 +15,35 @@ import { createFetchUrlTool, createWebSearchTool } from './web';
 
 const SEARXNG_BUDGET: RateBudget = { minGapMs: 0, perMinute: 60, perHour: 600, perDay: 5000 };
 
-/** The tools a turn is offered: the registry, whether research can run now, and each thread's dependencies. */
-export type ToolSet = { registry: ToolRegistry; researchAvailable: () => boolean; deps: (threadId: string) => ToolDeps };
+/**
+ * The tools a turn is offered: the registry, whether research can run now, and each thread's
+ * dependencies; `without` gives the set a thread sees with some of them switched off.
+ */
+export type ToolSet = {
+  registry: ToolRegistry;
+  researchAvailable: () => boolean;
+  deps: (threadId: string) => ToolDeps;
+  without?: (names: readonly string[]) => ToolSet;
+};
+
+/** The set with these tools left out (a thread's own choice); the registry and its schemas are made once per choice. */
+function narrowable(set: Omit<ToolSet, 'without'>): ToolSet {
+  const made = new Map<string, ToolSet>();
+  const without = (names: readonly string[]): ToolSet => {
+    const off = names.filter((n) => set.registry.has(n));
+    if (off.length === 0) return whole;
+    const key = [...off].sort().join('\n');
+    let narrowed = made.get(key);
+    if (!narrowed) {
+      const registry = createToolRegistry(set.registry.tools.filter((t) => !off.includes(t.name)));
+      narrowed = { ...set, registry, researchAvailable: () => registry.hasResearchTool() && set.researchAvailable(), without };
+      made.set(key, narrowed);
+    }
+    return narrowed;
+  };
+  const whole: ToolSet = { ...set, without };
+  return whole;
+}
 
 /** What the tool set needs from the database. */
 export type ToolStore = HostStore &
@@ -75,7 +102,7 @@ export function createToolSet({
   const registry = createToolRegistry(tools.filter((t) => !without.includes(t.name)));
   // A tool server the user marked as a source of information can answer a deferral too.
   const researchElsewhere = extra.some((t) => t.research && !without.includes(t.name));
-  return {
+  return narrowable({
     registry,
     researchAvailable: () => researchElsewhere || (searchHost !== null && !without.includes('web_search') && !guard.isResting(searchHost)),
     deps: (threadId) => ({
@@ -105,5 +132,5 @@ export function createToolSet({
         });
       },
     }),
-  };
+  });
 }

@@ -411,7 +411,9 @@ export class TurnRegistry {
     lease: Lease,
   ): Promise<TurnOutcome> {
     const { store } = this.options;
-    const tools = this.options.tools();
+    // The thread's own choice of tools (some switched off in it).
+    const all = this.options.tools();
+    const tools = all.without?.(store.getThread({ id: live.threadId })?.disabledTools ?? []) ?? all;
     const { context, question, earlierAnswers, thinking } = await assembleContext({
       store,
       threadId: live.threadId,

@@ -17,9 +17,17 @@ import type { ToolSet } from '@/lib/tools/toolset';
 
 /** What assembling a turn's context reads from the database (db/store.ts provides it). */
 export type ContextStore = {
-  getThread(args: {
-    id: string;
-  }): { id: string; title: string; systemPrompt: string; currentLeafId: string | null; thinking: ThinkingMode | null } | undefined;
+  getThread(args: { id: string }):
+    | {
+        id: string;
+        title: string;
+        systemPrompt: string;
+        currentLeafId: string | null;
+        thinking: ThinkingMode | null;
+        /** Tools switched off in this thread only. */
+        disabledTools?: string[] | null;
+      }
+    | undefined;
   /** A thread's messages, every branch, oldest first. */
   listMessages(args: { threadId: string }): {
     id: string;
