@@ -75,6 +75,8 @@ export type EngineDeps = {
   parallelSideCalls?: boolean;
   /** Thinking asked of the conversation's calls; side calls never think (lib/llm/pool.ts). */
   thinking?: ThinkingMode;
+  /** The model sees images (the server has a projector): images tools give back are sent as image parts. */
+  vision?: boolean;
   /** The user's answer to a call that asks first (see TurnIO.approve). */
   awaitApproval?: (request: { callId: string; server: string; tool: string }, signal: AbortSignal) => Promise<ApprovalAnswer>;
   config?: Partial<EngineConfig>;
@@ -160,6 +162,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
           ledger,
           resultMaxBytes: config.toolResultMaxBytes,
           reasoning: outcome.result.reasoning.trim(),
+          vision: deps.vision,
         });
         turnMessages.push(...ran.messages);
         findings.forGate.push(...ran.forGate);

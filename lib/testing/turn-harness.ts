@@ -75,6 +75,8 @@ export type TurnSetup = {
   wrapModel?: (model: ScriptedModel) => ModelClient;
   /** Thinking asked of the conversation's calls. */
   thinking?: ThinkingMode;
+  /** The model sees images. */
+  vision?: boolean;
 };
 
 export async function runScriptedTurn(setup: TurnSetup) {
@@ -120,6 +122,7 @@ export async function runScriptedTurn(setup: TurnSetup) {
       researchAvailable: setup.researchAvailable ?? (() => setup.research !== false),
       parallelSideCalls: setup.parallelSideCalls ?? true,
       thinking: setup.thinking,
+      vision: setup.vision,
       config: setup.config,
     },
   );

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Approval, ServerConfig } from '@/lib/mcp/config';
 import type { McpToolInfo } from '@/lib/mcp/hub';
 import { reduceSchema } from '@/lib/mcp/schema';
-import { defineTool, ToolError, type Tool } from './types';
+import { defineTool, ToolError, withImages, type Tool, type ToolImage } from './types';
 
 /**
  * The user's MCP tools as Hearth tools: called through the same registry and loop as Hearth's
@@ -39,11 +39,14 @@ export function readResult(server: string, result: CallToolResult): unknown {
   const text: string[] = [];
   const links: { uri: string; name?: string }[] = [];
   const images: string[] = [];
+  const pictures: ToolImage[] = [];
   for (const part of result.content ?? []) {
     if (part.type === 'text') text.push(part.text);
-    else if (part.type === 'image' || part.type === 'audio')
+    else if (part.type === 'image' || part.type === 'audio') {
       images.push(`${part.type} (${part.mimeType}, ${Math.round((part.data.length * 3) / 4 / 1024)} KB)`);
-    else if (part.type === 'resource_link') links.push({ uri: part.uri, ...(part.name ? { name: part.name } : {}) });
+      if (part.type === 'image' && /^image\/(png|jpeg|webp|gif)$/.test(part.mimeType))
+        pictures.push({ mime: part.mimeType, data: part.data });
+    } else if (part.type === 'resource_link') links.push({ uri: part.uri, ...(part.name ? { name: part.name } : {}) });
     else if (part.type === 'resource') {
       const r = part.resource as { uri: string; text?: string; mimeType?: string };
       if (typeof r.text === 'string') text.push(`[${r.uri}]\n${r.text}`);
@@ -53,15 +56,16 @@ export function readResult(server: string, result: CallToolResult): unknown {
   const joined = text.join('\n\n');
   if (result.isError) throw new ToolError(`${server} reported an error: ${joined.slice(0, 2000) || 'no reason given'}`);
   const cut = joined.length > RESULT_TEXT_CHARS;
-  return {
+  const data = {
     // What a tool server returns is data, not instructions, like a fetched page.
     source: `the user's tool server "${server}"`,
     text: cut ? joined.slice(0, RESULT_TEXT_CHARS) : joined,
     ...(cut ? { note: `The result was cut at ${RESULT_TEXT_CHARS} characters.` } : {}),
     ...(result.structuredContent ? { structured: result.structuredContent } : {}),
     ...(links.length ? { links } : {}),
-    ...(images.length ? { images: images.map((i) => `${i}: not shown here`) } : {}),
+    ...(images.length ? { images: images.map((i) => `${i}: shown to a model that sees images, else only named here`) } : {}),
   };
+  return pictures.length ? withImages(data, pictures) : data;
 }
 
 export type McpToolProblem = { server: string; tool: string; reason: string };

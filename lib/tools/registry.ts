@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolSchema } from '@/lib/llm/types';
-import { isToolError, type Tool, type ToolDeps, type ToolResult } from './types';
+import { asResult, isToolError, type Tool, type ToolDeps, type ToolResult } from './types';
 
 /**
  * The tool registry: schemas for the model, and one safe way to run a call. Arguments are
@@ -70,7 +70,7 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
             both.addEventListener('abort', fail, { once: true });
           }),
         ]);
-        return { ok: true, data };
+        return asResult(data);
       } catch (err) {
         if (signal.aborted) throw err;
         // Whichever rejected first (the tool on its signal, or the wait), a spent timer is the reason.

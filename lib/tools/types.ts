@@ -8,7 +8,23 @@ import { brand, isBranded } from '@/lib/errors';
  * advice to the model.
  */
 
-export type ToolResult = { ok: true; data: unknown } | { ok: false; error: string };
+/** An image a tool gave back: base64 bytes and their type (an MCP server's image content). */
+export type ToolImage = { mime: string; data: string };
+
+export type ToolResult = { ok: true; data: unknown; images?: ToolImage[] } | { ok: false; error: string };
+
+/**
+ * What a tool returns when it has images beside its data: the data goes to the model as the
+ * result, the images as image parts where the model sees images. Recognised by value (the key).
+ */
+export type ToolOutput = { toolOutputWithImages: true; data: unknown; images: ToolImage[] };
+export const withImages = (data: unknown, images: ToolImage[]): ToolOutput => ({ toolOutputWithImages: true, data, images });
+const isToolOutput = (v: unknown): v is ToolOutput =>
+  typeof v === 'object' && v !== null && (v as { toolOutputWithImages?: unknown }).toolOutputWithImages === true;
+/** A tool's return value as a result: its data, and its images when it has some. */
+export function asResult(value: unknown): Extract<ToolResult, { ok: true }> {
+  return isToolOutput(value) ? { ok: true, data: value.data, images: value.images } : { ok: true, data: value };
+}
 
 export type ToolDeps = {
   now: () => number;

@@ -434,6 +434,7 @@ export class TurnRegistry {
       {
         model: lease.model,
         parallelSideCalls: lease.parallelSideCalls,
+        vision: lease.vision,
         thinking,
         awaitApproval: (request, signal) => this.waitForApproval(live, request, signal),
         tools: tools.registry,

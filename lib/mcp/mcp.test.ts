@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mcpToolName } from '@/lib/tools/mcp';
+import { mcpToolName, readResult } from '@/lib/tools/mcp';
 import { maskedServer, mergeSecrets, MASK } from './config';
 import { reduceSchema } from './schema';
 
@@ -50,4 +50,23 @@ test('secrets leave masked and a masked value sent back keeps the stored one', (
     command: 'x',
     env: { TOKEN: 'secret', OTHER: 'new' },
   });
+});
+
+test('a result: text and links for the model, images apart (named in the text), isError as the tool’s error', () => {
+  const out = readResult('cam', {
+    content: [
+      { type: 'text', text: 'front door' },
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+      { type: 'resource_link', uri: 'file:///door.png', name: 'door' },
+    ],
+  }) as { toolOutputWithImages: true; data: { text: string; links: unknown[]; images: string[] }; images: { mime: string }[] };
+  assert.equal(out.toolOutputWithImages, true);
+  assert.equal(out.data.text, 'front door');
+  assert.deepEqual(out.data.links, [{ uri: 'file:///door.png', name: 'door' }]);
+  assert.match(out.data.images[0], /^image \(image\/png/);
+  assert.deepEqual(out.images, [{ mime: 'image/png', data: 'iVBORw0KGgo=' }]);
+  assert.throws(
+    () => readResult('cam', { isError: true, content: [{ type: 'text', text: 'no camera' }] }),
+    /cam reported an error: no camera/,
+  );
 });
