@@ -9,6 +9,7 @@ import { makeTempDir } from '@/lib/testing/temp-dir';
 import { createHostGuard } from './politeness';
 import { createToolSet } from './toolset';
 import type { MemoryBook } from './types';
+import { z } from 'zod';
 
 const filesDir = (dataDir: string) => FileStore.of(dataDir).root;
 const textPath = (dir: string, file: { sha256: string; kind: FileKind }) => new FileStore(dir).textPathOf(file);
@@ -147,4 +148,29 @@ test('the user’s own SearXNG is asked without a gap between searches; an outsi
   } finally {
     mock.timers.reset();
   }
+});
+
+test('a tool server marked as a source of information counts as research, even without SearXNG; a thread can leave tools out', () => {
+  const source = (research: boolean) => ({
+    name: 'home__lookup',
+    description: 'look something up',
+    params: z.record(z.string(), z.unknown()),
+    cost: 5,
+    timeoutMs: 1000,
+    research,
+    async run() {
+      return {};
+    },
+  });
+  const config = parseConfig({ DATA_DIR: makeTempDir('hearth-toolset') });
+  assert.equal(createToolSet({ config, store: freshStore(), now: () => 0 }).researchAvailable(), false);
+  assert.equal(createToolSet({ config, store: freshStore(), now: () => 0, extra: [source(false)] }).researchAvailable(), false);
+  const set = createToolSet({ config, store: freshStore(), now: () => 0, extra: [source(true)] });
+  assert.equal(set.researchAvailable(), true);
+  assert.ok(set.registry.has('home__lookup'));
+  const narrowed = set.without!(['home__lookup']);
+  assert.equal(narrowed.registry.has('home__lookup'), false);
+  assert.equal(narrowed.researchAvailable(), false, 'without its only research tool, a thread has none');
+  assert.equal(set.without!(['home__lookup']), narrowed, 'made once per choice');
+  assert.equal(set.without!([]), set);
 });
