@@ -238,6 +238,27 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>):
   }
 }
 
+describe('stopping Hearth', () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    test(`${signal} stops it even while a page holds its live streams open: they end, and the process exits`, async () => {
+      const server = await start();
+      const threadId = await newThread(server);
+      const library = await fetch(`${server.url}/api/events`);
+      // Ended cleanly or cut as the process went: either way the page is no longer held.
+      const libraryEnded = new EventReader(library.body!).rest().catch(() => []);
+      const turn = new EventReader((await post(server, threadId, 'Please answer very slowly')).body!);
+      await turn.until((e) => e.type === 'delta');
+      const turnEnded = turn.rest().catch(() => []);
+      const exited = server.kill(signal);
+      // Without the streams ending, the server's close waited for every open tab (11 minutes, once).
+      const bound = new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 20_000).unref());
+      assert.equal(await Promise.race([exited.then(() => 'exited' as const), bound]), 'exited');
+      await libraryEnded;
+      await turnEnded;
+    });
+  }
+});
+
 describe('a tool call waiting for the user', () => {
   test('after a SIGKILL and a restart it is asked again, and runs only once allowed', async () => {
     const dir = makeTempDir('hearth-approval');

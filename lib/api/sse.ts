@@ -1,5 +1,6 @@
 import type { LibraryUpdate, LibraryUpdates } from '@/lib/server/updates';
 import type { StreamedEvent, TurnRegistry } from '@/lib/turns/registry';
+import { shutdownSignal } from '@/lib/server/shutdown';
 
 /**
  * Server-sent event streams: a turn's events (the stored backlog after `after`, then live ones)
@@ -27,9 +28,11 @@ export function frame(event: StreamedEvent): string {
  * every KEEPALIVE_MS keeps proxies from dropping it meanwhile.
  */
 function eventStream(
-  signal: AbortSignal | undefined,
+  requestSignal: AbortSignal | undefined,
   open: (write: (text: string) => void, close: () => void) => (() => void) | void,
 ): ReadableStream<Uint8Array> {
+  // A stream also ends when Hearth is stopping, so the server can close (lib/server/shutdown.ts).
+  const signal = requestSignal ? AbortSignal.any([requestSignal, shutdownSignal()]) : shutdownSignal();
   const encoder = new TextEncoder();
   let cleanup = () => undefined as void;
   return new ReadableStream<Uint8Array>({
@@ -62,12 +65,14 @@ function eventStream(
       cleanup = () => {
         if (timer) clearInterval(timer);
         undo?.();
-        signal?.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', onAbort);
       };
       undo = open(write, close);
       if (closed) return undo?.();
       timer = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      // a signal aborted before the stream began fires no event: end it now
+      if (signal.aborted) return close();
+      signal.addEventListener('abort', onAbort, { once: true });
     },
     cancel() {
       cleanup();

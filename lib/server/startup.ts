@@ -1,6 +1,7 @@
 import { exposureRefusal, listeningHosts } from '@/lib/auth/exposure';
 import { getConfig, isConfigError } from '@/lib/config';
 import { getRuntime } from './runtime';
+import { stopOnSignals } from './shutdown';
 
 /**
  * Start-up: validates the configuration (a bad value stops the server with a one-line
@@ -9,6 +10,7 @@ import { getRuntime } from './runtime';
  * loses nothing), and resumes turns that were running when the server last stopped.
  */
 export function startup(): void {
+  stopOnSignals();
   try {
     const config = getConfig();
     const exposed = exposureRefusal({

@@ -1,0 +1,29 @@
+/**
+ * Hearth stopping (Ctrl+C, `docker stop`, a service manager's SIGTERM): the live streams a page
+ * holds open (a turn's events, the library's updates) end at once, so the server's graceful
+ * close is not kept waiting by them and the process exits (without this it stayed until every
+ * tab was closed). Shared on globalThis by value: the instrumentation and each route are bundled
+ * apart but run in one process.
+ */
+
+const key = Symbol.for('hearth.shutdown');
+type Holder = { [key]?: AbortController };
+
+/** Aborted once Hearth has been asked to stop. */
+export function shutdownSignal(): AbortSignal {
+  const holder = globalThis as Holder;
+  holder[key] ??= new AbortController();
+  return holder[key].signal;
+}
+
+/** Ends the live streams: called on SIGINT and SIGTERM (lib/server/startup.ts). */
+export function beginShutdown(): void {
+  const holder = globalThis as Holder;
+  holder[key] ??= new AbortController();
+  holder[key].abort();
+}
+
+/** Stops Hearth on SIGINT and SIGTERM: the streams end first, then Next's own handler closes the server. */
+export function stopOnSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, beginShutdown);
+}
