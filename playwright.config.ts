@@ -14,7 +14,7 @@ export const APP_DOWN = 'http://127.0.0.1:13001';
 export const APP_HALF = 'http://127.0.0.1:13002';
 
 const appEnv = (extra: Record<string, string>) =>
-  ({ ...process.env, HEARTH_TIMEZONE: 'UTC', MODEL_SLOTS: '1', ...extra }) as Record<string, string>;
+  ({ ...process.env, NEXT_TELEMETRY_DISABLED: '1', HEARTH_TIMEZONE: 'UTC', MODEL_SLOTS: '1', ...extra }) as Record<string, string>;
 
 export default defineConfig({
   testDir: './e2e',

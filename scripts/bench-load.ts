@@ -3,6 +3,7 @@
  * build) against the double streaming its answers, 50 clients over 10 threads (e2e/load/load.ts).
  */
 import { spawnSync } from 'node:child_process';
+import { nextEnv } from './next-env';
 import fs from 'node:fs';
 import path from 'node:path';
 import { memoryGrowth, runLoad, startLoadTarget } from '../e2e/load/load';
@@ -10,7 +11,7 @@ import { memoryGrowth, runLoad, startLoadTarget } from '../e2e/load/load';
 export async function measureLoad(seconds: number, { clients = 50, threads = 10 }: { clients?: number; threads?: number } = {}) {
   const root = path.resolve(import.meta.dirname, '..');
   if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
-    const built = spawnSync('npx', ['next', 'build'], { cwd: root, stdio: 'inherit' });
+    const built = spawnSync('npx', ['next', 'build'], { cwd: root, stdio: 'inherit', env: nextEnv() });
     if (built.status !== 0) throw new Error('next build failed');
   }
   const { double, hearth } = await startLoadTarget();

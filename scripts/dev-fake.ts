@@ -3,6 +3,7 @@
  * UI work without a GPU. Data goes to ./data-fake so it never mixes with real chats.
  */
 import { spawn } from 'node:child_process';
+import { nextEnv } from './next-env';
 import { startLlamaDouble } from '../e2e/double/llama-double';
 import { startSearxDouble } from '../e2e/double/searxng-double';
 
@@ -11,7 +12,7 @@ const searx = await startSearxDouble(18888);
 console.log(`double: ${double.url}  searxng: ${searx.url}`);
 const app = spawn('npx', ['next', 'dev', '-H', '127.0.0.1', '-p', process.env.PORT ?? '3000'], {
   stdio: 'inherit',
-  env: { ...process.env, LLAMA_URL: double.url, SEARXNG_URL: searx.url, DATA_DIR: process.env.DATA_DIR ?? './data-fake' },
+  env: { ...nextEnv(), LLAMA_URL: double.url, SEARXNG_URL: searx.url, DATA_DIR: process.env.DATA_DIR ?? './data-fake' },
 });
 for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => app.kill(s));
 app.on('exit', async (code) => {

@@ -9,6 +9,7 @@
  * SKIP_BUILD=1 reuses the existing build. Ends with one "N passed, N failed" line for both.
  */
 import { spawnSync } from 'node:child_process';
+import { nextEnv } from './next-env';
 import fs from 'node:fs';
 import path from 'node:path';
 import { root, runNodeTests, writeSummary, type Counts } from './node-tests';
@@ -24,7 +25,7 @@ if (browser && !fs.existsSync(chromium)) {
   process.exit(1);
 }
 if (process.env.SKIP_BUILD !== '1') {
-  const built = spawnSync('npx', ['next', 'build'], { cwd: root, stdio: 'inherit', env: process.env });
+  const built = spawnSync('npx', ['next', 'build'], { cwd: root, stdio: 'inherit', env: nextEnv() });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
@@ -56,7 +57,7 @@ if (browser) {
   const result = spawnSync('npx', ['playwright', 'test', '--reporter=list,json', ...playwrightArgs], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+    env: { ...nextEnv(), PLAYWRIGHT_JSON_OUTPUT_NAME: report },
   });
   const counts: Counts = { passed: 0, failed: 1, code: result.status ?? 1 };
   try {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { exposureRefusal } from '../lib/auth/exposure';
 import { isConfigError, parseConfig } from '../lib/config';
+import { nextEnv } from './next-env';
 
 let config;
 try {
@@ -50,7 +51,7 @@ function newestMtime(p: string): number {
 const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
 if (builtAt === 0 || Math.max(...sources.map(newestMtime)) > builtAt) {
   console.log(builtAt === 0 ? 'Hearth: building (first start)…' : 'Hearth: sources changed, rebuilding…');
-  const built = spawnSync('npx', ['next', 'build'], { cwd: root, stdio: 'inherit', env: process.env });
+  const built = spawnSync('npx', ['next', 'build'], { cwd: root, stdio: 'inherit', env: nextEnv() });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
@@ -60,7 +61,7 @@ console.log(
 const server = spawn('npx', ['next', 'start', '-H', config.HOST, '-p', String(config.PORT)], {
   cwd: root,
   stdio: 'inherit',
-  env: process.env,
+  env: nextEnv(),
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

@@ -58,6 +58,8 @@ export async function spawnHearth(env: Record<string, string>, opts: StartOption
   const childEnv = {
     ...process.env,
     NODE_ENV: 'production' as const,
+    // Hearth reports nothing anywhere: Next's telemetry off (scripts/next-env.ts).
+    NEXT_TELEMETRY_DISABLED: '1',
     HOST: listen,
     PORT: String(port),
     DATA_DIR: dataDir,
