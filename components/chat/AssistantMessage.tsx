@@ -5,7 +5,7 @@ import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { TurnStats } from '@/lib/contract/events';
 import type { ApprovalRequest, LiveToolCall, SetAsideDraft, ThinkingBlock } from '@/lib/contract/turn-state';
 import { describeDecision, percent } from '@/lib/client/decision-text';
-import { duration, REASON_LABEL, resultPreview, stageLine, thinkingLabel, toolDoing } from '@/lib/client/turn-text';
+import { duration, REASON_LABEL, resultPreview, speed, stageLine, thinkingLabel, toolDoing } from '@/lib/client/turn-text';
 import { turnEnding } from '@/lib/client/error-text';
 import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
@@ -39,7 +39,7 @@ function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
   if (stats.firstThinkingMs !== undefined) parts.push(`thinking after ${duration(stats.firstThinkingMs)}`);
   if (stats.thinkingTokens) parts.push(`thought ${duration(stats.thinkingMs ?? 0)} (${stats.thinkingTokens.toLocaleString('en')} tokens)`);
   if (stats.firstTokenMs !== undefined) parts.push(`first word after ${duration(stats.firstTokenMs)}`);
-  if (stats.tokensPerSecond !== undefined) parts.push(`${stats.tokensPerSecond.toFixed(1)} tokens/s`);
+  if (stats.tokensPerSecond !== undefined) parts.push(speed(stats.tokensPerSecond));
   parts.push(`${stats.modelCalls} model call${stats.modelCalls === 1 ? '' : 's'}`);
   if (tools.length) parts.push(`tools: ${[...new Set(tools)].join(', ')}`);
   parts.push(`fuel ${stats.fuelUsed}`);

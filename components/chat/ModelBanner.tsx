@@ -1,5 +1,6 @@
 'use client';
 
+import { LLAMA_SERVER_COMMAND } from '@/lib/client/error-text';
 import type { Health } from '@/lib/contract/responses';
 
 /** Model servers that are down, or every one when health could not be read at all. */
@@ -40,7 +41,7 @@ export function ModelBanner({ health }: { health: Health | null }) {
       </div>
       <div className="mt-1">
         Start llama-server, then this banner goes away by itself:{' '}
-        <code className="rounded bg-amber-100 px-1 dark:bg-amber-900">llama-server -m your-model.gguf --jinja -c 16384 --port 8080</code>
+        <code className="rounded bg-amber-100 px-1 dark:bg-amber-900">{LLAMA_SERVER_COMMAND}</code>
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { DecisionRecord } from '@/lib/contract/decisions';
 import { describeDecision, percent } from './decision-text';
 
 const record = (stepId: string, answers: Record<string, unknown>) => ({
@@ -34,4 +35,25 @@ test('a refusal is "no answer from the model"; an unknown step falls back to its
   assert.deepEqual(describeDecision(record('tone', { is_polite: { kind: 'boolean', value: true, p: 0.6 } })), [
     { label: 'is polite', text: 'yes', p: 0.6 },
   ]);
+});
+
+test('a check that found the answer complete says nothing is still to look up; one that asks for a search names it', () => {
+  const verdict = (value: string, query: string): DecisionRecord => ({
+    stepId: 'verdict',
+    at: 1,
+    modelId: 'm',
+    source: 'native',
+    answers: { verdict: { kind: 'choice', value, p: 0.9 }, query: { kind: 'text', value: query } },
+  });
+  assert.deepEqual(
+    describeDecision(verdict('answered', 'bitcoin price')).map((l) => l.label),
+    ['Answers the question'],
+  );
+  assert.deepEqual(
+    describeDecision(verdict('research', 'bitcoin price')).map((l) => [l.label, l.text]),
+    [
+      ['Answers the question', 'no, it needs a search'],
+      ['Still to look up', '“bitcoin price”'],
+    ],
+  );
 });

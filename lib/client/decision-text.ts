@@ -24,9 +24,23 @@ function say(a: DecideAnswer): { text: string; p?: number } {
   return { text: a.value ? `“${a.value}”` : '' };
 }
 
+/** A follow-up field is shown only when the check's own answer calls for it (nothing is "still to look up" in a complete answer). */
+const FOLLOW_UP: Record<string, { field: string; when: (answers: DecisionRecord['answers']) => boolean }> = {
+  verdict: {
+    field: 'query',
+    when: (a) => a.verdict !== undefined && 'kind' in a.verdict && a.verdict.kind === 'choice' && a.verdict.value === 'research',
+  },
+  freshness: {
+    field: 'query',
+    when: (a) => a.needs_fresh !== undefined && 'kind' in a.needs_fresh && a.needs_fresh.kind === 'boolean' && a.needs_fresh.value,
+  },
+};
+
 export function describeDecision(record: DecisionRecord): CheckLine[] {
   const labels = QUESTIONS[record.stepId] ?? {};
+  const followUp = FOLLOW_UP[record.stepId];
   return Object.entries(record.answers)
+    .filter(([key]) => !followUp || key !== followUp.field || followUp.when(record.answers))
     .map(([key, answer]) => ({ label: labels[key] ?? key.replace(/_/g, ' '), ...say(answer) }))
     .filter((line) => line.text !== '');
 }

@@ -51,3 +51,7 @@ export function turnEnding(code: string | null | undefined): TurnEnding {
     }
   );
 }
+
+/** The command the page suggests when no model server answers: the README's own (a test keeps them the same). */
+export const LLAMA_SERVER_COMMAND =
+  'llama-server -m your-model.gguf --jinja -c 32768 -np 2 --kv-unified --cache-ram 8192 --metrics --port 8080';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { resultPreview, stageLine, toolDoing } from './turn-text';
+import { duration, resultPreview, speed, stageLine, thinkingLabel, toolDoing } from './turn-text';
 
 const call = (name: string, args: unknown, rest: Record<string, unknown> = {}) => ({
   id: '1',
@@ -65,4 +65,14 @@ test('a result preview in one line: titles found, the page read, the number comp
   );
   assert.equal(resultPreview(call('now', {})), 'running…');
   assert.equal(resultPreview(call('now', {}, { ok: true, result: { iso: '2026-12-01T09:30:00Z' } })), '{"iso":"2026-12-01T09:30:00Z"}');
+});
+
+test('speed and durations as people read them', () => {
+  assert.equal(speed(3300), '3300 tokens/s');
+  assert.equal(speed(41.53), '41.5 tokens/s');
+  assert.equal(speed(99.96), '100 tokens/s');
+  assert.equal(duration(450.4), '450 ms');
+  assert.equal(duration(12_440), '12.4 s');
+  assert.equal(thinkingLabel({ done: true, ms: 12_440, tokens: 512 }), 'Thought for 12.4 s · 512 tokens');
+  assert.equal(thinkingLabel({ done: false, pieces: 1 }), 'Thinking… 1 token');
 });

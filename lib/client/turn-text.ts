@@ -104,6 +104,12 @@ export const REASON_LABEL: Record<string, string> = {
   tool_call: 'Thinking aloud before using a tool',
 };
 
+/** Generation speed as people read it: whole tokens a second from 100 up, a tenth below. */
+export function speed(tokensPerSecond: number): string {
+  const tenths = Math.round(tokensPerSecond * 10) / 10;
+  return `${tenths >= 100 ? Math.round(tenths) : tenths.toFixed(1)} tokens/s`;
+}
+
 /** A duration as the page says it: milliseconds under a second, else seconds to a tenth. */
 export function duration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
