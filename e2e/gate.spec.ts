@@ -42,6 +42,9 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await expect(answer.getByTestId('answer-figures')).toContainText(
     /first word after \d+ ms · [\d.]+ tokens\/s · \d+ model calls · tools: web_search · fuel \d+/,
   );
+  // What fuel and the Checks are, said where they appear.
+  await expect(answer.getByTestId('answer-fuel')).toHaveAttribute('title', /budget: a model call costs 100/);
+  await expect(answer.getByTestId('decisions-summary')).toHaveAttribute('title', /asks the model short questions/);
   await page.reload();
   await expect(chat.lastAnswer().getByTestId('set-aside-draft')).toContainText(deferralFor(question));
   await expect(chat.lastAnswer().getByTestId('answer')).toContainText('According to');

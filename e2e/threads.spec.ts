@@ -61,6 +61,23 @@ test("a thread's instructions are saved and reach the model", async ({ page }) =
   await expect(page.getByTestId('instructions-input')).toHaveValue('Always answer like a pirate.');
 });
 
+test('the instructions popover closes when focus moves to the message box, keeping what was typed', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.ask('A message first');
+  await chat.waitForAnswer();
+  await page.getByTestId('edit-instructions').click();
+  await page.getByTestId('instructions-input').fill('Be brief.');
+  await chat.composer.focus();
+  await expect(page.getByTestId('instructions-popover')).toHaveCount(0);
+  await expect(page.getByTestId('edit-instructions')).toHaveText('Instructions (not saved)');
+  await page.getByTestId('edit-instructions').click();
+  await expect(page.getByTestId('instructions-input')).toHaveValue('Be brief.');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('instructions-popover')).toHaveCount(0);
+  await page.request.delete(`/api/threads/${chat.threadId()}`);
+});
+
 test('on a phone-sized screen the thread list opens from the header', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 800 });
   const chat = new ChatPage(page);

@@ -33,6 +33,13 @@ export type AssistantProps = {
   onApproval?: (callId: string, allow: boolean, always: boolean) => Promise<void>;
 };
 
+/** What "fuel" means, where the page says it. */
+const FUEL_HELP =
+  'Fuel is what this reply spent of its budget: a model call costs 100, a tool run 1 to 5. A reply that runs out stops and says so (Settings → Turn budget).';
+/** What the Checks are, where the page shows them. */
+const CHECKS_HELP =
+  'Before an answer is shown, Hearth asks the model short questions about it (does it need current information? does it answer the question?) and keeps the answers with their probabilities.';
+
 /** Under an answer, what it took: time to the first word, speed, model calls, tools, fuel; a compiled answer says so. */
 function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
   const parts: string[] = [];
@@ -42,7 +49,7 @@ function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
   if (stats.tokensPerSecond !== undefined) parts.push(speed(stats.tokensPerSecond));
   parts.push(`${stats.modelCalls} model call${stats.modelCalls === 1 ? '' : 's'}`);
   if (tools.length) parts.push(`tools: ${[...new Set(tools)].join(', ')}`);
-  parts.push(`fuel ${stats.fuelUsed}`);
+  const fuelAt = parts.push(`fuel ${stats.fuelUsed}`) - 1;
   parts.push(`${(stats.ms / 1000).toFixed(1)} s in all`);
   return (
     <div data-testid="answer-figures" className="text-xs text-stone-600 dark:text-stone-400">
@@ -55,7 +62,18 @@ function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
           compiled by Hearth from the tool results
         </span>
       )}
-      {parts.join(' · ')}
+      {parts.map((part, i) => (
+        <span key={i}>
+          {i > 0 && ' · '}
+          {i === fuelAt ? (
+            <abbr data-testid="answer-fuel" title={FUEL_HELP} className="cursor-help no-underline">
+              {part}
+            </abbr>
+          ) : (
+            part
+          )}
+        </span>
+      ))}
     </div>
   );
 }
@@ -227,7 +245,9 @@ function Decisions({ records }: { records: DecisionRecord[] }) {
   if (records.length === 0) return null;
   return (
     <details data-testid="decisions" className="text-xs text-stone-600 dark:text-stone-400">
-      <summary className="cursor-pointer select-none">Checks ({records.length})</summary>
+      <summary className="cursor-pointer select-none" title={CHECKS_HELP} data-testid="decisions-summary">
+        Checks ({records.length})
+      </summary>
       <ul className="mt-1 space-y-0.5">
         {records.map((r, i) => (
           <li key={`${r.stepId}-${r.at}-${i}`} data-testid="decision" data-step={r.stepId} className="flex flex-wrap gap-x-3">
