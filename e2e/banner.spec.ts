@@ -6,7 +6,9 @@ test('when llama-server cannot be reached, a banner says how to start it and not
   const chat = new ChatPage(page);
   await chat.open(`${APP_DOWN}/`);
   await expect(chat.banner).toContainText('cannot be reached');
-  await expect(chat.banner).toContainText('llama-server -m your-model.gguf --jinja -c 16384');
+  await expect(chat.banner).toContainText(
+    'llama-server -m your-model.gguf --jinja -c 32768 -np 2 --kv-unified --cache-ram 8192 --metrics --port 8080',
+  );
   await chat.ask('Is anyone there?');
   await expect(chat.lastAnswer().getByTestId('turn-error')).toHaveAttribute('data-code', 'model_unreachable');
   await page.reload();
