@@ -314,3 +314,15 @@ describe('as you type', () => {
     assert.deepEqual(ids(find(s, 'cas')), [], 'under four letters a word matches whole');
   });
 });
+
+test('a message’s snippet reads as its words, not its Markdown, with the match marked there', () => {
+  const store = fresh();
+  const t = thread(store, 'Prices');
+  message(store, t.id, '**Latest on bitcoin**: see [the page](https://example.org/btc).', { role: 'assistant' });
+  const [hit] = searchLibrary(store, { query: 'bitcoin', limit: 5, now: NOW });
+  assert.equal(hit.snippet, 'Latest on bitcoin: see the page.');
+  assert.deepEqual(
+    hit.highlights.map(([a, b]) => hit.snippet.slice(a, b)),
+    ['bitcoin'],
+  );
+});

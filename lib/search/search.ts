@@ -1,4 +1,5 @@
 import type { IndexHit, SearchFilters, SearchKind } from '@/db/queries/search';
+import { markdownToPlain } from '@/lib/markdown/plain';
 import { matchExpression, searchTerms, snippetOf } from './query';
 
 /**
@@ -87,7 +88,8 @@ export function searchLibrary(store: SearchStore, args: SearchArgs): SearchHit[]
     const base = { kind: h.kind, threadId: h.threadId, threadTitle, role: h.role, createdAt: h.createdAt };
     if (h.kind === 'message') {
       const m = messages.get(h.refId);
-      return m ? [{ ...base, messageId: m.id, turnId: m.turnId, ...cut(m.content) }] : [];
+      // A message reads as its words in a snippet, not its Markdown (**bold**, [links](…)).
+      return m ? [{ ...base, messageId: m.id, turnId: m.turnId, ...cut(markdownToPlain(m.content)) }] : [];
     }
     if (h.kind === 'attachment') {
       const a = attachments.get(h.refId);
