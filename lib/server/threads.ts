@@ -34,7 +34,7 @@ export function threadPage(
 /** Deletes a thread: its running turn stops, its rows go, and the files nothing else refers to leave the disk. */
 export function deleteThread(rt: Runtime, id: string): void {
   const files = rt.store.fileHashesOfThread({ threadId: id });
-  rt.turns.cancelThread(id);
+  rt.turns.forgetThread(id);
   if (!rt.store.deleteThread({ id })) throw new HearthError('not_found', 'There is no thread with that id.');
   rt.files.removeUnreferenced(files, (sha256) => rt.store.isFileReferenced({ sha256 }));
 }

@@ -129,6 +129,8 @@ type LiveTurn = {
   resumedFrom?: string;
   lastSaved: number;
   pendingCalls: Map<string, { name: string; arguments: string }>;
+  /** Its thread was deleted: nothing of it is stored any more; listeners still hear how it ended. */
+  gone?: boolean;
 };
 
 /** Partial answers are written to the message at most this often, so a crash keeps them. */
@@ -308,8 +310,10 @@ export class TurnRegistry {
     const seq = ++live.seq;
     const now = this.now();
     try {
-      this.options.store.appendEvent({ turnId: live.turnId, seq, type: event.type, data: event, now });
-      this.observe(live, event, now);
+      if (!live.gone) {
+        this.options.store.appendEvent({ turnId: live.turnId, seq, type: event.type, data: event, now });
+        this.observe(live, event, now);
+      }
     } catch (err) {
       // The thread was deleted under the turn (or the disk failed): keep serving, say so in the log.
       this.options.log?.(`turn ${live.turnId}: could not store a ${event.type} event: ${(err as Error).message}`);
@@ -494,6 +498,7 @@ export class TurnRegistry {
   }
 
   private finish(live: LiveTurn, assistantMessageId: string, outcome: TurnOutcome) {
+    if (live.gone) return this.ended(live, { type: 'error', code: 'cancelled', message: 'Stopped: the thread was deleted.' });
     const { store } = this.options;
     const now = this.now();
     if (outcome.status === 'done') {
@@ -598,10 +603,31 @@ export class TurnRegistry {
     return true;
   }
 
-  /** Stops every turn of a thread (before it is deleted). */
+  /** Stops every turn of a thread (they end cancelled, their partial answers kept). */
   cancelThread(threadId: string) {
     // a cancelled turn's words are finish()'s own, never this reason's
     for (const t of this.live.values()) if (t.threadId === threadId) t.abort.abort(new HearthError('cancelled', 'Stopped.'));
+  }
+
+  /** Stops every turn of a thread about to be deleted: nothing more of them is stored (their rows go with the thread). */
+  forgetThread(threadId: string) {
+    for (const t of this.live.values()) if (t.threadId === threadId) t.gone = true;
+    this.cancelThread(threadId);
+  }
+
+  /** A turn whose thread is gone ends for its listeners only. */
+  private ended(live: LiveTurn, last: TurnEvent) {
+    this.emit(live, last);
+    live.finished = true;
+    for (const l of live.listeners) {
+      try {
+        l.end();
+      } catch {
+        // a listener that went away
+      }
+    }
+    live.listeners.clear();
+    this.live.delete(live.turnId);
   }
 
   /**
