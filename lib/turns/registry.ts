@@ -533,16 +533,7 @@ export class TurnRegistry {
       });
     }
     store.touchThread({ id: live.threadId, now });
-    live.finished = true;
-    for (const l of live.listeners) {
-      try {
-        l.end();
-      } catch {
-        // A listener that fails as it ends (a closed stream) is not the turn failing to end.
-      }
-    }
-    live.listeners.clear();
-    this.live.delete(live.turnId);
+    this.release(live);
     this.compact(live.turnId, live.threadId);
     this.options.titles?.afterTurn(live.threadId, outcome.status === 'done');
   }
@@ -618,12 +609,17 @@ export class TurnRegistry {
   /** A turn whose thread is gone ends for its listeners only. */
   private ended(live: LiveTurn, last: TurnEvent) {
     this.emit(live, last);
+    this.release(live);
+  }
+
+  /** The turn is over: its listeners hear the end, and it is no longer live. */
+  private release(live: LiveTurn) {
     live.finished = true;
     for (const l of live.listeners) {
       try {
         l.end();
       } catch {
-        // a listener that went away
+        // A listener that fails as it ends (a closed stream) is not the turn failing to end.
       }
     }
     live.listeners.clear();
