@@ -43,6 +43,11 @@ test('settings are saved in Hearth, kept after a reload, and the next reply uses
   await chat.ask('What is your name?');
   await chat.waitForAnswer();
   await expect(chat.lastAnswer().getByTestId('answer').locator('.md')).toHaveText('My name is Ember.');
+  // The page calls the assistant by its name too: the message box, what a screen reader hears, the export.
+  await expect(chat.composer).toHaveAttribute('placeholder', 'Message Ember');
+  await expect(page.getByTestId('live-announcer')).toContainText('Ember replied: My name is Ember.');
+  const markdown = await (await page.request.get(`/api/threads/${chat.threadId()}/export?format=md`)).text();
+  expect(markdown).toContain('## Ember (');
   await chat.ask('What is my name?');
   await chat.waitForAnswer();
   await expect(chat.lastAnswer().getByTestId('answer').locator('.md')).toHaveText('Your name is Camille.');

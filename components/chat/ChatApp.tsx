@@ -31,7 +31,8 @@ import { UndoDelete } from './UndoDelete';
  * turn, the composer, and the dialogs (search, shortcuts, an image full size). What each part
  * keeps and does is in its hook (./hooks); this puts them together.
  */
-export function ChatApp({ initialThreadId }: { initialThreadId: string | null }) {
+/** `assistantName`: the assistant's name from Settings (what the page calls it: the message box, what a screen reader hears). */
+export function ChatApp({ initialThreadId, assistantName = 'Hearth' }: { initialThreadId: string | null; assistantName?: string }) {
   /** The page's one line of trouble (a failed upload, a refused send); cleared by the next action. */
   const [notice, setNotice] = useState<string | null>(null);
   const [sidebarOpen, setSidebarOpen] = useState(false);
@@ -65,7 +66,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
   const { live, pendingUser, running } = thread.turn;
   const removal = useDeferredDelete({ onDeleted: refreshThreads, onError: setNotice });
   const drop = useFileDrop((files) => attachRef.current?.(files));
-  const announcement = useAnnouncement(live);
+  const announcement = useAnnouncement(live, assistantName);
 
   useLibraryUpdates({
     memories: () => void memories.refresh(),
@@ -220,6 +221,7 @@ export function ChatApp({ initialThreadId }: { initialThreadId: string | null })
           </div>
         )}
         <Composer
+          assistantName={assistantName}
           busy={running}
           onSend={(content, attachments) => thread.send(content, attachments)}
           onEditLast={lastQuestion && !running ? () => setEditing(lastQuestion.id) : undefined}

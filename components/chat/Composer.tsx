@@ -6,6 +6,8 @@ import { useComposerDraft } from './hooks/useComposerDraft';
 import { ImageThumb, isImage } from './Images';
 
 type Props = {
+  /** The assistant's name from Settings (the box says "Message <name>"). */
+  assistantName?: string;
   busy: boolean;
   onSend: (text: string, attachments: AttachmentInfo[]) => Promise<boolean>;
   onStop: () => void;
@@ -30,7 +32,18 @@ function size(bytes: number) {
  * (by the Attach button, by pasting, e.g. a screenshot with Ctrl+V, or dropped on the thread);
  * images show as thumbnails until sent; Stop ends a running turn.
  */
-export function Composer({ busy, onSend, onStop, onUpload, attachRef, fillRef, onOpenImage, onEditLast, draftKey }: Props) {
+export function Composer({
+  busy,
+  onSend,
+  onStop,
+  onUpload,
+  attachRef,
+  fillRef,
+  onOpenImage,
+  onEditLast,
+  draftKey,
+  assistantName = 'Hearth',
+}: Props) {
   const {
     text,
     setText,
@@ -138,7 +151,7 @@ export function Composer({ busy, onSend, onStop, onUpload, attachRef, fillRef, o
           rows={Math.min(8, Math.max(1, text.split('\n').length))}
           value={text}
           maxLength={100_000}
-          placeholder="Message Hearth"
+          placeholder={`Message ${assistantName}`}
           title="Enter sends, Shift+Enter starts a new line"
           onChange={(e) => setText(e.target.value)}
           onPaste={(e) => {

@@ -225,12 +225,12 @@ export function inertMarkdown(text: string): string {
 }
 
 /** Markdown for reading; JSON (the full view) for keeping, lossless. */
-export function threadMarkdown(view: ThreadExport): string {
+export function threadMarkdown(view: ThreadExport, assistantName = 'Assistant'): string {
   const lines = [`# ${view.title || 'Untitled thread'}`, '', `Exported from Hearth on ${new Date().toISOString()}.`, ''];
   if (view.systemPrompt) lines.push('## Instructions', '', view.systemPrompt, '');
   for (const m of view.messages) {
     lines.push(
-      `## ${m.role === 'user' ? 'You' : 'Assistant'} (${new Date(m.createdAt).toISOString()})${m.status !== 'complete' ? ` [${m.status}]` : ''}`,
+      `## ${m.role === 'user' ? 'You' : assistantName} (${new Date(m.createdAt).toISOString()})${m.status !== 'complete' ? ` [${m.status}]` : ''}`,
       '',
     );
     // Each call's thinking where it stood among the tool calls, quoted: it is not the answer.

@@ -8,14 +8,14 @@ import type { LiveTurnState } from '@/lib/contract/turn-state';
  * written, then the finished answer, or how the turn ended. Kept after the turn's live state
  * is cleared, until the next turn says something.
  */
-export function useAnnouncement(live: LiveTurnState | null): string {
+export function useAnnouncement(live: LiveTurnState | null, assistantName = 'Hearth'): string {
   const says = !live
     ? null
     : !live.ended
-      ? 'Hearth is writing a reply.'
+      ? `${assistantName} is writing a reply.`
       : live.error
         ? `The reply ended: ${live.error.message}`
-        : `Hearth replied: ${(live.final ?? live.draft).slice(0, 600)}`;
+        : `${assistantName} replied: ${(live.final ?? live.draft).slice(0, 600)}`;
   const [announcement, setAnnouncement] = useState('');
   useEffect(() => {
     if (says) setAnnouncement(says);

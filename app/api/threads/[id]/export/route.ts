@@ -13,13 +13,13 @@ export function GET(request: Request, { params }: Params) {
   return handle(request, async () => {
     const id = parseId(idParam, (await params).id);
     const { format } = parseInput(exportQuery, searchParams(request));
-    const { store, turns } = getRuntime();
+    const { store, turns, settings } = getRuntime();
     const view = threadView(store, turns, id, { allBranches: format === 'json' });
     const name = (view.title || 'thread').replace(/[^\w.-]+/g, '-').slice(0, 60) || 'thread';
     if (format === 'json') {
       return json(view, 200, { 'Content-Disposition': `attachment; filename="${name}.json"` });
     }
-    return new Response(threadMarkdown(view), {
+    return new Response(threadMarkdown(view, settings.current().assistantName), {
       headers: { 'Content-Type': 'text/markdown; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}.md"` },
     });
   });
