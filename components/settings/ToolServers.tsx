@@ -147,11 +147,7 @@ export function ToolServers() {
                         type="checkbox"
                         checked={t.enabled}
                         onChange={(e) => {
-                          const off = new Set(
-                            s.config.hearth && 'disabledTools' in s.config.hearth
-                              ? ((s.config.hearth as { disabledTools?: string[] }).disabledTools ?? [])
-                              : [],
-                          );
+                          const off = new Set(s.config.hearth?.disabledTools ?? []);
                           if (e.target.checked) off.delete(t.name);
                           else off.add(t.name);
                           change(s, { disabledTools: [...off] });
@@ -164,10 +160,7 @@ export function ToolServers() {
                       value={t.approval}
                       className="bg-transparent"
                       onChange={(e) => {
-                        const approval = {
-                          ...((s.config.hearth as { approval?: Record<string, string> } | undefined)?.approval ?? {}),
-                          [t.name]: e.target.value,
-                        };
+                        const approval = { ...s.config.hearth?.approval, [t.name]: e.target.value };
                         change(s, { approval });
                       }}
                     >

@@ -71,7 +71,7 @@ export type ToolServersView = {
       command?: string;
       args?: string[];
       url?: string;
-      hearth?: { disabled?: boolean; source?: boolean };
+      hearth?: { disabled?: boolean; source?: boolean; disabledTools?: string[]; approval?: Record<string, string> };
     };
     status: {
       state: 'off' | 'connecting' | 'ready' | 'failed';

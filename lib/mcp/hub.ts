@@ -192,7 +192,7 @@ export class McpHub {
       }
       live.client = client;
       live.transport = transport;
-      live.status = { ...live.status, transport: live.status.transport, state: 'ready', tools: await this.listTools(name, client) };
+      live.status = { ...live.status, state: 'ready', tools: await this.listTools(name, client) };
       live.attempts = 0;
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         if (!current()) return;

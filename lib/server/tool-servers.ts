@@ -9,8 +9,9 @@ import {
   writeMcpConfig,
   type ServerConfig,
 } from '@/lib/mcp/config';
-import { McpHub, type ServerStatus } from '@/lib/mcp/hub';
-import { approvalOf, mcpToolName, mcpTools, type McpToolProblem } from '@/lib/tools/mcp';
+import { McpHub } from '@/lib/mcp/hub';
+import type { ToolServersView } from '@/lib/contract/responses';
+import { approvalOf, mcpToolName, mcpTools } from '@/lib/tools/mcp';
 import type { Tool } from '@/lib/tools/types';
 
 /**
@@ -20,28 +21,11 @@ import type { Tool } from '@/lib/tools/types';
  * ready servers join each turn's tool set. Secrets (env, headers) leave only masked.
  */
 
-export type ToolServerView = {
-  name: string;
-  config: ServerConfig;
-  status: Omit<ServerStatus, 'tools'> & {
-    tools: {
-      name: string;
-      modelName: string;
-      description: string;
-      readOnly: boolean;
-      approval: string;
-      enabled: boolean;
-      problem?: string;
-    }[];
-  };
-};
-
 export class ToolServers {
   readonly hub: McpHub;
   private servers = new Map<string, ServerConfig>();
   private rest: Record<string, unknown> = {};
   private problems: { name: string; error: string }[] = [];
-  private toolProblems: McpToolProblem[] = [];
 
   constructor(
     readonly file: string,
@@ -56,15 +40,17 @@ export class ToolServers {
     this.hub.apply(this.servers);
   }
 
-  /** The tools of the ready servers, as Hearth tools; those left out are in list(). */
-  tools(): Tool[] {
-    const { tools, problems } = mcpTools(this.hub.tools(), this.servers, (s, t, a, signal, ms) => this.hub.callTool(s, t, a, signal, ms));
-    this.toolProblems = problems;
-    return tools;
+  /** The tools of the ready servers as Hearth tools, and those left out with the reason. */
+  private made() {
+    return mcpTools(this.hub.tools(), this.servers, (s, t, a, signal, ms) => this.hub.callTool(s, t, a, signal, ms));
   }
 
-  list(): { servers: ToolServerView[]; problems: { name: string; error: string }[]; file: string } {
-    this.tools();
+  tools(): Tool[] {
+    return this.made().tools;
+  }
+
+  list(): ToolServersView {
+    const problem = new Map(this.made().problems.map((p) => [`${p.server}\0${p.tool}`, p.reason]));
     const statuses = new Map(this.hub.statuses().map((s) => [s.name, s]));
     return {
       file: this.file,
@@ -83,9 +69,7 @@ export class ToolServers {
               readOnly: t.readOnly,
               approval: approvalOf(t, config),
               enabled: !config.hearth?.disabledTools?.includes(t.name),
-              ...(this.toolProblems.find((p) => p.server === name && p.tool === t.name)
-                ? { problem: this.toolProblems.find((p) => p.server === name && p.tool === t.name)!.reason }
-                : {}),
+              ...(problem.has(`${name}\0${t.name}`) ? { problem: problem.get(`${name}\0${t.name}`) } : {}),
             })),
           },
         };

@@ -156,7 +156,7 @@ function endedOutsideTheEngine(e: HearthError, heard: string): TurnOutcome {
 }
 
 /** A call waiting for the user, by its call id. */
-type PendingApproval = { turnId: string; threadId: string; server: string; tool: string; answer: (a: ApprovalAnswer) => void };
+type PendingApproval = { threadId: string; server: string; tool: string; answer: (a: ApprovalAnswer) => void };
 
 export class TurnRegistry {
   private readonly live = new Map<string, LiveTurn>();
@@ -415,16 +415,13 @@ export class TurnRegistry {
     lease: Lease,
   ): Promise<TurnOutcome> {
     const { store } = this.options;
-    // The thread's own choice of tools (some switched off in it).
-    const all = this.options.tools();
-    const tools = all.without?.(store.getThread({ id: live.threadId })?.disabledTools ?? []) ?? all;
-    const { context, question, earlierAnswers, thinking } = await assembleContext({
+    const { context, question, earlierAnswers, thinking, tools } = await assembleContext({
       store,
       threadId: live.threadId,
       turnId: live.turnId,
       userMessageId: ids.userMessageId,
       lease,
-      tools,
+      tools: this.options.tools(),
       identity: this.options.identity(),
       now: this.now(),
       // The history window fits the context of the server this turn runs on.
@@ -488,7 +485,6 @@ export class TurnRegistry {
       const stop = () => done('deny');
       signal.addEventListener('abort', stop, { once: true });
       this.approvals.set(request.callId, {
-        turnId: live.turnId,
         threadId: live.threadId,
         server: request.server,
         tool: request.tool,

@@ -85,7 +85,8 @@ export type ContextRequest = {
   userMessageId: string;
   /** Where the turn runs: its model's name and whether it sees images. */
   lease: Pick<Lease, 'modelId' | 'vision'>;
-  tools: Pick<ToolSet, 'registry' | 'researchAvailable'>;
+  /** Every tool a turn may have; the thread's own choice leaves some out. */
+  tools: ToolSet;
   identity: TurnIdentity;
   now: number;
   /** Upper bound on history sent to the model, in characters. */
@@ -103,6 +104,8 @@ export type TurnContext = {
   earlierAnswers: string[];
   /** Thinking asked of this turn's conversation calls: the thread's choice, else the Settings page's. */
   thinking: ThinkingMode;
+  /** The tools of this thread's turn (those it switched off left out). */
+  tools: ToolSet;
 };
 
 /** The files of each message of the thread, images as themselves where the server sees them. */
@@ -129,9 +132,11 @@ function filesByMessage({ store, threadId, lease, imageData }: ContextRequest): 
 }
 
 export async function assembleContext(request: ContextRequest): Promise<TurnContext> {
-  const { store, threadId, turnId, userMessageId, tools } = request;
+  const { store, threadId, turnId, userMessageId } = request;
   const thread = store.getThread({ id: threadId });
   if (!thread) throw new HearthError('not_found', 'The thread was deleted.');
+  // The thread's own choice of tools (some switched off in it).
+  const tools = request.tools.without?.(thread.disabledTools ?? []) ?? request.tools;
   // The model sees the branch the question is on: the path from the thread's first message to it.
   const path = new MessageTree(store.listMessages({ threadId })).pathTo(userMessageId);
   // The path ends at the question this turn stored (a deleted thread fails the check above).
@@ -185,5 +190,5 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
     ] as const,
     { executionId: turnId, threadId, resourceId: 'local-user' },
   );
-  return { context, question, earlierAnswers, thinking: thread.thinking ?? request.thinking?.mode ?? 'default' };
+  return { context, question, earlierAnswers, thinking: thread.thinking ?? request.thinking?.mode ?? 'default', tools };
 }
