@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { persona } from '@/e2e/double/persona';
@@ -255,6 +255,121 @@ describe('stopping Hearth', () => {
       assert.equal(await Promise.race([exited.then(() => 'exited' as const), bound]), 'exited');
       await libraryEnded;
       await turnEnded;
+    });
+  }
+});
+
+/** Whether anything accepts connections on this loopback port. */
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Whether any process of this process group is still alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A free loopback port. */
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+describe('npm start, stopped as a person or a service manager stops it', () => {
+  // Ctrl+C in a terminal signals the whole foreground process group; `docker stop` and a service
+  // manager signal the process they started, npm, alone.
+  const ways = [
+    { name: 'Ctrl+C (SIGINT to the process group)', signal: 'SIGINT' as const, group: true },
+    { name: 'SIGTERM to npm alone', signal: 'SIGTERM' as const, group: false },
+  ];
+  for (const way of ways) {
+    test(`${way.name}: the port is free, no Hearth process remains, and the running turn is kept as interrupted`, async () => {
+      const port = await freePort();
+      const dataDir = makeTempDir('hearth-npm-start');
+      const npm = spawn('npm', ['start'], {
+        // its own process group: the test can signal it as a terminal would, and find what is left of it
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          LLAMA_URL: double.url,
+          MODEL_SLOTS: '1',
+          HEARTH_TITLES: 'first-words',
+          HEARTH_TIMEZONE: 'UTC',
+        },
+      });
+      const pgid = npm.pid!;
+      let output = '';
+      npm.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      npm.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const killAll = () => groupAlive(pgid) && process.kill(-pgid, 'SIGKILL');
+      process.once('exit', killAll);
+      try {
+        const url = `http://127.0.0.1:${port}`;
+        await eventually(
+          'npm start answering',
+          async () =>
+            (await fetch(`${url}/api/threads?limit=1`).then(
+              (r) => r.status !== 503,
+              () => false,
+            )) || undefined,
+        );
+        assert.doesNotMatch(output, /building/i, 'the e2e run built the app first; npm start must not build again');
+        const created = await httpCall(url, 'POST', '/api/threads', { json: {} });
+        const threadId = (created.body as { id: string }).id;
+        const res = await fetch(`${url}/api/threads/${threadId}/messages`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ content: 'Please answer very slowly' }),
+        });
+        const turn = new EventReader(res.body!);
+        await turn.until(() => turn.events.filter((e) => e.type === 'delta').length >= 5);
+        const rest = turn.rest().catch(() => [] as Ev[]);
+
+        if (way.group) process.kill(-pgid, way.signal);
+        else npm.kill(way.signal);
+        await eventually('the port being free and every process gone', async () =>
+          !groupAlive(pgid) && !(await portInUse(port)) ? true : undefined,
+        );
+        // The page heard why its turn ended before its stream closed.
+        const events = await rest;
+        const last = events.at(-1) as { type: string; message?: string } | undefined;
+        const heard = events.map((e) => (e.type === 'delta' ? (e as { text: string }).text : '')).join('');
+        assert.equal(last?.type, 'error', JSON.stringify(last));
+        assert.match(last?.message ?? '', /Hearth was stopped/);
+
+        // Started again: the turn is not resumed; its words so far are kept, marked interrupted.
+        const again = await start({}, dataDir);
+        const thread = await threadOf(again, threadId);
+        assert.equal(thread.activeTurn, null);
+        const answer = thread.messages.find((m) => m.role === 'assistant')!;
+        assert.equal(answer.status, 'interrupted');
+        assert.match(answer.content, /^word0 word1 word2 word3/);
+        assert.equal(answer.content, heard, 'the words the page heard are the words kept');
+        assertConsistent(dataDir);
+      } finally {
+        killAll();
+        process.removeListener('exit', killAll);
+      }
     });
   }
 });

@@ -16,14 +16,23 @@ export function shutdownSignal(): AbortSignal {
   return holder[key].signal;
 }
 
-/** Ends the live streams: called on SIGINT and SIGTERM (lib/server/startup.ts). */
-export function beginShutdown(): void {
+/**
+ * Stops what runs, then ends the live streams: called on SIGINT and SIGTERM (lib/server/startup.ts).
+ * `stopWork` runs first, so a page still connected hears why its turn ended before its stream closes.
+ */
+export function beginShutdown(stopWork?: () => void): void {
   const holder = globalThis as Holder;
+  if (holder[key]?.signal.aborted) return;
+  try {
+    stopWork?.();
+  } catch (err) {
+    console.error(`Hearth: while stopping: ${(err as Error).message}`);
+  }
   holder[key] ??= new AbortController();
   holder[key].abort();
 }
 
-/** Stops Hearth on SIGINT and SIGTERM: the streams end first, then Next's own handler closes the server. */
-export function stopOnSignals(): void {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, beginShutdown);
+/** Stops Hearth on SIGINT and SIGTERM: work stops and the streams end first, then Next's own handler closes the server. */
+export function stopOnSignals(stopWork: () => void): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => beginShutdown(stopWork));
 }

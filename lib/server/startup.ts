@@ -10,7 +10,11 @@ import { stopOnSignals } from './shutdown';
  * loses nothing), and resumes turns that were running when the server last stopped.
  */
 export function startup(): void {
-  stopOnSignals();
+  // Running turns are stored as interrupted (their words kept) before the process goes.
+  stopOnSignals(() => {
+    const stopped = getRuntime().turns.stopAll();
+    if (stopped.length) console.log(`Hearth: stopping; ${stopped.length} running turn(s) kept as interrupted.`);
+  });
   try {
     const config = getConfig();
     const exposed = exposureRefusal({

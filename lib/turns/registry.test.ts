@@ -416,6 +416,43 @@ describe('a turn that does not end well', () => {
     assert.equal(registry.cancel('missing'), false);
   });
 
+  test('Hearth stopping: the running turn is kept as interrupted at once with the words heard, its late end stores nothing, and it is not resumed', async () => {
+    let wrote!: () => void;
+    const writing = new Promise<void>((r) => (wrote = r));
+    const { registry, store } = setup({
+      wrapModel: (model) => ({
+        health: () => model.health(),
+        chat: async (req, options) => {
+          if (req.jsonSchema) return model.chat(req, options);
+          options?.onDelta?.('Closures keep');
+          wrote();
+          // the model call ends only when it is aborted, as a real stream does
+          await new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+          throw new Error('unreachable');
+        },
+      }),
+    });
+    const ids = registry.start({ threadId: 'th', content: 'Explain closures.' });
+    const heard = listen(registry, ids.turnId);
+    await writing;
+    assert.deepEqual(registry.stopAll(), [ids.turnId]);
+    // stored before anything async could run: the process may exit now
+    assert.deepEqual(
+      [store.getMessage({ id: ids.assistantMessageId })?.content, store.getMessage({ id: ids.assistantMessageId })?.status],
+      ['Closures keep', 'interrupted'],
+    );
+    assert.equal(store.getTurn({ id: ids.turnId })?.status, 'interrupted');
+    const events = await heard;
+    assert.equal(events.at(-1)?.type, 'error');
+    assert.match((events.at(-1) as { message: string }).message, /Hearth was stopped/);
+    const storedEvents = store.eventsAfter({ turnId: ids.turnId, after: 0 }).length;
+    await registry.idle();
+    assert.equal(store.getTurn({ id: ids.turnId })?.status, 'interrupted', 'the late end changed nothing');
+    assert.equal(store.eventsAfter({ turnId: ids.turnId, after: 0 }).length, storedEvents, 'nothing stored after the stop');
+    assert.deepEqual(registry.resumeUnfinished(), { resumed: [], interrupted: [] });
+    assert.deepEqual(registry.stopAll(), [], 'nothing left to stop');
+  });
+
   test('stopping a thread stops its turns', async () => {
     const { registry, store } = setup({ rounds: [reply('never')] });
     const ids = registry.start({ threadId: 'th', content: 'Hi?' });

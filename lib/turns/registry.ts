@@ -131,6 +131,8 @@ type LiveTurn = {
   pendingCalls: Map<string, { name: string; arguments: string }>;
   /** Its thread was deleted: nothing of it is stored any more; listeners still hear how it ended. */
   gone?: boolean;
+  /** Hearth is stopping: the turn was stored as interrupted already; its late ending stores nothing. */
+  stopped?: boolean;
 };
 
 /** Partial answers are written to the message at most this often, so a crash keeps them. */
@@ -310,7 +312,7 @@ export class TurnRegistry {
     const seq = ++live.seq;
     const now = this.now();
     try {
-      if (!live.gone) {
+      if (!live.gone && !live.stopped) {
         this.options.store.appendEvent({ turnId: live.turnId, seq, type: event.type, data: event, now });
         this.observe(live, event, now);
       }
@@ -494,6 +496,7 @@ export class TurnRegistry {
   }
 
   private finish(live: LiveTurn, assistantMessageId: string, outcome: TurnOutcome) {
+    if (live.stopped) return this.release(live);
     if (live.gone) return this.ended(live, { type: 'error', code: 'cancelled', message: 'Stopped: the thread was deleted.' });
     const { store } = this.options;
     const now = this.now();
@@ -594,6 +597,40 @@ export class TurnRegistry {
   cancelThread(threadId: string) {
     // a cancelled turn's words are finish()'s own, never this reason's
     for (const t of this.live.values()) if (t.threadId === threadId) t.abort.abort(new HearthError('cancelled', 'Stopped.'));
+  }
+
+  /**
+   * Hearth is stopping (Ctrl+C, SIGTERM): every live turn is stored at once as interrupted, with
+   * the words heard so far, and stopped. Stored synchronously, because the process may exit before
+   * an aborted model call settles; a stopped turn is not resumed at the next start (only a crash's
+   * are), since the person who stopped Hearth asked for its work to stop.
+   */
+  stopAll(): string[] {
+    const { store } = this.options;
+    const stopped: string[] = [];
+    for (const live of this.live.values()) {
+      if (live.finished || live.gone || live.stopped) continue;
+      try {
+        const turn = store.getTurn({ id: live.turnId });
+        if (turn?.assistantMessageId) {
+          store.updateMessage({
+            id: turn.assistantMessageId,
+            content: live.draft || live.resumedFrom || '',
+            status: 'interrupted',
+            errorCode: 'cancelled',
+          });
+        }
+        store.setTurnStatus({ id: live.turnId, status: 'interrupted', now: this.now() });
+        this.emit(live, { type: 'error', code: 'cancelled', message: 'Hearth was stopped. The partial answer was kept.' });
+      } catch (err) {
+        this.options.log?.(`turn ${live.turnId}: could not be stored as interrupted: ${(err as Error).message}`);
+      }
+      live.stopped = true;
+      live.abort.abort(new HearthError('cancelled', 'Stopped.'));
+      this.release(live);
+      stopped.push(live.turnId);
+    }
+    return stopped;
   }
 
   /** Stops every turn of a thread about to be deleted: nothing more of them is stored (their rows go with the thread). */
