@@ -94,6 +94,37 @@ function lastRoundSaw(): string[] {
 }
 
 describe('branches', () => {
+  test('retrying an answer that failed before its first word: the retry is the first version, not "2 / 2"', async () => {
+    const id = await newThread();
+    let fail = true;
+    double.setScript((r) => {
+      if (r.schema) return { content: '{"needs_fresh": false, "query": "", "verdict": "answered"}' };
+      if (isTitleRequest(r)) return { content: 'A title' };
+      if (fail) return { error: { status: 500, type: 'server_error', message: 'the model crashed' } };
+      return { content: 'A real answer.' };
+    });
+    const evs = await post(id, { content: 'Hello?' });
+    assert.equal(evs.at(-1)?.type, 'error');
+    const failed = (await shown(id)).messages[1];
+    assert.equal(failed.content, '');
+    fail = false;
+    const res = await regenerate(id, failed.id);
+    assert.equal(res.status, 200);
+    assert.equal((await events(res)).at(-1)?.type, 'done');
+    const after = (await shown(id)).messages;
+    assert.equal(after[1].content, 'A real answer.');
+    assert.equal(after[1].branch, null, 'one version: the failure is not counted');
+    // Words written before a failure are a version of their own.
+    double.setScript(() => ({
+      content: 'Half an ans',
+      errorAfterContent: { code: 500, type: 'server_error', message: 'the model crashed' },
+    }));
+    await events(await regenerate(id, after[1].id));
+    const cut = (await shown(id)).messages[1];
+    assert.equal(cut.content, 'Half an ans');
+    assert.deepEqual(cut.branch?.ids, [after[1].id, cut.id]);
+  });
+
   test('regenerate keeps the old answer beside the new one; arrows move between them and the choice is remembered', async () => {
     const id = await newThread();
     await post(id, { content: 'First question' });

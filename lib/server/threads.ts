@@ -8,7 +8,7 @@ import { DECISIONS_LAYER_ID, renderDecisionsSummary } from '@/lib/decide/history
 import type { TurnRegistry } from '@/lib/turns/registry';
 import type { Runtime } from './runtime';
 import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
-import { MessageTree } from '@/lib/threads/tree';
+import { endedWordless, MessageTree } from '@/lib/threads/tree';
 import type { TurnEvent } from '@/lib/contract/events';
 import type { MessageView, ThreadExport, ThreadSummary } from '@/lib/contract/responses';
 import { outsideCode } from '@/lib/markdown/outside-code';
@@ -156,7 +156,7 @@ export function threadView(
   const decisionsByTurn = group(decisions, (d) => d.turnId);
   const attachmentsByMessage = group(attachments, (a) => a.messageId);
   const show = (m: (typeof shown)[number]): MessageView => {
-    const versions = tree.siblings(m.id);
+    const versions = tree.versions(m.id, endedWordless);
     return {
       id: m.id,
       parentId: m.parentId,

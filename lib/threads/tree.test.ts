@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MessageTree } from './tree';
+import { endedWordless, MessageTree } from './tree';
 
 /*
  * q1 ─ a1 ─ q2 ─ a2 ─ q3 ─ a3
@@ -38,6 +38,27 @@ test('versions are a message and its siblings, oldest first; roots are siblings 
   assert.deepEqual(ids(tree.siblings('q1b')), ['q1', 'q1b']);
   assert.deepEqual(ids(tree.siblings('a3')), ['a3']);
   assert.deepEqual(ids(tree.siblings('nope')), []);
+});
+
+test('an answer that ended with no words is no version of the ones beside it: a retry takes its place', () => {
+  const m = (id: string, status: string, content: string, parentId: string | null = 'q') => ({
+    id,
+    parentId,
+    role: 'assistant',
+    status,
+    content,
+  });
+  const tree = new MessageTree([
+    { id: 'q', parentId: null, role: 'user', status: 'complete', content: 'Hi?' },
+    m('failed', 'error', ''),
+    m('stopped', 'interrupted', '  '),
+    m('cut', 'error', 'Half an answer'),
+    m('good', 'complete', 'A whole answer'),
+  ]);
+  assert.deepEqual(ids(tree.versions('good', endedWordless)), ['cut', 'good'], 'words written before a failure are a version');
+  assert.deepEqual(ids(tree.versions('failed', endedWordless)), ['failed', 'cut', 'good'], 'shown itself, it is still counted');
+  assert.equal(endedWordless({ role: 'user', status: 'error', content: '' }), false, 'only answers');
+  assert.equal(endedWordless({ role: 'assistant', status: 'complete', content: '' }), false, 'an empty whole answer is a version');
 });
 
 test('choosing a version goes to the newest message under it', () => {

@@ -89,9 +89,23 @@ export class MessageTree<T extends TreeMessage> {
     return this.children.get(parent) ?? [m];
   }
 
+  /**
+   * The versions the page offers ("‹ 2 / 3 ›"): the siblings, less answers that ended with no
+   * words (a failure or a stop before the first word). Retrying one takes its place instead of
+   * making the first real answer "2 / 2"; its row and its turn's record stay.
+   */
+  versions(id: string, isWordless: (m: T) => boolean): T[] {
+    return this.siblings(id).filter((m) => m.id === id || !isWordless(m));
+  }
+
   /** The messages on no path to `leafId`'s root line (the other branches), in stored order. */
   offPath(currentLeafId: string | null | undefined): T[] {
     const on = new Set(this.shownPath(currentLeafId).map((m) => m.id));
     return this.messages.filter((m) => !on.has(m.id));
   }
+}
+
+/** An answer that ended with nothing to read: it failed or was stopped before its first word. */
+export function endedWordless(m: { role: string; status: string; content: string }): boolean {
+  return m.role === 'assistant' && (m.status === 'error' || m.status === 'interrupted') && m.content.trim() === '';
 }
