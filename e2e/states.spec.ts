@@ -18,6 +18,20 @@ test('the empty chat offers questions to start with; a click puts one in the mes
   await expect(chat.composer).toBeFocused();
 });
 
+test("the weather example asks for the place Settings names, and with none set is not offered as 'where I live'", async ({ page, request }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await expect(page.getByTestId('example-prompt').first()).toHaveText('What are the top news stories today?');
+  await expect(page.getByTestId('welcome')).not.toContainText('where I live');
+  try {
+    expect((await request.patch('/api/settings', { data: { location: 'Bergen, Norway' } })).status()).toBe(200);
+    await chat.open();
+    await expect(page.getByTestId('example-prompt').first()).toHaveText('What is the weather in Bergen, Norway today?');
+  } finally {
+    await request.patch('/api/settings', { data: { location: null } });
+  }
+});
+
 test('a stopped reply is marked, and Retry writes a new answer beside the partial one', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open();

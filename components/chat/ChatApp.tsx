@@ -32,7 +32,15 @@ import { UndoDelete } from './UndoDelete';
  * keeps and does is in its hook (./hooks); this puts them together.
  */
 /** `assistantName`: the assistant's name from Settings (what the page calls it: the message box, what a screen reader hears). */
-export function ChatApp({ initialThreadId, assistantName = 'Hearth' }: { initialThreadId: string | null; assistantName?: string }) {
+export function ChatApp({
+  initialThreadId,
+  assistantName = 'Hearth',
+  location = '',
+}: {
+  initialThreadId: string | null;
+  assistantName?: string;
+  location?: string;
+}) {
   /** The page's one line of trouble (a failed upload, a refused send); cleared by the next action. */
   const [notice, setNotice] = useState<string | null>(null);
   const [sidebarOpen, setSidebarOpen] = useState(false);
@@ -187,6 +195,7 @@ export function ChatApp({ initialThreadId, assistantName = 'Hearth' }: { initial
           onFocused={thread.focused}
           visionOff={Boolean(health?.model.reachable && health.model.vision === false)}
           firstRun={threads.threads.length === 0}
+          location={location}
           actions={{
             chooseVersion: thread.chooseVersion,
             regenerate: (id) => void thread.regenerate(id),

@@ -37,6 +37,8 @@ type Props = {
   visionOff: boolean;
   /** No thread yet at all: the welcome says how to begin. */
   firstRun: boolean;
+  /** The user's place from Settings (the examples ask its weather); '' when none is set. */
+  location: string;
   actions: MessageListActions;
 };
 
@@ -136,6 +138,7 @@ export function MessageList({
   onFocused,
   visionOff,
   firstRun,
+  location,
   actions,
 }: Props) {
   const bottom = useRef<HTMLDivElement | null>(null);
@@ -191,7 +194,9 @@ export function MessageList({
           </div>
         )}
         {live && !liveInView && <LiveAnswer live={live} onApproval={actions.answerApproval} />}
-        {messages.length === 0 && !live && pendingUser === null && <Welcome firstRun={firstRun} onPick={actions.pickExample} />}
+        {messages.length === 0 && !live && pendingUser === null && (
+          <Welcome firstRun={firstRun} location={location} onPick={actions.pickExample} />
+        )}
         <div ref={bottom} />
       </div>
     </div>

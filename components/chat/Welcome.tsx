@@ -1,18 +1,25 @@
 'use client';
 
-/** Questions that show what Hearth does differently: it looks things up, computes exactly, reads files, remembers. */
-export const EXAMPLES = [
-  'What is the weather where I live today?',
-  'What is 17.5% of 2,340, plus 19% VAT?',
-  'Remember that I am vegetarian.',
-  'Summarise the PDF I attach, in five bullet points.',
-];
+/**
+ * Questions that show what Hearth does differently: it looks things up, computes exactly, reads
+ * files, remembers. The weather is asked for the place Settings names; with none set, a lookup
+ * that needs no place is offered instead (the words "where I live" would be searched as they are).
+ */
+export function examples(location: string): string[] {
+  const place = location.trim();
+  return [
+    place ? `What is the weather in ${place} today?` : 'What are the top news stories today?',
+    'What is 17.5% of 2,340, plus 19% VAT?',
+    'Remember that I am vegetarian.',
+    'Summarise the PDF I attach, in five bullet points.',
+  ];
+}
 
 /**
  * The empty chat: what Hearth is, and a few questions to start with (a click puts one in the
  * message box). On the very first run it also says where conversations are kept.
  */
-export function Welcome({ firstRun, onPick }: { firstRun: boolean; onPick: (text: string) => void }) {
+export function Welcome({ firstRun, location, onPick }: { firstRun: boolean; location: string; onPick: (text: string) => void }) {
   return (
     <div data-testid="welcome" className="mx-auto max-w-xl space-y-4 pt-12 text-center">
       <h2 className="text-2xl font-semibold">What can I find out for you?</h2>
@@ -29,7 +36,7 @@ export function Welcome({ firstRun, onPick }: { firstRun: boolean; onPick: (text
         </p>
       )}
       <div className="grid gap-2 sm:grid-cols-2">
-        {EXAMPLES.map((text) => (
+        {examples(location).map((text) => (
           <button
             key={text}
             type="button"

@@ -1,10 +1,11 @@
 import { ChatApp } from '@/components/chat/ChatApp';
 import { getRuntime } from '@/lib/server/runtime';
 
-// The assistant's name comes from Settings, read when the page is asked for.
+// The assistant's name and the user's place come from Settings, read when the page is asked for.
 export const dynamic = 'force-dynamic';
 
 export default async function ThreadPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return <ChatApp initialThreadId={id} assistantName={getRuntime().settings.current().assistantName} />;
+  const { assistantName, location } = getRuntime().settings.current();
+  return <ChatApp initialThreadId={id} assistantName={assistantName} location={location} />;
 }
