@@ -38,8 +38,11 @@ test('attach an image with the button: thumbnail, remove, send, see it in the me
   await input.setInputFiles({ name: 'first.png', mimeType: 'image/png', buffer: await png('#cc3333') });
   await expect(page.getByTestId('pending-thumbnail')).toHaveCount(1);
   await expectLoaded(page.getByTestId('pending-thumbnail'));
+  // Said when the image is attached, before it is sent: this server runs no vision model.
+  await expect(page.getByTestId('pending-no-vision-note')).toContainText('The model cannot see this image');
   await page.getByRole('button', { name: 'Remove first.png' }).click();
   await expect(page.getByTestId('pending-thumbnail')).toHaveCount(0);
+  await expect(page.getByTestId('pending-no-vision-note')).toHaveCount(0);
 
   await input.setInputFiles({ name: 'chart.png', mimeType: 'image/png', buffer: await png('#3366cc', 2000, 1000) });
   await expect(page.getByTestId('pending-thumbnail')).toHaveCount(1);

@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react';
 import type { AttachmentInfo } from '@/lib/contract/responses';
 import { useComposerDraft } from './hooks/useComposerDraft';
-import { ImageThumb, isImage } from './Images';
+import { ImageThumb, isImage, NoVisionNote } from './Images';
 
 type Props = {
   /** The assistant's name from Settings (the box says "Message <name>"). */
@@ -19,6 +19,8 @@ type Props = {
   onOpenImage: (image: AttachmentInfo) => void;
   /** Up in an empty box: edit the last question (absent when there is none to edit). */
   onEditLast?: () => void;
+  /** The model server cannot see images: said as soon as one is attached, not only once it is sent. */
+  visionOff?: boolean;
   /** Where the unsent text is kept (one draft per thread, 'new' for a new chat), so a reload loses nothing. */
   draftKey: string;
 };
@@ -43,6 +45,7 @@ export function Composer({
   onEditLast,
   draftKey,
   assistantName = 'Hearth',
+  visionOff = false,
 }: Props) {
   const {
     text,
@@ -128,6 +131,7 @@ export function Composer({
           {uploading > 0 && <span className="text-xs text-stone-600 dark:text-stone-400">Reading {uploading} file(s)…</span>}
         </div>
       )}
+      {visionOff && files.some(isImage) && <NoVisionNote pending />}
       {hint && (
         <p role="status" data-testid="composer-hint" className="mb-2 text-sm text-amber-800 dark:text-amber-300">
           {hint}

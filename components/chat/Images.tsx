@@ -76,12 +76,16 @@ export function ImageViewer({ image, onClose }: { image: AttachmentInfo; onClose
 }
 
 /** Under a message with images, when the model server cannot see them: why, and how to change that. */
-export function NoVisionNote() {
+export function NoVisionNote({ pending = false }: { pending?: boolean }) {
   return (
-    <p data-testid="no-vision-note" className="mt-1 max-w-md text-right text-xs text-stone-600 dark:text-stone-400">
-      The model cannot see images: llama-server runs without a vision projector. Start it with a vision model and its projector (
-      <code>--mmproj mmproj.gguf</code>, or <code>-hf ggml-org/gemma-3-4b-it-GGUF</code>, which fetches both) and the images are sent with
-      this message in the next turn.
+    <p
+      data-testid={pending ? 'pending-no-vision-note' : 'no-vision-note'}
+      className={`mt-1 text-xs text-stone-600 dark:text-stone-400 ${pending ? 'mb-2' : 'max-w-md text-right'}`}
+    >
+      {pending ? 'The model cannot see this image: it will be kept with your message, but the model reads only its name. ' : ''}
+      {pending ? 'llama-server' : 'The model cannot see images: llama-server'} runs without a vision projector. Start it with a vision model
+      and its projector (<code>--mmproj mmproj.gguf</code>, or <code>-hf ggml-org/gemma-3-4b-it-GGUF</code>, which fetches both) and the
+      images are sent with {pending ? 'your messages' : 'this message in the next turn'}.
     </p>
   );
 }
