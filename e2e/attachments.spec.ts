@@ -14,6 +14,15 @@ test('attach a text file, ask about it, and the answer reads it', async ({ page 
   await expect(chat.lastAnswer().getByTestId('answer')).toContainText('Milk, eggs and 3 lemons');
   await page.reload();
   await expect(page.getByTestId('message-attachment')).toHaveText('📄 shopping.txt');
+  // A sent file opens: its text in a viewer, with a download of the file as it came.
+  await page.getByTestId('message-attachment').click();
+  const viewer = page.getByTestId('file-viewer');
+  await expect(viewer.getByTestId('file-text')).toHaveText('Milk, eggs and 3 lemons\nbread');
+  const [download] = await Promise.all([page.waitForEvent('download'), viewer.getByTestId('file-download').click()]);
+  expect(download.suggestedFilename()).toBe('shopping.txt');
+  await page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
+  await expect(page.getByTestId('message-attachment')).toBeFocused();
 });
 
 test('a file Hearth cannot read is refused with a clear message', async ({ page }) => {

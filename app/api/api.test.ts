@@ -13,6 +13,7 @@ import { makeTempDir } from '@/lib/testing/temp-dir';
 import { base, events, getThread, makeRuntime as makeTestRuntime, newThread, params, req, rounds, send, type Ev } from './harness';
 import * as health from './health/route';
 import * as attachmentsRoute from './attachments/route';
+import * as attachmentRoute from './attachments/[id]/route';
 import * as memoriesRoute from './memories/route';
 import * as memoryRoute from './memories/[id]/route';
 import * as search from './search/route';
@@ -570,6 +571,25 @@ describe('attachments', () => {
     form.set('file', new File([Buffer.from(bytes)], name, { type }));
     return attachmentsRoute.POST(new Request(`${base}/api/attachments`, { method: 'POST', body: form }));
   };
+
+  test('?part=text serves the text Hearth read from a file, for the page to open: a text file as it is, a PDF its extracted text', async () => {
+    const text = await (await upload('notes.md', new TextEncoder().encode('# Notes\nbuy milk ✓\n'), 'text/markdown')).json();
+    const pdf = await (await upload('invoice.pdf', tinyPdf(), 'application/pdf')).json();
+    const get = (id: string, query = '?part=text') => attachmentRoute.GET(req('GET', `/api/attachments/${id}${query}`), params({ id }));
+    const md = await get(text.id);
+    assert.equal(md.status, 200);
+    assert.equal(md.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.match(md.headers.get('content-disposition') ?? '', /^inline/);
+    assert.equal(await md.text(), '# Notes\nbuy milk ✓\n');
+    const read = await get(pdf.id);
+    assert.match(await read.text(), /Invoice total 42 EUR/);
+    const original = await get(pdf.id, '');
+    assert.equal(original.headers.get('content-type'), 'application/pdf', 'without part: the file as it came');
+    assert.match(original.headers.get('content-disposition') ?? '', /^attachment; filename="invoice.pdf"/);
+    const bad = await get(pdf.id, '?part=everything');
+    assert.equal(bad.status, 400);
+    assert.match((await bad.json()).error.message, /part: give 'original'/);
+  });
 
   test('an uploaded PDF is read, sent with a message, and reaches the model with that message', async () => {
     const res = await upload('invoice.pdf', tinyPdf(), 'application/pdf');

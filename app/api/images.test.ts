@@ -116,6 +116,8 @@ describe('uploads', () => {
     assert.equal(res.headers.get('content-type'), 'image/webp');
     assert.match(res.headers.get('content-disposition') ?? '', /^inline; filename="chart.png"/);
     assert.equal(Buffer.from(await res.arrayBuffer()).length, image.size);
+    const noText = await attachmentRoute.GET(req('GET', `/api/attachments/${image.id}?part=text`), params({ id: image.id }));
+    assert.equal(noText.status, 400, 'an image has no text to open');
     const page = (await upload('page.html', '<script>alert(1)</script>', 'text/html')).body as Uploaded;
     const html = await attachmentRoute.GET(req('GET', `/api/attachments/${page.id}`), params({ id: page.id }));
     assert.equal(html.headers.get('content-type'), 'application/octet-stream', 'HTML is never served as a page');

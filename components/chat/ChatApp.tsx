@@ -19,7 +19,8 @@ import { useMemories } from './hooks/useMemories';
 import { useShortcuts } from './hooks/useShortcuts';
 import { useThread } from './hooks/useThread';
 import { useThreadList } from './hooks/useThreadList';
-import { ImageViewer } from './Images';
+import { FileViewer } from './FileViewer';
+import { ImageViewer, isImage } from './Images';
 import { MessageList } from './MessageList';
 import { ModelBanner } from './ModelBanner';
 import { ShortcutsDialog } from './Shortcuts';
@@ -57,6 +58,8 @@ export function ChatApp({
   const threads = useThreadList(setNotice);
   const memories = useMemories();
   const { health, check: checkHealth } = useHealth();
+  // Only when the server says so: an unreachable one may yet see images.
+  const visionOff = Boolean(health?.model.reachable && health.model.vision === false);
   const onOpened = useCallback(() => {
     setSidebarOpen(false);
     setNotice(null);
@@ -120,7 +123,13 @@ export function ChatApp({
             className="mb-2 flex w-full items-center rounded-md border border-stone-300 bg-white px-2 py-1 text-left text-sm text-stone-600 dark:text-stone-400 dark:border-stone-700 dark:bg-stone-900"
           >
             Search conversations
-            <kbd className="ml-auto rounded border border-stone-300 px-1 text-[10px] dark:border-stone-700">Ctrl K</kbd>
+            {/* a keyboard shortcut: not shown where there is usually no keyboard */}
+            <kbd
+              data-testid="search-shortcut"
+              className="ml-auto hidden rounded border border-stone-300 px-1 text-[10px] md:inline dark:border-stone-700"
+            >
+              Ctrl K
+            </kbd>
           </button>
         }
         footer={
@@ -183,6 +192,7 @@ export function ChatApp({
           onThinking={thread.setThinking}
           modelId={health?.model.id}
           onOpenSidebar={() => setSidebarOpen(true)}
+          onNewChat={() => void thread.open(null)}
           onSaveInstructions={thread.saveInstructions}
         />
         <MessageList
@@ -193,7 +203,7 @@ export function ChatApp({
           focusMessage={thread.focusMessage}
           highlighted={thread.highlighted}
           onFocused={thread.focused}
-          visionOff={Boolean(health?.model.reachable && health.model.vision === false)}
+          visionOff={visionOff}
           firstRun={threads.threads.length === 0}
           location={location}
           actions={{
@@ -205,7 +215,7 @@ export function ChatApp({
               void thread.editQuestion(id, text);
             },
             setEditing,
-            openImage: setViewing,
+            openAttachment: setViewing,
             pickExample: (text) => fillRef.current?.(text),
             answerApproval: async (callId, allow, always) => {
               if (!thread.currentId) return;
@@ -240,9 +250,15 @@ export function ChatApp({
           fillRef={fillRef}
           onOpenImage={setViewing}
           draftKey={thread.currentId ?? 'new'}
+          visionOff={visionOff}
         />
       </main>
-      {viewing && <ImageViewer image={viewing} onClose={() => setViewing(null)} />}
+      {viewing &&
+        (isImage(viewing) ? (
+          <ImageViewer image={viewing} onClose={() => setViewing(null)} />
+        ) : (
+          <FileViewer file={viewing} onClose={() => setViewing(null)} />
+        ))}
       {deleting && <UndoDelete title={deleting.title} onUndo={removal.undo} onDeleteNow={() => removal.commit(deleting.id)} />}
       {shortcutsOpen && <ShortcutsDialog onClose={() => setShortcutsOpen(false)} />}
       {searchOpen && (

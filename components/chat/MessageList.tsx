@@ -16,7 +16,8 @@ export type MessageListActions = {
   editQuestion: (messageId: string, content: string) => void;
   /** The question being edited in place (null: none). */
   setEditing: (messageId: string | null) => void;
-  openImage: (image: AttachmentInfo) => void;
+  /** Opens an attached file: an image full size, any other file's text with its download. */
+  openAttachment: (file: AttachmentInfo) => void;
   /** An example question picked from the empty chat. */
   pickExample: (text: string) => void;
   /** The answer to a tool call waiting for the user. */
@@ -73,15 +74,19 @@ function UserMessage({ m, busy, visionOff, actions }: { m: MessageView; busy: bo
         <div className="mt-1 flex flex-wrap justify-end gap-1">
           {m.attachments.map((a) =>
             isImage(a) ? (
-              <ImageThumb key={a.id} image={a} onOpen={actions.openImage} testId="message-image" />
+              <ImageThumb key={a.id} image={a} onOpen={actions.openAttachment} testId="message-image" />
             ) : (
-              <span
+              <button
                 key={a.id}
+                type="button"
                 data-testid="message-attachment"
-                className="rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700"
+                onClick={() => actions.openAttachment(a)}
+                aria-label={`Open ${a.name}`}
+                title={`Open ${a.name}`}
+                className="rounded-full border border-stone-300 px-2 py-0.5 text-xs hover:bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-amber-500 dark:border-stone-700 dark:hover:bg-stone-900"
               >
                 📄 {a.name}
-              </span>
+              </button>
             ),
           )}
         </div>

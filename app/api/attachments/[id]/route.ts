@@ -1,4 +1,5 @@
-import { handle, otherMethods, parseId } from '@/lib/api/http';
+import { z } from 'zod';
+import { handle, otherMethods, parseId, searchParams } from '@/lib/api/http';
 import { idParam } from '@/lib/contract/requests';
 import { FileStore, type OpenedFile } from '@/lib/attachments/file-store';
 import { ATTACHABLE_IMAGE_TYPES, imageType } from '@/lib/attachments/image';
@@ -12,6 +13,9 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 type Params = { params: Promise<{ id: string }> };
 
+/** `?part=text`: the whole text Hearth read from the file (what the model reads), for the page's file viewer. */
+const query = z.object({ part: z.enum(['original', 'text']).default('original') });
+
 /**
  * GET /api/attachments/:id: a stored file. It is shown inline only when its stored bytes are
  * an image of one of the raster types Hearth attaches and it is sent as that type, whatever
@@ -22,8 +26,12 @@ export function GET(request: Request, { params }: Params) {
   return handle(request, async () => {
     const id = parseId(idParam, (await params).id, 'attachment');
     const { store, files } = getRuntime();
+    const parsed = query.safeParse(searchParams(request));
+    if (!parsed.success)
+      throw new HearthError('bad_request', "part: give 'original' (the file as it came) or 'text' (the text read from it).");
     const row = store.attachmentFile({ id });
     if (!row) throw new HearthError('not_found', 'There is no attachment with that id.');
+    if (parsed.data.part === 'text') return textOf(row, files);
     // One open for everything: the size, the first bytes that say what it is, and the stream.
     const file = files.open(row.sha256);
     if (!file) throw new HearthError('not_found', 'The file of this attachment is no longer stored.');
@@ -44,6 +52,25 @@ export function GET(request: Request, { params }: Params) {
         'Cache-Control': 'private, max-age=31536000, immutable',
       },
     });
+  });
+}
+
+/**
+ * The text read from a file, as plain UTF-8 shown inline (nosniff and the sandbox CSP keep it
+ * text): a text file's own bytes, a PDF's or Word file's extracted text. An image has none.
+ */
+function textOf(row: { sha256: string; kind: string; name: string }, files: FileStore): Response {
+  if (row.kind === 'image') throw new HearthError('bad_request', 'An image has no text: open it as it is.');
+  const kind = row.kind === 'pdf' || row.kind === 'docx' ? row.kind : 'text';
+  const file = files.open(row.sha256, 'text', kind);
+  if (!file) throw new HearthError('not_found', 'The text of this attachment is no longer stored.');
+  return new Response(FileStore.stream(file), {
+    headers: {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': String(file.size),
+      'Content-Disposition': `inline; filename="${asciiName(row.name)}.txt"`,
+      'Cache-Control': 'private, max-age=31536000, immutable',
+    },
   });
 }
 
