@@ -18,7 +18,10 @@ test('the empty chat offers questions to start with; a click puts one in the mes
   await expect(chat.composer).toBeFocused();
 });
 
-test("the weather example asks for the place Settings names, and with none set is not offered as 'where I live'", async ({ page, request }) => {
+test("the weather example asks for the place Settings names, and with none set is not offered as 'where I live'", async ({
+  page,
+  request,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   await expect(page.getByTestId('example-prompt').first()).toHaveText('What are the top news stories today?');
