@@ -90,6 +90,42 @@ test('on a phone-sized screen the thread list opens from the header', async ({ p
   await page.getByTestId('new-thread').click();
   await expect(page.getByTestId('thread-list')).toBeHidden();
   await expect(chat.composer).toBeVisible();
+  // No keyboard shortcut hint where there is usually no keyboard; a new chat straight from the header.
+  await page.getByTestId('open-sidebar').click();
+  await expect(page.getByTestId('search-shortcut')).toBeHidden();
+  await page.getByTestId('thread-link').first().click();
+  await expect(page.getByTestId('thread-list')).toBeHidden();
+  await expect(page).toHaveURL(/\/t\/[0-9a-f-]{36}$/);
+  await page.getByTestId('header-new-chat').click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('welcome')).toBeVisible();
+});
+
+test('a thread in the sidebar is a link: its address opens the thread in a new tab; a plain click opens it here', async ({
+  page,
+  context,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.newChat();
+  await chat.ask(`Link me ${Date.now()}`);
+  await chat.waitForAnswer();
+  const id = chat.threadId();
+  await expect(page.getByTestId('search-shortcut')).toBeVisible();
+  const link = chat.thread(id).getByTestId('thread-link');
+  await expect(link).toHaveAttribute('href', `/t/${id}`);
+  await chat.newChat();
+  // Ctrl+click: the browser's own new tab, with the thread in it.
+  const [tab] = await Promise.all([context.waitForEvent('page'), link.click({ modifiers: ['Control'] })]);
+  await tab.waitForLoadState();
+  expect(new URL(tab.url()).pathname).toBe(`/t/${id}`);
+  await expect(tab.getByTestId('user-message').first()).toContainText('Link me');
+  await tab.close();
+  await expect(page).toHaveURL(/\/$/);
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/t/${id}$`));
+  await expect(page.getByTestId('user-message').first()).toContainText('Link me');
+  await page.request.delete(`/api/threads/${id}`);
 });
 
 test('a new thread gets the title the model wrote after its first exchange, in the sidebar without a reload', async ({ page }) => {

@@ -13,13 +13,25 @@ type Props = {
   thinking: ThinkingChoice | null;
   onThinking: (thinking: ThinkingChoice | null) => void;
   onOpenSidebar: () => void;
+  /** A new chat, from the header on a phone (the sidebar's own button is in the drawer there). */
+  onNewChat: () => void;
   onSaveInstructions: (systemPrompt: string) => Promise<boolean>;
 };
 
 type ThinkingChoice = 'default' | 'on' | 'off';
 
 /** The thread's title, the model answering, its thinking, its instructions and its export. */
-export function ThreadHeader({ threadId, title, systemPrompt, modelId, thinking, onThinking, onOpenSidebar, onSaveInstructions }: Props) {
+export function ThreadHeader({
+  threadId,
+  title,
+  systemPrompt,
+  modelId,
+  thinking,
+  onThinking,
+  onOpenSidebar,
+  onNewChat,
+  onSaveInstructions,
+}: Props) {
   return (
     <header className="relative flex items-center gap-3 border-b border-stone-200 px-4 py-2 text-sm dark:border-stone-800">
       <button type="button" data-testid="open-sidebar" aria-label="Show conversations" className="md:hidden" onClick={onOpenSidebar}>
@@ -56,6 +68,18 @@ export function ThreadHeader({ threadId, title, systemPrompt, modelId, thinking,
         >
           Export
         </a>
+      )}
+      {threadId && (
+        <button
+          type="button"
+          data-testid="header-new-chat"
+          aria-label="New chat"
+          title="New chat"
+          onClick={onNewChat}
+          className="rounded-md border border-stone-300 px-2 py-0.5 text-base leading-none md:hidden dark:border-stone-700"
+        >
+          ＋
+        </button>
       )}
     </header>
   );

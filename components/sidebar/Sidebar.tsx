@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ThreadSummary } from '@/lib/contract/responses';
 import { groupThreads } from '@/lib/client/thread-groups';
+import { threadPath } from '@/components/chat/hooks/useThread';
 
 type Props = {
   threads: ThreadSummary[];
@@ -94,10 +95,22 @@ function ThreadRow({
         </div>
       ) : (
         <div className="flex items-center gap-1">
-          <button type="button" className="min-w-0 flex-1 truncate text-left" onClick={() => p.onSelect(t.id)} title={t.title}>
+          {/* A link: it opens in a new tab, and its address can be copied; a plain click opens it here without a reload. */}
+          <a
+            href={threadPath(t.id)}
+            data-testid="thread-link"
+            className="min-w-0 flex-1 truncate text-left"
+            onClick={(e) => {
+              if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+              e.preventDefault();
+              p.onSelect(t.id);
+            }}
+            title={t.title}
+            aria-current={current ? 'page' : undefined}
+          >
             {t.pinned ? '📌 ' : ''}
             {t.title || 'New chat'}
-          </button>
+          </a>
           <span className="hidden gap-1 text-xs group-hover:flex group-focus-within:flex">
             <button type="button" aria-label="Pin" title={t.pinned ? 'Unpin' : 'Pin'} onClick={() => p.onPin(t.id, !t.pinned)}>
               {t.pinned ? 'Unpin' : 'Pin'}

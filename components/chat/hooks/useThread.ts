@@ -6,6 +6,7 @@ import type { AttachmentInfo, ThreadView } from '@/lib/contract/responses';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
 import { useTurnStream } from './useTurnStream';
 
+/** A thread's own address (app/t/[id]; '/' for a new chat): the page's URL and the sidebar's links. */
 export function threadPath(id: string | null) {
   return id ? `/t/${encodeURIComponent(id)}` : '/';
 }
