@@ -1,7 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import { cookies } from 'next/headers';
 import { connection } from 'next/server';
-import { parseTheme, THEME_COOKIE } from '@/lib/client/theme';
+import { parseTheme, THEME_COOKIE } from '@/lib/contract/theme';
 import './globals.css';
 
 export const metadata: Metadata = {

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { parseTheme, THEME_COOKIE, THEMES, type Theme } from '@/lib/client/theme';
+import { parseTheme, themeCookie, THEMES, type Theme } from '@/lib/contract/theme';
 
 const LABEL: Record<Theme, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 
@@ -12,7 +12,7 @@ export function ThemePicker() {
   const choose = (next: Theme) => {
     setTheme(next);
     document.documentElement.dataset.theme = next;
-    document.cookie = `${THEME_COOKIE}=${next}; Path=/; Max-Age=31536000; SameSite=Strict`;
+    document.cookie = themeCookie(next);
   };
   return (
     <fieldset className="mt-2 px-1 text-xs" data-testid="theme-picker">

@@ -13,6 +13,7 @@ import { base, makeRuntime, newThread, params, req, send } from './harness';
 import * as importRoute from './import/route';
 import * as memoriesRoute from './memories/route';
 import * as searchRoute from './search/route';
+import * as settingsRoute from './settings/route';
 import * as messagesRoute from './threads/[id]/messages/route';
 import * as threadExportRoute from './threads/[id]/export/route';
 import * as threadRoute from './threads/[id]/route';
@@ -259,6 +260,61 @@ describe('export and import', () => {
     );
     await refused('%PDF-1.4 binary', /neither a Hearth library file/);
     await refused('', /empty/);
+    // A first line that is not as Hearth writes it: what the file is, and what Hearth expected there.
+    await refused(
+      [lines[0].replace(/,"exportedAt":\d+/, ''), ...lines.slice(1)].join('\n'),
+      /^This is a Hearth library file, but its first line is not as Hearth writes it \(exportedAt: .+\)\. Hearth expects \{"type":"hearth-library","version":1,"exportedAt":<milliseconds since 1970>\} there/,
+    );
+    // A setting no Hearth would save.
+    const setting = JSON.stringify({ type: 'setting', key: 'turnFuel', value: -5, updatedAt: 1 });
+    await refused(
+      [lines[0], setting, ...lines.slice(1, -1), JSON.stringify({ type: 'end', records: JSON.parse(lines.at(-1)!).records + 1 })].join(
+        '\n',
+      ),
+      /^This Hearth library file could not be imported, and nothing was changed: line 2 \(setting\): the setting turnFuel: /,
+    );
+  });
+
+  test("the settings made in the Settings page and the browser's theme travel with the library; what is set here already stays", async () => {
+    const source = runtime();
+    const patched = await settingsRoute.PATCH(
+      req('PATCH', '/api/settings', { assistantName: 'Ember', defaultInstructions: 'Answer in French.', disabledTools: ['web_search'] }),
+    );
+    assert.equal(patched.status, 200);
+    await newThread();
+    const exported = await exportRoute.GET(new Request(`${base}/api/export`, { headers: { cookie: 'hearth-theme=dark' } }));
+    const file = await exported.text();
+    assert.ok(source.settings.current().assistantName === 'Ember');
+
+    const fresh = runtime();
+    assert.equal(fresh.settings.current().assistantName, 'Hearth');
+    const res = await importRoute.POST(
+      new Request(`${base}/api/import`, { method: 'POST', body: file, headers: { 'Content-Type': 'application/x-ndjson' } }),
+    );
+    assert.equal(res.status, 200);
+    const summary = await res.json();
+    assert.equal(summary.added.settings, 3);
+    assert.equal(summary.theme, 'dark', 'this browser had chosen no theme');
+    assert.match(res.headers.get('set-cookie') ?? '', /^hearth-theme=dark; Path=\/; Max-Age=31536000; SameSite=Strict$/);
+    const now = fresh.settings.current();
+    assert.deepEqual([now.assistantName, now.defaultInstructions, now.disabledTools], ['Ember', 'Answer in French.', ['web_search']]);
+    // Again, from a browser with its own theme: nothing changes, the theme chosen here stays.
+    const again = await importRoute.POST(
+      new Request(`${base}/api/import`, {
+        method: 'POST',
+        body: file,
+        headers: { 'Content-Type': 'application/x-ndjson', cookie: 'hearth-theme=light' },
+      }),
+    );
+    const twice = await again.json();
+    assert.deepEqual([twice.added.settings, twice.alreadyHere.settings, twice.theme], [0, 3, undefined]);
+    assert.equal(again.headers.get('set-cookie'), null);
+
+    // A Hearth with its own name keeps it; the settings it has not made come from the file.
+    const mine = runtime();
+    await settingsRoute.PATCH(req('PATCH', '/api/settings', { assistantName: 'Mine' }));
+    await importBody(file);
+    assert.deepEqual([mine.settings.current().assistantName, mine.settings.current().defaultInstructions], ['Mine', 'Answer in French.']);
   });
 });
 

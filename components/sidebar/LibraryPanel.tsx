@@ -42,7 +42,10 @@ export function LibraryPanel({ onImport }: { onImport: (file: File) => Promise<I
             setBusy(true);
             setMessage(null);
             try {
-              setMessage({ ok: true, text: describe(await onImport(file)) });
+              const summary = await onImport(file);
+              // The file's theme, when this browser had none chosen (the server set its cookie too).
+              if (summary.theme) document.documentElement.dataset.theme = summary.theme;
+              setMessage({ ok: true, text: describe(summary) });
             } catch (err) {
               setMessage({ ok: false, text: (err as Error).message });
             } finally {
@@ -71,7 +74,8 @@ function describe(s: ImportSummary): string {
     plural(s.added.messages, 'message'),
     plural(s.added.memories, 'fact'),
     plural(s.added.files, 'file'),
+    ...(s.added.settings ? [plural(s.added.settings, 'setting')] : []),
   ].join(', ');
-  const here = s.alreadyHere.threads + s.alreadyHere.messages + s.alreadyHere.memories;
-  return `Imported ${added}.${here ? ` ${plural(here, 'item')} already here kept as they were.` : ''}`;
+  const here = s.alreadyHere.threads + s.alreadyHere.messages + s.alreadyHere.memories + s.alreadyHere.settings;
+  return `Imported ${added}.${here ? ` ${plural(here, 'item')} already here kept as they were.` : ''}${s.theme ? ' The theme came too.' : ''}`;
 }

@@ -89,6 +89,7 @@ export type AttachmentRow = {
   height?: number | null;
   created_at: number;
 };
+export type SettingRow = { key: string; value: string; updated_at: number };
 export type MemoryRow = { id: string; text: string; created_at: number; updated_at: number };
 
 export function libraryQueries(db: Db) {
@@ -107,6 +108,11 @@ export function libraryQueries(db: Db) {
   return {
     libraryThreadIds(): string[] {
       return all<{ id: string }>('SELECT id FROM threads ORDER BY created_at, id').map((r) => r.id);
+    },
+
+    /** What the Settings page changed, as stored (values are JSON text). */
+    settingRows(): SettingRow[] {
+      return all('SELECT key, value, updated_at FROM settings ORDER BY key');
     },
 
     memoryRows(): MemoryRow[] {
@@ -146,6 +152,9 @@ export function libraryQueries(db: Db) {
     looseDecisionRows(): DecisionRow[] {
       return all('SELECT * FROM decision_records WHERE thread_id IS NULL ORDER BY id');
     },
+
+    /** A setting from a file, unless this Hearth has set its own. */
+    importSetting: (row: SettingRow) => insert('settings', row),
 
     importMemory(row: MemoryRow): boolean {
       // The same fact under another id is the same fact.

@@ -1,3 +1,4 @@
+import { cookieValue } from '@/lib/api/cookies';
 import { createHash, randomBytes } from 'node:crypto';
 
 /**
@@ -49,12 +50,7 @@ export class SessionBook {
 
 /** The session token in a Cookie header, if any. */
 export function sessionTokenFrom(cookieHeader: string | null | undefined): string | undefined {
-  if (!cookieHeader) return undefined;
-  for (const part of cookieHeader.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+  return cookieValue(cookieHeader, SESSION_COOKIE);
 }
 
 /**

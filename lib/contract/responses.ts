@@ -139,10 +139,28 @@ export type SearchResult = {
   createdAt: number;
   attachment?: { id: string; name: string };
 };
-type Counts = Record<
-  'memories' | 'threads' | 'messages' | 'decisions' | 'turns' | 'turnEvents' | 'turnSteps' | 'toolCalls' | 'attachments' | 'files',
-  number
->;
-export type ImportSummary = { source: 'library' | 'thread'; added: Counts; alreadyHere: Counts };
+/** What an import counts: rows of each kind, and the settings the page had changed. */
+export type ImportCounted =
+  | 'settings'
+  | 'memories'
+  | 'threads'
+  | 'messages'
+  | 'decisions'
+  | 'turns'
+  | 'turnEvents'
+  | 'turnSteps'
+  | 'toolCalls'
+  | 'attachments'
+  | 'files';
+/**
+ * POST /api/import. `theme`: the file's theme, when it was applied to this browser (it had none
+ * of its own chosen); a theme chosen here is kept, as every setting already made here is.
+ */
+export type ImportSummary = {
+  source: 'library' | 'thread';
+  added: Record<ImportCounted, number>;
+  alreadyHere: Record<ImportCounted, number>;
+  theme?: 'light' | 'dark' | 'system';
+};
 
 export type StreamedEvent = TurnEvent & { seq: number };

@@ -10,7 +10,10 @@ import { FILE_CHUNK_BYTES, LIBRARY_FORMAT, LIBRARY_VERSION, type LibraryRecord }
  * more only as the client takes it, so a library of any size costs little memory.
  */
 
-export type ExportStore = Pick<ReturnType<typeof libraryQueries>, 'libraryThreadIds' | 'memoryRows' | 'threadRows' | 'looseDecisionRows'>;
+export type ExportStore = Pick<
+  ReturnType<typeof libraryQueries>,
+  'libraryThreadIds' | 'settingRows' | 'memoryRows' | 'threadRows' | 'looseDecisionRows'
+>;
 
 /** About this much is handed to the client per pull. */
 const PULL_BYTES = 256 * 1024;
@@ -28,10 +31,20 @@ function asRecord(type: LibraryRecord['type'], row: object, change: Record<strin
   return out as LibraryRecord;
 }
 
-function* records(store: ExportStore, files: FileStore, now: number): Generator<LibraryRecord | Record<string, unknown>> {
+function* records(store: ExportStore, files: FileStore, now: number, theme?: string): Generator<LibraryRecord | Record<string, unknown>> {
   yield { type: LIBRARY_FORMAT, version: LIBRARY_VERSION, exportedAt: now };
   let count = 0;
   const counted = <T>(r: T) => (count++, r);
+  for (const s of store.settingRows()) {
+    let value: unknown;
+    try {
+      value = JSON.parse(s.value);
+    } catch {
+      continue; // unreadable: Hearth uses the default for it, and so will the import
+    }
+    yield counted({ type: 'setting', key: s.key, value, updatedAt: s.updated_at } as LibraryRecord);
+  }
+  if (theme) yield counted({ type: 'setting', key: 'theme', value: theme, updatedAt: now } as LibraryRecord);
   for (const m of store.memoryRows()) yield counted(asRecord('memory', m));
   const sent = new Set<string>();
   for (const threadId of store.libraryThreadIds()) {
@@ -92,8 +105,19 @@ function* fileChunks(files: FileStore, sha256: string, part: FilePart, kind: Fil
 }
 
 /** The library file as a byte stream, produced as the client reads it. */
-export function exportLibrary({ store, files, now }: { store: ExportStore; files: FileStore; now: number }): ReadableStream<Uint8Array> {
-  const source = records(store, files, now);
+/** `theme`: the exporting browser's theme (a cookie, no server setting), carried so an import can bring it back. */
+export function exportLibrary({
+  store,
+  files,
+  now,
+  theme,
+}: {
+  store: ExportStore;
+  files: FileStore;
+  now: number;
+  theme?: string;
+}): ReadableStream<Uint8Array> {
+  const source = records(store, files, now, theme);
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>(
     {

@@ -7,7 +7,7 @@ import { isMimeType } from '@/lib/attachments/mime';
  *
  *   {"type":"hearth-library","version":1,"exportedAt":…}
  *
- * then memory facts, then each thread followed by its rows (messages, decisions, turns and
+ * then the settings changed in the Settings page (and the exporting browser's theme), then memory facts, then each thread followed by its rows (messages, decisions, turns and
  * their event logs, tool calls, attachments), each attached file's bytes as base64 chunks
  * right after its attachment. Ids are kept, so importing a file twice changes nothing: a row
  * whose id is already there is left as it is.
@@ -120,6 +120,8 @@ const seq = z.number().int().min(1).max(10_000_000);
 export const headerSchema = z.object({ type: z.literal(LIBRARY_FORMAT), version: z.number().int(), exportedAt: time }).strict();
 
 export const recordSchema = z.discriminatedUnion('type', [
+  /** A setting the Settings page changed (lib/settings), or `theme`: the exporting browser's theme. */
+  z.object({ type: z.literal('setting'), key: text(100), value: jsonValue, updatedAt: time }).strict(),
   z.object({ type: z.literal('memory'), id, text: text(1000), createdAt: time, updatedAt: time }).strict(),
   z
     .object({

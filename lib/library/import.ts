@@ -2,9 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { hasExtractedText, type FileKind, type FileStore } from '@/lib/attachments/file-store';
 import type { libraryQueries } from '@/db/queries/library';
-import { asStorageFull, HearthError } from '@/lib/errors';
+import { asStorageFull, hasErrorCode, HearthError } from '@/lib/errors';
 import { describeIssue, headerSchema, LIBRARY_FORMAT, LIBRARY_VERSION, MAX_LINE_BYTES, recordSchema, type LibraryRecord } from './format';
 import { threadJsonRecords, THREAD_JSON_MAX_BYTES } from './thread-json';
+import { z } from 'zod';
+import type { ImportCounted, ImportSummary } from '@/lib/contract/responses';
+import { SETTING_KEYS, SETTING_SHAPES, type SettingKey } from '@/lib/settings/settings';
 
 /**
  * POST /api/import: a library file (format.ts) or one thread's JSON export, applied all or
@@ -35,11 +38,11 @@ export type ImportStore = Pick<
   | 'messageOfThread'
   | 'turnThread'
   | 'attachmentByHash'
+  | 'importSetting'
 > & { transaction<T>(fn: () => T): T };
 
-type Counted =
-  'memories' | 'threads' | 'messages' | 'decisions' | 'turns' | 'turnEvents' | 'turnSteps' | 'toolCalls' | 'attachments' | 'files';
-export type ImportSummary = { source: 'library' | 'thread'; added: Record<Counted, number>; alreadyHere: Record<Counted, number> };
+type Counted = ImportCounted;
+export type { ImportSummary };
 
 type StagedFile = { sha256: string; part: 'original' | 'text'; kind: FileKind; tmp: string };
 export type StagedImport = {
@@ -52,6 +55,12 @@ export type StagedImport = {
 };
 
 const bad = (message: string) => new HearthError('bad_request', message);
+
+/** A library file's fault, said as what the file is and that nothing changed, then where and what is wrong. */
+function inLibraryFile(err: unknown): unknown {
+  if (!hasErrorCode(err, 'bad_request') || /^This /.test((err as Error).message)) return err;
+  return bad(`This Hearth library file could not be imported, and nothing was changed: ${(err as Error).message}`);
+}
 
 /** Splits a byte stream into lines, refusing a body over maxBytes. Each byte is looked at once. */
 class LineReader {
@@ -153,13 +162,19 @@ export async function stageImport(
     return stageThreadJson(whole, knownAttachment);
   }
   const header = headerSchema.safeParse(head);
-  if (!header.success) throw bad(`line 1: ${describeIssue(header.error)}`);
+  if (!header.success) {
+    throw bad(
+      `This is a Hearth library file, but its first line is not as Hearth writes it (${describeIssue(header.error)}). Hearth expects {"type":"${LIBRARY_FORMAT}","version":${LIBRARY_VERSION},"exportedAt":<milliseconds since 1970>} there: export the library again, or put that line back as it was.`,
+    );
+  }
   if (header.data.version > LIBRARY_VERSION) {
     throw bad(
       `This library file is version ${header.data.version}; this Hearth reads version ${LIBRARY_VERSION}. Update Hearth to import it.`,
     );
   }
-  return stageLibrary(reader, files);
+  return stageLibrary(reader, files).catch((err: unknown) => {
+    throw inLibraryFile(err);
+  });
 }
 
 function stageThreadJson(bytes: Buffer, knownAttachment: ImportStore['attachmentByHash']): StagedImport {
@@ -295,6 +310,7 @@ function* readRecords(file: string): Generator<{ line: number; record: LibraryRe
 }
 
 const zero = (): Record<Counted, number> => ({
+  settings: 0,
   memories: 0,
   threads: 0,
   messages: 0,
@@ -320,9 +336,10 @@ export function applyImport(store: ImportStore, staged: StagedImport, files: Fil
       const lastMessage = new Map<string, string>();
       for (const { line, record } of staged.records()) {
         try {
-          applyRecord(store, record, { decisionIds, lastMessage }, count);
+          applyRecord(store, record, { decisionIds, lastMessage, summary }, count);
         } catch (err) {
-          throw explain(line, record, err);
+          const explained = explain(line, record, err);
+          throw staged.source === 'library' ? inLibraryFile(explained) : explained;
         }
       }
       for (const f of staged.files) {
@@ -357,10 +374,24 @@ function asRow<T>(record: LibraryRecord, change: Record<string, (value: unknown)
 function applyRecord(
   store: ImportStore,
   r: LibraryRecord,
-  { decisionIds, lastMessage }: { decisionIds: Map<number, number>; lastMessage: Map<string, string> },
+  { decisionIds, lastMessage, summary }: { decisionIds: Map<number, number>; lastMessage: Map<string, string>; summary: ImportSummary },
   count: (what: Counted, added: boolean) => void,
 ) {
   switch (r.type) {
+    case 'setting': {
+      // The browser's theme is no server setting: the route gives it to the page (summary.theme).
+      if (r.key === 'theme') {
+        summary.theme = z.enum(['light', 'dark', 'system']).parse(r.value);
+        return;
+      }
+      // A setting of another Hearth version that this one does not have is left out.
+      if (!(SETTING_KEYS as string[]).includes(r.key)) return;
+      const key = r.key as SettingKey;
+      const parsed = SETTING_SHAPES[key].safeParse(r.value);
+      if (!parsed.success) throw bad(`the setting ${key}: ${parsed.error.issues[0].message}`);
+      // A setting already made in this Hearth stays as it is, as every row already here does.
+      return count('settings', store.importSetting({ key, value: JSON.stringify(parsed.data), updated_at: r.updatedAt }));
+    }
     case 'memory':
       return count('memories', store.importMemory(asRow(r)));
     case 'thread':

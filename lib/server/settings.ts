@@ -43,8 +43,13 @@ export class SettingsService {
   }
 
   update(patch: SettingsPatch, now: number) {
-    const before = this.current();
     this.store.writeSettings({ ...patchRows(patch), now });
+    return this.reread();
+  }
+
+  /** Reads the stored settings again (an import wrote some), telling `onChange` what changed. */
+  reread() {
+    const before = this.current();
     this.cached = null;
     const after = this.current();
     const changed = (Object.keys(after) as SettingKey[]).filter((k) => JSON.stringify(after[k]) !== JSON.stringify(before[k]));

@@ -1,4 +1,6 @@
 import { handle, otherMethods } from '@/lib/api/http';
+import { cookieValue } from '@/lib/api/cookies';
+import { THEME_COOKIE, THEMES } from '@/lib/contract/theme';
 import { exportLibrary } from '@/lib/library/export';
 import { getRuntime } from '@/lib/server/runtime';
 
@@ -12,7 +14,10 @@ export function GET(request: Request) {
     const { store, files } = getRuntime();
     const now = Date.now();
     const day = new Date(now).toISOString().slice(0, 10);
-    return new Response(exportLibrary({ store, files, now }), {
+    // The browser's theme goes with the library only when one was chosen (else the system's stands).
+    const chosen = cookieValue(request.headers.get('cookie'), THEME_COOKIE);
+    const theme = (THEMES as readonly string[]).includes(chosen ?? '') ? chosen : undefined;
+    return new Response(exportLibrary({ store, files, now, theme }), {
       headers: {
         'Content-Type': 'application/x-ndjson; charset=utf-8',
         'Content-Disposition': `attachment; filename="hearth-library-${day}.jsonl"`,

@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
+import { cookieValue } from '@/lib/api/cookies';
 import { handle, json, otherMethods } from '@/lib/api/http';
+import { THEME_COOKIE, themeCookie } from '@/lib/contract/theme';
 import { HearthError } from '@/lib/errors';
 import { applyImport, stageImport } from '@/lib/library/import';
 import { getRuntime } from '@/lib/server/runtime';
@@ -25,15 +27,20 @@ export function POST(request: Request) {
     request,
     async () => {
       if (!request.body) throw new HearthError('bad_request', 'The request has no body: send the library file.');
-      const { config, store, files, updates } = getRuntime();
+      const { config, store, files, updates, settings } = getRuntime();
       const maxBytes = config.HEARTH_MAX_IMPORT_MB * 1024 * 1024;
       if (Number(request.headers.get('content-length') ?? 0) > maxBytes) {
         throw new HearthError('too_large', `The import is larger than ${config.HEARTH_MAX_IMPORT_MB} MB (HEARTH_MAX_IMPORT_MB).`);
       }
       const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>);
       const staged = await stageImport(body, { files, maxBytes, knownAttachment: store.attachmentByHash });
-      const summary = applyImport(store, staged, files);
+      const { theme, ...summary } = applyImport(store, staged, files);
+      if (summary.added.settings > 0) settings.reread();
       updates.publish({ type: 'library' });
+      // The file's theme comes into this browser only where none was chosen here (as a setting already made here stays).
+      if (theme && !cookieValue(request.headers.get('cookie'), THEME_COOKIE)) {
+        return json({ ...summary, theme }, 200, { 'Set-Cookie': themeCookie(theme) });
+      }
       return json(summary);
     },
     LIBRARY_FILE,
