@@ -35,6 +35,8 @@ export type RuntimeOptions = {
   dataDir?: string;
   /** Addresses the SSRF guard treats as public (the local stand-ins of outside sites). */
   allowAddress?: (address: string) => boolean;
+  /** The server's log; by default kept in `serverLog` (a model server a test stopped is expected to be "down"). */
+  log?: (message: string) => void;
 };
 
 /** What the double was asked for turns: everything but the background title calls. */
@@ -43,6 +45,9 @@ export const turnRequests = (double: { requests: DoubleRequest[] }) => double.re
 export const rounds = (double: { requests: DoubleRequest[] }) => turnRequests(double).filter((r) => !r.schema);
 
 /** A fresh runtime on an empty data folder, installed as the one the routes use. */
+/** What the runtimes of this test file logged, for a test that asserts on it, instead of the test run's output. */
+export const serverLog: string[] = [];
+
 export function makeRuntime(opts: RuntimeOptions): Runtime {
   const dataDir = opts.dataDir ?? makeTempDir('hearth-api');
   const config = parseConfig({
@@ -58,6 +63,7 @@ export function makeRuntime(opts: RuntimeOptions): Runtime {
     model: opts.model,
     now: opts.now,
     allowAddress: opts.allowAddress,
+    log: opts.log ?? ((m) => serverLog.push(m)),
   });
   setRuntime(runtime);
   return runtime;

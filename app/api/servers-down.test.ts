@@ -5,7 +5,7 @@ import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
 import { setRuntime, type Runtime } from '@/lib/server/runtime';
 import { isTitleRequest } from '@/lib/turns/titles';
-import { makeRuntime, newThread, rounds, send, type Ev } from './harness';
+import { makeRuntime, newThread, rounds, send, serverLog, type Ev } from './harness';
 
 /**
  * Two llama-servers behind LLAMA_URL, each with a side slot (so checks run beside the rounds),
@@ -102,7 +102,8 @@ async function silenceable(target: LlamaDouble) {
 }
 
 describe('a model server that stops between turns', () => {
-  test('one that goes silent (connected, answering nothing) misses its deadline and its threads move', async () => {
+  test('one that goes silent (connected, answering nothing) misses its deadline and its threads move', async (t) => {
+    const warned = t.mock.method(console, 'warn');
     const [a, b] = [await double(), await double()];
     const relay = await silenceable(a);
     try {
@@ -121,6 +122,9 @@ describe('a model server that stops between turns', () => {
         [false, true],
       );
       assert.match(runtime.models.status[0].error ?? '', /sent nothing back within 300 ms/);
+      // Said in the server's log, which a test keeps out of the run's output (it printed there before).
+      assert.ok(serverLog.some((m) => new RegExp(`model server ${relay.url} is down .*turns go to the others`).test(m)));
+      assert.equal(warned.mock.callCount(), 0, 'nothing the test expects is printed');
     } finally {
       await relay.close();
     }

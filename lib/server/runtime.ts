@@ -52,7 +52,8 @@ type Holder = { [key]?: Runtime };
 
 /**
  * `model` stands in for the servers of LLAMA_URL (tests hand in a scripted one); `now` for the
- * clock (the identity block carries the hour, so a test of the prompt's prefix fixes it).
+ * clock (the identity block carries the hour, so a test of the prompt's prefix fixes it); `log`
+ * for the server's log (stderr; tests keep what they expect to hear out of their output).
  */
 export function buildRuntime(
   config: Config,
@@ -62,7 +63,14 @@ export function buildRuntime(
     now = Date.now,
     allowAddress,
     withoutTools,
-  }: { model?: ModelClient; now?: () => number; allowAddress?: (address: string) => boolean; withoutTools?: readonly string[] } = {},
+    log = (m) => console.warn(m),
+  }: {
+    model?: ModelClient;
+    now?: () => number;
+    allowAddress?: (address: string) => boolean;
+    withoutTools?: readonly string[];
+    log?: (message: string) => void;
+  } = {},
 ): Runtime {
   const poolFor = (s: Settings) =>
     new ModelPool(
@@ -79,13 +87,13 @@ export function buildRuntime(
               model: server.model || undefined,
             }),
           })),
-      { slots: s.modelSlots ?? undefined, recheckMs: config.MODEL_RECHECK_MS, log: (m) => console.warn(m) },
+      { slots: s.modelSlots ?? undefined, recheckMs: config.MODEL_RECHECK_MS, log },
     );
   const files = FileStore.of(config.DATA_DIR);
   const updates = new LibraryUpdates();
   // The user's MCP servers connect in the background; their tools join the set once ready.
   const toolServers = new ToolServers(config.HEARTH_MCP_CONFIG ?? path.join(config.DATA_DIR, 'mcp.json'), {
-    log: (m) => console.warn(m),
+    log,
   });
   const memory = memoryBook({ store, updates });
   // The tool schemas are computed when a set is made: once, and again when a setting they use changes.
@@ -143,7 +151,7 @@ export function buildRuntime(
             store,
             models: { idle: () => models.idle() },
             onTitle: (id, title) => updates.publish({ type: 'thread', id, title }),
-            log: (m) => console.warn(m),
+            log,
           })
         : undefined,
     imageData: ({ sha256, mime }) => {
@@ -152,7 +160,7 @@ export function buildRuntime(
     },
     approvalTimeoutMs: config.HEARTH_APPROVAL_TIMEOUT_S * 1000,
     allowAlways: (server, tool) => toolServers.allowAlways(server, tool),
-    log: (m) => console.warn(m),
+    log,
   });
   const auth = createAuth(config, store, now);
   // The proxy and the streaming routes check sessions through this gate (lib/auth/gate.ts).
