@@ -74,6 +74,9 @@ test('live checks: SearXNG answers a test search; a server that is not there say
   await page.getByTestId('check-server').nth(1).click();
   await expect(page.getByTestId('server-check').nth(1)).toHaveAttribute('data-ok', 'false');
   await expect(page.getByTestId('server-check').nth(1)).toContainText('Cannot be used');
+  // What was tried and what to do, not fetch's "fetch failed".
+  await expect(page.getByTestId('server-check').nth(1)).toContainText('Tried GET http://127.0.0.1:9/v1/models');
+  await expect(page.getByTestId('server-check').nth(1)).not.toContainText('fetch failed');
   await page.getByLabel('Remove server 2').click();
 
   await page.getByLabel('Timezone', { exact: true }).fill('Mars/Olympus');
@@ -94,4 +97,50 @@ test('a tool switched off in Settings is not offered: web search off, a current 
   await chat.waitForAnswer();
   await expect(chat.lastAnswer().locator('[data-testid="tool-call"][data-tool="web_search"]')).toHaveCount(0);
   await expect(chat.lastAnswer().getByTestId('answer')).toContainText('Web search is off here');
+});
+
+for (const size of [
+  { name: 'desktop', width: 1280, height: 720 },
+  { name: 'phone', width: 390, height: 700 },
+]) {
+  test(`on a ${size.name} the whole form is reachable: its end is never under the Save bar, and only the form scrolls`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.goto('/settings');
+    const form = page.getByTestId('settings-form');
+    await form.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    const picker = await page.getByTestId('theme-picker').boundingBox();
+    const bar = await page.getByTestId('settings-bar').boundingBox();
+    expect(picker && bar).toBeTruthy();
+    expect(picker!.y + picker!.height).toBeLessThanOrEqual(bar!.y);
+    // The page itself does not scroll: the bar stays put and a focus move scrolls the form.
+    expect(await page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight)).toBe(true);
+    expect(await page.getByTestId('settings-bar').evaluate((el) => getComputedStyle(el).backgroundColor)).not.toMatch(/rgba\(.*, 0\.\d+\)/);
+    const name = page.locator('#setting-assistantName-input');
+    await name.focus();
+    await expect(name).toBeInViewport();
+  });
+}
+
+test('leaving with unsaved changes asks first; staying keeps them, leaving goes back to the chats', async ({ page }) => {
+  await page.goto('/settings');
+  await page.locator('#setting-assistantName-input').fill('Ember');
+  await expect(page.getByTestId('settings-bar')).toContainText('1 unsaved change');
+  let asked = '';
+  page.once('dialog', (d) => {
+    asked = d.message();
+    void d.dismiss();
+  });
+  await page.getByTestId('back-to-chat').click();
+  await expect.poll(() => asked).toBe('1 unsaved change will be lost. Leave without saving?');
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.locator('#setting-assistantName-input')).toHaveValue('Ember');
+  page.once('dialog', (d) => void d.accept());
+  await page.getByTestId('back-to-chat').click();
+  await expect(page).toHaveURL(/\/$/);
+  // Nothing was saved.
+  expect(((await (await page.request.get('/api/settings')).json()) as { settings: { assistantName: string } }).settings.assistantName).toBe(
+    'Hearth',
+  );
 });

@@ -209,14 +209,17 @@ describe('memory from the chat', () => {
       ['The user is vegetarian.'],
     );
 
-    // The fact is recalled after the history, in the question's context block.
-    await send(id, 'Any vegetarian dinner ideas?');
+    // The fact applies without sharing a word with the question: it is in the system block, and the answer names it.
+    const suggested = await send(id, 'Suggest a dinner recipe for me.');
     const round = rounds(double).at(-1)!;
-    assert.match(
-      String(round.messages.at(-1)!.content),
-      /What you remember about the user[\s\S]*- The user is vegetarian\.[\s\S]*\[End of context\]\n\nAny vegetarian dinner ideas\?$/,
-    );
-    assert.equal(round.messages.at(-1)!.role, 'user');
+    assert.match(String(round.messages[0].content), /What you know about the user[^\n]*\n- The user is vegetarian\.$/);
+    assert.doesNotMatch(String(round.messages.at(-1)!.content), /What you remember/, 'not again in the question');
+    const suggestion = suggested.find((e) => e.type === 'message');
+    assert.ok(suggestion?.type === 'message' && /you are vegetarian, try a chickpea/.test(suggestion.content), JSON.stringify(suggestion));
+    const used = suggested.find((e) => e.type === 'memory');
+    assert.deepEqual(used, { type: 'memory', facts: ['The user is vegetarian.'], seq: used?.seq });
+    const shown = (await getThread(id)).body.messages.at(-1);
+    assert.deepEqual(shown.remembered, ['The user is vegetarian.'], 'kept with the answer, after a reload too');
 
     const forgot = await send(id, "Forget that I'm vegetarian");
     const gone = forgot.find((e) => e.type === 'tool_result');

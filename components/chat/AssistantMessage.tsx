@@ -24,6 +24,8 @@ export type AssistantProps = {
   decisions: DecisionRecord[];
   setAside: SetAsideDraft[];
   calculation?: { expression: string; result: string; exact: boolean; fraction?: string };
+  /** The memory facts the answer drew on. */
+  remembered?: string[];
   /** The model's thinking, each call's, where it stood among the tool calls (a stored one is done). */
   thinking?: (Omit<ThinkingBlock, 'done'> & { done?: boolean })[];
   /** The finished turn's figures. */
@@ -377,6 +379,21 @@ export function AssistantMessage(p: AssistantProps) {
       {visibleText ? (
         <div data-testid="answer">
           <Markdown text={visibleText} />
+          {!p.streaming && p.remembered && p.remembered.length > 0 && (
+            <p
+              data-testid="remembered"
+              className="mt-1 text-xs text-stone-600 dark:text-stone-400"
+              title="Facts from Memory (in the sidebar) that this answer drew on; edit or forget them there."
+            >
+              From memory:{' '}
+              {p.remembered.map((f, i) => (
+                <span key={i}>
+                  {i > 0 ? '; ' : ''}
+                  <span data-testid="remembered-fact">{f}</span>
+                </span>
+              ))}
+            </p>
+          )}
           {!p.streaming && (
             <div className="mt-1 flex items-center justify-between gap-2">
               {p.stats ? <Figures stats={p.stats} tools={p.toolCalls.map((c) => c.name)} /> : <span />}

@@ -134,7 +134,13 @@ export function ChatApp({
         }
         footer={
           <>
-            <MemoryPanel facts={memories.memories} error={memories.error} onAdd={memories.add} onForget={memories.forget} />
+            <MemoryPanel
+              facts={memories.memories}
+              error={memories.error}
+              onAdd={memories.add}
+              onEdit={memories.edit}
+              onForget={memories.forget}
+            />
             <LibraryPanel
               onImport={async (file) => {
                 const summary = await api.importLibrary(file);

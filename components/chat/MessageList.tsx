@@ -59,6 +59,7 @@ function LiveAnswer({ live, onApproval }: { live: LiveTurnState; onApproval: Mes
       approvals={live.approvals}
       onApproval={onApproval}
       calculation={live.calculation}
+      remembered={live.remembered}
       stats={live.stats}
     />
   );
@@ -117,6 +118,7 @@ function StoredAnswer({ m, busy, actions }: { m: MessageView; busy: boolean; act
         setAside={m.setAside}
         thinking={m.thinking}
         calculation={m.calculation ?? undefined}
+        remembered={m.remembered}
         stats={m.stats ?? undefined}
       />
       <MessageActions

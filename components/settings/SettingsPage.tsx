@@ -93,6 +93,19 @@ export function SettingsPage() {
     () => (view && draft ? (Object.keys(draft) as Key[]).filter((k) => JSON.stringify(draft[k]) !== JSON.stringify(view.settings[k])) : []),
     [view, draft],
   );
+  const unsaved = changed.length;
+
+  // Leaving with unsaved changes asks first: closing the tab or reloading (the browser's own
+  // question), and going back to the chats (ours).
+  useEffect(() => {
+    if (unsaved === 0) return;
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [unsaved]);
 
   if (!view || !draft) {
     return <main className="mx-auto max-w-3xl p-6">{status ? <p role="alert">{status.text}</p> : <p>Loading settings…</p>}</main>;
@@ -152,343 +165,357 @@ export function SettingsPage() {
   const timezones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
 
   return (
-    <main className="h-dvh overflow-y-auto">
-      <div className="mx-auto max-w-3xl space-y-4 p-4 pb-24 sm:p-6">
-        <header className="flex items-center gap-3">
-          <Link href="/" className="text-sm underline" data-testid="back-to-chat">
-            ← Chats
-          </Link>
-          <h1 className="text-xl font-semibold">Settings</h1>
-        </header>
+    // The form scrolls in its own region and the Save bar sits below it, never over it: the last
+    // setting is reachable, focus moves scroll the form, and nothing shows through the bar.
+    <main className="flex h-dvh flex-col">
+      <div data-testid="settings-form" className="min-h-0 flex-1 overflow-y-auto">
+        <div className="mx-auto max-w-3xl space-y-4 p-4 sm:p-6">
+          <header className="flex items-center gap-3">
+            <Link
+              href="/"
+              className="text-sm underline"
+              data-testid="back-to-chat"
+              onClick={(e) => {
+                if (unsaved && !window.confirm(`${unsavedWords(unsaved)} will be lost. Leave without saving?`)) e.preventDefault();
+              }}
+            >
+              ← Chats
+            </Link>
+            <h1 className="text-xl font-semibold">Settings</h1>
+          </header>
 
-        <Section
-          title="Model servers"
-          hint="The llama-servers replies go to. Each is asked how it is when the page opens and when you press Check."
-        >
-          <ul className="space-y-3" data-testid="model-servers">
-            {draft.modelServers.map((server, i) => (
-              <li key={i} className="space-y-1" data-testid="model-server">
-                <div className="flex flex-wrap gap-2">
-                  <input
-                    aria-label={`Server ${i + 1} URL`}
-                    data-testid="server-url"
-                    className={`${inputClass} min-w-0 flex-[2]`}
-                    value={server.url}
-                    placeholder="http://127.0.0.1:8080/v1"
-                    onChange={(e) =>
-                      set(
-                        'modelServers',
-                        draft.modelServers.map((s, j) => (j === i ? { ...s, url: e.target.value } : s)),
-                      )
-                    }
-                  />
-                  <input
-                    aria-label={`Server ${i + 1} model name`}
-                    data-testid="server-model"
-                    className={`${inputClass} min-w-0 flex-1`}
-                    value={server.model}
-                    placeholder="model name (optional)"
-                    onChange={(e) =>
-                      set(
-                        'modelServers',
-                        draft.modelServers.map((s, j) => (j === i ? { ...s, model: e.target.value } : s)),
-                      )
-                    }
-                  />
-                  <button
-                    type="button"
-                    data-testid="check-server"
-                    className={buttonClass}
-                    onClick={() => void checkServer(server.url, server.model)}
-                  >
-                    Check
-                  </button>
-                  {draft.modelServers.length > 1 && (
-                    <button
-                      type="button"
-                      aria-label={`Remove server ${i + 1}`}
-                      className={buttonClass}
-                      onClick={() =>
+          <Section
+            title="Model servers"
+            hint="The llama-servers replies go to. Each is asked how it is when the page opens and when you press Check."
+          >
+            <ul className="space-y-3" data-testid="model-servers">
+              {draft.modelServers.map((server, i) => (
+                <li key={i} className="space-y-1" data-testid="model-server">
+                  <div className="flex flex-wrap gap-2">
+                    <input
+                      aria-label={`Server ${i + 1} URL`}
+                      data-testid="server-url"
+                      className={`${inputClass} min-w-0 flex-[2]`}
+                      value={server.url}
+                      placeholder="http://127.0.0.1:8080/v1"
+                      onChange={(e) =>
                         set(
                           'modelServers',
-                          draft.modelServers.filter((_, j) => j !== i),
+                          draft.modelServers.map((s, j) => (j === i ? { ...s, url: e.target.value } : s)),
                         )
                       }
+                    />
+                    <input
+                      aria-label={`Server ${i + 1} model name`}
+                      data-testid="server-model"
+                      className={`${inputClass} min-w-0 flex-1`}
+                      value={server.model}
+                      placeholder="model name (optional)"
+                      onChange={(e) =>
+                        set(
+                          'modelServers',
+                          draft.modelServers.map((s, j) => (j === i ? { ...s, model: e.target.value } : s)),
+                        )
+                      }
+                    />
+                    <button
+                      type="button"
+                      data-testid="check-server"
+                      className={buttonClass}
+                      onClick={() => void checkServer(server.url, server.model)}
                     >
-                      Remove
+                      Check
                     </button>
-                  )}
-                </div>
-                <CheckResult check={checks[server.url]} />
-              </li>
-            ))}
-          </ul>
-          <div className="flex items-center gap-2">
-            <button
-              type="button"
-              data-testid="add-server"
-              className={buttonClass}
-              onClick={() => set('modelServers', [...draft.modelServers, { url: '', model: '' }])}
-            >
-              Add a server
-            </button>
-            {view.overridden.includes('modelServers') && (
+                    {draft.modelServers.length > 1 && (
+                      <button
+                        type="button"
+                        aria-label={`Remove server ${i + 1}`}
+                        className={buttonClass}
+                        onClick={() =>
+                          set(
+                            'modelServers',
+                            draft.modelServers.filter((_, j) => j !== i),
+                          )
+                        }
+                      >
+                        Remove
+                      </button>
+                    )}
+                  </div>
+                  <CheckResult check={checks[server.url]} />
+                </li>
+              ))}
+            </ul>
+            <div className="flex items-center gap-2">
               <button
                 type="button"
-                data-testid="reset-modelServers"
-                className="text-xs underline"
-                onClick={() => void reset('modelServers')}
-              >
-                Default servers
-              </button>
-            )}
-          </div>
-          {field(
-            'modelSlots',
-            'Slots per server',
-            <input
-              id="setting-modelSlots-input"
-              type="number"
-              min={1}
-              max={64}
-              className={`${inputClass} w-32`}
-              value={draft.modelSlots ?? ''}
-              placeholder="as the server says"
-              onChange={(e) => set('modelSlots', e.target.value === '' ? null : Number(e.target.value))}
-            />,
-            'Leave empty to use what each server reports (llama-server --parallel).',
-          )}
-        </Section>
-
-        <Section title="The assistant">
-          {field(
-            'assistantName',
-            'Name',
-            <input
-              id="setting-assistantName-input"
-              className={inputClass}
-              value={draft.assistantName}
-              onChange={(e) => set('assistantName', e.target.value)}
-            />,
-          )}
-          {field(
-            'defaultInstructions',
-            'Instructions for every conversation',
-            <textarea
-              id="setting-defaultInstructions-input"
-              rows={4}
-              className={inputClass}
-              value={draft.defaultInstructions}
-              placeholder="For example: answer briefly; use metric units."
-              onChange={(e) => set('defaultInstructions', e.target.value)}
-            />,
-            "Each conversation's own instructions come after these.",
-          )}
-        </Section>
-
-        <Section title="You">
-          {field(
-            'userName',
-            'Your name',
-            <input
-              id="setting-userName-input"
-              className={inputClass}
-              value={draft.userName}
-              onChange={(e) => set('userName', e.target.value)}
-            />,
-          )}
-          {field(
-            'timezone',
-            'Timezone',
-            <>
-              <input
-                id="setting-timezone-input"
-                list="timezones"
-                className={inputClass}
-                value={draft.timezone}
-                onChange={(e) => set('timezone', e.target.value)}
-              />
-              <datalist id="timezones">
-                {timezones.map((tz) => (
-                  <option key={tz} value={tz} />
-                ))}
-              </datalist>
-            </>,
-            'For the date the model is told and the now tool.',
-          )}
-          {field(
-            'location',
-            'Location',
-            <input
-              id="setting-location-input"
-              className={inputClass}
-              value={draft.location}
-              placeholder="City, country"
-              onChange={(e) => set('location', e.target.value)}
-            />,
-            'For weather, local news and "near me".',
-          )}
-        </Section>
-
-        <Section title="Tools" hint="A tool switched off is not offered to the model.">
-          <fieldset className="grid gap-1 sm:grid-cols-2" data-testid="setting-disabledTools">
-            <legend className="sr-only">Tools</legend>
-            {view.tools.map((tool) => (
-              <label key={tool.name} className="flex items-start gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  data-testid={`tool-${tool.name}`}
-                  checked={!draft.disabledTools.includes(tool.name as Settings['disabledTools'][number])}
-                  onChange={(e) =>
-                    set(
-                      'disabledTools',
-                      e.target.checked
-                        ? draft.disabledTools.filter((t) => t !== tool.name)
-                        : [...draft.disabledTools, tool.name as Settings['disabledTools'][number]],
-                    )
-                  }
-                  className="mt-1"
-                />
-                <span>
-                  <span className="font-mono">{tool.name}</span> <span className="text-stone-600 dark:text-stone-400">{tool.what}</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
-          {field(
-            'searxngUrl',
-            'SearXNG address (web search)',
-            <div className="flex gap-2">
-              <input
-                id="setting-searxngUrl-input"
-                className={inputClass}
-                value={draft.searxngUrl}
-                placeholder="http://127.0.0.1:8888 (empty: web search off)"
-                onChange={(e) => set('searxngUrl', e.target.value)}
-              />
-              <button
-                type="button"
-                data-testid="test-searxng"
+                data-testid="add-server"
                 className={buttonClass}
-                disabled={!draft.searxngUrl.trim() || searchCheck === 'checking'}
-                onClick={() => {
-                  setSearchCheck('checking');
-                  api
-                    .checkSearch(draft.searxngUrl.trim())
-                    .then((r) =>
-                      setSearchCheck(
-                        r.ok
-                          ? { ok: true, text: `✓ SearXNG answered a test search (${r.results} results).` }
-                          : { ok: false, text: `✗ ${r.error}` },
-                      ),
-                    )
-                    .catch((err) => setSearchCheck({ ok: false, text: `✗ ${(err as Error).message}` }));
-                }}
+                onClick={() => set('modelServers', [...draft.modelServers, { url: '', model: '' }])}
               >
-                Test
+                Add a server
               </button>
-            </div>,
-          )}
-          {searchCheck && (
-            <p
-              data-testid="searxng-check"
-              className={`text-xs ${searchCheck !== 'checking' && !searchCheck.ok ? 'text-red-700 dark:text-red-300' : 'text-emerald-800 dark:text-emerald-300'}`}
-            >
-              {searchCheck === 'checking' ? 'Searching…' : searchCheck.text}
-            </p>
-          )}
-        </Section>
-
-        <Section
-          title="Thinking"
-          hint="For models that think before they answer (Qwen3, gpt-oss, DeepSeek-R1 distills, Magistral). Checks and titles never think. Each thread can choose its own in its header."
-        >
-          <div className="grid gap-3 sm:grid-cols-2">
+              {view.overridden.includes('modelServers') && (
+                <button
+                  type="button"
+                  data-testid="reset-modelServers"
+                  className="text-xs underline"
+                  onClick={() => void reset('modelServers')}
+                >
+                  Default servers
+                </button>
+              )}
+            </div>
             {field(
-              'thinking',
-              'Thinking',
-              <select
-                id="setting-thinking-input"
+              'modelSlots',
+              'Slots per server',
+              <input
+                id="setting-modelSlots-input"
+                type="number"
+                min={1}
+                max={64}
+                className={`${inputClass} w-32`}
+                value={draft.modelSlots ?? ''}
+                placeholder="as the server says"
+                onChange={(e) => set('modelSlots', e.target.value === '' ? null : Number(e.target.value))}
+              />,
+              'Leave empty to use what each server reports (llama-server --parallel).',
+            )}
+          </Section>
+
+          <Section title="The assistant">
+            {field(
+              'assistantName',
+              'Name',
+              <input
+                id="setting-assistantName-input"
                 className={inputClass}
-                value={draft.thinking}
-                onChange={(e) => set('thinking', e.target.value as typeof draft.thinking)}
-              >
-                <option value="default">the model&apos;s default</option>
-                <option value="on">on</option>
-                <option value="off">off (faster answers)</option>
-              </select>,
-              'Sent as chat_template_kwargs.enable_thinking, and for off also reasoning_effort "none".',
+                value={draft.assistantName}
+                onChange={(e) => set('assistantName', e.target.value)}
+              />,
             )}
             {field(
-              'thinkingInHistory',
-              'Earlier thinking',
-              <label className="flex items-center gap-2 text-sm">
+              'defaultInstructions',
+              'Instructions for every conversation',
+              <textarea
+                id="setting-defaultInstructions-input"
+                rows={4}
+                className={inputClass}
+                value={draft.defaultInstructions}
+                placeholder="For example: answer briefly; use metric units."
+                onChange={(e) => set('defaultInstructions', e.target.value)}
+              />,
+              "Each conversation's own instructions come after these.",
+            )}
+          </Section>
+
+          <Section title="You">
+            {field(
+              'userName',
+              'Your name',
+              <input
+                id="setting-userName-input"
+                className={inputClass}
+                value={draft.userName}
+                onChange={(e) => set('userName', e.target.value)}
+              />,
+            )}
+            {field(
+              'timezone',
+              'Timezone',
+              <>
                 <input
-                  id="setting-thinkingInHistory-input"
-                  type="checkbox"
-                  checked={draft.thinkingInHistory}
-                  onChange={(e) => set('thinkingInHistory', e.target.checked)}
+                  id="setting-timezone-input"
+                  list="timezones"
+                  className={inputClass}
+                  value={draft.timezone}
+                  onChange={(e) => set('timezone', e.target.value)}
                 />
-                Send earlier answers back with their thinking
-              </label>,
-              'Most templates (Qwen3, gpt-oss) leave it out of earlier turns anyway; it costs context.',
-            )}
-          </div>
-        </Section>
-
-        <Section title="Turn budget" hint="What one reply may spend before Hearth stops it and says so.">
-          <div className="grid gap-3 sm:grid-cols-3">
-            {field(
-              'turnFuel',
-              'Fuel',
-              <input
-                id="setting-turnFuel-input"
-                type="number"
-                min={100}
-                className={inputClass}
-                value={draft.turnFuel}
-                onChange={(e) => set('turnFuel', Number(e.target.value))}
-              />,
-              'A model call costs 100.',
+                <datalist id="timezones">
+                  {timezones.map((tz) => (
+                    <option key={tz} value={tz} />
+                  ))}
+                </datalist>
+              </>,
+              'For the date the model is told and the now tool.',
             )}
             {field(
-              'maxRounds',
-              'Rounds',
+              'location',
+              'Location',
               <input
-                id="setting-maxRounds-input"
-                type="number"
-                min={1}
-                max={20}
+                id="setting-location-input"
                 className={inputClass}
-                value={draft.maxRounds}
-                onChange={(e) => set('maxRounds', Number(e.target.value))}
+                value={draft.location}
+                placeholder="City, country"
+                onChange={(e) => set('location', e.target.value)}
               />,
+              'For weather, local news and "near me".',
             )}
+          </Section>
+
+          <Section title="Tools" hint="A tool switched off is not offered to the model.">
+            <fieldset className="grid gap-1 sm:grid-cols-2" data-testid="setting-disabledTools">
+              <legend className="sr-only">Tools</legend>
+              {view.tools.map((tool) => (
+                <label key={tool.name} className="flex items-start gap-2 text-sm">
+                  <input
+                    type="checkbox"
+                    data-testid={`tool-${tool.name}`}
+                    checked={!draft.disabledTools.includes(tool.name as Settings['disabledTools'][number])}
+                    onChange={(e) =>
+                      set(
+                        'disabledTools',
+                        e.target.checked
+                          ? draft.disabledTools.filter((t) => t !== tool.name)
+                          : [...draft.disabledTools, tool.name as Settings['disabledTools'][number]],
+                      )
+                    }
+                    className="mt-1"
+                  />
+                  <span>
+                    <span className="font-mono">{tool.name}</span> <span className="text-stone-600 dark:text-stone-400">{tool.what}</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
             {field(
-              'turnModelCalls',
-              'Model calls',
-              <input
-                id="setting-turnModelCalls-input"
-                type="number"
-                min={1}
-                max={200}
-                className={inputClass}
-                value={draft.turnModelCalls}
-                onChange={(e) => set('turnModelCalls', Number(e.target.value))}
-              />,
+              'searxngUrl',
+              'SearXNG address (web search)',
+              <div className="flex gap-2">
+                <input
+                  id="setting-searxngUrl-input"
+                  className={inputClass}
+                  value={draft.searxngUrl}
+                  placeholder="http://127.0.0.1:8888 (empty: web search off)"
+                  onChange={(e) => set('searxngUrl', e.target.value)}
+                />
+                <button
+                  type="button"
+                  data-testid="test-searxng"
+                  className={buttonClass}
+                  disabled={!draft.searxngUrl.trim() || searchCheck === 'checking'}
+                  onClick={() => {
+                    setSearchCheck('checking');
+                    api
+                      .checkSearch(draft.searxngUrl.trim())
+                      .then((r) =>
+                        setSearchCheck(
+                          r.ok
+                            ? { ok: true, text: `✓ SearXNG answered a test search (${r.results} results).` }
+                            : { ok: false, text: `✗ ${r.error}` },
+                        ),
+                      )
+                      .catch((err) => setSearchCheck({ ok: false, text: `✗ ${(err as Error).message}` }));
+                  }}
+                >
+                  Test
+                </button>
+              </div>,
             )}
-          </div>
-        </Section>
+            {searchCheck && (
+              <p
+                data-testid="searxng-check"
+                className={`text-xs ${searchCheck !== 'checking' && !searchCheck.ok ? 'text-red-700 dark:text-red-300' : 'text-emerald-800 dark:text-emerald-300'}`}
+              >
+                {searchCheck === 'checking' ? 'Searching…' : searchCheck.text}
+              </p>
+            )}
+          </Section>
 
-        <Section title="Tool servers" hint="Tools from your own MCP servers: files, a calendar, Home Assistant, a database.">
-          <ToolServers />
-        </Section>
+          <Section
+            title="Thinking"
+            hint="For models that think before they answer (Qwen3, gpt-oss, DeepSeek-R1 distills, Magistral). Checks and titles never think. Each thread can choose its own in its header."
+          >
+            <div className="grid gap-3 sm:grid-cols-2">
+              {field(
+                'thinking',
+                'Thinking',
+                <select
+                  id="setting-thinking-input"
+                  className={inputClass}
+                  value={draft.thinking}
+                  onChange={(e) => set('thinking', e.target.value as typeof draft.thinking)}
+                >
+                  <option value="default">the model&apos;s default</option>
+                  <option value="on">on</option>
+                  <option value="off">off (faster answers)</option>
+                </select>,
+                'Sent as chat_template_kwargs.enable_thinking, and for off also reasoning_effort "none".',
+              )}
+              {field(
+                'thinkingInHistory',
+                'Earlier thinking',
+                <label className="flex items-center gap-2 text-sm">
+                  <input
+                    id="setting-thinkingInHistory-input"
+                    type="checkbox"
+                    checked={draft.thinkingInHistory}
+                    onChange={(e) => set('thinkingInHistory', e.target.checked)}
+                  />
+                  Send earlier answers back with their thinking
+                </label>,
+                'Most templates (Qwen3, gpt-oss) leave it out of earlier turns anyway; it costs context.',
+              )}
+            </div>
+          </Section>
 
-        <Section title="Appearance">
-          <ThemePicker />
-        </Section>
+          <Section title="Turn budget" hint="What one reply may spend before Hearth stops it and says so.">
+            <div className="grid gap-3 sm:grid-cols-3">
+              {field(
+                'turnFuel',
+                'Fuel',
+                <input
+                  id="setting-turnFuel-input"
+                  type="number"
+                  min={100}
+                  className={inputClass}
+                  value={draft.turnFuel}
+                  onChange={(e) => set('turnFuel', Number(e.target.value))}
+                />,
+                'A model call costs 100.',
+              )}
+              {field(
+                'maxRounds',
+                'Rounds',
+                <input
+                  id="setting-maxRounds-input"
+                  type="number"
+                  min={1}
+                  max={20}
+                  className={inputClass}
+                  value={draft.maxRounds}
+                  onChange={(e) => set('maxRounds', Number(e.target.value))}
+                />,
+              )}
+              {field(
+                'turnModelCalls',
+                'Model calls',
+                <input
+                  id="setting-turnModelCalls-input"
+                  type="number"
+                  min={1}
+                  max={200}
+                  className={inputClass}
+                  value={draft.turnModelCalls}
+                  onChange={(e) => set('turnModelCalls', Number(e.target.value))}
+                />,
+              )}
+            </div>
+          </Section>
+
+          <Section title="Tool servers" hint="Tools from your own MCP servers: files, a calendar, Home Assistant, a database.">
+            <ToolServers />
+          </Section>
+
+          <Section title="Appearance">
+            <ThemePicker />
+          </Section>
+        </div>
       </div>
-      <div className="fixed inset-x-0 bottom-0 border-t border-stone-200 bg-stone-50/95 p-3 dark:border-stone-800 dark:bg-stone-950/95">
+      <div
+        data-testid="settings-bar"
+        className="shrink-0 border-t border-stone-200 bg-stone-50 p-3 dark:border-stone-800 dark:bg-stone-950"
+      >
         <div className="mx-auto flex max-w-3xl items-center gap-3">
           <button
             type="button"
@@ -499,11 +526,7 @@ export function SettingsPage() {
           >
             Save
           </button>
-          {changed.length > 0 && !status && (
-            <span className="text-sm text-stone-600 dark:text-stone-400">
-              {changed.length} unsaved change{changed.length === 1 ? '' : 's'}
-            </span>
-          )}
+          {changed.length > 0 && !status && <span className="text-sm text-stone-600 dark:text-stone-400">{unsavedWords(unsaved)}</span>}
           {status && (
             <span
               role={status.ok ? 'status' : 'alert'}
@@ -518,3 +541,5 @@ export function SettingsPage() {
     </main>
   );
 }
+
+const unsavedWords = (n: number) => `${n} unsaved change${n === 1 ? '' : 's'}`;

@@ -200,7 +200,7 @@ export function turnQueries(db: Db) {
     /** The events of a thread's turns that set a draft aside, calculated or thought: what the thread view rebuilds from them. */
     eventsOfNotableTurns({ threadId }: { threadId: string }): Map<string, StoredEvent[]> {
       const out = new Map<string, StoredEvent[]>();
-      const kept = new Set(['delta', 'draft', 'draft_rejected', 'calculation', 'status', 'thinking', 'thought', 'tool_call']);
+      const kept = new Set(['delta', 'draft', 'draft_rejected', 'calculation', 'memory', 'status', 'thinking', 'thought', 'tool_call']);
       // Tool calls only say where each round's thinking stands among them: kept where there is thinking.
       const rebuilding = (events: StoredEvent[]) => {
         const thinks = events.some((e) => e.type === 'thinking');
@@ -212,7 +212,7 @@ export function turnQueries(db: Db) {
         .where(
           and(
             eq(turns.threadId, threadId),
-            sql`(instr(${turns.events}, '"draft_rejected"') > 0 OR instr(${turns.events}, '"calculation"') > 0 OR instr(${turns.events}, '"thinking"') > 0)`,
+            sql`(instr(${turns.events}, '"draft_rejected"') > 0 OR instr(${turns.events}, '"calculation"') > 0 OR instr(${turns.events}, '"thinking"') > 0 OR instr(${turns.events}, '"memory"') > 0)`,
           ),
         )
         .all();
@@ -230,7 +230,7 @@ export function turnQueries(db: Db) {
                 .from(turns)
                 .where(and(eq(turns.threadId, threadId), isNull(turns.events))),
             ),
-            inArray(turnEvents.type, ['draft_rejected', 'calculation', 'thinking']),
+            inArray(turnEvents.type, ['draft_rejected', 'calculation', 'thinking', 'memory']),
           ),
         )
         .all()

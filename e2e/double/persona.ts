@@ -230,6 +230,26 @@ export function persona(req: DoubleRequest): DoubleReply {
     return { toolCalls: [{ name: toolNames[0], arguments: {} }] };
   }
 
+  // A meal asked for: as a model with memory would, it heeds the diet the system block says the user keeps.
+  if (/\b(recipe|dinner|lunch|meal)\b/i.test(q)) {
+    const known = text(req.messages[0]?.content)
+      .split('\n')
+      .filter((l) => l.startsWith('- ') && /vegetarian|vegan|allergic/i.test(l))
+      .map((l) =>
+        lowerFirst(
+          l
+            .slice(2)
+            .replace(/\.$/, '')
+            .replace(/^(I am|I'm)\b/i, 'you are')
+            .replace(/^My\b/, 'your'),
+        ),
+      );
+    return known.length
+      ? {
+          content: `Since ${known.join(' and ')}, try a chickpea and spinach curry: onion, garlic, cumin, tomatoes, chickpeas, spinach, 25 minutes.`,
+        }
+      : { content: 'Try a chicken and spinach curry: onion, garlic, cumin, tomatoes, chicken, spinach, 30 minutes.' };
+  }
   const remember = q.match(/^(?:please )?remember (?:that )?(.+)$/i);
   if (remember && toolNames.includes('remember')) {
     return { toolCalls: [{ name: 'remember', arguments: { action: 'add', fact: thirdPerson(remember[1]) } }] };

@@ -68,6 +68,8 @@ export const api = {
     call<unknown>(`/api/threads/${encodeURIComponent(threadId)}/turns/${encodeURIComponent(turnId)}/cancel`, { method: 'POST' }),
   listMemories: () => call<{ memories: MemoryFact[] }>('/api/memories'),
   addMemory: (text: string) => call<MemoryFact>('/api/memories', { method: 'POST', body: JSON.stringify({ text }) }),
+  editMemory: (id: string, text: string) =>
+    call<MemoryFact>(`/api/memories/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify({ text }) }),
   forgetMemory: (id: string) => call<void>(`/api/memories/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   search: (q: string, filters: SearchFilters = {}, signal?: AbortSignal) => {
     const params = new URLSearchParams({ q, limit: '20' });

@@ -70,6 +70,8 @@ export type TurnEvent =
       query?: string;
     }
   | { type: 'calculation'; expression: string; result: string; exact: boolean; fraction?: string }
+  /** The memory facts the answer drew on (it uses their words), said under it. */
+  | { type: 'memory'; facts: string[] }
   | { type: 'message'; id: string; content: string }
   | { type: 'error'; code: string; message: string; fuelUsed?: number }
   | { type: 'done'; turnId: string; stats: TurnStats };

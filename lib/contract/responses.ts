@@ -33,6 +33,8 @@ export type MessageView = {
   decisions: DecisionRecord[];
   setAside: SetAsideDraft[];
   calculation: { expression: string; result: string; exact: boolean; fraction?: string } | null;
+  /** The memory facts the answer drew on (absent when none). */
+  remembered?: string[];
   /** The model's thinking, each call's in order: never the answer (not in content, not copied). */
   thinking: ThinkingView[];
   /** The turn's figures (time to first word, speed, calls, fuel), once it has finished. */

@@ -49,6 +49,8 @@ export type LiveTurnState = {
   approvals: ApprovalRequest[];
   decisions: DecisionRecord[];
   calculation?: { expression: string; result: string; exact: boolean; fraction?: string };
+  /** The memory facts the answer drew on. */
+  remembered?: string[];
   final?: string;
   error?: { code: string; message: string };
   stats?: TurnStats;
@@ -148,6 +150,8 @@ export function applyEvent(state: LiveTurnState, event: TurnEvent & { seq?: numb
       };
     case 'calculation':
       return { ...s, calculation: { expression: event.expression, result: event.result, exact: event.exact, fraction: event.fraction } };
+    case 'memory':
+      return { ...s, remembered: event.facts };
     case 'message':
       return { ...s, final: event.content, draft: '' };
     case 'error':

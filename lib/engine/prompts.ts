@@ -18,6 +18,8 @@ export type IdentityOptions = {
   defaultInstructions?: string;
   /** The user's instructions for this conversation. */
   systemPrompt?: string;
+  /** What Hearth knows of the user that applies to every question (lib/memory/facts.ts, already worded). */
+  standingFacts?: string | null;
 };
 
 /** Building a formatter costs more than formatting with it (a tenth of a millisecond, every turn): one per timezone. */
@@ -60,6 +62,8 @@ export function identityPrompt(o: IdentityOptions): string {
   if (o.toolNames.length) lines.push(`Your tools: ${o.toolNames.join(', ')}.`);
   if (o.defaultInstructions?.trim()) lines.push('', "The user's instructions for every conversation:", o.defaultInstructions.trim());
   if (o.systemPrompt?.trim()) lines.push('', "The user's instructions for this conversation:", o.systemPrompt.trim());
+  // Last: a fact changes the block from here on, and the instructions above stay cached.
+  if (o.standingFacts) lines.push('', o.standingFacts);
   return lines.join('\n');
 }
 

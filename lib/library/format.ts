@@ -101,6 +101,7 @@ export const turnEventSchema = z.discriminatedUnion('type', [
       fraction: text(100_000).optional(),
     })
     .strict(),
+  z.object({ type: z.literal('memory'), facts: z.array(text(1000)).max(1000) }).strict(),
   z.object({ type: z.literal('message'), id: id, content: text(10_000_000) }).strict(),
   z.object({ type: z.literal('error'), code: text(100), message: text(10_000), fuelUsed: z.number().finite().optional() }).strict(),
   z.object({ type: z.literal('done'), turnId: id, stats: statsSchema }).strict(),

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { HearthError } from '@/lib/errors';
-import { createLlamaClient, deadlineFetch, mapModelError } from './client';
+import { createLlamaClient, deadlineFetch, mapModelError, unreachableReason } from './client';
 
 const dir = path.resolve(import.meta.dirname, '../../e2e/double/samples');
 const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
@@ -203,6 +203,35 @@ describe('model client against the double', () => {
     assert.equal(await code(dead.chat({ messages: msgs })), 'model_unreachable');
     const h = await dead.health();
     assert.equal(h.reachable, false);
+    assert.match(h.error ?? '', /port 9 is one that fetch refuses to use.*such as 8080/);
+    // What was tried and what to check, never fetch's bare "fetch failed".
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const refused = await createLlamaClient({ baseURL: `http://127.0.0.1:${port}/v1`, timeoutMs: 5000 }).health();
+    assert.equal(
+      refused.error,
+      `Tried GET http://127.0.0.1:${port}/v1/models: nothing is listening at 127.0.0.1:${port}. Check that llama-server is running and that its --host and --port match this address.`,
+    );
+  });
+
+  test('why a server could not be asked, for each way it fails', () => {
+    const failed = (code: string, message = 'x') => Object.assign(new TypeError('fetch failed'), { cause: { code, message } });
+    const url = 'http://gpu-box:8080/v1/models';
+    assert.match(unreachableReason(failed('ENOTFOUND'), url, 3000), /the host name gpu-box was not found/);
+    assert.match(unreachableReason(failed('UND_ERR_CONNECT_TIMEOUT'), url, 3000), /no answer within 3 s.*port 8080/);
+    assert.match(unreachableReason(Object.assign(new Error('timed out'), { name: 'TimeoutError' }), url, 2500), /no answer within 2\.5 s/);
+    assert.match(unreachableReason(failed('ECONNRESET'), url, 3000), /closed before an answer/);
+    assert.match(unreachableReason(failed('EHOSTUNREACH'), url, 3000), /network cannot reach gpu-box:8080/);
+    assert.match(
+      unreachableReason(failed('ERR_TLS_CERT_ALTNAME_INVALID', 'bad cert'), url, 3000),
+      /TLS certificate was refused \(bad cert\)/,
+    );
+    assert.match(
+      unreachableReason(failed('EWHATEVER', 'something odd'), url, 3000),
+      /^Tried GET http:\/\/gpu-box:8080\/v1\/models: something odd\./,
+    );
   });
 
   test('a slow server times out as model_unreachable', async () => {

@@ -102,6 +102,34 @@ export function deadlineFetch(
   }) as unknown as typeof fetch;
 }
 
+/**
+ * Why a server could not be asked, as a person can act on it: what was tried, what happened, what
+ * to check (fetch itself says only "fetch failed"; the reason is in its cause's code).
+ */
+export function unreachableReason(err: unknown, url: string, timeoutMs: number): string {
+  const cause = (err as { cause?: { code?: string; message?: string } } | null)?.cause;
+  const code = cause?.code ?? (err as { code?: string } | null)?.code;
+  const name = (err as { name?: string } | null)?.name;
+  const host = URL.canParse(url) ? new URL(url).host : url;
+  const tried = `Tried GET ${url}:`;
+  if (code === 'ECONNREFUSED')
+    return `${tried} nothing is listening at ${host}. Check that llama-server is running and that its --host and --port match this address.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `${tried} the host name ${host.replace(/:\d+$/, '')} was not found. Check the address for a typo, or use the machine's IP address.`;
+  if (name === 'TimeoutError' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+    return `${tried} no answer within ${Math.round(timeoutMs / 100) / 10} s. Check that the machine is on and reachable, and that no firewall blocks port ${new URL(url).port || 'the port'}.`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+    return `${tried} the connection was closed before an answer. Check that this port is llama-server's and not another program's.`;
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return `${tried} the network cannot reach ${host}. Check that the machine is on the same network.`;
+  if ((err instanceof Error && err.message === 'bad port') || cause?.message === 'bad port')
+    return `${tried} port ${new URL(url).port} is one that fetch refuses to use (a well-known port of another service). Run llama-server on another port, such as 8080.`;
+  if (/CERT|SSL|TLS/i.test(code ?? '') || /certificate/i.test(cause?.message ?? ''))
+    return `${tried} the TLS certificate was refused (${cause?.message ?? code}). Use http:// for a llama-server without TLS.`;
+  const detail = cause?.message ?? (err instanceof Error ? err.message : String(err));
+  return `${tried} ${detail}. Check that llama-server is running at that address.`;
+}
+
 /** Turns any failure of a call into the HearthError the engine and the UI understand. */
 export function mapModelError(err: unknown, baseURL: string): HearthError {
   if (isHearthError(err)) return err;
@@ -314,7 +342,7 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
       modelName ??= models.data?.[0]?.id;
       result.contextSize = models.data?.[0]?.meta?.n_ctx;
     } catch (err) {
-      result.error = err instanceof Error ? err.message : String(err);
+      result.error = unreachableReason(err, `${baseURL}/models`, timeout);
       return result;
     }
     try {

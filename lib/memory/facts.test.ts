@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { factRefusal, recallFacts, renderFacts } from './facts';
+import { factRefusal, factsFor, factsUsed, recallFacts, renderFacts, STANDING_CHARS, STANDING_COUNT } from './facts';
 
 test('facts are refused with a reason when empty, long, secret or repeated', () => {
   assert.equal(factRefusal('I am vegetarian.', []), null);
@@ -55,4 +55,35 @@ test('at most 8 facts are recalled into a turn (the README figure), the most rel
     [11, 10, 9, 8, 7, 6, 5, 4],
     'equally relevant: the newest',
   );
+});
+
+test('standing facts: the oldest kept, up to a dozen and 1,500 characters, in the order they were kept; the rest recalled by their words', () => {
+  const fact = (i: number, text: string) => ({ id: `f${String(i).padStart(2, '0')}`, text, createdAt: i, updatedAt: 100 - i });
+  const many = Array.from({ length: STANDING_COUNT + 3 }, (_, i) => fact(i, `The user keeps hobby number${i}`));
+  many.push(fact(50, 'The user lives in Bergen'));
+  const { standing, recalled } = factsFor([...many].reverse(), 'Weather in Bergen today?');
+  assert.deepEqual(
+    standing.map((f) => f.id),
+    many.slice(0, STANDING_COUNT).map((f) => f.id),
+  );
+  assert.deepEqual(
+    recalled.map((f) => f.id),
+    ['f50'],
+  );
+  const long = [fact(1, 'x'.repeat(STANDING_CHARS - 10)), fact(2, 'The user is vegetarian'), fact(3, 'short')];
+  assert.deepEqual(
+    factsFor(long, 'dinner?').standing.map((f) => f.id),
+    ['f01'],
+    'no more than the characters allow, and none out of order',
+  );
+});
+
+test('the facts an answer used: it shares a distinctive word with them, a plural or a longer form too', () => {
+  const facts = [{ text: 'The user is vegetarian' }, { text: 'My daughter is allergic to peanuts' }, { text: 'The user has two cats' }];
+  assert.deepEqual(
+    factsUsed(facts, 'Here is a vegetarian curry, and it is peanut-free.').map((f) => f.text),
+    ['The user is vegetarian', 'My daughter is allergic to peanuts'],
+  );
+  assert.deepEqual(factsUsed(facts, 'It is 12 °C in Oslo.'), []);
+  assert.deepEqual(factsUsed(facts, 'The cat sat.'), [], 'a short word is not taken for a longer one');
 });

@@ -1,12 +1,21 @@
 /**
  * Memory facts: short sentences about the user that Hearth keeps across threads. A fact is
  * refused (with the reason) when it is empty, too long, looks like a secret, or repeats one
- * already kept. Recall picks the facts that share words with the question.
+ * already kept. The first handful of facts always apply (they go into the system block, as the
+ * hosted assistants' memory does, so "suggest a dinner recipe" knows the user is vegetarian);
+ * beyond them, recall picks the facts that share words with the question.
  */
 
 export const MAX_FACT_CHARS = 300;
 /** Facts shown to the model per turn: enough to help, few enough not to crowd the prompt. */
 export const RECALL_LIMIT = 8;
+/**
+ * The standing facts: the oldest kept, up to this many and this many characters, apply to
+ * every question. In creation order, so the system block they join changes only when a fact is
+ * added, edited or forgotten, and the prompt's cached prefix survives every other turn.
+ */
+export const STANDING_COUNT = 12;
+export const STANDING_CHARS = 1500;
 
 const SECRET = /\b(password|passwd|api[ _-]?key|secret key|private key|access token|token is|bearer\s+\S+|ssh-(rsa|ed25519))\b/i;
 /** Keys with a well-known prefix, even in one case (OpenAI/Anthropic, GitHub, Slack, AWS, GitLab, Hugging Face, Google). */
@@ -54,6 +63,41 @@ export function recallFacts<F extends { text: string; updatedAt: number }>(
     .sort((a, b) => b.shared - a.shared || b.f.updatedAt - a.f.updatedAt)
     .slice(0, limit)
     .map((x) => x.f);
+}
+
+/** The facts that apply to every question, and those of the rest that share words with this one. */
+export function factsFor<F extends { text: string; createdAt: number; updatedAt: number; id: string }>(
+  facts: readonly F[],
+  question: string,
+): { standing: F[]; recalled: F[] } {
+  const ordered = [...facts].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+  const standing: F[] = [];
+  let chars = 0;
+  for (const f of ordered) {
+    if (standing.length >= STANDING_COUNT || chars + f.text.length > STANDING_CHARS) break;
+    standing.push(f);
+    chars += f.text.length;
+  }
+  return { standing, recalled: recallFacts(ordered.slice(standing.length), question) };
+}
+
+/** Two words are one when one begins the other and the shorter has five letters or more ("peanut", "peanuts"). */
+const sameWord = (a: string, b: string) => a === b || (Math.min(a.length, b.length) >= 5 && (a.startsWith(b) || b.startsWith(a)));
+
+/**
+ * The facts an answer bears the mark of: it uses a distinctive word of theirs. Program-decided and
+ * free, so every answer can say which facts it drew on; a fact applied without its words showing
+ * is not claimed.
+ */
+export function factsUsed<F extends { text: string }>(facts: readonly F[], answer: string): F[] {
+  const words = [...terms(answer)];
+  return facts.filter((f) => [...terms(f.text)].some((t) => words.some((w) => sameWord(t, w))));
+}
+
+/** The standing facts, for the end of the system block. */
+export function renderStandingFacts(facts: readonly { text: string }[]): string | null {
+  if (facts.length === 0) return null;
+  return `What you know about the user (apply it wherever it bears on the question, without being asked; do not list it back):\n${facts.map((f) => factLine(f.text)).join('\n')}`;
 }
 
 /** A fact's line in the recalled-memory note (and so in the context blocks stored with messages). */

@@ -136,6 +136,7 @@ export function threadView(
         {
           setAside: state.setAside,
           calculation: state.calculation ?? null,
+          remembered: state.remembered,
           thinking: state.thinking.map(({ done: _done, ...block }) => block),
         },
       ] as const;
@@ -192,6 +193,7 @@ export function threadView(
       decisions: m.role === 'assistant' && m.turnId ? (decisionsByTurn.get(m.turnId) ?? []).map(({ turnId: _t, ...d }) => d) : [],
       setAside: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.setAside ?? []) : [],
       calculation: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.calculation ?? null) : null,
+      ...(m.role === 'assistant' && m.turnId && extras.get(m.turnId)?.remembered ? { remembered: extras.get(m.turnId)!.remembered } : {}),
       thinking: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.thinking ?? []) : [],
       stats: m.role === 'assistant' && m.turnId ? ((stats.get(m.turnId) as TurnStats | undefined) ?? null) : null,
     };

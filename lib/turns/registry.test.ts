@@ -9,6 +9,7 @@ import { decideBy, reply, scriptedModel, toolCall, type ScriptedReply } from '@/
 import { freshStore, seedExchange } from '@/lib/testing/store';
 import { lookupTool as lookup } from '@/lib/testing/turn-harness';
 import { createToolRegistry } from '@/lib/tools/registry';
+import { STANDING_COUNT } from '@/lib/memory/facts';
 import { titleFrom, TurnRegistry, type RegistryOptions, type StreamedEvent, type TurnStore } from './registry';
 
 /**
@@ -801,8 +802,35 @@ describe('what the model is sent', () => {
     assert.doesNotMatch(sent, /on_the_old_branch|of_another_scope/);
   });
 
+  test('the first facts kept apply to every question, at the end of the system block; the answer names the facts it drew on', async () => {
+    const { registry, store, model } = setup({ rounds: [reply('A chickpea curry suits a vegetarian.'), reply('It is 12 °C.')] });
+    store.insertMemory({ id: 'v', text: 'The user is vegetarian', now: 1 });
+    store.insertMemory({ id: 'c', text: 'The user has two cats', now: 2 });
+    const first = await converse(registry, 'Suggest a dinner recipe for me.');
+    const system = String(model.roundRequests[0].messages[0].content);
+    assert.match(
+      system,
+      /What you know about the user[^\n]*\n- The user is vegetarian\n- The user has two cats$/,
+      'last in the system block',
+    );
+    assert.equal(store.getMessage({ id: first.userMessageId })?.contextBlock, null, 'no per-turn note: nothing to recall beyond them');
+    const used = first.heard.filter((e) => e.type === 'memory');
+    assert.deepEqual(
+      used.map((e) => (e as { facts: string[] }).facts),
+      [['The user is vegetarian']],
+      'the fact the answer used, not the one it did not',
+    );
+    assert.ok(types(first.heard).indexOf('memory') < types(first.heard).indexOf('message'), 'said before the answer is final');
+    const second = await converse(registry, 'How cold is it?');
+    assert.equal(String(model.roundRequests[1].messages[0].content), system, 'the same system block: the cached prefix holds');
+    assert.ok(!second.heard.some((e) => e.type === 'memory'), 'an answer that used no fact names none');
+  });
+
   test('a question keeps the context block it was sent with; answered again, it gets a new one', async () => {
     const { registry, store, model } = setup({ rounds: [reply('In Lyon.'), reply('Fine.'), reply('Still Lyon.'), reply('Somewhere.')] });
+    // The first facts kept apply to every question (the system block); the ones after them are recalled by their words.
+    for (let i = 0; i < STANDING_COUNT; i++)
+      store.insertMemory({ id: `standing-${i}`, text: `The user owns a plant called P${i}`, now: 0 });
     store.insertMemory({ id: 'm', text: 'The user lives in Lyon, near the river', now: 1 });
     const first = await converse(registry, 'Where do I live, Lyon?');
     const block = store.getMessage({ id: first.userMessageId })?.contextBlock;

@@ -10,6 +10,7 @@ import type { ApprovalAnswer } from '@/lib/engine/turn-io';
 import type { Lease, ModelPool } from '@/lib/llm/pool';
 import type { ThinkingMode } from '@/lib/llm/thinking';
 import { MessageTree } from '@/lib/threads/tree';
+import { factsUsed } from '@/lib/memory/facts';
 import { compactEvents, expandEvent, fromStored, toStored, type StoredCompact } from './compact';
 import type { BackgroundTitles } from './titles';
 import type { ToolSet } from '@/lib/tools/toolset';
@@ -417,7 +418,7 @@ export class TurnRegistry {
     lease: Lease,
   ): Promise<TurnOutcome> {
     const { store } = this.options;
-    const { context, question, earlierAnswers, thinking, tools } = await assembleContext({
+    const { context, question, earlierAnswers, thinking, tools, facts } = await assembleContext({
       store,
       threadId: live.threadId,
       turnId: live.turnId,
@@ -451,6 +452,11 @@ export class TurnRegistry {
         config: this.options.engine?.(),
       },
     );
+    // Which facts the answer drew on, said under it (before its message and done, so a replay has it too).
+    if (outcome.status === 'done') {
+      const used = factsUsed(facts, outcome.content);
+      if (used.length) this.emit(live, { type: 'memory', facts: used.map((f) => f.text) });
+    }
     // The question as it was sent: later turns send its block again, word for word (none, when
     // nothing bore on it this time, even if an earlier answer to it had one).
     store.setContextBlock({ id: ids.userMessageId, contextBlock: context.contextNotes });

@@ -5,7 +5,7 @@ import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/histor
 import { HearthError } from '@/lib/errors';
 import type { Lease } from '@/lib/llm/pool';
 import type { ThinkingMode } from '@/lib/llm/thinking';
-import { recallFacts } from '@/lib/memory/facts';
+import { factsFor, renderStandingFacts } from '@/lib/memory/facts';
 import { MessageTree } from '@/lib/threads/tree';
 import type { ToolSet } from '@/lib/tools/toolset';
 
@@ -49,7 +49,7 @@ export type ContextStore = {
     turnId: string | null;
     threadId: string | null;
   }): void;
-  listMemories(): { text: string; updatedAt: number }[];
+  listMemories(): { id: string; text: string; createdAt: number; updatedAt: number }[];
   /** The thinking before each of these turns' answers (their last round's), by turn. */
   answerThinkingOf(args: { turnIds: string[] }): Map<string, string>;
   attachmentsOfThread(args: { threadId: string }): {
@@ -106,6 +106,8 @@ export type TurnContext = {
   thinking: ThinkingMode;
   /** The tools of this thread's turn (those it switched off left out). */
   tools: ToolSet;
+  /** The memory facts the model was given this turn (standing and recalled). */
+  facts: { id: string; text: string }[];
 };
 
 /** The files of each message of the thread, images as themselves where the server sees them. */
@@ -174,9 +176,11 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
     append: ({ layerId, scope, scopeKey, record, maxRecords }) =>
       store.appendDecisions({ layerId, scope, scopeKey, records: [record], maxRecords, turnId, threadId }),
   };
+  const facts = factsFor(store.listMemories(), question);
   const context = await ContextRuntime.create(
     [
       identityLayer({
+        standingFacts: renderStandingFacts(facts.standing),
         ...request.identity,
         modelId: request.lease.modelId ?? 'local model',
         now: request.now,
@@ -185,10 +189,18 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
         systemPrompt: thread.systemPrompt,
       }),
       historyLayer(history, { maxMessages: 40, maxChars: request.historyChars }),
-      memoryLayer(recallFacts(store.listMemories(), question)),
+      memoryLayer(facts.recalled),
       decisionsHistoryLayer({ scope: 'thread', storage, slot: Slot.DECISIONS }),
     ] as const,
     { executionId: turnId, threadId, resourceId: 'local-user' },
   );
-  return { context, question, earlierAnswers, thinking: thread.thinking ?? request.thinking?.mode ?? 'default', tools };
+  return {
+    context,
+    question,
+    earlierAnswers,
+    thinking: thread.thinking ?? request.thinking?.mode ?? 'default',
+    tools,
+    // what the model was told of the user this turn: the answer says which of it it drew on
+    facts: [...facts.standing, ...facts.recalled],
+  };
 }

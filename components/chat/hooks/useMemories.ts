@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '@/lib/client/api';
 import type { MemoryFact } from '@/lib/contract/responses';
 
-/** The Memory panel's facts, and adding and forgetting them. */
+/** The Memory panel's facts, and adding, editing and forgetting them. */
 export function useMemories() {
   const [memories, setMemories] = useState<MemoryFact[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -32,6 +32,20 @@ export function useMemories() {
     },
     [refresh],
   );
+  const edit = useCallback(
+    async (id: string, text: string) => {
+      try {
+        await api.editMemory(id, text);
+        setError(null);
+        await refresh();
+        return true;
+      } catch (err) {
+        setError((err as Error).message);
+        return false;
+      }
+    },
+    [refresh],
+  );
   const forget = useCallback(
     (id: string) =>
       void api
@@ -40,5 +54,5 @@ export function useMemories() {
         .catch((e) => setError((e as Error).message)),
     [refresh],
   );
-  return { memories, error, refresh, add, forget };
+  return { memories, error, refresh, add, edit, forget };
 }
