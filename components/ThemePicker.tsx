@@ -21,7 +21,7 @@ export function ThemePicker() {
         {THEMES.map((t) => (
           <label
             key={t}
-            className={`flex-1 cursor-pointer px-2 py-1 text-center has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-amber-500 ${theme === t ? 'bg-stone-800 text-white dark:bg-stone-200 dark:text-stone-900' : 'hover:bg-white dark:hover:bg-stone-800'}`}
+            className={`relative flex-1 cursor-pointer px-2 py-1 text-center has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-amber-500 ${theme === t ? 'bg-stone-800 text-white dark:bg-stone-200 dark:text-stone-900' : 'hover:bg-white dark:hover:bg-stone-800'}`}
           >
             <input
               type="radio"
