@@ -163,7 +163,9 @@ describe('the prompt cache survives from turn to turn', () => {
       const reused = now.cached / before.length;
       figures.push(`${Math.round(reused * 1000) / 10}%`);
       assert.ok(reused >= 0.95, `turn ${n + 1} reused ${figures.at(-1)} of turn ${n}'s prompt and answer`);
-      assert.match(String(firstCalls[n].messages.at(-1)!.content), /\[Context from Hearth[\s\S]*I am vegetarian[\s\S]*Decisions so far:/);
+      // The fact stands in the system block; the decisions come as context before each question.
+      assert.match(String(firstCalls[n].messages[0].content), /What you know about the user[^\n]*\n- I am vegetarian and cook for two$/);
+      assert.match(String(firstCalls[n].messages.at(-1)!.content), /\[Context from Hearth[\s\S]*Decisions so far:/);
     }
     // The server's own counters agree with what each request reported.
     const metrics = await (await fetch(`${d.baseUrl}/metrics`)).text();
