@@ -33,5 +33,5 @@ test('the whole library downloads as one file, and importing it back changes not
   await panel
     .getByTestId('import-file')
     .setInputFiles({ name: 'other-app.json', mimeType: 'application/json', buffer: Buffer.from('[{"title":"chat","messages":[]}]') });
-  await expect(panel.getByTestId('import-result')).toContainText('neither a Hearth library file');
+  await expect(panel.getByTestId('import-result')).toContainText('none of the files Hearth imports');
 });

@@ -256,9 +256,9 @@ describe('export and import', () => {
     await refused([lines[0].replace('"version":1', '"version":9'), ...lines.slice(1)].join('\n'), /version 9; this Hearth reads version 1/);
     await refused(
       JSON.stringify([{ title: 'A chat', chat: { messages: [{ role: 'user', content: 'hi' }] } }]),
-      /neither a Hearth library file .* nor a thread's JSON export/,
+      /none of the files Hearth imports .*Hearth imports a Hearth library file .*, a Hearth thread's JSON export, or ChatGPT's conversations\.json/,
     );
-    await refused('%PDF-1.4 binary', /neither a Hearth library file/);
+    await refused('%PDF-1.4 binary', /not JSON, so it is none of the files Hearth imports: a Hearth library file/);
     await refused('', /empty/);
     // A first line that is not as Hearth writes it: what the file is, and what Hearth expected there.
     await refused(
@@ -315,6 +315,114 @@ describe('export and import', () => {
     await settingsRoute.PATCH(req('PATCH', '/api/settings', { assistantName: 'Mine' }));
     await importBody(file);
     assert.deepEqual([mine.settings.current().assistantName, mine.settings.current().defaultInstructions], ['Mine', 'Answer in French.']);
+  });
+});
+
+describe("other apps' exports", () => {
+  /** conversations.json as ChatGPT's data export writes it: a mapping tree, a regenerated answer, a browsing call, hidden nodes. */
+  const chatgptExport = () => {
+    const msg = (id: string, role: string, parts: unknown[], extra: Record<string, unknown> = {}) => ({
+      id,
+      author: { role, name: null, metadata: {} },
+      create_time: 1700000000 + Number(id.replace(/\D/g, '') || 0),
+      content: { content_type: 'text', parts },
+      status: 'finished_successfully',
+      end_turn: true,
+      weight: 1,
+      metadata: {},
+      recipient: 'all',
+      ...extra,
+    });
+    return [
+      {
+        title: 'Packing for Bergen',
+        create_time: 1700000000.25,
+        update_time: 1700000900.5,
+        conversation_id: '6790c2a1-0000-8000-9000-00000000c0de',
+        current_node: 'n6',
+        mapping: {
+          root: { id: 'root', message: null, parent: null, children: ['n0'] },
+          n0: {
+            id: 'n0',
+            message: msg('n0', 'system', [''], { metadata: { is_visually_hidden_from_conversation: true } }),
+            parent: 'root',
+            children: ['n1'],
+          },
+          n1: {
+            id: 'n1',
+            message: msg('n1', 'user', [
+              'What should I pack for Bergen?',
+              { content_type: 'image_asset_pointer', asset_pointer: 'file-service://x' },
+            ]),
+            parent: 'n0',
+            children: ['n2', 'n3'],
+          },
+          n2: { id: 'n2', message: msg('n2', 'assistant', ['Pack a raincoat.']), parent: 'n1', children: [] },
+          n3: {
+            id: 'n3',
+            message: msg('n3', 'assistant', ['search("Bergen weather")'], {
+              recipient: 'browser',
+              content: { content_type: 'code', text: 'search("Bergen weather")' },
+            }),
+            parent: 'n1',
+            children: ['n4'],
+          },
+          n4: {
+            id: 'n4',
+            message: msg('n4', 'tool', [], {
+              author: { role: 'tool', name: 'browser', metadata: {} },
+              content: { content_type: 'tether_browsing_display', result: 'Bergen this week: rain, 12 °C' },
+            }),
+            parent: 'n3',
+            children: ['n6'],
+          },
+          n6: {
+            id: 'n6',
+            message: msg('n6', 'assistant', ['Rain all week (12 °C): pack a raincoat and boots.']),
+            parent: 'n4',
+            children: [],
+          },
+        },
+      },
+    ];
+  };
+
+  test("ChatGPT's conversations.json: every branch kept, the one ChatGPT showed shown, browsing output as the answer's tool call; twice changes nothing", async () => {
+    const rt = runtime();
+    const file = JSON.stringify(chatgptExport());
+    const first = await importBody(file);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal(first.body.source, 'chatgpt');
+    assert.deepEqual([first.body.added.threads, first.body.added.messages, first.body.added.toolCalls], [1, 3, 1]);
+    const [view] = views(rt);
+    assert.equal(view.title, 'Packing for Bergen');
+    assert.equal(view.createdAt, 1700000000250);
+    assert.deepEqual(
+      view.messages.map((m) => `${m.role}: ${m.content}`),
+      ['user: What should I pack for Bergen?\n[image]', 'assistant: Rain all week (12 °C): pack a raincoat and boots.'],
+      'the branch ChatGPT showed; the hidden system node left out; the image named',
+    );
+    const answer = view.messages[1];
+    assert.equal(answer.branch?.ids.length, 2, 'the regenerated answer is kept beside it');
+    assert.equal(answer.branch?.index, 1);
+    assert.deepEqual(
+      answer.toolCalls.map((c) => [c.name, c.result]),
+      [['browser', 'Bergen this week: rain, 12 °C']],
+    );
+    const again = await importBody(file);
+    assert.equal(again.status, 200);
+    assert.deepEqual(
+      Object.values(again.body.added),
+      Object.values(again.body.added).map(() => 0),
+      'nothing added the second time',
+    );
+    assert.equal(again.body.alreadyHere.messages, 3);
+    // Broken: the line names the conversation and the field.
+    const broken = chatgptExport();
+    (broken[0] as { mapping: unknown }).mapping = { n1: { id: 'n1', message: { id: 'n1', author: {}, content: {} } } };
+    const refused = await importBody(JSON.stringify(broken));
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error.message, /^ChatGPT's conversations\.json, conversation 1: mapping\.n1\.message\.author\.role: /);
   });
 });
 

@@ -159,7 +159,7 @@ export type ImportCounted =
  * of its own chosen); a theme chosen here is kept, as every setting already made here is.
  */
 export type ImportSummary = {
-  source: 'library' | 'thread';
+  source: 'library' | 'thread' | 'chatgpt';
   added: Record<ImportCounted, number>;
   alreadyHere: Record<ImportCounted, number>;
   theme?: 'light' | 'dark' | 'system';

@@ -19,6 +19,9 @@ import { isMimeType } from '@/lib/attachments/mime';
 export const LIBRARY_FORMAT = 'hearth-library';
 export const LIBRARY_VERSION = 1;
 
+/** What an import can be, for a refusal to name. */
+export const FORMATS_READ = `a Hearth library file (the .jsonl from "Export all", which starts with {"type":"${LIBRARY_FORMAT}"…}), a Hearth thread's JSON export, or ChatGPT's conversations.json (from its data export)`;
+
 /** Bytes of a file per chunk line (base64 makes it 4/3 larger). */
 export const FILE_CHUNK_BYTES = 768 * 1024;
 /** The longest line a library file may have: a long message, or a file chunk. */

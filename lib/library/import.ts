@@ -3,8 +3,18 @@ import fs from 'node:fs';
 import { hasExtractedText, type FileKind, type FileStore } from '@/lib/attachments/file-store';
 import type { libraryQueries } from '@/db/queries/library';
 import { asStorageFull, hasErrorCode, HearthError } from '@/lib/errors';
-import { describeIssue, headerSchema, LIBRARY_FORMAT, LIBRARY_VERSION, MAX_LINE_BYTES, recordSchema, type LibraryRecord } from './format';
+import {
+  describeIssue,
+  FORMATS_READ,
+  headerSchema,
+  LIBRARY_FORMAT,
+  LIBRARY_VERSION,
+  MAX_LINE_BYTES,
+  recordSchema,
+  type LibraryRecord,
+} from './format';
 import { threadJsonRecords, THREAD_JSON_MAX_BYTES } from './thread-json';
+import { chatgptRecords, isChatgptExport } from './chatgpt';
 import { z } from 'zod';
 import type { ImportCounted, ImportSummary } from '@/lib/contract/responses';
 import { SETTING_KEYS, SETTING_SHAPES, type SettingKey } from '@/lib/settings/settings';
@@ -46,7 +56,7 @@ export type { ImportSummary };
 
 type StagedFile = { sha256: string; part: 'original' | 'text'; kind: FileKind; tmp: string };
 export type StagedImport = {
-  source: 'library' | 'thread';
+  source: ImportSummary['source'];
   /** The checked records with the line each came from. */
   records(): Iterable<{ line: number; record: LibraryRecord }>;
   files: StagedFile[];
@@ -182,9 +192,11 @@ function stageThreadJson(bytes: Buffer, knownAttachment: ImportStore['attachment
   try {
     doc = JSON.parse(bytes.toString('utf8'));
   } catch {
-    throw bad(
-      `This is neither a Hearth library file (the .jsonl from "Export library", which starts with {"type":"${LIBRARY_FORMAT}"…}) nor a thread's JSON export.`,
-    );
+    throw bad(`This file is not JSON, so it is none of the files Hearth imports: ${FORMATS_READ}.`);
+  }
+  if (isChatgptExport(doc)) {
+    const records = chatgptRecords(doc);
+    return { source: 'chatgpt', records: () => records.map((record) => ({ line: 1, record })), files: [], discard: () => undefined };
   }
   const records = threadJsonRecords(doc, knownAttachment);
   return { source: 'thread', records: () => records.map((record) => ({ line: 1, record })), files: [], discard: () => undefined };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isMimeType } from '@/lib/attachments/mime';
 import { DECISIONS_LAYER_ID } from '@/lib/decide/history';
 import { HearthError } from '@/lib/errors';
-import { decisionRecordSchema, describeIssue, recordSchema, type LibraryRecord, type RecordOf } from './format';
+import { decisionRecordSchema, describeIssue, FORMATS_READ, recordSchema, type LibraryRecord, type RecordOf } from './format';
 
 /**
  * One thread's JSON export (GET /api/threads/:id/export?format=json, the thread view) as
@@ -113,7 +113,7 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
   if (!parsed.success) {
     throw new HearthError(
       'bad_request',
-      `This is neither a Hearth library file (the .jsonl from "Export library") nor a thread's JSON export (${describeIssue(parsed.error)}).`,
+      `This JSON is none of the files Hearth imports (as a thread's JSON export: ${describeIssue(parsed.error)}). Hearth imports ${FORMATS_READ}.`,
     );
   }
   const view = parsed.data;
