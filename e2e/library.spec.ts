@@ -35,3 +35,50 @@ test('the whole library downloads as one file, and importing it back changes not
     .setInputFiles({ name: 'other-app.json', mimeType: 'application/json', buffer: Buffer.from('[{"title":"chat","messages":[]}]') });
   await expect(panel.getByTestId('import-result')).toContainText('none of the files Hearth imports');
 });
+
+test("ChatGPT's conversations.json imports from the Import button: the thread is in the list with its title, and opens", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  const stamp = Date.now();
+  const node = (id: string, role: string, text: string, parent: string | null, children: string[]) => ({
+    id,
+    message: {
+      id,
+      author: { role },
+      create_time: stamp / 1000 - 30 + children.length,
+      content: { content_type: 'text', parts: [text] },
+      metadata: {},
+      recipient: 'all',
+    },
+    parent,
+    children,
+  });
+  const file = JSON.stringify([
+    {
+      title: `From ChatGPT ${stamp}`,
+      // Recent, so it is in the first page of the list (the browser tests make many threads).
+      create_time: stamp / 1000 - 60,
+      update_time: stamp / 1000,
+      conversation_id: `conv-${stamp}`,
+      current_node: 'a',
+      mapping: {
+        q: node('q', 'user', 'How long do I boil an egg?', null, ['a']),
+        a: node('a', 'assistant', 'Nine minutes for a hard egg.', 'q', []),
+      },
+    },
+  ]);
+  const panel = page.getByTestId('library-panel');
+  await panel.locator('summary').click();
+  await panel
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'conversations.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+  await expect(panel.getByTestId('import-result')).toContainText('Imported from ChatGPT 1 thread, 2 messages');
+  const row = page.getByTestId('thread-link').filter({ hasText: `From ChatGPT ${stamp}` });
+  await expect(row).toHaveCount(1);
+  await row.click();
+  await expect(page.getByTestId('user-message')).toHaveText('How long do I boil an egg?');
+  await expect(chat.lastAnswer().getByTestId('answer')).toContainText('Nine minutes for a hard egg.');
+  await page.request.delete(`/api/threads/${chat.threadId()}`);
+});

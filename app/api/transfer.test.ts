@@ -255,8 +255,8 @@ describe('export and import', () => {
     // A newer version, another app's export, not JSON at all, nothing.
     await refused([lines[0].replace('"version":1', '"version":9'), ...lines.slice(1)].join('\n'), /version 9; this Hearth reads version 1/);
     await refused(
-      JSON.stringify([{ title: 'A chat', chat: { messages: [{ role: 'user', content: 'hi' }] } }]),
-      /none of the files Hearth imports .*Hearth imports a Hearth library file .*, a Hearth thread's JSON export, or ChatGPT's conversations\.json/,
+      JSON.stringify([{ title: 'A chat', turns: [{ role: 'user', text: 'hi' }] }]),
+      /none of the files Hearth imports .*Hearth imports a Hearth library file .*, a Hearth thread's JSON export, ChatGPT's conversations\.json .*, Open WebUI's chat export, LibreChat's conversation export \(JSON\), or llama\.cpp's web page's conversations export\.$/,
     );
     await refused('%PDF-1.4 binary', /not JSON, so it is none of the files Hearth imports: a Hearth library file/);
     await refused('', /empty/);
@@ -423,6 +423,197 @@ describe("other apps' exports", () => {
     const refused = await importBody(JSON.stringify(broken));
     assert.equal(refused.status, 400);
     assert.match(refused.body.error.message, /^ChatGPT's conversations\.json, conversation 1: mapping\.n1\.message\.author\.role: /);
+  });
+
+  /** What a test reads of an imported thread: its shown messages as role: text, the answer's versions and calls. */
+  const shownOf = (rt: Runtime) => {
+    const [view] = views(rt);
+    return { view, lines: view.messages.map((m) => `${m.role}: ${m.content}`) };
+  };
+
+  test("Open WebUI's chat export: its history tree with the branch it showed, files named, times in seconds; twice changes nothing", async () => {
+    const rt = runtime();
+    const msg = (id: string, parentId: string | null, childrenIds: string[], role: string, content: string, extra = {}) => ({
+      id,
+      parentId,
+      childrenIds,
+      role,
+      content,
+      timestamp: 1710000000 + Number(id.slice(1)),
+      ...(role === 'assistant' ? { model: 'qwen3:4b', done: true } : { models: ['qwen3:4b'] }),
+      ...extra,
+    });
+    const messages = {
+      m1: msg('m1', null, ['m2', 'm3'], 'user', 'Summarise this file', { files: [{ type: 'file', name: 'notes.txt' }] }),
+      m2: msg('m2', 'm1', [], 'assistant', 'A first summary.'),
+      m3: msg('m3', 'm1', ['m4'], 'assistant', 'A better summary.'),
+      m4: msg('m4', 'm3', [], 'user', 'Thanks'),
+    };
+    const file = JSON.stringify([
+      {
+        id: 'c9d0e1f2-1111-4222-8333-444455556666',
+        user_id: 'u1',
+        title: 'Summaries',
+        chat: {
+          id: '',
+          title: 'Summaries',
+          models: ['qwen3:4b'],
+          history: { messages, currentId: 'm4' },
+          messages: Object.values(messages),
+          tags: [],
+          timestamp: 1710000000000,
+        },
+        updated_at: 1710000600,
+        created_at: 1710000000,
+        share_id: null,
+        archived: false,
+        pinned: true,
+        meta: {},
+        folder_id: null,
+      },
+    ]);
+    const first = await importBody(file);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.deepEqual([first.body.source, first.body.added.threads, first.body.added.messages], ['open-webui', 1, 4]);
+    const { view, lines } = shownOf(rt);
+    assert.deepEqual(lines, ['user: Summarise this file\n[file: notes.txt]', 'assistant: A better summary.', 'user: Thanks']);
+    assert.deepEqual([view.title, view.pinned, view.createdAt, view.updatedAt], ['Summaries', true, 1710000000000, 1710000600000]);
+    assert.deepEqual(view.messages[1].branch, { index: 1, ids: [view.messages[1].branch!.ids[0], view.messages[1].id] });
+    assert.equal((await importBody(file)).body.added.messages, 0);
+  });
+
+  test("LibreChat's conversation export: the message tree from parentMessageId, tool calls with their output, the newest branch shown", async () => {
+    const rt = runtime();
+    const m = (messageId: string, parentMessageId: string, isCreatedByUser: boolean, text: string, minute: number, extra = {}) => ({
+      messageId,
+      conversationId: 'lc-1',
+      parentMessageId,
+      isCreatedByUser,
+      sender: isCreatedByUser ? 'User' : 'GPT-4o',
+      text,
+      createdAt: `2025-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`,
+      updatedAt: `2025-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`,
+      error: false,
+      unfinished: false,
+      ...extra,
+    });
+    const file = JSON.stringify({
+      conversationId: 'lc-1',
+      endpoint: 'openAI',
+      title: 'Weather in Lima',
+      exportAt: '10:30:00 GMT+0000',
+      branches: true,
+      recursive: false,
+      messages: [
+        m('q1', '00000000-0000-0000-0000-000000000000', true, 'Weather in Lima?', 0),
+        m('a1', 'q1', false, 'It is sunny.', 1),
+        m('a2', 'q1', false, '', 2, {
+          content: [
+            { type: 'tool_call', tool_call: { id: 'call_1', name: 'web_search', args: '{"q":"Lima"}', output: 'Lima: 24 °C, clear' } },
+            { type: 'text', text: 'Lima is clear at 24 °C.' },
+          ],
+        }),
+      ],
+    });
+    const first = await importBody(file);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal(first.body.source, 'librechat');
+    const { view, lines } = shownOf(rt);
+    assert.deepEqual(lines, ['user: Weather in Lima?', 'assistant: Lima is clear at 24 °C.']);
+    assert.equal(view.title, 'Weather in Lima');
+    assert.equal(view.messages[1].branch?.ids.length, 2);
+    assert.deepEqual(
+      view.messages[1].toolCalls.map((c) => [c.name, c.result]),
+      [['web_search', 'Lima: 24 °C, clear']],
+    );
+    assert.equal((await importBody(file)).body.added.messages, 0);
+  });
+
+  test("llama.cpp's page: its JSON Lines sessions and its older JSON, with the branch it showed, a tool's result named by its call", async () => {
+    const rt = runtime();
+    const conv = { id: 'conv-1', name: 'Primes', lastModified: 1720000009000, currNode: 'm5', pinned: false };
+    const messages = [
+      { id: 'm0', convId: 'conv-1', type: 'root', timestamp: 1720000000000, role: 'system', content: '', parent: null, children: ['m1'] },
+      {
+        id: 'm1',
+        convId: 'conv-1',
+        type: 'text',
+        timestamp: 1720000001000,
+        role: 'user',
+        content: 'Is 97 prime?',
+        parent: 'm0',
+        children: ['m2'],
+        extra: [{ type: 'TEXT', name: 'list.txt', content: '97' }],
+      },
+      {
+        id: 'm2',
+        convId: 'conv-1',
+        type: 'text',
+        timestamp: 1720000002000,
+        role: 'assistant',
+        content: '',
+        parent: 'm1',
+        children: ['m3'],
+        toolCalls: [{ id: 'c1', type: 'function', function: { name: 'calculator', arguments: '{}' } }],
+      },
+      {
+        id: 'm3',
+        convId: 'conv-1',
+        type: 'text',
+        timestamp: 1720000003000,
+        role: 'tool',
+        content: '97 has no divisors',
+        parent: 'm2',
+        children: ['m4', 'm5'],
+        toolCallId: 'c1',
+      },
+      {
+        id: 'm4',
+        convId: 'conv-1',
+        type: 'text',
+        timestamp: 1720000004000,
+        role: 'assistant',
+        content: 'Yes.',
+        parent: 'm3',
+        children: [],
+      },
+      {
+        id: 'm5',
+        convId: 'conv-1',
+        type: 'text',
+        timestamp: 1720000005000,
+        role: 'assistant',
+        content: 'Yes, 97 is prime.',
+        parent: 'm3',
+        children: [],
+        model: 'qwen3',
+      },
+    ];
+    const jsonl = [
+      JSON.stringify({ harness: 'llama.app', type: 'session', ...conv }),
+      ...messages.map((message) => JSON.stringify({ message, type: 'message' })),
+    ].join('\n');
+    const first = await importBody(jsonl);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.deepEqual(
+      [first.body.source, first.body.added.threads, first.body.added.messages, first.body.added.toolCalls],
+      ['llama.cpp', 1, 3, 2],
+    );
+    const { view, lines } = shownOf(rt);
+    assert.deepEqual(lines, ['user: Is 97 prime?\n[file: list.txt]', 'assistant: Yes, 97 is prime.']);
+    assert.equal(view.title, 'Primes');
+    assert.deepEqual(
+      view.messages[1].toolCalls.map((c) => [c.name, c.result]),
+      [['calculator', '97 has no divisors']],
+    );
+    assert.equal(view.messages[1].branch?.ids.length, 2);
+    // The older JSON export of the same conversation is the same conversation: nothing new.
+    const legacy = await importBody(JSON.stringify({ conv, messages }));
+    assert.deepEqual([legacy.body.source, legacy.body.added.messages, legacy.body.alreadyHere.messages], ['llama.cpp', 0, 3]);
+    // A message before any session line is refused with its line.
+    const broken = await importBody(`${JSON.stringify({ type: 'session', id: 'x' })}\nnot json`);
+    assert.equal(broken.status, 400);
+    assert.match(broken.body.error.message, /llama\.cpp's conversation export, line 2: not JSON/);
   });
 });
 

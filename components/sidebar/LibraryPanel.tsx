@@ -67,6 +67,9 @@ export function LibraryPanel({ onImport }: { onImport: (file: File) => Promise<I
   );
 }
 
+/** Another app's export, said by the app's name. */
+const SOURCE_NAMES = { chatgpt: 'ChatGPT', 'open-webui': 'Open WebUI', librechat: 'LibreChat', 'llama.cpp': "llama.cpp's page" } as const;
+
 function describe(s: ImportSummary): string {
   const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   const added = [
@@ -77,5 +80,6 @@ function describe(s: ImportSummary): string {
     ...(s.added.settings ? [plural(s.added.settings, 'setting')] : []),
   ].join(', ');
   const here = s.alreadyHere.threads + s.alreadyHere.messages + s.alreadyHere.memories + s.alreadyHere.settings;
-  return `Imported ${added}.${here ? ` ${plural(here, 'item')} already here kept as they were.` : ''}${s.theme ? ' The theme came too.' : ''}`;
+  const from = s.source in SOURCE_NAMES ? ` from ${SOURCE_NAMES[s.source as keyof typeof SOURCE_NAMES]}` : '';
+  return `Imported${from} ${added}.${here ? ` ${plural(here, 'item')} already here kept as they were.` : ''}${s.theme ? ' The theme came too.' : ''}`;
 }

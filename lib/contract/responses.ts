@@ -159,7 +159,7 @@ export type ImportCounted =
  * of its own chosen); a theme chosen here is kept, as every setting already made here is.
  */
 export type ImportSummary = {
-  source: 'library' | 'thread' | 'chatgpt';
+  source: 'library' | 'thread' | 'chatgpt' | 'open-webui' | 'librechat' | 'llama.cpp';
   added: Record<ImportCounted, number>;
   alreadyHere: Record<ImportCounted, number>;
   theme?: 'light' | 'dark' | 'system';

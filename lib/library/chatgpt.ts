@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
-import { describeIssue, recordSchema, type LibraryRecord, type RecordOf } from './format';
+import { describeIssue, recordSchema, type LibraryRecord } from './format';
+import { treeRecords, type TreeNode } from './foreign';
 
 /**
  * ChatGPT's data export (conversations.json in the zip it mails): an array of conversations,
@@ -60,17 +60,6 @@ export function isChatgptExport(doc: unknown): doc is unknown[] {
   );
 }
 
-/** A stable UUID (the version 5 layout) for one of ChatGPT's ids, so a second import finds the first's rows. */
-export function derivedId(...parts: string[]): string {
-  const h = createHash('sha1')
-    .update(`hearth-import\0${parts.join('\0')}`)
-    .digest();
-  h[6] = (h[6] & 0x0f) | 0x50;
-  h[8] = (h[8] & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 type Message = z.infer<typeof messageSchema>;
 
 /** A message's words: its text parts, and other parts named ("[image]", "[file: report.pdf]"). */
@@ -111,139 +100,29 @@ export function chatgptRecords(doc: unknown[]): LibraryRecord[] {
 }
 
 function conversation(c: z.infer<typeof chatgptConversationSchema>, index: number): LibraryRecord[] {
-  const key = c.conversation_id ?? c.id ?? `${c.title ?? ''}@${c.create_time ?? index}`;
-  const threadId = derivedId('chatgpt', key);
   const started = Math.round((c.create_time ?? 0) * 1000);
-  const at = (m: Message | null | undefined, fallback: number) =>
-    m?.create_time ? Math.max(0, Math.round(m.create_time * 1000)) : fallback;
-  /** Each node's message as Hearth keeps it (user or assistant with words), or its tool output. */
-  const kept = new Map<string, { role: 'user' | 'assistant'; content: string; createdAt: number }>();
-  const tools = new Map<string, { name: string; result: string; createdAt: number }>();
-  let clock = started;
+  const at = (m: Message) => (m.create_time ? Math.max(0, Math.round(m.create_time * 1000)) : started);
+  const nodes: Record<string, TreeNode> = {};
   for (const node of Object.values(c.mapping)) {
     const m = node.message;
-    if (!m || hidden(m)) continue;
-    const content = words(m);
-    clock = at(m, clock);
-    if (m.author.role === 'tool') {
-      if (content) tools.set(node.id, { name: m.author.name || 'tool', result: content, createdAt: at(m, started) });
-    } else if ((m.author.role === 'user' || m.author.role === 'assistant') && content && (m.recipient ?? 'all') === 'all') {
-      kept.set(node.id, { role: m.author.role, content, createdAt: at(m, started) });
+    const entry: TreeNode = { parent: node.parent ?? null, children: node.children ?? [] };
+    if (m && !hidden(m)) {
+      const content = words(m);
+      if (m.author.role === 'tool') {
+        if (content) entry.tool = { name: m.author.name || 'tool', result: content, createdAt: at(m) };
+      } else if ((m.author.role === 'user' || m.author.role === 'assistant') && content && (m.recipient ?? 'all') === 'all') {
+        entry.message = { role: m.author.role, content, createdAt: at(m) };
+      }
     }
+    nodes[node.id] = entry;
   }
-  /** The nearest kept message above a node (what a message after one left out follows). */
-  const keptAbove = (id: string | null | undefined): string | null => {
-    const seen = new Set<string>();
-    for (let cur = id; cur && !seen.has(cur); cur = c.mapping[cur]?.parent) {
-      seen.add(cur);
-      if (kept.has(cur)) return cur;
-    }
-    return null;
-  };
-  const records: LibraryRecord[] = [];
-  const updated = Math.round((c.update_time ?? c.create_time ?? 0) * 1000);
-  const leaf = keptAbove(c.current_node);
-  records.push({
-    type: 'thread',
-    id: threadId,
-    title: (c.title ?? '').slice(0, 1000),
-    titleSource: c.title ? 'user' : 'auto',
-    systemPrompt: '',
-    pinned: false,
-    currentLeafId: leaf ? derivedId('chatgpt', key, leaf) : null,
+  return treeRecords({
+    source: 'chatgpt',
+    key: c.conversation_id ?? c.id ?? `${c.title ?? ''}@${c.create_time ?? index}`,
+    title: c.title ?? '',
     createdAt: started,
-    updatedAt: Math.max(updated, started),
+    updatedAt: Math.round((c.update_time ?? c.create_time ?? 0) * 1000),
+    nodes,
+    current: c.current_node ?? null,
   });
-  // Parents before children: walk from the roots, each branch in the order ChatGPT lists them.
-  const order: string[] = [];
-  const visited = new Set<string>();
-  const roots = Object.values(c.mapping).filter((n) => !n.parent || !c.mapping[n.parent]);
-  const stack = roots.map((n) => n.id).reverse();
-  while (stack.length) {
-    const id = stack.pop()!;
-    if (visited.has(id)) continue;
-    visited.add(id);
-    order.push(id);
-    const children = c.mapping[id]?.children ?? [];
-    for (let i = children.length - 1; i >= 0; i--) if (c.mapping[children[i]]) stack.push(children[i]);
-  }
-  const messageId = (node: string) => derivedId('chatgpt', key, node);
-  for (const node of order) {
-    const m = kept.get(node);
-    if (!m) continue;
-    const parent = keptAbove(c.mapping[node].parent);
-    const isAnswer = m.role === 'assistant';
-    const question = isAnswer ? keptQuestionAbove(c, kept, node) : null;
-    const turnId = isAnswer && question ? derivedId('chatgpt', key, node, 'turn') : null;
-    records.push({
-      type: 'message',
-      id: messageId(node),
-      threadId,
-      turnId,
-      parentId: parent ? messageId(parent) : null,
-      role: m.role,
-      content: m.content,
-      status: 'complete',
-      errorCode: null,
-      contextBlock: null,
-      createdAt: m.createdAt,
-    });
-    if (!turnId || !question) continue;
-    const turn: RecordOf<'turn'> = {
-      type: 'turn',
-      id: turnId,
-      threadId,
-      userMessageId: messageId(question),
-      assistantMessageId: messageId(node),
-      status: 'done',
-      stats: null,
-      events: null,
-      createdAt: kept.get(question)!.createdAt,
-      finishedAt: m.createdAt,
-    };
-    records.push(turn);
-    // The tool and browsing output between the question and this answer, as this turn's calls.
-    for (const [toolNode, t] of toolsBetween(c, tools, question, node)) {
-      records.push({
-        type: 'tool_call',
-        id: `${turnId}:${toolNode}`.slice(0, 200),
-        turnId,
-        threadId,
-        name: t.name.slice(0, 200),
-        arguments: '{}',
-        ok: true,
-        result: t.result,
-        repeat: false,
-        ms: 0,
-        createdAt: t.createdAt,
-      });
-    }
-  }
-  return records;
-}
-
-/** The question an answer replies to: the nearest kept user message above it. */
-function keptQuestionAbove(c: z.infer<typeof chatgptConversationSchema>, kept: Map<string, { role: string }>, node: string): string | null {
-  const seen = new Set<string>();
-  for (let cur = c.mapping[node]?.parent; cur && !seen.has(cur); cur = c.mapping[cur]?.parent) {
-    seen.add(cur);
-    if (kept.get(cur)?.role === 'user') return cur;
-  }
-  return null;
-}
-
-/** Tool output on the path from a question down to its answer. */
-function toolsBetween(
-  c: z.infer<typeof chatgptConversationSchema>,
-  tools: Map<string, { name: string; result: string; createdAt: number }>,
-  question: string,
-  answer: string,
-): [string, { name: string; result: string; createdAt: number }][] {
-  const path: string[] = [];
-  const seen = new Set<string>();
-  for (let cur = c.mapping[answer]?.parent; cur && cur !== question && !seen.has(cur); cur = c.mapping[cur]?.parent) {
-    seen.add(cur);
-    path.unshift(cur);
-  }
-  return path.filter((n) => tools.has(n)).map((n) => [n, tools.get(n)!]);
 }

@@ -15,6 +15,9 @@ import {
 } from './format';
 import { threadJsonRecords, THREAD_JSON_MAX_BYTES } from './thread-json';
 import { chatgptRecords, isChatgptExport } from './chatgpt';
+import { isLibreChatExport, libreChatRecords } from './librechat';
+import { isLlamaCppExport, isLlamaCppSessions, llamaCppRecords, llamaCppSessions } from './llamacpp';
+import { isOpenWebuiExport, openWebuiRecords } from './openwebui';
 import { z } from 'zod';
 import type { ImportCounted, ImportSummary } from '@/lib/contract/responses';
 import { SETTING_KEYS, SETTING_SHAPES, type SettingKey } from '@/lib/settings/settings';
@@ -187,19 +190,29 @@ export async function stageImport(
   });
 }
 
+/** One JSON document (a thread's export, another app's) or llama.cpp's page's JSON Lines, read whole. */
 function stageThreadJson(bytes: Buffer, knownAttachment: ImportStore['attachmentByHash']): StagedImport {
+  const text = bytes.toString('utf8');
   let doc: unknown;
-  try {
-    doc = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw bad(`This file is not JSON, so it is none of the files Hearth imports: ${FORMATS_READ}.`);
+  if (isLlamaCppSessions(text)) doc = llamaCppSessions(text);
+  else {
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      throw bad(`This file is not JSON, so it is none of the files Hearth imports: ${FORMATS_READ}.`);
+    }
   }
-  if (isChatgptExport(doc)) {
-    const records = chatgptRecords(doc);
-    return { source: 'chatgpt', records: () => records.map((record) => ({ line: 1, record })), files: [], discard: () => undefined };
-  }
-  const records = threadJsonRecords(doc, knownAttachment);
-  return { source: 'thread', records: () => records.map((record) => ({ line: 1, record })), files: [], discard: () => undefined };
+  // Each app's export is recognised by its shape (its name and type say nothing reliable).
+  const [source, records]: [ImportSummary['source'], LibraryRecord[]] = isChatgptExport(doc)
+    ? ['chatgpt', chatgptRecords(doc)]
+    : isLlamaCppExport(doc)
+      ? ['llama.cpp', llamaCppRecords(doc)]
+      : isOpenWebuiExport(doc)
+        ? ['open-webui', openWebuiRecords(doc)]
+        : isLibreChatExport(doc)
+          ? ['librechat', libreChatRecords(doc)]
+          : ['thread', threadJsonRecords(doc, knownAttachment)];
+  return { source, records: () => records.map((record) => ({ line: 1, record })), files: [], discard: () => undefined };
 }
 
 async function stageLibrary(reader: LineReader, fileStore: FileStore): Promise<StagedImport> {

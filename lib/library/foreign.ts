@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import type { LibraryRecord, RecordOf } from './format';
+
+/**
+ * Another app's conversation as Hearth's records: the part every importer shares. The app's
+ * messages arrive as a tree of nodes (each with its parent and children, in the app's order),
+ * some carrying a message Hearth keeps (a question or an answer with words) or a tool's output;
+ * the rest (system prompts, hidden nodes, empty messages) carry nothing and are passed through:
+ * a message below one follows the nearest kept message above it. Every branch is kept, the one
+ * the app showed (`current`) is shown, each answer gets a turn for the question above it, and
+ * tool output between that question and the answer becomes the turn's tool calls. Ids derive
+ * from the app's, so importing the same file twice changes nothing.
+ */
+
+export type TreeNode = {
+  parent: string | null;
+  children: string[];
+  message?: { role: 'user' | 'assistant'; content: string; createdAt: number };
+  tool?: { name: string; result: string; createdAt: number };
+};
+
+/** A stable UUID (the version 5 layout) for another app's ids, so a second import finds the first's rows. */
+export function derivedId(...parts: string[]): string {
+  const h = createHash('sha1')
+    .update(`hearth-import\0${parts.join('\0')}`)
+    .digest();
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export function treeRecords(c: {
+  /** Which app: part of every derived id, so two apps' ids never meet. */
+  source: string;
+  /** The conversation's own id in that app. */
+  key: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  pinned?: boolean;
+  nodes: Record<string, TreeNode>;
+  /** The last node of the branch the app showed. */
+  current: string | null;
+}): LibraryRecord[] {
+  const { nodes } = c;
+  const id = (...parts: string[]) => derivedId(c.source, c.key, ...parts);
+  /** The nearest node above (or at) `from` that passes `ok`. */
+  const above = (from: string | null | undefined, ok: (n: TreeNode) => boolean): string | null => {
+    const seen = new Set<string>();
+    for (let cur = from; cur && !seen.has(cur) && nodes[cur]; cur = nodes[cur].parent) {
+      seen.add(cur);
+      if (ok(nodes[cur])) return cur;
+    }
+    return null;
+  };
+  const kept = (n: TreeNode) => Boolean(n.message);
+  const leaf = above(c.current, kept);
+  const threadId = id();
+  const records: LibraryRecord[] = [
+    {
+      type: 'thread',
+      id: threadId,
+      // A title carried in a file is kept as the user's: nothing rewrites it.
+      title: c.title.slice(0, 1000),
+      titleSource: c.title ? 'user' : 'auto',
+      systemPrompt: '',
+      pinned: c.pinned ?? false,
+      currentLeafId: leaf ? id(leaf) : null,
+      createdAt: Math.max(0, c.createdAt),
+      updatedAt: Math.max(0, c.updatedAt, c.createdAt),
+    },
+  ];
+  // Parents before children: from the roots down, each node's children in the app's order.
+  const order: string[] = [];
+  const visited = new Set<string>();
+  const stack = Object.keys(nodes)
+    .filter((k) => !nodes[k].parent || !nodes[nodes[k].parent!])
+    .reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (visited.has(node)) continue;
+    visited.add(node);
+    order.push(node);
+    const children = nodes[node].children;
+    for (let i = children.length - 1; i >= 0; i--) if (nodes[children[i]]) stack.push(children[i]);
+  }
+  for (const node of order) {
+    const m = nodes[node].message;
+    if (!m) continue;
+    const parent = above(nodes[node].parent, kept);
+    const question = m.role === 'assistant' ? above(nodes[node].parent, (n) => n.message?.role === 'user') : null;
+    const turnId = question ? id(node, 'turn') : null;
+    records.push({
+      type: 'message',
+      id: id(node),
+      threadId,
+      turnId,
+      parentId: parent ? id(parent) : null,
+      role: m.role,
+      content: m.content,
+      status: 'complete',
+      errorCode: null,
+      contextBlock: null,
+      createdAt: Math.max(0, m.createdAt),
+    });
+    if (!turnId || !question) continue;
+    const turn: RecordOf<'turn'> = {
+      type: 'turn',
+      id: turnId,
+      threadId,
+      userMessageId: id(question),
+      assistantMessageId: id(node),
+      status: 'done',
+      stats: null,
+      events: null,
+      createdAt: Math.max(0, nodes[question].message!.createdAt),
+      finishedAt: Math.max(0, m.createdAt),
+    };
+    records.push(turn);
+    // The tool output between the question and this answer, as this turn's calls, in order.
+    const between: string[] = [];
+    const seen = new Set<string>();
+    for (let cur = nodes[node].parent; cur && cur !== question && !seen.has(cur) && nodes[cur]; cur = nodes[cur].parent) {
+      seen.add(cur);
+      between.unshift(cur);
+    }
+    for (const t of between) {
+      const tool = nodes[t].tool;
+      if (!tool) continue;
+      records.push({
+        type: 'tool_call',
+        id: `${turnId}:${t}`.slice(0, 400),
+        turnId,
+        threadId,
+        name: tool.name.slice(0, 200),
+        arguments: '{}',
+        ok: true,
+        result: tool.result,
+        repeat: false,
+        ms: 0,
+        createdAt: Math.max(0, tool.createdAt),
+      });
+    }
+  }
+  return records;
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { HearthError } from '@/lib/errors';
+import { describeIssue, recordSchema, type LibraryRecord } from './format';
+import { treeRecords, type TreeNode } from './foreign';
+
+/**
+ * llama.cpp's own web page (llama-server's UI, which keeps its history only in the browser):
+ * a conversation's Download, or Export of several, as its source writes them
+ * (tools/ui/src/lib/services/conversation-transfer.service.ts). Today that is JSON Lines, a
+ * `{"type":"session","harness":"llama.app",…conversation}` line then one
+ * `{"type":"message","message":{…}}` line per message, one session after another (a zip of
+ * such files for several; unzip it and import each). Earlier versions wrote JSON:
+ * `{conv, messages}` or an array of them; both are read. A conversation has `id`, `name`,
+ * `lastModified` (ms) and `currNode`, the last message shown; a message has `id`, `parent`,
+ * `children`, `role`, `content`, `timestamp` (ms), `type` ("root" for the empty first node),
+ * its files in `extra` (named), and for tool use the assistant's `toolCalls` and each result's
+ * `role: "tool"` with its `toolCallId`.
+ */
+
+const ms = z.number().finite().min(0).max(8.64e15).nullable().optional();
+
+const messageSchema = z
+  .object({
+    id: z.string().max(200),
+    type: z.string().max(50).optional(),
+    timestamp: ms,
+    role: z.string().max(50),
+    content: z.string().max(10_000_000).nullable().optional(),
+    parent: z.string().max(200).nullable().optional(),
+    children: z.array(z.string().max(200)).max(10_000).optional(),
+    extra: z.array(z.object({ type: z.string().max(100).optional(), name: z.string().max(500).optional() }).passthrough()).optional(),
+    toolCalls: z
+      .union([z.string().max(10_000_000), z.array(z.unknown()).max(10_000)])
+      .nullable()
+      .optional(),
+    toolCallId: z.string().max(200).nullable().optional(),
+  })
+  .passthrough();
+
+const sessionSchema = z.object({
+  conv: z
+    .object({
+      id: z.string().max(200),
+      name: z.string().max(1000).nullable().optional(),
+      lastModified: ms,
+      currNode: z.string().max(200).nullable().optional(),
+      pinned: z.boolean().optional(),
+    })
+    .passthrough(),
+  messages: z.array(messageSchema).max(1_000_000),
+});
+
+type Session = z.infer<typeof sessionSchema>;
+
+/** Whether a parsed JSON document is the page's older JSON export: `{conv, messages}`, or an array of them. */
+export function isLlamaCppExport(doc: unknown): boolean {
+  const list = Array.isArray(doc) ? doc : [doc];
+  return list.length > 0 && list.every((s) => s !== null && typeof s === 'object' && 'conv' in s && 'messages' in s);
+}
+
+/** Whether a text is the page's JSON Lines export: its first line is a session record. */
+export function isLlamaCppSessions(text: string): boolean {
+  const first = text.trimStart().split('\n', 1)[0];
+  try {
+    const record = JSON.parse(first) as { type?: unknown };
+    return record !== null && typeof record === 'object' && record.type === 'session';
+  } catch {
+    return false;
+  }
+}
+
+/** The sessions of a JSON Lines export, as the page itself reads them back. */
+export function llamaCppSessions(text: string): unknown[] {
+  const sessions: { conv: Record<string, unknown>; messages: unknown[] }[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let record: { type?: unknown; message?: unknown; [k: string]: unknown };
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      throw new HearthError('bad_request', `llama.cpp's conversation export, line ${i + 1}: not JSON (is the file cut or changed?).`);
+    }
+    if (record?.type === 'session') {
+      const { type: _type, harness: _harness, ...conv } = record;
+      sessions.push({ conv, messages: [] });
+    } else if (record?.type === 'message') {
+      if (!sessions.length)
+        throw new HearthError('bad_request', `llama.cpp's conversation export, line ${i + 1}: a message before any session line.`);
+      sessions.at(-1)!.messages.push(record.message);
+    }
+    // Other record types are a newer page's: left out, as the page itself does.
+  });
+  return sessions;
+}
+
+type Message = z.infer<typeof messageSchema>;
+
+const toolCallsOf = (m: Message): { id?: string; function?: { name?: string } }[] => {
+  try {
+    const calls = typeof m.toolCalls === 'string' ? JSON.parse(m.toolCalls) : m.toolCalls;
+    return Array.isArray(calls) ? calls : [];
+  } catch {
+    return [];
+  }
+};
+
+function words(m: Message): string {
+  const files = (m.extra ?? []).map((f) => `[${/image/i.test(f.type ?? '') ? 'image' : 'file'}${f.name ? `: ${f.name}` : ''}]`);
+  return [(m.content ?? '').trim(), ...files].filter(Boolean).join('\n');
+}
+
+export function llamaCppRecords(doc: unknown): LibraryRecord[] {
+  const list = Array.isArray(doc) ? doc : [doc];
+  const out: LibraryRecord[] = [];
+  list.forEach((raw, index) => {
+    const parsed = sessionSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new HearthError('bad_request', `llama.cpp's conversation export, conversation ${index + 1}: ${describeIssue(parsed.error)}.`);
+    }
+    out.push(...sessionRecords(parsed.data));
+  });
+  return out.map((r) => recordSchema.parse(r));
+}
+
+function sessionRecords({ conv, messages }: Session): LibraryRecord[] {
+  const times = messages.map((m) => m.timestamp ?? 0).filter((t) => t > 0);
+  const started = times.reduce((a, t) => Math.min(a, t), times[0] ?? conv.lastModified ?? 0);
+  // A tool's result is named by the call it answers.
+  const callNames = new Map<string, string>();
+  for (const m of messages) for (const c of toolCallsOf(m)) if (c.id && c.function?.name) callNames.set(c.id, c.function.name);
+  const nodes: Record<string, TreeNode> = {};
+  for (const m of messages) {
+    const content = words(m);
+    const createdAt = Math.round(m.timestamp ?? started);
+    const node: TreeNode = { parent: m.parent ?? null, children: m.children ?? [] };
+    if (m.role === 'tool') {
+      if (content) node.tool = { name: (m.toolCallId && callNames.get(m.toolCallId)) || 'tool', result: content, createdAt };
+    } else if ((m.role === 'user' || m.role === 'assistant') && m.type !== 'root' && content) {
+      node.message = { role: m.role, content, createdAt };
+    }
+    nodes[m.id] = node;
+  }
+  return treeRecords({
+    source: 'llama.cpp',
+    key: conv.id,
+    title: conv.name ?? '',
+    createdAt: Math.round(started),
+    updatedAt: Math.round(conv.lastModified ?? started),
+    pinned: conv.pinned ?? false,
+    nodes,
+    current: conv.currNode ?? null,
+  });
+}
