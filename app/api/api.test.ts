@@ -10,6 +10,7 @@ import type { ModelClient } from '@/lib/llm/types';
 import { readSse } from '@/lib/contract/sse';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/contract/turn-state';
 import { setRuntime, type Runtime } from '@/lib/server/runtime';
+import { isTitleRequest } from '@/lib/turns/titles';
 import { tinyPdf } from '@/lib/testing/pdf';
 import { makeTempDir } from '@/lib/testing/temp-dir';
 import {
@@ -477,6 +478,47 @@ describe('search and export', () => {
     const js = await (await exportRoute.GET(req('GET', `/x?format=json`), params({ id }))).json();
     // The thread as the page shows it, and every other branch (none here).
     assert.deepEqual(js, { ...(await getThread(id)).body, otherMessages: [] });
+  });
+
+  test('export as one web page: code highlighted, math typeset with its fonts inside, tool calls folded, nothing that runs or fetches', async () => {
+    const answer = [
+      'Here is the code:',
+      '```js',
+      'const total = items.reduce((a, b) => a + b, 0);',
+      '```',
+      'and the formula $$E = mc^2$$.',
+      '![a chart](https://tracker.example/pixel.png) <script>alert(1)</script> <img src=x onerror=alert(1)>',
+    ].join('\n');
+    double.setScript((r) => {
+      if (r.schema) return { content: '{"needs_fresh": false, "query": "", "verdict": "answered"}' };
+      if (isTitleRequest(r)) return { content: 'Totals' };
+      return r.messages.some((m) => m.role === 'tool')
+        ? { content: answer }
+        : { toolCalls: [{ name: 'calculator', arguments: { expression: '2+2' } }] };
+    });
+    const id = await newThread();
+    await send(id, 'Sum my items <b>please</b>');
+    double.setScript(undefined);
+    const res = await exportRoute.GET(req('GET', `/x?format=html`), params({ id }));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename=".*\.html"/);
+    const page = await res.text();
+    assert.match(page, /^<!doctype html>/);
+    assert.match(
+      page,
+      /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; font-src data:; img-src data:/,
+    );
+    assert.match(page, /<span class="hljs-keyword">const<\/span>/, 'code highlighted');
+    assert.match(page, /class="katex/, 'math typeset');
+    assert.match(page, /@font-face\{[^}]*src:url\(data:font\/woff2;base64,/, "KaTeX's fonts inside the page");
+    assert.doesNotMatch(page, /url\(fonts\//, 'no font fetched');
+    assert.match(page, /<details class="fold tool"><summary>calculator ok<\/summary>/, 'the tool call folded');
+    assert.match(page, /\[image: a chart \(https:\/\/tracker\.example\/pixel\.png\)\]/, 'an image is its address, not loaded');
+    // The model's raw HTML is there only as text; no tag runs or loads anything.
+    assert.ok(!/<script|<img|<iframe|<link|<[^>]*\s(src|on\w+)=|href="javascript/i.test(page), 'nothing that runs or loads');
+    assert.match(page, /&#x3C;script>alert\(1\)&#x3C;\/script>/, "the model's HTML shown as text");
+    assert.match(page, /Sum my items &lt;b&gt;please&lt;\/b&gt;/, 'the question as text');
   });
 
   test('search answers with kind, title, snippet and highlights; filters narrow it; odd queries are plain text, bad filters 400', async () => {

@@ -2,13 +2,8 @@
 
 import { Component, isValidElement, useEffect, useState, type ReactNode } from 'react';
 import ReactMarkdown from 'react-markdown';
-import rehypeKatex from 'rehype-katex';
-import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
 import 'katex/dist/katex.min.css';
-import { singleDollarMath } from '@/lib/markdown/math';
-import { outsideCode } from '@/lib/markdown/outside-code';
+import { latexDelimiters, rehypePlugins, remarkPlugins } from '@/lib/markdown/pipeline';
 import { CodeBlock } from './CodeBlock';
 
 /**
@@ -28,11 +23,8 @@ export function Markdown({ text }: { text: string }) {
     <div className="md break-words">
       <PlainIfItFails text={text}>
         <ReactMarkdown
-          remarkPlugins={[boundDepth, remarkGfm, [remarkMath, { singleDollarTextMath: false }], htmlAsText]}
-          rehypePlugins={[
-            [rehypeSanitize, schema],
-            [rehypeKatex, { throwOnError: false, strict: 'ignore', trust: false, errorColor: 'var(--katex-error)' }],
-          ]}
+          remarkPlugins={remarkPlugins}
+          rehypePlugins={rehypePlugins}
           components={{
             pre: ({ children }) => codeBlockOf(children) ?? <pre>{children}</pre>,
             a: ({ href, children }) => (
@@ -70,24 +62,6 @@ class PlainIfItFails extends Component<{ text: string; children: ReactNode }, { 
   }
 }
 
-/** The default schema, with the classes remark-math gives math (and rehype-katex reads). */
-const schema = {
-  ...defaultSchema,
-  attributes: {
-    ...defaultSchema.attributes,
-    code: [['className', /^language-./, 'math-inline', 'math-display']],
-  },
-};
-
-/** \( … \) and \[ … \], as models often write TeX, in the $$ form remark-math reads; code is left alone. */
-function latexDelimiters(text: string): string {
-  return outsideCode(text, (part) =>
-    singleDollarMath(part)
-      .replace(/\\\[([\s\S]+?)\\\]/g, (_, m: string) => `\n$$\n${m.trim()}\n$$\n`)
-      .replace(/\\\((.+?)\\\)/g, (_, m: string) => `$$${m}$$`),
-  );
-}
-
 /** A fenced block's language and text, from the <code> react-markdown puts in its <pre>. */
 function codeBlockOf(children: ReactNode): ReactNode | null {
   const child = Array.isArray(children) ? children[0] : children;
@@ -97,54 +71,6 @@ function codeBlockOf(children: ReactNode): ReactNode | null {
   const language = /\blanguage-([\w+#.-]+)/.exec(props.className ?? '')?.[1] ?? null;
   const code = String(Array.isArray(props.children) ? props.children.join('') : (props.children ?? '')).replace(/\n$/, '');
   return <CodeBlock language={language} code={code} />;
-}
-
-type MdNode = { type: string; value?: string; children?: MdNode[] };
-
-/** How deep blockquotes, lists and emphasis may nest before the rest is shown flat. */
-export const MAX_MARKDOWN_DEPTH = 24;
-
-/** Every text below a node, without recursion (the node may be thousands deep). */
-function flatText(node: MdNode): string {
-  const out: string[] = [];
-  const stack: MdNode[] = [node];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (typeof n.value === 'string') out.push(n.value);
-    if (n.children) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
-  }
-  return out.join(' ');
-}
-
-/**
- * A remark plugin: nesting past MAX_MARKDOWN_DEPTH (2,000 blockquotes, say, which a page the
- * model read can steer it into writing) is shown as the plain text it holds, so rendering never
- * runs out of stack. It walks only down to that depth itself.
- */
-export function boundDepth() {
-  const walk = (node: MdNode, depth: number) => {
-    if (!node.children) return;
-    if (depth >= MAX_MARKDOWN_DEPTH) {
-      node.children = [{ type: 'text', value: flatText(node) }];
-      if (node.type === 'root' || node.type === 'blockquote' || node.type === 'listItem' || node.type === 'list')
-        node.children = [{ type: 'paragraph', children: node.children }];
-      return;
-    }
-    for (const child of node.children) walk(child, depth + 1);
-  };
-  return (tree: MdNode) => walk(tree, 0);
-}
-
-/**
- * A remark plugin: raw HTML in the markdown becomes literal text. react-markdown would drop it
- * silently, and a user asking for HTML written outside a code block would lose what the model wrote.
- */
-function htmlAsText() {
-  const walk = (node: MdNode) => {
-    if (node.type === 'html') node.type = 'text';
-    node.children?.forEach(walk);
-  };
-  return (tree: MdNode) => walk(tree);
 }
 
 function hostOf(src: string): string | null {

@@ -61,14 +61,7 @@ export function ThreadHeader({
       )}
       {threadId && <ThreadTools key={threadId} threadId={threadId} />}
       {threadId && systemPrompt !== undefined && <InstructionsEditor key={threadId} value={systemPrompt} onSave={onSaveInstructions} />}
-      {threadId && (
-        <a
-          className="text-xs text-stone-600 dark:text-stone-400 underline"
-          href={`/api/threads/${encodeURIComponent(threadId)}/export?format=md`}
-        >
-          Export
-        </a>
-      )}
+      {threadId && <ExportMenu threadId={threadId} />}
       {threadId && (
         <button
           type="button"
@@ -82,5 +75,27 @@ export function ThreadHeader({
         </button>
       )}
     </header>
+  );
+}
+
+/** The thread's exports: Markdown to read or paste, one web page that reads offline, JSON to import again. */
+function ExportMenu({ threadId }: { threadId: string }) {
+  const base = `/api/threads/${encodeURIComponent(threadId)}/export?format=`;
+  const item = 'block whitespace-nowrap px-3 py-1 hover:bg-stone-100 dark:hover:bg-stone-800';
+  return (
+    <details className="relative text-xs text-stone-600 dark:text-stone-400" data-testid="export-menu">
+      <summary className="cursor-pointer select-none underline">Export</summary>
+      <div className="absolute right-0 z-20 mt-1 rounded-md border border-stone-200 bg-white py-1 shadow-lg dark:border-stone-700 dark:bg-stone-900">
+        <a className={item} href={`${base}md`} download data-testid="export-md">
+          Markdown (.md)
+        </a>
+        <a className={item} href={`${base}html`} download data-testid="export-html">
+          Web page (.html, reads offline)
+        </a>
+        <a className={item} href={`${base}json`} download data-testid="export-json">
+          JSON (imports back into Hearth)
+        </a>
+      </div>
+    </details>
   );
 }

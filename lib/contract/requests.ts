@@ -76,7 +76,8 @@ export const searchQuery = z
   })
   .refine((s) => s.from === undefined || s.to === undefined || s.from < s.to, { message: 'from must be before to', path: ['from'] });
 
-export const exportQuery = z.object({ format: z.enum(['md', 'json']).default('json') });
+/** A thread's export: JSON (lossless, importable), Markdown, or one self-contained web page. */
+export const exportQuery = z.object({ format: z.enum(['md', 'json', 'html']).default('json') });
 
 export const memoryBody = z.object({ text: z.string().max(2000, 'a fact is one short sentence') }).strict();
 

@@ -1,6 +1,7 @@
 import { handle, json, otherMethods, parseId, parseInput, searchParams } from '@/lib/api/http';
 import { exportQuery, idParam } from '@/lib/contract/requests';
 import { getRuntime } from '@/lib/server/runtime';
+import { threadHtml } from '@/lib/server/thread-html';
 import { threadMarkdown, threadView } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
@@ -18,6 +19,11 @@ export function GET(request: Request, { params }: Params) {
     const name = (view.title || 'thread').replace(/[^\w.-]+/g, '-').slice(0, 60) || 'thread';
     if (format === 'json') {
       return json(view, 200, { 'Content-Disposition': `attachment; filename="${name}.json"` });
+    }
+    if (format === 'html') {
+      return new Response(threadHtml(view, settings.current().assistantName), {
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}.html"` },
+      });
     }
     return new Response(threadMarkdown(view, settings.current().assistantName), {
       headers: { 'Content-Type': 'text/markdown; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}.md"` },
