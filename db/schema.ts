@@ -26,10 +26,22 @@ export const threads = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
     /** This row's entry in the search index (set by the triggers of migration 0003; see db/queries/search.ts). */
     searchRowid: integer('search_rowid'),
+    /** The folder it is in (one level, at most one); null: none. Deleting a folder sets it back to null (db/queries/folders.ts). */
+    folderId: text('folder_id'),
+    /** Out of the thread list, still searchable, in the Archive view. */
+    archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
   },
-  (t) => [index('threads_updated_idx').on(t.pinned, t.updatedAt, t.id)],
+  (t) => [index('threads_updated_idx').on(t.pinned, t.updatedAt, t.id), index('threads_folder_idx').on(t.folderId)],
 );
 export type Thread = typeof threads.$inferSelect;
+
+/** The user's folders for threads: one level, named. */
+export const folders = sqliteTable('folders', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+export type Folder = typeof folders.$inferSelect;
 
 export const messageStatuses = ['streaming', 'complete', 'interrupted', 'error'] as const;
 export type MessageStatus = (typeof messageStatuses)[number];

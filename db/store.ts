@@ -1,6 +1,7 @@
 import type { Db } from './client';
 import { attachmentQueries } from './queries/attachments';
 import { decisionQueries } from './queries/decisions';
+import { folderQueries } from './queries/folders';
 import { hostQueries } from './queries/hosts';
 import { libraryQueries } from './queries/library';
 import { memoryQueries } from './queries/memories';
@@ -16,6 +17,7 @@ export function createStore(db: Db) {
   return {
     db,
     ...threadQueries(db),
+    ...folderQueries(db),
     ...messageQueries(db),
     ...turnQueries(db),
     ...decisionQueries(db),

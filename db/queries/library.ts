@@ -20,9 +20,12 @@ export type ThreadRow = {
   thinking?: string | null;
   /** JSON text of a list of tool names, as stored. */
   disabled_tools?: string | null;
+  folder_id?: string | null;
+  archived?: number;
   created_at: number;
   updated_at: number;
 };
+export type FolderRow = { id: string; name: string; created_at: number };
 export type MessageRow = {
   id: string;
   thread_id: string;
@@ -122,7 +125,7 @@ export function libraryQueries(db: Db) {
     /** Everything stored for one thread, read in one go (so it is consistent with itself). */
     threadRows(threadId: string) {
       const thread = all<ThreadRow>(
-        'SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, thinking, disabled_tools, created_at, updated_at FROM threads WHERE id = ?',
+        'SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, thinking, disabled_tools, folder_id, archived, created_at, updated_at FROM threads WHERE id = ?',
         threadId,
       )[0];
       if (!thread) return undefined;
@@ -162,6 +165,11 @@ export function libraryQueries(db: Db) {
       return insert('memories', row);
     },
     importThread: (row: ThreadRow) => insert('threads', row),
+    folderRows(): FolderRow[] {
+      return all('SELECT id, name, created_at FROM folders ORDER BY created_at, id');
+    },
+    importFolder: (row: FolderRow) => insert('folders', row),
+    folderExists: (id: string) => exists('folders', id),
     importMessage: (row: MessageRow) => insert('messages', row),
     importTurn: (row: TurnRow) => insert('turns', { ...row, stats: row.stats === null ? null : JSON.stringify(encodeStats(row.stats)) }),
     importTurnEvent: (row: TurnEventRow) => insert('turn_events', row),

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { attachments, messages, threads, type Thread } from '../schema';
 
@@ -50,7 +50,21 @@ export function threadQueries(db: Db) {
     },
 
     /** Pinned first, then most recently active; keyset pagination on (pinned, updatedAt, id). */
-    listThreads({ limit, cursor }: { limit: number; cursor?: ThreadCursor }) {
+    /**
+     * A page of the thread list: by default every thread not archived; `folderId` narrows it to
+     * one folder (null: threads in none); `archived` gives the archive instead.
+     */
+    listThreads({
+      limit,
+      cursor,
+      folderId,
+      archived = false,
+    }: {
+      limit: number;
+      cursor?: ThreadCursor;
+      folderId?: string | null;
+      archived?: boolean;
+    }) {
       const after = cursor
         ? or(
             lt(threads.pinned, cursor.pinned),
@@ -61,7 +75,13 @@ export function threadQueries(db: Db) {
       const rows = db
         .select()
         .from(threads)
-        .where(after)
+        .where(
+          and(
+            after,
+            eq(threads.archived, archived),
+            folderId === undefined ? undefined : folderId === null ? isNull(threads.folderId) : eq(threads.folderId, folderId),
+          ),
+        )
         .orderBy(desc(threads.pinned), desc(threads.updatedAt), desc(threads.id))
         .limit(limit + 1)
         .all();
@@ -91,6 +111,12 @@ export function threadQueries(db: Db) {
         .where(eq(threads.id, id))
         .returning()
         .get();
+    },
+
+    /** Files a thread in a folder (null: none) or the archive; not a change of activity, so it keeps its place by time. */
+    fileThread({ id, folderId, archived }: { id: string; folderId?: string | null; archived?: boolean }) {
+      const set = { ...(folderId !== undefined ? { folderId } : {}), ...(archived !== undefined ? { archived } : {}) };
+      if (Object.keys(set).length) db.update(threads).set(set).where(eq(threads.id, id)).run();
     },
 
     touchThread({ id, now }: { id: string; now: number }) {

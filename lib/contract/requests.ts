@@ -11,7 +11,14 @@ export const idParam = z.string().uuid('is not a valid id');
 export const listThreadsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional(),
+  /** One folder's threads, or `none`: those in no folder. */
+  folder: z.union([z.literal('none'), z.string().uuid('is not a folder id')]).optional(),
+  /** `true`: the archive instead of the list. */
+  archived: z.enum(['true', 'false']).optional(),
 });
+
+/** POST /api/folders, PATCH /api/folders/:id. */
+export const folderBody = z.object({ name: z.string().trim().min(1, 'give the folder a name').max(100) }).strict();
 
 export const createThreadBody = z.object({ title: z.string().trim().max(200).optional() }).strict();
 
@@ -26,9 +33,16 @@ export const patchThreadBody = z
     thinking: z.enum(['default', 'on', 'off']).nullable().optional(),
     /** Tools switched off in this thread only (the names the model sees); an empty list switches them all back on. */
     disabledTools: z.array(z.string().min(1).max(100)).max(500).optional(),
+    /** The folder it goes in; null takes it out of its folder. */
+    folderId: z.string().uuid('is not a folder id').nullable().optional(),
+    /** Into the archive (out of the list, still searchable), or back. */
+    archived: z.boolean().optional(),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'give at least one of title, pinned, systemPrompt, branch, thinking, disabledTools');
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    'give at least one of title, pinned, systemPrompt, branch, thinking, disabledTools, folderId, archived',
+  );
 
 export const postMessageBody = z
   .object({

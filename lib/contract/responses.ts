@@ -5,7 +5,18 @@ import type { Settings } from '@/lib/settings/settings';
 
 /** What the HTTP API answers with: the shapes the server builds and the browser reads. */
 
-export type ThreadSummary = { id: string; title: string; createdAt: number; updatedAt: number; pinned: boolean };
+export type ThreadSummary = {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  pinned: boolean;
+  /** Its folder (null: none), and whether it is in the archive. */
+  folderId: string | null;
+  archived: boolean;
+};
+/** GET /api/folders: each folder, with how many threads are in it. */
+export type FolderView = { id: string; name: string; createdAt: number; threads: number };
 export type ToolCallView = {
   id: string;
   name: string;
@@ -144,6 +155,7 @@ export type SearchResult = {
 /** What an import counts: rows of each kind, and the settings the page had changed. */
 export type ImportCounted =
   | 'settings'
+  | 'folders'
   | 'memories'
   | 'threads'
   | 'messages'

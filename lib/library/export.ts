@@ -12,7 +12,7 @@ import { FILE_CHUNK_BYTES, LIBRARY_FORMAT, LIBRARY_VERSION, type LibraryRecord }
 
 export type ExportStore = Pick<
   ReturnType<typeof libraryQueries>,
-  'libraryThreadIds' | 'settingRows' | 'memoryRows' | 'threadRows' | 'looseDecisionRows'
+  'libraryThreadIds' | 'settingRows' | 'folderRows' | 'memoryRows' | 'threadRows' | 'looseDecisionRows'
 >;
 
 /** About this much is handed to the client per pull. */
@@ -45,12 +45,13 @@ function* records(store: ExportStore, files: FileStore, now: number, theme?: str
     yield counted({ type: 'setting', key: s.key, value, updatedAt: s.updated_at } as LibraryRecord);
   }
   if (theme) yield counted({ type: 'setting', key: 'theme', value: theme, updatedAt: now } as LibraryRecord);
+  for (const f of store.folderRows()) yield counted(asRecord('folder', f));
   for (const m of store.memoryRows()) yield counted(asRecord('memory', m));
   const sent = new Set<string>();
   for (const threadId of store.libraryThreadIds()) {
     const rows = store.threadRows(threadId);
     if (!rows) continue; // deleted while the export ran
-    yield counted(asRecord('thread', rows.thread, { pinned: Boolean, disabledTools: parse }));
+    yield counted(asRecord('thread', rows.thread, { pinned: Boolean, archived: Boolean, disabledTools: parse }));
     for (const m of rows.messages) yield counted(asRecord('message', m));
     // Decisions before turns: a finished turn's log refers to them by number.
     for (const d of rows.decisions) yield counted(decisionRecord(d));

@@ -140,10 +140,14 @@ export const recordSchema = z.discriminatedUnion('type', [
       /** Its thinking and the tools it switched off (files written before these have none). */
       thinking: z.enum(['default', 'on', 'off']).nullable().optional(),
       disabledTools: z.array(text(100)).max(500).nullable().optional(),
+      /** Its folder and whether it is archived (files written before folders have neither). */
+      folderId: id.nullable().optional(),
+      archived: z.boolean().optional(),
       createdAt: time,
       updatedAt: time,
     })
     .strict(),
+  z.object({ type: z.literal('folder'), id, name: text(100), createdAt: time }).strict(),
   z
     .object({
       type: z.literal('message'),

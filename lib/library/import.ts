@@ -52,6 +52,8 @@ export type ImportStore = Pick<
   | 'turnThread'
   | 'attachmentByHash'
   | 'importSetting'
+  | 'importFolder'
+  | 'folderExists'
 > & { transaction<T>(fn: () => T): T };
 
 type Counted = ImportCounted;
@@ -336,6 +338,7 @@ function* readRecords(file: string): Generator<{ line: number; record: LibraryRe
 
 const zero = (): Record<Counted, number> => ({
   settings: 0,
+  folders: 0,
   memories: 0,
   threads: 0,
   messages: 0,
@@ -419,10 +422,16 @@ function applyRecord(
     }
     case 'memory':
       return count('memories', store.importMemory(asRow(r)));
+    case 'folder':
+      return count('folders', store.importFolder(asRow(r)));
     case 'thread':
+      if (r.folderId && !store.folderExists(r.folderId))
+        throw bad(`it is in folder ${r.folderId}, which is neither in the file nor in this library`);
       return count(
         'threads',
-        store.importThread(asRow(r, { pinned: bit, disabledTools: (v) => (v === null || v === undefined ? null : JSON.stringify(v)) })),
+        store.importThread(
+          asRow(r, { pinned: bit, archived: bit, disabledTools: (v) => (v === null || v === undefined ? null : JSON.stringify(v)) }),
+        ),
       );
     case 'message': {
       const parentId = r.parentId !== undefined ? r.parentId : (lastMessage.get(r.threadId) ?? null);

@@ -16,7 +16,15 @@ import { outsideCode } from '@/lib/markdown/outside-code';
 /** Read models of the HTTP API: a thread with its messages, tool calls and decisions. */
 
 export function threadSummary(t: Thread): ThreadSummary {
-  return { id: t.id, title: t.title, createdAt: t.createdAt, updatedAt: t.updatedAt, pinned: t.pinned };
+  return {
+    id: t.id,
+    title: t.title,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    pinned: t.pinned,
+    folderId: t.folderId,
+    archived: t.archived,
+  };
 }
 
 /** A page of the thread list, newest first; `cursor` is the one the previous page gave out. */
@@ -24,10 +32,12 @@ export function threadPage(
   store: Store,
   limit: number,
   cursor: string | undefined,
+  filter: { folderId?: string | null; archived?: boolean } = {},
 ): { threads: ThreadSummary[]; nextCursor: string | null } {
   const decoded = cursor ? decodeCursor(cursor) : undefined;
   if (cursor && !decoded) throw new HearthError('bad_request', 'cursor: not a cursor this server gave out');
-  const page = store.listThreads({ limit, cursor: decoded ?? undefined });
+  if (filter.folderId && !store.getFolder({ id: filter.folderId })) throw new HearthError('not_found', 'folder: there is no such folder.');
+  const page = store.listThreads({ limit, cursor: decoded ?? undefined, ...filter });
   return { threads: page.threads.map(threadSummary), nextCursor: page.nextCursor };
 }
 
@@ -37,6 +47,14 @@ export function deleteThread(rt: Runtime, id: string): void {
   rt.turns.forgetThread(id);
   if (!rt.store.deleteThread({ id })) throw new HearthError('not_found', 'There is no thread with that id.');
   rt.files.removeUnreferenced(files, (sha256) => rt.store.isFileReferenced({ sha256 }));
+}
+
+/** Puts a thread in a folder (null: none) or the archive; a folder that does not exist is a 400 that says so. */
+export function fileThread(store: Store, id: string, place: { folderId?: string | null; archived?: boolean }): void {
+  if (place.folderId && !store.getFolder({ id: place.folderId })) {
+    throw new HearthError('bad_request', `folderId: there is no folder ${place.folderId}; make it first (POST /api/folders).`);
+  }
+  store.fileThread({ id, ...place });
 }
 
 export function requireThread(store: Store, id: string): Thread {

@@ -10,8 +10,10 @@ export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET', 'POST');
 
 export function GET(request: Request) {
   return handle(request, () => {
-    const { limit, cursor } = parseInput(listThreadsQuery, searchParams(request));
-    return json(threadPage(getRuntime().store, limit, cursor));
+    const { limit, cursor, folder, archived } = parseInput(listThreadsQuery, searchParams(request));
+    return json(
+      threadPage(getRuntime().store, limit, cursor, { folderId: folder === 'none' ? null : folder, archived: archived === 'true' }),
+    );
   });
 }
 

@@ -155,6 +155,8 @@ export function useThread({
           ...created,
           updatedAt: created.createdAt,
           pinned: false,
+          folderId: null,
+          archived: false,
           systemPrompt: '',
           messages: [],
           decisions: [],

@@ -1,7 +1,7 @@
 import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
 import { idParam, patchThreadBody } from '@/lib/contract/requests';
 import { getRuntime } from '@/lib/server/runtime';
-import { deleteThread, requireThread, showBranch, threadView } from '@/lib/server/threads';
+import { deleteThread, fileThread, requireThread, showBranch, threadView } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -20,10 +20,11 @@ export function GET(request: Request, { params }: Params) {
 export function PATCH(request: Request, { params }: Params) {
   return handle(request, async () => {
     const id = parseId(idParam, (await params).id);
-    const { branch, ...patch } = await readJson(request, patchThreadBody);
+    const { branch, folderId, archived, ...patch } = await readJson(request, patchThreadBody);
     const { store, turns } = getRuntime();
     requireThread(store, id);
     if (branch) showBranch(store, turns, id, branch);
+    if (folderId !== undefined || archived !== undefined) fileThread(store, id, { folderId, archived });
     if (Object.keys(patch).length > 0) store.updateThread({ id, patch, now: Date.now() });
     return json(threadView(store, turns, id));
   });
