@@ -63,3 +63,46 @@ test('the thread list loads older conversations as it scrolls (50 at a time)', a
   await expect(oldest).toBeVisible();
   expect(await chat.threads.count()).toBeGreaterThanOrEqual(130);
 });
+
+test('a thread moves into a folder from its menu and is archived: the list shows a folder, all, or the archive', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.newChat();
+  const stamp = Date.now();
+  await chat.ask(`Folder me ${stamp}`);
+  await chat.waitForAnswer();
+  const id = chat.threadId();
+  const row = chat.thread(id);
+  let folderId = '';
+  try {
+    page.once('dialog', (d) => void d.accept(`Trips ${stamp}`));
+    await page.getByTestId('new-folder').click();
+    const view = page.getByTestId('thread-view');
+    await expect(view.locator('option', { hasText: `Trips ${stamp}` })).toHaveCount(1);
+    folderId = (await view.locator('option', { hasText: `Trips ${stamp}` }).getAttribute('value'))!.replace('folder:', '');
+
+    await row.hover();
+    await row.getByTestId('move-thread').selectOption(folderId);
+    await expect(view.locator('option', { hasText: `Trips ${stamp} (1)` })).toHaveCount(1);
+    await view.selectOption(`folder:${folderId}`);
+    await expect(chat.threads).toHaveCount(1);
+    await expect(row).toBeVisible();
+    await view.selectOption('all');
+    await expect(row).toBeVisible();
+
+    await row.hover();
+    await row.getByTestId('archive-thread').click();
+    await expect(row).toHaveCount(0);
+    await view.selectOption('archive');
+    await expect(row).toBeVisible();
+    await row.hover();
+    await expect(row.getByTestId('archive-thread')).toHaveText('Unarchive');
+    await row.getByTestId('archive-thread').click();
+    await expect(row).toHaveCount(0);
+    await view.selectOption('all');
+    await expect(row).toBeVisible();
+  } finally {
+    await page.request.delete(`/api/threads/${id}`);
+    if (folderId) await page.request.delete(`/api/folders/${folderId}`);
+  }
+});

@@ -163,6 +163,27 @@ export function ChatApp({
         onSelect={(id) => void thread.open(id)}
         onNew={() => void thread.open(null)}
         onMore={threads.hasMore ? () => void threads.loadMore() : undefined}
+        folders={threads.folders}
+        view={threads.view}
+        onView={threads.show}
+        onNewFolder={(name) =>
+          void api
+            .createFolder(name)
+            .then(threads.refresh)
+            .catch((e) => setNotice((e as Error).message))
+        }
+        onMove={(id, folderId) =>
+          void api
+            .patchThread(id, { folderId })
+            .then(threads.refresh)
+            .catch((e) => setNotice((e as Error).message))
+        }
+        onArchive={(id, archived) =>
+          void api
+            .patchThread(id, { archived })
+            .then(threads.refresh)
+            .catch((e) => setNotice((e as Error).message))
+        }
         onRename={(id, title) =>
           void thread
             .rename(id, title)
@@ -210,7 +231,7 @@ export function ChatApp({
           highlighted={thread.highlighted}
           onFocused={thread.focused}
           visionOff={visionOff}
-          firstRun={threads.threads.length === 0}
+          firstRun={threads.view.kind === 'all' && threads.threads.length === 0}
           location={location}
           actions={{
             chooseVersion: thread.chooseVersion,

@@ -1,7 +1,8 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import type { ThreadSummary } from '@/lib/contract/responses';
+import type { ThreadListView } from '@/lib/client/api';
+import type { FolderView, ThreadSummary } from '@/lib/contract/responses';
 import { groupThreads } from '@/lib/client/thread-groups';
 import { threadPath } from '@/components/chat/hooks/useThread';
 
@@ -20,6 +21,13 @@ type Props = {
   onPin: (id: string, pinned: boolean) => void;
   /** More threads than shown: called when the end of the list scrolls into view. */
   onMore?: () => void;
+  /** The folders, which list is shown (all, a folder, the archive), and how to file a thread. */
+  folders: FolderView[];
+  view: ThreadListView;
+  onView: (view: ThreadListView) => void;
+  onNewFolder: (name: string) => void;
+  onMove: (id: string, folderId: string | null) => void;
+  onArchive: (id: string, archived: boolean) => void;
 };
 
 /** At the end of the list: asks for the next page when it comes into view (or on a click, without scrolling). */
@@ -49,7 +57,10 @@ function ThreadRow({
   t,
   current,
   ...p
-}: { t: ThreadSummary; current: boolean } & Omit<Props, 'threads' | 'currentId' | 'onNew' | 'footer' | 'header' | 'open' | 'onClose'>) {
+}: { t: ThreadSummary; current: boolean } & Pick<
+  Props,
+  'folders' | 'onSelect' | 'onRename' | 'onDelete' | 'onPin' | 'onMove' | 'onArchive'
+>) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [title, setTitle] = useState(t.title);
@@ -118,6 +129,25 @@ function ThreadRow({
             <button type="button" data-testid="rename-thread" onClick={() => setEditing(true)}>
               Rename
             </button>
+            {p.folders.length > 0 && (
+              <select
+                aria-label={`Move “${t.title || 'New chat'}” to a folder`}
+                data-testid="move-thread"
+                className="max-w-20 bg-transparent"
+                value={t.folderId ?? ''}
+                onChange={(e) => p.onMove(t.id, e.target.value || null)}
+              >
+                <option value="">No folder</option>
+                {p.folders.map((f) => (
+                  <option key={f.id} value={f.id}>
+                    {f.name}
+                  </option>
+                ))}
+              </select>
+            )}
+            <button type="button" data-testid="archive-thread" onClick={() => p.onArchive(t.id, !t.archived)}>
+              {t.archived ? 'Unarchive' : 'Archive'}
+            </button>
             <button type="button" data-testid="delete-thread" onClick={() => setConfirming(true)}>
               Delete
             </button>
@@ -151,6 +181,7 @@ export function Sidebar(p: Props) {
         </button>
       </div>
       {p.header}
+      <ListPicker folders={p.folders} view={p.view} onView={p.onView} onNewFolder={p.onNewFolder} />
       <ul className="flex-1 space-y-2 overflow-y-auto" data-testid="thread-list">
         {groupThreads(p.threads, Date.now()).map((group) => (
           <li key={group.label} data-testid="thread-group" data-group={group.label}>
@@ -165,15 +196,67 @@ export function Sidebar(p: Props) {
                   onRename={p.onRename}
                   onDelete={p.onDelete}
                   onPin={p.onPin}
+                  folders={p.folders}
+                  onMove={p.onMove}
+                  onArchive={p.onArchive}
                 />
               ))}
             </ul>
           </li>
         ))}
         {p.onMore && <MoreThreads key={p.threads.length} onMore={p.onMore} />}
-        {p.threads.length === 0 && <li className="px-2 py-4 text-sm text-stone-600 dark:text-stone-400">No conversations yet.</li>}
+        {p.threads.length === 0 && (
+          <li className="px-2 py-4 text-sm text-stone-600 dark:text-stone-400">
+            {p.view.kind === 'archive'
+              ? 'Nothing archived.'
+              : p.view.kind === 'folder'
+                ? 'No conversations in this folder.'
+                : 'No conversations yet.'}
+          </li>
+        )}
       </ul>
       {p.footer}
     </nav>
+  );
+}
+
+const viewValue = (v: ThreadListView) => (v.kind === 'folder' ? `folder:${v.id}` : v.kind);
+
+/** Which conversations the list shows (all, a folder's, the archive), and a new folder. */
+function ListPicker({ folders, view, onView, onNewFolder }: Pick<Props, 'folders' | 'view' | 'onView' | 'onNewFolder'>) {
+  return (
+    <div className="mb-2 flex items-center gap-1 px-1 text-sm">
+      <select
+        aria-label="Show conversations"
+        data-testid="thread-view"
+        className="min-w-0 flex-1 rounded-md border border-stone-300 bg-white px-1 py-0.5 dark:border-stone-700 dark:bg-stone-900"
+        value={viewValue(view)}
+        onChange={(e) => {
+          const v = e.target.value;
+          onView(v === 'archive' ? { kind: 'archive' } : v.startsWith('folder:') ? { kind: 'folder', id: v.slice(7) } : { kind: 'all' });
+        }}
+      >
+        <option value="all">All conversations</option>
+        {folders.map((f) => (
+          <option key={f.id} value={`folder:${f.id}`}>
+            📁 {f.name} ({f.threads})
+          </option>
+        ))}
+        <option value="archive">Archive</option>
+      </select>
+      <button
+        type="button"
+        data-testid="new-folder"
+        title="New folder"
+        aria-label="New folder"
+        className="rounded-md border border-stone-300 px-1.5 py-0.5 dark:border-stone-700"
+        onClick={() => {
+          const name = window.prompt('Name of the new folder')?.trim();
+          if (name) onNewFolder(name);
+        }}
+      >
+        + 📁
+      </button>
+    </div>
   );
 }

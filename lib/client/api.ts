@@ -3,6 +3,7 @@ import type {
   AttachmentInfo,
   Health,
   ImportSummary,
+  FolderView,
   MemoryFact,
   ModelCheck,
   SearchFilters,
@@ -43,10 +44,15 @@ export const api = {
     if (body && typeof body.model === 'object' && body.model !== null) return body;
     throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
   },
-  listThreads: (limit: number, cursor?: string | null) =>
+  /** A page of the list; `view` narrows it to a folder ('none': in no folder) or gives the archive. */
+  listThreads: (limit: number, cursor?: string | null, view: ThreadListView = { kind: 'all' }) =>
     call<{ threads: ThreadSummary[]; nextCursor: string | null }>(
-      `/api/threads?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      `/api/threads?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}${
+        view.kind === 'folder' ? `&folder=${encodeURIComponent(view.id)}` : view.kind === 'archive' ? '&archived=true' : ''
+      }`,
     ),
+  listFolders: () => call<{ folders: FolderView[] }>('/api/folders'),
+  createFolder: (name: string) => call<{ id: string; name: string }>('/api/folders', { method: 'POST', body: JSON.stringify({ name }) }),
   createThread: () => call<{ id: string; title: string; createdAt: number }>('/api/threads', { method: 'POST', body: '{}' }),
   getThread: (id: string) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`),
   patchThread: (
@@ -58,6 +64,8 @@ export const api = {
       branch?: string;
       thinking?: 'default' | 'on' | 'off' | null;
       disabledTools?: string[];
+      folderId?: string | null;
+      archived?: boolean;
     },
   ) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
   deleteThread: (id: string) => call<void>(`/api/threads/${encodeURIComponent(id)}`, { method: 'DELETE' }),
@@ -173,3 +181,6 @@ export async function followTurn(
   });
   await stream(res, onEvent, signal);
 }
+
+/** Which threads the sidebar lists: all (not archived), one folder's, or the archive. */
+export type ThreadListView = { kind: 'all' } | { kind: 'folder'; id: string } | { kind: 'archive' };
