@@ -106,6 +106,9 @@ export function ChatApp({
     }
   };
 
+  /** A change to the thread list from the sidebar: the list is read again, and a refusal is said. */
+  const listChange = (change: Promise<unknown>) => void change.then(() => threads.refresh()).catch((e) => setNotice((e as Error).message));
+
   const messages = thread.view?.messages ?? [];
   const lastQuestion = [...messages].reverse().find((m) => m.role === 'user');
   const { deleting } = removal;
@@ -166,36 +169,11 @@ export function ChatApp({
         folders={threads.folders}
         view={threads.view}
         onView={threads.show}
-        onNewFolder={(name) =>
-          void api
-            .createFolder(name)
-            .then(threads.refresh)
-            .catch((e) => setNotice((e as Error).message))
-        }
-        onMove={(id, folderId) =>
-          void api
-            .patchThread(id, { folderId })
-            .then(threads.refresh)
-            .catch((e) => setNotice((e as Error).message))
-        }
-        onArchive={(id, archived) =>
-          void api
-            .patchThread(id, { archived })
-            .then(threads.refresh)
-            .catch((e) => setNotice((e as Error).message))
-        }
-        onRename={(id, title) =>
-          void thread
-            .rename(id, title)
-            .then(() => threads.refresh())
-            .catch((e) => setNotice((e as Error).message))
-        }
-        onPin={(id, pinned) =>
-          void api
-            .patchThread(id, { pinned })
-            .then(threads.refresh)
-            .catch((e) => setNotice((e as Error).message))
-        }
+        onNewFolder={(name) => listChange(api.createFolder(name))}
+        onMove={(id, folderId) => listChange(api.patchThread(id, { folderId }))}
+        onArchive={(id, archived) => listChange(api.patchThread(id, { archived }))}
+        onRename={(id, title) => listChange(thread.rename(id, title))}
+        onPin={(id, pinned) => listChange(api.patchThread(id, { pinned }))}
         onDelete={(id) => {
           removal.remove(id, threads.threads.find((t) => t.id === id)?.title || 'New chat');
           if (thread.currentRef.current === id) void thread.open(null);
