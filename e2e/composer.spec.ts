@@ -27,7 +27,7 @@ test('Enter during a reply keeps the text and says so; Esc stops; the draft surv
   await chat.newChat();
   await expect(chat.composer).toHaveValue('', { timeout: 5000 });
   await chat.composer.fill('a draft for a new chat');
-  await chat.thread(threadId).click();
+  await chat.thread(threadId).getByTestId('thread-link').click();
   await expect(chat.composer).toHaveValue('My next question, typed while it writes');
 
   await chat.composer.press('Enter');

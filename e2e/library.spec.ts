@@ -82,3 +82,56 @@ test("ChatGPT's conversations.json imports from the Import button: the thread is
   await expect(chat.lastAnswer().getByTestId('answer')).toContainText('Nine minutes for a hard egg.');
   await page.request.delete(`/api/threads/${chat.threadId()}`);
 });
+
+test('a large export shows its progress as it is sent, then what was imported', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  const stamp = Date.now();
+  // 300 conversations, about 1.5 MB, sent at 256 KB/s: the bar is there for seconds.
+  const conversations = Array.from({ length: 300 }, (_, i) => ({
+    title: `Bulk ${stamp} #${i}`,
+    create_time: stamp / 1000 - 3600,
+    update_time: stamp / 1000 - 3600 + i,
+    conversation_id: `bulk-${stamp}-${i}`,
+    current_node: 'a',
+    mapping: {
+      q: {
+        id: 'q',
+        parent: null,
+        children: ['a'],
+        message: { id: 'q', author: { role: 'user' }, content: { content_type: 'text', parts: ['x'.repeat(2500)] } },
+      },
+      a: {
+        id: 'a',
+        parent: 'q',
+        children: [],
+        message: { id: 'a', author: { role: 'assistant' }, content: { content_type: 'text', parts: ['y'.repeat(2500)] } },
+      },
+    },
+  }));
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+  const panel = page.getByTestId('library-panel');
+  await panel.locator('summary').click();
+  await panel
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'conversations.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(conversations)) });
+  const progress = panel.getByTestId('import-progress');
+  await expect(progress).toContainText(/Sending \d+\.\d MB of 1\.\d MB…/);
+  await expect.poll(async () => Number(await progress.locator('progress').getAttribute('value'))).toBeGreaterThan(0);
+  await expect(panel.getByTestId('import-result')).toContainText('Imported from ChatGPT 300 threads, 600 messages', { timeout: 30_000 });
+  await expect(progress).toHaveCount(0);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  // Left as the other tests found the list: every imported thread deleted, over every page.
+  const mine: string[] = [];
+  for (let cursor: string | null = ''; cursor !== null;) {
+    const page_ = (await (await page.request.get(`/api/threads?limit=200${cursor ? `&cursor=${cursor}` : ''}`)).json()) as {
+      threads: { id: string; title: string }[];
+      nextCursor: string | null;
+    };
+    mine.push(...page_.threads.filter((x) => x.title.startsWith(`Bulk ${stamp}`)).map((x) => x.id));
+    cursor = page_.nextCursor;
+  }
+  expect(mine).toHaveLength(300);
+  for (const id of mine) await page.request.delete(`/api/threads/${id}`);
+});

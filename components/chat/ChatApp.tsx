@@ -145,8 +145,8 @@ export function ChatApp({
               onForget={memories.forget}
             />
             <LibraryPanel
-              onImport={async (file) => {
-                const summary = await api.importLibrary(file);
+              onImport={async (file, onProgress) => {
+                const summary = await api.importLibrary(file, onProgress);
                 await Promise.all([threads.refresh(), memories.refresh()]);
                 return summary;
               }}

@@ -4,8 +4,14 @@ import { useRef, useState } from 'react';
 import type { ImportSummary } from '@/lib/contract/responses';
 
 /** Moving the library: download it all as one file, or import such a file (or one thread's JSON export). */
-export function LibraryPanel({ onImport }: { onImport: (file: File) => Promise<ImportSummary> }) {
+export function LibraryPanel({
+  onImport,
+}: {
+  onImport: (file: File, onProgress: (sent: number, total: number) => void) => Promise<ImportSummary>;
+}) {
   const [busy, setBusy] = useState(false);
+  /** How much of the file has gone to the server (a large export takes a while), then that it is being read. */
+  const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const picker = useRef<HTMLInputElement | null>(null);
   return (
@@ -41,8 +47,9 @@ export function LibraryPanel({ onImport }: { onImport: (file: File) => Promise<I
             if (!file) return;
             setBusy(true);
             setMessage(null);
+            setProgress({ sent: 0, total: file.size });
             try {
-              const summary = await onImport(file);
+              const summary = await onImport(file, (sent, total) => setProgress({ sent, total }));
               // The file's theme, when this browser had none chosen (the server set its cookie too).
               if (summary.theme) document.documentElement.dataset.theme = summary.theme;
               setMessage({ ok: true, text: describe(summary) });
@@ -50,10 +57,19 @@ export function LibraryPanel({ onImport }: { onImport: (file: File) => Promise<I
               setMessage({ ok: false, text: (err as Error).message });
             } finally {
               setBusy(false);
+              setProgress(null);
             }
           }}
         />
       </div>
+      {progress && (
+        <div className="mt-1 px-1 text-xs text-stone-600 dark:text-stone-400" data-testid="import-progress">
+          <progress className="w-full" max={progress.total || 1} value={progress.sent} aria-label="Import progress" />
+          {progress.sent < progress.total
+            ? `Sending ${megabytes(progress.sent)} of ${megabytes(progress.total)}…`
+            : 'Reading and checking it…'}
+        </div>
+      )}
       {message && (
         <div
           role="status"
@@ -83,3 +99,5 @@ function describe(s: ImportSummary): string {
   const from = s.source in SOURCE_NAMES ? ` from ${SOURCE_NAMES[s.source as keyof typeof SOURCE_NAMES]}` : '';
   return `Imported${from} ${added}.${here ? ` ${plural(here, 'item')} already here kept as they were.` : ''}${s.theme ? ' The theme came too.' : ''}`;
 }
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;

@@ -28,6 +28,14 @@ export class ApiError extends Error {
   }
 }
 
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(path, { ...init, headers: { 'Content-Type': 'application/json', ...init?.headers } });
   if (res.status === 204) return undefined as T;
@@ -113,8 +121,24 @@ export const api = {
     call<ToolServersView>(`/api/tool-servers/${encodeURIComponent(name)}`, { method: 'PUT', body: JSON.stringify({ server }) }),
   removeToolServer: (name: string) => call<void>(`/api/tool-servers/${encodeURIComponent(name)}`, { method: 'DELETE' }),
   /** Imports a library file (or one thread's JSON export), sent as it is. */
-  importLibrary: (file: File) =>
-    call<ImportSummary>('/api/import', { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } }),
+  /**
+   * Sends a library file (or another app's export) as it is; `onProgress` hears the bytes sent so
+   * far (fetch cannot tell an upload's progress: XMLHttpRequest can), then the server imports it.
+   */
+  importLibrary: (file: File, onProgress?: (sent: number, total: number) => void) =>
+    new Promise<ImportSummary>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', '/api/import');
+      xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+      xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
+      xhr.onerror = () => reject(new ApiError('network', 'Hearth could not be reached; nothing was imported.', 0));
+      xhr.onload = () => {
+        const body = jsonOrNull(xhr.responseText) as { error?: { code: string; message: string } } | null;
+        if (xhr.status >= 200 && xhr.status < 300) resolve(body as unknown as ImportSummary);
+        else reject(new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${xhr.status}`, xhr.status));
+      };
+      xhr.send(file);
+    }),
 };
 
 /** Uploads one file; the answer's id goes with the next message. */
