@@ -2,6 +2,7 @@ import 'server-only';
 import type { MessageView, ThreadExport } from '@/lib/contract/responses';
 import { renderDecisionsSummary } from '@/lib/decide/history';
 import { escapeHtml, inlinedKatexCss, markdownToHtml } from '@/lib/markdown/html';
+import { inCallOrder } from './threads';
 
 /**
  * A thread as one self-contained web page, for reading offline and keeping: the branch shown,
@@ -56,7 +57,6 @@ ${body.join('\n')}
 /** An answer's thinking and tool calls, each folded (closed) where it stood among the others. */
 function folded(m: MessageView): string[] {
   const out: string[] = [];
-  const thinking = m.thinking ?? [];
   const thought = (b: MessageView['thinking'][number]) => {
     const figures = [b.ms !== undefined ? `${(b.ms / 1000).toFixed(1)} s` : '', b.tokens ? `${b.tokens} tokens` : '']
       .filter(Boolean)
@@ -65,15 +65,12 @@ function folded(m: MessageView): string[] {
       `<details class="fold"><summary>Thinking${figures ? ` (${figures})` : ''}</summary><div class="plain">${escapeHtml(b.text.trim())}</div></details>`,
     );
   };
-  let next = 0;
-  m.toolCalls.forEach((c, i) => {
-    for (; next < thinking.length && thinking[next].toolCallsBefore <= i; next++) thought(thinking[next]);
+  inCallOrder(m, thought, (c) => {
     const result = typeof c.result === 'string' ? c.result : JSON.stringify(c.result, null, 2);
     out.push(
       `<details class="fold tool"><summary>${escapeHtml(c.name)} ${c.ok ? 'ok' : 'failed'}</summary><pre>${escapeHtml(c.arguments)}</pre><pre>${escapeHtml(result ?? '')}</pre></details>`,
     );
   });
-  for (; next < thinking.length; next++) thought(thinking[next]);
   return out;
 }
 

@@ -244,6 +244,21 @@ export function inertMarkdown(text: string): string {
   );
 }
 
+/** An answer's thinking and tool calls in the order they happened: each call's thinking before it, the last after them all. */
+export function inCallOrder(
+  m: MessageView,
+  thought: (block: MessageView['thinking'][number]) => void,
+  call: (c: MessageView['toolCalls'][number]) => void,
+): void {
+  const thinking = m.thinking ?? [];
+  let next = 0;
+  m.toolCalls.forEach((c, i) => {
+    for (; next < thinking.length && thinking[next].toolCallsBefore <= i; next++) thought(thinking[next]);
+    call(c);
+  });
+  for (; next < thinking.length; next++) thought(thinking[next]);
+}
+
 /** Markdown for reading; JSON (the full view) for keeping, lossless. */
 export function threadMarkdown(view: ThreadExport, assistantName = 'Assistant'): string {
   const lines = [`# ${view.title || 'Untitled thread'}`, '', `Exported from Hearth on ${new Date().toISOString()}.`, ''];
@@ -267,13 +282,9 @@ export function threadMarkdown(view: ThreadExport, assistantName = 'Assistant'):
         '',
       );
     };
-    const thinking = m.thinking ?? [];
-    let next = 0;
-    m.toolCalls.forEach((c, i) => {
-      for (; next < thinking.length && thinking[next].toolCallsBefore <= i; next++) thought(thinking[next]);
-      lines.push(`> tool ${c.name}(${c.arguments}) ${c.ok ? 'ok' : 'failed'}${c.repeat ? ' (repeat)' : ''}`, '');
-    });
-    for (; next < thinking.length; next++) thought(thinking[next]);
+    inCallOrder(m, thought, (c) =>
+      lines.push(`> tool ${c.name}(${c.arguments}) ${c.ok ? 'ok' : 'failed'}${c.repeat ? ' (repeat)' : ''}`, ''),
+    );
     lines.push(m.role === 'assistant' ? inertMarkdown(m.content) : m.content, '');
   }
   const others = view.otherMessages?.length ?? view.messages.filter((m) => m.branch).length;

@@ -18,10 +18,11 @@ export function useMemories() {
   useEffect(() => {
     void refresh();
   }, [refresh]);
-  const add = useCallback(
-    async (text: string) => {
+  /** A write from the panel: true once kept (the list read again), false with the refusal shown. */
+  const write = useCallback(
+    async (change: () => Promise<unknown>) => {
       try {
-        await api.addMemory(text);
+        await change();
         setError(null);
         await refresh();
         return true;
@@ -32,20 +33,8 @@ export function useMemories() {
     },
     [refresh],
   );
-  const edit = useCallback(
-    async (id: string, text: string) => {
-      try {
-        await api.editMemory(id, text);
-        setError(null);
-        await refresh();
-        return true;
-      } catch (err) {
-        setError((err as Error).message);
-        return false;
-      }
-    },
-    [refresh],
-  );
+  const add = useCallback((text: string) => write(() => api.addMemory(text)), [write]);
+  const edit = useCallback((id: string, text: string) => write(() => api.editMemory(id, text)), [write]);
   const forget = useCallback(
     (id: string) =>
       void api
