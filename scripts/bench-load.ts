@@ -8,12 +8,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { memoryGrowth, runLoad, startLoadTarget } from '../e2e/load/load';
 
-export async function measureLoad(seconds: number, { clients = 50, threads = 10 }: { clients?: number; threads?: number } = {}) {
+/** Builds the app when there is no build yet: the bench measures the production server. */
+export function ensureBuilt(): void {
   const root = path.resolve(import.meta.dirname, '..');
   if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
     const built = spawnSync('npx', ['next', 'build'], { cwd: root, stdio: 'inherit', env: nextEnv() });
     if (built.status !== 0) throw new Error('next build failed');
   }
+}
+
+export async function measureLoad(seconds: number, { clients = 50, threads = 10 }: { clients?: number; threads?: number } = {}) {
+  ensureBuilt();
   const { double, hearth } = await startLoadTarget();
   try {
     const result = await runLoad({ url: hearth.url, pid: hearth.pid, clients, threads, seconds });

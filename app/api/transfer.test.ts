@@ -425,6 +425,41 @@ describe("other apps' exports", () => {
     assert.match(refused.body.error.message, /^ChatGPT's conversations\.json, conversation 1: mapping\.n1\.message\.author\.role: /);
   });
 
+  test('a list of conversations is read as it streams: pretty-printed or with a BOM it imports; cut off, with a bad later entry, or empty it is refused whole', async () => {
+    const rt = runtime();
+    const here = dump(rt);
+    const second = { ...chatgptExport()[0], conversation_id: '6790c2a1-0000-8000-9000-00000000beef', title: 'Second' };
+    const two = [chatgptExport()[0], second];
+    const refused = async (body: string, why: RegExp) => {
+      const res = await importBody(body);
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.match(res.body.error.message, why);
+      assert.deepEqual(dump(rt), here, 'nothing imported');
+      assert.deepEqual(fs.readdirSync(`${filesDir(rt.config.DATA_DIR)}/tmp`), [], 'no temporary file left');
+    };
+    const text = JSON.stringify(two);
+    await refused(
+      text.slice(0, text.length - 40),
+      /^ChatGPT's conversations\.json could not be imported, and nothing was changed: it ends inside its list, after 1 whole entries: it was cut off/,
+    );
+    const bad = structuredClone(two);
+    (bad[1] as { mapping: unknown }).mapping = 'none';
+    await refused(JSON.stringify(bad), /^ChatGPT's conversations\.json, conversation 2: mapping: /);
+    await refused(`${text.slice(0, -1)},]`, /has an empty entry 3 \(a stray comma\)/);
+    await refused('[]', /^This JSON list is empty: there is nothing in it to import\.$/);
+    await refused('[{"a":1}]', /^This JSON list is none of the files Hearth imports/);
+    // A BOM (a file saved on Windows) and pretty-printing change nothing.
+    const res = await importBody(`\ufeff${JSON.stringify(two, null, 2)}\n`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual([res.body.source, res.body.added.threads], ['chatgpt', 2]);
+    assert.deepEqual(
+      views(rt)
+        .map((v) => v.title)
+        .sort(),
+      ['Packing for Bergen', 'Second'],
+    );
+  });
+
   /** What a test reads of an imported thread: its shown messages as role: text, the answer's versions and calls. */
   const shownOf = (rt: Runtime) => {
     const [view] = views(rt);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { treeRecords, type TreeNode } from './foreign';
+import { treeRecords, type ForeignFormat, type TreeNode } from './foreign';
 
 /**
  * ChatGPT's data export (conversations.json in the zip it mails): an array of conversations,
@@ -51,14 +51,19 @@ export const chatgptConversationSchema = z.object({
   id: z.string().max(200).optional(),
 });
 
-/** Whether a parsed JSON document looks like ChatGPT's export (before it is checked in detail). */
-export function isChatgptExport(doc: unknown): doc is unknown[] {
-  return (
-    Array.isArray(doc) &&
-    doc.length > 0 &&
-    doc.every((c) => c !== null && typeof c === 'object' && 'mapping' in c && typeof (c as { mapping: unknown }).mapping === 'object')
-  );
-}
+/** conversations.json is a list of these (one on its own is taken too). */
+export const chatgpt: ForeignFormat = {
+  source: 'chatgpt',
+  name: "ChatGPT's conversations.json",
+  isConversation: (c) => c !== null && typeof c === 'object' && 'mapping' in c && typeof (c as { mapping: unknown }).mapping === 'object',
+  records(raw, index) {
+    const parsed = chatgptConversationSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new HearthError('bad_request', `ChatGPT's conversations.json, conversation ${index + 1}: ${describeIssue(parsed.error)}.`);
+    }
+    return conversation(parsed.data, index).map((r) => recordSchema.parse(r));
+  },
+};
 
 type Message = z.infer<typeof messageSchema>;
 
@@ -86,18 +91,6 @@ function words(m: Message): string {
 }
 
 const hidden = (m: Message) => m.metadata?.is_visually_hidden_from_conversation === true;
-
-export function chatgptRecords(doc: unknown[]): LibraryRecord[] {
-  const out: LibraryRecord[] = [];
-  doc.forEach((raw, index) => {
-    const parsed = chatgptConversationSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new HearthError('bad_request', `ChatGPT's conversations.json, conversation ${index + 1}: ${describeIssue(parsed.error)}.`);
-    }
-    out.push(...conversation(parsed.data, index));
-  });
-  return out.map((r) => recordSchema.parse(r));
-}
 
 function conversation(c: z.infer<typeof chatgptConversationSchema>, index: number): LibraryRecord[] {
   const started = Math.round((c.create_time ?? 0) * 1000);

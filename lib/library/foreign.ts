@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ImportSummary } from '@/lib/contract/responses';
 import type { LibraryRecord, RecordOf } from './format';
 
 /**
@@ -11,6 +12,20 @@ import type { LibraryRecord, RecordOf } from './format';
  * tool output between that question and the answer becomes the turn's tool calls. Ids derive
  * from the app's, so importing the same file twice changes nothing.
  */
+
+/**
+ * One app's export as the importer reads it: a conversation at a time, so that a file holding
+ * thousands (a list of them) streams in one by one (json-entries.ts, import.ts).
+ */
+export type ForeignFormat = {
+  source: Exclude<ImportSummary['source'], 'library' | 'thread'>;
+  /** The file as a refusal names it. */
+  name: string;
+  /** Whether one conversation (an entry of the file's list, or the whole file) has this app's shape, before it is checked in detail. */
+  isConversation(value: unknown): boolean;
+  /** One conversation's records, checked; `index` (from 0) names it in a refusal. */
+  records(value: unknown, index: number): LibraryRecord[];
+};
 
 export type TreeNode = {
   parent: string | null;

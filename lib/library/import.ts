@@ -14,10 +14,14 @@ import {
   type LibraryRecord,
 } from './format';
 import { threadJsonRecords, THREAD_JSON_MAX_BYTES } from './thread-json';
-import { chatgptRecords, isChatgptExport } from './chatgpt';
-import { isLibreChatExport, libreChatRecords } from './librechat';
-import { isLlamaCppExport, isLlamaCppSessions, llamaCppRecords, llamaCppSessions } from './llamacpp';
-import { isOpenWebuiExport, openWebuiRecords } from './openwebui';
+import { chatgpt } from './chatgpt';
+import type { ForeignFormat } from './foreign';
+import { jsonArrayEntries } from './json-entries';
+import { libreChat } from './librechat';
+import { LineReader } from './line-reader';
+import { isSessionLine, llamaCpp, SessionLines } from './llamacpp';
+import { openWebui } from './openwebui';
+import { RecordSpool } from './spool';
 import { z } from 'zod';
 import type { ImportCounted, ImportSummary } from '@/lib/contract/responses';
 import { SETTING_KEYS, SETTING_SHAPES, type SettingKey } from '@/lib/settings/settings';
@@ -62,7 +66,7 @@ export type { ImportSummary };
 type StagedFile = { sha256: string; part: 'original' | 'text'; kind: FileKind; tmp: string };
 export type StagedImport = {
   source: ImportSummary['source'];
-  /** The checked records with the line each came from. */
+  /** The checked records with where each came from: a line of a library file, a conversation of another app's export. */
   records(): Iterable<{ line: number; record: LibraryRecord }>;
   files: StagedFile[];
   /** Removes the temporary files (after applying, or when giving up). */
@@ -77,73 +81,6 @@ function inLibraryFile(err: unknown): unknown {
   return bad(`This Hearth library file could not be imported, and nothing was changed: ${(err as Error).message}`);
 }
 
-/** Splits a byte stream into lines, refusing a body over maxBytes. Each byte is looked at once. */
-class LineReader {
-  private readonly source: AsyncIterator<Uint8Array>;
-  /** Bytes of the line being read; only the last part can hold a line end not yet looked at. */
-  private parts: Buffer[] = [];
-  private partsBytes = 0;
-  /** Where in the last part to look for a line end next. */
-  private scanFrom = 0;
-  private total = 0;
-
-  constructor(
-    body: AsyncIterable<Uint8Array>,
-    private readonly maxBytes: number,
-  ) {
-    this.source = body[Symbol.asyncIterator]();
-  }
-
-  private async more(): Promise<boolean> {
-    const next = await this.source.next();
-    if (next.done) return false;
-    this.total += next.value.byteLength;
-    if (this.total > this.maxBytes)
-      throw new HearthError('too_large', `The import is larger than ${Math.round(this.maxBytes / 1024 / 1024)} MB (HEARTH_MAX_IMPORT_MB).`);
-    this.parts.push(Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength));
-    this.partsBytes += next.value.byteLength;
-    this.scanFrom = 0;
-    return true;
-  }
-
-  /** The next line without its end; null at the end of the body; 'too-long' past MAX_LINE_BYTES without a line end. */
-  async line(): Promise<Buffer | null | 'too-long'> {
-    for (;;) {
-      const last = this.parts.at(-1);
-      const at = last ? last.indexOf(10, this.scanFrom) : -1;
-      if (last && at >= 0) {
-        const line = Buffer.concat([...this.parts.slice(0, -1), last.subarray(0, at)]);
-        const rest = last.subarray(at + 1);
-        this.parts = rest.length ? [rest] : [];
-        this.partsBytes = rest.length;
-        this.scanFrom = 0;
-        return line;
-      }
-      if (last) this.scanFrom = last.length;
-      if (this.partsBytes > MAX_LINE_BYTES) return 'too-long';
-      if (!(await this.more())) {
-        if (this.partsBytes === 0) return null;
-        const line = Buffer.concat(this.parts);
-        this.parts = [];
-        this.partsBytes = 0;
-        return line;
-      }
-    }
-  }
-
-  /** Everything not yet read as a line (up to `limit` bytes): for a document that is not line-based. */
-  async rest(limit: number): Promise<Buffer> {
-    do {
-      if (this.partsBytes > limit)
-        throw new HearthError('too_large', `A thread's JSON export can be at most ${Math.round(limit / 1024 / 1024)} MB.`);
-    } while (await this.more());
-    const all = Buffer.concat(this.parts);
-    this.parts = [];
-    this.partsBytes = 0;
-    return all;
-  }
-}
-
 function parseJson(bytes: Buffer, line: number): unknown {
   try {
     return JSON.parse(bytes.toString('utf8'));
@@ -152,79 +89,139 @@ function parseJson(bytes: Buffer, line: number): unknown {
   }
 }
 
+/** Another app's export, recognised by the shape of a conversation (its name and type say nothing reliable). */
+const FOREIGN_FORMATS: ForeignFormat[] = [chatgpt, llamaCpp, openWebui, libreChat];
+const formatOf = (value: unknown) => FOREIGN_FORMATS.find((f) => f.isConversation(value));
+const NONE_OF_THEM = `This JSON list is none of the files Hearth imports (its first entry is no conversation of theirs). Hearth imports ${FORMATS_READ}.`;
+
+const hasBom = (bytes: Buffer) => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+
 /** Step 1: reads and checks the body, staging what it holds in the file store's tmp folder. */
 export async function stageImport(
   body: AsyncIterable<Uint8Array>,
   { files, maxBytes, knownAttachment }: { files: FileStore; maxBytes: number; knownAttachment: ImportStore['attachmentByHash'] },
 ): Promise<StagedImport> {
   const reader = new LineReader(body, maxBytes);
-  const first = await reader.line();
+  let first = await reader.line();
   if (first === null) throw bad('The file is empty.');
+  if (first !== 'too-long' && hasBom(first)) first = first.subarray(3);
   let head: unknown = undefined;
   if (first !== 'too-long') {
     try {
       head = JSON.parse(first.toString('utf8'));
     } catch {
-      // Not one line of JSON: a pretty-printed document, or not JSON at all.
+      // Not one line of JSON: a pretty-printed document, a list on one long line, or not JSON at all.
     }
   }
-  if (!(head && typeof head === 'object' && (head as { type?: unknown }).type === LIBRARY_FORMAT)) {
-    // A thread's JSON export is one document: read it whole.
-    const whole =
-      first === 'too-long'
-        ? await reader.rest(THREAD_JSON_MAX_BYTES)
-        : Buffer.concat([first, Buffer.from('\n'), await reader.rest(THREAD_JSON_MAX_BYTES)]);
-    return stageThreadJson(whole, knownAttachment);
+  if (head && typeof head === 'object' && (head as { type?: unknown }).type === LIBRARY_FORMAT) {
+    const header = headerSchema.safeParse(head);
+    if (!header.success) {
+      throw bad(
+        `This is a Hearth library file, but its first line is not as Hearth writes it (${describeIssue(header.error)}). Hearth expects {"type":"${LIBRARY_FORMAT}","version":${LIBRARY_VERSION},"exportedAt":<milliseconds since 1970>} there: export the library again, or put that line back as it was.`,
+      );
+    }
+    if (header.data.version > LIBRARY_VERSION) {
+      throw bad(
+        `This library file is version ${header.data.version}; this Hearth reads version ${LIBRARY_VERSION}. Update Hearth to import it.`,
+      );
+    }
+    return stageLibrary(reader, files).catch((err: unknown) => {
+      throw inLibraryFile(err);
+    });
   }
-  const header = headerSchema.safeParse(head);
-  if (!header.success) {
-    throw bad(
-      `This is a Hearth library file, but its first line is not as Hearth writes it (${describeIssue(header.error)}). Hearth expects {"type":"${LIBRARY_FORMAT}","version":${LIBRARY_VERSION},"exportedAt":<milliseconds since 1970>} there: export the library again, or put that line back as it was.`,
-    );
+  // Everything else is another app's export or a thread's: its records are spooled a conversation at a time.
+  const spool = new RecordSpool(files);
+  try {
+    let source: ImportSummary['source'];
+    if (isSessionLine(head)) source = await stageSessionLines(reader, first as Buffer, spool);
+    else {
+      if (first !== 'too-long') reader.unread(Buffer.concat([first, Buffer.from('\n')]));
+      source =
+        (await reader.firstSignificantByte()) === OPEN_BRACKET
+          ? await stageList(reader.bytes(), spool)
+          : stageDocument(await reader.rest(THREAD_JSON_MAX_BYTES), spool, knownAttachment);
+    }
+    spool.close();
+    return { source, records: () => spool.records(), files: [], discard: () => spool.discard() };
+  } catch (err) {
+    spool.discard();
+    throw err;
   }
-  if (header.data.version > LIBRARY_VERSION) {
-    throw bad(
-      `This library file is version ${header.data.version}; this Hearth reads version ${LIBRARY_VERSION}. Update Hearth to import it.`,
-    );
-  }
-  return stageLibrary(reader, files).catch((err: unknown) => {
-    throw inLibraryFile(err);
-  });
 }
 
-/** One JSON document (a thread's export, another app's) or llama.cpp's page's JSON Lines, read whole. */
-function stageThreadJson(bytes: Buffer, knownAttachment: ImportStore['attachmentByHash']): StagedImport {
-  const text = bytes.toString('utf8');
-  let doc: unknown;
-  if (isLlamaCppSessions(text)) doc = llamaCppSessions(text);
-  else {
+const OPEN_BRACKET = 0x5b;
+
+/**
+ * A list of conversations (ChatGPT's conversations.json, Open WebUI's or the llama.cpp page's
+ * export of all), read an entry at a time as the body streams in: the first entry says whose
+ * export it is, and each is checked as that app's. Memory holds one conversation, however long the list.
+ */
+async function stageList(bytes: AsyncIterable<Buffer>, spool: RecordSpool): Promise<ImportSummary['source']> {
+  let format: ForeignFormat | undefined;
+  let index = 0;
+  const entries = jsonArrayEntries(bytes, {
+    maxEntryBytes: THREAD_JSON_MAX_BYTES,
+    subject: () => (format ? `${format.name} could not be imported, and nothing was changed: it` : 'This JSON list'),
+  });
+  for await (const entry of entries) {
+    let value: unknown;
     try {
-      doc = JSON.parse(text);
+      value = JSON.parse(entry.toString('utf8'));
     } catch {
-      throw bad(`This file is not JSON, so it is none of the files Hearth imports: ${FORMATS_READ}.`);
+      throw bad(`${format?.name ?? 'This JSON list'}, entry ${index + 1}: not JSON (is the file cut or changed?).`);
     }
+    format ??= formatOf(value);
+    if (!format) throw bad(NONE_OF_THEM);
+    for (const record of format.records(value, index)) spool.write(index + 1, record);
+    index++;
   }
-  // Each app's export is recognised by its shape (its name and type say nothing reliable).
-  const [source, records]: [ImportSummary['source'], LibraryRecord[]] = isChatgptExport(doc)
-    ? ['chatgpt', chatgptRecords(doc)]
-    : isLlamaCppExport(doc)
-      ? ['llama.cpp', llamaCppRecords(doc)]
-      : isOpenWebuiExport(doc)
-        ? ['open-webui', openWebuiRecords(doc)]
-        : isLibreChatExport(doc)
-          ? ['librechat', libreChatRecords(doc)]
-          : ['thread', threadJsonRecords(doc, knownAttachment)];
-  return { source, records: () => records.map((record) => ({ line: 1, record })), files: [], discard: () => undefined };
+  if (!format) throw bad('This JSON list is empty: there is nothing in it to import.');
+  return format.source;
+}
+
+/** The llama.cpp page's JSON Lines export, a session at a time. */
+async function stageSessionLines(reader: LineReader, first: Buffer, spool: RecordSpool): Promise<ImportSummary['source']> {
+  const sessions = new SessionLines();
+  let index = 0;
+  const add = (session: unknown) => {
+    if (session === null) return;
+    for (const record of llamaCpp.records(session, index)) spool.write(index + 1, record);
+    index++;
+  };
+  add(sessions.line(first.toString('utf8'), 1));
+  let line = 1;
+  for (let bytes = await reader.line(); bytes !== null; bytes = await reader.line()) {
+    line++;
+    if (bytes === 'too-long')
+      throw bad(`${llamaCpp.name}, line ${line}: longer than ${MAX_LINE_BYTES / 1024 / 1024} MB, which no line of it is.`);
+    add(sessions.line(bytes.toString('utf8'), line));
+  }
+  add(sessions.end());
+  return llamaCpp.source;
+}
+
+/** One JSON document: one conversation of another app (LibreChat writes one per file), or a Hearth thread's export. */
+function stageDocument(bytes: Buffer, spool: RecordSpool, knownAttachment: ImportStore['attachmentByHash']): ImportSummary['source'] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw bad(`This file is not JSON, so it is none of the files Hearth imports: ${FORMATS_READ}.`);
+  }
+  const format = formatOf(doc);
+  const records = format ? format.records(doc, 0) : threadJsonRecords(doc, knownAttachment);
+  for (const record of records) spool.write(1, record);
+  return format?.source ?? 'thread';
 }
 
 async function stageLibrary(reader: LineReader, fileStore: FileStore): Promise<StagedImport> {
-  const recordsPath = `${fileStore.tempPath('import-')}.jsonl`;
+  const spool = new RecordSpool(fileStore);
   const files: StagedFile[] = [];
-  const temporary = [recordsPath];
+  const temporary: string[] = [];
   const discard = () => {
+    spool.discard();
     for (const f of temporary) fs.rmSync(f, { force: true });
   };
-  const out = fs.openSync(recordsPath, 'w');
   /** The files the attachments so far refer to, and how their text was read. */
   const attachments = new Map<string, FileKind>();
   let open: {
@@ -266,7 +263,7 @@ async function stageLibrary(reader: LineReader, fileStore: FileStore): Promise<S
       if (r.type !== 'file') {
         if (open) throw bad(`line ${line}: the file ${open.sha256} ends without its last chunk`);
         if (r.type === 'attachment') attachments.set(r.sha256, r.kind);
-        fs.writeSync(out, `${JSON.stringify([line, r])}\n`);
+        spool.write(line, r);
         continue;
       }
       if (open && (open.sha256 !== r.sha256 || open.part !== r.part))
@@ -299,41 +296,16 @@ async function stageLibrary(reader: LineReader, fileStore: FileStore): Promise<S
     }
   } catch (err) {
     if (open) fs.closeSync(open.fd);
-    fs.closeSync(out);
     discard();
     throw err;
   }
-  fs.closeSync(out);
+  spool.close();
   return {
     source: 'library',
-    records: () => readRecords(recordsPath),
+    records: () => spool.records(),
     files,
     discard,
   };
-}
-
-/** Reads back the staged records, synchronously (step 2 runs inside one transaction). */
-function* readRecords(file: string): Generator<{ line: number; record: LibraryRecord }> {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const block = Buffer.alloc(1024 * 1024);
-    let pending: Buffer[] = [];
-    for (;;) {
-      const n = fs.readSync(fd, block, 0, block.length, null);
-      if (n === 0) break;
-      let chunk = block.subarray(0, n);
-      for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10)) {
-        const text = Buffer.concat([...pending, chunk.subarray(0, end)]).toString('utf8');
-        pending = [];
-        chunk = chunk.subarray(end + 1);
-        const [line, record] = JSON.parse(text) as [number, LibraryRecord];
-        yield { line, record };
-      }
-      if (chunk.length) pending.push(Buffer.from(chunk));
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 const zero = (): Record<Counted, number> => ({
@@ -366,7 +338,7 @@ export function applyImport(store: ImportStore, staged: StagedImport, files: Fil
         try {
           applyRecord(store, record, { decisionIds, lastMessage, summary }, count);
         } catch (err) {
-          const explained = explain(line, record, err);
+          const explained = explain(staged.source === 'library' ? `line ${line}` : `conversation ${line}`, record, err);
           throw staged.source === 'library' ? inLibraryFile(explained) : explained;
         }
       }
@@ -501,11 +473,11 @@ function applyRecord(
 }
 
 /** What went wrong, with the line: SQLite's foreign-key failure said in the terms of the file. */
-function explain(line: number, r: LibraryRecord, err: unknown): HearthError {
+function explain(place: string, r: LibraryRecord, err: unknown): HearthError {
   // A full disk is not the file's fault: say so (507), and nothing of the import stays.
   const full = asStorageFull(err);
   if (full) return full;
-  const where = `line ${line} (${r.type}${'id' in r ? ` ${String(r.id)}` : ''})`;
+  const where = `${place} (${r.type}${'id' in r ? ` ${String(r.id)}` : ''})`;
   if (/FOREIGN KEY constraint failed/.test((err as Error)?.message ?? '')) {
     const parent =
       r.type === 'message'

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { treeRecords, type TreeNode } from './foreign';
+import { treeRecords, type ForeignFormat, type TreeNode } from './foreign';
 
 /**
  * LibreChat's conversation export (a conversation's Export → JSON): `{conversationId, title,
@@ -54,16 +54,18 @@ export const libreChatExportSchema = z
   })
   .passthrough();
 
-/** Whether a parsed JSON document looks like LibreChat's export (before it is checked in detail). */
-export function isLibreChatExport(doc: unknown): boolean {
-  return (
+/** LibreChat exports one conversation per file. */
+export const libreChat: ForeignFormat = {
+  source: 'librechat',
+  name: "LibreChat's conversation export",
+  isConversation: (doc) =>
     doc !== null &&
     typeof doc === 'object' &&
     !Array.isArray(doc) &&
     typeof (doc as { conversationId?: unknown }).conversationId === 'string' &&
-    ('messages' in doc || 'messagesTree' in doc)
-  );
-}
+    ('messages' in doc || 'messagesTree' in doc),
+  records: (doc) => conversationRecords(doc),
+};
 
 const time = (v: string | number | null | undefined) => {
   const t = typeof v === 'number' ? v : v ? Date.parse(v) : NaN;
@@ -100,7 +102,7 @@ function toolParts(m: LibreMessage): { name: string; result: string }[] {
   });
 }
 
-export function libreChatRecords(doc: unknown): LibraryRecord[] {
+function conversationRecords(doc: unknown): LibraryRecord[] {
   const parsed = libreChatExportSchema.safeParse(doc);
   if (!parsed.success) throw new HearthError('bad_request', `LibreChat's conversation export: ${describeIssue(parsed.error)}.`);
   const c = parsed.data;

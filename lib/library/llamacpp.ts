@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { treeRecords, type TreeNode } from './foreign';
+import { treeRecords, type ForeignFormat, type TreeNode } from './foreign';
 
 /**
  * llama.cpp's own web page (llama-server's UI, which keeps its history only in the browser):
@@ -52,45 +52,61 @@ const sessionSchema = z.object({
 
 type Session = z.infer<typeof sessionSchema>;
 
-/** Whether a parsed JSON document is the page's older JSON export: `{conv, messages}`, or an array of them. */
-export function isLlamaCppExport(doc: unknown): boolean {
-  const list = Array.isArray(doc) ? doc : [doc];
-  return list.length > 0 && list.every((s) => s !== null && typeof s === 'object' && 'conv' in s && 'messages' in s);
+/** The page's older JSON export: `{conv, messages}`, or a list of them. */
+export const llamaCpp: ForeignFormat = {
+  source: 'llama.cpp',
+  name: "llama.cpp's conversation export",
+  isConversation: (s) => s !== null && typeof s === 'object' && 'conv' in s && 'messages' in s,
+  records(raw, index) {
+    const parsed = sessionSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new HearthError('bad_request', `llama.cpp's conversation export, conversation ${index + 1}: ${describeIssue(parsed.error)}.`);
+    }
+    return sessionRecords(parsed.data).map((r) => recordSchema.parse(r));
+  },
+};
+
+/** Whether a line (the file's first) is a session record of the page's JSON Lines export. */
+export function isSessionLine(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && (value as { type?: unknown }).type === 'session';
 }
 
-/** Whether a text is the page's JSON Lines export: its first line is a session record. */
-export function isLlamaCppSessions(text: string): boolean {
-  const first = text.trimStart().split('\n', 1)[0];
-  try {
-    const record = JSON.parse(first) as { type?: unknown };
-    return record !== null && typeof record === 'object' && record.type === 'session';
-  } catch {
-    return false;
-  }
-}
+/**
+ * The page's JSON Lines export read a line at a time, as the page itself reads it back: a
+ * session line, then its message lines. `line` returns a session once the next one starts
+ * (`end` the last), so one session at a time is held.
+ */
+export class SessionLines {
+  private current: { conv: Record<string, unknown>; messages: unknown[] } | null = null;
 
-/** The sessions of a JSON Lines export, as the page itself reads them back. */
-export function llamaCppSessions(text: string): unknown[] {
-  const sessions: { conv: Record<string, unknown>; messages: unknown[] }[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
+  line(text: string, lineNumber: number): unknown {
+    if (!text.trim()) return null;
     let record: { type?: unknown; message?: unknown; [k: string]: unknown };
     try {
-      record = JSON.parse(line) as typeof record;
+      record = JSON.parse(text) as typeof record;
     } catch {
-      throw new HearthError('bad_request', `llama.cpp's conversation export, line ${i + 1}: not JSON (is the file cut or changed?).`);
+      throw new HearthError('bad_request', `llama.cpp's conversation export, line ${lineNumber}: not JSON (is the file cut or changed?).`);
     }
     if (record?.type === 'session') {
+      const done = this.current;
       const { type: _type, harness: _harness, ...conv } = record;
-      sessions.push({ conv, messages: [] });
-    } else if (record?.type === 'message') {
-      if (!sessions.length)
-        throw new HearthError('bad_request', `llama.cpp's conversation export, line ${i + 1}: a message before any session line.`);
-      sessions.at(-1)!.messages.push(record.message);
+      this.current = { conv, messages: [] };
+      return done;
+    }
+    if (record?.type === 'message') {
+      if (!this.current)
+        throw new HearthError('bad_request', `llama.cpp's conversation export, line ${lineNumber}: a message before any session line.`);
+      this.current.messages.push(record.message);
     }
     // Other record types are a newer page's: left out, as the page itself does.
-  });
-  return sessions;
+    return null;
+  }
+
+  end(): unknown {
+    const done = this.current;
+    this.current = null;
+    return done;
+  }
 }
 
 type Message = z.infer<typeof messageSchema>;
@@ -107,19 +123,6 @@ const toolCallsOf = (m: Message): { id?: string; function?: { name?: string } }[
 function words(m: Message): string {
   const files = (m.extra ?? []).map((f) => `[${/image/i.test(f.type ?? '') ? 'image' : 'file'}${f.name ? `: ${f.name}` : ''}]`);
   return [(m.content ?? '').trim(), ...files].filter(Boolean).join('\n');
-}
-
-export function llamaCppRecords(doc: unknown): LibraryRecord[] {
-  const list = Array.isArray(doc) ? doc : [doc];
-  const out: LibraryRecord[] = [];
-  list.forEach((raw, index) => {
-    const parsed = sessionSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new HearthError('bad_request', `llama.cpp's conversation export, conversation ${index + 1}: ${describeIssue(parsed.error)}.`);
-    }
-    out.push(...sessionRecords(parsed.data));
-  });
-  return out.map((r) => recordSchema.parse(r));
 }
 
 function sessionRecords({ conv, messages }: Session): LibraryRecord[] {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { treeRecords, type TreeNode } from './foreign';
+import { treeRecords, type ForeignFormat, type TreeNode } from './foreign';
 
 /**
  * Open WebUI's chat export (Settings → Chats → Export, or a chat's Download → JSON): an array
@@ -52,18 +52,22 @@ export const openWebuiChatSchema = z
   })
   .passthrough();
 
-/** Whether a parsed JSON document looks like Open WebUI's export (before it is checked in detail). */
-export function isOpenWebuiExport(doc: unknown): boolean {
-  const chats = Array.isArray(doc) ? doc : [doc];
-  return (
-    chats.length > 0 &&
-    chats.every((c) => {
-      if (c === null || typeof c !== 'object') return false;
-      const chat = (c as { chat?: unknown }).chat;
-      return chat !== null && typeof chat === 'object' && ('history' in chat || 'messages' in chat);
-    })
-  );
-}
+/** Open WebUI exports a list of its chat rows ("Export all chats"), or one row. */
+export const openWebui: ForeignFormat = {
+  source: 'open-webui',
+  name: "Open WebUI's chat export",
+  isConversation(c) {
+    if (c === null || typeof c !== 'object') return false;
+    const chat = (c as { chat?: unknown }).chat;
+    return chat !== null && typeof chat === 'object' && ('history' in chat || 'messages' in chat);
+  },
+  records(raw, index) {
+    const parsed = openWebuiChatSchema.safeParse(raw);
+    if (!parsed.success)
+      throw new HearthError('bad_request', `Open WebUI's chat export, chat ${index + 1}: ${describeIssue(parsed.error)}.`);
+    return chatRecords(parsed.data).map((r) => recordSchema.parse(r));
+  },
+};
 
 type Message = z.infer<typeof messageSchema>;
 
@@ -79,18 +83,6 @@ function words(m: Message): string {
           .join('\n');
   const files = (m.files ?? []).map((f) => `[${f.type === 'image' ? 'image' : 'file'}${f.name ? `: ${f.name}` : ''}]`);
   return [content.trim(), ...files].filter(Boolean).join('\n');
-}
-
-export function openWebuiRecords(doc: unknown): LibraryRecord[] {
-  const chats = Array.isArray(doc) ? doc : [doc];
-  const out: LibraryRecord[] = [];
-  chats.forEach((raw, index) => {
-    const parsed = openWebuiChatSchema.safeParse(raw);
-    if (!parsed.success)
-      throw new HearthError('bad_request', `Open WebUI's chat export, chat ${index + 1}: ${describeIssue(parsed.error)}.`);
-    out.push(...chatRecords(parsed.data));
-  });
-  return out.map((r) => recordSchema.parse(r));
 }
 
 function chatRecords(row: z.infer<typeof openWebuiChatSchema>): LibraryRecord[] {
