@@ -55,8 +55,7 @@ test('rename and delete threads from the sidebar', async ({ page }) => {
   await chat.waitForAnswer();
   const id = chat.threadId();
   const row = chat.thread(id);
-  await row.hover();
-  await row.getByTestId('rename-thread').click();
+  await (await chat.threadAction(id, 'rename-thread')).click();
   const input = row.getByTestId('rename-input');
   await input.fill('Renamed thread');
   await input.press('Enter');
@@ -66,8 +65,7 @@ test('rename and delete threads from the sidebar', async ({ page }) => {
   await expect(chat.thread(id)).toContainText('Renamed thread');
 
   // Delete, then Undo: the thread is back, and the server never lost it.
-  await chat.thread(id).hover();
-  await chat.thread(id).getByTestId('delete-thread').click();
+  await (await chat.threadAction(id, 'delete-thread')).click();
   await chat.thread(id).getByTestId('confirm-delete').click();
   await expect(chat.thread(id)).toHaveCount(0);
   await expect(page).toHaveURL(/\/$/);
@@ -76,8 +74,7 @@ test('rename and delete threads from the sidebar', async ({ page }) => {
   await expect(chat.thread(id)).toHaveCount(1);
   expect((await page.request.get(`/api/threads/${id}`)).status()).toBe(200);
   // Delete again, for good this time.
-  await chat.thread(id).hover();
-  await chat.thread(id).getByTestId('delete-thread').click();
+  await (await chat.threadAction(id, 'delete-thread')).click();
   await chat.thread(id).getByTestId('confirm-delete').click();
   await page.getByTestId('delete-now').click();
   await expect(page.getByTestId('undo-delete')).toHaveCount(0);

@@ -64,7 +64,9 @@ test('the thread list loads older conversations as it scrolls (50 at a time)', a
   expect(await chat.threads.count()).toBeGreaterThanOrEqual(130);
 });
 
-test('a thread moves into a folder from its menu and is archived: the list shows a folder, all, or the archive', async ({ page }) => {
+test('a thread is dragged into a folder, moved out from its ⋯ menu, dropped on the archive; the list shows a folder, all, or the archive', async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.newChat();
@@ -73,34 +75,62 @@ test('a thread moves into a folder from its menu and is archived: the list shows
   await chat.waitForAnswer();
   const id = chat.threadId();
   const row = chat.thread(id);
+  const all = page.getByTestId('view-all');
+  const archive = page.getByTestId('view-archive');
   let folderId = '';
   try {
     page.once('dialog', (d) => void d.accept(`Trips ${stamp}`));
     await page.getByTestId('new-folder').click();
-    const view = page.getByTestId('thread-view');
-    await expect(view.locator('option', { hasText: `Trips ${stamp}` })).toHaveCount(1);
-    folderId = (await view.locator('option', { hasText: `Trips ${stamp}` }).getAttribute('value'))!.replace('folder:', '');
+    const folder = page.getByTestId('view-folder').filter({ hasText: `Trips ${stamp}` });
+    await expect(folder).toHaveText(`📁 Trips ${stamp} (0)`);
+    folderId = (await folder.getAttribute('data-folder-id'))!;
 
+    // A hovered row keeps its title readable beside its ⋯ (its actions live in the menu).
     await row.hover();
-    await row.getByTestId('move-thread').selectOption(folderId);
-    await expect(view.locator('option', { hasText: `Trips ${stamp} (1)` })).toHaveCount(1);
-    await view.selectOption(`folder:${folderId}`);
+    expect((await row.getByTestId('thread-link').boundingBox())!.width).toBeGreaterThan(150);
+    // Dragged onto the folder: filed there.
+    await row.getByTestId('thread-link').dragTo(folder);
+    await expect(folder).toHaveText(`📁 Trips ${stamp} (1)`);
+    await folder.click();
+    await expect(folder).toHaveAttribute('aria-pressed', 'true');
     await expect(chat.threads).toHaveCount(1);
     await expect(row).toBeVisible();
-    await view.selectOption('all');
+    // Out of it from the row's menu (no mouse needed).
+    await (await chat.threadAction(id, 'move-thread')).selectOption('');
+    await expect(row).toHaveCount(0);
+    await expect(folder).toHaveText(`📁 Trips ${stamp} (0)`);
+    await all.click();
+    await expect(row).toBeVisible();
+    // Back in by menu, then dropped on All conversations: out again.
+    await (await chat.threadAction(id, 'move-thread')).selectOption(folderId);
+    await expect(folder).toHaveText(`📁 Trips ${stamp} (1)`);
+    await row.getByTestId('thread-link').dragTo(all);
+    await expect(folder).toHaveText(`📁 Trips ${stamp} (0)`);
+
+    // Dropped on the Archive: out of the list, in the archive's own view.
+    await row.getByTestId('thread-link').dragTo(archive);
+    await expect(row).toHaveCount(0);
+    await archive.click();
+    await expect(row).toBeVisible();
+    const unarchive = await chat.threadAction(id, 'archive-thread');
+    await expect(unarchive).toHaveText('Unarchive');
+    await unarchive.click();
+    await expect(row).toHaveCount(0);
+    await all.click();
     await expect(row).toBeVisible();
 
-    await row.hover();
-    await row.getByTestId('archive-thread').click();
-    await expect(row).toHaveCount(0);
-    await view.selectOption('archive');
+    // The folder renamed, then deleted: its conversations stay, in no folder.
+    await folder.click();
+    page.once('dialog', (d) => void d.accept(`Norway ${stamp}`));
+    await page.getByTestId('rename-folder').click();
+    const renamed = page.getByTestId('view-folder').filter({ hasText: `Norway ${stamp}` });
+    await expect(renamed).toHaveText(`📁 Norway ${stamp} (0)`);
+    page.once('dialog', (d) => void d.accept());
+    await page.getByTestId('delete-folder').click();
+    await expect(renamed).toHaveCount(0);
+    await expect(all).toHaveAttribute('aria-pressed', 'true');
     await expect(row).toBeVisible();
-    await row.hover();
-    await expect(row.getByTestId('archive-thread')).toHaveText('Unarchive');
-    await row.getByTestId('archive-thread').click();
-    await expect(row).toHaveCount(0);
-    await view.selectOption('all');
-    await expect(row).toBeVisible();
+    folderId = '';
   } finally {
     await page.request.delete(`/api/threads/${id}`);
     if (folderId) await page.request.delete(`/api/folders/${folderId}`);

@@ -170,6 +170,11 @@ export function ChatApp({
         view={threads.view}
         onView={threads.show}
         onNewFolder={(name) => listChange(api.createFolder(name))}
+        onRenameFolder={(id, name) => listChange(api.renameFolder(id, name))}
+        onDeleteFolder={(id) => {
+          if (threads.view.kind === 'folder' && threads.view.id === id) threads.show({ kind: 'all' });
+          listChange(api.deleteFolder(id));
+        }}
         onMove={(id, folderId) => listChange(api.patchThread(id, { folderId }))}
         onArchive={(id, archived) => listChange(api.patchThread(id, { archived }))}
         onRename={(id, title) => listChange(thread.rename(id, title))}

@@ -1,12 +1,12 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import type { ThreadListView } from '@/lib/client/api';
-import type { FolderView, ThreadSummary } from '@/lib/contract/responses';
+import type { ThreadSummary } from '@/lib/contract/responses';
 import { groupThreads } from '@/lib/client/thread-groups';
 import { threadPath } from '@/components/chat/hooks/useThread';
+import { FolderList, startThreadDrag, type FolderListProps } from './FolderList';
 
-type Props = {
+type Props = Omit<FolderListProps, 'onArchive'> & {
   threads: ThreadSummary[];
   /** On narrow screens the sidebar is an overlay, shown when open. */
   open?: boolean;
@@ -21,14 +21,10 @@ type Props = {
   onPin: (id: string, pinned: boolean) => void;
   /** More threads than shown: called when the end of the list scrolls into view. */
   onMore?: () => void;
-  /** The folders, which list is shown (all, a folder, the archive), and how to file a thread. */
-  folders: FolderView[];
-  view: ThreadListView;
-  onView: (view: ThreadListView) => void;
-  onNewFolder: (name: string) => void;
-  onMove: (id: string, folderId: string | null) => void;
   onArchive: (id: string, archived: boolean) => void;
 };
+
+const MENU_ITEM = 'rounded px-2 py-1 text-left hover:bg-stone-100 dark:hover:bg-stone-800';
 
 /** At the end of the list: asks for the next page when it comes into view (or on a click, without scrolling). */
 function MoreThreads({ onMore }: { onMore: () => void }) {
@@ -64,6 +60,29 @@ function ThreadRow({
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [title, setTitle] = useState(t.title);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const row = useRef<HTMLLIElement | null>(null);
+  /** A menu choice: done, the menu closes. */
+  const act = (fn: () => void) => () => {
+    setMenuOpen(false);
+    fn();
+  };
+  // The menu closes on a click elsewhere and on Escape, as menus do.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const outside = (e: MouseEvent) => {
+      if (!row.current?.contains(e.target as Node)) setMenuOpen(false);
+    };
+    const escape = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setMenuOpen(false);
+    };
+    document.addEventListener('mousedown', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('mousedown', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [menuOpen]);
   const save = () => {
     setEditing(false);
     const clean = title.trim();
@@ -72,6 +91,7 @@ function ThreadRow({
   };
   return (
     <li
+      ref={row}
       data-testid="thread-item"
       data-thread-id={t.id}
       className={`group rounded-md px-2 py-1.5 text-sm ${current ? 'bg-stone-200 dark:bg-stone-800' : 'hover:bg-stone-100 dark:hover:bg-stone-900'}`}
@@ -105,11 +125,12 @@ function ThreadRow({
           </button>
         </div>
       ) : (
-        <div className="flex items-center gap-1">
-          {/* A link: it opens in a new tab, and its address can be copied; a plain click opens it here without a reload. */}
+        <div className="relative flex items-center gap-1">
+          {/* A link: it opens in a new tab, and its address can be copied; a plain click opens it here without a reload; dragged onto a folder, it files the thread there. */}
           <a
             href={threadPath(t.id)}
             data-testid="thread-link"
+            onDragStart={(e) => startThreadDrag(e, t.id)}
             className="min-w-0 flex-1 truncate text-left"
             onClick={(e) => {
               if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
@@ -122,36 +143,63 @@ function ThreadRow({
             {t.pinned ? '📌 ' : ''}
             {t.title || 'New chat'}
           </a>
-          <span className="hidden gap-1 text-xs group-hover:flex group-focus-within:flex">
-            <button type="button" aria-label="Pin" title={t.pinned ? 'Unpin' : 'Pin'} onClick={() => p.onPin(t.id, !t.pinned)}>
-              {t.pinned ? 'Unpin' : 'Pin'}
-            </button>
-            <button type="button" data-testid="rename-thread" onClick={() => setEditing(true)}>
-              Rename
-            </button>
-            {p.folders.length > 0 && (
-              <select
-                aria-label={`Move “${t.title || 'New chat'}” to a folder`}
-                data-testid="move-thread"
-                className="max-w-20 bg-transparent"
-                value={t.folderId ?? ''}
-                onChange={(e) => p.onMove(t.id, e.target.value || null)}
+          <button
+            type="button"
+            data-testid="thread-menu"
+            aria-label={`Actions for “${t.title || 'New chat'}”`}
+            aria-expanded={menuOpen}
+            className={`shrink-0 rounded px-1 leading-none text-stone-600 hover:bg-stone-200 dark:text-stone-400 dark:hover:bg-stone-700 ${
+              menuOpen || current ? '' : 'md:invisible md:group-hover:visible md:group-focus-within:visible'
+            }`}
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            ⋯
+          </button>
+          {menuOpen && (
+            <div
+              role="group"
+              aria-label={`Actions for “${t.title || 'New chat'}”`}
+              data-testid="thread-actions"
+              className="absolute right-0 top-full z-40 mt-1 flex w-48 flex-col items-stretch rounded-md border border-stone-300 bg-white p-1 text-left text-sm shadow-lg dark:border-stone-700 dark:bg-stone-900"
+            >
+              <button type="button" aria-label="Pin" className={MENU_ITEM} onClick={act(() => p.onPin(t.id, !t.pinned))}>
+                {t.pinned ? 'Unpin' : 'Pin'}
+              </button>
+              <button type="button" data-testid="rename-thread" className={MENU_ITEM} onClick={act(() => setEditing(true))}>
+                Rename
+              </button>
+              {p.folders.length > 0 && (
+                <label className="flex items-center gap-1 px-2 py-1">
+                  <span className="shrink-0">Folder</span>
+                  <select
+                    aria-label={`Move “${t.title || 'New chat'}” to a folder`}
+                    data-testid="move-thread"
+                    className="min-w-0 flex-1 rounded border border-stone-300 bg-transparent dark:border-stone-700"
+                    value={t.folderId ?? ''}
+                    onChange={(e) => act(() => p.onMove(t.id, e.target.value || null))()}
+                  >
+                    <option value="">No folder</option>
+                    {p.folders.map((f) => (
+                      <option key={f.id} value={f.id}>
+                        {f.name}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
+              <button type="button" data-testid="archive-thread" className={MENU_ITEM} onClick={act(() => p.onArchive(t.id, !t.archived))}>
+                {t.archived ? 'Unarchive' : 'Archive'}
+              </button>
+              <button
+                type="button"
+                data-testid="delete-thread"
+                className={`${MENU_ITEM} text-red-700 dark:text-red-400`}
+                onClick={act(() => setConfirming(true))}
               >
-                <option value="">No folder</option>
-                {p.folders.map((f) => (
-                  <option key={f.id} value={f.id}>
-                    {f.name}
-                  </option>
-                ))}
-              </select>
-            )}
-            <button type="button" data-testid="archive-thread" onClick={() => p.onArchive(t.id, !t.archived)}>
-              {t.archived ? 'Unarchive' : 'Archive'}
-            </button>
-            <button type="button" data-testid="delete-thread" onClick={() => setConfirming(true)}>
-              Delete
-            </button>
-          </span>
+                Delete…
+              </button>
+            </div>
+          )}
         </div>
       )}
     </li>
@@ -181,7 +229,16 @@ export function Sidebar(p: Props) {
         </button>
       </div>
       {p.header}
-      <ListPicker folders={p.folders} view={p.view} onView={p.onView} onNewFolder={p.onNewFolder} />
+      <FolderList
+        folders={p.folders}
+        view={p.view}
+        onView={p.onView}
+        onNewFolder={p.onNewFolder}
+        onRenameFolder={p.onRenameFolder}
+        onDeleteFolder={p.onDeleteFolder}
+        onMove={p.onMove}
+        onArchive={(id) => p.onArchive(id, true)}
+      />
       <ul className="flex-1 space-y-2 overflow-y-auto" data-testid="thread-list">
         {groupThreads(p.threads, Date.now()).map((group) => (
           <li key={group.label} data-testid="thread-group" data-group={group.label}>
@@ -217,46 +274,5 @@ export function Sidebar(p: Props) {
       </ul>
       {p.footer}
     </nav>
-  );
-}
-
-const viewValue = (v: ThreadListView) => (v.kind === 'folder' ? `folder:${v.id}` : v.kind);
-
-/** Which conversations the list shows (all, a folder's, the archive), and a new folder. */
-function ListPicker({ folders, view, onView, onNewFolder }: Pick<Props, 'folders' | 'view' | 'onView' | 'onNewFolder'>) {
-  return (
-    <div className="mb-2 flex items-center gap-1 px-1 text-sm">
-      <select
-        aria-label="Show conversations"
-        data-testid="thread-view"
-        className="min-w-0 flex-1 rounded-md border border-stone-300 bg-white px-1 py-0.5 dark:border-stone-700 dark:bg-stone-900"
-        value={viewValue(view)}
-        onChange={(e) => {
-          const v = e.target.value;
-          onView(v === 'archive' ? { kind: 'archive' } : v.startsWith('folder:') ? { kind: 'folder', id: v.slice(7) } : { kind: 'all' });
-        }}
-      >
-        <option value="all">All conversations</option>
-        {folders.map((f) => (
-          <option key={f.id} value={`folder:${f.id}`}>
-            📁 {f.name} ({f.threads})
-          </option>
-        ))}
-        <option value="archive">Archive</option>
-      </select>
-      <button
-        type="button"
-        data-testid="new-folder"
-        title="New folder"
-        aria-label="New folder"
-        className="rounded-md border border-stone-300 px-1.5 py-0.5 dark:border-stone-700"
-        onClick={() => {
-          const name = window.prompt('Name of the new folder')?.trim();
-          if (name) onNewFolder(name);
-        }}
-      >
-        + 📁
-      </button>
-    </div>
   );
 }

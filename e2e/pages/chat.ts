@@ -53,4 +53,14 @@ export class ChatPage {
   thread(id: string): Locator {
     return this.page.locator(`[data-testid="thread-item"][data-thread-id="${id}"]`);
   }
+
+  /** One of a sidebar row's actions (rename-thread, move-thread, archive-thread, delete-thread), its ⋯ menu opened first. */
+  async threadAction(id: string, testId: string): Promise<Locator> {
+    const row = this.thread(id);
+    if (!(await row.getByTestId('thread-actions').isVisible())) {
+      await row.hover(); // on a wide screen the ⋯ shows on hover, as a mouse user finds it
+      await row.getByTestId('thread-menu').click();
+    }
+    return row.getByTestId('thread-actions').getByTestId(testId);
+  }
 }

@@ -61,6 +61,9 @@ export const api = {
     ),
   listFolders: () => call<{ folders: FolderView[] }>('/api/folders'),
   createFolder: (name: string) => call<{ id: string; name: string }>('/api/folders', { method: 'POST', body: JSON.stringify({ name }) }),
+  renameFolder: (id: string, name: string) =>
+    call<FolderView>(`/api/folders/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify({ name }) }),
+  deleteFolder: (id: string) => call<void>(`/api/folders/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   createThread: () => call<{ id: string; title: string; createdAt: number }>('/api/threads', { method: 'POST', body: '{}' }),
   getThread: (id: string) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`),
   patchThread: (
