@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import JSZip from 'jszip';
 import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
@@ -256,7 +257,7 @@ describe('export and import', () => {
     await refused([lines[0].replace('"version":1', '"version":9'), ...lines.slice(1)].join('\n'), /version 9; this Hearth reads version 1/);
     await refused(
       JSON.stringify([{ title: 'A chat', turns: [{ role: 'user', text: 'hi' }] }]),
-      /none of the files Hearth imports .*Hearth imports a Hearth library file .*, a Hearth thread's JSON export, ChatGPT's conversations\.json .*, Open WebUI's chat export, LibreChat's conversation export \(JSON\), or llama\.cpp's web page's conversations export\.$/,
+      /none of the files Hearth imports .*Hearth imports a Hearth library file .*, a Hearth thread's JSON export, ChatGPT's conversations\.json .*, Open WebUI's chat export, LibreChat's conversation export \(JSON\), or llama\.cpp's web page's conversations export \(a \.jsonl, or its \.zip of several\)\.$/,
     );
     await refused('%PDF-1.4 binary', /not JSON, so it is none of the files Hearth imports: a Hearth library file/);
     await refused('', /empty/);
@@ -649,6 +650,52 @@ describe("other apps' exports", () => {
     const broken = await importBody(`${JSON.stringify({ type: 'session', id: 'x' })}\nnot json`);
     assert.equal(broken.status, 400);
     assert.match(broken.body.error.message, /llama\.cpp's conversation export, line 2: not JSON/);
+
+    // The page's export of several: a zip with one .jsonl per conversation. The one imported
+    // above is already here; the second is new; a broken entry is named by its file.
+    const other = jsonl.replaceAll('conv-1', 'conv-2').replace('"name":"Primes"', '"name":"Squares"');
+    const zip = new JSZip();
+    zip.file('2024-07-03T09_46_49_conv_conv-1_primes.jsonl', jsonl);
+    zip.file('2024-07-03T09_46_49_conv_conv-2_squares.jsonl', other);
+    const zipped = await importBody(await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }));
+    assert.equal(zipped.status, 200, JSON.stringify(zipped.body));
+    assert.deepEqual(
+      [zipped.body.source, zipped.body.added.threads, zipped.body.alreadyHere.threads, zipped.body.added.messages],
+      ['llama.cpp', 1, 1, 3],
+    );
+    assert.deepEqual(
+      views(rt)
+        .map((v) => v.title)
+        .sort(),
+      ['Primes', 'Squares'],
+    );
+    zip.file('z_broken.jsonl', `${JSON.stringify({ type: 'session', id: 'y' })}\n{oops`);
+    const refused = await importBody(await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }));
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error.message, /^llama\.cpp's conversation export, z_broken\.jsonl, line 2: not JSON/);
+    const neither = new JSZip();
+    neither.file('notes.txt', 'hello');
+    const foreign = await importBody(await neither.generateAsync({ type: 'uint8array' }));
+    assert.equal(foreign.status, 400);
+    assert.match(
+      foreign.body.error.message,
+      /^This zip holds neither ChatGPT's conversations\.json nor the llama\.cpp page's \.jsonl conversations/,
+    );
+    const cut = await importBody((await zip.generateAsync({ type: 'uint8array' })).subarray(0, 200));
+    assert.equal(cut.status, 400);
+    assert.match(cut.body.error.message, /^This zip cannot be read .*: it may be cut off or damaged\.$/);
+  });
+
+  test("ChatGPT's data export as it is mailed, a zip: its conversations.json is read, the images beside it left", async () => {
+    const rt = runtime();
+    const zip = new JSZip();
+    zip.file('conversations.json', JSON.stringify(chatgptExport()));
+    zip.file('chat.html', '<html>the same, as a page</html>');
+    zip.file('file-abc123.png', Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    const res = await importBody(await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual([res.body.source, res.body.added.threads, res.body.added.messages], ['chatgpt', 1, 3]);
+    assert.equal(views(rt)[0].title, 'Packing for Bergen');
   });
 });
 

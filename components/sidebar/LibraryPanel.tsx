@@ -38,7 +38,7 @@ export function LibraryPanel({
         <input
           ref={picker}
           type="file"
-          accept=".jsonl,.json,application/json,application/x-ndjson"
+          accept=".jsonl,.json,.zip,application/json,application/x-ndjson,application/zip"
           data-testid="import-file"
           className="hidden"
           onChange={async (e) => {

@@ -20,7 +20,7 @@ export const LIBRARY_FORMAT = 'hearth-library';
 export const LIBRARY_VERSION = 1;
 
 /** What an import can be, for a refusal to name. */
-export const FORMATS_READ = `a Hearth library file (the .jsonl from "Export all", which starts with {"type":"${LIBRARY_FORMAT}"…}), a Hearth thread's JSON export, ChatGPT's conversations.json (from its data export), Open WebUI's chat export, LibreChat's conversation export (JSON), or llama.cpp's web page's conversations export`;
+export const FORMATS_READ = `a Hearth library file (the .jsonl from "Export all", which starts with {"type":"${LIBRARY_FORMAT}"…}), a Hearth thread's JSON export, ChatGPT's conversations.json (from its data export, or the export's zip as mailed), Open WebUI's chat export, LibreChat's conversation export (JSON), or llama.cpp's web page's conversations export (a .jsonl, or its .zip of several)`;
 
 /** Bytes of a file per chunk line (base64 makes it 4/3 larger). */
 export const FILE_CHUNK_BYTES = 768 * 1024;

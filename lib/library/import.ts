@@ -3,25 +3,10 @@ import fs from 'node:fs';
 import { hasExtractedText, type FileKind, type FileStore } from '@/lib/attachments/file-store';
 import type { libraryQueries } from '@/db/queries/library';
 import { asStorageFull, hasErrorCode, HearthError } from '@/lib/errors';
-import {
-  describeIssue,
-  FORMATS_READ,
-  headerSchema,
-  LIBRARY_FORMAT,
-  LIBRARY_VERSION,
-  MAX_LINE_BYTES,
-  recordSchema,
-  type LibraryRecord,
-} from './format';
-import { threadJsonRecords, THREAD_JSON_MAX_BYTES } from './thread-json';
-import { chatgpt } from './chatgpt';
-import type { ForeignFormat } from './foreign';
-import { jsonArrayEntries } from './json-entries';
-import { libreChat } from './librechat';
+import { describeIssue, headerSchema, LIBRARY_FORMAT, LIBRARY_VERSION, MAX_LINE_BYTES, recordSchema, type LibraryRecord } from './format';
 import { LineReader } from './line-reader';
-import { isSessionLine, llamaCpp, SessionLines } from './llamacpp';
-import { openWebui } from './openwebui';
 import { RecordSpool } from './spool';
+import { stageForeign } from './stage-foreign';
 import { z } from 'zod';
 import type { ImportCounted, ImportSummary } from '@/lib/contract/responses';
 import { SETTING_KEYS, SETTING_SHAPES, type SettingKey } from '@/lib/settings/settings';
@@ -89,11 +74,6 @@ function parseJson(bytes: Buffer, line: number): unknown {
   }
 }
 
-/** Another app's export, recognised by the shape of a conversation (its name and type say nothing reliable). */
-const FOREIGN_FORMATS: ForeignFormat[] = [chatgpt, llamaCpp, openWebui, libreChat];
-const formatOf = (value: unknown) => FOREIGN_FORMATS.find((f) => f.isConversation(value));
-const NONE_OF_THEM = `This JSON list is none of the files Hearth imports (its first entry is no conversation of theirs). Hearth imports ${FORMATS_READ}.`;
-
 const hasBom = (bytes: Buffer) => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 
 /** Step 1: reads and checks the body, staging what it holds in the file store's tmp folder. */
@@ -132,86 +112,14 @@ export async function stageImport(
   // Everything else is another app's export or a thread's: its records are spooled a conversation at a time.
   const spool = new RecordSpool(files);
   try {
-    let source: ImportSummary['source'];
-    if (isSessionLine(head)) source = await stageSessionLines(reader, first as Buffer, spool);
-    else {
-      if (first !== 'too-long') reader.unread(Buffer.concat([first, Buffer.from('\n')]));
-      source =
-        (await reader.firstSignificantByte()) === OPEN_BRACKET
-          ? await stageList(reader.bytes(), spool)
-          : stageDocument(await reader.rest(THREAD_JSON_MAX_BYTES), spool, knownAttachment);
-    }
+    if (first !== 'too-long') reader.unread(Buffer.concat([first, Buffer.from('\n')]));
+    const source = await stageForeign(reader, spool, knownAttachment);
     spool.close();
     return { source, records: () => spool.records(), files: [], discard: () => spool.discard() };
   } catch (err) {
     spool.discard();
     throw err;
   }
-}
-
-const OPEN_BRACKET = 0x5b;
-
-/**
- * A list of conversations (ChatGPT's conversations.json, Open WebUI's or the llama.cpp page's
- * export of all), read an entry at a time as the body streams in: the first entry says whose
- * export it is, and each is checked as that app's. Memory holds one conversation, however long the list.
- */
-async function stageList(bytes: AsyncIterable<Buffer>, spool: RecordSpool): Promise<ImportSummary['source']> {
-  let format: ForeignFormat | undefined;
-  let index = 0;
-  const entries = jsonArrayEntries(bytes, {
-    maxEntryBytes: THREAD_JSON_MAX_BYTES,
-    subject: () => (format ? `${format.name} could not be imported, and nothing was changed: it` : 'This JSON list'),
-  });
-  for await (const entry of entries) {
-    let value: unknown;
-    try {
-      value = JSON.parse(entry.toString('utf8'));
-    } catch {
-      throw bad(`${format?.name ?? 'This JSON list'}, entry ${index + 1}: not JSON (is the file cut or changed?).`);
-    }
-    format ??= formatOf(value);
-    if (!format) throw bad(NONE_OF_THEM);
-    for (const record of format.records(value, index)) spool.write(index + 1, record);
-    index++;
-  }
-  if (!format) throw bad('This JSON list is empty: there is nothing in it to import.');
-  return format.source;
-}
-
-/** The llama.cpp page's JSON Lines export, a session at a time. */
-async function stageSessionLines(reader: LineReader, first: Buffer, spool: RecordSpool): Promise<ImportSummary['source']> {
-  const sessions = new SessionLines();
-  let index = 0;
-  const add = (session: unknown) => {
-    if (session === null) return;
-    for (const record of llamaCpp.records(session, index)) spool.write(index + 1, record);
-    index++;
-  };
-  add(sessions.line(first.toString('utf8'), 1));
-  let line = 1;
-  for (let bytes = await reader.line(); bytes !== null; bytes = await reader.line()) {
-    line++;
-    if (bytes === 'too-long')
-      throw bad(`${llamaCpp.name}, line ${line}: longer than ${MAX_LINE_BYTES / 1024 / 1024} MB, which no line of it is.`);
-    add(sessions.line(bytes.toString('utf8'), line));
-  }
-  add(sessions.end());
-  return llamaCpp.source;
-}
-
-/** One JSON document: one conversation of another app (LibreChat writes one per file), or a Hearth thread's export. */
-function stageDocument(bytes: Buffer, spool: RecordSpool, knownAttachment: ImportStore['attachmentByHash']): ImportSummary['source'] {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw bad(`This file is not JSON, so it is none of the files Hearth imports: ${FORMATS_READ}.`);
-  }
-  const format = formatOf(doc);
-  const records = format ? format.records(doc, 0) : threadJsonRecords(doc, knownAttachment);
-  for (const record of records) spool.write(1, record);
-  return format?.source ?? 'thread';
 }
 
 async function stageLibrary(reader: LineReader, fileStore: FileStore): Promise<StagedImport> {

@@ -55,11 +55,10 @@ export class LineReader {
     }
   }
 
-  /** Everything not yet read as a line (up to `limit` bytes): for a document that is not line-based. */
-  async rest(limit: number): Promise<Buffer> {
+  /** Everything not yet read as a line (up to `limit` bytes, `what` naming the file past it): for a document that is not line-based. */
+  async rest(limit: number, what = "A thread's JSON export"): Promise<Buffer> {
     do {
-      if (this.partsBytes > limit)
-        throw new HearthError('too_large', `A thread's JSON export can be at most ${Math.round(limit / 1024 / 1024)} MB.`);
+      if (this.partsBytes > limit) throw new HearthError('too_large', `${what} can be at most ${Math.round(limit / 1024 / 1024)} MB.`);
     } while (await this.more());
     const all = Buffer.concat(this.parts);
     this.parts = [];
@@ -67,14 +66,19 @@ export class LineReader {
     return all;
   }
 
-  /**
-   * Puts bytes back in front of what is left (a line read to see what the file is). Read on
-   * with bytes(), rest() or firstSignificantByte(), not line(): a line end in them is not looked for again.
-   */
+  /** Puts bytes back in front of what is left (a line read to see what the file is), to be read again. */
   unread(bytes: Buffer): void {
-    this.parts.unshift(bytes);
-    this.partsBytes += bytes.length;
-    this.scanFrom = this.parts.length === 1 ? 0 : this.scanFrom;
+    // One part, looked through from its start: a line end in the bytes put back is found again.
+    this.parts = [Buffer.concat([bytes, ...this.parts])];
+    this.partsBytes = this.parts[0].length;
+    this.scanFrom = 0;
+  }
+
+  /** Whether what is left starts with these bytes (a zip's signature), without reading past them. */
+  async startsWith(prefix: Buffer): Promise<boolean> {
+    while (this.partsBytes < prefix.length) if (!(await this.more())) break;
+    const head = Buffer.concat(this.parts).subarray(0, prefix.length);
+    return head.equals(prefix);
   }
 
   /** The first byte left that is not white space (a UTF-8 BOM counts as space), without reading past it; null at the end. */

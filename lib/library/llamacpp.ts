@@ -79,13 +79,13 @@ export function isSessionLine(value: unknown): boolean {
 export class SessionLines {
   private current: { conv: Record<string, unknown>; messages: unknown[] } | null = null;
 
-  line(text: string, lineNumber: number): unknown {
+  line(text: string, lineNumber: number, where = "llama.cpp's conversation export"): unknown {
     if (!text.trim()) return null;
     let record: { type?: unknown; message?: unknown; [k: string]: unknown };
     try {
       record = JSON.parse(text) as typeof record;
     } catch {
-      throw new HearthError('bad_request', `llama.cpp's conversation export, line ${lineNumber}: not JSON (is the file cut or changed?).`);
+      throw new HearthError('bad_request', `${where}, line ${lineNumber}: not JSON (is the file cut or changed?).`);
     }
     if (record?.type === 'session') {
       const done = this.current;
@@ -94,8 +94,7 @@ export class SessionLines {
       return done;
     }
     if (record?.type === 'message') {
-      if (!this.current)
-        throw new HearthError('bad_request', `llama.cpp's conversation export, line ${lineNumber}: a message before any session line.`);
+      if (!this.current) throw new HearthError('bad_request', `${where}, line ${lineNumber}: a message before any session line.`);
       this.current.messages.push(record.message);
     }
     // Other record types are a newer page's: left out, as the page itself does.
