@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import JSZip from 'jszip';
-import { HearthError } from '@/lib/errors';
+import { HearthError, isHearthError } from '@/lib/errors';
 import type { ImportSummary } from '@/lib/contract/responses';
 import { FORMATS_READ, MAX_LINE_BYTES } from './format';
 import { chatgpt } from './chatgpt';
@@ -160,7 +160,7 @@ async function* entryChunks(entry: JSZip.JSZipObject, count: (bytes: number) => 
       yield chunk;
     }
   } catch (err) {
-    if (err instanceof HearthError) throw err;
+    if (isHearthError(err)) throw err;
     throw bad(`This zip cannot be read (${(err as Error).message}): it may be cut off or damaged.`);
   } finally {
     stream.destroy();
