@@ -145,6 +145,7 @@ describe('routes and methods', () => {
   const routes = (t: string, turn: string, memory: string, message = turn) =>
     [
       ['/api/health', ['GET']],
+      ['/api/models', ['GET']],
       ['/api/events', ['GET']],
       ['/api/threads', ['GET', 'POST']],
       [`/api/threads/${t}`, ['GET', 'PATCH', 'DELETE']],

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { persona } from './persona';
 import { promptTokens, renderAnswer, renderPrompt, SlotPool, thinkingBlock, type SlotLease } from './slots';
+import { RouterState, type RouterOptions } from './router';
 
 /**
  * A scripted stand-in for llama-server that speaks its wire format as captured from a real
@@ -81,6 +82,8 @@ export type LlamaDoubleOptions = {
    * real server does (tools/server/server-common.cpp, oaicompat_chat_params_parse).
    */
   vision?: boolean;
+  /** Router mode (router.ts): several models behind one server, loaded when a request names them. */
+  router?: RouterOptions;
 };
 
 export type LlamaDouble = {
@@ -90,11 +93,29 @@ export type LlamaDouble = {
   requests: DoubleRequest[];
   /** The slots and their prompt cache (see slots.ts). */
   slots: SlotPool;
+  /** Router mode's models and their state, when started with `router`. */
+  router?: RouterState;
   setScript(script: DoubleScript | undefined): void;
   close(): Promise<void>;
 };
 
 const FINGERPRINT = 'b1-de3ff81';
+
+/** The part of a thinking model's template (Qwen3's) that tells its kind: it reads `enable_thinking`. */
+const THINKING_TEMPLATE =
+  "{%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- endif %}";
+
+/** A model's `meta` in GET /v1/models (the GGUF's facts, as the server reads them). */
+const modelMeta = (nCtx: number) => ({
+  vocab_type: 2,
+  n_vocab: 151936,
+  n_ctx: nCtx,
+  n_ctx_train: 32768,
+  n_embd: 64,
+  n_params: 19521856,
+  size: 39044352,
+  ftype: 'F16',
+});
 
 function alnum(n: number): string {
   const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -333,6 +354,7 @@ function postSamplingProbs(content: string, probs: DoubleReply['probs']): TokenE
 export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 0, host = '127.0.0.1'): Promise<LlamaDouble> {
   const modelId = options.modelId ?? 'tiny-toy';
   const nCtx = options.nCtx ?? 16384;
+  const router = options.router ? new RouterState(options.router) : undefined;
   const slots = options.slots ?? 1;
   let script: DoubleScript | undefined = options.script;
   const requests: DoubleRequest[] = [];
@@ -346,6 +368,31 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     res.end(text);
   };
 
+  /** GET /props of one model (the server's, or a router child's). */
+  const props = (m: { id: string; nCtx: number; vision: boolean; thinking: boolean }) => ({
+    default_generation_settings: {
+      id: 0,
+      n_ctx: m.nCtx,
+      speculative: false,
+      is_processing: false,
+      params: { temperature: 0.8, top_k: 40, top_p: 0.95, min_p: 0.05, n_predict: -1 },
+    },
+    total_slots: slots,
+    model_alias: m.id,
+    model_path: '/models/redacted.gguf',
+    modalities: { vision: m.vision, video: false, audio: false },
+    endpoint_slots: true,
+    endpoint_props: false,
+    endpoint_metrics: options.metrics === true,
+    webui: true,
+    chat_template: m.thinking ? THINKING_TEMPLATE : '{{ messages }}',
+    chat_template_caps: { supports_tool_calls: true, supports_parallel_tool_calls: true, supports_system_role: true },
+    bos_token: '',
+    eos_token: '<|im_end|>',
+    build_info: FINGERPRINT,
+    is_sleeping: false,
+  });
+
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://double');
     const route = url.pathname.replace(/^\/v1(?=\/)/, '');
@@ -354,18 +401,34 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         return sendJson(res, 503, errorBody(503, 'unavailable_error', 'Loading model'));
       }
       if (req.method === 'GET' && route === '/health') return sendJson(res, 200, { status: 'ok' });
+      if (req.method === 'GET' && route === '/models' && router)
+        return sendJson(
+          res,
+          200,
+          router.list((m) => modelMeta(m.nCtx ?? nCtx)),
+        );
+      if (req.method === 'GET' && route === '/props' && router) {
+        const named = url.searchParams.get('model');
+        if (!named) {
+          return sendJson(res, 200, {
+            role: 'router',
+            max_instances: router.maxInstances,
+            models_autoload: true,
+            model_alias: 'llama-server',
+            model_path: 'none',
+            default_generation_settings: { params: {}, n_ctx: 0 },
+            build_info: FINGERPRINT,
+          });
+        }
+        const autoload = url.searchParams.get('autoload');
+        const refused = await router.ready(named, autoload === null ? true : autoload === 'true' || autoload === '1');
+        if (refused) return sendJson(res, refused.status, errorBody(refused.status, refused.type, refused.message));
+        const m = router.model(named)!;
+        return sendJson(res, 200, props({ id: m.id, nCtx: m.nCtx ?? nCtx, vision: m.vision === true, thinking: m.thinking === true }));
+      }
       if (req.method === 'GET' && route === '/models') {
         const created = Math.floor(Date.now() / 1000);
-        const meta = {
-          vocab_type: 2,
-          n_vocab: 151936,
-          n_ctx: nCtx,
-          n_ctx_train: 32768,
-          n_embd: 64,
-          n_params: 19521856,
-          size: 39044352,
-          ftype: 'F16',
-        };
+        const meta = modelMeta(nCtx);
         return sendJson(res, 200, {
           models: [
             {
@@ -387,29 +450,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         });
       }
       if (req.method === 'GET' && route === '/props') {
-        return sendJson(res, 200, {
-          default_generation_settings: {
-            id: 0,
-            n_ctx: nCtx,
-            speculative: false,
-            is_processing: false,
-            params: { temperature: 0.8, top_k: 40, top_p: 0.95, min_p: 0.05, n_predict: -1 },
-          },
-          total_slots: slots,
-          model_alias: modelId,
-          model_path: '/models/redacted.gguf',
-          modalities: { vision: options.vision === true, video: false, audio: false },
-          endpoint_slots: true,
-          endpoint_props: false,
-          endpoint_metrics: options.metrics === true,
-          webui: true,
-          chat_template: '{{ messages }}',
-          chat_template_caps: { supports_tool_calls: true, supports_parallel_tool_calls: true, supports_system_role: true },
-          bos_token: '',
-          eos_token: '<|im_end|>',
-          build_info: FINGERPRINT,
-          is_sleeping: false,
-        });
+        return sendJson(res, 200, props({ id: modelId, nCtx, vision: options.vision === true, thinking: options.thinking === true }));
       }
       if (req.method === 'GET' && route === '/slots') {
         return sendJson(
@@ -443,6 +484,10 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
           body = JSON.parse(raw) as Record<string, unknown>;
         } catch {
           return sendJson(res, 500, errorBody(500, 'server_error', '[json.exception.parse_error.101] parse error'));
+        }
+        if (router) {
+          const refused = await router.ready(body.model);
+          if (refused) return sendJson(res, refused.status, errorBody(refused.status, refused.type, refused.message));
         }
         const parsed = { ...parseRequest(body), authorization: req.headers.authorization };
         let tokens: string[] | undefined;
@@ -547,7 +592,8 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       predicted_per_token_ms: 2.73,
       predicted_per_second: 366.4,
     };
-    const base = { created, id, model: modelId, system_fingerprint: FINGERPRINT, object: 'chat.completion.chunk' };
+    const served = router ? String(req.body.model) : modelId;
+    const base = { created, id, model: served, system_fingerprint: FINGERPRINT, object: 'chat.completion.chunk' };
     const wantProbs = req.body.logprobs === true && req.body.post_sampling_probs === true;
     const wantRawProbs = req.body.logprobs === true && !wantProbs;
 
@@ -572,7 +618,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       sendJson(res, 200, {
         choices: [choice],
         created,
-        model: modelId,
+        model: served,
         system_fingerprint: FINGERPRINT,
         object: 'chat.completion',
         usage,
@@ -655,6 +701,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     port: actualPort,
     requests,
     slots: pool,
+    router,
     setScript(s) {
       script = s;
       calls = 0;

@@ -16,6 +16,21 @@ export type ThreadSummary = {
   archived: boolean;
 };
 /** GET /api/folders: each folder, with how many threads are in it. */
+/** GET /api/models: one model, offered by one or more model servers (lib/llm/models.ts). Null: not known. */
+export type ModelView = {
+  id: string;
+  /** The servers (as LLAMA_URL names them) that offer it. */
+  servers: string[];
+  /** Router mode's load state; null where a server runs this one model (it is loaded). */
+  state: 'loaded' | 'loading' | 'unloaded' | 'failed' | null;
+  contextSize: number | null;
+  vision: boolean | null;
+  /** The chat template takes tools (llama-server's chat_template_caps). */
+  toolCalls: boolean | null;
+  /** A thinking model's template (it reads enable_thinking or opens a think block). */
+  thinking: boolean | null;
+};
+export type ModelsReport = { models: ModelView[]; unreachable: { url: string; error: string }[] };
 export type FolderView = { id: string; name: string; createdAt: number; threads: number };
 export type ToolCallView = {
   id: string;

@@ -1,0 +1,15 @@
+import { handle, json, otherMethods } from '@/lib/api/http';
+import { listModels } from '@/lib/llm/models';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
+
+/** Every model every model server offers, with its load state (router mode) and what is known of it; servers that did not answer are listed apart. */
+export function GET(request: Request) {
+  return handle(request, async () => {
+    const { config } = getRuntime();
+    return json(await listModels(config.LLAMA_URL, { apiKey: config.LLAMA_API_KEY }));
+  });
+}

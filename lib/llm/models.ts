@@ -1,0 +1,129 @@
+import type { ModelView, ModelsReport } from '@/lib/contract/responses';
+import { unreachableReason } from './client';
+
+/**
+ * Every model the model servers offer, and what is known of each, for GET /api/models. A
+ * server runs one model (llama-server as most start it: its /props says everything) or many
+ * (router mode, `--models-dir` or `--models-preset`: its /props says `role: "router"`, its
+ * /v1/models gives each model's load state, and a running model's own /props is read with
+ * `?model=…&autoload=false`, so that listing never loads a model). A model offered by several
+ * servers is one entry naming them all.
+ */
+
+type Fetch = typeof fetch;
+
+type ServerModels = { url: string; models: ModelView[] } | { url: string; error: string };
+
+type Props = {
+  role?: string;
+  default_generation_settings?: { n_ctx?: number };
+  modalities?: { vision?: boolean };
+  chat_template?: string;
+  chat_template_caps?: { supports_tool_calls?: boolean };
+};
+
+type ListedModel = {
+  id?: unknown;
+  meta?: { n_ctx?: unknown };
+  status?: { value?: unknown; failed?: unknown };
+  architecture?: { input_modalities?: unknown };
+};
+
+/** A chat template that reads `enable_thinking`, or opens a `<think>` block, belongs to a thinking model (Qwen3, QwQ, the R1 distills). */
+const thinks = (template: string | undefined) =>
+  template === undefined ? null : /enable_thinking|<think>|reasoning_content|<\|channel\|>/.test(template);
+
+/** What a model's /props tells of it. */
+function fromProps(props: Props): Pick<ModelView, 'contextSize' | 'vision' | 'toolCalls' | 'thinking'> {
+  const n = props.default_generation_settings?.n_ctx;
+  return {
+    contextSize: typeof n === 'number' && n > 0 ? n : null,
+    vision: typeof props.modalities?.vision === 'boolean' ? props.modalities.vision : null,
+    toolCalls: typeof props.chat_template_caps?.supports_tool_calls === 'boolean' ? props.chat_template_caps.supports_tool_calls : null,
+    thinking: thinks(props.chat_template),
+  };
+}
+
+const STATES = new Set(['loaded', 'loading', 'unloaded', 'sleeping', 'downloading', 'downloaded']);
+
+async function serverModels(url: string, opts: { fetch: Fetch; apiKey?: string; timeoutMs: number }): Promise<ServerModels> {
+  const headers: Record<string, string> = opts.apiKey ? { Authorization: `Bearer ${opts.apiKey}` } : {};
+  const get = async <T>(address: string): Promise<T | null> => {
+    const res = await opts.fetch(address, { headers, signal: AbortSignal.timeout(opts.timeoutMs) });
+    return res.ok ? ((await res.json()) as T) : null;
+  };
+  let listed: ListedModel[];
+  try {
+    const body = await get<{ data?: unknown }>(`${url}/models`);
+    if (!body) return { url, error: `GET ${url}/models did not answer with the model list` };
+    listed = Array.isArray(body.data) ? (body.data as ListedModel[]) : [];
+  } catch (err) {
+    return { url, error: unreachableReason(err, `${url}/models`, opts.timeoutMs) };
+  }
+  // /props sits beside /v1, not under it; other OpenAI-compatible servers have none.
+  const propsUrl = new URL('/props', url.replace(/\/v1$/, '/')).toString();
+  const props = await get<Props>(propsUrl).catch(() => null);
+  const router = props?.role === 'router';
+  const models = await Promise.all(
+    listed
+      .filter((m): m is ListedModel & { id: string } => typeof m?.id === 'string' && m.id.length > 0 && m.id.length <= 500)
+      .map(async (m): Promise<ModelView> => {
+        const n = m.meta?.n_ctx;
+        const modalities = m.architecture?.input_modalities;
+        const base: ModelView = {
+          id: m.id,
+          servers: [url],
+          state: null,
+          contextSize: typeof n === 'number' && n > 0 ? n : null,
+          vision: Array.isArray(modalities) ? modalities.includes('image') : null,
+          toolCalls: null,
+          thinking: null,
+        };
+        if (!router) return props ? { ...base, ...fromProps(props), contextSize: fromProps(props).contextSize ?? base.contextSize } : base;
+        const value = typeof m.status?.value === 'string' && STATES.has(m.status.value) ? m.status.value : null;
+        const state: ModelView['state'] =
+          m.status?.failed === true
+            ? 'failed'
+            : value === 'sleeping'
+              ? 'loaded'
+              : value === 'loaded' || value === 'loading'
+                ? value
+                : 'unloaded';
+        if (state !== 'loaded') return { ...base, state };
+        const own = await get<Props>(`${propsUrl}?model=${encodeURIComponent(m.id)}&autoload=false`).catch(() => null);
+        if (!own) return { ...base, state };
+        const facts = fromProps(own);
+        return { ...base, state, ...facts, contextSize: facts.contextSize ?? base.contextSize, vision: facts.vision ?? base.vision };
+      }),
+  );
+  return { url, models };
+}
+
+const RANK: Record<NonNullable<ModelView['state']>, number> = { loaded: 3, loading: 2, unloaded: 1, failed: 0 };
+
+/** Every server's models, merged by id: the best state any server has it in, and the facts the first server that knows them gives. */
+export async function listModels(urls: string[], opts: { fetch?: Fetch; apiKey?: string; timeoutMs?: number } = {}): Promise<ModelsReport> {
+  const answers = await Promise.all(
+    urls.map((url) => serverModels(url, { fetch: opts.fetch ?? fetch, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs ?? 3000 })),
+  );
+  const byId = new Map<string, ModelView>();
+  for (const answer of answers) {
+    if (!('models' in answer)) continue;
+    for (const m of answer.models) {
+      const seen = byId.get(m.id);
+      if (!seen) {
+        byId.set(m.id, m);
+        continue;
+      }
+      seen.servers.push(...m.servers);
+      if (m.state !== null && (seen.state === null || RANK[m.state] > RANK[seen.state])) seen.state = m.state;
+      for (const key of ['contextSize', 'vision', 'toolCalls', 'thinking'] as const) {
+        if (seen[key] === null) (seen as Record<typeof key, unknown>)[key] = m[key];
+      }
+    }
+  }
+  return {
+    models: [...byId.values()],
+    unreachable: answers.flatMap((a) => ('error' in a ? [{ url: a.url, error: a.error }] : [])),
+  };
+}
