@@ -28,6 +28,11 @@ test('settings are saved in Hearth, kept after a reload, and the next reply uses
   // The model server is checked live.
   await expect(page.getByTestId('server-check')).toHaveAttribute('data-ok', 'true');
   await expect(page.getByTestId('server-check')).toContainText(/model \S+ · context [\d,]+ tokens · \d+ slot/);
+  // What the server offers is suggested in its model field (a router offers several).
+  const modelField = page.getByTestId('server-model').first();
+  const choices = page.locator(`datalist#${await modelField.getAttribute('list')} option`);
+  await expect(choices).toHaveCount(1);
+  expect(await choices.first().getAttribute('value')).toBe('tiny-toy');
 
   await page.getByLabel('Name', { exact: true }).fill('Ember');
   await page.getByLabel('Your name').fill('Camille');

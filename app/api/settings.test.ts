@@ -181,6 +181,27 @@ describe('settings', () => {
     assert.equal(report.id, 'second-model.gguf');
     assert.equal(report.slots, 4);
     assert.equal(typeof report.contextSize, 'number');
+    assert.deepEqual(
+      report.models.map((m: { id: string; state: unknown }) => [m.id, m.state]),
+      [['second-model.gguf', null]],
+      'a one-model server offers its one model',
+    );
+    // A router offers several, each with its state; checking it loads none of them.
+    const router = await startLlamaDouble({ router: { models: [{ id: 'qwen3-4b', loaded: true }, { id: 'qwen3-30b-a3b' }] } });
+    try {
+      const routed = await (await checkModel.POST(req('POST', '/api/settings/check-model', { url: router.url }))).json();
+      assert.equal(routed.reachable, true);
+      assert.deepEqual(
+        routed.models.map((m: { id: string; state: unknown }) => [m.id, m.state]),
+        [
+          ['qwen3-4b', 'loaded'],
+          ['qwen3-30b-a3b', 'unloaded'],
+        ],
+      );
+      assert.deepEqual(router.router!.loads, []);
+    } finally {
+      await router.close();
+    }
     const dead = await (await checkModel.POST(req('POST', '/api/settings/check-model', { url: 'http://127.0.0.1:9/v1' }))).json();
     assert.equal(dead.reachable, false);
     assert.ok(dead.error, 'the reason is given');

@@ -48,10 +48,31 @@ function CheckResult({ check }: { check: ModelCheck | 'checking' | undefined }) 
     check.slots ? `${check.slots} slot${check.slots === 1 ? '' : 's'}` : null,
     check.vision ? 'sees images' : null,
   ].filter(Boolean);
+  // A router offers several: each with its state, so a model can be picked knowing whether it must load first.
+  const offered = check.models && check.models.length > 1 ? check.models : null;
   return (
     <p data-testid="server-check" data-ok="true" className="text-xs text-emerald-800 dark:text-emerald-300">
       ✓ Answering{parts.length ? `: ${parts.join(' · ')}` : ''}
+      {offered && (
+        <span data-testid="server-offers" className="block">
+          Offers {offered.length} models: {offered.map((m) => `${m.id}${m.state ? ` (${m.state})` : ''}`).join(', ')}
+        </span>
+      )}
     </p>
+  );
+}
+
+/** The models a checked server offers, as suggestions for its model name field. */
+function ModelChoices({ id, check }: { id: string; check: ModelCheck | 'checking' | undefined }) {
+  const models = check && check !== 'checking' ? (check.models ?? []) : [];
+  return (
+    <datalist id={id} data-testid="server-model-choices">
+      {models.map((m) => (
+        <option key={m.id} value={m.id}>
+          {m.state ? `${m.id} (${m.state})` : m.id}
+        </option>
+      ))}
+    </datalist>
   );
 }
 
@@ -210,6 +231,7 @@ export function SettingsPage() {
                       data-testid="server-model"
                       className={`${inputClass} min-w-0 flex-1`}
                       value={server.model}
+                      list={`server-${i}-models`}
                       placeholder="model name (optional)"
                       onChange={(e) =>
                         set(
@@ -218,6 +240,7 @@ export function SettingsPage() {
                         )
                       }
                     />
+                    <ModelChoices id={`server-${i}-models`} check={checks[server.url]} />
                     <button
                       type="button"
                       data-testid="check-server"

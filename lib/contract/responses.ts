@@ -150,6 +150,8 @@ export type ModelCheck = {
   slots?: number;
   vision?: boolean;
   error?: string;
+  /** Every model the server offers (several behind a router), as GET /api/models lists them. */
+  models?: ModelView[];
 };
 
 export type SearchFilters = { threadId?: string; role?: 'user' | 'assistant'; from?: string; to?: string; thinking?: 'true' };

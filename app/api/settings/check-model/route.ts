@@ -1,24 +1,30 @@
 import { handle, json, otherMethods, readJson } from '@/lib/api/http';
 import { checkModelBody } from '@/lib/contract/requests';
 import { createLlamaClient } from '@/lib/llm/client';
+import { listModels } from '@/lib/llm/models';
 import { getRuntime } from '@/lib/server/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
-/** Asks a model server how it is (reachable, model, context size, slots, vision) before it is saved. */
+/** Asks a model server how it is (reachable, model, context size, slots, vision) and which models it offers, before it is saved. */
 export function POST(request: Request) {
   return handle(request, async () => {
     const { url, model } = await readJson(request, checkModelBody);
     const { config } = getRuntime();
+    const baseURL = url.replace(/\/+$/, '');
     const client = createLlamaClient({
-      baseURL: url.replace(/\/+$/, ''),
+      baseURL,
       timeoutMs: 5000,
       healthTimeoutMs: 5000,
       apiKey: config.LLAMA_API_KEY,
       model: model || undefined,
     });
-    return json(await client.health());
+    const [health, offered] = await Promise.all([
+      client.health(),
+      listModels([baseURL], { apiKey: config.LLAMA_API_KEY, timeoutMs: 5000 }),
+    ]);
+    return json(health.reachable ? { ...health, models: offered.models } : health);
   });
 }
