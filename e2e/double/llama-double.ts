@@ -401,6 +401,16 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         return sendJson(res, 503, errorBody(503, 'unavailable_error', 'Loading model'));
       }
       if (req.method === 'GET' && route === '/health') return sendJson(res, 200, { status: 'ok' });
+      if (router?.flavour === 'llama-swap') {
+        // llama-swap answers these itself and has no /props of its own (it proxies the rest to the model's server).
+        if (req.method === 'GET' && route === '/models') return sendJson(res, 200, router.swapList());
+        if (req.method === 'GET' && route === '/running') return sendJson(res, 200, router.running());
+        if (req.method === 'GET' && route === '/props')
+          return sendJson(res, 404, {
+            src: 'llama-swap',
+            error: { message: 'no model id could be identified', type: 'invalid_request_error', param: null, code: 'not_found' },
+          });
+      }
       if (req.method === 'GET' && route === '/models' && router)
         return sendJson(
           res,
@@ -487,6 +497,13 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         }
         if (router) {
           const refused = await router.ready(body.model);
+          if (refused && router.flavour === 'llama-swap') {
+            const code = refused.status === 404 ? 'not_found' : 'internal_error';
+            return sendJson(res, refused.status, {
+              src: 'llama-swap',
+              error: { message: refused.message, type: refused.type, param: null, code },
+            });
+          }
           if (refused) return sendJson(res, refused.status, errorBody(refused.status, refused.type, refused.message));
         }
         const parsed = { ...parseRequest(body), authorization: req.headers.authorization };

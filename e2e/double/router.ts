@@ -14,6 +14,13 @@
  *    that fails is 500 "model name=x failed to load".
  * At most `maxInstances` run at once (`--models-max`); loading another first stops the one
  * used least recently.
+ *
+ * `flavour: 'llama-swap'` plays llama-swap instead (mostlygeek/llama-swap, internal/server/api.go
+ * and swaputil): one model at a time by default (a request for another swaps it in), /v1/models
+ * with `owned_by: "llama-swap"`, `status.value` "loaded" (starting or ready) or "unloaded" and
+ * the configured `meta.n_ctx` and `capabilities`, GET /running with each process's state
+ * ("starting", "ready"), no /props, and a request it cannot place a 404
+ * `{src: "llama-swap", error: {message: "no local server found for requested model", …}}`.
  */
 
 export type RouterModel = {
@@ -29,6 +36,7 @@ export type RouterModel = {
 };
 
 export type RouterOptions = {
+  flavour?: 'router' | 'llama-swap';
   models: RouterModel[];
   /** `--models-max`; 4 by default, as the server's. */
   maxInstances?: number;
@@ -51,8 +59,49 @@ export class RouterState {
     }
   }
 
+  get flavour(): 'router' | 'llama-swap' {
+    return this.options.flavour ?? 'router';
+  }
+
   get maxInstances(): number {
-    return this.options.maxInstances ?? 4;
+    return this.options.maxInstances ?? (this.flavour === 'llama-swap' ? 1 : 4);
+  }
+
+  /** llama-swap's GET /v1/models (handleListModels). */
+  swapList(): Record<string, unknown> {
+    const created = Math.floor(Date.now() / 1000);
+    return {
+      object: 'list',
+      data: [...this.entries.values()].map((e) => ({
+        id: e.model.id,
+        object: 'model',
+        created,
+        owned_by: 'llama-swap',
+        status: { value: e.status === 'unloaded' ? 'unloaded' : 'loaded' },
+        ...(e.model.vision ? { architecture: { input_modalities: ['text', 'image'], output_modalities: ['text'] } } : {}),
+        capabilities: { function_calling: true, ...(e.model.vision ? { vision: true } : {}) },
+        ...(e.model.nCtx ? { context_length: e.model.nCtx } : {}),
+        meta: { llamaswap: { type: 'model' }, ...(e.model.nCtx ? { n_ctx: e.model.nCtx } : {}) },
+      })),
+    };
+  }
+
+  /** llama-swap's GET /running. */
+  running(): Record<string, unknown> {
+    return {
+      running: [...this.entries.values()]
+        .filter((e) => e.status !== 'unloaded')
+        .map((e) => ({
+          model: e.model.id,
+          state: e.status === 'loading' ? 'starting' : 'ready',
+          cmd: '',
+          proxy: '',
+          ttl: 0,
+          name: '',
+          description: '',
+        }))
+        .sort((a, b) => a.model.localeCompare(b.model)),
+    };
   }
 
   model(id: string): RouterModel | undefined {
@@ -93,10 +142,16 @@ export class RouterState {
    * otherwise the router's error.
    */
   async ready(id: unknown, autoload = true): Promise<{ status: number; type: string; message: string } | null> {
+    const swap = this.flavour === 'llama-swap';
     if (typeof id !== 'string' || id === '')
-      return { status: 400, type: 'invalid_request_error', message: 'model name is missing from the request' };
+      return swap
+        ? { status: 404, type: 'invalid_request_error', message: 'no model id could be identified' }
+        : { status: 400, type: 'invalid_request_error', message: 'model name is missing from the request' };
     const entry = this.entries.get(id);
-    if (!entry) return { status: 400, type: 'invalid_request_error', message: `model '${id}' not found` };
+    if (!entry)
+      return swap
+        ? { status: 404, type: 'invalid_request_error', message: 'no local server found for requested model' }
+        : { status: 400, type: 'invalid_request_error', message: `model '${id}' not found` };
     entry.lastUsed = ++this.clock;
     if (entry.status === 'loaded') return null;
     if (!autoload) return { status: 400, type: 'invalid_request_error', message: 'model is not loaded' };

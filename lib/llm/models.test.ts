@@ -5,7 +5,7 @@ import { listModels } from './models';
 
 /**
  * The model catalogue against the double: a router with four models (one running, two cold,
- * one whose load fails) and a one-model server that also offers the running one.
+ * one whose load fails), llama-swap with two, and a one-model server that also offers one.
  */
 
 let router: LlamaDouble;
@@ -99,6 +99,59 @@ describe('listModels', () => {
       );
     } finally {
       await gated.close();
+    }
+  });
+
+  test('llama-swap: one model at a time, a request for another swaps it in; a starting one is loading; a model it has not is its 404', async () => {
+    let release!: () => void;
+    let gate: Promise<void> = Promise.resolve();
+    let arrived!: () => void;
+    let started = new Promise<void>((r) => (arrived = r));
+    const swap = await startLlamaDouble({
+      router: {
+        flavour: 'llama-swap',
+        models: [{ id: 'qwen3-4b', loaded: true, nCtx: 40960 }, { id: 'qwen3-30b-a3b' }],
+        loading: () => {
+          arrived();
+          return gate;
+        },
+      },
+    });
+    try {
+      const states = async () => (await listModels([swap.url])).models.map((m) => [m.id, m.state, m.contextSize, m.toolCalls]);
+      assert.deepEqual(await states(), [
+        ['qwen3-4b', 'loaded', 40960, true],
+        ['qwen3-30b-a3b', 'unloaded', null, true],
+      ]);
+      gate = new Promise<void>((r) => (release = r));
+      started = new Promise<void>((r) => (arrived = r));
+      const answer = post(swap, 'qwen3-30b-a3b');
+      await started;
+      assert.deepEqual(
+        (await states()).map(([id, state]) => [id, state]),
+        [
+          ['qwen3-4b', 'unloaded'],
+          ['qwen3-30b-a3b', 'loading'],
+        ],
+        'the running model made way; the new one is starting',
+      );
+      release();
+      assert.equal((await answer).status, 200);
+      assert.deepEqual(
+        (await states()).map(([id, state]) => [id, state]),
+        [
+          ['qwen3-4b', 'unloaded'],
+          ['qwen3-30b-a3b', 'loaded'],
+        ],
+      );
+      const missing = await post(swap, 'nope');
+      assert.equal(missing.status, 404);
+      assert.deepEqual(await missing.json(), {
+        src: 'llama-swap',
+        error: { message: 'no local server found for requested model', type: 'invalid_request_error', param: null, code: 'not_found' },
+      });
+    } finally {
+      await swap.close();
     }
   });
 

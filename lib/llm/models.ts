@@ -6,8 +6,10 @@ import { unreachableReason } from './client';
  * server runs one model (llama-server as most start it: its /props says everything) or many
  * (router mode, `--models-dir` or `--models-preset`: its /props says `role: "router"`, its
  * /v1/models gives each model's load state, and a running model's own /props is read with
- * `?model=…&autoload=false`, so that listing never loads a model). A model offered by several
- * servers is one entry naming them all.
+ * `?model=…&autoload=false`, so that listing never loads a model), or llama-swap's (no /props;
+ * /v1/models says `owned_by: "llama-swap"`, each model "loaded" or "unloaded" with what its
+ * config declares, and GET /running tells a starting one from a ready one). A model offered by
+ * several servers is one entry naming them all.
  */
 
 type Fetch = typeof fetch;
@@ -24,6 +26,8 @@ type Props = {
 
 type ListedModel = {
   id?: unknown;
+  owned_by?: unknown;
+  capabilities?: { vision?: unknown; function_calling?: unknown };
   meta?: { n_ctx?: unknown };
   status?: { value?: unknown; failed?: unknown };
   architecture?: { input_modalities?: unknown };
@@ -64,6 +68,14 @@ async function serverModels(url: string, opts: { fetch: Fetch; apiKey?: string; 
   const propsUrl = new URL('/props', url.replace(/\/v1$/, '/')).toString();
   const props = await get<Props>(propsUrl).catch(() => null);
   const router = props?.role === 'router';
+  const swap = listed.some((m) => m?.owned_by === 'llama-swap');
+  const starting = new Set<string>();
+  if (swap) {
+    const running = await get<{ running?: { model?: unknown; state?: unknown }[] }>(new URL('/running', propsUrl).toString()).catch(
+      () => null,
+    );
+    for (const r of running?.running ?? []) if (typeof r?.model === 'string' && r.state === 'starting') starting.add(r.model);
+  }
   const models = await Promise.all(
     listed
       .filter((m): m is ListedModel & { id: string } => typeof m?.id === 'string' && m.id.length > 0 && m.id.length <= 500)
@@ -75,10 +87,15 @@ async function serverModels(url: string, opts: { fetch: Fetch; apiKey?: string; 
           servers: [url],
           state: null,
           contextSize: typeof n === 'number' && n > 0 ? n : null,
-          vision: Array.isArray(modalities) ? modalities.includes('image') : null,
-          toolCalls: null,
+          vision: Array.isArray(modalities)
+            ? modalities.includes('image')
+            : typeof m.capabilities?.vision === 'boolean'
+              ? m.capabilities.vision
+              : null,
+          toolCalls: typeof m.capabilities?.function_calling === 'boolean' ? m.capabilities.function_calling : null,
           thinking: null,
         };
+        if (swap) return { ...base, state: starting.has(m.id) ? 'loading' : m.status?.value === 'loaded' ? 'loaded' : 'unloaded' };
         if (!router) return props ? { ...base, ...fromProps(props), contextSize: fromProps(props).contextSize ?? base.contextSize } : base;
         const value = typeof m.status?.value === 'string' && STATES.has(m.status.value) ? m.status.value : null;
         const state: ModelView['state'] =
