@@ -4,15 +4,12 @@
  * timed, with the server's peak resident memory (VmHWM) before and after: the export streams in
  * a conversation at a time, so the peak stays far below the file's size.
  */
-import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startHearth } from '../e2e/contract/hearth-server';
+import { memoryMb } from '../e2e/load/load';
 import { startLlamaDouble } from '../e2e/double/llama-double';
 import { largeChatgptExportBody } from '../lib/testing/chatgpt-export';
 import { ensureBuilt } from './bench-load';
-
-const memoryMb = (pid: number, field: 'VmRSS' | 'VmHWM') =>
-  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 export async function measureImport({ conversations = 5000 }: { conversations?: number } = {}) {
   ensureBuilt();

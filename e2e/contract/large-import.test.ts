@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { derivedId } from '@/lib/library/foreign';
 import { largeChatgptExportBody, largeExportConversationId } from '@/lib/testing/chatgpt-export';
+import { memoryMb } from '../load/load';
 import { httpCall } from './client';
 import { startHearth, type HearthServer } from './hearth-server';
 
@@ -31,8 +31,6 @@ after(async () => {
   assert.doesNotMatch(log, /Something went wrong|⨯|TypeError|heap out of memory/, 'the server logged an unexpected error');
 });
 
-const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-
 test(
   `a ${CONVERSATIONS}-conversation ChatGPT export larger than the server's ${HEAP_MB} MB heap streams in whole`,
   { timeout: 300_000 },
@@ -47,7 +45,7 @@ test(
     assert.equal(summary.added.threads, CONVERSATIONS);
     assert.equal(summary.added.messages, CONVERSATIONS * 4);
     console.log(
-      `large import: ${(sent / 1e6).toFixed(0)} MB, ${CONVERSATIONS} conversations; server peak RSS ${peakRssMb(hearth.pid).toFixed(0)} MB (heap capped at ${HEAP_MB} MB)`,
+      `large import: ${(sent / 1e6).toFixed(0)} MB, ${CONVERSATIONS} conversations; server peak RSS ${memoryMb(hearth.pid, 'VmHWM').toFixed(0)} MB (heap capped at ${HEAP_MB} MB)`,
     );
     // The last conversation is there, whole, and the server answers as before.
     const last = await httpCall(hearth.url, 'GET', `/api/threads/${derivedId('chatgpt', largeExportConversationId(CONVERSATIONS - 1))}`);

@@ -57,9 +57,10 @@ export type LoadResult = {
   rssMb: number[];
 };
 
-function rssMb(pid: number): number {
+/** A process's resident memory now (VmRSS) or at its peak so far (VmHWM), in MB, from /proc. */
+export function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
 }
 
 type Streamed = { seqs: number[]; text: string; last: string; assistantMessageId?: string; error?: string };
@@ -111,8 +112,8 @@ export async function runLoad({ url, pid, clients, threads, seconds }: LoadOptio
     rssMb: [],
   };
   const answers = new Map<string, string>();
-  const sampler = setInterval(() => result.rssMb.push(rssMb(pid)), 1000);
-  result.rssMb.push(rssMb(pid));
+  const sampler = setInterval(() => result.rssMb.push(memoryMb(pid)), 1000);
+  result.rssMb.push(memoryMb(pid));
   const deadline = performance.now() + seconds * 1000;
 
   async function client(n: number) {
@@ -163,7 +164,7 @@ export async function runLoad({ url, pid, clients, threads, seconds }: LoadOptio
 
   await Promise.all(Array.from({ length: clients }, (_, n) => client(n)));
   clearInterval(sampler);
-  result.rssMb.push(rssMb(pid));
+  result.rssMb.push(memoryMb(pid));
   // What was streamed is what was kept.
   for (const threadId of threadIds) {
     const view = (await (await fetch(`${url}/api/threads/${threadId}`)).json()) as { messages: { id: string; content: string }[] };

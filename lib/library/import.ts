@@ -113,7 +113,7 @@ export async function stageImport(
   const spool = new RecordSpool(files);
   try {
     if (first !== 'too-long') reader.unread(Buffer.concat([first, Buffer.from('\n')]));
-    const source = await stageForeign(reader, spool, knownAttachment);
+    const source = await stageForeign(reader, spool, knownAttachment, head);
     spool.close();
     return { source, records: () => spool.records(), files: [], discard: () => spool.discard() };
   } catch (err) {

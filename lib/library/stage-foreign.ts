@@ -28,31 +28,24 @@ const FOREIGN_FORMATS: ForeignFormat[] = [chatgpt, llamaCpp, openWebui, libreCha
 const formatOf = (value: unknown) => FOREIGN_FORMATS.find((f) => f.isConversation(value));
 const NONE_OF_THEM = `This JSON list is none of the files Hearth imports (its first entry is no conversation of theirs). Hearth imports ${FORMATS_READ}.`;
 
-/** The import's records (after its first line was read and put back), spooled; says whose export it was. */
+/**
+ * The import's records, spooled; says whose export it was. The first line was read (to see
+ * whether it is a library file) and put back; `firstLine` is it parsed, when it is one line of JSON.
+ */
 export async function stageForeign(
   reader: LineReader,
   spool: RecordSpool,
   knownAttachment: Parameters<typeof threadJsonRecords>[1],
+  firstLine: unknown,
 ): Promise<ImportSummary['source']> {
-  if (await reader.startsWith(ZIP_SIGNATURE)) return stageZip(await reader.rest(ZIP_MAX_BYTES, 'A zip to import'), spool);
-  const first = await reader.line();
-  if (first !== null && first !== 'too-long' && isSessionLine(parsedOrNull(first))) {
-    reader.unread(Buffer.concat([first, Buffer.from('\n')]));
+  if (isSessionLine(firstLine)) {
     await stageSessionLines(reader, spool, 0);
     return llamaCpp.source;
   }
-  if (first !== null && first !== 'too-long') reader.unread(Buffer.concat([first, Buffer.from('\n')]));
+  if (await reader.startsWith(ZIP_SIGNATURE)) return stageZip(await reader.rest(ZIP_MAX_BYTES, 'A zip to import'), spool);
   if ((await reader.firstSignificantByte()) === OPEN_BRACKET) return stageList(reader.bytes(), spool);
   return stageDocument(await reader.rest(THREAD_JSON_MAX_BYTES), spool, knownAttachment);
 }
-
-const parsedOrNull = (line: Buffer): unknown => {
-  try {
-    return JSON.parse(line.toString('utf8').replace(/^\uFEFF/, ''));
-  } catch {
-    return null;
-  }
-};
 
 const OPEN_BRACKET = 0x5b;
 

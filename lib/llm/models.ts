@@ -37,14 +37,16 @@ type ListedModel = {
 const thinks = (template: string | undefined) =>
   template === undefined ? null : /enable_thinking|<think>|reasoning_content|<\|channel\|>/.test(template);
 
-/** What a model's /props tells of it. */
-function fromProps(props: Props): Pick<ModelView, 'contextSize' | 'vision' | 'toolCalls' | 'thinking'> {
+/** A model as its list entry gave it, with what its /props tells where that says something. */
+function withProps(model: ModelView, props: Props): ModelView {
   const n = props.default_generation_settings?.n_ctx;
   return {
-    contextSize: typeof n === 'number' && n > 0 ? n : null,
-    vision: typeof props.modalities?.vision === 'boolean' ? props.modalities.vision : null,
-    toolCalls: typeof props.chat_template_caps?.supports_tool_calls === 'boolean' ? props.chat_template_caps.supports_tool_calls : null,
-    thinking: thinks(props.chat_template),
+    ...model,
+    contextSize: typeof n === 'number' && n > 0 ? n : model.contextSize,
+    vision: typeof props.modalities?.vision === 'boolean' ? props.modalities.vision : model.vision,
+    toolCalls:
+      typeof props.chat_template_caps?.supports_tool_calls === 'boolean' ? props.chat_template_caps.supports_tool_calls : model.toolCalls,
+    thinking: thinks(props.chat_template) ?? model.thinking,
   };
 }
 
@@ -96,7 +98,7 @@ async function serverModels(url: string, opts: { fetch: Fetch; apiKey?: string; 
           thinking: null,
         };
         if (swap) return { ...base, state: starting.has(m.id) ? 'loading' : m.status?.value === 'loaded' ? 'loaded' : 'unloaded' };
-        if (!router) return props ? { ...base, ...fromProps(props), contextSize: fromProps(props).contextSize ?? base.contextSize } : base;
+        if (!router) return props ? withProps(base, props) : base;
         const value = typeof m.status?.value === 'string' && STATES.has(m.status.value) ? m.status.value : null;
         const state: ModelView['state'] =
           m.status?.failed === true
@@ -108,9 +110,7 @@ async function serverModels(url: string, opts: { fetch: Fetch; apiKey?: string; 
                 : 'unloaded';
         if (state !== 'loaded') return { ...base, state };
         const own = await get<Props>(`${propsUrl}?model=${encodeURIComponent(m.id)}&autoload=false`).catch(() => null);
-        if (!own) return { ...base, state };
-        const facts = fromProps(own);
-        return { ...base, state, ...facts, contextSize: facts.contextSize ?? base.contextSize, vision: facts.vision ?? base.vision };
+        return own ? withProps({ ...base, state }, own) : { ...base, state };
       }),
   );
   return { url, models };
