@@ -211,7 +211,7 @@ export const decisionRecords = sqliteTable(
     stepId: text('step_id').notNull(),
     at: integer('at').notNull(),
     modelId: text('model_id').notNull(),
-    source: text('source', { enum: ['native', 'estimated'] }).notNull(),
+    source: text('source', { enum: ['native', 'estimated', 'classifier'] }).notNull(),
     answers: text('answers').notNull(),
   },
   (t) => [index('decision_records_scope_idx').on(t.layerId, t.scope, t.scopeKey, t.id)],

@@ -33,11 +33,18 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
   await expect(link).toHaveAttribute('target', '_blank');
   await answer.getByTestId('decisions').locator('summary').click();
-  // Checks read as sentences with how sure the model was, never as raw values.
-  const verdict = answer.locator('[data-testid="decision"][data-step="verdict"]');
-  await expect(verdict).toContainText(/Answers the question: yes, \d+%/);
-  await expect(verdict.locator('meter')).toHaveCount(1);
-  await expect(answer.getByTestId('decisions')).not.toContainText('verdict=');
+  // Checks read as sentences with how sure each was, never as raw values; the classifier's say they are its own.
+  const judged = answer.locator('[data-testid="decision"][data-step="deferral_classifier"]');
+  await expect(judged).toHaveCount(2);
+  await expect(judged.first()).toContainText(/Reads as a deferral \(Hearth’s classifier\): (yes|no), \d+%/);
+  await expect(judged.first()).toContainText(/set aside/);
+  await expect(judged.first()).toContainText('(classifier, deferral-classifier-1)');
+  await expect(judged.first().locator('meter')).toHaveCount(1);
+  // The researched answer is clearly an answer: no verdict call was made for it.
+  await expect(judged.last()).toContainText(/Reads as a deferral \(Hearth’s classifier\): no, \d+%/);
+  await expect(judged.last()).toContainText('clearly an answer: no verdict asked');
+  await expect(answer.locator('[data-testid="decision"][data-step="verdict"]')).toHaveCount(0);
+  await expect(answer.getByTestId('decisions')).not.toContainText('is_deferral=');
   // Under the answer, what it took (the double sends llama.cpp's timings).
   await expect(answer.getByTestId('answer-figures')).toContainText(
     /first word after \d+ ms · [\d.]+ tokens\/s · \d+ model calls · tools: web_search · fuel \d+/,

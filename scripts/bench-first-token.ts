@@ -34,6 +34,8 @@ export type FirstTokenResult = {
   firstCallReuse: number[];
   /** Model calls of each turn answered without tools. */
   callsPerPlainTurn: number[];
+  /** Per turn answered without tools: 1 when no verdict call was made (the classifier read it as clearly an answer), else 0. */
+  withoutVerdict: number[];
   /** Share of all prompt tokens served from the cache (the double's /metrics). */
   fromCache: number;
 };
@@ -62,7 +64,15 @@ export async function measureFirstToken(
     parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searxUrl, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC' }),
     createStore(openDatabase(path.join(dir, 'hearth.db'))),
   );
-  const result: FirstTokenResult = { threads, hearth: [], direct: [], firstCallReuse: [], callsPerPlainTurn: [], fromCache: 0 };
+  const result: FirstTokenResult = {
+    threads,
+    hearth: [],
+    direct: [],
+    firstCallReuse: [],
+    callsPerPlainTurn: [],
+    withoutVerdict: [],
+    fromCache: 0,
+  };
   try {
     await rt.models.ready();
     rt.store.insertMemory({ id: crypto.randomUUID(), text: 'I like short answers about the sea', now: Date.now() });
@@ -83,7 +93,12 @@ export async function measureFirstToken(
           });
           if (!sub.live) resolve();
         });
-        const round = double.requests.slice(seen).find((r) => !r.schema && !isTitleRequest(r))!;
+        const turnCalls = double.requests.slice(seen);
+        if (!turnCalls.some((r) => !r.schema && r.messages.some((m) => m.role === 'tool')))
+          result.withoutVerdict.push(
+            turnCalls.some((r) => r.schema && 'verdict' in ((r.schema as { properties?: object }).properties ?? {})) ? 0 : 1,
+          );
+        const round = turnCalls.find((r) => !r.schema && !isTitleRequest(r))!;
         // The same request, straight to the server: time to its first content chunk.
         const d0 = performance.now();
         const res = await fetch(`${double.url}/chat/completions`, {

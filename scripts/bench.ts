@@ -127,6 +127,22 @@ table.sample('model calls per turn answered without tools', 'calls', firstToken.
   target: 'p50 ≤ 3',
   met: pct(firstToken.callsPerPlainTurn, 50) <= 3,
 });
+// The gate's classifier: its time per draft, and how many turns it spared a verdict call.
+const classifier = measureClassifier();
+const spared = firstToken.withoutVerdict.reduce((a, b) => a + b, 0) / Math.max(1, firstToken.withoutVerdict.length);
+console.log(
+  `gate classifier: p50 ${pct(classifier.ms, 50).toFixed(3)} ms, p95 ${pct(classifier.ms, 95).toFixed(3)} ms per draft over ${classifier.drafts} drafts of the frozen slices; ` +
+    `turns answered without tools and without a verdict call: ${(spared * 100).toFixed(0)}% of ${firstToken.withoutVerdict.length} (the double's answers); ` +
+    `genuine answers of the frozen slices accepted without one: ${(classifier.answeredWithoutVerdict * 100).toFixed(0)}%`,
+);
+table.sample('gate classifier, per draft', 'ms', classifier.ms, { target: 'p95 < 1', met: pct(classifier.ms, 95) < 1 });
+table.add({ measure: 'turns without tools answered with no verdict call', unit: 'share', p50: spared, p95: null });
+table.add({
+  measure: 'frozen-slice answers accepted with no verdict call',
+  unit: 'share',
+  p50: classifier.answeredWithoutVerdict,
+  p95: null,
+});
 console.log(
   `prompt cache: each turn's first call found ${(pct(firstToken.firstCallReuse, 50) * 100).toFixed(1)}% of its prompt in the slot at p50 (min ${(Math.min(...firstToken.firstCallReuse) * 100).toFixed(1)}%); all calls: ${(firstToken.fromCache * 100).toFixed(1)}% of prompt tokens from the cache (/metrics)`,
 );

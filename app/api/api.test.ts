@@ -369,13 +369,16 @@ describe('turns', () => {
     const id = await newThread();
     const evs = await send(id, 'Explain how tides work.');
     const streamed = evs.filter((e) => e.type === 'decision').map((e) => (e.type === 'decision' ? e.record.stepId : ''));
-    assert.deepEqual(streamed.sort(), ['freshness', 'verdict']);
-    const verdict = evs.find((e) => e.type === 'decision' && e.record.stepId === 'verdict');
-    assert.ok(verdict?.type === 'decision' && verdict.record.source === 'native');
+    // The classifier reads the draft as clearly an answer: no verdict call; freshness is still asked.
+    assert.deepEqual(streamed.sort(), ['deferral_classifier', 'freshness']);
+    const freshness = evs.find((e) => e.type === 'decision' && e.record.stepId === 'freshness');
+    assert.ok(freshness?.type === 'decision' && freshness.record.source === 'native');
+    const judged = evs.find((e) => e.type === 'decision' && e.record.stepId === 'deferral_classifier');
+    assert.ok(judged?.type === 'decision' && judged.record.source === 'classifier');
     // A restart: a new runtime over the same database file.
     rt = makeRuntime({ searx: true });
     const { body } = await getThread(id);
-    assert.deepEqual(body.decisions.map((d: { stepId: string }) => d.stepId).sort(), ['freshness', 'verdict']);
+    assert.deepEqual(body.decisions.map((d: { stepId: string }) => d.stepId).sort(), ['deferral_classifier', 'freshness']);
     assert.equal(body.messages[1].decisions.length, 2);
     // A later turn in the thread sees the summary in its model call: after the history, with the question.
     await send(id, 'And why are there two a day?');
@@ -384,8 +387,9 @@ describe('turns', () => {
     assert.equal(question.role, 'user');
     assert.match(
       String(question.content),
-      /^\[Context from Hearth[^\n]*\n[\s\S]*Decisions so far:\n- (freshness|verdict)[\s\S]*\[End of context\]\n\nAnd why are there two a day\?$/,
+      /^\[Context from Hearth[^\n]*\n[\s\S]*Decisions so far:\n- freshness[\s\S]*\[End of context\]\n\nAnd why are there two a day\?$/,
     );
+    assert.doesNotMatch(String(question.content), /deferral_classifier/, "the classifier's records are shown, not summarised to the model");
     assert.doesNotMatch(String(lastRound.messages[0].content), /Decisions so far/, 'not in the system block');
   });
 

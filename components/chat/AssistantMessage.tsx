@@ -271,6 +271,11 @@ function Decisions({ records }: { records: DecisionRecord[] }) {
               </span>
             ))}
             {r.source === 'estimated' && <span className="opacity-70">(estimated)</span>}
+            {r.source === 'classifier' && (
+              <span className="opacity-70" title="Scored by Hearth's own classifier, in the server, with no model call">
+                (classifier, {r.modelId.replace(/ \(.*\)$/, '')})
+              </span>
+            )}
           </li>
         ))}
       </ul>

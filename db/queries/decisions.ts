@@ -1,13 +1,13 @@
 import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import type { DecideAnswer } from '@/lib/contract/decisions';
+import type { DecideAnswer, DecisionRecord } from '@/lib/contract/decisions';
 import { decisionRecords } from '../schema';
 
 export type StoredDecision = {
   stepId: string;
   at: number;
   modelId: string;
-  source: 'native' | 'estimated';
+  source: DecisionRecord['source'];
   answers: Record<string, DecideAnswer>;
   turnId: string | null;
 };

@@ -23,8 +23,11 @@ export type DecisionRecord = {
   /** epoch ms */
   at: number;
   modelId: string;
-  /** native: read from llama-server's grammar-aware token probabilities; estimated: from the answer alone. */
-  source: 'native' | 'estimated';
+  /**
+   * native: read from llama-server's grammar-aware token probabilities; estimated: from the
+   * answer alone; classifier: Hearth's own in-process classifier's score (no model call).
+   */
+  source: 'native' | 'estimated' | 'classifier';
   answers: Readonly<Record<string, DecideAnswer>>;
 };
 

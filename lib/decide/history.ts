@@ -62,11 +62,16 @@ export function renderAnswer(answer: DecideAnswer): string | null {
   }
 }
 
-/** "Decisions so far:" with one line per step id, newest record only; null when there is none. */
+/**
+ * "Decisions so far:" with one line per step id, newest record only; null when there is none.
+ * The classifier's records are left out: they are Hearth's reading of its own drafts, shown in
+ * the Checks, and tell the model nothing about the conversation.
+ */
 export function renderDecisionsSummary(records: readonly DecisionRecord[]): string | null {
-  if (records.length === 0) return null;
+  const told = records.filter((r) => r.source !== 'classifier');
+  if (told.length === 0) return null;
   const latest = new Map<string, DecisionRecord>();
-  for (const r of records) {
+  for (const r of told) {
     latest.delete(r.stepId); // re-insert so the order follows the newest record of each step
     latest.set(r.stepId, r);
   }

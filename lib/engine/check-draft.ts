@@ -4,6 +4,31 @@ import { hasErrorCode } from '@/lib/errors';
 import type { Findings } from './compiled';
 import { freshnessStep, runGate, verdictStep, type GateOutcome } from './gate';
 import type { TurnIO } from './turn-io';
+import { deferralClassifier, type Classifier, type Judgement } from './classifier';
+
+/** What the gate did with the classifier's judgement, in words (a pattern's deferral changes it). */
+function outcomeText(outcome: Judgement['outcome'], patternMatched: boolean): string {
+  if (outcome === 'deferral') return 'a deferral: set aside';
+  if (outcome === 'answer')
+    return patternMatched
+      ? 'clearly an answer, though a deferral pattern matched: the verdict decides'
+      : 'clearly an answer: no verdict asked';
+  return patternMatched ? 'unsure, and a deferral pattern matched: set aside' : 'unsure: the verdict decides';
+}
+
+/** The classifier's judgement as a decision record: its score as the probability, its own source. */
+function classifierRecord(judged: Judgement, patternMatched: boolean, version: string, at: number): DecisionRecord {
+  return {
+    stepId: 'deferral_classifier',
+    at,
+    modelId: version,
+    source: 'classifier',
+    answers: {
+      is_deferral: { kind: 'boolean', value: judged.p >= 0.5, p: judged.p },
+      outcome: { kind: 'text', value: outcomeText(judged.outcome, patternMatched) },
+    },
+  };
+}
 
 /**
  * Freshness depends only on the question, so it runs on a forked context and can go beside
@@ -34,6 +59,8 @@ export type DraftCheck = {
   context: ContextRuntime;
   /** The freshness record, asked now if it was not asked beside the first round. */
   freshness: () => Promise<DecisionRecord | null>;
+  /** The gate's classifier (the shipped one unless a test hands in its own). */
+  classifier?: Classifier;
 };
 
 /**
@@ -52,6 +79,12 @@ export async function checkDraft(io: TurnIO, check: DraftCheck): Promise<GateOut
     noResearchNudges: check.noResearchNudges,
     freshness: check.freshness,
     verdict: (verdictInput) => io.decide(verdictStep, verdictInput, check.context),
+    classify: async (draft, patternMatched) => {
+      const classifier = check.classifier ?? deferralClassifier();
+      const judged = classifier.judge(draft);
+      await io.judge('deferral_classifier', () => classifierRecord(judged, patternMatched, classifier.version, io.now()), check.context);
+      return judged;
+    },
   });
   if (!outcome.pass) {
     io.stats.gateNudges++;

@@ -1,13 +1,19 @@
 import { defineDecideStep } from '@/lib/decide/decide';
 import { saidYes, type DecisionRecord } from '@/lib/contract/decisions';
+import type { Judgement } from './classifier';
 import { freeCheck } from './deferral';
 import { FRESHNESS_SYSTEM, NO_RESEARCH_NUDGE, researchNudge, VERDICT_SYSTEM, verdictInput } from './prompts';
 
 /**
  * The gate decides whether a draft (a reply without tool calls) is an answer. Cheapest
- * first: the free regex checks, then freshness (asked of the question alone, only when no
- * tool ran), then the verdict. Every model-based check fails open: a refusal or an error lets
- * the draft through, because a gate that fails closed turns a working turn into a loop.
+ * first: the free regex checks and the classifier (classifier.ts, in-process), then freshness
+ * (asked of the question alone, only when no tool ran), then the verdict. The classifier has
+ * three outcomes: a deferral is set aside at once, as a pattern's is; clearly an answer skips
+ * the verdict (a model call saved; freshness still asks whether it needed a search); unsure
+ * leaves it to the verdict. A pattern's deferral that the classifier reads as clearly an answer
+ * ("… Shall I check return trains too?" after the answer) goes to the verdict instead of being
+ * set aside. Every model-based check fails open: a refusal or an error lets the draft through,
+ * because a gate that fails closed turns a working turn into a loop.
  */
 
 /** A verdict is a few tokens and the query a short search. */
@@ -59,6 +65,8 @@ export type GateInput = {
   freshness: () => Promise<DecisionRecord | null>;
   /** Runs the verdict step and records it; returns null if it could not run. */
   verdict: (input: string) => Promise<DecisionRecord | null>;
+  /** The classifier's judgement of the draft, recorded (with whether a pattern matched it too); none: the regexes and the verdict alone. */
+  classify?: (draft: string, patternMatched: boolean) => Promise<Judgement>;
 };
 
 /** The verdict fails open: a check that could not answer raises no objection. */
@@ -73,7 +81,15 @@ async function verdictOrNull(input: GateInput): Promise<DecisionRecord | null> {
 }
 
 export async function runGate(input: GateInput): Promise<GateOutcome> {
-  const free = freeCheck(input.draft);
+  const pattern = freeCheck(input.draft);
+  // Refusals are the patterns' alone; a deferral is the classifier's word as much as theirs.
+  const judged = pattern?.kind === 'refusal' || !input.classify ? null : await input.classify(input.draft, pattern !== null);
+  const free =
+    pattern?.kind === 'refusal' || (pattern && judged?.outcome !== 'answer')
+      ? pattern
+      : judged?.outcome === 'deferral'
+        ? { kind: 'deferral' as const, match: `the classifier: p(deferral) = ${judged.p.toFixed(2)}` }
+        : null;
   if (free) {
     if (!input.researchAvailable) {
       if (free.kind === 'deferral' && input.noResearchNudges === 0) {
@@ -103,6 +119,8 @@ export async function runGate(input: GateInput): Promise<GateOutcome> {
     }
   }
 
+  // Clearly an answer, and no pattern objected: no verdict call.
+  if (judged?.outcome === 'answer' && !pattern) return { pass: true };
   const verdict = (await verdictOrNull(input))?.answers ?? {};
   const v = verdict.verdict;
   if (v?.kind === 'choice' && v.value === 'research') {

@@ -41,7 +41,7 @@ function said(): string {
         draft: 'Rain.',
       }),
     ],
-    ...[freshnessStep, verdictStep, arithmeticStep].map((step): [string, string] => {
+    ...[freshnessStep, verdictStep, arithmeticStep, tableFigureStep].map((step): [string, string] => {
       const { questions, text, maxTokens } = step.definition;
       return [`decide step ${step.id}: its questions, text fields and length`, JSON.stringify({ questions, text, maxTokens }, null, 2)];
     }),

@@ -175,6 +175,16 @@ export class TurnIO {
     return record;
   }
 
+  /** Records a judgement Hearth made itself (the classifier's), once, as decide steps are recorded and shown. */
+  async judge(stepId: string, make: () => DecisionRecord, runtime: ContextRuntime): Promise<DecisionRecord> {
+    const { value: record, replayed } = await this.steps.step(`decision:${stepId}`, async () => make());
+    if (!replayed) {
+      await runtime.recordDecision(record);
+      this.emit({ type: 'decision', record });
+    }
+    return record;
+  }
+
   /** The turn's stats as it ends. */
   finish(): TurnStats {
     this.stats.fuelUsed = this.budget.fuelUsed;

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { HearthError } from '@/lib/errors';
 import type { ChatOptions, ChatRequest, ModelClient } from '@/lib/llm/types';
 import { reply, toolCall, type ScriptedModel } from '@/lib/testing/scripted-model';
-import { allText, DEFERRAL, runScriptedTurn as run, schemaKeys } from '@/lib/testing/turn-harness';
+import { allText, DEFERRAL, runScriptedTurn as run, schemaKeys, UNSURE_CLASSIFIER } from '@/lib/testing/turn-harness';
 import type { TurnEvent } from '@/lib/contract/events';
 import { TOOLS_OFF_NOTE } from './prompts';
 
@@ -500,7 +500,12 @@ describe('the side calls', () => {
   const arithmetic = { is_arithmetic: { is_arithmetic: true }, expression: { expression: '1 / 3 + 2' } };
 
   test('an exact fraction is given beside its decimals, to the event, the answering round and the verdict', async () => {
-    const { events, model } = await run({ question: 'What is 1 / 3 + 2?', rounds: [reply('About 2.33.')], decide: arithmetic });
+    const { events, model } = await run({
+      question: 'What is 1 / 3 + 2?',
+      rounds: [reply('About 2.33.')],
+      decide: arithmetic,
+      classifier: UNSURE_CLASSIFIER,
+    });
     assert.deepEqual(
       events.filter((e) => e.type === 'calculation'),
       [{ type: 'calculation', expression: '1 / 3 + 2', result: '2.3333333333333333333', exact: true, fraction: '7/3' }],
@@ -534,6 +539,7 @@ describe('the side calls', () => {
   test('the verdict reads each tool result and failure by name', async () => {
     const { model } = await run({
       rounds: [toolCall('web_search', { query: 'fail' }), toolCall('web_search', { query: 'btc' }), reply('42 euros, says example.org.')],
+      classifier: UNSURE_CLASSIFIER,
     });
     const verdict = model.decideRequests.find((r) => schemaKeys(r).includes('verdict'));
     assert.ok(verdict, 'the verdict was asked');
@@ -597,10 +603,11 @@ describe('the side calls', () => {
       question: 'What is 1 / 3 + 2?',
       rounds: [toolCall('web_search', { query: 'btc' }), reply('About 2.33.')],
       decide: arithmetic,
+      classifier: UNSURE_CLASSIFIER,
     });
     assert.deepEqual(
       appended.map((s) => s.kind),
-      ['decision:arithmetic', 'plan', 'model', 'tool', 'model', 'decision:verdict'],
+      ['decision:arithmetic', 'plan', 'model', 'tool', 'model', 'decision:deferral_classifier', 'decision:verdict'],
     );
   });
 });

@@ -6,7 +6,7 @@ import { historyLayer } from '@/lib/context/standard';
 import { HearthError } from '@/lib/errors';
 import type { ChatOptions, ChatRequest } from '@/lib/llm/types';
 import { decideBy, reply, scriptedModel, toolCall, type ScriptedModel } from '@/lib/testing/scripted-model';
-import { allText, DEFERRAL, runScriptedTurn, schemaKeys } from '@/lib/testing/turn-harness';
+import { allText, DEFERRAL, runScriptedTurn, schemaKeys, UNSURE_CLASSIFIER } from '@/lib/testing/turn-harness';
 import { createToolRegistry } from '@/lib/tools/registry';
 import { defineTool, type Tool } from '@/lib/tools/types';
 import { LAST_ROUND_NOTE, TOOLS_OFF_NOTE } from './prompts';
@@ -23,7 +23,12 @@ describe('turn engine', () => {
     assert.equal(model.roundRequests[0].toolChoice, 'auto');
     assert.ok(model.roundRequests[0].tools?.length);
     assert.ok(events.some((e) => e.type === 'delta'));
-    assert.ok(events.some((e) => e.type === 'decision' && e.record.stepId === 'verdict'));
+    // The classifier reads it as clearly an answer: recorded, and no verdict call.
+    const judged = events.find((e) => e.type === 'decision' && e.record.stepId === 'deferral_classifier');
+    assert.ok(judged && judged.type === 'decision' && judged.record.source === 'classifier');
+    assert.deepEqual(judged.record.answers.outcome, { kind: 'text', value: 'clearly an answer: no verdict asked' });
+    assert.ok(!events.some((e) => e.type === 'decision' && e.record.stepId === 'verdict'));
+    assert.ok(!model.decideRequests.some((r) => schemaKeys(r).includes('verdict')));
   });
 
   test('a deferral is set aside, never re-sent, and the next round is forced to use a tool', async () => {
@@ -94,6 +99,7 @@ describe('turn engine', () => {
     const { model, outcome, events } = await run({
       rounds: [reply('Bitcoin costs 12 dollars.')],
       decide: { needs_fresh: new Error('server down'), verdict: { verdict: 'maybe', query: 1 } },
+      classifier: UNSURE_CLASSIFIER,
     });
     // Both checks were really asked, both failed, and the draft stands as written.
     const asked = model.decideRequests.map((r) =>
@@ -307,6 +313,8 @@ describe('turn engine', () => {
   test('tool failures reach the model as {error} advice, never crash the turn', async () => {
     const { model, outcome } = await run({
       rounds: [toolCall('web_search', { query: 'fail' }), toolCall('nope', {}), reply('I could not check.')],
+      // "I could not check" reads as a deferral to the classifier; this test is about the tools.
+      classifier: UNSURE_CLASSIFIER,
     });
     assert.equal(outcome.status, 'done');
     const toolMsg = model.roundRequests[1].messages.at(-1) as { content: string };
@@ -486,6 +494,8 @@ describe('invented tools', () => {
     const { model, outcome, events } = await run({
       rounds: [toolCall('get_weather', { city: 'Lyon' }), reply('I could not check the weather.')],
       question: 'Weather in Lyon?',
+      // The classifier would send "I could not check" back to web_search; this test is about the invented tool.
+      classifier: UNSURE_CLASSIFIER,
     });
     assert.equal(outcome.status, 'done');
     const result = events.find((e) => e.type === 'tool_result');
@@ -507,6 +517,7 @@ describe('invented tools', () => {
         reply('It may rain; I could not check.'),
       ],
       question: 'Weather in Lyon?',
+      classifier: UNSURE_CLASSIFIER,
     });
     assert.equal(outcome.status, 'done');
     assert.ok(events.some((e) => e.type === 'tool_result' && !e.ok && e.name === 'get_weather'));

@@ -182,6 +182,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
           noResearchNudges,
           context,
           freshness: () => (freshness ??= freshnessCheck()),
+          classifier: deps.classifier,
         });
         if (!verdict.pass) {
           gates++;

@@ -103,11 +103,12 @@ describe('a turn from start to end', () => {
     const { registry, store, clock } = setup({ rounds: [reply('Closures keep their scope.')] });
     clock.t = 5000;
     const { turnId, userMessageId, assistantMessageId, heard } = await converse(registry, '  Explain   closures\nplease  ');
-    assert.deepEqual(types(heard), ['turn', 'status', 'delta', 'delta', 'delta', 'delta', 'status', 'message', 'done']);
+    // The classifier's judgement of the draft is a decision like the others.
+    assert.deepEqual(types(heard), ['turn', 'status', 'delta', 'delta', 'delta', 'delta', 'status', 'decision', 'message', 'done']);
     assert.deepEqual(heard[0], { type: 'turn', turnId, threadId: 'th', userMessageId, assistantMessageId, seq: 1 });
     assert.deepEqual(
       heard.map((e) => e.seq),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
     );
     const user = store.getMessage({ id: userMessageId });
     const answer = store.getMessage({ id: assistantMessageId });
@@ -680,7 +681,7 @@ describe('resuming after a restart', () => {
     assert.deepEqual(heard[1], { type: 'status', stage: 'resumed', seq: 2 }, 'numbered after the stored events');
     assert.equal(store.getMessage({ id: running.assistant })?.content, 'Closures keep their scope.');
     // Its finished log keeps the resumed mark whole beside references to what the tables hold: replayed, both are heard.
-    assert.deepEqual(types(await listen(registry, 'running')), ['turn', 'status', 'draft', 'message', 'done']);
+    assert.deepEqual(types(await listen(registry, 'running')), ['turn', 'status', 'draft', 'decision', 'message', 'done']);
     assert.deepEqual(registry.resumeUnfinished(), { resumed: [], interrupted: [] });
   });
 
@@ -1084,8 +1085,10 @@ test('each turn’s checks are kept under it, and its replay shows its own (two 
   assert.deepEqual(
     rows.map((r) => [r.stepId, r.turnId]),
     [
+      ['deferral_classifier', first.turnId],
       ['freshness', first.turnId],
       ['verdict', first.turnId],
+      ['deferral_classifier', second.turnId],
       ['freshness', second.turnId],
       ['verdict', second.turnId],
     ],
@@ -1137,7 +1140,7 @@ test('a finished turn’s log keeps its checks as references to their stored rec
   const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' }).filter((r) => r.turnId === turnId);
   assert.deepEqual(
     rows.map((r) => r.stepId),
-    ['freshness', 'verdict'],
+    ['deferral_classifier', 'freshness', 'verdict'],
   );
   const refs = (stored?.events ?? []).filter((e) => e.type === 'decision').map((e) => e.data);
   assert.deepEqual(
@@ -1169,7 +1172,7 @@ test('a turn that checks twice with the same step keeps a reference to each chec
   const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' }).filter((r) => r.turnId === turnId);
   assert.deepEqual(
     rows.map((r) => r.stepId),
-    ['freshness', 'verdict', 'verdict'],
+    ['deferral_classifier', 'freshness', 'verdict', 'deferral_classifier', 'verdict'],
   );
   const refs = (stored?.events ?? []).filter((e) => e.type === 'decision').map((e) => e.data);
   assert.deepEqual(
