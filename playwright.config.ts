@@ -7,6 +7,8 @@ import { defineConfig, devices } from '@playwright/test';
  * servers of which the first is dead.
  */
 const LLAMA_PORT = 18080;
+/** A second model server in router mode (two models), for the per-thread model tests. */
+export const ROUTER_URL = 'http://127.0.0.1:18081/v1';
 const SEARX_PORT = 18888;
 export const APP = 'http://127.0.0.1:13000';
 export const APP_DOWN = 'http://127.0.0.1:13001';

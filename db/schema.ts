@@ -30,6 +30,8 @@ export const threads = sqliteTable(
     folderId: text('folder_id'),
     /** Out of the thread list, still searchable, in the Archive view. */
     archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
+    /** The model this thread's turns ask for (an id GET /api/models lists); null: the default of Settings. */
+    model: text('model'),
   },
   (t) => [index('threads_updated_idx').on(t.pinned, t.updatedAt, t.id), index('threads_folder_idx').on(t.folderId)],
 );
@@ -73,6 +75,8 @@ export const messages = sqliteTable(
      * grows at its end (lib/context/layers.ts renders the block around them).
      */
     contextBlock: text('context_block'),
+    /** For an answer: the model that wrote it, as the server named it (null: not known, or written before models were kept). */
+    model: text('model'),
     createdAt: integer('created_at').notNull(),
     /** This row's entry in the search index (set by triggers). */
     searchRowid: integer('search_rowid'),

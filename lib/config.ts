@@ -55,6 +55,8 @@ const configSchema = z.object({
   LLAMA_API_KEY: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
   /** The model name to ask for (llama-swap and other routers need it); by default the server's own. */
   LLAMA_MODEL: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  /** A small model for decide steps, plans and titles (one a server lists); by default each turn's own. */
+  HEARTH_CHECKS_MODEL: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
   HOST: z
     .string()
     .trim()

@@ -152,6 +152,14 @@ console.log(describeThinking(thinking));
 table.sample('thinking model: first thinking token', 'ms', thinking.firstThinking);
 table.sample('thinking model: first answer token', 'ms', thinking.firstAnswer);
 table.sample("thinking model: previous turn's slot reused", 'share', thinking.previousReuse);
+// Checks on the conversation's large model, then on a small checks model.
+const checks = await measureChecks(searx.url);
+console.log(describeChecks(checks));
+table.sample('checks per research turn, on the 32B conversation model', 'ms', checks.without.checksMs);
+table.sample('checks per research turn, on a 0.6B checks model', 'ms', checks.with.checksMs, {
+  target: 'below the 32B',
+  met: pct(checks.with.checksMs, 50) < pct(checks.without.checksMs, 50),
+});
 // Bytes stored per byte of conversation text over 30 turns (target: at most 3, search index included).
 const storage = await measureStorage();
 console.log(

@@ -145,14 +145,18 @@ describe('branches', () => {
     const after = await shown(id);
     assert.deepEqual(after.text, ['user: First question', 'assistant: Answer 1.', 'user: Second question', 'assistant: Answer 3.']);
     const newAnswer = after.messages[3];
-    assert.deepEqual(newAnswer.branch, { index: 1, ids: [oldAnswer.id, newAnswer.id] }, '"2 / 2"');
+    assert.deepEqual(newAnswer.branch, { index: 1, ids: [oldAnswer.id, newAnswer.id], models: ['tiny-toy', 'tiny-toy'] }, '"2 / 2"');
     assert.equal(newAnswer.parentId, before.messages[2].id, 'the same question');
 
     // Back to the first version: remembered by the thread, so a reload shows it.
     const back = await choose(id, oldAnswer.id);
     assert.equal(back.status, 200);
     assert.equal(back.body.messages[3].content, 'Answer 2.');
-    assert.deepEqual((await shown(id)).messages[3].branch, { index: 0, ids: [oldAnswer.id, newAnswer.id] });
+    assert.deepEqual((await shown(id)).messages[3].branch, {
+      index: 0,
+      ids: [oldAnswer.id, newAnswer.id],
+      models: ['tiny-toy', 'tiny-toy'],
+    });
 
     // The next message follows the branch shown.
     await post(id, { content: 'Third question' });

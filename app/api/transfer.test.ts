@@ -379,7 +379,7 @@ describe("other apps' exports", () => {
           },
           n6: {
             id: 'n6',
-            message: msg('n6', 'assistant', ['Rain all week (12 °C): pack a raincoat and boots.']),
+            message: msg('n6', 'assistant', ['Rain all week (12 °C): pack a raincoat and boots.'], { metadata: { model_slug: 'gpt-4o' } }),
             parent: 'n4',
             children: [],
           },
@@ -406,6 +406,7 @@ describe("other apps' exports", () => {
     const answer = view.messages[1];
     assert.equal(answer.branch?.ids.length, 2, 'the regenerated answer is kept beside it');
     assert.equal(answer.branch?.index, 1);
+    assert.deepEqual(answer.branch?.models, [null, 'gpt-4o'], "the model ChatGPT's metadata names, where it names one");
     assert.deepEqual(
       answer.toolCalls.map((c) => [c.name, c.result]),
       [['browser', 'Bergen this week: rain, 12 °C']],
@@ -514,7 +515,12 @@ describe("other apps' exports", () => {
     const { view, lines } = shownOf(rt);
     assert.deepEqual(lines, ['user: Summarise this file\n[file: notes.txt]', 'assistant: A better summary.', 'user: Thanks']);
     assert.deepEqual([view.title, view.pinned, view.createdAt, view.updatedAt], ['Summaries', true, 1710000000000, 1710000600000]);
-    assert.deepEqual(view.messages[1].branch, { index: 1, ids: [view.messages[1].branch!.ids[0], view.messages[1].id] });
+    assert.deepEqual(view.messages[1].branch, {
+      index: 1,
+      ids: [view.messages[1].branch!.ids[0], view.messages[1].id],
+      models: ['qwen3:4b', 'qwen3:4b'],
+    });
+    assert.equal(view.messages[1].model, 'qwen3:4b', 'each answer keeps the model Open WebUI says wrote it');
     assert.equal((await importBody(file)).body.added.messages, 0);
   });
 
@@ -638,6 +644,7 @@ describe("other apps' exports", () => {
     const { view, lines } = shownOf(rt);
     assert.deepEqual(lines, ['user: Is 97 prime?\n[file: list.txt]', 'assistant: Yes, 97 is prime.']);
     assert.equal(view.title, 'Primes');
+    assert.equal(view.messages[1].model, 'qwen3', 'the model the page says wrote the answer');
     assert.deepEqual(
       view.messages[1].toolCalls.map((c) => [c.name, c.result]),
       [['calculator', '97 has no divisors']],

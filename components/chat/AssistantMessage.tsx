@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { TurnStats } from '@/lib/contract/events';
 import type { ApprovalRequest, LiveToolCall, SetAsideDraft, ThinkingBlock } from '@/lib/contract/turn-state';
@@ -20,6 +20,10 @@ export type AssistantProps = {
   error?: { code: string; message: string };
   stage?: string | null;
   queuePosition?: number;
+  /** A cold model loading behind a router or llama-swap, and since when. */
+  loading?: { model: string; since: number };
+  /** The model that wrote it (a finished answer's). */
+  model?: string | null;
   toolCalls: LiveToolCall[];
   decisions: DecisionRecord[];
   setAside: SetAsideDraft[];
@@ -322,6 +326,28 @@ function searchWords(calls: readonly LiveToolCall[]): string[] {
   });
 }
 
+/** The stage line, counting the seconds while a cold model loads. */
+function StageLine(p: Pick<AssistantProps, 'stage' | 'toolCalls' | 'queuePosition' | 'thinking' | 'loading'>) {
+  const [now, setNow] = useState(() => Date.now());
+  const counting = p.stage === 'loading' && p.loading !== undefined;
+  useEffect(() => {
+    if (!counting) return;
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(tick);
+  }, [counting]);
+  return (
+    <div data-testid="turn-status" className="animate-pulse text-xs text-stone-600 dark:text-stone-400">
+      {stageLine(
+        p.stage,
+        p.toolCalls,
+        p.queuePosition,
+        p.thinking?.map((b) => ({ ...b, done: b.done !== false })),
+        p.loading && { ...p.loading, now },
+      )}
+    </div>
+  );
+}
+
 export function AssistantMessage(p: AssistantProps) {
   const visibleText = p.content;
   const thinking = p.thinking ?? [];
@@ -401,21 +427,25 @@ export function AssistantMessage(p: AssistantProps) {
           )}
           {!p.streaming && (
             <div className="mt-1 flex items-center justify-between gap-2">
-              {p.stats ? <Figures stats={p.stats} tools={p.toolCalls.map((c) => c.name)} /> : <span />}
+              <div className="flex flex-wrap items-baseline gap-x-2">
+                {p.model && (
+                  <span
+                    data-testid="answer-model"
+                    className="text-xs font-medium text-stone-600 dark:text-stone-400"
+                    title="The model that wrote this answer"
+                  >
+                    {p.model}
+                  </span>
+                )}
+                {p.stats && <Figures stats={p.stats} tools={p.toolCalls.map((c) => c.name)} />}
+              </div>
               <CopyButton text={visibleText} label="Copy the answer (Markdown)" testId="copy-answer" />
             </div>
           )}
         </div>
       ) : null}
       {p.streaming && (
-        <div data-testid="turn-status" className="animate-pulse text-xs text-stone-600 dark:text-stone-400">
-          {stageLine(
-            p.stage,
-            p.toolCalls,
-            p.queuePosition,
-            p.thinking?.map((b) => ({ ...b, done: b.done !== false })),
-          )}
-        </div>
+        <StageLine stage={p.stage} toolCalls={p.toolCalls} queuePosition={p.queuePosition} thinking={p.thinking} loading={p.loading} />
       )}
       {!p.streaming && p.status === 'interrupted' && (
         <div className="text-xs text-stone-600 dark:text-stone-400" data-testid="interrupted-note">

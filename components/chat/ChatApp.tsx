@@ -7,13 +7,14 @@ import { LibraryPanel } from '@/components/sidebar/LibraryPanel';
 import { MemoryPanel } from '@/components/sidebar/MemoryPanel';
 import { Sidebar } from '@/components/sidebar/Sidebar';
 import { api, uploadAttachment } from '@/lib/client/api';
-import type { AttachmentInfo } from '@/lib/contract/responses';
+import type { AttachmentInfo, Health } from '@/lib/contract/responses';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
 import { Composer } from './Composer';
 import { useAnnouncement } from './hooks/useAnnouncement';
 import { useDeferredDelete } from './hooks/useDeferredDelete';
 import { useFileDrop } from './hooks/useFileDrop';
 import { useHealth } from './hooks/useHealth';
+import { useModels } from './hooks/useModels';
 import { useLibraryUpdates } from './hooks/useLibraryUpdates';
 import { useMemories } from './hooks/useMemories';
 import { useShortcuts } from './hooks/useShortcuts';
@@ -32,6 +33,15 @@ import { UndoDelete } from './UndoDelete';
  * turn, the composer, and the dialogs (search, shortcuts, an image full size). What each part
  * keeps and does is in its hook (./hooks); this puts them together.
  */
+/**
+ * The model a thread without its own asks for: the server's (Settings' model name, or the first
+ * it lists). Servers that run different models each answer with their own: no one name.
+ */
+function defaultModel(health: Health | null): string | undefined {
+  const ids = new Set((health?.servers ?? []).filter((s) => s.reachable).map((s) => s.id));
+  return ids.size > 1 ? undefined : health?.model.id;
+}
+
 /** `assistantName`: the assistant's name from Settings (what the page calls it: the message box, what a screen reader hears). */
 export function ChatApp({
   initialThreadId,
@@ -58,6 +68,8 @@ export function ChatApp({
   const threads = useThreadList(setNotice);
   const memories = useMemories();
   const { health, check: checkHealth } = useHealth();
+  const models = useModels();
+  const refreshModels = models.refresh;
   // Only when the server says so: an unreachable one may yet see images.
   const visionOff = Boolean(health?.model.reachable && health.model.vision === false);
   const onOpened = useCallback(() => {
@@ -70,8 +82,10 @@ export function ChatApp({
     (final: LiveTurnState | null) => {
       if (final?.error?.code === 'model_unreachable') void checkHealth();
       void refreshThreads();
+      // A router may have loaded (or dropped) a model for it: the picker's states follow.
+      void refreshModels();
     },
-    [checkHealth, refreshThreads],
+    [checkHealth, refreshThreads, refreshModels],
   );
   const thread = useThread({ initialThreadId, onOpened, onTurnEnded, onListChanged: refreshThreads, onError: setNotice });
   const { live, pendingUser, running } = thread.turn;
@@ -200,7 +214,11 @@ export function ChatApp({
           systemPrompt={thread.view?.systemPrompt}
           thinking={thread.view?.thinking ?? null}
           onThinking={thread.setThinking}
-          modelId={health?.model.id}
+          modelId={defaultModel(health)}
+          models={models.models}
+          model={thread.model}
+          onModel={(m) => void thread.setModel(m)}
+          onModelsOpen={() => void models.refresh()}
           onOpenSidebar={() => setSidebarOpen(true)}
           onNewChat={() => void thread.open(null)}
           onSaveInstructions={thread.saveInstructions}
@@ -218,7 +236,8 @@ export function ChatApp({
           location={location}
           actions={{
             chooseVersion: thread.chooseVersion,
-            regenerate: (id) => void thread.regenerate(id),
+            regenerate: (id, model) => void thread.regenerate(id, model),
+            models: (models.models ?? []).map((m) => m.id),
             deleteMessage: thread.deleteMessage,
             editQuestion: (id, text) => {
               setEditing(null);

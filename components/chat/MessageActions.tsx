@@ -13,30 +13,34 @@ export function VersionSwitcher({
   onChoose,
   disabled,
 }: {
-  branch: { index: number; ids: string[] };
+  branch: { index: number; ids: string[]; models?: (string | null)[] };
   onChoose: (id: string) => void;
   disabled: boolean;
 }) {
   const { index, ids } = branch;
+  /** An answer's versions say which model wrote each. */
+  const by = (i: number) => (branch.models?.[i] ? `, by ${branch.models[i]}` : '');
   return (
     <span data-testid="versions" className="inline-flex items-center gap-1 text-xs text-stone-600 dark:text-stone-400">
       <button
         type="button"
         data-testid="version-previous"
-        aria-label="Previous version"
+        aria-label={`Previous version${index > 0 ? by(index - 1) : ''}`}
+        title={index > 0 ? `Version ${index}${by(index - 1)}` : undefined}
         disabled={disabled || index === 0}
         onClick={() => onChoose(ids[index - 1])}
         className="rounded px-1 disabled:opacity-30"
       >
         ‹
       </button>
-      <span data-testid="version-label" aria-live="polite">
+      <span data-testid="version-label" aria-live="polite" title={`Version ${index + 1} of ${ids.length}${by(index)}`}>
         {index + 1} / {ids.length}
       </span>
       <button
         type="button"
         data-testid="version-next"
-        aria-label="Next version"
+        aria-label={`Next version${index < ids.length - 1 ? by(index + 1) : ''}`}
+        title={index < ids.length - 1 ? `Version ${index + 2}${by(index + 1)}` : undefined}
         disabled={disabled || index === ids.length - 1}
         onClick={() => onChoose(ids[index + 1])}
         className="rounded px-1 disabled:opacity-30"
@@ -57,17 +61,21 @@ export function MessageActions({
   retry,
   onChoose,
   onRegenerate,
+  models = [],
   onEdit,
   onDelete,
 }: {
   role: 'user' | 'assistant';
-  branch?: { index: number; ids: string[] } | null;
+  branch?: { index: number; ids: string[]; models?: (string | null)[] } | null;
   /** A turn is running in the thread: nothing here may change it. */
   busy: boolean;
   /** The answer was cut off or failed: regenerating is retrying. */
   retry?: boolean;
   onChoose: (id: string) => void;
-  onRegenerate?: () => void;
+  /** `model`: another model writes the new answer (this once). */
+  onRegenerate?: (model?: string) => void;
+  /** The models "Regenerate with…" offers (none or one: it is not shown). */
+  models?: string[];
   onEdit?: () => void;
   onDelete: () => void;
 }) {
@@ -84,12 +92,32 @@ export function MessageActions({
           type="button"
           data-testid={retry ? 'retry' : 'regenerate'}
           disabled={busy}
-          onClick={onRegenerate}
+          onClick={() => onRegenerate()}
           className={actionClass}
           title="Write a new answer to the same question; this one stays as another version"
         >
           {retry ? '↻ Retry' : '↻ Regenerate'}
         </button>
+      )}
+      {onRegenerate && models.length > 1 && (
+        <select
+          data-testid="regenerate-with"
+          aria-label="Regenerate with another model"
+          title="Write a new answer with another model (this once; the thread keeps its model)"
+          disabled={busy}
+          value=""
+          onChange={(e) => {
+            if (e.target.value) onRegenerate(e.target.value);
+          }}
+          className={`${actionClass} max-w-[10rem] bg-transparent`}
+        >
+          <option value="">with…</option>
+          {models.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
       )}
       {onEdit && (
         <button

@@ -11,7 +11,10 @@ import { Welcome } from './Welcome';
 
 export type MessageListActions = {
   chooseVersion: (messageId: string) => void;
-  regenerate: (messageId: string) => void;
+  /** A new answer to the same question; `model`: by another model, this once. */
+  regenerate: (messageId: string, model?: string) => void;
+  /** The models a new answer may be asked of ("Regenerate with…"). */
+  models: string[];
   deleteMessage: (messageId: string) => void;
   editQuestion: (messageId: string, content: string) => void;
   /** The question being edited in place (null: none). */
@@ -52,6 +55,7 @@ function LiveAnswer({ live, onApproval }: { live: LiveTurnState; onApproval: Mes
       error={live.error}
       stage={live.stage}
       queuePosition={live.queuePosition}
+      loading={live.loading}
       toolCalls={live.toolCalls}
       decisions={live.decisions}
       setAside={live.setAside}
@@ -117,6 +121,7 @@ function StoredAnswer({ m, busy, actions }: { m: MessageView; busy: boolean; act
         decisions={m.decisions}
         setAside={m.setAside}
         thinking={m.thinking}
+        model={m.model}
         calculation={m.calculation ?? undefined}
         remembered={m.remembered}
         stats={m.stats ?? undefined}
@@ -127,7 +132,8 @@ function StoredAnswer({ m, busy, actions }: { m: MessageView; busy: boolean; act
         busy={busy}
         retry={m.status === 'interrupted' || m.status === 'error'}
         onChoose={actions.chooseVersion}
-        onRegenerate={() => actions.regenerate(m.id)}
+        onRegenerate={(model) => actions.regenerate(m.id, model)}
+        models={actions.models}
         onDelete={() => actions.deleteMessage(m.id)}
       />
     </>

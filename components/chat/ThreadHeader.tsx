@@ -8,7 +8,13 @@ type Props = {
   title: string | undefined;
   /** The thread's own instructions, once it is loaded. */
   systemPrompt: string | undefined;
+  /** The default model (the server's, or Settings'). */
   modelId: string | undefined;
+  /** What the servers offer, and the thread's choice (null: the default). */
+  models: ModelView[] | null;
+  model: string | null;
+  onModel: (model: string | null) => void;
+  onModelsOpen: () => void;
   /** The thread's thinking; null follows Settings. */
   thinking: ThinkingChoice | null;
   onThinking: (thinking: ThinkingChoice | null) => void;
@@ -26,6 +32,10 @@ export function ThreadHeader({
   title,
   systemPrompt,
   modelId,
+  models,
+  model,
+  onModel,
+  onModelsOpen,
   thinking,
   onThinking,
   onOpenSidebar,
@@ -33,17 +43,18 @@ export function ThreadHeader({
   onSaveInstructions,
 }: Props) {
   return (
-    <header className="relative flex items-center gap-3 border-b border-stone-200 px-4 py-2 text-sm dark:border-stone-800">
+    <header className="relative flex items-center gap-2 border-b border-stone-200 px-4 py-2 text-sm sm:gap-3 dark:border-stone-800">
       <button type="button" data-testid="open-sidebar" aria-label="Show conversations" className="md:hidden" onClick={onOpenSidebar}>
         ☰
       </button>
       <h1 className="truncate font-medium" data-testid="thread-title">
         {title || (threadId ? 'New chat' : 'Start a conversation')}
       </h1>
-      <span className="ml-auto hidden text-xs text-stone-600 dark:text-stone-400 sm:inline">{modelId ? `model: ${modelId}` : ''}</span>
+      <ModelPicker models={models} value={model} defaultId={modelId} onChange={onModel} onOpen={onModelsOpen} />
       {threadId && systemPrompt !== undefined && (
-        <label className="flex items-center gap-1 text-xs text-stone-600 dark:text-stone-400">
-          <span className="hidden sm:inline">Thinking</span>
+        // On a phone the header keeps the model; thinking is chosen on a wider screen (or in Settings).
+        <label className="hidden items-center gap-1 text-xs text-stone-600 sm:flex dark:text-stone-400">
+          <span>Thinking</span>
           <select
             data-testid="thread-thinking"
             aria-label="Thinking in this thread"

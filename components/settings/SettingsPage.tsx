@@ -304,6 +304,28 @@ export function SettingsPage() {
               />,
               'Leave empty to use what each server reports (llama-server --parallel).',
             )}
+            {field(
+              'checksModel',
+              'Checks model',
+              <>
+                <input
+                  id="setting-checksModel-input"
+                  className={inputClass}
+                  value={draft.checksModel}
+                  list="checks-model-choices"
+                  placeholder="each thread's own model"
+                  onChange={(e) => set('checksModel', e.target.value)}
+                />
+                <datalist id="checks-model-choices">
+                  {[...new Set(Object.values(checks).flatMap((c) => (c === 'checking' ? [] : (c.models ?? []).map((m) => m.id))))].map(
+                    (id) => (
+                      <option key={id} value={id} />
+                    ),
+                  )}
+                </datalist>
+              </>,
+              "A small model (0.6–1.7B) a server offers, for the checks, plans and titles: the thread's model then only writes the replies. Empty: the thread's model does it all.",
+            )}
           </Section>
 
           <Section title="The assistant">

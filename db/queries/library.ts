@@ -20,6 +20,7 @@ export type ThreadRow = {
   thinking?: string | null;
   /** JSON text of a list of tool names, as stored. */
   disabled_tools?: string | null;
+  model?: string | null;
   folder_id?: string | null;
   archived?: number;
   created_at: number;
@@ -36,6 +37,7 @@ export type MessageRow = {
   status: string;
   error_code: string | null;
   context_block: string | null;
+  model?: string | null;
   created_at: number;
 };
 /** stats: the figures by name (stored more compactly; see turns.ts), or null. */
@@ -125,7 +127,7 @@ export function libraryQueries(db: Db) {
     /** Everything stored for one thread, read in one go (so it is consistent with itself). */
     threadRows(threadId: string) {
       const thread = all<ThreadRow>(
-        'SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, thinking, disabled_tools, folder_id, archived, created_at, updated_at FROM threads WHERE id = ?',
+        'SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, thinking, disabled_tools, model, folder_id, archived, created_at, updated_at FROM threads WHERE id = ?',
         threadId,
       )[0];
       if (!thread) return undefined;
@@ -133,7 +135,7 @@ export function libraryQueries(db: Db) {
       return {
         thread,
         messages: all<MessageRow>(
-          'SELECT id, thread_id, turn_id, parent_id, role, content, status, error_code, context_block, created_at FROM messages WHERE thread_id = ? ORDER BY created_at, role, id',
+          'SELECT id, thread_id, turn_id, parent_id, role, content, status, error_code, context_block, model, created_at FROM messages WHERE thread_id = ? ORDER BY created_at, role, id',
           threadId,
         ),
         decisions: all<DecisionRow>('SELECT * FROM decision_records WHERE thread_id = ? ORDER BY id', threadId),

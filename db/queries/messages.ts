@@ -48,6 +48,10 @@ export function messageQueries(db: Db) {
       db.update(messages).set({ content, status, errorCode }).where(eq(messages.id, id)).run();
     },
 
+    setMessageModel({ id, model }: { id: string; model: string | null }) {
+      db.update(messages).set({ model }).where(eq(messages.id, id)).run();
+    },
+
     setContextBlock({ id, contextBlock }: { id: string; contextBlock: string | null }) {
       db.update(messages).set({ contextBlock }).where(eq(messages.id, id)).run();
     },

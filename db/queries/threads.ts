@@ -102,6 +102,8 @@ export function threadQueries(db: Db) {
         systemPrompt?: string;
         thinking?: 'default' | 'on' | 'off' | null;
         disabledTools?: string[] | null;
+        /** The model its turns ask for; null: the default. */
+        model?: string | null;
       };
       now: number;
     }): Thread | undefined {

@@ -25,6 +25,8 @@ export type DoubleRequest = {
   schema: Record<string, unknown> | null;
   /** Once a slot took the request: which one, and how much of the prompt its cache held. */
   cache?: { slot: number; cached: number; promptTokens: number };
+  /** Once answered: ms from taking the slot to the answer's last byte. */
+  servedMs?: number;
 };
 
 export type DoubleReply = {
@@ -554,9 +556,11 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
   /** Answers on a slot; the slot keeps the prompt and, when the answer finished, the answer. */
   async function respond(res: http.ServerResponse, req: DoubleRequest, reply: DoubleReply, lease: SlotLease) {
     let answer: string[] = [];
+    const t0 = performance.now();
     try {
       answer = (await answerOn(res, req, reply, lease)) ?? [];
     } finally {
+      req.servedMs = performance.now() - t0;
       lease.release(answer);
     }
   }
@@ -610,6 +614,10 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
       predicted_per_second: 366.4,
     };
     const served = router ? String(req.body.model) : modelId;
+    // A router model with a speed takes its time: the prompt first, then each token.
+    const speed = router?.model(served)?.speed;
+    const tokenWait = speed ? 1000 / speed.predictedPerSecond : 0;
+    if (speed) await sleep((read / speed.promptPerSecond) * 1000 + (req.stream ? 0 : completionTokens * tokenWait));
     const base = { created, id, model: served, system_fingerprint: FINGERPRINT, object: 'chat.completion.chunk' };
     const wantProbs = req.body.logprobs === true && req.body.post_sampling_probs === true;
     const wantRawProbs = req.body.logprobs === true && !wantProbs;
@@ -657,7 +665,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     if (reply.reasoning) {
       for (const t of tokenize(reply.reasoning)) {
         if (closed) return;
-        if (reply.tokenDelayMs) await sleep(reply.tokenDelayMs);
+        if (reply.tokenDelayMs || tokenWait) await sleep((reply.tokenDelayMs ?? 0) + tokenWait);
         chunk({ reasoning_content: t });
       }
     }
@@ -673,7 +681,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         ]);
         if (closed) return;
       }
-      if (reply.tokenDelayMs) await sleep(reply.tokenDelayMs);
+      if (reply.tokenDelayMs || tokenWait) await sleep((reply.tokenDelayMs ?? 0) + tokenWait);
       if (wantRawProbs)
         send({
           choices: [{ finish_reason: null, index: 0, delta: { content: t }, logprobs: { content: [preSamplingEntry(t)] } }],

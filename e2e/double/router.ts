@@ -33,6 +33,12 @@ export type RouterModel = {
   loaded?: boolean;
   /** Its child exits while loading, with this code (a broken GGUF, too little memory). */
   failsWith?: number;
+  /**
+   * A model that takes real time, as on a GPU: each uncached prompt token and each generated
+   * token cost their share of a second (`npm run bench` compares a large model with a small one;
+   * tests never set it, so they never wait on a clock).
+   */
+  speed?: { promptPerSecond: number; predictedPerSecond: number };
 };
 
 export type RouterOptions = {

@@ -95,6 +95,8 @@ export const api = {
     for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
     return call<{ results: SearchResult[] }>(`/api/search?${params}`, { signal });
   },
+  /** Every model the model servers offer, with its load state and what is known of it. */
+  listModels: () => call<ModelsReport>('/api/models'),
   getSettings: () => call<SettingsView>('/api/settings'),
   /** Changes settings; null puts one back to the environment's value. */
   patchSettings: (patch: Partial<{ [K in keyof Settings]: Settings[K] | null }>) =>
@@ -186,10 +188,17 @@ export async function sendMessage(
   await stream(res, onEvent, signal);
 }
 
-/** Asks for a new answer beside this one and streams its turn. */
-export async function regenerateAnswer(threadId: string, messageId: string, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
+/** Asks for a new answer beside this one (written by `model`, when given) and streams its turn. */
+export async function regenerateAnswer(
+  threadId: string,
+  messageId: string,
+  onEvent: (e: StreamedEvent) => void,
+  signal?: AbortSignal,
+  model?: string,
+) {
   const res = await fetch(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}/regenerate`, {
     method: 'POST',
+    ...(model ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ model }) } : {}),
     signal,
   });
   await stream(res, onEvent, signal);

@@ -76,3 +76,9 @@ test('speed and durations as people read them', () => {
   assert.equal(thinkingLabel({ done: true, ms: 12_440, tokens: 512 }), 'Thought for 12.4 s · 512 tokens');
   assert.equal(thinkingLabel({ done: false, pieces: 1 }), 'Thinking… 1 token');
 });
+
+test('a cold model loading: the stage line names it with the whole seconds so far', () => {
+  assert.equal(stageLine('loading', [], undefined, [], { model: 'qwen3-30b', since: 1_000, now: 13_900 }), 'Loading qwen3-30b… 12 s');
+  assert.equal(stageLine('loading', [], undefined, [], { model: 'qwen3-30b', since: 5_000, now: 4_000 }), 'Loading qwen3-30b… 0 s');
+  assert.equal(stageLine('loading', []), 'Loading the model…', 'without its facts, the stage alone');
+});

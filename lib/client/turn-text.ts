@@ -53,6 +53,7 @@ export function toolDoing(call: Pick<LiveToolCall, 'name' | 'arguments'>, done =
 
 const STAGE_TEXT: Record<string, string> = {
   queued: 'Waiting for the model',
+  loading: 'Loading the model',
   thinking: 'Thinking',
   searching: 'Using tools',
   checking: 'Checking the answer',
@@ -66,7 +67,10 @@ export function stageLine(
   toolCalls: readonly LiveToolCall[],
   queuePosition?: number,
   thinking?: readonly ThinkingBlock[],
+  loading?: { model: string; since: number; now: number },
 ): string {
+  // A cold start takes seconds to minutes: whole seconds, counted on the page.
+  if (stage === 'loading' && loading) return `Loading ${loading.model}… ${Math.max(0, Math.floor((loading.now - loading.since) / 1000))} s`;
   const open = thinking?.at(-1);
   if (open && !open.done) return `Thinking… ${open.pieces ?? 0} token${open.pieces === 1 ? '' : 's'}`;
   const running = toolCalls.filter((c) => c.ok === undefined).at(-1);

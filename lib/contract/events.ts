@@ -40,11 +40,12 @@ export const EMPTY_STATS: TurnStats = {
   modelMs: 0,
 };
 
-export type TurnStage = 'queued' | 'thinking' | 'searching' | 'checking' | 'writing' | 'resumed';
+/** loading: a router or llama-swap loads the model a call asked for (a cold start), with when it began. */
+export type TurnStage = 'queued' | 'loading' | 'thinking' | 'searching' | 'checking' | 'writing' | 'resumed';
 
 export type TurnEvent =
   | { type: 'turn'; turnId: string; threadId: string; userMessageId: string; assistantMessageId: string }
-  | { type: 'status'; stage: TurnStage; queuePosition?: number }
+  | { type: 'status'; stage: TurnStage; queuePosition?: number; model?: string; since?: number }
   | { type: 'decision'; record: DecisionRecord }
   | { type: 'delta'; text: string }
   /**

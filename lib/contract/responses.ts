@@ -29,6 +29,21 @@ export type ModelView = {
   toolCalls: boolean | null;
   /** A thinking model's template (it reads enable_thinking or opens a think block). */
   thinking: boolean | null;
+  /** Its headline in the newest eval report that names it (`npm run eval`), when one is kept (lib/eval/scorecards.ts). */
+  scorecard?: ModelScorecard;
+};
+export type ModelScorecard = {
+  /** Runs that ended with an answer, of all runs (scenarios × repeats). */
+  completed: number;
+  runs: number;
+  /** Expectations met, of all. */
+  met: number;
+  total: number;
+  /** Answers that still deferred ("I can search for that…"). */
+  deferralsLeft: number;
+  tokensPerSecond: number | null;
+  /** When the eval finished (ISO). */
+  at: string;
 };
 export type ModelsReport = { models: ModelView[]; unreachable: { url: string; error: string }[] };
 export type FolderView = { id: string; name: string; createdAt: number; threads: number };
@@ -52,7 +67,7 @@ export type MessageView = {
   /** The message this one follows (null for a first message). */
   parentId?: string | null;
   /** Its versions (it and its siblings, oldest first) when there are several: "index+1 / ids.length". */
-  branch?: { index: number; ids: string[] } | null;
+  branch?: { index: number; ids: string[]; /** An answer's: the model that wrote each version. */ models?: (string | null)[] } | null;
   createdAt: number;
   toolCalls: ToolCallView[];
   attachments: AttachmentInfo[];
@@ -65,6 +80,8 @@ export type MessageView = {
   thinking: ThinkingView[];
   /** The turn's figures (time to first word, speed, calls, fuel), once it has finished. */
   stats?: TurnStats | null;
+  /** For an answer: the model that wrote it (null: not known). */
+  model?: string | null;
 };
 /** A call's thinking as a stored thread shows it (lib/contract/turn-state.ts ThinkingBlock, finished). */
 export type ThinkingView = Omit<ThinkingBlock, 'done'>;

@@ -41,6 +41,8 @@ export type LiveTurnState = {
   lastSeq: number;
   stage: TurnStage | null;
   queuePosition?: number;
+  /** While the stage is loading: the model a router or llama-swap is loading, and since when (epoch ms). */
+  loading?: { model: string; since: number };
   draft: string;
   setAside: SetAsideDraft[];
   toolCalls: LiveToolCall[];
@@ -95,9 +97,14 @@ export function applyEvent(state: LiveTurnState, event: TurnEvent & { seq?: numb
   switch (event.type) {
     case 'turn':
       return { ...s, userMessageId: event.userMessageId, assistantMessageId: event.assistantMessageId };
-    case 'status':
-      if (event.stage === 'resumed') return { ...s, stage: event.stage, draft: '' };
-      return { ...s, stage: event.stage, queuePosition: event.queuePosition };
+    case 'status': {
+      if (event.stage === 'loading')
+        return { ...s, stage: event.stage, loading: { model: event.model ?? 'the model', since: event.since ?? Date.now() } };
+      // Any other stage: the model is loaded (a state that never loaded has no key for it).
+      const { loading: _loaded, ...rest } = s;
+      if (event.stage === 'resumed') return { ...rest, stage: event.stage, draft: '' };
+      return { ...rest, stage: event.stage, queuePosition: event.queuePosition };
+    }
     case 'decision':
       return { ...s, decisions: [...s.decisions, event.record] };
     case 'delta':

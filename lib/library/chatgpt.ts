@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { treeRecords, type ForeignFormat, type TreeNode } from './foreign';
+import { modelNamed, treeRecords, type ForeignFormat, type TreeNode } from './foreign';
 
 /**
  * ChatGPT's data export (conversations.json in the zip it mails): an array of conversations,
@@ -104,7 +104,7 @@ function conversation(c: z.infer<typeof chatgptConversationSchema>, index: numbe
       if (m.author.role === 'tool') {
         if (content) entry.tool = { name: m.author.name || 'tool', result: content, createdAt: at(m) };
       } else if ((m.author.role === 'user' || m.author.role === 'assistant') && content && (m.recipient ?? 'all') === 'all') {
-        entry.message = { role: m.author.role, content, createdAt: at(m) };
+        entry.message = { role: m.author.role, content, createdAt: at(m), model: modelNamed(m.metadata?.model_slug) };
       }
     }
     nodes[node.id] = entry;

@@ -30,9 +30,17 @@ export type ForeignFormat = {
 export type TreeNode = {
   parent: string | null;
   children: string[];
-  message?: { role: 'user' | 'assistant'; content: string; createdAt: number };
+  /** `model`: the model the app says wrote an answer. */
+  message?: { role: 'user' | 'assistant'; content: string; createdAt: number; model?: string };
   tool?: { name: string; result: string; createdAt: number };
 };
+
+/** The model an app names on a message, when it is a plausible name (a string, not too long). */
+export function modelNamed(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const name = value.trim();
+  return name.length > 0 && name.length <= 200 ? name : undefined;
+}
 
 /** A stable UUID (the version 5 layout) for another app's ids, so a second import finds the first's rows. */
 export function derivedId(...parts: string[]): string {
@@ -117,6 +125,7 @@ export function treeRecords(c: {
       status: 'complete',
       errorCode: null,
       contextBlock: null,
+      ...(m.role === 'assistant' && m.model ? { model: m.model } : {}),
       createdAt: Math.max(0, m.createdAt),
     });
     if (!turnId || !question) continue;

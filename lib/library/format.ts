@@ -60,8 +60,10 @@ export const turnEventSchema = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('status'),
-      stage: z.enum(['queued', 'thinking', 'searching', 'checking', 'writing', 'resumed']),
+      stage: z.enum(['queued', 'loading', 'thinking', 'searching', 'checking', 'writing', 'resumed']),
       queuePosition: z.number().int().min(0).optional(),
+      model: text(500).optional(),
+      since: time.optional(),
     })
     .strict(),
   z.object({ type: z.literal('decision'), record: decisionRecordSchema }).strict(),
@@ -140,6 +142,8 @@ export const recordSchema = z.discriminatedUnion('type', [
       /** Its thinking and the tools it switched off (files written before these have none). */
       thinking: z.enum(['default', 'on', 'off']).nullable().optional(),
       disabledTools: z.array(text(100)).max(500).nullable().optional(),
+      /** The model its turns ask for (files written before models were kept have none). */
+      model: text(500).nullable().optional(),
       /** Its folder and whether it is archived (files written before folders have neither). */
       folderId: id.nullable().optional(),
       archived: z.boolean().optional(),
@@ -161,6 +165,8 @@ export const recordSchema = z.discriminatedUnion('type', [
       status: z.enum(['streaming', 'complete', 'interrupted', 'error']),
       errorCode: text(100).nullable(),
       contextBlock: text(1_000_000).nullable(),
+      /** The model that wrote an answer (files written before models were kept have none). */
+      model: text(500).nullable().optional(),
       createdAt: time,
     })
     .strict(),

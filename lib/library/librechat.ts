@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { treeRecords, type ForeignFormat, type TreeNode } from './foreign';
+import { modelNamed, treeRecords, type ForeignFormat, type TreeNode } from './foreign';
 
 /**
  * LibreChat's conversation export (a conversation's Export → JSON): `{conversationId, title,
@@ -130,7 +130,16 @@ function conversationRecords(doc: unknown): LibraryRecord[] {
     nodes[m.messageId] = {
       parent,
       children: [],
-      ...(content && !m.error ? { message: { role: m.isCreatedByUser ? 'user' : 'assistant', content, createdAt } } : {}),
+      ...(content && !m.error
+        ? {
+            message: {
+              role: m.isCreatedByUser ? 'user' : 'assistant',
+              content,
+              createdAt,
+              model: modelNamed((m as { model?: unknown }).model),
+            },
+          }
+        : {}),
     };
   }
   for (const [id, n] of Object.entries(nodes)) if (n.parent && nodes[n.parent]) nodes[n.parent].children.push(id);

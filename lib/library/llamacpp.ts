@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { treeRecords, type ForeignFormat, type TreeNode } from './foreign';
+import { modelNamed, treeRecords, type ForeignFormat, type TreeNode } from './foreign';
 
 /**
  * llama.cpp's own web page (llama-server's UI, which keeps its history only in the browser):
@@ -138,7 +138,7 @@ function sessionRecords({ conv, messages }: Session): LibraryRecord[] {
     if (m.role === 'tool') {
       if (content) node.tool = { name: (m.toolCallId && callNames.get(m.toolCallId)) || 'tool', result: content, createdAt };
     } else if ((m.role === 'user' || m.role === 'assistant') && m.type !== 'root' && content) {
-      node.message = { role: m.role, content, createdAt };
+      node.message = { role: m.role, content, createdAt, model: modelNamed(m.model) };
     }
     nodes[m.id] = node;
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { treeRecords, type ForeignFormat, type TreeNode } from './foreign';
+import { modelNamed, treeRecords, type ForeignFormat, type TreeNode } from './foreign';
 
 /**
  * Open WebUI's chat export (Settings → Chats → Export, or a chat's Download → JSON): an array
@@ -97,7 +97,9 @@ function chatRecords(row: z.infer<typeof openWebuiChatSchema>): LibraryRecord[] 
       nodes[id] = {
         parent: m.parentId ?? null,
         children: m.childrenIds ?? [],
-        ...((m.role === 'user' || m.role === 'assistant') && content ? { message: { role: m.role, content, createdAt: at(m) } } : {}),
+        ...((m.role === 'user' || m.role === 'assistant') && content
+          ? { message: { role: m.role, content, createdAt: at(m), model: modelNamed(m.model) } }
+          : {}),
       };
     }
     current = row.chat.history.currentId ?? null;
@@ -109,7 +111,9 @@ function chatRecords(row: z.infer<typeof openWebuiChatSchema>): LibraryRecord[] 
       nodes[m.id] = {
         parent: i > 0 ? list[i - 1].id : null,
         children: i + 1 < list.length ? [list[i + 1].id] : [],
-        ...((m.role === 'user' || m.role === 'assistant') && content ? { message: { role: m.role, content, createdAt: at(m) } } : {}),
+        ...((m.role === 'user' || m.role === 'assistant') && content
+          ? { message: { role: m.role, content, createdAt: at(m), model: modelNamed(m.model) } }
+          : {}),
       };
     });
     current = list.at(-1)?.id ?? null;

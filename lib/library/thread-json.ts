@@ -28,6 +28,8 @@ const messageSchema = z.object({
   content: z.string().max(10_000_000),
   status: z.enum(['streaming', 'complete', 'interrupted', 'error']),
   errorCode: z.string().max(100).nullable(),
+  /** The model that wrote an answer (exports written before models were kept have none). */
+  model: z.string().max(500).nullable().optional(),
   turnId: id.nullable(),
   createdAt: time,
   toolCalls: z.array(
@@ -96,6 +98,7 @@ const threadViewSchema = z.object({
   systemPrompt: z.string().max(100_000),
   /** The thread's thinking (exports written before it was kept have none). */
   thinking: z.enum(['default', 'on', 'off']).nullable().optional(),
+  model: z.string().max(500).nullable().optional(),
   /** The branch shown, its messages, and those of every other branch. */
   currentLeafId: id.nullable().optional(),
   messages: z.array(messageSchema).max(1_000_000),
@@ -128,6 +131,7 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
       pinned: view.pinned,
       currentLeafId: view.currentLeafId ?? null,
       thinking: view.thinking ?? null,
+      model: view.model ?? null,
       createdAt: view.createdAt,
       updatedAt: view.updatedAt,
     },
@@ -154,6 +158,7 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
       status: m.status,
       errorCode: m.errorCode,
       contextBlock: null,
+      model: m.model ?? null,
       createdAt: m.createdAt,
     });
   }

@@ -215,7 +215,7 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
 
   async function chat(request: ChatRequest, opts: ChatOptions = {}): Promise<ChatResult> {
     const stream = Boolean(opts.onDelta);
-    const body = buildBody(request, stream, modelName ?? 'local');
+    const body = buildBody(request, stream, request.model ?? modelName ?? 'local');
     try {
       if (!stream) {
         const res = (await openai.chat.completions.create(body as never, { signal: opts.signal })) as OpenAI.ChatCompletion;
@@ -339,6 +339,7 @@ export function createLlamaClient(options: LlamaClientOptions): ModelClient {
       const models = (await res.json()) as { data?: { id?: string; meta?: { n_ctx?: number } }[] };
       result.reachable = true;
       result.id = options.model ?? models.data?.[0]?.id;
+      result.models = (models.data ?? []).flatMap((m) => (typeof m?.id === 'string' && m.id ? [m.id] : []));
       modelName ??= models.data?.[0]?.id;
       result.contextSize = models.data?.[0]?.meta?.n_ctx;
     } catch (err) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
-import { listModels } from './models';
+import { listModels, modelLoadState } from './models';
 
 /**
  * The model catalogue against the double: a router with four models (one running, two cold,
@@ -144,6 +144,8 @@ describe('listModels', () => {
           ['qwen3-30b-a3b', 'loaded'],
         ],
       );
+      assert.equal(await modelLoadState(swap.url, 'qwen3-30b-a3b'), 'loaded', 'one model at a time: the swapped-in one');
+      assert.equal(await modelLoadState(swap.url, 'qwen3-4b'), 'unloaded', 'and the one it replaced is cold again');
       const missing = await post(swap, 'nope');
       assert.equal(missing.status, 404);
       assert.deepEqual(await missing.json(), {
@@ -169,5 +171,16 @@ describe('listModels', () => {
       [down],
     );
     assert.match(unreachable[0].error, /127\.0\.0\.1:1/);
+  });
+});
+
+describe('modelLoadState', () => {
+  test("a router's model is loaded or cold as its list says; a one-model server, an unknown model and a server that is down say nothing", async () => {
+    assert.equal(await modelLoadState(router.url, 'qwen3-4b'), 'loaded');
+    assert.equal(await modelLoadState(router.url, 'gemma3-12b-vision'), 'unloaded');
+    assert.equal(await modelLoadState(single.url, 'qwen3-4b'), null, 'a server running one model has nothing to load');
+    assert.equal(await modelLoadState(router.url, 'nope'), null);
+    assert.equal(await modelLoadState('http://127.0.0.1:1/v1', 'qwen3-4b', { timeoutMs: 2000 }), null);
+    assert.deepEqual(router.router!.loads.includes('gemma3-12b-vision'), false, 'asking loads nothing');
   });
 });

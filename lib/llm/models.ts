@@ -52,12 +52,55 @@ function withProps(model: ModelView, props: Props): ModelView {
 
 const STATES = new Set(['loaded', 'loading', 'unloaded', 'sleeping', 'downloading', 'downloaded']);
 
-async function serverModels(url: string, opts: { fetch: Fetch; apiKey?: string; timeoutMs: number }): Promise<ServerModels> {
-  const headers: Record<string, string> = opts.apiKey ? { Authorization: `Bearer ${opts.apiKey}` } : {};
-  const get = async <T>(address: string): Promise<T | null> => {
+/** A router's load state of a listed model (server-models.cpp): a sleeping model wakes at once, a failed load says so. */
+function routerState(m: ListedModel): NonNullable<ModelView['state']> {
+  const value = typeof m.status?.value === 'string' && STATES.has(m.status.value) ? m.status.value : null;
+  if (m.status?.failed === true) return 'failed';
+  if (value === 'sleeping') return 'loaded';
+  return value === 'loaded' || value === 'loading' ? value : 'unloaded';
+}
+
+/** llama-swap's: "loaded" covers a starting process, which its GET /running tells apart. */
+const swapState = (m: ListedModel & { id: string }, starting: ReadonlySet<string>): NonNullable<ModelView['state']> =>
+  starting.has(m.id) ? 'loading' : m.status?.value === 'loaded' ? 'loaded' : 'unloaded';
+
+const getter =
+  (opts: { fetch: Fetch; apiKey?: string; timeoutMs: number }) =>
+  async <T>(address: string): Promise<T | null> => {
+    const headers: Record<string, string> = opts.apiKey ? { Authorization: `Bearer ${opts.apiKey}` } : {};
     const res = await opts.fetch(address, { headers, signal: AbortSignal.timeout(opts.timeoutMs) });
     return res.ok ? ((await res.json()) as T) : null;
   };
+
+/** llama-swap's models that are starting (GET /running beside /v1). */
+async function startingSwap(get: ReturnType<typeof getter>, url: string): Promise<Set<string>> {
+  const running = await get<{ running?: { model?: unknown; state?: unknown }[] }>(
+    new URL('/running', url.replace(/\/v1$/, '/')).toString(),
+  ).catch(() => null);
+  return new Set((running?.running ?? []).flatMap((r) => (typeof r?.model === 'string' && r.state === 'starting' ? [r.model] : [])));
+}
+
+/**
+ * Whether a server behind a router or llama-swap has the model running, from its /v1/models
+ * (and llama-swap's /running): asked before a turn's first call, so a cold model's load is
+ * shown as loading. Null: the server does not say (it runs one model), or did not answer.
+ */
+export async function modelLoadState(
+  url: string,
+  id: string,
+  opts: { fetch?: Fetch; apiKey?: string; timeoutMs?: number } = {},
+): Promise<ModelView['state']> {
+  const get = getter({ fetch: opts.fetch ?? fetch, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs ?? 3000 });
+  const body = await get<{ data?: unknown }>(`${url}/models`).catch(() => null);
+  const listed = Array.isArray(body?.data) ? (body.data as ListedModel[]) : [];
+  const m = listed.find((x): x is ListedModel & { id: string } => x?.id === id);
+  if (!m) return null;
+  if (m.owned_by === 'llama-swap') return swapState(m, await startingSwap(get, url));
+  return m.status && typeof m.status === 'object' ? routerState(m) : null;
+}
+
+async function serverModels(url: string, opts: { fetch: Fetch; apiKey?: string; timeoutMs: number }): Promise<ServerModels> {
+  const get = getter(opts);
   let listed: ListedModel[];
   try {
     const body = await get<{ data?: unknown }>(`${url}/models`);
@@ -71,13 +114,7 @@ async function serverModels(url: string, opts: { fetch: Fetch; apiKey?: string; 
   const props = await get<Props>(propsUrl).catch(() => null);
   const router = props?.role === 'router';
   const swap = listed.some((m) => m?.owned_by === 'llama-swap');
-  const starting = new Set<string>();
-  if (swap) {
-    const running = await get<{ running?: { model?: unknown; state?: unknown }[] }>(new URL('/running', propsUrl).toString()).catch(
-      () => null,
-    );
-    for (const r of running?.running ?? []) if (typeof r?.model === 'string' && r.state === 'starting') starting.add(r.model);
-  }
+  const starting = swap ? await startingSwap(get, url) : new Set<string>();
   const models = await Promise.all(
     listed
       .filter((m): m is ListedModel & { id: string } => typeof m?.id === 'string' && m.id.length > 0 && m.id.length <= 500)
@@ -97,17 +134,9 @@ async function serverModels(url: string, opts: { fetch: Fetch; apiKey?: string; 
           toolCalls: typeof m.capabilities?.function_calling === 'boolean' ? m.capabilities.function_calling : null,
           thinking: null,
         };
-        if (swap) return { ...base, state: starting.has(m.id) ? 'loading' : m.status?.value === 'loaded' ? 'loaded' : 'unloaded' };
+        if (swap) return { ...base, state: swapState(m, starting) };
         if (!router) return props ? withProps(base, props) : base;
-        const value = typeof m.status?.value === 'string' && STATES.has(m.status.value) ? m.status.value : null;
-        const state: ModelView['state'] =
-          m.status?.failed === true
-            ? 'failed'
-            : value === 'sleeping'
-              ? 'loaded'
-              : value === 'loaded' || value === 'loading'
-                ? value
-                : 'unloaded';
+        const state = routerState(m);
         if (state !== 'loaded') return { ...base, state };
         const own = await get<Props>(`${propsUrl}?model=${encodeURIComponent(m.id)}&autoload=false`).catch(() => null);
         return own ? withProps({ ...base, state }, own) : { ...base, state };

@@ -5,7 +5,7 @@ import { ModelPool } from './pool';
 import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth } from './types';
 
 /** A model server stand-in: says its slots, records what it was sent, fails when told to. */
-function server(url: string, opts: { slots?: number; contextSize?: number } = {}) {
+function server(url: string, opts: { slots?: number; contextSize?: number; models?: string[] } = {}) {
   const state = {
     requests: [] as ChatRequest[],
     reachable: true,
@@ -21,6 +21,7 @@ function server(url: string, opts: { slots?: number; contextSize?: number } = {}
             id: `model@${url}`,
             ...(opts.slots ? { slots: opts.slots } : {}),
             ...(opts.contextSize ? { contextSize: opts.contextSize } : {}),
+            ...(opts.models ? { models: opts.models } : {}),
           }
         : { url, reachable: false, error: 'connection refused' };
     },
@@ -360,5 +361,82 @@ describe('several servers', () => {
     const none = ModelPool.combine([{ ...up, reachable: false, error: 'x' }, down]);
     assert.equal(none.reachable, false);
     assert.match(none.error ?? '', /http:\/\/a: x; http:\/\/b: refused/);
+  });
+});
+
+describe('models', () => {
+  test('a turn goes to a server that offers its model, waits for one when those are busy, and asks for it by name', async () => {
+    const a = server('http://a', { slots: 1, models: ['alpha'] });
+    const b = server('http://b', { slots: 1, models: ['beta', 'gamma'] });
+    const pool = new ModelPool([a, b]);
+    await pool.ready();
+    const first = await pool.enter('t1', 'x', () => undefined, { model: 'beta' });
+    assert.equal(first!.url, 'http://b');
+    assert.equal(first!.modelId, 'beta');
+    await first!.model.chat(conversation());
+    assert.equal(b.state.requests[0].model, 'beta');
+    // b is busy and a does not offer gamma: the next gamma turn waits for b, though a is free.
+    let heard = 0;
+    const second = pool.enter('t2', 'y', (n) => (heard = n), { model: 'gamma' });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(heard, 1);
+    pool.leave('t1');
+    assert.equal((await second)!.url, 'http://b');
+    // A model no server lists is placed anyway: its server's refusal ends the turn.
+    const lost = await pool.enter('t3', 'z', () => undefined, { model: 'nobody' });
+    assert.equal(lost!.url, 'http://a');
+    await lost!.model.chat(conversation());
+    assert.equal(a.state.requests.at(-1)!.model, 'nobody');
+    pool.close();
+  });
+
+  test('side calls ask for the checks model: on the turn server when it has it, else on a server that does; conversation calls keep the turn model', async () => {
+    const a = server('http://a', { slots: 2, models: ['big'] });
+    const b = server('http://b', { slots: 2, models: ['small'] });
+    const pool = new ModelPool([a, b], { checksModel: 'small' });
+    await pool.ready();
+    const lease = await pool.enter('t', 'x', () => undefined, { model: 'big' });
+    assert.equal(lease!.url, 'http://a');
+    await lease!.model.chat(conversation());
+    await lease!.model.chat(side());
+    assert.deepEqual(
+      a.state.requests.map((r) => r.model),
+      ['big'],
+    );
+    assert.deepEqual(
+      b.state.requests.map((r) => [r.model, idSlot(r)]),
+      [['small', 1]],
+      "on b's side slot",
+    );
+    pool.leave('t');
+    // Background work (titles) asks for it too.
+    const idle = pool.idle()!;
+    await idle.model.chat(side());
+    idle.release();
+    assert.equal(b.state.requests.at(-1)!.model, 'small');
+    pool.close();
+  });
+
+  test('a cold model behind a router is said to load until its first words, once per turn and model', async () => {
+    const a = server('http://a', { models: ['warm', 'cold'] });
+    const asked: string[] = [];
+    const pool = new ModelPool([a], { loadState: async (_url, model) => (asked.push(model), model === 'cold' ? 'unloaded' : 'loaded') });
+    await pool.ready();
+    const heard: string[] = [];
+    const lease = await pool.enter('t', 'x', () => undefined, { model: 'cold', onLoading: (m, loading) => heard.push(`${m}:${loading}`) });
+    const deltas: string[] = [];
+    await lease!.model.chat(conversation(), { onDelta: () => (deltas.push(`${heard.length}`), undefined) });
+    assert.deepEqual(heard, ['cold:true', 'cold:false'], 'loading, then loaded when the first words came');
+    assert.deepEqual(deltas, ['2'], 'the words came after it was said to be loaded');
+    await lease!.model.chat(conversation());
+    assert.deepEqual(asked, ['cold'], 'asked once per turn');
+    assert.equal(heard.length, 2);
+    pool.leave('t');
+    const warm = await pool.enter('u', 'y', () => undefined, {
+      model: 'warm',
+      onLoading: () => assert.fail('a warm model is not loading'),
+    });
+    await warm!.model.chat(conversation());
+    pool.close();
   });
 });

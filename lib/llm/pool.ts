@@ -19,8 +19,15 @@ import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth } f
  *   streamed nothing yet. Down servers are checked again in the background. With every server
  *   down a turn is still placed, so it ends with a clear error instead of waiting forever.
  *
- * One URL behind a router (llama-swap, any OpenAI-compatible gateway) is one server here.
+ * - Models. A server behind llama-server's router mode or llama-swap offers several models
+ *   (its /v1/models lists them). A turn asks for its thread's model and goes only to servers
+ *   that offer it (the rules above apply among those); side calls ask for the checks model
+ *   when Settings names one, on the turn's server if it has it, else on one that does. A turn
+ *   whose model no server lists is placed as before, and ends with the server's own refusal.
  */
+
+/** A model's load state behind a router or llama-swap (lib/llm/models.ts); null: the server runs one model. */
+export type LoadState = 'loaded' | 'loading' | 'unloaded' | 'failed' | null;
 
 export type ServerHealth = ModelHealth & {
   /** Hearth routes turns to it. */
@@ -39,6 +46,7 @@ export type Lease = {
   parallelSideCalls: boolean;
   /** Where the turn started (it may move if that server fails). */
   url: string;
+  /** The model its conversation calls ask for: the thread's, else the server's own. */
   modelId?: string;
   contextSize?: number;
   /** The server the turn starts on takes images. */
@@ -50,6 +58,7 @@ type Placement = { server: Server; slot: number };
 type Waiter = {
   turnId: string;
   threadId: string;
+  model?: string;
   avoid?: Server;
   admit: (p: Placement | null) => void;
   notify: (position: number) => void;
@@ -60,8 +69,15 @@ export type PoolOptions = {
   slots?: number;
   /** How often down servers are checked again. */
   recheckMs?: number;
+  /** The model for decide steps, plans and titles (Settings' checks model); unset: the turn's own. */
+  checksModel?: string;
+  /** A model's load state on a server, asked once per turn and model before its first call (a cold one takes a while to load). */
+  loadState?: (url: string, model: string) => Promise<LoadState>;
   log?: (message: string) => void;
 };
+
+/** What a turn asks of the pool: its model, and who hears that a cold model is loading (and when it is done). */
+export type TurnWants = { model?: string; onLoading?: (model: string, loading: boolean) => void };
 
 /** A failure of the server itself (not a request it refused): it is marked down and routed around. */
 const isServerFailure = (err: unknown) => hasErrorCode(err, 'model_unreachable', 'model_stream_broken');
@@ -106,6 +122,11 @@ export class ModelPool {
   private freeSlot(s: Server): number | null {
     for (let i = 0; i < this.conversationSlots(s); i++) if (!s.busy.has(i)) return i;
     return null;
+  }
+
+  /** The server lists the model (any server does when no model is named). */
+  private offers(s: Server, model: string | undefined): boolean {
+    return !model || (s.health?.models?.includes(model) ?? false);
   }
 
   private summary(s: Server): ServerHealth {
@@ -211,8 +232,11 @@ export class ModelPool {
   }
 
   /** Where a turn of this thread should run now; 'wait' when every usable slot is taken. */
-  private place(threadId: string, avoid?: Server): Placement | 'wait' | null {
-    const usable = this.servers.filter((s) => s !== avoid);
+  private place(threadId: string, avoid?: Server, model?: string): Placement | 'wait' | null {
+    const others = this.servers.filter((s) => s !== avoid);
+    // Only servers that offer the model; if none lists it, any (the server's refusal ends the turn clearly).
+    const offering = others.filter((s) => this.offers(s, model));
+    const usable = offering.length ? offering : others;
     const up = usable.filter((s) => s.up);
     // Nothing up: place anyway so the turn fails with a clear error, unless moving away from a failure.
     const candidates = up.length ? up : avoid ? [] : usable;
@@ -244,7 +268,7 @@ export class ModelPool {
   private advance() {
     while (this.waiting.length > 0) {
       const next = this.waiting[0];
-      const p = this.place(next.threadId, next.avoid);
+      const p = this.place(next.threadId, next.avoid, next.model);
       if (p === 'wait') break;
       this.waiting.shift();
       if (p) this.take(next.turnId, next.threadId, p);
@@ -257,20 +281,20 @@ export class ModelPool {
    * Resolves with the turn's lease when a slot is free; `notify` hears its place in the queue
    * (1 = next) while it waits. Resolves with null when the turn left the queue first.
    */
-  async enter(turnId: string, threadId: string, notify: (position: number) => void): Promise<Lease | null> {
+  async enter(turnId: string, threadId: string, notify: (position: number) => void, wants: TurnWants = {}): Promise<Lease | null> {
     // A turn never waits behind background work.
     for (const stop of this.background) stop.abort(new Error('a turn needs the model'));
     this.background.clear();
     // The first turns after start wait for the servers' first answer (slots, model, context).
     await this.firstCheck;
-    const placement = await this.admit({ turnId, threadId, notify });
+    const placement = await this.admit({ turnId, threadId, notify, model: wants.model });
     if (!placement) return null;
-    return this.lease(turnId, threadId, placement);
+    return this.lease(turnId, threadId, placement, wants);
   }
 
   private admit(w: Omit<Waiter, 'admit'>, first = false): Promise<Placement | null> {
     if (this.waiting.length === 0 || first) {
-      const p = this.place(w.threadId, w.avoid);
+      const p = this.place(w.threadId, w.avoid, w.model);
       if (p !== 'wait') {
         if (p) this.take(w.turnId, w.threadId, p);
         return Promise.resolve(p);
@@ -305,8 +329,11 @@ export class ModelPool {
    */
   idle(): { model: ModelClient; signal: AbortSignal; release: () => void } | null {
     if (this.running.size > 0 || this.waiting.length > 0) return null;
-    const server = this.servers.find((s) => s.up);
+    const checks = this.options.checksModel;
+    const up = this.servers.filter((s) => s.up);
+    const server = up.find((s) => this.offers(s, checks)) ?? up[0];
     if (!server) return null;
+    const ask = checks && this.offers(server, checks) ? checks : undefined;
     const stop = new AbortController();
     this.background.add(stop);
     const placement: Placement = { server, slot: 0 };
@@ -315,7 +342,8 @@ export class ModelPool {
       chat: async (request, options = {}) => {
         const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
         try {
-          const result = await server.client.chat(this.routed({ ...request, lane: 'side' }, placement), { ...options, signal });
+          const asked = { ...request, lane: 'side' as const, ...(ask && !request.model ? { model: ask } : {}) };
+          const result = await server.client.chat(this.routed(asked, placement), { ...options, signal });
           this.markUp(server);
           return result;
         } catch (err) {
@@ -336,7 +364,7 @@ export class ModelPool {
     };
   }
 
-  private lease(turnId: string, threadId: string, start: Placement): Lease {
+  private lease(turnId: string, threadId: string, start: Placement, wants: TurnWants): Lease {
     let placement = start;
     /** The move off a failed server under way: every call of the turn that failed there waits for this one. */
     let moving: Promise<Placement | null> | null = null;
@@ -370,9 +398,59 @@ export class ModelPool {
       })().finally(() => (moving = null));
       return moving;
     };
+    /** The servers and models whose load state this turn has asked (once each). */
+    const asked = new Set<string>();
+    /**
+     * One call on a server. Behind a router or llama-swap the model may have to be loaded
+     * first (seconds to minutes): a cold one is said to the turn until its first words arrive
+     * or the call ends, so the wait reads as loading, not as a hang.
+     */
+    const send = async (at: Placement, request: ChatRequest, options: ChatOptions): Promise<ChatResult> => {
+      const name = request.model;
+      const key = `${at.server.url}\n${name}`;
+      // A server that lists one model runs it (llama-server as most start it): nothing to load.
+      const several = (at.server.health?.models?.length ?? 0) > 1;
+      let cold = false;
+      if (name && several && wants.onLoading && pool.options.loadState && !asked.has(key)) {
+        asked.add(key);
+        const state = await pool.options.loadState(at.server.url, name).catch(() => null);
+        cold = state === 'unloaded' || state === 'loading';
+      }
+      if (!cold) return at.server.client.chat(pool.routed(request, at), options);
+      wants.onLoading!(name!, true);
+      let loading = true;
+      const loaded = () => {
+        if (loading) wants.onLoading!(name!, false);
+        loading = false;
+      };
+      const onDelta = options.onDelta && ((t: string) => (loaded(), options.onDelta!(t)));
+      const onReasoning = options.onReasoning && ((t: string) => (loaded(), options.onReasoning!(t)));
+      try {
+        return await at.server.client.chat(pool.routed(request, at), { ...options, onDelta, onReasoning });
+      } finally {
+        loaded();
+      }
+    };
+    const checks = pool.options.checksModel;
     const model: ModelClient = {
       health: () => placement.server.client.health(),
       async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
+        const side = request.lane !== 'conversation';
+        if (side && checks && !request.model) {
+          // The checks model answers decide steps and plans: here if this server has it, else on one that does.
+          const at = pool.offers(placement.server, checks)
+            ? placement
+            : pool.servers.filter((s) => s.up && pool.offers(s, checks)).map((server) => ({ server, slot: 0 }))[0];
+          if (at) {
+            const result = await send(at, { ...request, model: checks }, options).catch((err: unknown) => {
+              if (!options.signal?.aborted && isServerFailure(err)) pool.markDown(at.server, (err as Error).message);
+              throw err;
+            });
+            pool.markUp(at.server);
+            return result;
+          }
+        }
+        if (wants.model && !request.model) request = { ...request, model: wants.model };
         for (;;) {
           const { server } = placement;
           let streamed = false;
@@ -380,7 +458,7 @@ export class ModelPool {
           // Thinking the page has shown is output too: the turn stays on this server.
           const onReasoning = options.onReasoning && ((t: string) => ((streamed = true), options.onReasoning!(t)));
           try {
-            const result = await server.client.chat(pool.routed(request, placement), { ...options, onDelta, onReasoning });
+            const result = await send(placement, request, { ...options, onDelta, onReasoning });
             pool.markUp(server);
             return result;
           } catch (err) {
@@ -397,7 +475,7 @@ export class ModelPool {
       parallelSideCalls: this.slotsOf(start.server) >= 2,
       url: start.server.url,
       vision: h?.vision === true,
-      ...(h?.id ? { modelId: h.id } : {}),
+      ...((wants.model ?? h?.id) ? { modelId: wants.model ?? h?.id } : {}),
       ...(h?.contextSize ? { contextSize: h.contextSize } : {}),
     };
   }

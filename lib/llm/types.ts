@@ -22,6 +22,8 @@ export type ToolSchema = {
 };
 
 export type ChatRequest = {
+  /** The model to ask for, by the id the server lists (a router or llama-swap loads it); unset: the client's own. */
+  model?: string;
   messages: ChatMessage[];
   tools?: ToolSchema[];
   /**
@@ -85,6 +87,8 @@ export type ModelHealth = {
   url: string;
   reachable: boolean;
   id?: string;
+  /** Every model id the server lists (several behind a router or llama-swap): turns for one of them go here. */
+  models?: string[];
   contextSize?: number;
   slots?: number;
   /** The server takes images (llama-server's /props `modalities.vision`: started with a vision projector). */

@@ -87,7 +87,13 @@ export function buildRuntime(
               model: server.model || undefined,
             }),
           })),
-      { slots: s.modelSlots ?? undefined, recheckMs: config.MODEL_RECHECK_MS, log },
+      {
+        slots: s.modelSlots ?? undefined,
+        recheckMs: config.MODEL_RECHECK_MS,
+        checksModel: s.checksModel || undefined,
+        loadState: model ? undefined : (url, id) => modelLoadState(url, id, { apiKey: config.LLAMA_API_KEY }),
+        log,
+      },
     );
   const files = FileStore.of(config.DATA_DIR);
   const updates = new LibraryUpdates();

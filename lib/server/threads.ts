@@ -179,7 +179,14 @@ export function threadView(
     return {
       id: m.id,
       parentId: m.parentId,
-      branch: versions.length > 1 ? { index: versions.findIndex((v) => v.id === m.id), ids: versions.map((v) => v.id) } : null,
+      branch:
+        versions.length > 1
+          ? {
+              index: versions.findIndex((v) => v.id === m.id),
+              ids: versions.map((v) => v.id),
+              ...(m.role === 'assistant' ? { models: versions.map((v) => v.model ?? null) } : {}),
+            }
+          : null,
       role: m.role,
       content: m.content,
       status: m.status,
@@ -214,12 +221,15 @@ export function threadView(
       ...(m.role === 'assistant' && m.turnId && extras.get(m.turnId)?.remembered ? { remembered: extras.get(m.turnId)!.remembered } : {}),
       thinking: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.thinking ?? []) : [],
       stats: m.role === 'assistant' && m.turnId ? ((stats.get(m.turnId) as TurnStats | undefined) ?? null) : null,
+      ...(m.role === 'assistant' ? { model: m.model ?? null } : {}),
     };
   };
   return {
     ...threadSummary(thread),
     systemPrompt: thread.systemPrompt,
     thinking: thread.thinking ?? null,
+    model: thread.model ?? null,
+    collectionIds: store.threadCollectionIds({ threadId: thread.id }),
     currentLeafId: shown.at(-1)?.id ?? null,
     messages: shown.map(show),
     ...(allBranches ? { otherMessages: tree.offPath(thread.currentLeafId).map(show) } : {}),

@@ -36,6 +36,8 @@ export const SETTING_SHAPES = {
     .min(1, 'give at least one model server')
     .max(16)
     .refine((list) => new Set(list.map((s) => s.url)).size === list.length, 'a server is listed twice'),
+  /** A small model for decide steps, plans and titles; empty: each turn's own model does them. */
+  checksModel: z.string().trim().max(200),
   /** Slots per server when its /props cannot say; null: as the server says. */
   modelSlots: z.number().int().min(1).max(64).nullable(),
   assistantName: z.string().trim().min(1, 'give the assistant a name').max(60),

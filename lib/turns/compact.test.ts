@@ -33,6 +33,9 @@ const scenarios: Record<string, { events: TurnEvent[]; answer: string }> = {
     events: [
       { type: 'turn', turnId: 't', threadId: 'th', userMessageId: 'u', assistantMessageId: 'a' },
       { type: 'status', stage: 'thinking' },
+      // A router loads the model first (a passing stage, as the others).
+      { type: 'status', stage: 'loading', model: 'qwen3-30b-a3b', since: 1_000 },
+      { type: 'status', stage: 'thinking' },
       ...words("I can look that up if you'd like."),
       { type: 'status', stage: 'checking' },
       { type: 'draft_rejected', reason: 'deferral', detail: 'can look that up' },
@@ -122,7 +125,7 @@ function factsOf(events: TurnEvent[], answer: string): TurnFacts {
 }
 
 /** What a person sees of a turn (the stage is a passing hint, not part of it). */
-const seen = ({ stage: _stage, queuePosition: _q, lastSeq: _l, ...rest }: LiveTurnState) => rest;
+const seen = ({ stage: _stage, queuePosition: _q, loading: _loading, lastSeq: _l, ...rest }: LiveTurnState) => rest;
 const reduce = (state: LiveTurnState, events: (TurnEvent & { seq: number })[]) => events.reduce(applyEvent, state);
 
 describe('compacting a finished turn', () => {

@@ -3,7 +3,7 @@ import { historyCharsFor } from '@/lib/context/standard';
 import { DECISIONS_LAYER_ID } from '@/lib/decide/history';
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import { asStorageFull, HearthError, isHearthError } from '@/lib/errors';
-import { EMPTY_STATS, type TurnEvent } from '@/lib/contract/events';
+import { EMPTY_STATS, type TurnEvent, type TurnStage } from '@/lib/contract/events';
 import { StepLedger, type StoredStep } from '@/lib/engine/steps';
 import { runTurn, type EngineConfig, type TurnOutcome } from '@/lib/engine/turn';
 import type { ApprovalAnswer } from '@/lib/engine/turn-io';
@@ -41,7 +41,9 @@ export type TurnStore = ContextStore & {
     now: number;
   }): unknown;
   updateMessage(args: { id: string; content?: string; status?: MessageStatus; errorCode?: string | null }): void;
-  getMessage(args: { id: string }): { id: string; content: string } | undefined;
+  getMessage(args: { id: string }): { id: string; content: string; model?: string | null } | undefined;
+  /** The model that writes (and wrote) an answer. */
+  setMessageModel(args: { id: string; model: string | null }): void;
   setCurrentLeaf(args: { threadId: string; leafId: string | null }): void;
   copyAttachments(args: { fromMessageId: string; toMessageId: string; newId: () => string; now: number }): number;
   setContextBlock(args: { id: string; contextBlock: string | null }): void;
@@ -130,6 +132,9 @@ type LiveTurn = {
   resumedFrom?: string;
   lastSaved: number;
   pendingCalls: Map<string, { name: string; arguments: string }>;
+  /** The stage the turn is at (the last status but loading), and how many of its calls wait for a cold model. */
+  stage?: TurnStage;
+  loadingCalls: number;
   /** Its thread was deleted: nothing of it is stored any more; listeners still hear how it ended. */
   gone?: boolean;
   /** Hearth is stopping: the turn was stored as interrupted already; its late ending stores nothing. */
@@ -238,7 +243,7 @@ export class TurnRegistry {
    * A new answer to the question an answer replied to, kept beside the old one (which stays
    * reachable). `messageId` is that answer (or the question itself, when its answer is gone).
    */
-  regenerate({ threadId, messageId }: { threadId: string; messageId: string }) {
+  regenerate({ threadId, messageId, model }: { threadId: string; messageId: string; model?: string }) {
     const { store } = this.options;
     const turnId = randomUUID();
     const assistantMessageId = randomUUID();
@@ -261,6 +266,8 @@ export class TurnRegistry {
         now,
       });
       store.insertTurn({ id: turnId, threadId, userMessageId: question.id, assistantMessageId, now });
+      // Another model for this one answer: kept on it before the turn runs, so a restart resumes with it.
+      if (model) store.setMessageModel({ id: assistantMessageId, model });
       store.setCurrentLeaf({ threadId, leafId: assistantMessageId });
       store.touchThread({ id: threadId, now });
       return question.id;
@@ -303,6 +310,7 @@ export class TurnRegistry {
       draft: '',
       lastSaved: 0,
       pendingCalls: new Map(),
+      loadingCalls: 0,
     };
     this.live.set(turnId, live);
     return live;
@@ -336,6 +344,7 @@ export class TurnRegistry {
   /** Side effects of events: partial answers and tool calls are persisted as they happen. */
   private observe(live: LiveTurn, event: TurnEvent, now: number) {
     const { store } = this.options;
+    if (event.type === 'status' && event.stage !== 'loading') live.stage = event.stage;
     if (event.type === 'delta') {
       live.draft += event.text;
       if (now - live.lastSaved >= PARTIAL_SAVE_MS) {
@@ -369,8 +378,13 @@ export class TurnRegistry {
     const { store } = this.options;
     // The pool of this turn's start: if the servers change meanwhile, the turn leaves the pool it entered.
     const models = this.options.models();
-    const ticket = models.enter(live.turnId, live.threadId, (position) =>
-      this.emit(live, { type: 'status', stage: 'queued', queuePosition: position }),
+    // The answer's own model (a regeneration with another, or a resumed turn's), else the thread's; unset: the default.
+    const model = store.getMessage({ id: ids.assistantMessageId })?.model ?? store.getThread({ id: live.threadId })?.model ?? undefined;
+    const ticket = models.enter(
+      live.turnId,
+      live.threadId,
+      (position) => this.emit(live, { type: 'status', stage: 'queued', queuePosition: position }),
+      { model, onLoading: (name, loading) => this.loading(live, name, loading) },
     );
     const onAbort = () => models.leave(live.turnId);
     // a signal aborts once
@@ -381,6 +395,7 @@ export class TurnRegistry {
       // a cancelled turn's words are finish()'s own, never this reason's
       if (!lease || live.abort.signal.aborted) throw new HearthError('cancelled', 'Stopped.');
       store.setTurnStatus({ id: live.turnId, status: 'running' });
+      if (lease.modelId) store.setMessageModel({ id: ids.assistantMessageId, model: lease.modelId });
       outcome = await this.runEngine(live, ids, lease);
     } catch (err) {
       outcome = endedOutsideTheEngine(
@@ -412,13 +427,24 @@ export class TurnRegistry {
     }
   }
 
+  /**
+   * A cold model behind a router or llama-swap is loading for one of the turn's calls: the stage
+   * line says so, with when it began, until the model answers; then it goes back to the stage
+   * the turn was at. Calls loading at once (a round and its checks) share one loading stage.
+   */
+  private loading(live: LiveTurn, model: string, loading: boolean) {
+    live.loadingCalls += loading ? 1 : -1;
+    if (loading && live.loadingCalls === 1) this.emit(live, { type: 'status', stage: 'loading', model, since: this.now() });
+    else if (!loading && live.loadingCalls === 0) this.emit(live, { type: 'status', stage: live.stage ?? 'thinking' });
+  }
+
   private async runEngine(
     live: LiveTurn,
     ids: { userMessageId: string; assistantMessageId: string; steps: StoredStep[] },
     lease: Lease,
   ): Promise<TurnOutcome> {
     const { store } = this.options;
-    const { context, question, earlierAnswers, thinking, tools, facts } = await assembleContext({
+    const { context, question, earlierAnswers, thinking, tools, facts, tables } = await assembleContext({
       store,
       threadId: live.threadId,
       turnId: live.turnId,

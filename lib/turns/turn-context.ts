@@ -26,6 +26,8 @@ export type ContextStore = {
         thinking: ThinkingMode | null;
         /** Tools switched off in this thread only. */
         disabledTools?: string[] | null;
+        /** The model the thread asks for; null: the default. */
+        model?: string | null;
       }
     | undefined;
   /** A thread's messages, every branch, oldest first. */

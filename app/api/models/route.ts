@@ -1,5 +1,5 @@
 import { handle, json, otherMethods } from '@/lib/api/http';
-import { listModels } from '@/lib/llm/models';
+import { availableModels } from '@/lib/server/models';
 import { getRuntime } from '@/lib/server/runtime';
 
 export const runtime = 'nodejs';
@@ -9,7 +9,6 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 /** Every model every model server offers, with its load state (router mode) and what is known of it; servers that did not answer are listed apart. */
 export function GET(request: Request) {
   return handle(request, async () => {
-    const { config } = getRuntime();
-    return json(await listModels(config.LLAMA_URL, { apiKey: config.LLAMA_API_KEY }));
+    return json(await availableModels(getRuntime()));
   });
 }

@@ -56,6 +56,8 @@ export function useThread({
 }) {
   const [currentId, setCurrentId] = useState<string | null>(initialThreadId);
   const [view, setView] = useState<ThreadView | null>(null);
+  /** The model chosen for a new chat before its first message (the thread is made when it is sent). */
+  const [pendingModel, setPendingModel] = useState<string | null>(null);
   /** A message to bring into view once its thread is shown (from search, or a link), then the one highlighted. */
   const [focusMessage, setFocusMessage] = useState<string | null>(null);
   const [highlighted, setHighlighted] = useState<string | null>(null);
@@ -97,6 +99,7 @@ export function useThread({
       leave();
       setCurrentId(id);
       currentRef.current = id;
+      setPendingModel(null);
       onOpened();
       if (push && typeof window !== 'undefined' && window.location.pathname + window.location.hash !== path) {
         window.history.pushState(null, '', path);
@@ -148,6 +151,8 @@ export function useThread({
       if (!threadId) {
         const created = await api.createThread();
         threadId = created.id;
+        // The model picked for the new chat is the thread's before its first turn runs.
+        if (pendingModel) await api.patchThread(threadId, { model: pendingModel });
         setCurrentId(threadId);
         currentRef.current = threadId;
         window.history.pushState(null, '', threadPath(threadId));
@@ -158,6 +163,7 @@ export function useThread({
           folderId: null,
           archived: false,
           systemPrompt: '',
+          model: pendingModel,
           messages: [],
           decisions: [],
           activeTurn: null,
@@ -183,13 +189,14 @@ export function useThread({
     if (!ok && before) setView(before);
   };
 
-  const regenerate = async (messageId: string) => {
+  /** A new answer to the same question; `model`: written by another model (this once; the thread keeps its own). */
+  const regenerate = async (messageId: string, model?: string) => {
     const threadId = currentId;
     if (!threadId) return;
     onError(null);
     const before = view;
     setView((v) => upTo(v, messageId));
-    const accepted = await turn.start(threadId, (onEvent, signal) => regenerateAnswer(threadId, messageId, onEvent, signal));
+    const accepted = await turn.start(threadId, (onEvent, signal) => regenerateAnswer(threadId, messageId, onEvent, signal, model));
     if (!accepted && before && currentRef.current === threadId) setView(before);
   };
 
@@ -234,6 +241,20 @@ export function useThread({
     }
   };
 
+  /** The model this thread's turns ask for (null: the default); for a new chat, the one its thread will have. */
+  const setModel = async (model: string | null) => {
+    const threadId = currentId;
+    if (!threadId) {
+      setPendingModel(model);
+      return;
+    }
+    try {
+      showIfCurrent(threadId)(await api.patchThread(threadId, { model }));
+    } catch (err) {
+      onError((err as Error).message);
+    }
+  };
+
   /** Renames a thread of the list; the one shown shows its new name. */
   const rename = (id: string, title: string) => api.patchThread(id, { title }).then(showIfCurrent(id));
 
@@ -260,6 +281,9 @@ export function useThread({
     deleteMessage,
     saveInstructions,
     setThinking,
+    setModel,
+    /** The model the thread shown asks for (null: the default). */
+    model: currentId ? (view?.model ?? null) : pendingModel,
     rename,
     retitle,
     stop: () => {

@@ -1,5 +1,6 @@
-import { handle, otherMethods, parseId } from '@/lib/api/http';
-import { idParam } from '@/lib/contract/requests';
+import { handle, otherMethods, parseId, readJson } from '@/lib/api/http';
+import { idParam, regenerateBody } from '@/lib/contract/requests';
+import { requireModel } from '@/lib/server/models';
 import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
 import { getRuntime } from '@/lib/server/runtime';
 
@@ -15,9 +16,12 @@ export function POST(request: Request, { params }: Params) {
     const p = await params;
     const threadId = parseId(idParam, p.id);
     const messageId = parseId(idParam, p.messageId, 'message');
-    const { turns } = getRuntime();
-    const { turnId } = turns.regenerate({ threadId, messageId });
-    return new Response(turnEventStream(turns, turnId, 0, request.signal), {
+    // No body (a plain Regenerate) is the thread's own model.
+    const { model } = await readJson(request, regenerateBody);
+    const runtime = getRuntime();
+    if (model) await requireModel(runtime, model);
+    const { turnId } = runtime.turns.regenerate({ threadId, messageId, model });
+    return new Response(turnEventStream(runtime.turns, turnId, 0, request.signal), {
       headers: { ...SSE_HEADERS, 'X-Turn-Id': turnId },
     });
   });

@@ -1,0 +1,78 @@
+'use client';
+
+import type { ModelView } from '@/lib/contract/responses';
+
+/** What a router or llama-swap says of a model, in the picker's words. */
+export function stateNote(state: ModelView['state']): string {
+  switch (state) {
+    case 'unloaded':
+      return ' · loads when used';
+    case 'loading':
+      return ' · loading';
+    case 'failed':
+      return ' · failed to load';
+    default:
+      return '';
+  }
+}
+
+/** A model's eval headline (npm run eval): scenarios answered, deferrals left in answers, speed. */
+export function scoreNote(m: Pick<ModelView, 'scorecard'>): string {
+  const s = m.scorecard;
+  if (!s) return '';
+  const speed = s.tokensPerSecond === null ? '' : ` · ${s.tokensPerSecond.toFixed(0)} tok/s`;
+  return ` — ${s.completed}/${s.runs} answered · ${s.deferralsLeft} deferral${s.deferralsLeft === 1 ? '' : 's'} left${speed}`;
+}
+
+/**
+ * The thread's model, chosen in its header: the default (Settings' model, or the server's own)
+ * or any model a server offers, each with its load state and, when an eval report has it, its
+ * scorecard. A model no server offers now (a router that dropped it) stays shown as chosen.
+ */
+export function ModelPicker({
+  models,
+  value,
+  defaultId,
+  onChange,
+  onOpen,
+}: {
+  models: ModelView[] | null;
+  value: string | null;
+  defaultId: string | undefined;
+  onChange: (model: string | null) => void;
+  /** The list is being looked at: worth asking the servers again. */
+  onOpen: () => void;
+}) {
+  const list = models ?? [];
+  const chosen = value ? list.find((m) => m.id === value) : undefined;
+  const scored = list.find((m) => m.id === (value ?? defaultId));
+  return (
+    <label className="ml-auto flex shrink-0 items-center gap-1 text-xs text-stone-600 dark:text-stone-400">
+      <span className="hidden sm:inline">Model</span>
+      <select
+        data-testid="thread-model"
+        aria-label="Model for this thread"
+        title={scored?.scorecard ? `Eval scorecard of ${scored.id}${scoreNote(scored)}` : 'The model that answers in this thread'}
+        className="w-24 truncate rounded border border-stone-300 bg-transparent px-1 py-0.5 sm:w-auto sm:max-w-[14rem] dark:border-stone-700"
+        value={value ?? ''}
+        onFocus={onOpen}
+        onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
+      >
+        <option value="">{defaultId ? `Default (${defaultId})` : "Default (each server's own)"}</option>
+        {list.map((m) => (
+          <option key={m.id} value={m.id}>
+            {m.id}
+            {stateNote(m.state)}
+            {scoreNote(m)}
+          </option>
+        ))}
+        {value && !chosen && <option value={value}>{value} (not offered now)</option>}
+      </select>
+      {scored?.scorecard && (
+        <span data-testid="model-scorecard" className="hidden whitespace-nowrap lg:inline" title="From the last npm run eval of this model">
+          {scoreNote(scored).replace(/^ — /, '')}
+        </span>
+      )}
+    </label>
+  );
+}

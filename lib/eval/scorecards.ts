@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ModelScorecard } from '@/lib/contract/responses';
+
+/**
+ * The eval reports kept on this machine (`npm run eval` writes eval-results/<run>/scorecard.json),
+ * read for the thread's model picker: each model's headline from the newest report that names
+ * it, by the name it was run under or by the id its server gave. Reports are files from
+ * outside: each is checked and one that is not a scorecard (or too large) is passed over.
+ */
+
+const MAX_REPORTS = 200;
+const MAX_REPORT_BYTES = 20 * 1024 * 1024;
+
+const count = z.number().int().min(0);
+const reportShape = z.object({
+  tool: z.literal('hearth-eval'),
+  finishedAt: z.string().max(100),
+  models: z.array(z.object({ name: z.string().max(500), modelId: z.string().max(500).optional() })).max(100),
+  summaries: z
+    .array(
+      z.object({
+        model: z.string().max(500),
+        runs: count,
+        met: count,
+        total: count,
+        completed: count,
+        deferralsLeft: count,
+        tokensPerSecond: z.number().finite().min(0).nullable(),
+      }),
+    )
+    .max(100),
+});
+
+type Cached = { mtimeMs: number; size: number; cards: [string, ModelScorecard][] };
+const cache = new Map<string, Cached>();
+
+function reportFiles(dir: string): string[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const files = entries.flatMap((e) =>
+    e.isDirectory() ? [path.join(dir, e.name, 'scorecard.json')] : e.name === 'scorecard.json' ? [path.join(dir, e.name)] : [],
+  );
+  return files.slice(0, MAX_REPORTS);
+}
+
+/** One report's headlines, by every name a model goes by in it (cached while the file is unchanged). */
+function cardsOf(file: string): [string, ModelScorecard][] {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return [];
+  }
+  const seen = cache.get(file);
+  if (seen && seen.mtimeMs === stat.mtimeMs && seen.size === stat.size) return seen.cards;
+  let cards: [string, ModelScorecard][] = [];
+  if (stat.isFile() && stat.size <= MAX_REPORT_BYTES) {
+    try {
+      const report = reportShape.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+      if (report.success) {
+        const { finishedAt, models, summaries } = report.data;
+        cards = summaries.flatMap((s) => {
+          const card: ModelScorecard = {
+            completed: s.completed,
+            runs: s.runs,
+            met: s.met,
+            total: s.total,
+            deferralsLeft: s.deferralsLeft,
+            tokensPerSecond: s.tokensPerSecond,
+            at: finishedAt,
+          };
+          const id = models.find((m) => m.name === s.model)?.modelId;
+          return [[s.model, card] as [string, ModelScorecard], ...(id && id !== s.model ? [[id, card] as [string, ModelScorecard]] : [])];
+        });
+      }
+    } catch {
+      // not JSON: not a report
+    }
+  }
+  cache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, cards });
+  return cards;
+}
+
+/** Every model's newest headline in the reports under `dir`. */
+export function readScorecards(dir: string): Map<string, ModelScorecard> {
+  const newest = new Map<string, ModelScorecard>();
+  for (const file of reportFiles(dir)) {
+    for (const [name, card] of cardsOf(file)) {
+      const kept = newest.get(name);
+      if (!kept || card.at > kept.at) newest.set(name, card);
+    }
+  }
+  return newest;
+}

@@ -1,0 +1,39 @@
+import 'server-only';
+import type { ModelsReport } from '@/lib/contract/responses';
+import { HearthError } from '@/lib/errors';
+import { readScorecards } from '@/lib/eval/scorecards';
+import { listModels } from '@/lib/llm/models';
+import type { Runtime } from './runtime';
+
+/**
+ * Every model the model servers of the settings in force offer (GET /api/models, the thread
+ * picker's list), each with its eval scorecard when a report on this machine has one.
+ */
+export async function availableModels({ config, settings }: Pick<Runtime, 'config' | 'settings'>): Promise<ModelsReport> {
+  const report = await listModels(
+    settings.current().modelServers.map((s) => s.url),
+    { apiKey: config.LLAMA_API_KEY },
+  );
+  const cards = readScorecards(config.HEARTH_EVAL_DIR);
+  return { ...report, models: report.models.map((m) => (cards.has(m.id) ? { ...m, scorecard: cards.get(m.id)! } : m)) };
+}
+
+/**
+ * A model a thread (or one answer) may ask for: one a server lists. Refused with its name
+ * otherwise; when no server answered, it cannot be checked, and that is said instead.
+ */
+export async function requireModel(runtime: Pick<Runtime, 'config' | 'settings'>, model: string): Promise<void> {
+  const report = await availableModels(runtime);
+  if (report.models.some((m) => m.id === model)) return;
+  if (report.models.length === 0 && report.unreachable.length > 0) {
+    throw new HearthError(
+      'model_unreachable',
+      `No model server answered, so Hearth cannot tell whether it offers "${model}": ${report.unreachable.map((u) => u.error).join('; ')}`,
+    );
+  }
+  const offered = report.models.map((m) => m.id);
+  throw new HearthError(
+    'bad_request',
+    `model: no model server offers "${model}"${offered.length ? ` (they offer ${offered.map((id) => `"${id}"`).join(', ')})` : ''}.`,
+  );
+}
