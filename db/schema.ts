@@ -176,8 +176,8 @@ export const attachments = sqliteTable(
     sha256: text('sha256').notNull(),
     /** The beginning of the file's text (what the model's context and the search index see); the whole text is on disk. */
     text: text('text').notNull(),
-    /** How the text was read: the file itself ('text'), or extracted from a PDF or Word file (kept beside it as .txt); an image has none. */
-    kind: text('kind', { enum: ['text', 'pdf', 'docx', 'image'] })
+    /** How the text was read: the file itself ('text'), or extracted from a PDF, Word file or spreadsheet (kept beside it as .txt); an image has none. */
+    kind: text('kind', { enum: ['text', 'pdf', 'docx', 'image', 'sheet'] })
       .notNull()
       .default('text'),
     /** The whole text's length in characters and lines (the context says when it shows less). */

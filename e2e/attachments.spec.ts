@@ -32,6 +32,8 @@ test('a file Hearth cannot read is refused with a clear message', async ({ page 
     .getByTestId('file-input')
     .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]) });
   await expect(page.getByTestId('notice')).toContainText('photo.png');
-  await expect(page.getByTestId('notice')).toContainText('reads text, code, logs, PDF and Word');
+  await expect(page.getByTestId('notice')).toContainText(
+    'reads text, code, logs, tables (CSV, TSV, Excel .xlsx, OpenDocument .ods), PDF and Word',
+  );
   await expect(page.getByTestId('pending-attachment')).toHaveCount(0);
 });

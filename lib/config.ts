@@ -124,6 +124,8 @@ const configSchema = z.object({
   HEARTH_MCP_CONFIG: z.preprocess(emptyToUndefined, z.string().max(4000).optional()),
   /** How long a tool call that asks first waits for the user before it counts as denied, in seconds. */
   HEARTH_APPROVAL_TIMEOUT_S: positiveInt(86_400).default(600),
+  /** How long one query over an attached table may run before it is stopped (query_table). */
+  HEARTH_TABLE_QUERY_MS: positiveInt(600_000).default(10_000),
   /** Thinking models: "default" leaves it to the model and the server; "on" or "off" asks for it (each thread may choose). */
   HEARTH_THINKING: z.enum(['default', 'on', 'off']).default('default'),
   /** "true": earlier answers go back to the model with their thinking (most templates leave it out anyway). */

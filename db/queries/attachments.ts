@@ -47,7 +47,7 @@ export function attachmentQueries(db: Db) {
       size: number;
       sha256: string;
       text: string;
-      kind?: 'text' | 'pdf' | 'docx' | 'image';
+      kind?: FileKind;
       chars?: number;
       lines?: number;
       width?: number | null;

@@ -67,6 +67,24 @@ function decideReply(req: DoubleRequest): DoubleReply {
       probs: { key: 'is_arithmetic', values: yes ? { true: 0.97, false: 0.03 } : { true: 0.02, false: 0.98 } },
     };
   }
+  // Program-decided figures over an attached table: a figure word asks for one; the plan sums the first decimal column.
+  if ('asks_figure' in props) {
+    const message = lastUser.split('The message:\n').at(-1) ?? '';
+    const yes = /\b(total|how much|how many|sum|average|count|spent|spend)\b/i.test(message);
+    return {
+      content: JSON.stringify({ asks_figure: yes }),
+      probs: { key: 'asks_figure', values: yes ? { true: 0.95, false: 0.05 } : { true: 0.03, false: 0.97 } },
+    };
+  }
+  if ('sql' in props && 'attachment_id' in props) {
+    const system = text(req.messages[0]?.content);
+    const column =
+      system.match(/columns .*?(\w+|"[^"]+") \(decimal/)?.[1] ?? system.match(/columns .*?(\w+|"[^"]+") \(integer/)?.[1] ?? '*';
+    const average = /\baverage\b/i.test(q);
+    const counting = /\bhow many\b|\bcount\b/i.test(q);
+    const sql = counting ? 'SELECT count(*) FROM data' : `SELECT ${average ? 'avg' : 'sum'}(${column}) FROM data`;
+    return { content: JSON.stringify({ attachment_id: props.attachment_id.enum?.[0] ?? '', sql }) };
+  }
   if ('expression' in props) {
     const runs =
       q
@@ -126,6 +144,11 @@ function summariseToolResult(name: string, raw: string): string {
   if (typeof d.forgotten === 'string') return `Done: I've forgotten that ${lowerFirst(d.forgotten)}`;
   if (typeof d.iso === 'string') return `It is ${String(d.local ?? d.iso)} (${String(d.timezone ?? '')}).`;
   if (typeof d.text === 'string') return `The page says: ${d.text.slice(0, 200)}`;
+  if (Array.isArray(d.rows) && Array.isArray(d.columns))
+    return `From ${String(d.file)}: ${(d.rows as unknown[][])
+      .slice(0, 10)
+      .map((r) => r.join(' | '))
+      .join('; ')} (${String(d.total_rows)} rows).`;
   return `The ${name} tool returned: ${raw.slice(0, 200)}`;
 }
 
@@ -212,13 +235,21 @@ export function persona(req: DoubleRequest): DoubleReply {
     .join('\n')
     .match(/The exact result is (\S+) \(plan: ([^)]*)\)/);
   if (exact) return { content: `The answer is **${exact[1]}** (computed exactly as ${exact[2]}).` };
+  const queried = req.messages
+    .map((m) => text(m.content))
+    .join('\n')
+    .match(/The exact result, computed by the program from (.+?) with ([\s\S]+?), is:\n([\s\S]+?)\nIt was computed/);
+  if (queried) {
+    const figure = queried[3].split(' = ').at(-1)!.trim();
+    return { content: `The total is **${figure}**, computed by Hearth over every row of ${queried[1]}.` };
+  }
 
   if (last?.role === 'tool' || req.messages.some((m) => m.role === 'tool')) {
     const toolMsgs = req.messages.filter((m) => m.role === 'tool');
     const calls = req.messages.flatMap((m) => (m.tool_calls as { function: { name: string } }[] | undefined) ?? []);
     const name = calls.at(-1)?.function.name ?? 'tool';
     const lastResult = text(toolMsgs.at(-1)?.content);
-    if (req.toolChoice !== 'required') return { content: summariseToolResult(name, lastResult) };
+    if (req.toolChoice !== 'required') return { content: summariseToolResult(name, lastResult, q) };
   }
 
   if (req.toolChoice === 'required' && toolNames.length > 0) {

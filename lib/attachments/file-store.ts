@@ -11,13 +11,14 @@ import { Readable } from 'node:stream';
  * Uploads, the tools, the download route, export, import and deletion all go through it.
  */
 
-export type FileKind = 'text' | 'pdf' | 'docx' | 'image';
+/** sheet: a spreadsheet (XLSX, ODS) or a CSV not in UTF-8, whose text is extracted (and which is a table). */
+export type FileKind = 'text' | 'pdf' | 'docx' | 'image' | 'sheet';
 
 /** A stored file's bytes as they came, or the whole text read from them. */
 export type FilePart = 'original' | 'text';
 
 /** Whether a file's text was extracted from it and is kept beside it as <sha256>.txt. */
-export const hasExtractedText = (kind: FileKind) => kind === 'pdf' || kind === 'docx';
+export const hasExtractedText = (kind: FileKind) => kind === 'pdf' || kind === 'docx' || kind === 'sheet';
 
 /** A stored file opened for reading: its size as it is now, and a descriptor the caller closes or streams. */
 export type OpenedFile = { fd: number; size: number };
@@ -47,6 +48,15 @@ export class FileStore {
     if (!SHA256.test(sha256)) return null;
     const original = path.join(this.root, sha256.slice(0, 2), sha256);
     return part === 'text' && hasExtractedText(kind) ? `${original}.txt` : original;
+  }
+
+  /**
+   * Where a file's table is kept once it was read as one (lib/tables): its SQLite file and what
+   * it holds (tables, columns, types, first rows), beside the file under the same hash.
+   */
+  tablePaths(sha256: string): { db: string; meta: string } {
+    const original = this.pathOf(sha256);
+    return { db: `${original}.table.db`, meta: `${original}.table.json` };
   }
 
   /** Where a file's whole text is (for the tools that read it line by line). */
@@ -164,6 +174,8 @@ export class FileStore {
       if (original === null || stillReferenced(sha)) continue;
       fs.rmSync(original, { force: true });
       fs.rmSync(`${original}.txt`, { force: true });
+      fs.rmSync(`${original}.table.db`, { force: true });
+      fs.rmSync(`${original}.table.json`, { force: true });
     }
   }
 }

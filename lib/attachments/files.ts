@@ -8,6 +8,8 @@ import { DOCX_MIME, docxText, pdfText } from './extract';
 import { ATTACHABLE_IMAGE_TYPES, imageType, prepareImage } from './image';
 import type { FileKind, FileStore } from './file-store';
 import { cleanMimeType } from './mime';
+import { ensureTable } from '@/lib/tables/attached';
+import { tableFormat } from '@/lib/tables/tables';
 
 /**
  * Receiving an attached file into the file store (file-store.ts), named by the SHA-256 of its
@@ -108,17 +110,42 @@ function sniffKind(first: Uint8Array, name: string, mime: string): FileKind | 'z
   if (image) return ATTACHABLE_IMAGE_TYPES.has(image) ? 'image' : 'other-image';
   const head = Buffer.from(first.subarray(0, 5)).toString('latin1');
   if (head === '%PDF-') return 'pdf';
+  const table = tableFormat(name, mime);
   if (first[0] === 0x50 && first[1] === 0x4b && first[2] === 0x03 && first[3] === 0x04) {
+    if (table === 'xlsx' || table === 'ods') return 'sheet';
     return mime === DOCX_MIME || name.toLowerCase().endsWith('.docx') ? 'docx' : 'zip';
   }
+  // A CSV in UTF-16 (Excel's "Unicode text"): its text is read out, as a spreadsheet's is.
+  if (table === 'csv' && ((first[0] === 0xff && first[1] === 0xfe) || (first[0] === 0xfe && first[1] === 0xff))) return 'sheet';
   return 'text';
+}
+
+/** A spreadsheet's type as the page and the downloads name it, by what it is. */
+function sheetMime(name: string, mime: string): string {
+  const format = tableFormat(name, mime);
+  return format === 'xlsx'
+    ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+    : format === 'ods'
+      ? 'application/vnd.oasis.opendocument.spreadsheet'
+      : name.toLowerCase().endsWith('.tsv')
+        ? 'text/tab-separated-values'
+        : 'text/csv';
+}
+
+/** A text file's beginning, characters and lines, read as it streams (a spreadsheet's extracted text can be large). */
+async function describeTextFile(file: string): Promise<{ prefix: string; chars: number; lines: number }> {
+  const sniffer = new TextSniffer();
+  for await (const chunk of fs.createReadStream(file)) sniffer.push(chunk as Buffer);
+  sniffer.end();
+  return { prefix: normalisePrefix(sniffer.prefix), chars: sniffer.chars, lines: sniffer.lines };
 }
 
 const IMAGE_NAME = /\.(png|jpe?g|webp|gif|avif|heic|bmp|tiff?)$/i;
 // SVG is text (its source can be read and asked about), not an image here.
 const claimsImage = (name: string, mime: string) => IMAGE_NAME.test(name) || /^image\/(?!svg)/i.test(mime);
 
-const READS = 'Hearth reads text, code, logs, PDF and Word (.docx) files, and PNG, JPEG, WebP and GIF images.';
+const READS =
+  'Hearth reads text, code, logs, tables (CSV, TSV, Excel .xlsx, OpenDocument .ods), PDF and Word (.docx) files, and PNG, JPEG, WebP and GIF images.';
 
 /**
  * Receives one file from a multipart body (field "file") and stores it. Refuses, with the
@@ -156,23 +183,84 @@ export async function receiveUpload(args: {
     if (parsed.status === 'rejected') throw new HearthError('bad_request', 'The upload could not be read as a form.');
     if (!upload.file) throw new HearthError('bad_request', 'file: missing (send the file in a field called "file").');
     const file = await upload.file;
-    if (file.kind === 'image') {
-      const image = await storeImage(files, tmp, withoutSniffer(file));
-      fs.rmSync(tmp, { force: true });
-      return image;
-    }
-    // A document is read before it is kept: one refused as unreadable or too large leaves nothing behind.
-    const text = file.kind === 'text' ? null : await (file.kind === 'pdf' ? pdfText : docxText)(new Uint8Array(fs.readFileSync(tmp)));
-    files.place(tmp, file.sha256);
-    if (text === null) {
-      const { sniffer } = file;
-      return { ...withoutSniffer(file), prefix: normalisePrefix(sniffer.prefix), chars: sniffer.chars, lines: sniffer.lines };
-    }
-    files.write(file.sha256, text, 'text', file.kind);
-    return { ...withoutSniffer(file), ...describeText(text) };
+    const { kind } = file;
+    if (kind === 'zip') return { kind: 'zip', name: file.name, size: file.size, path: tmp };
+    return await keep(files, tmp, { ...file, kind });
   } catch (err) {
     fs.rmSync(tmp, { force: true });
     throw err;
+  }
+}
+
+/** An archive taken whole (receiveUpload with `archives`): where it is until the caller removes it. */
+export type ReceivedArchive = { kind: 'zip'; name: string; size: number; path: string };
+
+/**
+ * One file from bytes already in memory (a file out of an archive), received as an upload is:
+ * checked, stored, its text extracted. Refused with the same errors.
+ */
+export async function receiveBytes(args: { bytes: Buffer; name: string; files: FileStore; limits: UploadLimits }): Promise<ReceivedFile> {
+  const { files, limits } = args;
+  const name = cleanName(args.name);
+  if (args.bytes.length > limits.maxTextBytes)
+    throw new HearthError('too_large', `${name} is larger than ${Math.round(limits.maxTextBytes / 1024 / 1024)} MB.`);
+  const tmp = files.tempPath();
+  try {
+    const file = await storeStream(Readable.from([args.bytes]), { name, mime: '', tmp, limits });
+    const { kind } = file;
+    if (kind === 'zip') throw new HearthError('unsupported_type', `${name} is an archive inside an archive.`);
+    return await keep(files, tmp, { ...file, kind });
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** A received file kept: an image as prepared, a spreadsheet with its table, a document with its text beside it. */
+async function keep(
+  files: FileStore,
+  tmp: string,
+  file: Omit<ReceivedFile, 'prefix' | 'chars' | 'lines'> & { sniffer: TextSniffer },
+): Promise<ReceivedFile> {
+  if (file.kind === 'image') {
+    const image = await storeImage(files, tmp, withoutSniffer(file));
+    fs.rmSync(tmp, { force: true });
+    return image;
+  }
+  if (file.kind === 'sheet') return await storeSheet(files, tmp, withoutSniffer(file));
+  // A document is read before it is kept: one refused as unreadable or too large leaves nothing behind.
+  const text = file.kind === 'text' ? null : await (file.kind === 'pdf' ? pdfText : docxText)(new Uint8Array(fs.readFileSync(tmp)));
+  files.place(tmp, file.sha256);
+  // A CSV or TSV is read into its table now, once; one that is no table stays a text file.
+  if (file.kind === 'text' && tableFormat(file.name, file.mime) === 'csv') await ensureTable(files, { ...file, kind: 'text' });
+  if (text === null) {
+    const { sniffer } = file;
+    return { ...withoutSniffer(file), prefix: normalisePrefix(sniffer.prefix), chars: sniffer.chars, lines: sniffer.lines };
+  }
+  files.write(file.sha256, text, 'text', file.kind);
+  return { ...withoutSniffer(file), ...describeText(text) };
+}
+
+/**
+ * A spreadsheet (or a CSV not in UTF-8) is read into its table before it is kept, its text
+ * extracted beside it; one that cannot be read is refused with the reason, and nothing kept.
+ */
+async function storeSheet(
+  files: FileStore,
+  uploaded: string,
+  file: Omit<ReceivedFile, 'prefix' | 'chars' | 'lines'>,
+): Promise<ReceivedFile> {
+  const textTmp = files.tempPath('text-');
+  try {
+    const table = await ensureTable(files, { ...file, kind: 'sheet' }, { source: uploaded, textOut: textTmp }).catch((err: unknown) => {
+      throw new HearthError('unsupported_type', `${file.name} could not be read as a table (${(err as Error).message}).`);
+    });
+    if (!table) throw new HearthError('unsupported_type', `${file.name} could not be read as a table.`);
+    files.place(uploaded, file.sha256);
+    if (fs.existsSync(textTmp)) files.place(textTmp, file.sha256, 'text', 'sheet');
+    return { ...file, ...(await describeTextFile(files.textPathOf({ sha256: file.sha256, kind: 'sheet' }))) };
+  } finally {
+    fs.rmSync(textTmp, { force: true });
   }
 }
 
@@ -225,6 +313,8 @@ function storeStream(
   let size = 0;
   let kind: FileKind | 'zip' | null = null;
   let failure: unknown = null;
+  // A CSV that turns out not to be UTF-8 (Excel on Windows writes Windows-1252) is read as a table, its text decoded.
+  const csv = tableFormat(name, mime) === 'csv';
   const tooLarge = (max: number) => new HearthError('too_large', `${name} is larger than ${Math.round(max / 1024 / 1024)} MB.`);
   const unreadable = (what = 'not a file Hearth can read') => new HearthError('unsupported_type', `${name} is ${what}. ${READS}`);
   const fail = (err: unknown) => {
@@ -264,8 +354,9 @@ function storeStream(
     stream.on('error', (err) => fail(err));
     stream.on('end', () => {
       if (failure) return reject(failure);
-      const fileKind: FileKind = kind === null ? 'text' : (kind as FileKind);
+      let fileKind: FileKind | 'zip' = kind === null ? 'text' : kind;
       if (fileKind === 'text') sniffer.end();
+      if (fileKind === 'text' && !sniffer.isText && csv) fileKind = 'sheet';
       if (fileKind === 'text' && !sniffer.isText) {
         out.destroy();
         return reject(unreadable());
@@ -277,11 +368,13 @@ function storeStream(
             ? 'application/pdf'
             : fileKind === 'docx'
               ? DOCX_MIME
-              : fileKind === 'image'
-                ? 'image/*'
-                : mime.startsWith('text/') || mime.includes('json') || mime.includes('xml')
-                  ? cleanMimeType(mime, 'text/plain')
-                  : 'text/plain';
+              : fileKind === 'sheet'
+                ? sheetMime(name, mime)
+                : fileKind === 'image'
+                  ? 'image/*'
+                  : mime.startsWith('text/') || mime.includes('json') || mime.includes('xml')
+                    ? cleanMimeType(mime, 'text/plain')
+                    : 'text/plain';
         resolve({ name, mime: declared, size, sha256: hash.digest('hex'), kind: fileKind, sniffer });
       });
     });

@@ -12,6 +12,8 @@ const QUESTIONS: Record<string, Record<string, string>> = {
   freshness: { needs_fresh: 'Needs current information', query: 'Would look up' },
   verdict: { verdict: 'Answers the question', query: 'Still to look up' },
   arithmetic: { is_arithmetic: 'Arithmetic to compute exactly', expression: 'Computed as' },
+  deferral_classifier: { is_deferral: 'Reads as a deferral (Hearth’s classifier)', outcome: 'So' },
+  table_figure: { asks_figure: 'Asks for a figure from the table' },
 };
 
 const CHOICES: Record<string, string> = { answered: 'yes', research: 'no, it needs a search' };

@@ -46,6 +46,8 @@ export function toolDoing(call: Pick<LiveToolCall, 'name' | 'arguments'>, done =
     case 'read_attachment':
     case 'grep_attachment':
       return say('Reading the attached file', 'Read the attached file');
+    case 'query_table':
+      return say('Computing over the attached table', 'Computed over the attached table');
     default:
       return `${say('Using', 'Used')} ${call.name}`;
   }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { arithmeticStep } from './arithmetic';
+import { tableFigureStep } from './query-first';
 import { freshnessStep, verdictStep } from './gate';
 import * as prompts from './prompts';
 
@@ -21,6 +22,12 @@ function said(): string {
     ['VERDICT_SYSTEM', prompts.VERDICT_SYSTEM],
     ['ARITHMETIC_SYSTEM', prompts.ARITHMETIC_SYSTEM],
     ['PLAN_SYSTEM', prompts.PLAN_SYSTEM],
+    ['TABLE_FIGURE_SYSTEM', prompts.TABLE_FIGURE_SYSTEM],
+    ['TABLE_PLAN_SYSTEM', prompts.TABLE_PLAN_SYSTEM],
+    [
+      'tableResultNote',
+      prompts.tableResultNote('sum(amount) = 1234.56', "SELECT sum(amount) FROM data WHERE category = 'groceries'", 'statement.csv'),
+    ],
     ['LAST_ROUND_NOTE', prompts.LAST_ROUND_NOTE],
     ['TOOLS_OFF_NOTE', prompts.TOOLS_OFF_NOTE],
     ['NO_RESEARCH_NUDGE', prompts.NO_RESEARCH_NUDGE],

@@ -98,6 +98,15 @@ export function exactResultNote(result: string, expression: string): string {
   return `[Hearth] The exact result is ${result} (plan: ${expression}). It was computed by the program, not by you: state this number as the answer.`;
 }
 
+/** The answering round's note once the program ran the planned query over an attached table. */
+export function tableResultNote(result: string, sql: string, file: string): string {
+  return `[Hearth] The exact result, computed by the program from ${file} with ${sql}, is:\n${result}\nIt was computed over every row, not by you: state these figures as the answer.`;
+}
+
+export const TABLE_FIGURE_SYSTEM = `Decide whether the user's message asks for a figure computed from the rows of an attached table: a total, a sum, a count, an average, a largest or smallest value, a figure per group (per month, per category), or how much was spent or earned. asks_figure is false when the message asks what the table is about, asks to explain, rewrite or summarise it in words, or asks about something else.`;
+
+export const TABLE_PLAN_SYSTEM = `Write one SQLite SELECT query that computes what the user asks from the attached table below. Use only the tables and columns listed; put a column or table name in double quotes when it has spaces, capitals or other characters; dates are text in the form YYYY-MM-DD (use strftime or substr for months and years); compare text case-insensitively with lower() or LIKE. Return only what answers the question (a single figure, or a few rows per group). Do not compute anything yourself.`;
+
 export const FRESHNESS_SYSTEM = `Decide whether answering the user's question correctly needs information you could not have from training alone, because it changes over time or has happened recently.
 
 needs_fresh is true when the question touches news, current events, prices, markets, scores, odds, fixtures, schedules, opening or closing hours, weather, or what is happening now. It is true whenever the question carries a time word like today, tonight, this weekend, yesterday, this week, right now, currently or latest, even if the subject sounds ordinary.

@@ -6,9 +6,12 @@ import type { ThinkingMode } from '@/lib/llm/thinking';
 import type { ChatMessage, ModelClient } from '@/lib/llm/types';
 import type { ToolRegistry } from '@/lib/tools/registry';
 import type { ToolDeps } from '@/lib/tools/types';
+import type { AttachedTableRef } from '@/lib/tables/tables';
 import { looksLikeArithmetic } from './arithmetic';
 import { DEFAULT_BUDGET, TurnBudget, type BudgetLimits } from './budget';
 import { calculateFirst } from './calculate-first';
+import type { Classifier } from './classifier';
+import { mayAskFigure, queryFirst } from './query-first';
 import { askFreshness, checkDraft } from './check-draft';
 import type { Findings } from './compiled';
 import { answerWithoutTools } from './final-answer';
@@ -77,6 +80,10 @@ export type EngineDeps = {
   thinking?: ThinkingMode;
   /** The model sees images (the server has a projector): images tools give back are sent as image parts. */
   vision?: boolean;
+  /** The tables attached on the question's branch, newest first: a question for a figure from one is answered by a planned query. */
+  tables?: AttachedTableRef[];
+  /** The gate's classifier; the shipped one by default (lib/engine/classifier.ts). */
+  classifier?: Classifier;
   /** The user's answer to a call that asks first (see TurnIO.approve). */
   awaitApproval?: (request: { callId: string; server: string; tool: string }, signal: AbortSignal) => Promise<ApprovalAnswer>;
   config?: Partial<EngineConfig>;
@@ -105,7 +112,15 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
   };
 
   try {
-    if (looksLikeArithmetic(input.question)) {
+    const tables = deps.tables ?? [];
+    if (mayAskFigure(input.question, tables)) {
+      const queried = await queryFirst(io, input.question, context, tables, deps.toolDeps);
+      if (queried) {
+        findings.forGate.push(queried.forGate);
+        turnMessages.push(queried.note);
+      }
+    }
+    if (!turnMessages.length && looksLikeArithmetic(input.question)) {
       const calculated = await calculateFirst(io, input.question, context);
       if (calculated) {
         findings.calculation = calculated.calculation;

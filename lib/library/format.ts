@@ -227,7 +227,7 @@ export const recordSchema = z.discriminatedUnion('type', [
       size: z.number().int().min(0),
       sha256,
       text: text(10_000_000),
-      kind: z.enum(['text', 'pdf', 'docx', 'image']),
+      kind: z.enum(['text', 'pdf', 'docx', 'image', 'sheet']),
       chars: z.number().int().min(0),
       lines: z.number().int().min(0),
       width: z.number().int().min(1).max(100_000).nullable().optional(),

@@ -1,11 +1,13 @@
 import 'server-only';
-import { FileStore } from '@/lib/attachments/file-store';
+import { FileStore, type FileKind } from '@/lib/attachments/file-store';
+import { ensureTable } from '@/lib/tables/attached';
 import { getDb } from '@/db';
 import { createAuth, type Auth } from '@/lib/auth/auth';
 import { installAuthGate } from '@/lib/auth/gate';
 import { createStore, type Store } from '@/db/store';
 import { getConfig, type Config } from '@/lib/config';
 import { createLlamaClient } from '@/lib/llm/client';
+import { modelLoadState } from '@/lib/llm/models';
 import { ModelPool } from '@/lib/llm/pool';
 import type { ModelClient } from '@/lib/llm/types';
 import { createHostGuard } from '@/lib/tools/politeness';
@@ -160,6 +162,7 @@ export function buildRuntime(
             log,
           })
         : undefined,
+    tableOf: (file) => ensureTable(files, { ...file, kind: file.kind as FileKind }),
     imageData: ({ sha256, mime }) => {
       const bytes = files.read(sha256);
       return bytes ? `data:${mime};base64,${bytes.toString('base64')}` : undefined;

@@ -8,7 +8,9 @@ import { runTurn, type EngineConfig } from '@/lib/engine/turn';
 import type { ThinkingMode } from '@/lib/llm/thinking';
 import type { ChatRequest, ModelClient } from '@/lib/llm/types';
 import { createToolRegistry } from '@/lib/tools/registry';
-import { defineTool, ToolError, type Tool } from '@/lib/tools/types';
+import { defineTool, ToolError, type Tool, type ToolDeps } from '@/lib/tools/types';
+import type { AttachedTableRef } from '@/lib/tables/tables';
+import type { Classifier } from '@/lib/engine/classifier';
 import { decideBy, scriptedModel, type ScriptedModel, type ScriptedReply } from './scripted-model';
 
 /**
@@ -77,6 +79,19 @@ export type TurnSetup = {
   thinking?: ThinkingMode;
   /** The model sees images. */
   vision?: boolean;
+  /** Tables attached on the branch, and what the tools' deps add (an attachment's table). */
+  tables?: AttachedTableRef[];
+  toolDeps?: Partial<ToolDeps>;
+  /** The gate's classifier (default: the shipped one). */
+  classifier?: Classifier;
+};
+
+/** A classifier that is never sure, so the verdict decides every draft (tests of what the verdict is given). */
+export const UNSURE_CLASSIFIER: Classifier = {
+  version: 'always unsure',
+  thresholds: { deferral: 0.5, answer: 0 },
+  score: () => 0.3,
+  judge: () => ({ outcome: 'unsure', p: 0.3 }),
 };
 
 export async function runScriptedTurn(setup: TurnSetup) {
@@ -113,7 +128,7 @@ export async function runScriptedTurn(setup: TurnSetup) {
     {
       model: setup.wrapModel ? setup.wrapModel(model) : model,
       tools,
-      toolDeps: { now: () => 0, timezone: 'UTC', threadId: 'th1' },
+      toolDeps: { now: () => 0, timezone: 'UTC', threadId: 'th1', ...setup.toolDeps },
       context,
       steps,
       emit: (e) => events.push(e),
@@ -123,6 +138,8 @@ export async function runScriptedTurn(setup: TurnSetup) {
       parallelSideCalls: setup.parallelSideCalls ?? true,
       thinking: setup.thinking,
       vision: setup.vision,
+      tables: setup.tables,
+      classifier: setup.classifier,
       config: setup.config,
     },
   );

@@ -32,13 +32,22 @@ test('remember only with a memory; tools left out are gone, and research with we
   const store = freshStore();
   const names = (set: ReturnType<typeof createToolSet>) => set.registry.tools.map((t) => t.name).sort();
   const plain = createToolSet({ config: parseConfig({}), store, now: () => 0 });
-  assert.deepEqual(names(plain), ['calculator', 'fetch_url', 'grep_attachment', 'now', 'read_attachment', 'search_conversations']);
+  assert.deepEqual(names(plain), [
+    'calculator',
+    'fetch_url',
+    'grep_attachment',
+    'now',
+    'query_table',
+    'read_attachment',
+    'search_conversations',
+  ]);
   const full = createToolSet({ config: parseConfig({ SEARXNG_URL: SEARX }), store, now: () => 0, memory });
   assert.deepEqual(names(full), [
     'calculator',
     'fetch_url',
     'grep_attachment',
     'now',
+    'query_table',
     'read_attachment',
     'remember',
     'search_conversations',

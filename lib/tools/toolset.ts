@@ -1,6 +1,8 @@
 import { pdfText } from '@/lib/attachments/extract';
 import { FileStore, type FileKind } from '@/lib/attachments/file-store';
 import { grepAttachmentTool, readAttachmentTool } from './attachments';
+import { queryTableTool } from './query-table';
+import { ensureTable } from '@/lib/tables/attached';
 import type { Config } from '@/lib/config';
 import { calculatorTool } from './calculator';
 import { nowTool } from './now';
@@ -52,7 +54,7 @@ export type ToolStore = HostStore &
     attachmentOfThread(args: {
       id: string;
       threadId: string;
-    }): { name: string; sha256: string; kind: FileKind; text: string; chars: number; lines: number } | undefined;
+    }): { name: string; mime: string; sha256: string; kind: FileKind; text: string; chars: number; lines: number } | undefined;
   };
 
 /** What the model reads of each earlier message found. */
@@ -110,11 +112,20 @@ export function createToolSet({
       timezone: config.HEARTH_TIMEZONE,
       threadId,
       memory,
+      documents: documents?.(threadId),
       attachmentText: (id) => {
         const a = store.attachmentOfThread({ id, threadId });
         if (!a) return undefined;
         const onDisk = files.has(a.sha256, 'text', a.kind) ? files.textPathOf(a) : null;
         return { name: a.name, path: onDisk, text: a.text, chars: a.chars, lines: a.lines };
+      },
+      attachmentTable: async (id) => {
+        const a = store.attachmentOfThread({ id, threadId });
+        if (!a) return undefined;
+        const meta = await ensureTable(files, { sha256: a.sha256, name: a.name, mime: a.mime, kind: a.kind });
+        return meta
+          ? { name: a.name, db: files.tablePaths(a.sha256).db, meta, queryMs: config.HEARTH_TABLE_QUERY_MS }
+          : { name: a.name, db: null, meta: null };
       },
       searchConversations: ({ query, limit, excludeThreadId }) => {
         const search = (anyWord: boolean) =>

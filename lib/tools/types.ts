@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { brand, isBranded } from '@/lib/errors';
+import type { AttachedTable } from './query-table';
+import type { DocumentSearch } from './search-documents';
 
 /**
  * A tool: a name, a description written for a small model, zod parameters (sent as JSON

@@ -14,7 +14,7 @@ import { factsUsed } from '@/lib/memory/facts';
 import { compactEvents, expandEvent, fromStored, toStored, type StoredCompact } from './compact';
 import type { BackgroundTitles } from './titles';
 import type { ToolSet } from '@/lib/tools/toolset';
-import { assembleContext, type ContextStore, type TurnIdentity } from './turn-context';
+import { assembleContext, type ContextRequest, type ContextStore, type TurnIdentity } from './turn-context';
 
 /**
  * Turns run detached from the HTTP request that started them. Every event is written to
@@ -114,6 +114,8 @@ export type RegistryOptions = {
   thinking?: () => { mode: ThinkingMode; inHistory: boolean };
   /** A stored image as a data URL, for a server that sees images (the runtime reads it from DATA_DIR). */
   imageData?: (file: { sha256: string; mime: string }) => string | undefined;
+  /** An attached file's table, read into one the first time a turn needs it (lib/tables/attached.ts). */
+  tableOf?: ContextRequest['tableOf'];
   log?: (message: string) => void;
 };
 
@@ -456,6 +458,7 @@ export class TurnRegistry {
       // The history window fits the context of the server this turn runs on.
       historyChars: this.options.historyChars ?? historyCharsFor(lease.contextSize ?? DEFAULT_CONTEXT_TOKENS),
       imageData: this.options.imageData,
+      tableOf: this.options.tableOf,
       thinking: this.options.thinking?.(),
     });
     const steps = new StepLedger(ids.steps, (step) => store.appendStep({ turnId: live.turnId, ...step, now: this.now() }));
@@ -475,6 +478,7 @@ export class TurnRegistry {
         now: this.now,
         signal: live.abort.signal,
         researchAvailable: tools.researchAvailable,
+        tables,
         config: this.options.engine?.(),
       },
     );

@@ -8,6 +8,7 @@ import type { ThinkingMode } from '@/lib/llm/thinking';
 import { factsFor, renderStandingFacts } from '@/lib/memory/facts';
 import { MessageTree } from '@/lib/threads/tree';
 import type { ToolSet } from '@/lib/tools/toolset';
+import type { AttachedTableRef, TableMeta } from '@/lib/tables/tables';
 
 /**
  * The model's context for one turn, put together from what is stored: who the assistant and
@@ -95,6 +96,8 @@ export type ContextRequest = {
   historyChars: number;
   /** A stored image as a data URL, for a server that sees images. */
   imageData?: (file: { sha256: string; mime: string }) => string | undefined;
+  /** An attached file's table (read into one the first time): what it holds; null when it is none. */
+  tableOf?: (file: { sha256: string; name: string; mime: string; kind: string }) => Promise<TableMeta | null>;
   /** Thinking as the Settings page asks it: the default mode (a thread may choose its own), and whether earlier answers go back with theirs. */
   thinking?: { mode: ThinkingMode; inHistory: boolean };
 };
@@ -110,13 +113,23 @@ export type TurnContext = {
   tools: ToolSet;
   /** The memory facts the model was given this turn (standing and recalled). */
   facts: { id: string; text: string }[];
+  /** The tables attached on the question's branch, newest first (program-decided queries, lib/engine/query-first.ts). */
+  tables: AttachedTableRef[];
 };
 
-/** The files of each message of the thread, images as themselves where the server sees them. */
-function filesByMessage({ store, threadId, lease, imageData }: ContextRequest): Map<string, AttachedFile[]> {
+/** The files of each message of the thread, images as themselves where the server sees them, tables with what they hold. */
+async function filesByMessage({ store, threadId, lease, imageData, tableOf }: ContextRequest): Promise<Map<string, AttachedFile[]>> {
   const files = new Map<string, AttachedFile[]>();
   for (const a of store.attachmentsOfThread({ threadId })) {
     if (!a.messageId) continue;
+    const table =
+      tableOf && a.sha256 && a.kind !== 'image'
+        ? await tableOf({ sha256: a.sha256, name: a.name, mime: a.mime, kind: a.kind ?? 'text' })
+        : null;
+    if (table) {
+      files.set(a.messageId, [...(files.get(a.messageId) ?? []), { ...a, table }]);
+      continue;
+    }
     // An image goes to the model as itself when its server sees images, else as a line saying it cannot.
     const file: AttachedFile =
       a.kind === 'image' && a.width && a.height
@@ -148,7 +161,12 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
   // A message without a turn adds null, which matches nothing: checks without a turn are kept anyway.
   const onPath = new Set<string | null>(path.map((m) => m.turnId));
   onPath.add(turnId);
-  const files = filesByMessage(request);
+  const files = await filesByMessage(request);
+  // The tables attached on this branch, the newest first: the ones a question about "the statement" means.
+  const tables = path
+    .flatMap((m) => files.get(m.id) ?? [])
+    .flatMap((f) => (f.table && f.id ? [{ attachmentId: f.id, name: f.name, meta: f.table }] : []))
+    .reverse();
   const thinkingOf = request.thinking?.inHistory
     ? store.answerThinkingOf({ turnIds: path.flatMap((m) => (m.role === 'assistant' && m.turnId ? [m.turnId] : [])) })
     : new Map<string, string>();
@@ -202,6 +220,7 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
     earlierAnswers,
     thinking: thread.thinking ?? request.thinking?.mode ?? 'default',
     tools,
+    tables,
     // what the model was told of the user this turn: the answer says which of it it drew on
     facts: [...facts.standing, ...facts.recalled],
   };
