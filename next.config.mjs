@@ -18,7 +18,7 @@ const apiSecurityPolicy = "default-src 'none'; frame-ancestors 'none'; sandbox";
 const nextConfig = {
   // Native and heavy server packages stay outside the bundle (better-sqlite3 is on Next's
   // default list already; naming it documents intent).
-  serverExternalPackages: ['better-sqlite3', 'linkedom', '@mozilla/readability', 'undici'],
+  serverExternalPackages: ['better-sqlite3', 'sqlite-vec', 'linkedom', '@mozilla/readability', 'undici'],
   poweredByHeader: false,
   experimental: {
     // On a path the proxy runs on, Next buffers the request body up to this. The proxy runs

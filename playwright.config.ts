@@ -47,8 +47,14 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `npx tsx e2e/double/cli.ts --port ${LLAMA_PORT} --searx-port ${SEARX_PORT}`,
+      command: `npx tsx e2e/double/cli.ts --port ${LLAMA_PORT} --searx-port ${SEARX_PORT} --embeddings 64`,
       url: `http://127.0.0.1:${LLAMA_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: 'npx tsx e2e/double/cli.ts --port 18081 --router qwen3-4b,qwen3-30b-a3b',
+      url: 'http://127.0.0.1:18081/health',
       reuseExistingServer: false,
       timeout: 30_000,
     },

@@ -3,9 +3,33 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import fs from 'node:fs';
 import path from 'node:path';
+import * as sqliteVec from 'sqlite-vec';
 import * as schema from './schema';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+/**
+ * Loads sqlite-vec (the vector search of knowledge collections) into a connection; false where
+ * its prebuilt extension is missing for this platform: collections then search by words alone.
+ */
+function loadVectorSearch(sqlite: Database.Database): boolean {
+  try {
+    sqliteVec.load(sqlite);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a connection has sqlite-vec (asked of the connection itself: Next's bundles each have their own copy of this module). */
+export function hasVectorSearch(sqlite: Database.Database): boolean {
+  try {
+    sqlite.prepare('select vec_version()').get();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db/migrations');
 
@@ -60,6 +84,7 @@ export function openDatabase(file: string, options: { migrationsFolder?: string;
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
   cacheStatements(sqlite);
+  loadVectorSearch(sqlite);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** Every table Hearth keeps. Times are epoch milliseconds; JSON columns hold validated data. */
 
@@ -263,4 +263,120 @@ export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
   updatedAt: integer('updated_at').notNull(),
+});
+
+/**
+ * Knowledge collections: documents people ask about across conversations (lib/knowledge). A
+ * collection is used by the threads that chose it (thread_collections) or, when everyThread
+ * is set, by every thread.
+ */
+export const collections = sqliteTable('collections', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  everyThread: integer('every_thread', { mode: 'boolean' }).notNull().default(false),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+export type Collection = typeof collections.$inferSelect;
+
+export const collectionFileStatuses = ['queued', 'indexing', 'ready', 'error'] as const;
+export type CollectionFileStatus = (typeof collectionFileStatuses)[number];
+
+/**
+ * A file of a collection: its bytes in the content-addressed file store (as attachments'), its
+ * text cut into doc_chunks. `queued`: not yet cut; `indexing`: cut and searchable by its words,
+ * vectors still coming; `ready`: indexed (every chunk has a vector of the embedding model in
+ * use, or there is no embeddings server); `error`: it could not be read (the reason in error).
+ */
+export const collectionFiles = sqliteTable(
+  'collection_files',
+  {
+    id: text('id').primaryKey(),
+    collectionId: text('collection_id')
+      .notNull()
+      .references(() => collections.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    mime: text('mime').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    kind: text('kind', { enum: ['text', 'pdf', 'docx', 'image', 'sheet'] }).notNull(),
+    status: text('status', { enum: collectionFileStatuses }).notNull().default('queued'),
+    error: text('error'),
+    /** Its chunks, and how many of them have a vector of the embedding model in use. */
+    chunks: integer('chunks').notNull().default(0),
+    embedded: integer('embedded').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('collection_files_collection_idx').on(t.collectionId, t.createdAt), index('collection_files_status_idx').on(t.status)],
+);
+export type CollectionFile = typeof collectionFiles.$inferSelect;
+
+/**
+ * A passage of a collection's file, cut along its structure (lib/knowledge/chunk.ts), with
+ * where it is: its 1-based lines in the file's text and, for a PDF, its page. Full-text
+ * indexed by doc_chunks_fts (migration 0019's triggers); its vector, once made, is in
+ * chunk_vectors and the quantised search index (db/queries/knowledge.ts).
+ */
+export const docChunks = sqliteTable(
+  'doc_chunks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => collectionFiles.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    text: text('text').notNull(),
+    page: integer('page'),
+    lineStart: integer('line_start').notNull(),
+    lineEnd: integer('line_end').notNull(),
+    /** The embedding model its vector came from; null: none yet (or the model changed since). */
+    embeddedWith: text('embedded_with'),
+  },
+  (t) => [index('doc_chunks_file_idx').on(t.fileId, t.seq), index('doc_chunks_unembedded_idx').on(t.embeddedWith)],
+);
+
+/** A chunk's vector as the embeddings server gave it (float32, normalised), for exact re-ranking. */
+export const chunkVectors = sqliteTable('chunk_vectors', {
+  chunkId: integer('chunk_id')
+    .primaryKey()
+    .references(() => docChunks.id, { onDelete: 'cascade' }),
+  vector: blob('vector', { mode: 'buffer' }).notNull(),
+});
+
+/** The collections a thread uses (besides those used by every thread). */
+export const threadCollections = sqliteTable(
+  'thread_collections',
+  {
+    threadId: text('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    collectionId: text('collection_id')
+      .notNull()
+      .references(() => collections.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.threadId, t.collectionId] }), index('thread_collections_collection_idx').on(t.collectionId)],
+);
+
+/**
+ * The embedding model whose vectors the index holds, and their dimensions (one row, id 1). A
+ * change of model empties the vectors and the indexer makes them again (lib/knowledge/indexer.ts).
+ */
+export const vectorIndex = sqliteTable('vector_index', {
+  id: integer('id').primaryKey(),
+  model: text('model').notNull(),
+  dims: integer('dims').notNull(),
+});
+
+/**
+ * A message's vector (float32, normalised), when past conversations are searched by meaning
+ * too (the setting conversationsByMeaning): from the embedding model of vector_index, with
+ * its quantised copy in the sqlite-vec table `message_bits` under the same id.
+ */
+export const messageVectors = sqliteTable('message_vectors', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  messageId: text('message_id')
+    .notNull()
+    .unique()
+    .references(() => messages.id, { onDelete: 'cascade' }),
+  vector: blob('vector', { mode: 'buffer' }).notNull(),
 });

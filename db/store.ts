@@ -3,6 +3,7 @@ import { attachmentQueries } from './queries/attachments';
 import { decisionQueries } from './queries/decisions';
 import { folderQueries } from './queries/folders';
 import { hostQueries } from './queries/hosts';
+import { knowledgeQueries } from './queries/knowledge';
 import { libraryQueries } from './queries/library';
 import { memoryQueries } from './queries/memories';
 import { messageQueries } from './queries/messages';
@@ -24,6 +25,7 @@ export function createStore(db: Db) {
     ...hostQueries(db),
     ...memoryQueries(db),
     ...attachmentQueries(db),
+    ...knowledgeQueries(db),
     ...searchQueries(db),
     ...libraryQueries(db),
     ...sessionQueries(db),

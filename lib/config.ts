@@ -75,8 +75,18 @@ const configSchema = z.object({
   HEARTH_SESSION_DAYS: positiveInt(365).default(30),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATA_DIR: z.string().trim().min(1).default('./data'),
+  /** Where `npm run eval` keeps its reports: the thread's model picker shows each model's newest scorecard. */
+  HEARTH_EVAL_DIR: z.string().trim().min(1).default('./eval-results'),
   /** SearXNG base URL; when unset, web search is off and the model is told so. */
   SEARXNG_URL: z.preprocess(emptyToUndefined, url('SearXNG').optional()),
+  /** A llama-server started with --embeddings: knowledge collections search by meaning too (lib/knowledge). */
+  EMBEDDINGS_URL: z.preprocess(emptyToUndefined, url('embeddings server').optional()),
+  /** The embedding model's name as that server lists it (a router or llama-swap needs it). */
+  EMBEDDINGS_MODEL: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  /** `true`: messages are embedded too, so Ctrl+K finds past conversations by meaning as well as by their words. */
+  HEARTH_CONVERSATIONS_BY_MEANING: z.enum(['true', 'false']).default('false'),
+  /** Passages per embeddings request while indexing (each must fit the server's --ubatch-size on its own). */
+  EMBEDDINGS_BATCH: positiveInt(512).default(32),
   /** Ports fetch_url may connect to, comma-separated. */
   FETCH_ALLOWED_PORTS: z
     .string()

@@ -10,7 +10,15 @@
  *  - prompt-cache reuse over those threads (two slots, so side calls keep to their own): how much
  *    of each prompt the slot already held, from the double's /metrics and per request;
  *  - a thinking model: time to its first thinking token and to its first answer token, and how
- *    much of what the slot held after each turn the next one reused (five-turn threads).
+ *    much of what the slot held after each turn the next one reused (five-turn threads);
+ *  - the time a research turn spends in checks on a large model, and with a small checks model
+ *    (bench-checks.ts; the double runs the two at simulated GPU speeds);
+ *  - the gate's classifier: its time per draft, and the share of turns it spared a verdict call;
+ *  - a 200 MB CSV read into its table: the time, the reader's peak memory, an exact sum over
+ *    every row (bench-tables.ts);
+ *  - knowledge collections: indexing throughput (the embedding calls timed apart), retrieval
+ *    p50 and p95 at 100,000 and 1,000,000 passages of 384 and 768 dimensions, and the bytes
+ *    kept per passage (bench-knowledge.ts).
  * Targets: p50 ≤ 10 ms per turn, ≤ 1 ms per token (the double answers at once, so these are
  * Hearth's own costs).
  */
@@ -25,6 +33,10 @@ import { createLlamaClient } from '../lib/llm/client';
 import type { ModelClient } from '../lib/llm/types';
 import { buildRuntime } from '../lib/server/runtime';
 import { makeTempDir } from '../lib/testing/temp-dir';
+import { describeChecks, measureChecks } from './bench-checks';
+import { measureClassifier } from './bench-classifier';
+import { describeTableBench, measureTable } from './bench-tables';
+import { measureIndexing, measureRetrieval, RETRIEVAL_SIZES } from './bench-knowledge';
 import { describeFirstToken, describeThinking, measureFirstToken, measureThinking } from './bench-first-token';
 import { measureImport } from './bench-import';
 import { measureGrep, measureSearch, measureThreadOpen, pct, seedLibrary } from './bench-library';
@@ -234,7 +246,58 @@ table.add({
   target: 'exact',
   met: grep.counted === grep.planted,
 });
+// A 200 MB CSV statement read into its table, then summed exactly (scripts/bench-tables.ts).
+const bigTable = await measureTable();
+console.log(describeTableBench(bigTable));
+table.add({ measure: `table: read a ${bigTable.megabytes.toFixed(0)} MB CSV`, unit: 's', p50: bigTable.buildSeconds, p95: null });
+table.add({
+  measure: 'table: reader peak memory',
+  unit: 'MB',
+  p50: bigTable.peakMb,
+  p95: null,
+  target: '≤ 512',
+  met: bigTable.peakMb <= 512,
+});
+table.add({
+  measure: `table: exact sum over ${bigTable.rows.toLocaleString('en')} rows`,
+  unit: 'ms',
+  p50: bigTable.sumMs,
+  p95: null,
+  target: 'to the cent',
+  met: bigTable.exact,
+});
 console.log(`memory: rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+
+// Knowledge collections: indexing against the double's embeddings, then retrieval at scale (scripts/bench-knowledge.ts).
+const indexing = await measureIndexing();
+console.log(
+  `knowledge: indexed ${indexing.chunks.toLocaleString('en')} passages of ${indexing.files} files in ${(indexing.totalMs / 1000).toFixed(1)} s (${indexing.perSecond.toFixed(0)}/s; ${indexing.perSecondWithoutEmbedding.toFixed(0)}/s without the ${(indexing.embedMs / 1000).toFixed(1)} s of embedding calls)`,
+);
+table.add({ measure: 'knowledge: indexing, passages per second', unit: '/s', p50: indexing.perSecond, p95: null });
+table.add({ measure: 'knowledge: indexing without the embedding calls', unit: '/s', p50: indexing.perSecondWithoutEmbedding, p95: null });
+for (const size of RETRIEVAL_SIZES) {
+  for (const dims of [384, 768]) {
+    const r = await measureRetrieval(size, dims);
+    const target = size <= 100_000 ? 50 : 150;
+    console.log(
+      `knowledge: ${size.toLocaleString('en')} passages of ${dims} dimensions (loaded in ${r.loadSeconds.toFixed(0)} s): retrieval p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms; ${r.bytesPerChunk.toFixed(0)} bytes per passage`,
+    );
+    table.add({
+      measure: `knowledge: retrieval, ${size.toLocaleString('en')} passages × ${dims}`,
+      unit: 'ms',
+      p50: r.p50,
+      p95: r.p95,
+      target: `p95 ≤ ${target}`,
+      met: r.p95 <= target,
+    });
+    table.add({
+      measure: `knowledge: bytes per passage, ${size.toLocaleString('en')} × ${dims}`,
+      unit: 'B',
+      p50: r.bytesPerChunk,
+      p95: null,
+    });
+  }
+}
 
 // A 200 MB ChatGPT export through POST /api/import on the production server: it streams in, so
 // the server's peak memory stays far below the file's size.

@@ -9,6 +9,7 @@ import { duration, REASON_LABEL, resultPreview, speed, stageLine, thinkingLabel,
 import { turnEnding } from '@/lib/client/error-text';
 import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
+import { citationsOf } from '@/lib/client/citations';
 
 /** One assistant reply: why-it-was-checked decisions, tool calls, a calculation, set-aside drafts, the answer. */
 
@@ -462,7 +463,7 @@ export function AssistantMessage(p: AssistantProps) {
       )}
       {visibleText ? (
         <div data-testid="answer">
-          <Markdown text={visibleText} />
+          <Markdown text={visibleText} citations={citationsOf(p.toolCalls)} />
           {!p.streaming && p.remembered && p.remembered.length > 0 && (
             <p
               data-testid="remembered"

@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { useCallback, useRef, useState } from 'react';
 import { LogoutButton } from '@/components/auth/LogoutButton';
 import { QuickSearch } from '@/components/search/QuickSearch';
@@ -165,6 +166,13 @@ export function ChatApp({
                 return summary;
               }}
             />
+            <Link
+              href="/knowledge"
+              data-testid="open-knowledge"
+              className="mt-2 block rounded-md px-2 py-1 text-sm text-stone-700 hover:bg-white dark:text-stone-300 dark:hover:bg-stone-800"
+            >
+              Knowledge
+            </Link>
             <a
               href="/settings"
               data-testid="open-settings"

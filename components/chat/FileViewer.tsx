@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { AttachmentInfo } from '@/lib/contract/responses';
 import { attachmentUrl } from './Images';
 import { useDialogFocus } from './useDialogFocus';
+import { AddToCollection } from '@/components/knowledge/AddToCollection';
 
 /** More than this is not put in the page at once (a 50 MB log would stall it); the download has it all. */
 export const SHOWN_CHARS = 500_000;
@@ -52,6 +53,7 @@ export function FileViewer({ file, onClose }: { file: AttachmentInfo; onClose: (
       >
         <div className="flex items-center gap-2 border-b border-stone-200 px-4 py-2 dark:border-stone-700">
           <h2 className="min-w-0 flex-1 truncate font-medium">{file.name}</h2>
+          {file.kind !== 'image' && <AddToCollection attachmentId={file.id} />}
           <a
             href={attachmentUrl(file.id)}
             download={file.name}

@@ -3,6 +3,7 @@
 import { Component, isValidElement, useEffect, useState, type ReactNode } from 'react';
 import ReactMarkdown from 'react-markdown';
 import 'katex/dist/katex.min.css';
+import { linkCitations, type Citation } from '@/lib/client/citations';
 import { latexDelimiters, rehypePlugins, remarkPlugins } from '@/lib/markdown/pipeline';
 import { CodeBlock } from './CodeBlock';
 
@@ -18,7 +19,7 @@ import { CodeBlock } from './CodeBlock';
  * of it: \href and friends stay off). Single dollars are math by pandoc's rule
  * (lib/markdown/math.ts), so "$5 and $10" stays two prices.
  */
-export function Markdown({ text }: { text: string }) {
+export function Markdown({ text, citations }: { text: string; citations?: Map<number, Citation> }) {
   return (
     <div className="md break-words">
       <PlainIfItFails text={text}>
@@ -27,15 +28,21 @@ export function Markdown({ text }: { text: string }) {
           rehypePlugins={rehypePlugins}
           components={{
             pre: ({ children }) => codeBlockOf(children) ?? <pre>{children}</pre>,
-            a: ({ href, children }) => (
-              <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-                {children}
-              </a>
-            ),
+            a: ({ href, title, children }) =>
+              href?.startsWith('/knowledge/') ? (
+                // A citation: the passage opens in Hearth's own viewer, beside the conversation.
+                <a href={href} title={title} target="_blank" rel="noopener" data-testid="citation" className="no-underline">
+                  <sup>{children}</sup>
+                </a>
+              ) : (
+                <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+                  {children}
+                </a>
+              ),
             img: ({ src, alt }) => <ClickToLoadImage src={typeof src === 'string' ? src : ''} alt={alt ?? ''} />,
           }}
         >
-          {latexDelimiters(text)}
+          {latexDelimiters(citations ? linkCitations(text, citations) : text)}
         </ReactMarkdown>
       </PlainIfItFails>
     </div>

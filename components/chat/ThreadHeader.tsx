@@ -1,6 +1,9 @@
 'use client';
 
+import type { ModelView } from '@/lib/contract/responses';
 import { InstructionsEditor } from './InstructionsEditor';
+import { ModelPicker } from './ModelPicker';
+import { ThreadKnowledge } from './ThreadKnowledge';
 import { ThreadTools } from './ThreadTools';
 
 type Props = {
@@ -70,6 +73,7 @@ export function ThreadHeader({
           </select>
         </label>
       )}
+      {threadId && <ThreadKnowledge key={`knowledge-${threadId}`} threadId={threadId} />}
       {threadId && <ThreadTools key={threadId} threadId={threadId} />}
       {threadId && systemPrompt !== undefined && <InstructionsEditor key={threadId} value={systemPrompt} onSave={onSaveInstructions} />}
       {threadId && <ExportMenu threadId={threadId} />}

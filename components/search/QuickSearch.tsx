@@ -165,6 +165,11 @@ export function QuickSearch(p: {
                         : h.role === 'user'
                           ? 'you'
                           : 'assistant'}
+                  {h.byMeaning && (
+                    <span data-testid="by-meaning" title="None of its words matched: found by what it means">
+                      {' · by meaning'}
+                    </span>
+                  )}
                   {' · '}
                   {new Date(h.createdAt).toLocaleDateString()}
                 </span>

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { attachments, messages } from '../schema';
+import { attachments, collectionFiles, messages } from '../schema';
+import type { FileKind } from '@/lib/attachments/file-store';
 
 /** What a message shows of its attachments (the text stays for the model). */
 const info = {
@@ -129,8 +130,12 @@ export function attachmentQueries(db: Db) {
         .map((r) => r.sha256);
     },
 
+    /** Whether an attachment or a knowledge collection still needs the file with these bytes. */
     isFileReferenced({ sha256 }: { sha256: string }): boolean {
-      return db.select({ id: attachments.id }).from(attachments).where(eq(attachments.sha256, sha256)).limit(1).get() !== undefined;
+      return (
+        db.select({ id: attachments.id }).from(attachments).where(eq(attachments.sha256, sha256)).limit(1).get() !== undefined ||
+        db.select({ id: collectionFiles.id }).from(collectionFiles).where(eq(collectionFiles.sha256, sha256)).limit(1).get() !== undefined
+      );
     },
 
     /** Every attachment sent in a thread, oldest first, with its text. */

@@ -2,6 +2,8 @@
  * Runs the llama-server double (and optionally the SearXNG stand-in) as processes, for the
  * browser tests and `npm run dev:fake`.
  *   tsx e2e/double/cli.ts --port 18080 [--searx-port 18888] [--slots 1] [--metrics] [--vision] [--deferring]
+ *                         [--router id,id,…]   (router mode: these models, the first one running)
+ *                         [--embeddings dims]  (started with --embeddings: /v1/embeddings answers)
  */
 import { deferringModel } from './deferring';
 import { startLlamaDouble } from './llama-double';
@@ -20,6 +22,16 @@ const double = await startLlamaDouble(
     metrics: process.argv.includes('--metrics'),
     vision: process.argv.includes('--vision'),
     script: process.argv.includes('--deferring') ? deferringModel : undefined,
+    ...(arg('embeddings') ? { embeddings: { dims: Number(arg('embeddings')) } } : {}),
+    ...(arg('router')
+      ? {
+          router: {
+            models: arg('router')!
+              .split(',')
+              .map((id, i) => ({ id, loaded: i === 0 })),
+          },
+        }
+      : {}),
   },
   port,
 );

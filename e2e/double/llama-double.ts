@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { persona } from './persona';
 import { promptTokens, renderAnswer, renderPrompt, SlotPool, thinkingBlock, type SlotLease } from './slots';
 import { RouterState, type RouterOptions } from './router';
+import { answerEmbeddings, type EmbeddingsOptions } from './embeddings';
 
 /**
  * A scripted stand-in for llama-server that speaks its wire format as captured from a real
@@ -86,6 +87,8 @@ export type LlamaDoubleOptions = {
   vision?: boolean;
   /** Router mode (router.ts): several models behind one server, loaded when a request names them. */
   router?: RouterOptions;
+  /** Started with --embeddings (embeddings.ts): POST /v1/embeddings answers with vectors of these dimensions. */
+  embeddings?: EmbeddingsOptions;
 };
 
 export type LlamaDouble = {
@@ -97,6 +100,8 @@ export type LlamaDouble = {
   slots: SlotPool;
   /** Router mode's models and their state, when started with `router`. */
   router?: RouterState;
+  /** Every text sent to /v1/embeddings, one list per request (a test sees the batches). */
+  embedded: string[][];
   setScript(script: DoubleScript | undefined): void;
   close(): Promise<void>;
 };
@@ -360,6 +365,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
   const slots = options.slots ?? 1;
   let script: DoubleScript | undefined = options.script;
   const requests: DoubleRequest[] = [];
+  const embedded: string[][] = [];
   const pool = new SlotPool(slots, undefined, options.cacheRamTokens);
   let calls = 0;
   const sockets = new Set<import('node:net').Socket>();
@@ -489,6 +495,19 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
           200,
           requests.map((r) => r.body),
         );
+      if (req.method === 'POST' && (route === '/embeddings' || route === '/embedding')) {
+        let body: Record<string, unknown> | null = null;
+        try {
+          body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+        } catch {
+          return sendJson(res, 500, errorBody(500, 'server_error', '[json.exception.parse_error.101] parse error'));
+        }
+        const answer = answerEmbeddings(body, options.embeddings, modelId);
+        if (!answer.ok)
+          return sendJson(res, answer.problem.status, errorBody(answer.problem.status, answer.problem.type, answer.problem.message));
+        embedded.push(answer.inputs);
+        return sendJson(res, 200, answer.body);
+      }
       if (req.method === 'POST' && route === '/chat/completions') {
         const raw = await readBody(req);
         let body: Record<string, unknown>;
@@ -727,6 +746,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     requests,
     slots: pool,
     router,
+    embedded,
     setScript(s) {
       script = s;
       calls = 0;

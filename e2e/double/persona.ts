@@ -122,7 +122,7 @@ export function thirdPerson(clause: string): string {
   return `${told.charAt(0).toUpperCase()}${told.slice(1)}.`;
 }
 
-function summariseToolResult(name: string, raw: string): string {
+function summariseToolResult(name: string, raw: string, asked = ''): string {
   let data: unknown;
   try {
     data = JSON.parse(raw);
@@ -136,6 +136,21 @@ function summariseToolResult(name: string, raw: string): string {
     const first = d.results[0] as Record<string, string>;
     if (first.url) return `According to **${first.title}** (${first.url}): ${first.snippet ?? ''}`.trim();
     return `From your earlier conversations: ${String(first.excerpt ?? first.text ?? first.title ?? '').slice(0, 200)}`;
+  }
+  // A model answering from the user's documents cites the passage it used by its number.
+  if (Array.isArray(d.passages)) {
+    const first = d.passages[0] as { n?: number; text?: string; file?: string } | undefined;
+    if (!first) return 'Your documents do not say.';
+    // The sentence of the passage that shares most words with the question (a passage may hold its neighbours too).
+    const words = new Set(asked.toLowerCase().match(/\p{L}+/gu) ?? []);
+    const shared = (t: string) => (t.toLowerCase().match(/\p{L}+/gu) ?? []).filter((w) => words.has(w)).length;
+    const sentences = String(first.text ?? '')
+      .replace(/^#+ .*$/gm, '')
+      .split(/(?<=\.)\s+/)
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const best = sentences.reduce((a, b) => (shared(b) > shared(a) ? b : a), sentences[0] ?? '');
+    return `${best} [${first.n}]`;
   }
   if (typeof d.remembered === 'string')
     return d.replaced
@@ -336,6 +351,10 @@ export function persona(req: DoubleRequest): DoubleReply {
   const file = [...everything.matchAll(/--- (.+?) \([^)]*\) ---\n([^\n]*)/g)].at(-1);
   if (file && /\b(file|attached|document|pdf)\b/i.test(q)) {
     return { content: `I read your file **${file[1]}**. It begins: "${file[2].slice(0, 120)}"` };
+  }
+  // The user's documents, when the conversation has a knowledge collection: searched first, as the system block asks.
+  if (toolNames.includes('search_documents') && !req.messages.some((m) => m.role === 'tool') && /\?$/.test(q.trim())) {
+    return { toolCalls: [{ name: 'search_documents', arguments: { query: q } }] };
   }
   // The user's notes tool server (e2e/mcp/notes-server.mjs), when Hearth offers its tools: the
   // first round calls it (what came back is answered by the rule for tool results above).

@@ -77,8 +77,10 @@ async function pdfText(bytes) {
   const { extractText, getDocumentProxy } = await import('unpdf');
   try {
     const pdf = await getDocumentProxy(new Uint8Array(bytes));
-    const { text } = await extractText(pdf, { mergePages: true });
-    return (Array.isArray(text) ? text.join('\n') : text).trim();
+    // Pages apart, each after the first beginning with a form feed: a knowledge collection's
+    // passages keep their page (lib/knowledge/chunk.ts), and the text reads the same otherwise.
+    const { text } = await extractText(pdf, { mergePages: false });
+    return (Array.isArray(text) ? text.map((page) => page.trim()).join('\n\f') : text).trim();
   } catch (err) {
     throw new Unreadable(err.message);
   }

@@ -157,7 +157,22 @@ export async function receiveUpload(args: {
   contentType: string;
   files: FileStore;
   limits: UploadLimits;
-}): Promise<ReceivedFile> {
+}): Promise<ReceivedFile>;
+/** With `archives`, a zip is taken too and handed back unopened (its path is the caller's to open and remove). */
+export async function receiveUpload(args: {
+  body: ReadableStream<Uint8Array>;
+  contentType: string;
+  files: FileStore;
+  limits: UploadLimits;
+  archives: true;
+}): Promise<ReceivedFile | ReceivedArchive>;
+export async function receiveUpload(args: {
+  body: ReadableStream<Uint8Array>;
+  contentType: string;
+  files: FileStore;
+  limits: UploadLimits;
+  archives?: boolean;
+}): Promise<ReceivedFile | ReceivedArchive> {
   const { files, limits } = args;
   let bb: ReturnType<typeof Busboy>;
   try {
@@ -173,7 +188,7 @@ export async function receiveUpload(args: {
   const upload: { file?: ReturnType<typeof storeStream> } = {};
   bb.on('file', (field, stream, filename, _encoding, mime) => {
     if (field !== 'file' || upload.file) return void stream.resume();
-    upload.file = storeStream(stream, { name: cleanName(filename), mime, tmp, limits });
+    upload.file = storeStream(stream, { name: cleanName(filename), mime, tmp, limits, archives: args.archives });
     upload.file.catch(() => undefined); // read below, once the form is parsed
   });
   try {
@@ -304,8 +319,8 @@ function cleanName(name: string): string {
  */
 function storeStream(
   stream: Readable & { truncated?: boolean },
-  { name, mime, tmp, limits }: { name: string; mime: string; tmp: string; limits: UploadLimits },
-): Promise<Omit<ReceivedFile, 'prefix' | 'chars' | 'lines'> & { sniffer: TextSniffer }> {
+  { name, mime, tmp, limits, archives = false }: { name: string; mime: string; tmp: string; limits: UploadLimits; archives?: boolean },
+): Promise<Omit<ReceivedFile, 'prefix' | 'chars' | 'lines' | 'kind'> & { kind: FileKind | 'zip'; sniffer: TextSniffer }> {
   const hash = createHash('sha256');
   const sniffer = new TextSniffer();
   // Opened now, not lazily: a refused upload's file must exist before it is removed.
@@ -334,16 +349,21 @@ function storeStream(
         // A file sent as an image must be one: its bytes decide, and text called photo.png is refused.
         if (sniffed !== 'image' && sniffed !== 'other-image' && claimsImage(name, mime))
           return fail(unreadable('not a PNG, JPEG, WebP or GIF image, whatever its name or type says'));
-        if (sniffed === 'zip') return fail(unreadable('an archive, not a file Hearth can read'));
+        if (sniffed === 'zip' && !archives) return fail(unreadable('an archive, not a file Hearth can read'));
         if (sniffed === 'other-image') return fail(unreadable('an image in a format Hearth does not take'));
         kind = sniffed;
       }
       size += chunk.length;
-      if (kind !== 'text' && size > limits.maxDocumentBytes) return fail(tooLarge(limits.maxDocumentBytes));
+      // An archive is opened member by member, each within its own limit; the whole may be as large as a text file.
+      if (kind !== 'text' && kind !== 'zip' && !(kind === 'sheet' && csv) && size > limits.maxDocumentBytes)
+        return fail(tooLarge(limits.maxDocumentBytes));
       hash.update(chunk);
       if (kind === 'text') {
         sniffer.push(chunk);
-        if (!sniffer.isText) return fail(unreadable());
+        if (!sniffer.isText) {
+          if (csv && !chunk.includes(0)) kind = 'sheet';
+          else return fail(unreadable());
+        }
       }
       if (!out.write(chunk)) {
         stream.pause();

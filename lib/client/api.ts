@@ -1,11 +1,16 @@
 import type { Settings } from '@/lib/settings/settings';
 import type {
   AttachmentInfo,
+  CollectionDetail,
+  CollectionFileView,
+  CollectionView,
+  PassageView,
   Health,
   ImportSummary,
   FolderView,
   MemoryFact,
   ModelCheck,
+  ModelsReport,
   SearchFilters,
   SearchResult,
   SettingsView,
@@ -77,6 +82,10 @@ export const api = {
       disabledTools?: string[];
       folderId?: string | null;
       archived?: boolean;
+      /** The model its turns ask for; null: the default. */
+      model?: string | null;
+      /** The knowledge collections its turns search. */
+      collectionIds?: string[];
     },
   ) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
   deleteThread: (id: string) => call<void>(`/api/threads/${encodeURIComponent(id)}`, { method: 'DELETE' }),
@@ -108,6 +117,11 @@ export const api = {
       method: 'POST',
       body: JSON.stringify({ url }),
     }),
+  checkEmbeddings: (url: string, model: string) =>
+    call<{ ok: true; dims: number; ms: number } | { ok: false; error: string }>('/api/settings/check-embeddings', {
+      method: 'POST',
+      body: JSON.stringify(model ? { url, model } : { url }),
+    }),
   /** The answer to a tool call waiting in a thread: allow once, always allow its tool, or deny. */
   answerApproval: (threadId: string, callId: string, allow: boolean, always = false) =>
     call<{ callId: string; answer: string }>(`/api/threads/${encodeURIComponent(threadId)}/approvals`, {
@@ -125,6 +139,31 @@ export const api = {
   putToolServer: (name: string, server: Record<string, unknown>) =>
     call<ToolServersView>(`/api/tool-servers/${encodeURIComponent(name)}`, { method: 'PUT', body: JSON.stringify({ server }) }),
   removeToolServer: (name: string) => call<void>(`/api/tool-servers/${encodeURIComponent(name)}`, { method: 'DELETE' }),
+  /** Knowledge collections, with their files' progress, and whether search is by meaning too. */
+  listCollections: () =>
+    call<{ collections: CollectionView[]; search: { byMeaning: boolean; embeddingsError: string | null } }>('/api/collections'),
+  createCollection: (name: string) => call<CollectionView>('/api/collections', { method: 'POST', body: JSON.stringify({ name }) }),
+  getCollection: (id: string) => call<CollectionDetail>(`/api/collections/${encodeURIComponent(id)}`),
+  patchCollection: (id: string, patch: { name?: string; everyThread?: boolean }) =>
+    call<CollectionView>(`/api/collections/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
+  deleteCollection: (id: string) => call<void>(`/api/collections/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  removeCollectionFile: (id: string, fileId: string) =>
+    call<void>(`/api/collections/${encodeURIComponent(id)}/files/${encodeURIComponent(fileId)}`, { method: 'DELETE' }),
+  /** Adds a file already attached to a message. */
+  addAttachmentToCollection: (id: string, attachmentId: string) =>
+    call<{ files: CollectionFileView[] }>(`/api/collections/${encodeURIComponent(id)}/files`, {
+      method: 'POST',
+      body: JSON.stringify({ attachmentId }),
+    }),
+  searchCollection: (id: string, q: string) =>
+    call<{ passages: PassageView[]; byMeaning: boolean; note?: string }>(
+      `/api/collections/${encodeURIComponent(id)}/search?q=${encodeURIComponent(q)}`,
+    ),
+  /** A file's lines around a passage, for the citation viewer. */
+  passage: (id: string, fileId: string, from: number, to: number) =>
+    call<{ file: CollectionFileView; firstLine: number; lines: string[]; highlight: { from: number; to: number }; totalLines: number }>(
+      `/api/collections/${encodeURIComponent(id)}/files/${encodeURIComponent(fileId)}?from=${from}&to=${to}`,
+    ),
   /** Imports a library file (or one thread's JSON export), sent as it is. */
   /**
    * Sends a library file (or another app's export) as it is; `onProgress` hears the bytes sent so
@@ -145,6 +184,23 @@ export const api = {
       xhr.send(file);
     }),
 };
+
+/** Adds one file (or a zip of a folder) to a collection. */
+export async function uploadToCollection(
+  id: string,
+  file: File,
+): Promise<{ files: CollectionFileView[]; skipped: { name: string; reason: string }[] }> {
+  const form = new FormData();
+  form.set('file', file);
+  const res = await fetch(`/api/collections/${encodeURIComponent(id)}/files`, { method: 'POST', body: form });
+  const body = (await res.json().catch(() => null)) as {
+    files: CollectionFileView[];
+    skipped: { name: string; reason: string }[];
+    error?: { code: string; message: string };
+  } | null;
+  if (!res.ok || !body) throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
+  return body;
+}
 
 /** Uploads one file; the answer's id goes with the next message. */
 export async function uploadAttachment(file: File): Promise<AttachmentInfo & { chars: number }> {

@@ -20,6 +20,29 @@ export const listThreadsQuery = z.object({
 /** POST /api/folders, PATCH /api/folders/:id. */
 export const folderBody = z.object({ name: z.string().trim().min(1, 'give the folder a name').max(100) }).strict();
 
+/** POST /api/collections {name, everyThread?}; PATCH /api/collections/:id. */
+const collectionName = z.string().trim().min(1, 'give the collection a name').max(100);
+export const createCollectionBody = z.object({ name: collectionName, everyThread: z.boolean().optional() }).strict();
+export const patchCollectionBody = z
+  .object({ name: collectionName.optional(), everyThread: z.boolean().optional() })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'give name or everyThread');
+/** POST /api/collections/:id/files as JSON: a file already attached to a message, added to the collection. */
+export const addAttachmentToCollectionBody = z.object({ attachmentId: z.string().uuid('is not an attachment id') }).strict();
+/** GET /api/collections/:id/search?q= */
+export const collectionSearchQuery = z.object({
+  q: z.string().trim().min(1, 'give something to search for').max(500),
+  limit: z.coerce.number().int().min(1).max(20).default(6),
+});
+
+/** GET /api/collections/:id/files/:fileId?from=&to=: the lines of a passage (1-based, inclusive). */
+export const passageQuery = z
+  .object({ from: z.coerce.number().int().min(1).default(1), to: z.coerce.number().int().min(1).optional() })
+  .refine((r) => r.to === undefined || r.to >= r.from, 'to: must not be before from');
+
+/** A model's id as a server lists it. */
+const modelId = z.string().trim().min(1, 'give a model id').max(200);
+
 export const createThreadBody = z.object({ title: z.string().trim().max(200).optional() }).strict();
 
 export const patchThreadBody = z
@@ -37,12 +60,19 @@ export const patchThreadBody = z
     folderId: z.string().uuid('is not a folder id').nullable().optional(),
     /** Into the archive (out of the list, still searchable), or back. */
     archived: z.boolean().optional(),
+    /** The model its turns ask for (one GET /api/models lists); null: the default of Settings. */
+    model: modelId.nullable().optional(),
+    /** The knowledge collections its turns search (besides those for every thread); an empty list: none. */
+    collectionIds: z.array(z.string().uuid('is not a collection id')).max(100).optional(),
   })
   .strict()
   .refine(
     (b) => Object.keys(b).length > 0,
-    'give at least one of title, pinned, systemPrompt, branch, thinking, disabledTools, folderId, archived',
+    'give at least one of title, pinned, systemPrompt, branch, thinking, disabledTools, folderId, archived, model, collectionIds',
   );
+
+/** POST /api/threads/:id/messages/:messageId/regenerate: optionally another model for this one answer. */
+export const regenerateBody = z.object({ model: modelId.optional() }).strict();
 
 export const postMessageBody = z
   .object({
@@ -98,6 +128,8 @@ export const memoryBody = z.object({ text: z.string().max(2000, 'a fact is one s
 /** The Settings page's live checks: a model server (and the model name to ask for), a SearXNG address. */
 const checkUrl = z.string().trim().max(500).refine(isHttpUrl, 'must be an http(s) URL');
 export const checkModelBody = z.object({ url: checkUrl, model: z.string().trim().max(200).optional() }).strict();
+/** The Settings page's check of an embeddings server (and the model name to ask for). */
+export const checkEmbeddingsBody = checkModelBody;
 export const checkSearchBody = z.object({ url: checkUrl }).strict();
 
 /** A tool server's name in a URL (mcp.json's key). */

@@ -89,6 +89,10 @@ export type ThreadView = ThreadSummary & {
   systemPrompt: string;
   /** Thinking for this thread; null follows the Settings page. */
   thinking?: 'default' | 'on' | 'off' | null;
+  /** The model its turns ask for; null: the default (Settings). */
+  model?: string | null;
+  /** The knowledge collections it chose (those for every thread are searched besides). */
+  collectionIds?: string[];
   /** The last message of the branch shown. */
   currentLeafId?: string | null;
   messages: MessageView[];
@@ -185,6 +189,8 @@ export type SearchResult = {
   highlights: [number, number][];
   createdAt: number;
   attachment?: { id: string; name: string };
+  /** Found by meaning (past conversations embedded, a setting) rather than by its words: highlights are empty. */
+  byMeaning?: true;
 };
 /** What an import counts: rows of each kind, and the settings the page had changed. */
 export type ImportCounted =
@@ -212,3 +218,56 @@ export type ImportSummary = {
 };
 
 export type StreamedEvent = TurnEvent & { seq: number };
+
+/** A knowledge collection as GET /api/collections lists it, with its files' progress. */
+export type CollectionView = {
+  id: string;
+  name: string;
+  /** Searched by every thread (not only those that chose it). */
+  everyThread: boolean;
+  createdAt: number;
+  updatedAt: number;
+  files: number;
+  /** Files indexed, and those that could not be read. */
+  ready: number;
+  failed: number;
+  /** Passages, and how many have their vector. */
+  chunks: number;
+  embedded: number;
+};
+export type CollectionFileView = {
+  id: string;
+  name: string;
+  mime: string;
+  size: number;
+  kind: string;
+  /** `queued`, `indexing` (searchable by its words, vectors coming), `ready`, or `error` (see error). */
+  status: 'queued' | 'indexing' | 'ready' | 'error';
+  error: string | null;
+  chunks: number;
+  embedded: number;
+  createdAt: number;
+};
+/** GET /api/collections/:id: the collection, its files, and how search works now. */
+export type CollectionDetail = CollectionView & {
+  fileList: CollectionFileView[];
+  search: {
+    /** Whether passages are found by meaning as well as words (an embeddings server is set). */
+    byMeaning: boolean;
+    /** Why vectors are not coming, when the embeddings server fails. */
+    embeddingsError: string | null;
+  };
+};
+/** A passage found, as GET /api/collections/:id/search and the search_documents tool give it. */
+export type PassageView = {
+  n: number;
+  chunkId: number;
+  fileId: string;
+  fileName: string;
+  collectionId: string;
+  page: number | null;
+  lineStart: number;
+  lineEnd: number;
+  text: string;
+  foundBy: ('words' | 'meaning')[];
+};

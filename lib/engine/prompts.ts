@@ -14,6 +14,8 @@ export type IdentityOptions = {
   userName?: string;
   webSearch: boolean;
   toolNames: string[];
+  /** The knowledge collections this conversation searches with search_documents. */
+  collections?: string[];
   /** The user's instructions for every conversation (the Settings page). */
   defaultInstructions?: string;
   /** The user's instructions for this conversation. */
@@ -57,6 +59,11 @@ export function identityPrompt(o: IdentityOptions): string {
   if (!o.webSearch) {
     lines.push(
       '- Web search is off on this machine. Do not promise to search: answer with what you know and say plainly what you could not check.',
+    );
+  }
+  if (o.collections?.length) {
+    lines.push(
+      `- The user's own documents are in ${o.collections.length === 1 ? 'the knowledge collection' : 'the knowledge collections'} ${o.collections.map((c) => `"${c}"`).join(', ')}. For anything they may cover, call search_documents first, answer from the passages it finds, and cite each passage you use by its number, as [1].`,
     );
   }
   if (o.toolNames.length) lines.push(`Your tools: ${o.toolNames.join(', ')}.`);

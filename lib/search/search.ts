@@ -22,6 +22,8 @@ export type SearchHit = {
   highlights: [number, number][];
   /** The turn of a message hit (for the other side of the exchange). */
   turnId?: string | null;
+  /** Found by meaning (the embeddings) and not by its words. */
+  byMeaning?: true;
 };
 
 export type SearchStore = {
@@ -102,4 +104,73 @@ export function searchLibrary(store: SearchStore, args: SearchArgs): SearchHit[]
     }
     return [{ ...base, messageId: null, ...cut(threadTitle) }];
   });
+}
+
+/** A past message found near the query in meaning (the embeddings), closest first. */
+export type MeaningHit = {
+  id: string;
+  threadId: string;
+  title: string;
+  role: 'user' | 'assistant' | 'system' | 'tool';
+  content: string;
+  createdAt: number;
+  similarity: number;
+};
+
+/** Reciprocal rank fusion's constant, as in the knowledge search (lib/knowledge/retrieve.ts). */
+const FUSION_K = 60;
+
+/**
+ * The search by words and the search by meaning as one list (reciprocal rank fusion): a
+ * message both find keeps its snippet with the words marked and rises; one found only by
+ * meaning shows its opening and says so (byMeaning), since none of its words may match.
+ * Filters apply to both, as the search by words applied them in its query.
+ */
+export function withMeaning(words: SearchHit[], near: MeaningHit[], args: { filters?: SearchFilters; limit: number }): SearchHit[] {
+  const f = args.filters ?? {};
+  const kept = near.filter(
+    (m) =>
+      (m.role === 'user' || m.role === 'assistant') &&
+      (f.threadId === undefined || m.threadId === f.threadId) &&
+      (f.role === undefined || m.role === f.role) &&
+      (f.from === undefined || m.createdAt >= f.from) &&
+      (f.to === undefined || m.createdAt < f.to),
+  );
+  if (kept.length === 0) return words.slice(0, args.limit);
+  const score = new Map<string, { hit: SearchHit; score: number }>();
+  const keyOf = (h: SearchHit) =>
+    h.kind === 'message' && h.messageId
+      ? `message:${h.messageId}`
+      : `${h.kind}:${h.threadId}:${h.messageId}:${h.attachment?.id ?? ''}:${h.turnId ?? ''}`;
+  words.forEach((hit, i) => score.set(keyOf(hit), { hit, score: 1 / (FUSION_K + i + 1) }));
+  kept.forEach((m, i) => {
+    const add = 1 / (FUSION_K + i + 1);
+    const known = score.get(`message:${m.id}`);
+    if (known) known.score += add;
+    else
+      score.set(`message:${m.id}`, {
+        score: add,
+        hit: {
+          kind: 'message',
+          threadId: m.threadId,
+          threadTitle: m.title,
+          messageId: m.id,
+          role: m.role as 'user' | 'assistant',
+          createdAt: m.createdAt,
+          snippet: openingOf(markdownToPlain(m.content)),
+          highlights: [],
+          byMeaning: true,
+        },
+      });
+  });
+  return [...score.values()]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, args.limit)
+    .map((s) => s.hit);
+}
+
+/** A message's first words, for a hit with no matched words to centre a snippet on. */
+function openingOf(text: string, chars = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= chars ? flat : `${flat.slice(0, chars).replace(/\s+\S*$/, '')}…`;
 }

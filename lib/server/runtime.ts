@@ -21,6 +21,7 @@ import { SettingsService } from './settings';
 import type { SettingKey, Settings } from '@/lib/settings/settings';
 import { LibraryUpdates } from './updates';
 import { ToolServers } from './tool-servers';
+import { Knowledge } from './knowledge';
 import path from 'node:path';
 
 /**
@@ -43,11 +44,16 @@ export type Runtime = {
   auth: Auth;
   /** The user's MCP servers (mcp.json), their connections and tools. */
   toolServers: ToolServers;
+  /** Knowledge collections: their indexing in the background and their search. */
+  knowledge: Knowledge;
   /** The tools turns are offered now (Hearth's own and the ready MCP servers'). */
   readonly tools: ToolSet;
   /** A remote image from model output, fetched once the user clicked to load it (lib/tools/remote-image.ts). */
   remoteImage(url: string, signal: AbortSignal): Promise<{ type: string; bytes: Buffer }>;
 };
+
+/** How often new messages are embedded when past conversations are searched by meaning. */
+const MESSAGE_EMBED_EVERY_MS = 20_000;
 
 const key = Symbol.for('hearth.runtime');
 type Holder = { [key]?: Runtime };
@@ -104,6 +110,8 @@ export function buildRuntime(
     log,
   });
   const memory = memoryBook({ store, updates });
+  // Settings are read when the indexer asks (the service below exists by then).
+  const knowledge = new Knowledge({ config, store, files, settings: () => settings.current(), log, batch: config.EMBEDDINGS_BATCH });
   // The tool schemas are computed when a set is made: once, and again when a setting they use changes.
   const toolSetFor = (s: Settings) =>
     createToolSet({
@@ -115,8 +123,9 @@ export function buildRuntime(
       allowAddress,
       without: [...(withoutTools ?? []), ...s.disabledTools],
       extra: toolServers.tools(),
+      documents: (threadId) => knowledge.forThread(threadId),
     });
-  const POOL_KEYS: SettingKey[] = ['modelServers', 'modelSlots'];
+  const POOL_KEYS: SettingKey[] = ['modelServers', 'modelSlots', 'checksModel'];
   const TOOL_KEYS: SettingKey[] = ['searxngUrl', 'disabledTools', 'timezone'];
   const settings: SettingsService = new SettingsService(config, store, (changed) => {
     if (changed.some((k) => POOL_KEYS.includes(k))) {
@@ -126,7 +135,14 @@ export function buildRuntime(
       old.close();
     }
     if (changed.some((k) => TOOL_KEYS.includes(k))) toolSet = toolSetFor(settings.current());
+    // A new embeddings server or model: the indexer embeds everything again with it.
+    if (changed.includes('embeddingsUrl') || changed.includes('embeddingsModel') || changed.includes('conversationsByMeaning'))
+      knowledge.indexer.wake();
   });
+  // Indexing goes on where it stopped (files queued or half embedded when the server last stopped).
+  knowledge.indexer.wake();
+  // With past conversations searched by meaning, new messages are embedded every little while.
+  setInterval(() => settings.current().conversationsByMeaning && knowledge.indexer.wake(), MESSAGE_EMBED_EVERY_MS).unref();
   let models = poolFor(settings.current());
   let toolSet = toolSetFor(settings.current());
   toolServers.hub.onChange(() => (toolSet = toolSetFor(settings.current())));
@@ -191,6 +207,7 @@ export function buildRuntime(
     updates,
     auth,
     toolServers,
+    knowledge,
     get tools() {
       return toolSet;
     },

@@ -57,6 +57,17 @@ export function fileThread(store: Store, id: string, place: { folderId?: string 
   store.fileThread({ id, ...place });
 }
 
+/** The knowledge collections a thread searches; one that does not exist is a 400 that names it. */
+export function useCollections(store: Store, threadId: string, collectionIds: string[]): void {
+  const missing = collectionIds.filter((id) => !store.getCollection({ id }));
+  if (missing.length)
+    throw new HearthError(
+      'bad_request',
+      `collectionIds: there is no collection ${missing.join(', ')}; make it first (POST /api/collections).`,
+    );
+  store.setThreadCollections({ threadId, collectionIds });
+}
+
 export function requireThread(store: Store, id: string): Thread {
   const thread = store.getThread({ id });
   if (!thread) throw new HearthError('not_found', 'There is no thread with that id.');

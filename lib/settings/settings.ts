@@ -25,6 +25,8 @@ export const TOOL_CATALOG = [
   { name: 'search_conversations', what: 'Look through your earlier conversations' },
   { name: 'read_attachment', what: 'Read an attached file' },
   { name: 'grep_attachment', what: 'Search inside an attached file' },
+  { name: 'query_table', what: 'Exact totals, counts and averages over an attached table' },
+  { name: 'search_documents', what: 'Search your knowledge collections' },
 ] as const;
 export type ToolName = (typeof TOOL_CATALOG)[number]['name'];
 const toolNames = TOOL_CATALOG.map((t) => t.name) as [ToolName, ...ToolName[]];
@@ -48,6 +50,12 @@ export const SETTING_SHAPES = {
   location: z.string().trim().max(200),
   /** Empty: web search is off. */
   searxngUrl: z.union([z.literal(''), httpUrl]),
+  /** A llama-server with --embeddings for knowledge collections; empty: they search by words alone. */
+  embeddingsUrl: z.union([z.literal(''), httpUrl]),
+  /** The embedding model to ask that server for (empty: the one it serves). */
+  embeddingsModel: z.string().trim().max(200),
+  /** Messages are embedded too: Ctrl+K finds past conversations by meaning as well as by their words. */
+  conversationsByMeaning: z.boolean(),
   disabledTools: z
     .array(z.enum(toolNames))
     .max(toolNames.length)
@@ -81,12 +89,16 @@ export function settingsFromConfig(config: Config): Settings {
   return {
     modelServers: config.LLAMA_URL.map((url) => ({ url, model: config.LLAMA_MODEL ?? '' })),
     modelSlots: config.MODEL_SLOTS ?? null,
+    checksModel: config.HEARTH_CHECKS_MODEL ?? '',
     assistantName: config.HEARTH_ASSISTANT_NAME,
     defaultInstructions: '',
     userName: '',
     timezone: config.HEARTH_TIMEZONE,
     location: config.HEARTH_LOCATION ?? '',
     searxngUrl: config.SEARXNG_URL ?? '',
+    embeddingsUrl: config.EMBEDDINGS_URL ?? '',
+    embeddingsModel: config.EMBEDDINGS_MODEL ?? '',
+    conversationsByMeaning: config.HEARTH_CONVERSATIONS_BY_MEANING === 'true',
     disabledTools: [],
     turnFuel: config.TURN_FUEL,
     maxRounds: config.MAX_ROUNDS,

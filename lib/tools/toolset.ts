@@ -11,6 +11,7 @@ import { createHostGuard, hostKey, type HostStore, type RateBudget } from './pol
 import { createToolRegistry, type ToolRegistry } from './registry';
 import { rememberTool } from './remember';
 import { searchConversationsTool } from './search-conversations';
+import { searchDocumentsTool, type DocumentSearch } from './search-documents';
 import type { ConversationHit, MemoryBook, Tool, ToolDeps } from './types';
 import { searchLibrary, type SearchStore } from '@/lib/search/search';
 import { createFetchUrlTool, createWebSearchTool } from './web';
@@ -72,6 +73,7 @@ export function createToolSet({
   // no tool has the name a mutant would put here
   without = [],
   extra = [],
+  documents,
 }: {
   config: Config;
   store: ToolStore;
@@ -86,12 +88,22 @@ export function createToolSet({
   without?: readonly string[];
   /** Tools from elsewhere: the user's MCP servers (lib/tools/mcp.ts). */
   extra?: readonly Tool[];
+  /** Knowledge collections: each thread's, and a search over them (lib/server/knowledge.ts); none: no search_documents. */
+  documents?: (threadId: string) => DocumentSearch;
 }): ToolSet {
   // The user's own SearXNG answers many queries a minute; outside sites get the default budget.
   const budgets: Record<string, RateBudget> = config.SEARXNG_URL ? { [hostKey(config.SEARXNG_URL)]: SEARXNG_BUDGET } : {};
   const guard = createHostGuard(store, now, budgets);
-  const tools: Tool[] = [calculatorTool, nowTool, searchConversationsTool, readAttachmentTool as Tool, grepAttachmentTool as Tool];
+  const tools: Tool[] = [
+    calculatorTool,
+    nowTool,
+    searchConversationsTool,
+    readAttachmentTool as Tool,
+    grepAttachmentTool as Tool,
+    queryTableTool as Tool,
+  ];
   if (memory) tools.push(rememberTool as Tool);
+  if (documents) tools.push(searchDocumentsTool as Tool);
   let searchHost: string | null = null;
   if (config.SEARXNG_URL) {
     searchHost = hostKey(config.SEARXNG_URL);

@@ -37,8 +37,12 @@ export type ToolDeps = {
   fetch?: typeof fetch;
   /** A file attached in this conversation (never another's), by its id. */
   attachmentText?: (id: string) => AttachmentText | undefined;
+  /** An attached file's table (read into one the first time it is asked for), by its id; undefined: no such file here. */
+  attachmentTable?: (id: string) => Promise<AttachedTable | undefined>;
   /** What Hearth remembers about the user (lib/server/memories.ts). */
   memory?: MemoryBook;
+  /** The knowledge collections this thread uses, and a search over them (lib/knowledge). */
+  documents?: DocumentSearch;
 };
 
 /** Memory facts, with the Memory panel's rules; a refusal is a HearthError 'refused' with the reason. */

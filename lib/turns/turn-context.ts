@@ -53,6 +53,8 @@ export type ContextStore = {
     threadId: string | null;
   }): void;
   listMemories(): { id: string; text: string; createdAt: number; updatedAt: number }[];
+  /** The knowledge collections the thread's turns search (its own and those for every thread). */
+  collectionsOfThread?(args: { threadId: string }): { id: string; name: string }[];
   /** The thinking before each of these turns' answers (their last round's), by turn. */
   answerThinkingOf(args: { turnIds: string[] }): Map<string, string>;
   attachmentsOfThread(args: { threadId: string }): {
@@ -153,7 +155,10 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
   const thread = store.getThread({ id: threadId });
   if (!thread) throw new HearthError('not_found', 'The thread was deleted.');
   // The thread's own choice of tools (some switched off in it).
-  const tools = request.tools.without?.(thread.disabledTools ?? []) ?? request.tools;
+  // search_documents only where the thread has collections to search.
+  const collections = store.collectionsOfThread?.({ threadId }) ?? [];
+  const off = [...(thread.disabledTools ?? []), ...(collections.length ? [] : ['search_documents'])];
+  const tools = request.tools.without?.(off) ?? request.tools;
   // The model sees the branch the question is on: the path from the thread's first message to it.
   const path = new MessageTree(store.listMessages({ threadId })).pathTo(userMessageId);
   // The path ends at the question this turn stored (a deleted thread fails the check above).
@@ -206,6 +211,7 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
         now: request.now,
         webSearch: tools.researchAvailable(),
         toolNames: tools.registry.tools.map((t) => t.name),
+        collections: tools.registry.has('search_documents') ? collections.map((c) => c.name) : [],
         systemPrompt: thread.systemPrompt,
       }),
       historyLayer(history, { maxMessages: 40, maxChars: request.historyChars }),

@@ -1,22 +1,23 @@
 import { handle, json, otherMethods, parseInput, searchParams } from '@/lib/api/http';
 import { searchQuery } from '@/lib/contract/requests';
 import { getRuntime } from '@/lib/server/runtime';
-import { searchLibrary } from '@/lib/search/search';
+import { searchLibrary, withMeaning } from '@/lib/search/search';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
-/** Full-text search over messages, attached files and titles, best first; optional filters. */
+/**
+ * Full-text search over messages, attached files and titles, best first; optional filters.
+ * With past conversations embedded (a setting), messages near the query in meaning join in.
+ */
 export function GET(request: Request) {
-  return handle(request, () => {
+  return handle(request, async () => {
     const { q, limit, threadId, role, from, to, thinking } = parseInput(searchQuery, searchParams(request));
-    const hits = searchLibrary(getRuntime().store, {
-      query: q,
-      limit,
-      now: Date.now(),
-      filters: { threadId, role, from, to, thinking: thinking === 'true' },
-    });
+    const { store, knowledge } = getRuntime();
+    const filters = { threadId, role, from, to, thinking: thinking === 'true' };
+    const words = searchLibrary(store, { query: q, limit, now: Date.now(), filters });
+    const hits = withMeaning(words, await knowledge.similarMessages(q, limit, request.signal), { filters, limit });
     return json({
       results: hits.map((h) => ({
         kind: h.kind,
@@ -28,6 +29,7 @@ export function GET(request: Request) {
         highlights: h.highlights,
         createdAt: h.createdAt,
         ...(h.attachment ? { attachment: h.attachment } : {}),
+        ...(h.byMeaning ? { byMeaning: true } : {}),
       })),
     });
   });

@@ -1,7 +1,8 @@
 import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
 import { idParam, patchThreadBody } from '@/lib/contract/requests';
+import { requireModel } from '@/lib/server/models';
 import { getRuntime } from '@/lib/server/runtime';
-import { deleteThread, fileThread, requireThread, showBranch, threadView } from '@/lib/server/threads';
+import { deleteThread, fileThread, requireThread, showBranch, threadView, useCollections } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -20,11 +21,14 @@ export function GET(request: Request, { params }: Params) {
 export function PATCH(request: Request, { params }: Params) {
   return handle(request, async () => {
     const id = parseId(idParam, (await params).id);
-    const { branch, folderId, archived, ...patch } = await readJson(request, patchThreadBody);
-    const { store, turns } = getRuntime();
+    const { branch, folderId, archived, collectionIds, ...patch } = await readJson(request, patchThreadBody);
+    const runtime = getRuntime();
+    const { store, turns } = runtime;
     requireThread(store, id);
+    if (patch.model) await requireModel(runtime, patch.model);
     if (branch) showBranch(store, turns, id, branch);
     if (folderId !== undefined || archived !== undefined) fileThread(store, id, { folderId, archived });
+    if (collectionIds) useCollections(store, id, collectionIds);
     if (Object.keys(patch).length > 0) store.updateThread({ id, patch, now: Date.now() });
     return json(threadView(store, turns, id));
   });

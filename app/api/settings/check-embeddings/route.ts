@@ -1,0 +1,16 @@
+import { handle, json, otherMethods, readJson } from '@/lib/api/http';
+import { checkEmbeddingsBody } from '@/lib/contract/requests';
+import { checkEmbeddings } from '@/lib/llm/embeddings';
+import { getRuntime } from '@/lib/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
+
+/** One text embedded by an embeddings server: `{ok, dims, ms}` or `{ok: false, error}` in words. */
+export function POST(request: Request) {
+  return handle(request, async () => {
+    const { url, model } = await readJson(request, checkEmbeddingsBody);
+    return json(await checkEmbeddings({ baseURL: url, model, apiKey: getRuntime().config.LLAMA_API_KEY }));
+  });
+}

@@ -1,0 +1,7 @@
+import { KnowledgePage } from '@/components/knowledge/KnowledgePage';
+
+export const metadata = { title: 'Knowledge · Hearth' };
+
+export default function Knowledge() {
+  return <KnowledgePage />;
+}
