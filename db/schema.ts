@@ -365,6 +365,12 @@ export const vectorIndex = sqliteTable('vector_index', {
   id: integer('id').primaryKey(),
   model: text('model').notNull(),
   dims: integer('dims').notNull(),
+  /**
+   * Changes with every change to the quantised chunk vectors (from a random start, so a new
+   * index never repeats an old one's value): the search worker, which holds them in memory,
+   * reloads them when it differs (db/vector-worker.ts).
+   */
+  generation: integer('generation').notNull().default(0),
 });
 
 /**

@@ -152,23 +152,28 @@ export async function measureRetrieval(size: number, dims: number, queries = 60)
     })();
   }
   const loadSeconds = (performance.now() - t0) / 1000;
+  // As the store does with every change to the bits (the worker holding them reloads).
+  sqlite.prepare('update vector_index set generation = generation + 1 where id = 1').run();
   sqlite.pragma('wal_checkpoint(TRUNCATE)');
   const bytes = fs.statSync(file).size;
   const embedder = { model: 'bench', client: { embed: async (texts: readonly string[]) => texts.map(() => unitVector(next, dims)) } };
   // As the app searches: the nearest vectors in a worker while the words are ranked here.
   const worker = createVectorWorker(file);
   const ms: number[] = [];
+  // The first search also starts the worker, which reads the bits into memory.
+  let firstMs = 0;
   for (let q = 0; q < queries + 5; q++) {
     const query = sentence(next, 4);
     const t = performance.now();
     const found = await retrieve({ store, query, collectionIds: ['bench'], embedder, near: (a) => worker.near(a) });
+    if (q === 0) firstMs = performance.now() - t;
     if (q >= 5) ms.push(performance.now() - t);
     if (found.passages.length === 0) throw new Error('the bench search found nothing');
   }
   worker.close();
   sqlite.close();
   fs.rmSync(dir, { recursive: true, force: true });
-  return { size, dims, loadSeconds, bytesPerChunk: bytes / size, p50: pct(ms, 50), p95: pct(ms, 95) };
+  return { size, dims, loadSeconds, bytesPerChunk: bytes / size, firstMs, p50: pct(ms, 50), p95: pct(ms, 95) };
 }
 
 export const RETRIEVAL_SIZES = (process.env.BENCH_KNOWLEDGE_SIZES ?? '100000,1000000').split(',').map(Number).filter(Boolean);

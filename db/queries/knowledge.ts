@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { hasVectorSearch, type Db } from '../client';
 import {
@@ -42,8 +43,13 @@ export function knowledgeQueries(db: Db) {
     const state = db.select().from(vectorIndex).where(eq(vectorIndex.id, 1)).get();
     if (state && (state.model !== model || state.dims !== dims))
       throw new Error(`the index holds vectors of ${state.model} (${state.dims} dimensions), not of ${model} (${dims})`);
-    if (!state) db.insert(vectorIndex).values({ id: 1, model, dims }).run();
+    if (!state)
+      db.insert(vectorIndex)
+        .values({ id: 1, model, dims, generation: randomInt(2 ** 47) })
+        .run();
   };
+  /** The quantised chunk vectors changed: the search worker's copy in memory is out of date. */
+  const bitsChanged = () => sqlite.prepare('update vector_index set generation = generation + 1 where id = 1').run();
   /** The exact cosine of stored vectors to a normalised query, best first. */
   const ranked = <K>(rows: { key: K; vector: Buffer }[], query: Float32Array, limit: number) =>
     rows
@@ -60,6 +66,7 @@ export function knowledgeQueries(db: Db) {
   const dropBits = (where: string, ...params: unknown[]) => {
     if (!vectorsAvailable || !bitsTableExists()) return;
     sqlite.prepare(`delete from ${BITS_TABLE} where rowid in (select id from doc_chunks where ${where})`).run(...params);
+    bitsChanged();
   };
 
   const fileCounts = (collectionId: string) =>
@@ -226,7 +233,11 @@ export function knowledgeQueries(db: Db) {
 
     /** The model and dimensions the vectors are from; undefined before the first. */
     vectorIndexState() {
-      return db.select().from(vectorIndex).where(eq(vectorIndex.id, 1)).get();
+      return db
+        .select({ id: vectorIndex.id, model: vectorIndex.model, dims: vectorIndex.dims })
+        .from(vectorIndex)
+        .where(eq(vectorIndex.id, 1))
+        .get();
     },
 
     /**
@@ -290,6 +301,7 @@ export function knowledgeQueries(db: Db) {
             .get();
           if (row) touched.add(row.fileId);
         }
+        if (insertBits) bitsChanged();
         for (const fileId of touched) {
           sqlite
             .prepare(

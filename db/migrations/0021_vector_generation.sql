@@ -1,0 +1,1 @@
+ALTER TABLE `vector_index` ADD `generation` integer DEFAULT 0 NOT NULL;
