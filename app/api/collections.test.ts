@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import JSZip from 'jszip';
 import sharp from 'sharp';
@@ -63,6 +65,14 @@ after(async () => {
   setRuntime(undefined);
   await Promise.all([chat.close(), embed64.close(), embed32.close()]);
 });
+
+/** Every file under the file store's folder. */
+const storedFiles = (root: string): string[] =>
+  fs.existsSync(root)
+    ? (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+        .filter((e) => e.isFile())
+        .map((e) => path.join(e.parentPath ?? e.path, e.name))
+    : [];
 
 async function createCollection(name: string) {
   const res = await collectionsRoute.POST(req('POST', '/api/collections', { name }));
@@ -303,6 +313,26 @@ describe('collections and their files', () => {
     assert.equal((await collectionRoute.GET(req('GET', `/api/collections/${id}`), params({ id }))).status, 404);
   });
 
+  test('a zip whose files together unpack past the upload limit is refused as it inflates, and nothing of it is added', async () => {
+    const rt = makeRuntime({ llamaUrl: chat.url, env: { HEARTH_MAX_UPLOAD_MB: '1' } });
+    const id = await createCollection('Bomb');
+    const zip = new JSZip();
+    // Each within the limit, both past it (and a few kilobytes packed).
+    zip.file('a.txt', 'a'.repeat(600 * 1024));
+    zip.file('b.txt', 'b'.repeat(600 * 1024));
+    const bytes = await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+    assert.ok(bytes.length < 20_000);
+    const refused = await addFile(id, 'bomb.zip', bytes, 'application/zip');
+    assert.equal(refused.status, 413, JSON.stringify(refused.body));
+    assert.equal(refused.body.error.code, 'too_large');
+    assert.match(refused.body.error.message, /bomb\.zip unpacks to more than 1 MB/);
+    assert.deepEqual(rt.store.listCollectionFiles({ collectionId: id }), []);
+    const first = createHash('sha256')
+      .update('a'.repeat(600 * 1024))
+      .digest('hex');
+    assert.equal(fs.existsSync(rt.files.pathOf(first)), false, 'the file read before the refusal is not left on disk');
+  });
+
   test('a file attached to a message is added from there, and stays on disk while the collection has it', async () => {
     const rt = makeRuntime({ llamaUrl: chat.url });
     const id = await createCollection('From chats');
@@ -315,7 +345,7 @@ describe('collections and their files', () => {
   });
 
   test('bad input is refused with what to do, and nothing stored changes', async () => {
-    makeRuntime({ llamaUrl: chat.url });
+    const rt = makeRuntime({ llamaUrl: chat.url });
     const bad = await collectionsRoute.POST(req('POST', '/api/collections', { name: '  ' }));
     assert.equal(bad.status, 400);
     assert.equal((await bad.json()).error.code, 'bad_request');
@@ -326,8 +356,21 @@ describe('collections and their files', () => {
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
       .png()
       .toBuffer();
+    const kept = storedFiles(rt.files.root);
     const image = await addFile(id, 'photo.png', png, 'image/png');
     assert.equal(image.status, 415);
+    assert.deepEqual(storedFiles(rt.files.root), kept, 'a refused image leaves nothing on disk');
+    const other = await createCollection('Trip');
+    const zip = new JSZip();
+    zip.file('notes.md', 'Pack the tent.\n');
+    zip.file('photo.png', png);
+    const packed = await addFile(other, 'trip.zip', await zip.generateAsync({ type: 'uint8array' }), 'application/zip');
+    assert.deepEqual(packed.body.skipped, [{ name: 'photo.png', reason: 'an image: collections index text' }]);
+    assert.equal(
+      storedFiles(rt.files.root).filter((f) => !kept.includes(f)).length,
+      1,
+      'an image skipped in a zip neither: only the note is kept',
+    );
     const thread = await newThread();
     const refused = await threadRoute.PATCH(req('PATCH', `/api/threads/${thread}`, { collectionIds: [unknown] }), params({ id: thread }));
     assert.equal(refused.status, 400);

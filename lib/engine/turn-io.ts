@@ -164,20 +164,18 @@ export class TurnIO {
     runtime: ContextRuntime,
     signal: AbortSignal = this.signal,
   ): Promise<DecisionRecord> {
-    const { value: record, replayed } = await this.steps.step(`decision:${step.id}`, () =>
-      step.run({ model: this.model, input, signal, now: this.deps.now }),
-    );
-    // A decision replayed from the ledger came back with the checkpoint: onDecision does not fire again.
-    if (!replayed) {
-      await runtime.recordDecision(record);
-      this.emit({ type: 'decision', record });
-    }
-    return record;
+    return this.recorded(step.id, () => step.run({ model: this.model, input, signal, now: this.deps.now }), runtime);
   }
 
   /** Records a judgement Hearth made itself (the classifier's), once, as decide steps are recorded and shown. */
-  async judge(stepId: string, make: () => DecisionRecord, runtime: ContextRuntime): Promise<DecisionRecord> {
-    const { value: record, replayed } = await this.steps.step(`decision:${stepId}`, async () => make());
+  judge(stepId: string, make: () => DecisionRecord, runtime: ContextRuntime): Promise<DecisionRecord> {
+    return this.recorded(stepId, async () => make(), runtime);
+  }
+
+  /** A decision made once (a replay after a restart reads it back), kept and shown. */
+  private async recorded(stepId: string, make: () => Promise<DecisionRecord>, runtime: ContextRuntime): Promise<DecisionRecord> {
+    const { value: record, replayed } = await this.steps.step(`decision:${stepId}`, make);
+    // A decision replayed from the ledger came back with the checkpoint: onDecision does not fire again.
     if (!replayed) {
       await runtime.recordDecision(record);
       this.emit({ type: 'decision', record });

@@ -1,6 +1,6 @@
-import { PassThrough } from 'node:stream';
 import JSZip from 'jszip';
-import { HearthError, isHearthError } from '@/lib/errors';
+import { zipEntryChunks } from '@/lib/attachments/zip-entry';
+import { HearthError } from '@/lib/errors';
 import type { ImportSummary } from '@/lib/contract/responses';
 import { FORMATS_READ, MAX_LINE_BYTES } from './format';
 import { chatgpt } from './chatgpt';
@@ -140,26 +140,9 @@ async function stageZip(bytes: Buffer, spool: RecordSpool): Promise<ImportSummar
   return llamaCpp.source;
 }
 
-/** A zip entry's bytes as they inflate (jszip's stream), each chunk counted by `count` (which may throw to stop). */
-async function* entryChunks(entry: JSZip.JSZipObject, count: (bytes: number) => void): AsyncGenerator<Buffer> {
-  // jszip's stream is an old readable-stream one, not async-iterable: piped into Node's own (backpressure kept).
-  const source = entry.nodeStream('nodebuffer');
-  const stream = new PassThrough();
-  source.on('error', (err: Error) => stream.destroy(err));
-  source.pipe(stream);
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      count(chunk.length);
-      yield chunk;
-    }
-  } catch (err) {
-    if (isHearthError(err)) throw err;
-    throw bad(`This zip cannot be read (${(err as Error).message}): it may be cut off or damaged.`);
-  } finally {
-    stream.destroy();
-    (source as unknown as { pause?: () => void }).pause?.();
-  }
-}
+/** A zip entry's bytes as they inflate, counted (`count` may throw to stop); a damaged entry is said as such. */
+const entryChunks = (entry: JSZip.JSZipObject, count: (bytes: number) => void) =>
+  zipEntryChunks(entry, count, (err) => bad(`This zip cannot be read (${err.message}): it may be cut off or damaged.`));
 
 /** One JSON document: one conversation of another app (LibreChat writes one per file), or a Hearth thread's export. */
 function stageDocument(

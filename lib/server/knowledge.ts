@@ -2,6 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import JSZip from 'jszip';
+import { zipEntryChunks } from '@/lib/attachments/zip-entry';
 import { receiveBytes, type ReceivedArchive, type ReceivedFile, type UploadLimits } from '@/lib/attachments/files';
 import type { CollectionDetail, CollectionFileView, CollectionView } from '@/lib/contract/responses';
 import type { Store } from '@/db/store';
@@ -171,21 +172,33 @@ export class Knowledge {
           'too_large',
           `${archive.name} holds ${entries.length} files; a collection takes at most ${ARCHIVE_MAX_FILES} from one archive.`,
         );
+      // All the members together within the upload limit (and so each), counted as they inflate.
       let inflated = 0;
-      for (const entry of entries) {
-        const bytes = await inflate(entry, Math.min(limits.maxTextBytes, limits.maxTextBytes - inflated));
-        if (!bytes)
+      const count = (n: number) => {
+        inflated += n;
+        if (inflated > limits.maxTextBytes)
           throw new HearthError('too_large', `${archive.name} unpacks to more than ${Math.round(limits.maxTextBytes / 1024 / 1024)} MB.`);
-        inflated += bytes.length;
+      };
+      for (const entry of entries) {
+        const parts: Buffer[] = [];
+        const unpackable = (err: Error) => new HearthError('unsupported_type', `${entry.name} could not be unpacked (${err.message}).`);
+        for await (const chunk of zipEntryChunks(entry, count, unpackable)) parts.push(chunk);
+        const bytes = Buffer.concat(parts);
         try {
           const file = await receiveBytes({ bytes, name: entry.name, files: this.deps.files, limits });
-          if (file.kind === 'image') skipped.push({ name: entry.name, reason: 'an image: collections index text' });
-          else received.push(file);
+          if (file.kind === 'image') {
+            skipped.push({ name: entry.name, reason: 'an image: collections index text' });
+            this.forget([file.sha256]);
+          } else received.push(file);
         } catch (err) {
           skipped.push({ name: entry.name, reason: (err as Error).message });
         }
       }
       return { received, skipped };
+    } catch (err) {
+      // Refused whole: what was kept of its files before the refusal leaves the disk again.
+      this.forget(received.map((f) => f.sha256));
+      throw err;
     } finally {
       fs.rmSync(archive.path, { force: true });
     }
@@ -221,12 +234,17 @@ export class Knowledge {
   removeFile(collectionId: string, fileId: string): void {
     const sha256 = this.deps.store.removeCollectionFile({ collectionId, id: fileId });
     if (sha256 === null) throw new HearthError('not_found', 'There is no such file in this collection.');
-    this.deps.files.removeUnreferenced([sha256], (hash) => this.deps.store.isFileReferenced({ sha256: hash }));
+    this.forget([sha256]);
   }
 
   deleteCollection(id: string): void {
     const hashes = this.deps.store.deleteCollection({ id });
     if (hashes === null) throw new HearthError('not_found', 'There is no collection with that id.');
+    this.forget(hashes);
+  }
+
+  /** Files' bytes leave the disk when no collection or message holds them (any more, or ever: a refused upload's). */
+  forget(hashes: string[]): void {
     this.deps.files.removeUnreferenced(hashes, (hash) => this.deps.store.isFileReferenced({ sha256: hash }));
   }
 
@@ -252,28 +270,6 @@ const EXCERPT_CONTEXT = 40;
 
 /** Files one archive may add to a collection. */
 const ARCHIVE_MAX_FILES = 2000;
-
-/** An archive member's bytes, or null once they pass `max` (inflation stops there: a zip bomb costs nothing). */
-function inflate(entry: JSZip.JSZipObject, max: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    const stream = entry.nodeStream('nodebuffer') as NodeJS.ReadableStream & { destroy?: () => void };
-    stream
-      .on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > max) {
-          stream.pause();
-          stream.removeAllListeners('data');
-          resolve(null);
-          return;
-        }
-        parts.push(chunk);
-      })
-      .on('error', (err: Error) => reject(new HearthError('unsupported_type', `${entry.name} could not be unpacked (${err.message}).`)))
-      .on('end', () => resolve(Buffer.concat(parts)));
-  });
-}
 
 function fileView(f: {
   id: string;

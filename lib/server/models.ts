@@ -5,16 +5,20 @@ import { readScorecards } from '@/lib/eval/scorecards';
 import { listModels } from '@/lib/llm/models';
 import type { Runtime } from './runtime';
 
+/** What the model servers of the settings in force list. */
+const serversModels = ({ config, settings }: Pick<Runtime, 'config' | 'settings'>) =>
+  listModels(
+    settings.current().modelServers.map((s) => s.url),
+    { apiKey: config.LLAMA_API_KEY },
+  );
+
 /**
  * Every model the model servers of the settings in force offer (GET /api/models, the thread
  * picker's list), each with its eval scorecard when a report on this machine has one.
  */
-export async function availableModels({ config, settings }: Pick<Runtime, 'config' | 'settings'>): Promise<ModelsReport> {
-  const report = await listModels(
-    settings.current().modelServers.map((s) => s.url),
-    { apiKey: config.LLAMA_API_KEY },
-  );
-  const cards = readScorecards(config.HEARTH_EVAL_DIR);
+export async function availableModels(runtime: Pick<Runtime, 'config' | 'settings'>): Promise<ModelsReport> {
+  const report = await serversModels(runtime);
+  const cards = readScorecards(runtime.config.HEARTH_EVAL_DIR);
   return { ...report, models: report.models.map((m) => (cards.has(m.id) ? { ...m, scorecard: cards.get(m.id)! } : m)) };
 }
 
@@ -23,7 +27,8 @@ export async function availableModels({ config, settings }: Pick<Runtime, 'confi
  * otherwise; when no server answered, it cannot be checked, and that is said instead.
  */
 export async function requireModel(runtime: Pick<Runtime, 'config' | 'settings'>, model: string): Promise<void> {
-  const report = await availableModels(runtime);
+  // The servers' lists alone: the eval reports are the picker's, not the check's.
+  const report = await serversModels(runtime);
   if (report.models.some((m) => m.id === model)) return;
   if (report.models.length === 0 && report.unreachable.length > 0) {
     throw new HearthError(

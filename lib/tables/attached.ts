@@ -24,12 +24,6 @@ function kept(files: FileStore, sha256: string): Kept | undefined {
   }
 }
 
-/** The file's table as already read, without reading it (null: none, or not yet). */
-export function tableOf(files: FileStore, file: AttachedTableFile): TableMeta | null {
-  const meta = kept(files, file.sha256);
-  return meta && 'tables' in meta && fs.existsSync(files.tablePaths(file.sha256).db) ? meta : null;
-}
-
 /**
  * The file's table, reading it first when that has not been done; null when the file is no
  * table (or its bytes are gone). An upload reads it from where it arrived (`source`) before the
@@ -45,7 +39,7 @@ export function ensureTable(
   if (!format || (format !== 'csv' && file.kind !== 'sheet')) return Promise.resolve(null);
   const known = kept(files, file.sha256);
   if (known && 'notATable' in known && !upload?.textOut) return Promise.resolve(null);
-  if (known && tableOf(files, file)) return Promise.resolve(known as TableMeta);
+  if (known && 'tables' in known && fs.existsSync(files.tablePaths(file.sha256).db)) return Promise.resolve(known);
   if (!upload && !files.has(file.sha256)) return Promise.resolve(null);
   const running = under.get(file.sha256);
   if (running) return running;

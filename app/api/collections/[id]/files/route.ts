@@ -43,7 +43,10 @@ export function POST(request: Request, { params }: Params) {
         const { received: inside, skipped } = await knowledge.receiveArchive(received, limits);
         return json({ files: knowledge.add(id, inside), skipped }, 201);
       }
-      if (received.kind === 'image') throw new HearthError('unsupported_type', `${received.name} is an image: collections index text.`);
+      if (received.kind === 'image') {
+        knowledge.forget([received.sha256]);
+        throw new HearthError('unsupported_type', `${received.name} is an image: collections index text.`);
+      }
       return json({ files: knowledge.add(id, [received]), skipped: [] }, 201);
     },
     FILE_OR_JSON,
