@@ -6,11 +6,20 @@
  *   npm run eval -- --url http://127.0.0.1:8080/v1 [--name qwen3-8b] [--url … --name …]
  *                   [--scenarios DIR] [--out DIR] [--repeat N] [--only id,id] [--api-key KEY]
  *   npm run eval -- --compare runA/scorecard.json runB/scorecard.json [--out DIR]
+ *   npm run eval -- --gate [drafts.jsonl] --url http://127.0.0.1:8080/v1 [--model ID …] [--limit N] [--out DIR]
+ *
+ * --gate measures the gate's judges instead (lib/eval/gate-eval.ts): the verdict and the
+ * freshness check of each model a server offers (or those named with --model) over the project's
+ * labelled drafts or the JSON Lines file given, with recall and precision per language and the
+ * time per judgement, written as gate.json beside the scorecards (the model picker shows it).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildReport, compareReports, toHtml, toMarkdown, type EvalReport } from '../lib/eval/report';
+import { corpusItems, describeGateReport, judgeGate, parseGateItems, type GateReport } from '../lib/eval/gate-eval';
+import { createLlamaClient } from '../lib/llm/client';
+import { listModels } from '../lib/llm/models';
 import { runScenario, type ServerUnderTest } from '../lib/eval/runner';
 import { loadScenarios, SCENARIOS_DIR } from '../lib/eval/scenario';
 import { scoreRun, type Score } from '../lib/eval/score';
@@ -53,6 +62,54 @@ if (argv.includes('--compare')) {
     }
   }
   write(compareReports(reports));
+  process.exit(0);
+}
+
+if (argv.includes('--gate')) {
+  const urls = all('--url');
+  if (urls.length === 0) {
+    console.error('Give a model server: npm run eval -- --gate [drafts.jsonl] --url http://127.0.0.1:8080/v1 [--model ID]');
+    process.exit(1);
+  }
+  const fileArg = argv[argv.indexOf('--gate') + 1];
+  const file = fileArg && !fileArg.startsWith('--') ? path.resolve(fileArg) : undefined;
+  let items;
+  try {
+    items = file ? parseGateItems(fs.readFileSync(file, 'utf8')) : corpusItems();
+  } catch (err) {
+    console.error(`${file ?? 'the corpus'}: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  const limit = Number(one('--limit') ?? 0);
+  if (limit > 0) items = items.slice(0, limit);
+  const apiKey = one('--api-key');
+  const report: GateReport = {
+    tool: 'hearth-gate-eval',
+    version: 1,
+    finishedAt: '',
+    set: file ? path.basename(file) : 'the project’s labelled drafts',
+    models: [],
+  };
+  for (const url of urls) {
+    const named = all('--model');
+    const offered = named.length ? named : (await listModels([url], { apiKey })).models.map((m) => m.id);
+    if (offered.length === 0) {
+      console.error(`${url}: no model listed (is the server up?)`);
+      process.exit(1);
+    }
+    for (const model of offered) {
+      const client = createLlamaClient({ baseURL: url, apiKey, model, timeoutMs: 120_000 });
+      const judged = await judgeGate(client, model, items, (n) => {
+        if (n % 25 === 0 || n === items.length) process.stderr.write(`${model}: ${n}/${items.length}\n`);
+      });
+      report.models.push(judged);
+    }
+  }
+  report.finishedAt = new Date().toISOString();
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, 'gate.json'), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(describeGateReport(report));
+  console.log(`\nWrote ${path.join(out, 'gate.json')}`);
   process.exit(0);
 }
 

@@ -16,12 +16,21 @@ export function stateNote(state: ModelView['state']): string {
   }
 }
 
-/** A model's eval headline (npm run eval): scenarios answered, deferrals left in answers, speed. */
-export function scoreNote(m: Pick<ModelView, 'scorecard'>): string {
+/** A model's eval headline (npm run eval): scenarios answered, deferrals left in answers, speed; and as the gate's judge (--gate). */
+export function scoreNote(m: Pick<ModelView, 'scorecard' | 'gate'>): string {
   const s = m.scorecard;
-  if (!s) return '';
-  const speed = s.tokensPerSecond === null ? '' : ` · ${s.tokensPerSecond.toFixed(0)} tok/s`;
-  return ` — ${s.completed}/${s.runs} answered · ${s.deferralsLeft} deferral${s.deferralsLeft === 1 ? '' : 's'} left${speed}`;
+  const g = m.gate;
+  if (!s && !g) return '';
+  const parts: string[] = [];
+  if (s) {
+    const speed = s.tokensPerSecond === null ? '' : ` · ${s.tokensPerSecond.toFixed(0)} tok/s`;
+    parts.push(`${s.completed}/${s.runs} answered · ${s.deferralsLeft} deferral${s.deferralsLeft === 1 ? '' : 's'} left${speed}`);
+  }
+  if (g) {
+    const share = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`);
+    parts.push(`as judge: catches ${share(g.recall)} of deferrals, ${share(g.precision)} right, ${Math.round(g.msPerJudgement)} ms`);
+  }
+  return ` — ${parts.join(' · ')}`;
 }
 
 /**
@@ -52,7 +61,7 @@ export function ModelPicker({
       <select
         data-testid="thread-model"
         aria-label="Model for this thread"
-        title={scored?.scorecard ? `Eval scorecard of ${scored.id}${scoreNote(scored)}` : 'The model that answers in this thread'}
+        title={scored && scoreNote(scored) ? `Eval scorecard of ${scored.id}${scoreNote(scored)}` : 'The model that answers in this thread'}
         className="w-24 truncate rounded border border-stone-300 bg-transparent px-1 py-0.5 sm:w-auto sm:max-w-[14rem] dark:border-stone-700"
         value={value ?? ''}
         onFocus={onOpen}
@@ -68,7 +77,7 @@ export function ModelPicker({
         ))}
         {value && !chosen && <option value={value}>{value} (not offered now)</option>}
       </select>
-      {scored?.scorecard && (
+      {scored && scoreNote(scored) && (
         <span data-testid="model-scorecard" className="hidden whitespace-nowrap lg:inline" title="From the last npm run eval of this model">
           {scoreNote(scored).replace(/^ — /, '')}
         </span>

@@ -31,6 +31,20 @@ export type ModelView = {
   thinking: boolean | null;
   /** Its headline in the newest eval report that names it (`npm run eval`), when one is kept (lib/eval/scorecards.ts). */
   scorecard?: ModelScorecard;
+  /** Its gate judges as last measured (`npm run eval -- --gate`), when a report is kept. */
+  gate?: GateScorecard;
+};
+/** How well a model judges drafts as the gate's verdict (lib/eval/gate-eval.ts), over every language measured. */
+export type GateScorecard = {
+  /** Deferrals it sent to research, of all deferrals; null when the set had none. */
+  recall: number | null;
+  /** Its "research" verdicts that were deferrals; null when it said none. */
+  precision: number | null;
+  /** Median ms per verdict. */
+  msPerJudgement: number;
+  drafts: number;
+  languages: number;
+  at: string;
 };
 export type ModelScorecard = {
   /** Runs that ended with an answer, of all runs (scenarios × repeats). */

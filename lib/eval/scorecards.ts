@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ModelScorecard } from '@/lib/contract/responses';
+import type { GateScorecard, ModelScorecard } from '@/lib/contract/responses';
 
 /**
  * The eval reports kept on this machine (`npm run eval` writes eval-results/<run>/scorecard.json),
@@ -36,7 +36,7 @@ const reportShape = z.object({
 type Cached = { mtimeMs: number; size: number; cards: [string, ModelScorecard][] };
 const cache = new Map<string, Cached>();
 
-function reportFiles(dir: string): string[] {
+function reportFiles(dir: string, name = 'scorecard.json'): string[] {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -44,7 +44,7 @@ function reportFiles(dir: string): string[] {
     return [];
   }
   const files = entries.flatMap((e) =>
-    e.isDirectory() ? [path.join(dir, e.name, 'scorecard.json')] : e.name === 'scorecard.json' ? [path.join(dir, e.name)] : [],
+    e.isDirectory() ? [path.join(dir, e.name, name)] : e.name === name ? [path.join(dir, e.name)] : [],
   );
   return files.slice(0, MAX_REPORTS);
 }
@@ -92,6 +92,71 @@ export function readScorecards(dir: string): Map<string, ModelScorecard> {
   const newest = new Map<string, ModelScorecard>();
   for (const file of reportFiles(dir)) {
     for (const [name, card] of cardsOf(file)) {
+      const kept = newest.get(name);
+      if (!kept || card.at > kept.at) newest.set(name, card);
+    }
+  }
+  return newest;
+}
+
+const share = z.number().min(0).max(1).nullable();
+const gateReportShape = z.object({
+  tool: z.literal('hearth-gate-eval'),
+  finishedAt: z.string().max(100),
+  models: z
+    .array(
+      z.object({
+        name: z.string().max(500),
+        languages: z.array(z.object({ lang: z.string().max(40) })).max(1000),
+        overall: z.object({ drafts: count, recall: share, precision: share }),
+        verdictMs: z.number().finite().min(0),
+      }),
+    )
+    .max(100),
+});
+
+type CachedGate = { mtimeMs: number; size: number; cards: [string, GateScorecard][] };
+const gateCache = new Map<string, CachedGate>();
+
+function gateCardsOf(file: string): [string, GateScorecard][] {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return [];
+  }
+  const seen = gateCache.get(file);
+  if (seen && seen.mtimeMs === stat.mtimeMs && seen.size === stat.size) return seen.cards;
+  let cards: [string, GateScorecard][] = [];
+  if (stat.isFile() && stat.size <= MAX_REPORT_BYTES) {
+    try {
+      const report = gateReportShape.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+      if (report.success) {
+        cards = report.data.models.map((m) => [
+          m.name,
+          {
+            recall: m.overall.recall,
+            precision: m.overall.precision,
+            msPerJudgement: m.verdictMs,
+            drafts: m.overall.drafts,
+            languages: m.languages.length,
+            at: report.data.finishedAt,
+          },
+        ]);
+      }
+    } catch {
+      // not JSON: not a report
+    }
+  }
+  gateCache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, cards });
+  return cards;
+}
+
+/** Every model's newest gate measurement (`npm run eval -- --gate` writes gate.json) in the reports under `dir`. */
+export function readGateScorecards(dir: string): Map<string, GateScorecard> {
+  const newest = new Map<string, GateScorecard>();
+  for (const file of reportFiles(dir, 'gate.json')) {
+    for (const [name, card] of gateCardsOf(file)) {
       const kept = newest.get(name);
       if (!kept || card.at > kept.at) newest.set(name, card);
     }

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { ModelsReport } from '@/lib/contract/responses';
 import { HearthError } from '@/lib/errors';
-import { readScorecards } from '@/lib/eval/scorecards';
+import { readGateScorecards, readScorecards } from '@/lib/eval/scorecards';
 import { listModels } from '@/lib/llm/models';
 import type { Runtime } from './runtime';
 
@@ -14,12 +14,21 @@ const serversModels = ({ config, settings }: Pick<Runtime, 'config' | 'settings'
 
 /**
  * Every model the model servers of the settings in force offer (GET /api/models, the thread
- * picker's list), each with its eval scorecard when a report on this machine has one.
+ * picker's list), each with its eval scorecard and its gate judges' measurement when a report on
+ * this machine has them.
  */
 export async function availableModels(runtime: Pick<Runtime, 'config' | 'settings'>): Promise<ModelsReport> {
   const report = await serversModels(runtime);
   const cards = readScorecards(runtime.config.HEARTH_EVAL_DIR);
-  return { ...report, models: report.models.map((m) => (cards.has(m.id) ? { ...m, scorecard: cards.get(m.id)! } : m)) };
+  const gates = readGateScorecards(runtime.config.HEARTH_EVAL_DIR);
+  return {
+    ...report,
+    models: report.models.map((m) => ({
+      ...m,
+      ...(cards.has(m.id) ? { scorecard: cards.get(m.id)! } : {}),
+      ...(gates.has(m.id) ? { gate: gates.get(m.id)! } : {}),
+    })),
+  };
 }
 
 /**
