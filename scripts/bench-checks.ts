@@ -7,6 +7,8 @@
  * difference is the checks' share of a turn, not Hearth's own cost. Checks time is the sum of
  * the turn's decide-step calls as the server served them.
  *
+ * It also measures what the verdict on every answer costs (measureVerdictCost).
+ *
  * Run alone: `node --conditions=react-server --import tsx scripts/bench-checks.ts`.
  */
 import path from 'node:path';
@@ -34,7 +36,12 @@ export type ChecksRun = {
 };
 export type ChecksResult = { without: ChecksRun; with: ChecksRun };
 
-async function run(searxUrl: string, turns: number, checksModel: string | undefined): Promise<ChecksRun> {
+/** A Hearth runtime over the double's two-model router, its checks on `checksModel` (none: the conversation model). */
+async function withRuntime<T>(
+  searxUrl: string,
+  checksModel: string | undefined,
+  body: (rt: ReturnType<typeof buildRuntime>, double: Awaited<ReturnType<typeof startLlamaDouble>>) => Promise<T>,
+): Promise<T> {
   const double = await startLlamaDouble({ slots: 2, router: { models: [LARGE, SMALL].map((m) => ({ ...m, loaded: true })) } });
   const dir = makeTempDir('hearth-bench');
   const rt = buildRuntime(
@@ -49,29 +56,98 @@ async function run(searxUrl: string, turns: number, checksModel: string | undefi
     }),
     createStore(openDatabase(path.join(dir, 'hearth.db'))),
   );
-  const out: ChecksRun = { checksMs: [], turnMs: [], checks: [] };
   try {
     await rt.models.ready();
-    for (let i = 0; i < turns; i++) {
-      const thread = rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
-      rt.store.updateThread({ id: thread.id, patch: { model: LARGE.id }, now: Date.now() });
-      const seen = double.requests.length;
-      const t0 = performance.now();
-      const { turnId } = rt.turns.start({ threadId: thread.id, content: 'What is the price of bitcoin today?' });
-      await new Promise<void>((resolve) => {
-        const sub = rt.turns.subscribe(turnId, 0, { event: () => undefined, end: resolve });
-        if (!sub.live) resolve();
-      });
-      const checks = double.requests.slice(seen).filter((r) => r.schema);
-      out.turnMs.push(performance.now() - t0);
-      out.checksMs.push(checks.reduce((ms, r) => ms + (r.servedMs ?? 0), 0));
-      out.checks.push(checks.length);
-    }
-    return out;
+    return await body(rt, double);
   } finally {
     rt.models.close();
     await double.close();
   }
+}
+
+/** One turn on the large model in a new thread: its requests to the double, and when its last answer token and its end came. */
+async function oneTurn(rt: ReturnType<typeof buildRuntime>, double: Awaited<ReturnType<typeof startLlamaDouble>>, content: string) {
+  const thread = rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
+  rt.store.updateThread({ id: thread.id, patch: { model: LARGE.id }, now: Date.now() });
+  const seen = double.requests.length;
+  const t0 = performance.now();
+  let lastToken = t0;
+  const { turnId } = rt.turns.start({ threadId: thread.id, content });
+  await new Promise<void>((resolve) => {
+    const sub = rt.turns.subscribe(turnId, 0, {
+      event: (e) => {
+        if (e.type === 'delta') lastToken = performance.now();
+      },
+      end: resolve,
+    });
+    if (!sub.live) resolve();
+  });
+  const end = performance.now();
+  return { requests: double.requests.slice(seen), ms: end - t0, tailMs: end - lastToken };
+}
+
+const isVerdict = (r: { schema: Record<string, unknown> | null }) =>
+  Boolean(r.schema && 'verdict' in ((r.schema as { properties?: object }).properties ?? {}));
+
+async function run(searxUrl: string, turns: number, checksModel: string | undefined): Promise<ChecksRun> {
+  return withRuntime(searxUrl, checksModel, async (rt, double) => {
+    const out: ChecksRun = { checksMs: [], turnMs: [], checks: [] };
+    for (let i = 0; i < turns; i++) {
+      const turn = await oneTurn(rt, double, 'What is the price of bitcoin today?');
+      const checks = turn.requests.filter((r) => r.schema);
+      out.turnMs.push(turn.ms);
+      out.checksMs.push(checks.reduce((ms, r) => ms + (r.servedMs ?? 0), 0));
+      out.checks.push(checks.length);
+    }
+    return out;
+  });
+}
+
+/**
+ * What the verdict on every answer costs (issue 51): over a mix of turns (an explanation, a
+ * research question, a fact, a sum), the time from the answer's last token, which the page
+ * already shows, to the turn's end (done), and the share of turns that spent a verdict call.
+ */
+export const VERDICT_MIX = [
+  'Explain how tides work.',
+  'What is the price of bitcoin today?',
+  'Who wrote Middlemarch?',
+  'What is 23 * 47 + 156?',
+];
+export type VerdictRun = { tailMs: number[]; verdictTurns: number; turns: number };
+export type VerdictResult = { conversationModel: VerdictRun; checksModel: VerdictRun };
+
+async function verdictRun(searxUrl: string, rounds: number, checksModel: string | undefined): Promise<VerdictRun> {
+  return withRuntime(searxUrl, checksModel, async (rt, double) => {
+    const out: VerdictRun = { tailMs: [], verdictTurns: 0, turns: 0 };
+    for (let i = 0; i < rounds; i++) {
+      for (const q of VERDICT_MIX) {
+        const turn = await oneTurn(rt, double, q);
+        out.tailMs.push(turn.tailMs);
+        out.turns++;
+        if (turn.requests.some(isVerdict)) out.verdictTurns++;
+      }
+    }
+    return out;
+  });
+}
+
+export async function measureVerdictCost(searxUrl: string, rounds = Number(process.env.BENCH_CHECKS_TURNS ?? 5)): Promise<VerdictResult> {
+  return { conversationModel: await verdictRun(searxUrl, rounds, undefined), checksModel: await verdictRun(searxUrl, rounds, SMALL.id) };
+}
+
+export function describeVerdictCost(r: VerdictResult): string {
+  const line = (label: string, x: VerdictRun) =>
+    `  ${label.padEnd(34)} last answer token to done p50 ${pct(x.tailMs, 50).toFixed(0).padStart(5)} ms, p95 ${pct(x.tailMs, 95)
+      .toFixed(0)
+      .padStart(
+        5,
+      )} ms; turns with a verdict call ${x.verdictTurns}/${x.turns} (${((x.verdictTurns / Math.max(1, x.turns)) * 100).toFixed(0)}%)`;
+  return [
+    `the verdict on every answer, over ${VERDICT_MIX.length} kinds of turn on ${LARGE.id} (simulated GPU speeds):`,
+    line(`verdict on ${LARGE.id}`, r.conversationModel),
+    line(`verdict on ${SMALL.id} (checks model)`, r.checksModel),
+  ].join('\n');
 }
 
 export async function measureChecks(searxUrl: string, turns = Number(process.env.BENCH_CHECKS_TURNS ?? 5)): Promise<ChecksResult> {
@@ -97,6 +173,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const searx = await startSearxDouble();
   try {
     console.log(describeChecks(await measureChecks(searx.url)));
+    console.log(describeVerdictCost(await measureVerdictCost(searx.url)));
   } finally {
     await searx.close();
   }

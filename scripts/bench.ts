@@ -33,7 +33,7 @@ import { createLlamaClient } from '../lib/llm/client';
 import type { ModelClient } from '../lib/llm/types';
 import { buildRuntime } from '../lib/server/runtime';
 import { makeTempDir } from '../lib/testing/temp-dir';
-import { describeChecks, measureChecks } from './bench-checks';
+import { describeChecks, describeVerdictCost, measureChecks, measureVerdictCost } from './bench-checks';
 import { measureClassifier } from './bench-classifier';
 import { describeTableBench, measureTable } from './bench-tables';
 import { measureIndexing, measureRetrieval, RETRIEVAL_SIZES } from './bench-knowledge';
@@ -150,7 +150,7 @@ console.log(
 table.sample('gate classifier, per draft', 'ms', classifier.ms, { target: 'p95 < 1', met: pct(classifier.ms, 95) < 1 });
 table.add({ measure: 'turns without tools answered with no verdict call', unit: 'share', p50: spared, p95: null });
 table.add({
-  measure: 'frozen-slice answers accepted with no verdict call',
+  measure: 'frozen-slice answers the classifier alone would accept (setting off)',
   unit: 'share',
   p50: classifier.answeredWithoutVerdict,
   p95: null,
@@ -171,6 +171,17 @@ table.sample('checks per research turn, on the 32B conversation model', 'ms', ch
 table.sample('checks per research turn, on a 0.6B checks model', 'ms', checks.with.checksMs, {
   target: 'below the 32B',
   met: pct(checks.with.checksMs, 50) < pct(checks.without.checksMs, 50),
+});
+// The verdict on every answer: from the answer's last token (already on screen) to done, and how many turns asked it.
+const verdictCost = await measureVerdictCost(searx.url);
+console.log(describeVerdictCost(verdictCost));
+table.sample('last answer token to done, verdict on the 32B', 'ms', verdictCost.conversationModel.tailMs);
+table.sample('last answer token to done, verdict on a 0.6B checks model', 'ms', verdictCost.checksModel.tailMs);
+table.add({
+  measure: 'turns that spent a verdict call',
+  unit: 'share',
+  p50: verdictCost.conversationModel.verdictTurns / Math.max(1, verdictCost.conversationModel.turns),
+  p95: null,
 });
 // Bytes stored per byte of conversation text over 30 turns (target: at most 3, search index included).
 const storage = await measureStorage();
