@@ -215,7 +215,7 @@ export const decisionRecords = sqliteTable(
     stepId: text('step_id').notNull(),
     at: integer('at').notNull(),
     modelId: text('model_id').notNull(),
-    source: text('source', { enum: ['native', 'estimated', 'classifier'] }).notNull(),
+    source: text('source', { enum: ['native', 'estimated', 'classifier', 'program'] }).notNull(),
     answers: text('answers').notNull(),
   },
   (t) => [index('decision_records_scope_idx').on(t.layerId, t.scope, t.scopeKey, t.id)],

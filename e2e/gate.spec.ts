@@ -37,13 +37,18 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   const judged = answer.locator('[data-testid="decision"][data-step="deferral_classifier"]');
   await expect(judged).toHaveCount(2);
   await expect(judged.first()).toContainText(/Reads as a deferral \(Hearth’s classifier\): (yes|no), \d+%/);
-  await expect(judged.first()).toContainText(/set aside/);
+  await expect(judged.first()).toContainText('a deferral, and a pattern agrees: set aside');
   await expect(judged.first()).toContainText('(classifier, deferral-classifier-1)');
   await expect(judged.first().locator('meter')).toHaveCount(1);
-  // The researched answer is clearly an answer: no verdict call was made for it.
+  // The researched answer carries what the search found: the rule accepts it with no verdict call, and the Checks say so.
   await expect(judged.last()).toContainText(/Reads as a deferral \(Hearth’s classifier\): no, \d+%/);
-  await expect(judged.last()).toContainText('clearly an answer: no verdict asked');
+  await expect(judged.last()).toContainText('not a deferral');
   await expect(answer.locator('[data-testid="decision"][data-step="verdict"]')).toHaveCount(0);
+  const accepted = answer.locator('[data-testid="decision"][data-step="acceptance"]');
+  await expect(accepted).toHaveCount(1);
+  await expect(accepted).toContainText('Accepted by: the rule: it uses this turn’s tool results');
+  await expect(accepted).toContainText(/It carries: .*\b42\b/);
+  await expect(accepted).toContainText('(Hearth’s rule)');
   await expect(answer.getByTestId('decisions')).not.toContainText('is_deferral=');
   // Under the answer, what it took (the double sends llama.cpp's timings).
   await expect(answer.getByTestId('answer-figures')).toContainText(

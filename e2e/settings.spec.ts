@@ -16,6 +16,7 @@ test.afterEach(async ({ request }) => {
     'turnFuel',
     'maxRounds',
     'turnModelCalls',
+    'judgeEveryAnswer',
   ];
   const res = await request.patch('/api/settings', { data: Object.fromEntries(keys.map((k) => [k, null])) });
   expect(res.status()).toBe(200);
@@ -89,6 +90,36 @@ test('live checks: SearXNG answers a test search; a server that is not there say
   await expect(page.getByTestId('settings-status')).toContainText('IANA timezone');
   await page.reload();
   await expect(page.getByLabel('Timezone', { exact: true })).toHaveValue('UTC');
+});
+
+test('Checks: every answer is judged by the model unless "Ask the model about every answer" is turned off', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.ask('Tell me about otters.');
+  await chat.waitForAnswer();
+  const checks = chat.lastAnswer().getByTestId('decisions');
+  await checks.locator('summary').click();
+  await expect(checks.locator('[data-step="acceptance"]')).toContainText(
+    /Accepted by: the verdict \(the model read it: it answers, \d+% sure\)/,
+  );
+  await page.goto('/settings');
+  const every = page.locator('#setting-judgeEveryAnswer-input');
+  await expect(every).toBeChecked();
+  await expect(page.getByTestId('setting-judgeEveryAnswer')).toContainText('a put-off answer it has not learned to spot can reach you');
+  await every.uncheck();
+  await page.getByTestId('save-settings').click();
+  await expect(page.getByTestId('settings-status')).toHaveText('Saved. Changes apply from the next reply.');
+  await page.reload();
+  await expect(page.locator('#setting-judgeEveryAnswer-input')).not.toBeChecked();
+  await chat.open();
+  await chat.ask('Describe a rainbow in one line.');
+  await chat.waitForAnswer();
+  const after = chat.lastAnswer().getByTestId('decisions');
+  await after.locator('summary').click();
+  await expect(after.locator('[data-step="acceptance"]')).toContainText(
+    'Accepted by: the classifier alone (deferral 4%): “Ask the model about every answer” is off',
+  );
+  await expect(after.locator('[data-step="verdict"]')).toHaveCount(0);
 });
 
 test('a tool switched off in Settings is not offered: web search off, a current question is answered with a caveat', async ({ page }) => {

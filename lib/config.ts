@@ -140,6 +140,8 @@ const configSchema = z.object({
   HEARTH_THINKING: z.enum(['default', 'on', 'off']).default('default'),
   /** "true": earlier answers go back to the model with their thinking (most templates leave it out anyway). */
   HEARTH_THINKING_HISTORY: z.preprocess((v) => (v === undefined || v === '' ? undefined : v), z.enum(['true', 'false']).default('false')),
+  /** "false": the gate trusts its classifier's "clearly an answer" and skips the verdict for it (Settings → Checks). */
+  HEARTH_JUDGE_EVERY_ANSWER: z.preprocess((v) => (v === undefined || v === '' ? undefined : v), z.enum(['true', 'false']).default('true')),
   /** Model slots when /props cannot be read; normally taken from llama-server. */
   MODEL_SLOTS: z.preprocess(emptyToUndefined, positiveInt(64).optional()),
 });

@@ -369,8 +369,8 @@ describe('turns', () => {
     const id = await newThread();
     const evs = await send(id, 'Explain how tides work.');
     const streamed = evs.filter((e) => e.type === 'decision').map((e) => (e.type === 'decision' ? e.record.stepId : ''));
-    // The classifier reads the draft as clearly an answer: no verdict call; freshness is still asked.
-    assert.deepEqual(streamed.sort(), ['deferral_classifier', 'freshness']);
+    // The classifier reads the draft as no deferral; freshness is asked, then the verdict judges it, and who accepted it is recorded.
+    assert.deepEqual(streamed.sort(), ['acceptance', 'deferral_classifier', 'freshness', 'verdict']);
     const freshness = evs.find((e) => e.type === 'decision' && e.record.stepId === 'freshness');
     assert.ok(freshness?.type === 'decision' && freshness.record.source === 'native');
     const judged = evs.find((e) => e.type === 'decision' && e.record.stepId === 'deferral_classifier');
@@ -378,8 +378,13 @@ describe('turns', () => {
     // A restart: a new runtime over the same database file.
     rt = makeRuntime({ searx: true });
     const { body } = await getThread(id);
-    assert.deepEqual(body.decisions.map((d: { stepId: string }) => d.stepId).sort(), ['deferral_classifier', 'freshness']);
-    assert.equal(body.messages[1].decisions.length, 2);
+    assert.deepEqual(body.decisions.map((d: { stepId: string }) => d.stepId).sort(), [
+      'acceptance',
+      'deferral_classifier',
+      'freshness',
+      'verdict',
+    ]);
+    assert.equal(body.messages[1].decisions.length, 4);
     // A later turn in the thread sees the summary in its model call: after the history, with the question.
     await send(id, 'And why are there two a day?');
     const lastRound = rounds(double).at(-1)!;
@@ -390,6 +395,7 @@ describe('turns', () => {
       /^\[Context from Hearth[^\n]*\n[\s\S]*Decisions so far:\n- freshness[\s\S]*\[End of context\]\n\nAnd why are there two a day\?$/,
     );
     assert.doesNotMatch(String(question.content), /deferral_classifier/, "the classifier's records are shown, not summarised to the model");
+    assert.doesNotMatch(String(question.content), /acceptance/, "the program's records are shown, not summarised to the model");
     assert.doesNotMatch(String(lastRound.messages[0].content), /Decisions so far/, 'not in the system block');
   });
 

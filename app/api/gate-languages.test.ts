@@ -7,10 +7,12 @@ import { setRuntime } from '@/lib/server/runtime';
 import { makeRuntime, newThread, rounds, send, type Ev } from './harness';
 
 /**
- * The gate's classifier through the route handlers (issue 30): deferrals written in French,
- * German and Chinese, which no pattern knows, are set aside at once with no verdict call, the
- * nudge goes back in English and the turn researches; an answer that ends by offering more is
- * accepted; the classifier's judgement is a decision record with its score and its own source.
+ * The gate's classifier through the route handlers (issues 30 and 51): deferrals written in
+ * French, German and Chinese, which no pattern knows, are flagged by the classifier; with no
+ * pattern agreeing, the verdict judges them and sets them aside with its query, the nudge goes
+ * back in English and the turn researches; an answer that ends by offering more is judged by the
+ * verdict and accepted; the classifier's judgement is a decision record with its score and its
+ * own source.
  */
 
 let double: LlamaDouble;
@@ -59,30 +61,31 @@ describe('deferrals in other languages', () => {
     },
   ];
   for (const c of cases) {
-    test(`${c.lang}: the deferral is set aside by the classifier with no verdict call, the nudge is in English, and the answer comes from a search`, async () => {
+    test(`${c.lang}: the classifier flags the deferral, the verdict sets it aside with its query, the nudge is in English, and the answer comes from a search`, async () => {
       double.setScript(defersIn(c.deferral, c.answer));
       double.requests.length = 0;
       const id = await newThread();
       const evs = await send(id, c.question);
       const rejected = evs.find((e) => e.type === 'draft_rejected');
       assert.ok(rejected && rejected.type === 'draft_rejected', 'set aside');
-      assert.equal(rejected.reason, 'deferral');
-      // The classifier's word, not a pattern's (a pattern would name the words it matched).
-      assert.match(rejected.detail ?? '', /^the classifier: p\(deferral\) = [01]\.\d\d$/);
+      assert.equal(rejected.reason, 'verdict');
+      assert.match(rejected.detail ?? '', /^p\(research\) = [01](\.\d+)?$/);
+      assert.equal(rejected.query, c.question.slice(0, 80), 'the verdict’s query');
       const [judged] = decisions(evs, 'deferral_classifier');
       assert.equal(judged.source, 'classifier');
       const p = judged.answers.is_deferral;
       assert.ok(p.kind === 'boolean' && p.value && p.p >= 0.5);
-      assert.deepEqual(judged.answers.outcome, { kind: 'text', value: 'a deferral: set aside' });
-      // The first draft cost no verdict call: the first verdict (if any) is for the researched answer.
+      assert.deepEqual(judged.answers.outcome, { kind: 'text', value: 'a deferral, but no pattern agrees: the verdict decides' });
+      // The verdict read the deferral itself.
       const verdicts = double.requests.filter((r) => r.schema && 'verdict' in ((r.schema as { properties?: object }).properties ?? {}));
       assert.ok(
-        verdicts.every((v) => JSON.stringify(v.messages).includes(c.answer.slice(0, 20))),
-        'no verdict was asked of the deferral',
+        verdicts.some((v) => JSON.stringify(v.messages).includes(JSON.stringify(c.deferral).slice(1, 21))),
+        'the verdict was asked of the deferral',
       );
       // Hearth's nudge is English; what the user reads is the model's own words, in their language.
       const nudged = rounds(double)[1];
-      assert.match(JSON.stringify(nudged.messages.at(-1)), /That does not answer the question\. Call a tool now/);
+      assert.match(JSON.stringify(nudged.messages.at(-1)), /That does not answer the question\. Search for \\"[^"]+\\" now/);
+      assert.match(JSON.stringify(nudged.messages.at(-1)), /Answer in the language of the question\./);
       assert.ok(!JSON.stringify(nudged.messages).includes(c.deferral), 'the draft set aside is never sent back');
       const answer = evs.find((e) => e.type === 'message');
       assert.ok(answer && answer.type === 'message');
@@ -92,7 +95,7 @@ describe('deferrals in other languages', () => {
 });
 
 describe('an answer that ends with an offer', () => {
-  test('is accepted, not set aside: the classifier reads it as an answer', async () => {
+  test('is judged by the verdict and accepted, not set aside: the work it reports comes before the offer', async () => {
     const offer = 'The 18:20 from Paddington reaches Bath Spa at 19:45, according to National Rail. Shall I check return trains too?';
     double.setScript((r) => (r.schema ? persona(r) : { content: offer }));
     const id = await newThread();
@@ -104,5 +107,8 @@ describe('an answer that ends with an offer', () => {
     const [judged] = decisions(evs, 'deferral_classifier');
     const p = judged.answers.is_deferral;
     assert.ok(p.kind === 'boolean' && !p.value && p.p < 0.5, `p(deferral) = ${JSON.stringify(p)}`);
+    assert.deepEqual(judged.answers.outcome, { kind: 'text', value: 'not a deferral' });
+    const [accepted] = decisions(evs, 'acceptance');
+    assert.match((accepted.answers.accepted_by as { value: string }).value, /^the verdict/);
   });
 });

@@ -256,8 +256,10 @@ describe('a checks model', () => {
     assert.ok(checks.length > 0, 'the turn had checks');
     assert.deepEqual(new Set(checks.map((r) => r.body.model)), new Set(['qwen3-0.6b']));
     assert.deepEqual(new Set(conversation.map((r) => r.body.model)), new Set(['qwen3-30b-a3b']));
-    // The model's decisions (the classifier's are Hearth's own, with no model call).
-    const records = evs.flatMap((e) => (e.type === 'decision' && e.record.source !== 'classifier' ? [e.record] : []));
+    // The model's decisions (the classifier's and the program's are Hearth's own, with no model call).
+    const records = evs.flatMap((e) =>
+      e.type === 'decision' && e.record.source !== 'classifier' && e.record.source !== 'program' ? [e.record] : [],
+    );
     assert.ok(records.length > 0);
     assert.deepEqual(new Set(records.map((r) => r.modelId)), new Set(['qwen3-0.6b']), 'each record names the model that decided');
     // The title is background work of the checks model too.

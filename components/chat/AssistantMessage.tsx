@@ -329,6 +329,11 @@ function Decisions({ records }: { records: DecisionRecord[] }) {
               </span>
             ))}
             {r.source === 'estimated' && <span className="opacity-70">(estimated)</span>}
+            {r.source === 'program' && (
+              <span className="opacity-70" title="Decided by a rule in Hearth's own code, with no model call">
+                (Hearth’s rule)
+              </span>
+            )}
             {r.source === 'classifier' && (
               <span className="opacity-70" title="Scored by Hearth's own classifier, in the server, with no model call">
                 (classifier, {r.modelId.replace(/ \(.*\)$/, '')})

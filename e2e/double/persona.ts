@@ -40,6 +40,35 @@ function section(body: string, name: string): string {
   return m ? m[1].trim() : '';
 }
 
+/**
+ * How the double's verdict reads a draft, as a model that reads any language does: a draft that
+ * puts the answer off (offers to look it up, asks whether it should, says it has no access or
+ * that its knowledge stops, or that it does not know) needs research. The English cues cover the
+ * double's own deferrals and the held-out kinds Hearth's classifier was never trained on; the
+ * others are the same habits in the classifier's other languages and in ten it never saw. An
+ * answer that only ends by offering more is an answer.
+ */
+export const PUTS_OFF: RegExp[] = [
+  /\b(not sure|no idea|cannot say|i'd be guessing|postdates|not in a position to confirm)\b/i,
+  /\b(if you'd like|let me check|i'd need to search|don't have access|not able to browse|training data only goes)\b/i,
+  /pas accès|voulez-vous que je|je peux chercher/i, // French
+  /keine aktuellen informationen|soll ich im internet|keinen zugriff/i, // German
+  /no tengo acceso|quieres que busque/i, // Spanish
+  /无法获取|无法访问|要我在网上/, // Chinese
+  /リアルタイム|確認できません|お調べしましょうか|アクセスできません/, // Japanese
+  /실시간|확인할 수 없|찾아볼까요|접근할 수 없/, // Korean
+  /нет доступа|не могу проверить|могу поискать|не имею доступа/i, // Russian
+  /geen toegang|zal ik het opzoeken|kan dat niet controleren/i, // Dutch
+  /nie mam dostępu|mogę to sprawdzić|nie mogę sprawdzić/i, // Polish
+  /erişimim yok|kontrol edemem|araştırmamı ister misiniz/i, // Turkish
+  /لا أستطيع الوصول|ليس لدي وصول|هل تريد أن أبحث/, // Arabic
+  /पहुंच नहीं है|जांच नहीं कर सकता|खोज दूं/, // Hindi
+  /không có quyền truy cập|không thể kiểm tra|tôi có thể tìm/i, // Vietnamese
+  /tidak memiliki akses|tidak dapat memeriksa|saya bisa mencarikan/i, // Indonesian
+];
+
+export const putsOff = (draft: string) => PUTS_OFF.some((re) => re.test(draft.replace(/’/g, "'")));
+
 function decideReply(req: DoubleRequest): DoubleReply {
   const schema = req.schema as { properties?: Record<string, { type?: string; enum?: string[] }> };
   const props = schema.properties ?? {};
@@ -54,7 +83,7 @@ function decideReply(req: DoubleRequest): DoubleReply {
   }
   if ('verdict' in props) {
     const draft = section(lastUser, 'Draft answer');
-    const research = /\b(not sure|no idea|cannot say)\b/i.test(draft);
+    const research = putsOff(draft);
     return {
       content: JSON.stringify({ verdict: research ? 'research' : 'answered', query: research ? q.slice(0, 80) : '' }),
       probs: { key: 'verdict', values: research ? { research: 0.8, answered: 0.2 } : { answered: 0.88, research: 0.12 } },

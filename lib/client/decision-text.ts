@@ -14,12 +14,17 @@ const QUESTIONS: Record<string, Record<string, string>> = {
   arithmetic: { is_arithmetic: 'Arithmetic to compute exactly', expression: 'Computed as' },
   deferral_classifier: { is_deferral: 'Reads as a deferral (Hearth’s classifier)', outcome: 'So' },
   table_figure: { asks_figure: 'Asks for a figure from the table' },
+  acceptance: { accepted_by: 'Accepted by', matched: 'It carries' },
 };
+
+/** Steps whose text answers are Hearth's own words, not something the model wrote: shown without quotation marks. */
+const OWN_WORDS = new Set(['acceptance', 'deferral_classifier']);
 
 const CHOICES: Record<string, string> = { answered: 'yes', research: 'no, it needs a search' };
 
-function say(a: DecideAnswer): { text: string; p?: number } {
+function say(a: DecideAnswer, ownWords: boolean): { text: string; p?: number } {
   if ('refused' in a) return { text: 'no answer from the model' };
+  if (a.kind === 'text' && ownWords) return { text: a.value };
   if (a.kind === 'boolean') return { text: a.value ? 'yes' : 'no', p: a.p };
   if (a.kind === 'choice') return { text: CHOICES[a.value] ?? a.value, p: a.p };
   if (a.kind === 'score') return { text: a.level };
@@ -43,7 +48,7 @@ export function describeDecision(record: DecisionRecord): CheckLine[] {
   const followUp = FOLLOW_UP[record.stepId];
   return Object.entries(record.answers)
     .filter(([key]) => !followUp || key !== followUp.field || followUp.when(record.answers))
-    .map(([key, answer]) => ({ label: labels[key] ?? key.replace(/_/g, ' '), ...say(answer) }))
+    .map(([key, answer]) => ({ label: labels[key] ?? key.replace(/_/g, ' '), ...say(answer, OWN_WORDS.has(record.stepId)) }))
     .filter((line) => line.text !== '');
 }
 

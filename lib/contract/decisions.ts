@@ -25,9 +25,10 @@ export type DecisionRecord = {
   modelId: string;
   /**
    * native: read from llama-server's grammar-aware token probabilities; estimated: from the
-   * answer alone; classifier: Hearth's own in-process classifier's score (no model call).
+   * answer alone; classifier: Hearth's own in-process classifier's score (no model call);
+   * program: a decision Hearth's code made by a rule (which judge accepted a draft).
    */
-  source: 'native' | 'estimated' | 'classifier';
+  source: 'native' | 'estimated' | 'classifier' | 'program';
   answers: Readonly<Record<string, DecideAnswer>>;
 };
 

@@ -50,12 +50,29 @@ describe('recall rendering', () => {
 
   test('no, refused, rounding, newest record per step only, free text left out', () => {
     const records: DecisionRecord[] = [
-      rec('verdict', 1, { verdict: { kind: 'choice', value: 'research', p: 0.5 } }),
+      rec('table_figure', 1, { asks_figure: { kind: 'boolean', value: true, p: 0.5 } }),
       rec('freshness', 2, { needs_fresh: { kind: 'boolean', value: false, p: 0.125 }, query: { kind: 'text', value: 'btc' } }),
-      rec('verdict', 3, { verdict: { refused: true, reason: 'junk' }, query: { kind: 'text', value: '' } }),
+      rec('table_figure', 3, { asks_figure: { refused: true, reason: 'junk' }, query: { kind: 'text', value: '' } }),
     ];
-    assert.equal(renderDecisionsSummary(records), 'Decisions so far:\n- freshness: needs_fresh=no (0.13)\n- verdict: verdict=refused');
+    assert.equal(
+      renderDecisionsSummary(records),
+      'Decisions so far:\n- freshness: needs_fresh=no (0.13)\n- table_figure: asks_figure=refused',
+    );
     assert.equal(renderDecisionsSummary([]), null);
+  });
+
+  test('the gate’s judgements of drafts (the verdict, the classifier’s, the program’s) are shown, never summarised', () => {
+    const verdict = rec('verdict', 1, { verdict: { kind: 'choice', value: 'answered', p: 0.9 } });
+    const classifier = {
+      ...rec('deferral_classifier', 2, { is_deferral: { kind: 'boolean', value: false, p: 0.1 } }),
+      source: 'classifier' as const,
+    };
+    const program = { ...rec('acceptance', 3, { accepted_by: { kind: 'text', value: 'the verdict' } }), source: 'program' as const };
+    assert.equal(renderDecisionsSummary([verdict, classifier, program]), null);
+    assert.equal(
+      renderDecisionsSummary([verdict, rec('freshness', 4, { needs_fresh: { kind: 'boolean', value: true, p: 0.9 } })]),
+      'Decisions so far:\n- freshness: needs_fresh=yes (0.9)',
+    );
   });
 });
 

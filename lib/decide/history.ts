@@ -64,11 +64,15 @@ export function renderAnswer(answer: DecideAnswer): string | null {
 
 /**
  * "Decisions so far:" with one line per step id, newest record only; null when there is none.
- * The classifier's records are left out: they are Hearth's reading of its own drafts, shown in
- * the Checks, and tell the model nothing about the conversation.
+ * The gate's records are left out: the verdict, the classifier's and the program's are Hearth's
+ * reading of its own drafts, shown in the Checks, and tell the model nothing about the
+ * conversation (the verdict now reads every answer, so it would stand in every later message).
  */
+/** Decide steps that judge a draft rather than the conversation. */
+const DRAFT_JUDGEMENTS = new Set(['verdict']);
+
 export function renderDecisionsSummary(records: readonly DecisionRecord[]): string | null {
-  const told = records.filter((r) => r.source !== 'classifier');
+  const told = records.filter((r) => (r.source === 'native' || r.source === 'estimated') && !DRAFT_JUDGEMENTS.has(r.stepId));
   if (told.length === 0) return null;
   const latest = new Map<string, DecisionRecord>();
   for (const r of told) {

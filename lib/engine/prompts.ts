@@ -89,14 +89,14 @@ export const TOOLS_OFF_NOTE =
 export function researchNudge(query: string | undefined): string {
   const q = query?.replace(/["“”]/g, '').trim();
   if (q) {
-    return `That does not answer the question. Search for "${q}" now, and keep going until you have the specifics. Do not offer to look something up and do not ask whether you should: there is nobody to answer you.`;
+    return `That does not answer the question. Search for "${q}" now, and keep going until you have the specifics. Do not offer to look something up and do not ask whether you should: there is nobody to answer you. Answer in the language of the question.`;
   }
-  return 'That does not answer the question. Call a tool now and find out. Do not offer to look something up and do not ask whether you should: there is nobody to answer you.';
+  return 'That does not answer the question. Call a tool now and find out. Do not offer to look something up and do not ask whether you should: there is nobody to answer you. Answer in the language of the question.';
 }
 
 /** With no research tool, a deferral gets one nudge to answer from knowledge, not to search. */
 export const NO_RESEARCH_NUDGE =
-  'Web search is not available right now, so nobody can look this up. Answer now from what you know, and say plainly what you could not check.';
+  'Web search is not available right now, so nobody can look this up. Answer now from what you know, and say plainly what you could not check. Answer in the language of the question.';
 
 export const REPEAT_NOTE =
   'You already called this tool with these exact arguments in this turn. The result is below and it will not change. Do not call it again: use it, try different arguments, or answer and say what is missing.';
@@ -120,13 +120,17 @@ needs_fresh is true when the question touches news, current events, prices, mark
 
 needs_fresh is false when the answer is a definition, an explanation, how something works, history, code, arithmetic, or a recipe, none of which change.
 
-query is the single web search a person would type to answer it, or "" when needs_fresh is false.`;
+query is the single web search a person would type to answer it, or "" when needs_fresh is false.
+
+The question may be in any language; judge it as it is written. needs_fresh is true or false whatever the language, and query is written in the language of the question.`;
 
 export const VERDICT_SYSTEM = `You check a draft answer before it reaches the user. Reply "answered" when the draft really answers the question with specifics, and every fact in it comes from the tool results, the earlier conversation, or cannot change (arithmetic, code, a requested opinion, facts about the assistant itself).
 
 Reply "research" when the draft offers to look something up or asks whether it should; says it does not know, has no access, or has nothing to report; states a name, title, date, number, price or event that no tool result supports on a question about something current, local, priced or scheduled; answers only part of the question; or repeats an earlier answer instead of addressing what is new.
 
-query is the single web search that would close the biggest gap, or "" when the verdict is "answered".`;
+query is the single web search that would close the biggest gap, written in the language of the question, or "" when the verdict is "answered".
+
+The question and the draft may be in any language; judge them as they are written. A draft that puts off the answer in any language (Japanese, Russian, Arabic, Hindi and every other) is "research". The verdict is always "answered" or "research", in English, whatever the language of the question.`;
 
 export const ARITHMETIC_SYSTEM = `Decide whether the user's message asks for arithmetic on numbers that are given in the message itself (for example "What is 23 * 47 + 156?" or "how much is 12.5 times 4 minus 7"). is_arithmetic is false for questions that need facts first, unit conversions, or numbers that are not in the message.`;
 

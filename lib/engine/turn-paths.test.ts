@@ -607,7 +607,7 @@ describe('the side calls', () => {
     });
     assert.deepEqual(
       appended.map((s) => s.kind),
-      ['decision:arithmetic', 'plan', 'model', 'tool', 'model', 'decision:deferral_classifier', 'decision:verdict'],
+      ['decision:arithmetic', 'plan', 'model', 'tool', 'model', 'decision:deferral_classifier', 'decision:verdict', 'decision:acceptance'],
     );
   });
 });

@@ -63,10 +63,10 @@ test('turn stats: rounds, calls, tokens summed, tool calls counted, generation s
   assert.equal(outcome.status, 'done');
   const s = outcome.stats;
   assert.equal(s.rounds, 2);
-  assert.equal(s.modelCalls, 2, 'no research tool: no model check is asked');
+  assert.equal(s.modelCalls, 3, 'no research tool: the verdict still judges the draft');
   assert.equal(s.toolCalls, 1);
-  assert.equal(s.promptTokens, 250);
-  assert.equal(s.completionTokens, 20);
+  assert.equal(s.promptTokens, 260, 'the rounds’ 250 and the verdict’s 10');
+  assert.equal(s.completionTokens, 25, 'the rounds’ 20 and the verdict’s 5');
   assert.equal(s.tokensPerSecond, 400, '20 tokens in 50 ms');
   assert.ok(s.ms > 0 && s.modelMs > 0 && s.modelMs < s.ms, `model time is part of the turn's time (${s.modelMs} of ${s.ms})`);
   assert.equal(s.modelMs % 10, 0, 'whole ticks');

@@ -6,7 +6,7 @@ import { historyLayer } from '@/lib/context/standard';
 import { HearthError } from '@/lib/errors';
 import type { ChatOptions, ChatRequest } from '@/lib/llm/types';
 import { decideBy, reply, scriptedModel, toolCall, type ScriptedModel } from '@/lib/testing/scripted-model';
-import { allText, DEFERRAL, runScriptedTurn, schemaKeys, UNSURE_CLASSIFIER } from '@/lib/testing/turn-harness';
+import { allText, DEFERRAL, DEFERRING_CLASSIFIER, runScriptedTurn, schemaKeys, UNSURE_CLASSIFIER } from '@/lib/testing/turn-harness';
 import { createToolRegistry } from '@/lib/tools/registry';
 import { defineTool, type Tool } from '@/lib/tools/types';
 import { LAST_ROUND_NOTE, TOOLS_OFF_NOTE } from './prompts';
@@ -23,12 +23,16 @@ describe('turn engine', () => {
     assert.equal(model.roundRequests[0].toolChoice, 'auto');
     assert.ok(model.roundRequests[0].tools?.length);
     assert.ok(events.some((e) => e.type === 'delta'));
-    // The classifier reads it as clearly an answer: recorded, and no verdict call.
+    // The classifier reads it as no deferral: recorded, and the verdict judges it (a confident classifier never skips it).
     const judged = events.find((e) => e.type === 'decision' && e.record.stepId === 'deferral_classifier');
     assert.ok(judged && judged.type === 'decision' && judged.record.source === 'classifier');
-    assert.deepEqual(judged.record.answers.outcome, { kind: 'text', value: 'clearly an answer: no verdict asked' });
-    assert.ok(!events.some((e) => e.type === 'decision' && e.record.stepId === 'verdict'));
-    assert.ok(!model.decideRequests.some((r) => schemaKeys(r).includes('verdict')));
+    assert.deepEqual(judged.record.answers.outcome, { kind: 'text', value: 'not a deferral' });
+    assert.ok(events.some((e) => e.type === 'decision' && e.record.stepId === 'verdict'));
+    assert.equal(model.decideRequests.filter((r) => schemaKeys(r).includes('verdict')).length, 1);
+    // And the Checks say who accepted it.
+    const accepted = events.find((e) => e.type === 'decision' && e.record.stepId === 'acceptance');
+    assert.ok(accepted && accepted.type === 'decision' && accepted.record.source === 'program');
+    assert.match(String((accepted.record.answers.accepted_by as { value: string }).value), /^the verdict/);
   });
 
   test('a deferral is set aside, never re-sent, and the next round is forced to use a tool', async () => {
@@ -368,9 +372,9 @@ describe('turn engine', () => {
       rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'btc' }), reply('42 euros.')],
       decide: { needs_fresh: { needs_fresh: false, query: '' } },
     });
-    const verdictAt = first.appended.findIndex((s) => s.kind === 'decision:verdict');
+    const verdictAt = first.appended.findIndex((s) => s.kind === 'decision:acceptance');
     assert.ok(verdictAt >= 0);
-    // Crash right after the verdict was recorded (the last round had not been stored).
+    // Crash right after the verdict and its acceptance were recorded (the last round had not been stored).
     const stored = first.appended.slice(0, verdictAt + 1);
     const recorded = stored.filter((s) => s.kind.startsWith('decision:')).length;
     assert.ok(recorded >= 2);
@@ -652,6 +656,8 @@ describe('turn engine: what the README promises about rounds', () => {
         reply("I can't answer that from the tool results."),
         reply('Bitcoin costs 42 euros, per example.org.'),
       ],
+      // The patterns and the classifier agree, so the draft is set aside with no verdict call.
+      classifier: DEFERRING_CLASSIFIER,
     });
     const reasons = events.filter((e) => e.type === 'draft_rejected').map((e) => (e as { reason: string }).reason);
     assert.equal(reasons[0], 'refusal');

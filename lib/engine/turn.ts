@@ -12,7 +12,7 @@ import { DEFAULT_BUDGET, TurnBudget, type BudgetLimits } from './budget';
 import { calculateFirst } from './calculate-first';
 import type { Classifier } from './classifier';
 import { mayAskFigure, queryFirst } from './query-first';
-import { askFreshness, checkDraft } from './check-draft';
+import { askFreshness, checkDraft, recordAcceptance } from './check-draft';
 import type { Findings } from './compiled';
 import { answerWithoutTools } from './final-answer';
 import { RepeatLedger } from './ledger';
@@ -46,6 +46,8 @@ export type EngineConfig = {
   /** Tool results are capped so one page cannot fill the context. */
   toolResultMaxBytes: number;
   budget: BudgetLimits;
+  /** "Ask the model about every answer": the verdict judges every draft the free layer does not set aside (gate.ts). */
+  judgeEveryAnswer: boolean;
 };
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
@@ -54,6 +56,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   roundMaxTokens: 2400,
   toolResultMaxBytes: 14_000,
   budget: DEFAULT_BUDGET,
+  judgeEveryAnswer: true,
 };
 
 /** Repeats after which tools are no longer offered in this turn. */
@@ -198,6 +201,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
           context,
           freshness: () => (freshness ??= freshnessCheck()),
           classifier: deps.classifier,
+          judgeEveryAnswer: config.judgeEveryAnswer,
         });
         if (!verdict.pass) {
           gates++;
@@ -206,7 +210,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
           forceTools = verdict.forceTools;
           continue;
         }
-      }
+      } else await recordAcceptance(io, { judge: 'none', why: 'checks_spent' }, context);
       return ended(done(io, draft));
     }
     throw new HearthError('model_error', 'The turn ended without an answer.');

@@ -47,7 +47,7 @@ export const decisionRecordSchema = z
     stepId: text(200),
     at: time,
     modelId: text(500),
-    source: z.enum(['native', 'estimated', 'classifier']),
+    source: z.enum(['native', 'estimated', 'classifier', 'program']),
     answers: z.record(z.string().max(200), decideAnswerSchema),
   })
   .strict();

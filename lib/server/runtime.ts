@@ -163,7 +163,11 @@ export function buildRuntime(
     },
     engine: () => {
       const s = settings.current();
-      return { maxRounds: s.maxRounds, budget: { fuel: s.turnFuel, modelCalls: s.turnModelCalls, modelCallCost: 100 } };
+      return {
+        maxRounds: s.maxRounds,
+        budget: { fuel: s.turnFuel, modelCalls: s.turnModelCalls, modelCallCost: 100 },
+        judgeEveryAnswer: s.judgeEveryAnswer,
+      };
     },
     thinking: () => {
       const s = settings.current();

@@ -40,6 +40,8 @@ export const SETTING_SHAPES = {
     .refine((list) => new Set(list.map((s) => s.url)).size === list.length, 'a server is listed twice'),
   /** A small model for decide steps, plans and titles; empty: each turn's own model does them. */
   checksModel: z.string().trim().max(200),
+  /** The verdict judges every draft the free layer does not set aside; off: the classifier's "clearly an answer" skips it. */
+  judgeEveryAnswer: z.boolean(),
   /** Slots per server when its /props cannot say; null: as the server says. */
   modelSlots: z.number().int().min(1).max(64).nullable(),
   assistantName: z.string().trim().min(1, 'give the assistant a name').max(60),
@@ -90,6 +92,7 @@ export function settingsFromConfig(config: Config): Settings {
     modelServers: config.LLAMA_URL.map((url) => ({ url, model: config.LLAMA_MODEL ?? '' })),
     modelSlots: config.MODEL_SLOTS ?? null,
     checksModel: config.HEARTH_CHECKS_MODEL ?? '',
+    judgeEveryAnswer: config.HEARTH_JUDGE_EVERY_ANSWER === 'true',
     assistantName: config.HEARTH_ASSISTANT_NAME,
     defaultInstructions: '',
     userName: '',

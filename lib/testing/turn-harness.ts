@@ -94,6 +94,14 @@ export const UNSURE_CLASSIFIER: Classifier = {
   judge: () => ({ outcome: 'unsure', p: 0.3 }),
 };
 
+/** A classifier that reads every draft as a deferral: with a pattern's agreement, a draft is set aside with no verdict. */
+export const DEFERRING_CLASSIFIER: Classifier = {
+  version: 'always a deferral',
+  thresholds: { deferral: 0.5, answer: 0 },
+  score: () => 0.9,
+  judge: () => ({ outcome: 'deferral', p: 0.9 }),
+};
+
 export async function runScriptedTurn(setup: TurnSetup) {
   const runs: string[] = [];
   const model = scriptedModel({ rounds: setup.rounds, decide: decideBy(setup.decide ?? {}) });

@@ -104,11 +104,25 @@ describe('a turn from start to end', () => {
     clock.t = 5000;
     const { turnId, userMessageId, assistantMessageId, heard } = await converse(registry, '  Explain   closures\nplease  ');
     // The classifier's judgement of the draft is a decision like the others.
-    assert.deepEqual(types(heard), ['turn', 'status', 'delta', 'delta', 'delta', 'delta', 'status', 'decision', 'message', 'done']);
+    // The checks: the classifier's reading, the verdict, and which judge accepted the answer.
+    assert.deepEqual(types(heard), [
+      'turn',
+      'status',
+      'delta',
+      'delta',
+      'delta',
+      'delta',
+      'status',
+      'decision',
+      'decision',
+      'decision',
+      'message',
+      'done',
+    ]);
     assert.deepEqual(heard[0], { type: 'turn', turnId, threadId: 'th', userMessageId, assistantMessageId, seq: 1 });
     assert.deepEqual(
       heard.map((e) => e.seq),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
     );
     const user = store.getMessage({ id: userMessageId });
     const answer = store.getMessage({ id: assistantMessageId });
@@ -681,7 +695,16 @@ describe('resuming after a restart', () => {
     assert.deepEqual(heard[1], { type: 'status', stage: 'resumed', seq: 2 }, 'numbered after the stored events');
     assert.equal(store.getMessage({ id: running.assistant })?.content, 'Closures keep their scope.');
     // Its finished log keeps the resumed mark whole beside references to what the tables hold: replayed, both are heard.
-    assert.deepEqual(types(await listen(registry, 'running')), ['turn', 'status', 'draft', 'decision', 'message', 'done']);
+    assert.deepEqual(types(await listen(registry, 'running')), [
+      'turn',
+      'status',
+      'draft',
+      'decision',
+      'decision',
+      'decision',
+      'message',
+      'done',
+    ]);
     assert.deepEqual(registry.resumeUnfinished(), { resumed: [], interrupted: [] });
   });
 
@@ -1088,16 +1111,19 @@ test('each turn’s checks are kept under it, and its replay shows its own (two 
       ['deferral_classifier', first.turnId],
       ['freshness', first.turnId],
       ['verdict', first.turnId],
+      ['acceptance', first.turnId],
       ['deferral_classifier', second.turnId],
       ['freshness', second.turnId],
       ['verdict', second.turnId],
+      ['acceptance', second.turnId],
     ],
   );
   const checks = (events: StreamedEvent[]) =>
     events.filter((e) => e.type === 'decision').map((e) => (e.type === 'decision' ? e.record.answers.query : null));
   const replay = await listen(registry, second.turnId);
   assert.deepEqual(checks(replay), checks(second.heard));
-  assert.deepEqual(checks(replay).at(-1), { kind: 'text', value: 'check 2' });
+  // The verdict's query, just before the acceptance record (which has none).
+  assert.deepEqual(checks(replay).at(-2), { kind: 'text', value: 'check 2' });
 });
 
 test('a thread is busy while its turn tells listeners it ended, and while a turn of it is stored as running with none live', async () => {
@@ -1140,7 +1166,7 @@ test('a finished turn’s log keeps its checks as references to their stored rec
   const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' }).filter((r) => r.turnId === turnId);
   assert.deepEqual(
     rows.map((r) => r.stepId),
-    ['deferral_classifier', 'freshness', 'verdict'],
+    ['deferral_classifier', 'freshness', 'verdict', 'acceptance'],
   );
   const refs = (stored?.events ?? []).filter((e) => e.type === 'decision').map((e) => e.data);
   assert.deepEqual(
@@ -1172,7 +1198,7 @@ test('a turn that checks twice with the same step keeps a reference to each chec
   const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' }).filter((r) => r.turnId === turnId);
   assert.deepEqual(
     rows.map((r) => r.stepId),
-    ['deferral_classifier', 'freshness', 'verdict', 'deferral_classifier', 'verdict'],
+    ['deferral_classifier', 'freshness', 'verdict', 'deferral_classifier', 'verdict', 'acceptance'],
   );
   const refs = (stored?.events ?? []).filter((e) => e.type === 'decision').map((e) => e.data);
   assert.deepEqual(
