@@ -121,6 +121,43 @@ describe('a model per thread behind a router', () => {
     assert.equal(listed.models.find((m) => m.id === 'qwen3-4b')?.scorecard, undefined, 'a model no report names has none');
   });
 
+  test("a model's measurement as the gate's judge (npm run eval -- --gate) comes with it", async () => {
+    const router = await double({ router: { models: THREE } });
+    const evalDir = makeTempDir('hearth-eval-results');
+    fs.mkdirSync(path.join(evalDir, '2026-12-02'));
+    const lang = (l: string) => ({ lang: l, drafts: 20, deferrals: 10, recall: 0.9, precision: 1, unanswered: 0 });
+    fs.writeFileSync(
+      path.join(evalDir, '2026-12-02', 'gate.json'),
+      JSON.stringify({
+        tool: 'hearth-gate-eval',
+        version: 1,
+        finishedAt: '2026-12-02T09:00:00.000Z',
+        set: 'drafts.jsonl',
+        models: [
+          {
+            name: 'qwen3-4b',
+            languages: [lang('en'), lang('ja')],
+            overall: { ...lang('all'), drafts: 40, recall: 0.85 },
+            verdictMs: 120.5,
+            freshnessMs: null,
+            freshness: { asked: 0, needsFresh: 0 },
+          },
+        ],
+      }),
+    );
+    makeRuntime({ llamaUrl: router.url, env: { HEARTH_EVAL_DIR: evalDir } });
+    const listed = (await (await modelsRoute.GET(req('GET', '/api/models'))).json()) as { models: { id: string; gate?: unknown }[] };
+    assert.deepEqual(listed.models.find((m) => m.id === 'qwen3-4b')?.gate, {
+      recall: 0.85,
+      precision: 1,
+      msPerJudgement: 120.5,
+      drafts: 40,
+      languages: 2,
+      at: '2026-12-02T09:00:00.000Z',
+    });
+    assert.equal(listed.models.find((m) => m.id === 'qwen3-30b-a3b')?.gate, undefined, 'a model no report names has none');
+  });
+
   test('regenerates an answer with another model; the versions say which model wrote which', async () => {
     const router = await double({ router: { models: THREE } });
     makeRuntime({ llamaUrl: router.url, searxUrl: searx.url });
