@@ -73,9 +73,13 @@ export function ThreadHeader({
           </select>
         </label>
       )}
+      {/* Each keyed by its thread, so another thread starts it afresh; the keys differ by kind as
+          well, since siblings sharing a key are not all removed when it changes (a second Tools menu). */}
       {threadId && <ThreadKnowledge key={`knowledge-${threadId}`} threadId={threadId} />}
-      {threadId && <ThreadTools key={threadId} threadId={threadId} />}
-      {threadId && systemPrompt !== undefined && <InstructionsEditor key={threadId} value={systemPrompt} onSave={onSaveInstructions} />}
+      {threadId && <ThreadTools key={`tools-${threadId}`} threadId={threadId} />}
+      {threadId && systemPrompt !== undefined && (
+        <InstructionsEditor key={`instructions-${threadId}`} value={systemPrompt} onSave={onSaveInstructions} />
+      )}
       {threadId && <ExportMenu threadId={threadId} />}
       {threadId && (
         <button
