@@ -29,3 +29,50 @@ test('moving between threads without a reload leaves one of each header menu', a
     for (const id of [first, second]) await page.request.delete(`/api/threads/${id}`);
   }
 });
+
+test('the header menus open one at a time and close on a click elsewhere or Escape', async ({ page }) => {
+  const id = await makeThread(page, `Header menus exclusive ${Date.now()}`);
+  try {
+    const chat = new ChatPage(page);
+    await chat.open(`/t/${id}`);
+    const knowledge = page.getByTestId('thread-knowledge');
+    const tools = page.getByTestId('thread-tools');
+    const exportMenu = page.getByTestId('export-menu');
+    const open = (menu: typeof tools) => menu.locator('summary').click();
+
+    await open(knowledge);
+    await expect(knowledge).toHaveAttribute('open', '');
+    await open(tools);
+    await expect(tools).toHaveAttribute('open', '');
+    await expect(knowledge).not.toHaveAttribute('open');
+    await open(exportMenu);
+    await expect(exportMenu).toHaveAttribute('open', '');
+    await expect(tools).not.toHaveAttribute('open');
+    await expect(page.locator('header details[open]')).toHaveCount(1);
+
+    // A click elsewhere (the messages) closes it.
+    await page.getByTestId('composer').click();
+    await expect(page.locator('header details[open]')).toHaveCount(0);
+
+    // So does Escape, from the keyboard, and focus goes back to the menu's button.
+    await tools.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await expect(tools).toHaveAttribute('open', '');
+    await page.keyboard.press('Escape');
+    await expect(tools).not.toHaveAttribute('open');
+    await expect(tools.locator('summary')).toBeFocused();
+
+    // From the keyboard too, opening one closes the other.
+    await page.keyboard.press('Enter');
+    await expect(tools).toHaveAttribute('open', '');
+    await knowledge.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await expect(knowledge).toHaveAttribute('open', '');
+    await expect(tools).not.toHaveAttribute('open');
+    // A click inside an open menu keeps it open.
+    await knowledge.getByText('Collections this thread searches').click();
+    await expect(knowledge).toHaveAttribute('open', '');
+  } finally {
+    await page.request.delete(`/api/threads/${id}`);
+  }
+});

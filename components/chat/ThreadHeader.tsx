@@ -1,6 +1,8 @@
 'use client';
 
+import { useRef } from 'react';
 import type { ModelView } from '@/lib/contract/responses';
+import { HEADER_MENU, useMenuDismiss } from './hooks/useMenuDismiss';
 import { InstructionsEditor } from './InstructionsEditor';
 import { ModelPicker } from './ModelPicker';
 import { ThreadKnowledge } from './ThreadKnowledge';
@@ -45,8 +47,13 @@ export function ThreadHeader({
   onNewChat,
   onSaveInstructions,
 }: Props) {
+  const header = useRef<HTMLElement>(null);
+  useMenuDismiss(header);
   return (
-    <header className="relative flex items-center gap-2 border-b border-stone-200 px-4 py-2 text-sm sm:gap-3 dark:border-stone-800">
+    <header
+      ref={header}
+      className="relative flex items-center gap-2 border-b border-stone-200 px-4 py-2 text-sm sm:gap-3 dark:border-stone-800"
+    >
       <button type="button" data-testid="open-sidebar" aria-label="Show conversations" className="md:hidden" onClick={onOpenSidebar}>
         ☰
       </button>
@@ -102,7 +109,7 @@ function ExportMenu({ threadId }: { threadId: string }) {
   const base = `/api/threads/${encodeURIComponent(threadId)}/export?format=`;
   const item = 'block whitespace-nowrap px-3 py-1 hover:bg-stone-100 dark:hover:bg-stone-800';
   return (
-    <details className="relative text-xs text-stone-600 dark:text-stone-400" data-testid="export-menu">
+    <details name={HEADER_MENU} className="relative text-xs text-stone-600 dark:text-stone-400" data-testid="export-menu">
       <summary className="cursor-pointer select-none underline">Export</summary>
       <div className="absolute right-0 z-20 mt-1 rounded-md border border-stone-200 bg-white py-1 shadow-lg dark:border-stone-700 dark:bg-stone-900">
         <a className={item} href={`${base}md`} download data-testid="export-md">
