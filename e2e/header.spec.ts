@@ -76,3 +76,48 @@ test('the header menus open one at a time and close on a click elsewhere or Esca
     await page.request.delete(`/api/threads/${id}`);
   }
 });
+
+/** Emoji, full-width forms and the odd symbols that were icons: empty boxes without the right font. */
+const FONT_DEPENDENT = /[\u{1F000}-\u{1FFFF}\u{FF00}-\u{FFEF}\u2630\u22EF\u2715]/u;
+
+test('the header and sidebar buttons are drawn icons (SVG) with names, on a phone and on a desktop', async ({ page }) => {
+  const stamp = Date.now();
+  const id = await makeThread(page, `Icons ${stamp}`);
+  expect((await page.request.patch(`/api/threads/${id}`, { data: { pinned: true } })).status()).toBe(200);
+  try {
+    const chat = new ChatPage(page);
+    const drawn = async (button: ReturnType<Page['getByTestId']>) => {
+      const svg = button.locator('svg').first();
+      await expect(svg).toBeVisible();
+      const box = (await svg.boundingBox())!;
+      expect(box.width).toBeGreaterThan(8);
+      expect(box.height).toBeGreaterThan(8);
+    };
+
+    await page.setViewportSize({ width: 390, height: 800 });
+    await chat.open(`/t/${id}`);
+    const newChat = page.getByRole('button', { name: 'New chat' });
+    await expect(newChat).toHaveAttribute('data-testid', 'header-new-chat');
+    await drawn(newChat);
+    const showList = page.getByRole('button', { name: 'Show conversations' });
+    await drawn(showList);
+    expect(await page.locator('header').innerText()).not.toMatch(FONT_DEPENDENT);
+    await showList.click();
+    await drawn(page.getByRole('button', { name: 'Close the thread list' }));
+    await drawn(page.getByTestId('new-thread'));
+    await page.getByRole('button', { name: 'Close the thread list' }).click();
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(page.getByTestId('new-thread')).toHaveAccessibleName('New chat');
+    await drawn(page.getByTestId('new-thread'));
+    const row = chat.thread(id);
+    await row.hover();
+    const menu = row.getByRole('button', { name: `Actions for “Icons ${stamp}”` });
+    await drawn(menu);
+    // A pinned thread says so in a drawn pin that has a name.
+    await expect(row.getByRole('img', { name: 'Pinned' })).toBeVisible();
+    expect(await page.getByRole('navigation', { name: 'Threads' }).innerText()).not.toMatch(FONT_DEPENDENT);
+  } finally {
+    await page.request.delete(`/api/threads/${id}`);
+  }
+});

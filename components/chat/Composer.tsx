@@ -1,5 +1,6 @@
 'use client';
 
+import { FileText } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { AttachmentInfo } from '@/lib/contract/responses';
 import { useComposerDraft } from './hooks/useComposerDraft';
@@ -121,7 +122,8 @@ export function Composer({
                 data-testid="pending-attachment"
                 className="flex items-center gap-1 rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700"
               >
-                📄 {f.name} <span className="opacity-60">{size(f.size)}</span>
+                <FileText className="h-3.5 w-3.5 shrink-0" />
+                {f.name} <span className="opacity-60">{size(f.size)}</span>
                 <button type="button" aria-label={`Remove ${f.name}`} onClick={() => removeFile(f.id)}>
                   ×
                 </button>

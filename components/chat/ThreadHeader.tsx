@@ -1,5 +1,6 @@
 'use client';
 
+import { Menu, SquarePen } from 'lucide-react';
 import { useRef } from 'react';
 import type { ModelView } from '@/lib/contract/responses';
 import { HEADER_MENU, useMenuDismiss } from './hooks/useMenuDismiss';
@@ -54,8 +55,14 @@ export function ThreadHeader({
       ref={header}
       className="relative flex items-center gap-2 border-b border-stone-200 px-4 py-2 text-sm sm:gap-3 dark:border-stone-800"
     >
-      <button type="button" data-testid="open-sidebar" aria-label="Show conversations" className="md:hidden" onClick={onOpenSidebar}>
-        ☰
+      <button
+        type="button"
+        data-testid="open-sidebar"
+        aria-label="Show conversations"
+        className="shrink-0 md:hidden"
+        onClick={onOpenSidebar}
+      >
+        <Menu className="h-5 w-5" />
       </button>
       <h1 className="truncate font-medium" data-testid="thread-title">
         {title || (threadId ? 'New chat' : 'Start a conversation')}
@@ -95,9 +102,9 @@ export function ThreadHeader({
           aria-label="New chat"
           title="New chat"
           onClick={onNewChat}
-          className="rounded-md border border-stone-300 px-2 py-0.5 text-base leading-none md:hidden dark:border-stone-700"
+          className="shrink-0 rounded-md border border-stone-300 p-1 md:hidden dark:border-stone-700"
         >
-          ＋
+          <SquarePen className="h-4 w-4" />
         </button>
       )}
     </header>

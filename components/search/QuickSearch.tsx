@@ -1,5 +1,6 @@
 'use client';
 
+import { FileText } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { SearchFilters, SearchResult } from '@/lib/contract/responses';
 
@@ -156,15 +157,20 @@ export function QuickSearch(p: {
               <div className="flex items-baseline gap-2">
                 <span className="truncate font-medium">{h.title || 'New chat'}</span>
                 <span className="ml-auto shrink-0 text-xs text-stone-600 dark:text-stone-400">
-                  {h.kind === 'title'
-                    ? 'title'
-                    : h.kind === 'thinking'
-                      ? 'thinking'
-                      : h.kind === 'attachment'
-                        ? `📄 ${h.attachment?.name ?? 'file'}`
-                        : h.role === 'user'
-                          ? 'you'
-                          : 'assistant'}
+                  {h.kind === 'title' ? (
+                    'title'
+                  ) : h.kind === 'thinking' ? (
+                    'thinking'
+                  ) : h.kind === 'attachment' ? (
+                    <>
+                      <FileText className="mr-0.5 inline h-3 w-3 align-[-1px]" />
+                      {h.attachment?.name ?? 'file'}
+                    </>
+                  ) : h.role === 'user' ? (
+                    'you'
+                  ) : (
+                    'assistant'
+                  )}
                   {h.byMeaning && (
                     <span data-testid="by-meaning" title="None of its words matched: found by what it means">
                       {' · by meaning'}

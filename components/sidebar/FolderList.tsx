@@ -1,5 +1,6 @@
 'use client';
 
+import { Folder } from 'lucide-react';
 import { useState } from 'react';
 import type { ThreadListView } from '@/lib/client/api';
 import type { FolderView } from '@/lib/contract/responses';
@@ -37,12 +38,20 @@ const same = (a: ThreadListView, b: ThreadListView) => a.kind === b.kind && (a.k
 export function FolderList(p: FolderListProps) {
   /** The entry a thread is being dragged over, to light it up. */
   const [over, setOver] = useState<string | null>(null);
-  const entries: { key: string; view: ThreadListView; label: string; testId: string; drop: (threadId: string) => void }[] = [
+  const entries: {
+    key: string;
+    view: ThreadListView;
+    label: string;
+    folder?: boolean;
+    testId: string;
+    drop: (threadId: string) => void;
+  }[] = [
     { key: 'all', view: { kind: 'all' }, label: 'All conversations', testId: 'view-all', drop: (id) => p.onMove(id, null) },
     ...p.folders.map((f) => ({
       key: `folder:${f.id}`,
       view: { kind: 'folder', id: f.id } as ThreadListView,
-      label: `📁 ${f.name} (${f.threads})`,
+      label: `${f.name} (${f.threads})`,
+      folder: true,
       testId: 'view-folder',
       drop: (id: string) => p.onMove(id, f.id),
     })),
@@ -84,6 +93,7 @@ export function FolderList(p: FolderListProps) {
                   e.drop(id);
                 }}
               >
+                {e.folder && <Folder className="mr-1 inline h-3.5 w-3.5 align-[-2px]" />}
                 {e.label}
               </button>
             </li>

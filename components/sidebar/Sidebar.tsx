@@ -1,5 +1,6 @@
 'use client';
 
+import { Ellipsis, Pin, SquarePen, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { ThreadSummary } from '@/lib/contract/responses';
 import { groupThreads } from '@/lib/client/thread-groups';
@@ -140,7 +141,7 @@ function ThreadRow({
             title={t.title}
             aria-current={current ? 'page' : undefined}
           >
-            {t.pinned ? '📌 ' : ''}
+            {t.pinned && <Pin role="img" aria-label="Pinned" className="mr-1 inline h-3.5 w-3.5 align-[-2px]" />}
             {t.title || 'New chat'}
           </a>
           <button
@@ -148,12 +149,12 @@ function ThreadRow({
             data-testid="thread-menu"
             aria-label={`Actions for “${t.title || 'New chat'}”`}
             aria-expanded={menuOpen}
-            className={`shrink-0 rounded px-1 leading-none text-stone-600 hover:bg-stone-200 dark:text-stone-400 dark:hover:bg-stone-700 ${
+            className={`shrink-0 rounded px-1 py-0.5 leading-none text-stone-600 hover:bg-stone-200 dark:text-stone-400 dark:hover:bg-stone-700 ${
               menuOpen || current ? '' : 'md:invisible md:group-hover:visible md:group-focus-within:visible'
             }`}
             onClick={() => setMenuOpen((o) => !o)}
           >
-            ⋯
+            <Ellipsis className="h-4 w-4" />
           </button>
           {menuOpen && (
             <div
@@ -216,15 +217,16 @@ export function Sidebar(p: Props) {
         <span className="font-semibold tracking-tight">Hearth</span>
         {p.open && (
           <button type="button" aria-label="Close the thread list" className="md:hidden" onClick={p.onClose}>
-            ✕
+            <X className="h-5 w-5" />
           </button>
         )}
         <button
           type="button"
           data-testid="new-thread"
           onClick={p.onNew}
-          className="rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white dark:border-stone-700 dark:hover:bg-stone-800"
+          className="flex items-center gap-1 rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white dark:border-stone-700 dark:hover:bg-stone-800"
         >
+          <SquarePen className="h-4 w-4" />
           New chat
         </button>
       </div>
