@@ -54,7 +54,7 @@ async function run(searxUrl: string, turns: number, checksModel: string | undefi
     await rt.models.ready();
     for (let i = 0; i < turns; i++) {
       const thread = rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
-      rt.store.updateThread({ id: thread.id, patch: { model: LARGE.id }, now: Date.now() });
+      rt.store.updateThread({ id: thread.id, patch: { model: LARGE.id } });
       const seen = double.requests.length;
       const t0 = performance.now();
       const { turnId } = rt.turns.start({ threadId: thread.id, content: 'What is the price of bitcoin today?' });

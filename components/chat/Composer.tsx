@@ -6,6 +6,9 @@ import type { AttachmentInfo } from '@/lib/contract/responses';
 import { useComposerDraft } from './hooks/useComposerDraft';
 import { ImageThumb, isImage, NoVisionNote } from './Images';
 
+/** The message box's id: where the page's skip link leads. */
+export const COMPOSER_ID = 'composer';
+
 type Props = {
   /** The assistant's name from Settings (the box says "Message <name>"). */
   assistantName?: string;
@@ -152,6 +155,7 @@ export function Composer({
         </button>
         <textarea
           ref={box}
+          id={COMPOSER_ID}
           aria-label="Message"
           data-testid="composer"
           rows={Math.min(8, Math.max(1, text.split('\n').length))}

@@ -207,6 +207,24 @@ function ThreadRow({
   );
 }
 
+/** What the list shows, as its heading: said for every view, seen for a folder and the archive. */
+function ListHeading({ view, folders }: Pick<Props, 'view' | 'folders'>) {
+  const name =
+    view.kind === 'archive'
+      ? 'Archive'
+      : view.kind === 'folder'
+        ? (folders.find((f) => f.id === view.id)?.name ?? 'Folder')
+        : 'All conversations';
+  return (
+    <h2
+      data-testid="thread-list-heading"
+      className={view.kind === 'all' ? 'sr-only' : 'truncate px-2 pb-1 text-sm font-semibold text-stone-800 dark:text-stone-200'}
+    >
+      {name}
+    </h2>
+  );
+}
+
 export function Sidebar(p: Props) {
   return (
     <nav
@@ -241,7 +259,9 @@ export function Sidebar(p: Props) {
         onMove={p.onMove}
         onArchive={(id) => p.onArchive(id, true)}
       />
-      <ul className="flex-1 space-y-2 overflow-y-auto" data-testid="thread-list">
+      <ListHeading view={p.view} folders={p.folders} />
+      {/* The list keeps at least 40% of the height: an open Memory panel below scrolls instead of squeezing it. */}
+      <ul className="min-h-[40%] flex-1 space-y-2 overflow-y-auto" data-testid="thread-list">
         {groupThreads(p.threads, Date.now()).map((group) => (
           <li key={group.label} data-testid="thread-group" data-group={group.label}>
             <h3 className="px-2 pb-0.5 text-xs font-medium uppercase tracking-wide text-stone-600 dark:text-stone-400">{group.label}</h3>
@@ -274,7 +294,7 @@ export function Sidebar(p: Props) {
           </li>
         )}
       </ul>
-      {p.footer}
+      {p.footer && <div className="min-h-0 overflow-y-auto">{p.footer}</div>}
     </nav>
   );
 }
