@@ -79,8 +79,9 @@ test('a thread is dragged into a folder, moved out from its ⋯ menu, dropped on
   const archive = page.getByTestId('view-archive');
   let folderId = '';
   try {
-    page.once('dialog', (d) => void d.accept(`Trips ${stamp}`));
     await page.getByTestId('new-folder').click();
+    await page.getByTestId('folder-name-input').fill(`Trips ${stamp}`);
+    await page.getByTestId('folder-name-input').press('Enter');
     const folder = page.getByTestId('view-folder').filter({ hasText: `Trips ${stamp}` });
     await expect(folder).toHaveText(`Trips ${stamp} (0)`);
     folderId = (await folder.getAttribute('data-folder-id'))!;
@@ -121,12 +122,13 @@ test('a thread is dragged into a folder, moved out from its ⋯ menu, dropped on
 
     // The folder renamed, then deleted: its conversations stay, in no folder.
     await folder.click();
-    page.once('dialog', (d) => void d.accept(`Norway ${stamp}`));
     await page.getByTestId('rename-folder').click();
+    await page.getByTestId('folder-name-input').fill(`Norway ${stamp}`);
+    await page.getByTestId('folder-name-input').press('Enter');
     const renamed = page.getByTestId('view-folder').filter({ hasText: `Norway ${stamp}` });
     await expect(renamed).toHaveText(`Norway ${stamp} (0)`);
-    page.once('dialog', (d) => void d.accept());
     await page.getByTestId('delete-folder').click();
+    await page.getByTestId('confirm-delete-folder').click();
     await expect(renamed).toHaveCount(0);
     await expect(all).toHaveAttribute('aria-pressed', 'true');
     await expect(row).toBeVisible();

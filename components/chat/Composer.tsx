@@ -105,7 +105,7 @@ export function Composer({
       }}
     >
       {(files.length > 0 || uploading > 0) && (
-        <div className="mb-2 flex flex-wrap gap-1" data-testid="pending-attachments">
+        <div className="mb-2 flex flex-wrap items-start gap-1" data-testid="pending-attachments">
           {files.map((f) =>
             isImage(f) ? (
               <span key={f.id} data-testid="pending-image" className="relative">

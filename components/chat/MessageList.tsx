@@ -77,7 +77,8 @@ function UserMessage({ m, busy, visionOff, actions }: { m: MessageView; busy: bo
         {m.content}
       </div>
       {m.attachments.length > 0 && (
-        <div className="mt-1 flex flex-wrap justify-end gap-1">
+        // items-start: a file's chip keeps its own height beside a taller image.
+        <div className="mt-1 flex flex-wrap items-start justify-end gap-1">
           {m.attachments.map((a) =>
             isImage(a) ? (
               <ImageThumb key={a.id} image={a} onOpen={actions.openAttachment} testId="message-image" />

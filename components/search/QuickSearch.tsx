@@ -103,7 +103,7 @@ export function QuickSearch(p: {
               open(hits?.[active]);
             }
           }}
-          className="w-full rounded-t-xl border-b border-stone-200 bg-transparent px-4 py-3 outline-none dark:border-stone-800"
+          className="focus-inset w-full rounded-t-xl border-b border-stone-200 bg-transparent px-4 py-3 dark:border-stone-800"
         />
         <div className="flex flex-wrap items-center gap-3 border-b border-stone-200 px-4 py-1.5 text-xs text-stone-600 dark:border-stone-800 dark:text-stone-400">
           {currentThreadId && (
