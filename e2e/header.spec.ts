@@ -102,6 +102,9 @@ test('the header and sidebar buttons are drawn icons (SVG) with names, on a phon
     const showList = page.getByRole('button', { name: 'Show conversations' });
     await drawn(showList);
     expect(await page.locator('header').innerText()).not.toMatch(FONT_DEPENDENT);
+    // With the icons drawn, the header still fits the phone, and the title has a row to be read in.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect((await page.getByTestId('thread-title').boundingBox())!.width).toBeGreaterThan(150);
     await showList.click();
     await drawn(page.getByRole('button', { name: 'Close the thread list' }));
     await drawn(page.getByTestId('new-thread'));

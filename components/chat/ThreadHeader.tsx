@@ -53,7 +53,7 @@ export function ThreadHeader({
   return (
     <header
       ref={header}
-      className="relative flex items-center gap-2 border-b border-stone-200 px-4 py-2 text-sm sm:gap-3 dark:border-stone-800"
+      className="relative flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-stone-200 px-4 py-2 text-sm sm:gap-x-3 md:flex-nowrap dark:border-stone-800"
     >
       <button
         type="button"
@@ -64,37 +64,9 @@ export function ThreadHeader({
       >
         <Menu className="h-5 w-5" />
       </button>
-      <h1 className="truncate font-medium" data-testid="thread-title">
+      <h1 className="min-w-0 truncate font-medium max-md:flex-1" data-testid="thread-title">
         {title || (threadId ? 'New chat' : 'Start a conversation')}
       </h1>
-      <ModelPicker models={models} value={model} defaultId={modelId} onChange={onModel} onOpen={onModelsOpen} />
-      {threadId && systemPrompt !== undefined && (
-        // On a phone the header keeps the model; thinking is chosen on a wider screen (or in Settings).
-        <label className="hidden items-center gap-1 text-xs text-stone-600 sm:flex dark:text-stone-400">
-          <span>Thinking</span>
-          <select
-            data-testid="thread-thinking"
-            aria-label="Thinking in this thread"
-            title="Whether a thinking model thinks before it answers in this thread"
-            className="rounded border border-stone-300 bg-transparent px-1 py-0.5 dark:border-stone-700"
-            value={thinking ?? 'settings'}
-            onChange={(e) => onThinking(e.target.value === 'settings' ? null : (e.target.value as ThinkingChoice))}
-          >
-            <option value="settings">as in Settings</option>
-            <option value="default">the model&apos;s default</option>
-            <option value="on">on</option>
-            <option value="off">off</option>
-          </select>
-        </label>
-      )}
-      {/* Each keyed by its thread, so another thread starts it afresh; the keys differ by kind as
-          well, since siblings sharing a key are not all removed when it changes (a second Tools menu). */}
-      {threadId && <ThreadKnowledge key={`knowledge-${threadId}`} threadId={threadId} />}
-      {threadId && <ThreadTools key={`tools-${threadId}`} threadId={threadId} />}
-      {threadId && systemPrompt !== undefined && (
-        <InstructionsEditor key={`instructions-${threadId}`} value={systemPrompt} onSave={onSaveInstructions} />
-      )}
-      {threadId && <ExportMenu threadId={threadId} />}
       {threadId && (
         <button
           type="button"
@@ -107,6 +79,38 @@ export function ThreadHeader({
           <SquarePen className="h-4 w-4" />
         </button>
       )}
+      {/* On a phone the thread's controls are a second row under its title (one row had no room
+          for the title at all); from md up the wrapper is not a box and they share the one row. */}
+      <div className="flex w-full items-center gap-2 sm:gap-3 md:contents">
+        <ModelPicker models={models} value={model} defaultId={modelId} onChange={onModel} onOpen={onModelsOpen} />
+        {threadId && systemPrompt !== undefined && (
+          // On a phone the header keeps the model; thinking is chosen on a wider screen (or in Settings).
+          <label className="hidden items-center gap-1 text-xs text-stone-600 sm:flex dark:text-stone-400">
+            <span>Thinking</span>
+            <select
+              data-testid="thread-thinking"
+              aria-label="Thinking in this thread"
+              title="Whether a thinking model thinks before it answers in this thread"
+              className="rounded border border-stone-300 bg-transparent px-1 py-0.5 dark:border-stone-700"
+              value={thinking ?? 'settings'}
+              onChange={(e) => onThinking(e.target.value === 'settings' ? null : (e.target.value as ThinkingChoice))}
+            >
+              <option value="settings">as in Settings</option>
+              <option value="default">the model&apos;s default</option>
+              <option value="on">on</option>
+              <option value="off">off</option>
+            </select>
+          </label>
+        )}
+        {/* Each keyed by its thread, so another thread starts it afresh; the keys differ by kind as
+          well, since siblings sharing a key are not all removed when it changes (a second Tools menu). */}
+        {threadId && <ThreadKnowledge key={`knowledge-${threadId}`} threadId={threadId} />}
+        {threadId && <ThreadTools key={`tools-${threadId}`} threadId={threadId} />}
+        {threadId && systemPrompt !== undefined && (
+          <InstructionsEditor key={`instructions-${threadId}`} value={systemPrompt} onSave={onSaveInstructions} />
+        )}
+        {threadId && <ExportMenu threadId={threadId} />}
+      </div>
     </header>
   );
 }
