@@ -79,10 +79,11 @@ test('a thread is dragged into a folder, moved out from its ⋯ menu, dropped on
   const archive = page.getByTestId('view-archive');
   let folderId = '';
   try {
-    page.once('dialog', (d) => void d.accept(`Trips ${stamp}`));
     await page.getByTestId('new-folder').click();
+    await page.getByTestId('folder-name-input').fill(`Trips ${stamp}`);
+    await page.getByTestId('folder-name-input').press('Enter');
     const folder = page.getByTestId('view-folder').filter({ hasText: `Trips ${stamp}` });
-    await expect(folder).toHaveText(`📁 Trips ${stamp} (0)`);
+    await expect(folder).toHaveText(`Trips ${stamp} (0)`);
     folderId = (await folder.getAttribute('data-folder-id'))!;
 
     // A hovered row keeps its title readable beside its ⋯ (its actions live in the menu).
@@ -90,7 +91,7 @@ test('a thread is dragged into a folder, moved out from its ⋯ menu, dropped on
     expect((await row.getByTestId('thread-link').boundingBox())!.width).toBeGreaterThan(150);
     // Dragged onto the folder: filed there.
     await row.getByTestId('thread-link').dragTo(folder);
-    await expect(folder).toHaveText(`📁 Trips ${stamp} (1)`);
+    await expect(folder).toHaveText(`Trips ${stamp} (1)`);
     await folder.click();
     await expect(folder).toHaveAttribute('aria-pressed', 'true');
     await expect(chat.threads).toHaveCount(1);
@@ -98,14 +99,14 @@ test('a thread is dragged into a folder, moved out from its ⋯ menu, dropped on
     // Out of it from the row's menu (no mouse needed).
     await (await chat.threadAction(id, 'move-thread')).selectOption('');
     await expect(row).toHaveCount(0);
-    await expect(folder).toHaveText(`📁 Trips ${stamp} (0)`);
+    await expect(folder).toHaveText(`Trips ${stamp} (0)`);
     await all.click();
     await expect(row).toBeVisible();
     // Back in by menu, then dropped on All conversations: out again.
     await (await chat.threadAction(id, 'move-thread')).selectOption(folderId);
-    await expect(folder).toHaveText(`📁 Trips ${stamp} (1)`);
+    await expect(folder).toHaveText(`Trips ${stamp} (1)`);
     await row.getByTestId('thread-link').dragTo(all);
-    await expect(folder).toHaveText(`📁 Trips ${stamp} (0)`);
+    await expect(folder).toHaveText(`Trips ${stamp} (0)`);
 
     // Dropped on the Archive: out of the list, in the archive's own view.
     await row.getByTestId('thread-link').dragTo(archive);
@@ -121,12 +122,13 @@ test('a thread is dragged into a folder, moved out from its ⋯ menu, dropped on
 
     // The folder renamed, then deleted: its conversations stay, in no folder.
     await folder.click();
-    page.once('dialog', (d) => void d.accept(`Norway ${stamp}`));
     await page.getByTestId('rename-folder').click();
+    await page.getByTestId('folder-name-input').fill(`Norway ${stamp}`);
+    await page.getByTestId('folder-name-input').press('Enter');
     const renamed = page.getByTestId('view-folder').filter({ hasText: `Norway ${stamp}` });
-    await expect(renamed).toHaveText(`📁 Norway ${stamp} (0)`);
-    page.once('dialog', (d) => void d.accept());
+    await expect(renamed).toHaveText(`Norway ${stamp} (0)`);
     await page.getByTestId('delete-folder').click();
+    await page.getByTestId('confirm-delete-folder').click();
     await expect(renamed).toHaveCount(0);
     await expect(all).toHaveAttribute('aria-pressed', 'true');
     await expect(row).toBeVisible();

@@ -68,7 +68,7 @@ async function withRuntime<T>(
 /** One turn on the large model in a new thread: its requests to the double, and when its last answer token and its end came. */
 async function oneTurn(rt: ReturnType<typeof buildRuntime>, double: Awaited<ReturnType<typeof startLlamaDouble>>, content: string) {
   const thread = rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
-  rt.store.updateThread({ id: thread.id, patch: { model: LARGE.id }, now: Date.now() });
+  rt.store.updateThread({ id: thread.id, patch: { model: LARGE.id } });
   const seen = double.requests.length;
   const t0 = performance.now();
   let lastToken = t0;

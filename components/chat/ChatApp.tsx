@@ -10,7 +10,7 @@ import { Sidebar } from '@/components/sidebar/Sidebar';
 import { api, uploadAttachment } from '@/lib/client/api';
 import type { AttachmentInfo, Health } from '@/lib/contract/responses';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
-import { Composer } from './Composer';
+import { Composer, COMPOSER_ID } from './Composer';
 import { useAnnouncement } from './hooks/useAnnouncement';
 import { useDeferredDelete } from './hooks/useDeferredDelete';
 import { useFileDrop } from './hooks/useFileDrop';
@@ -130,6 +130,17 @@ export function ChatApp({
 
   return (
     <div className="flex h-dvh">
+      {/* The first Tab: straight to the message box, past the thread list (the sidebar comes first in the page). */}
+      <a
+        href={`#${COMPOSER_ID}`}
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:shadow-lg dark:focus:bg-stone-900"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById(COMPOSER_ID)?.focus();
+        }}
+      >
+        Skip to the message box
+      </a>
       <Sidebar
         open={sidebarOpen}
         onClose={() => setSidebarOpen(false)}

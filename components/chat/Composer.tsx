@@ -1,9 +1,13 @@
 'use client';
 
+import { FileText } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { AttachmentInfo } from '@/lib/contract/responses';
 import { useComposerDraft } from './hooks/useComposerDraft';
 import { ImageThumb, isImage, NoVisionNote } from './Images';
+
+/** The message box's id: where the page's skip link leads. */
+export const COMPOSER_ID = 'composer';
 
 type Props = {
   /** The assistant's name from Settings (the box says "Message <name>"). */
@@ -101,7 +105,7 @@ export function Composer({
       }}
     >
       {(files.length > 0 || uploading > 0) && (
-        <div className="mb-2 flex flex-wrap gap-1" data-testid="pending-attachments">
+        <div className="mb-2 flex flex-wrap items-start gap-1" data-testid="pending-attachments">
           {files.map((f) =>
             isImage(f) ? (
               <span key={f.id} data-testid="pending-image" className="relative">
@@ -121,7 +125,8 @@ export function Composer({
                 data-testid="pending-attachment"
                 className="flex items-center gap-1 rounded-full border border-stone-300 px-2 py-0.5 text-xs dark:border-stone-700"
               >
-                📄 {f.name} <span className="opacity-60">{size(f.size)}</span>
+                <FileText className="h-3.5 w-3.5 shrink-0" />
+                {f.name} <span className="opacity-60">{size(f.size)}</span>
                 <button type="button" aria-label={`Remove ${f.name}`} onClick={() => removeFile(f.id)}>
                   ×
                 </button>
@@ -150,6 +155,7 @@ export function Composer({
         </button>
         <textarea
           ref={box}
+          id={COMPOSER_ID}
           aria-label="Message"
           data-testid="composer"
           rows={Math.min(8, Math.max(1, text.split('\n').length))}

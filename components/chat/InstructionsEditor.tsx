@@ -34,7 +34,7 @@ export function InstructionsEditor({ value, onSave }: { value: string; onSave: (
       onKeyDown={(e) => {
         if (e.key === 'Escape') setOpen(false);
       }}
-      className="absolute right-4 top-10 z-10 w-96 rounded-lg border border-stone-300 bg-white p-3 shadow-lg dark:border-stone-700 dark:bg-stone-900"
+      className="absolute right-4 top-full z-10 mt-1 w-96 max-w-[calc(100vw-2rem)] rounded-lg border border-stone-300 bg-white p-3 shadow-lg dark:border-stone-700 dark:bg-stone-900"
     >
       <label className="mb-1 block text-xs font-medium" htmlFor="instructions">
         Instructions for this conversation

@@ -1,5 +1,6 @@
 'use client';
 
+import { Pencil, RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 
 /**
@@ -96,7 +97,8 @@ export function MessageActions({
           className={actionClass}
           title="Write a new answer to the same question; this one stays as another version"
         >
-          {retry ? '↻ Retry' : '↻ Regenerate'}
+          <RotateCcw className="mr-1 inline h-3 w-3 align-[-1px]" />
+          {retry ? 'Retry' : 'Regenerate'}
         </button>
       )}
       {onRegenerate && models.length > 1 && (
@@ -128,7 +130,8 @@ export function MessageActions({
           className={actionClass}
           title="Edit and send again; the conversation as it was stays as another version (Up in an empty message box edits the last one)"
         >
-          ✎ Edit
+          <Pencil className="mr-1 inline h-3 w-3 align-[-1px]" />
+          Edit
         </button>
       )}
       {confirming ? (

@@ -1,5 +1,6 @@
 'use client';
 
+import { FileText } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { AttachmentInfo, MessageView } from '@/lib/contract/responses';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
@@ -76,7 +77,8 @@ function UserMessage({ m, busy, visionOff, actions }: { m: MessageView; busy: bo
         {m.content}
       </div>
       {m.attachments.length > 0 && (
-        <div className="mt-1 flex flex-wrap justify-end gap-1">
+        // items-start: a file's chip keeps its own height beside a taller image.
+        <div className="mt-1 flex flex-wrap items-start justify-end gap-1">
           {m.attachments.map((a) =>
             isImage(a) ? (
               <ImageThumb key={a.id} image={a} onOpen={actions.openAttachment} testId="message-image" />
@@ -88,9 +90,10 @@ function UserMessage({ m, busy, visionOff, actions }: { m: MessageView; busy: bo
                 onClick={() => actions.openAttachment(a)}
                 aria-label={`Open ${a.name}`}
                 title={`Open ${a.name}`}
-                className="rounded-full border border-stone-300 px-2 py-0.5 text-xs hover:bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-amber-500 dark:border-stone-700 dark:hover:bg-stone-900"
+                className="inline-flex items-center gap-1 rounded-full border border-stone-300 px-2 py-0.5 text-xs hover:bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-amber-500 dark:border-stone-700 dark:hover:bg-stone-900"
               >
-                📄 {a.name}
+                <FileText className="h-3.5 w-3.5 shrink-0" />
+                {a.name}
               </button>
             ),
           )}

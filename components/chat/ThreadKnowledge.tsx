@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { api } from '@/lib/client/api';
+import { HEADER_MENU } from './hooks/useMenuDismiss';
 import type { CollectionView } from '@/lib/contract/responses';
 
 /** The knowledge collections this thread searches: its own choice, and those every thread uses (shown, not changed here). */
@@ -29,7 +30,12 @@ export function ThreadKnowledge({ threadId }: { threadId: string }) {
     }
   };
   return (
-    <details className="relative text-xs" data-testid="thread-knowledge" onToggle={(e) => (e.currentTarget.open ? void load() : undefined)}>
+    <details
+      name={HEADER_MENU}
+      className="relative text-xs"
+      data-testid="thread-knowledge"
+      onToggle={(e) => (e.currentTarget.open ? void load() : undefined)}
+    >
       <summary className="cursor-pointer text-stone-600 underline dark:text-stone-400">Knowledge</summary>
       <div className="absolute right-0 z-20 mt-1 max-h-80 w-72 overflow-auto rounded-md border border-stone-300 bg-white p-2 shadow dark:border-stone-700 dark:bg-stone-900">
         <p className="mb-1 text-stone-600 dark:text-stone-400">Collections this thread searches</p>

@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { api } from '@/lib/client/api';
+import { HEADER_MENU } from './hooks/useMenuDismiss';
 
 type ThreadTool = { name: string; source: string; description: string; enabled: boolean };
 
@@ -26,7 +27,12 @@ export function ThreadTools({ threadId }: { threadId: string }) {
     }
   };
   return (
-    <details className="relative text-xs" data-testid="thread-tools" onToggle={(e) => (e.currentTarget.open ? void load() : undefined)}>
+    <details
+      name={HEADER_MENU}
+      className="relative text-xs"
+      data-testid="thread-tools"
+      onToggle={(e) => (e.currentTarget.open ? void load() : undefined)}
+    >
       <summary className="cursor-pointer text-stone-600 underline dark:text-stone-400">Tools</summary>
       <div className="absolute right-0 z-20 mt-1 max-h-80 w-72 overflow-auto rounded-md border border-stone-300 bg-white p-2 shadow dark:border-stone-700 dark:bg-stone-900">
         <p className="mb-1 text-stone-600 dark:text-stone-400">Tools in this thread</p>

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
 import { api, uploadToCollection } from '@/lib/client/api';
 import type { CollectionDetail, CollectionView, PassageView } from '@/lib/contract/responses';
+import { useFileDrop } from '@/components/chat/hooks/useFileDrop';
 import { placeOf } from '@/lib/knowledge/place';
 
 /**
@@ -19,6 +20,9 @@ const buttonClass =
 const ACCEPT = '.txt,.md,.markdown,.rst,.csv,.tsv,.json,.xml,.html,.log,.pdf,.docx,.xlsx,.ods,.zip,text/*,application/pdf,application/zip';
 
 type SearchMode = { byMeaning: boolean; embeddingsError: string | null };
+
+/** "1 passage", "2 passages", "1,204 passages". */
+const count = (n: number, one: string) => `${n.toLocaleString('en')} ${one}${n === 1 ? '' : 's'}`;
 
 export function KnowledgePage() {
   const [collections, setCollections] = useState<CollectionView[] | null>(null);
@@ -136,6 +140,9 @@ function CollectionPanel({ id, onChanged, onDeleted }: { id: string; onChanged: 
   const [rename, setRename] = useState<string | null>(null);
   const [uploads, setUploads] = useState<{ name: string; state: string }[]>([]);
   const [error, setError] = useState<string | null>(null);
+  /** Deleting is asked in the panel: the question is shown until it is answered. */
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const drop = useFileDrop((files) => void add(files));
 
   const load = useCallback(
     () =>
@@ -154,7 +161,7 @@ function CollectionPanel({ id, onChanged, onDeleted }: { id: string; onChanged: 
     return () => clearInterval(timer);
   }, [busy, load, onChanged]);
 
-  async function add(files: FileList) {
+  async function add(files: FileList | File[]) {
     setError(null);
     const list = [...files];
     setUploads(list.map((f) => ({ name: f.name, state: 'waiting' })));
@@ -220,42 +227,79 @@ function CollectionPanel({ id, onChanged, onDeleted }: { id: string; onChanged: 
           type="button"
           data-testid="delete-collection"
           className={`${buttonClass} ml-auto text-red-700 dark:text-red-300`}
-          onClick={async () => {
-            if (
-              !window.confirm(`Delete the collection "${detail.name}" and its ${detail.files} file(s)? Conversations keep their answers.`)
-            )
-              return;
-            try {
-              await api.deleteCollection(id);
-              onDeleted();
-            } catch (err) {
-              setError((err as Error).message);
-            }
-          }}
+          onClick={() => setConfirmingDelete(true)}
         >
           Delete
         </button>
       </div>
+      {confirmingDelete && (
+        <div
+          role="group"
+          aria-label="Delete this collection?"
+          data-testid="collection-delete-question"
+          className="flex flex-wrap items-center gap-2 rounded-md border border-red-300 bg-red-50 p-2 text-sm dark:border-red-900 dark:bg-red-950"
+        >
+          <span>
+            Delete the collection “{detail.name}” and its {count(detail.files, 'file')}? Conversations keep their answers.
+          </span>
+          <button
+            type="button"
+            data-testid="confirm-delete-collection"
+            className={`${buttonClass} text-red-700 dark:text-red-300`}
+            onClick={async () => {
+              try {
+                await api.deleteCollection(id);
+                onDeleted();
+              } catch (err) {
+                setConfirmingDelete(false);
+                setError((err as Error).message);
+              }
+            }}
+          >
+            Delete
+          </button>
+          <button type="button" autoFocus className={buttonClass} onClick={() => setConfirmingDelete(false)}>
+            Keep
+          </button>
+        </div>
+      )}
       {error && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
           {error}
         </p>
       )}
       <div className="space-y-1">
-        <label className="block text-sm">
-          Add files (text, Markdown, code, PDF, Word, spreadsheets; several at once, or a .zip of a folder)
-          <input
-            type="file"
-            multiple
-            accept={ACCEPT}
-            data-testid="collection-upload"
-            className="mt-1 block text-sm"
-            onChange={(e) => {
-              if (e.target.files?.length) void add(e.target.files);
-              e.target.value = '';
-            }}
-          />
-        </label>
+        <div
+          data-testid="collection-drop-zone"
+          data-dragging={drop.dragging || undefined}
+          {...drop.handlers}
+          className={`rounded-lg border-2 border-dashed p-4 text-center text-sm ${
+            drop.dragging
+              ? 'border-amber-500 bg-amber-50 dark:bg-amber-950/40'
+              : 'border-stone-300 text-stone-700 dark:border-stone-700 dark:text-stone-300'
+          }`}
+        >
+          <p>
+            Drop files here, or{' '}
+            <label className="cursor-pointer underline">
+              choose files
+              <input
+                type="file"
+                multiple
+                accept={ACCEPT}
+                data-testid="collection-upload"
+                className="sr-only"
+                onChange={(e) => {
+                  if (e.target.files?.length) void add(e.target.files);
+                  e.target.value = '';
+                }}
+              />
+            </label>
+          </p>
+          <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">
+            Text, Markdown, code, PDF, Word, spreadsheets; several at once, or a .zip of a folder
+          </p>
+        </div>
         {uploads.length > 0 && (
           <ul className="text-xs text-stone-600 dark:text-stone-400" data-testid="collection-uploads">
             {uploads.map((u, i) => (
@@ -267,8 +311,8 @@ function CollectionPanel({ id, onChanged, onDeleted }: { id: string; onChanged: 
         )}
       </div>
       <p className="text-sm text-stone-600 dark:text-stone-400" data-testid="collection-progress">
-        {detail.files} file{detail.files === 1 ? '' : 's'} · {detail.ready} indexed
-        {detail.failed ? ` · ${detail.failed} could not be read` : ''} · {detail.chunks.toLocaleString('en')} passages
+        {count(detail.files, 'file')} · {detail.ready} indexed
+        {detail.failed ? ` · ${detail.failed} could not be read` : ''} · {count(detail.chunks, 'passage')}
         {detail.search.byMeaning ? ` · ${detail.embedded.toLocaleString('en')} with vectors` : ''}
       </p>
       <ul className="divide-y divide-stone-200 text-sm dark:divide-stone-800" data-testid="collection-files">
@@ -312,7 +356,7 @@ function FileStatus({ file, byMeaning }: { file: CollectionDetail['fileList'][nu
           ? `indexing ${Math.floor((100 * file.embedded) / file.chunks)}%`
           : 'indexing'
         : file.status === 'ready'
-          ? `ready · ${file.chunks} passages`
+          ? `ready · ${count(file.chunks, 'passage')}`
           : `not indexed: ${file.error ?? 'unreadable'}`;
   const tone =
     file.status === 'ready'

@@ -1,5 +1,6 @@
 'use client';
 
+import { FileText } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { SearchFilters, SearchResult } from '@/lib/contract/responses';
 
@@ -102,7 +103,7 @@ export function QuickSearch(p: {
               open(hits?.[active]);
             }
           }}
-          className="w-full rounded-t-xl border-b border-stone-200 bg-transparent px-4 py-3 outline-none dark:border-stone-800"
+          className="focus-inset w-full rounded-t-xl border-b border-stone-200 bg-transparent px-4 py-3 dark:border-stone-800"
         />
         <div className="flex flex-wrap items-center gap-3 border-b border-stone-200 px-4 py-1.5 text-xs text-stone-600 dark:border-stone-800 dark:text-stone-400">
           {currentThreadId && (
@@ -156,15 +157,20 @@ export function QuickSearch(p: {
               <div className="flex items-baseline gap-2">
                 <span className="truncate font-medium">{h.title || 'New chat'}</span>
                 <span className="ml-auto shrink-0 text-xs text-stone-600 dark:text-stone-400">
-                  {h.kind === 'title'
-                    ? 'title'
-                    : h.kind === 'thinking'
-                      ? 'thinking'
-                      : h.kind === 'attachment'
-                        ? `📄 ${h.attachment?.name ?? 'file'}`
-                        : h.role === 'user'
-                          ? 'you'
-                          : 'assistant'}
+                  {h.kind === 'title' ? (
+                    'title'
+                  ) : h.kind === 'thinking' ? (
+                    'thinking'
+                  ) : h.kind === 'attachment' ? (
+                    <>
+                      <FileText className="mr-0.5 inline h-3 w-3 align-[-1px]" />
+                      {h.attachment?.name ?? 'file'}
+                    </>
+                  ) : h.role === 'user' ? (
+                    'you'
+                  ) : (
+                    'assistant'
+                  )}
                   {h.byMeaning && (
                     <span data-testid="by-meaning" title="None of its words matched: found by what it means">
                       {' · by meaning'}

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '@/lib/client/api';
 import type { ModelCheck, SettingsView } from '@/lib/contract/responses';
 import type { Settings } from '@/lib/settings/settings';
+import { ChecksModelWarning, offeredModels, sectionId, SettingsContents, WebSearchWarning } from './SettingsGuide';
 import { ToolServers } from './ToolServers';
 import { ThemePicker } from '@/components/ThemePicker';
 
@@ -22,7 +23,7 @@ const buttonClass =
 
 function Section({ title, children, hint }: { title: string; hint?: string; children: React.ReactNode }) {
   return (
-    <section className="space-y-3 rounded-xl border border-stone-200 p-4 dark:border-stone-800">
+    <section id={sectionId(title)} className="scroll-mt-4 space-y-3 rounded-xl border border-stone-200 p-4 dark:border-stone-800">
       <div>
         <h2 className="font-semibold">{title}</h2>
         {hint && <p className="text-sm text-stone-600 dark:text-stone-400">{hint}</p>}
@@ -224,6 +225,7 @@ export function SettingsPage() {
             </Link>
             <h1 className="text-xl font-semibold">Settings</h1>
           </header>
+          <SettingsContents />
 
           <Section
             title="Model servers"
@@ -343,6 +345,13 @@ export function SettingsPage() {
                     ),
                   )}
                 </datalist>
+                <ChecksModelWarning
+                  model={draft.checksModel}
+                  offered={offeredModels(
+                    draft.modelServers.map((s) => s.url),
+                    checks,
+                  )}
+                />
               </>,
               "A small model (0.6–1.7B) a server offers, for the checks, plans and titles: the thread's model then only writes the replies. Empty: the thread's model does it all.",
             )}
@@ -463,6 +472,7 @@ export function SettingsPage() {
                 </label>
               ))}
             </fieldset>
+            <WebSearchWarning ticked={!draft.disabledTools.includes('web_search')} searxngUrl={draft.searxngUrl} />
             {field(
               'searxngUrl',
               'SearXNG address (web search)',

@@ -1,5 +1,6 @@
 'use client';
 
+import { Folder, FolderPlus } from 'lucide-react';
 import { useState } from 'react';
 import type { ThreadListView } from '@/lib/client/api';
 import type { FolderView } from '@/lib/contract/responses';
@@ -30,6 +31,106 @@ export type FolderListProps = {
 const same = (a: ThreadListView, b: ThreadListView) => a.kind === b.kind && (a.kind !== 'folder' || a.id === (b as { id: string }).id);
 
 /**
+ * Below the folders: a new folder, and the folder shown renamed or deleted, each asked in place
+ * (as a thread row is renamed and deleted), never in a browser prompt.
+ */
+function FolderActions({
+  shown,
+  onNew,
+  onRename,
+  onDelete,
+}: {
+  shown: FolderView | undefined;
+  onNew: (name: string) => void;
+  onRename: (id: string, name: string) => void;
+  onDelete: (id: string) => void;
+}) {
+  const [asking, setAsking] = useState<'new' | 'rename' | 'delete' | null>(null);
+  const [name, setName] = useState('');
+  const done = () => setAsking(null);
+  const ask = (what: 'new' | 'rename' | 'delete') => {
+    setName(what === 'rename' ? (shown?.name ?? '') : '');
+    setAsking(what);
+  };
+  const link = 'underline';
+  if (asking === 'new' || (asking === 'rename' && shown)) {
+    const label = asking === 'new' ? 'Name of the new folder' : 'New name of the folder';
+    return (
+      <form
+        className="mt-1 flex items-center gap-1 px-1 text-xs"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const clean = name.trim();
+          done();
+          if (!clean) return;
+          if (asking === 'new') onNew(clean);
+          else if (shown && clean !== shown.name) onRename(shown.id, clean);
+        }}
+      >
+        <input
+          autoFocus
+          aria-label={label}
+          data-testid="folder-name-input"
+          placeholder={label}
+          maxLength={100}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          onKeyDown={(e) => e.key === 'Escape' && done()}
+          className="min-w-0 flex-1 rounded border border-stone-300 bg-white px-1 py-0.5 text-sm dark:border-stone-700 dark:bg-stone-900"
+        />
+        <button type="submit" className={link} disabled={!name.trim()}>
+          {asking === 'new' ? 'Make' : 'Save'}
+        </button>
+        <button type="button" onClick={done}>
+          Cancel
+        </button>
+      </form>
+    );
+  }
+  if (asking === 'delete' && shown) {
+    return (
+      <div className="mt-1 px-1 text-xs" data-testid="folder-delete-question">
+        <p>Delete the folder “{shown.name}”? Its conversations stay, in no folder.</p>
+        <div className="mt-1 flex gap-3">
+          <button
+            type="button"
+            data-testid="confirm-delete-folder"
+            className="text-red-700 underline dark:text-red-400"
+            onClick={() => {
+              done();
+              onDelete(shown.id);
+            }}
+          >
+            Delete
+          </button>
+          <button type="button" autoFocus onClick={done}>
+            Keep
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="mt-1 flex flex-wrap items-center gap-2 px-1 text-xs text-stone-700 dark:text-stone-300">
+      <button type="button" data-testid="new-folder" className={`${link} inline-flex items-center gap-1`} onClick={() => ask('new')}>
+        <FolderPlus className="h-3.5 w-3.5" />
+        New folder
+      </button>
+      {shown && (
+        <>
+          <button type="button" data-testid="rename-folder" className={link} onClick={() => ask('rename')}>
+            Rename folder
+          </button>
+          <button type="button" data-testid="delete-folder" className={link} onClick={() => ask('delete')}>
+            Delete folder
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+/**
  * Which conversations the list shows: all (not archived), a folder's, or the archive. Each entry
  * is also where a thread row can be dropped: into a folder, out of its folder (All
  * conversations), into the archive. The row's menu does the same without a mouse.
@@ -37,12 +138,20 @@ const same = (a: ThreadListView, b: ThreadListView) => a.kind === b.kind && (a.k
 export function FolderList(p: FolderListProps) {
   /** The entry a thread is being dragged over, to light it up. */
   const [over, setOver] = useState<string | null>(null);
-  const entries: { key: string; view: ThreadListView; label: string; testId: string; drop: (threadId: string) => void }[] = [
+  const entries: {
+    key: string;
+    view: ThreadListView;
+    label: string;
+    folder?: boolean;
+    testId: string;
+    drop: (threadId: string) => void;
+  }[] = [
     { key: 'all', view: { kind: 'all' }, label: 'All conversations', testId: 'view-all', drop: (id) => p.onMove(id, null) },
     ...p.folders.map((f) => ({
       key: `folder:${f.id}`,
       view: { kind: 'folder', id: f.id } as ThreadListView,
-      label: `📁 ${f.name} (${f.threads})`,
+      label: `${f.name} (${f.threads})`,
+      folder: true,
       testId: 'view-folder',
       drop: (id: string) => p.onMove(id, f.id),
     })),
@@ -84,51 +193,14 @@ export function FolderList(p: FolderListProps) {
                   e.drop(id);
                 }}
               >
+                {e.folder && <Folder className="mr-1 inline h-3.5 w-3.5 align-[-2px]" />}
                 {e.label}
               </button>
             </li>
           );
         })}
       </ul>
-      <div className="mt-1 flex flex-wrap items-center gap-2 px-1 text-xs text-stone-700 dark:text-stone-300">
-        <button
-          type="button"
-          data-testid="new-folder"
-          className="underline"
-          onClick={() => {
-            const name = window.prompt('Name of the new folder')?.trim();
-            if (name) p.onNewFolder(name);
-          }}
-        >
-          + New folder
-        </button>
-        {shownFolder && (
-          <>
-            <button
-              type="button"
-              data-testid="rename-folder"
-              className="underline"
-              onClick={() => {
-                const name = window.prompt('New name of the folder', shownFolder.name)?.trim();
-                if (name && name !== shownFolder.name) p.onRenameFolder(shownFolder.id, name);
-              }}
-            >
-              Rename folder
-            </button>
-            <button
-              type="button"
-              data-testid="delete-folder"
-              className="underline"
-              onClick={() => {
-                if (window.confirm(`Delete the folder “${shownFolder.name}”? Its conversations stay, in no folder.`))
-                  p.onDeleteFolder(shownFolder.id);
-              }}
-            >
-              Delete folder
-            </button>
-          </>
-        )}
-      </div>
+      <FolderActions shown={shownFolder} onNew={p.onNewFolder} onRename={p.onRenameFolder} onDelete={p.onDeleteFolder} />
     </div>
   );
 }

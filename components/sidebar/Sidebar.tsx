@@ -1,5 +1,6 @@
 'use client';
 
+import { Ellipsis, Pin, SquarePen, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { ThreadSummary } from '@/lib/contract/responses';
 import { groupThreads } from '@/lib/client/thread-groups';
@@ -140,7 +141,7 @@ function ThreadRow({
             title={t.title}
             aria-current={current ? 'page' : undefined}
           >
-            {t.pinned ? '📌 ' : ''}
+            {t.pinned && <Pin role="img" aria-label="Pinned" className="mr-1 inline h-3.5 w-3.5 align-[-2px]" />}
             {t.title || 'New chat'}
           </a>
           <button
@@ -148,12 +149,12 @@ function ThreadRow({
             data-testid="thread-menu"
             aria-label={`Actions for “${t.title || 'New chat'}”`}
             aria-expanded={menuOpen}
-            className={`shrink-0 rounded px-1 leading-none text-stone-600 hover:bg-stone-200 dark:text-stone-400 dark:hover:bg-stone-700 ${
+            className={`shrink-0 rounded px-1 py-0.5 leading-none text-stone-600 hover:bg-stone-200 dark:text-stone-400 dark:hover:bg-stone-700 ${
               menuOpen || current ? '' : 'md:invisible md:group-hover:visible md:group-focus-within:visible'
             }`}
             onClick={() => setMenuOpen((o) => !o)}
           >
-            ⋯
+            <Ellipsis className="h-4 w-4" />
           </button>
           {menuOpen && (
             <div
@@ -206,6 +207,24 @@ function ThreadRow({
   );
 }
 
+/** What the list shows, as its heading: said for every view, seen for a folder and the archive. */
+function ListHeading({ view, folders }: Pick<Props, 'view' | 'folders'>) {
+  const name =
+    view.kind === 'archive'
+      ? 'Archive'
+      : view.kind === 'folder'
+        ? (folders.find((f) => f.id === view.id)?.name ?? 'Folder')
+        : 'All conversations';
+  return (
+    <h2
+      data-testid="thread-list-heading"
+      className={view.kind === 'all' ? 'sr-only' : 'truncate px-2 pb-1 text-sm font-semibold text-stone-800 dark:text-stone-200'}
+    >
+      {name}
+    </h2>
+  );
+}
+
 export function Sidebar(p: Props) {
   return (
     <nav
@@ -216,15 +235,16 @@ export function Sidebar(p: Props) {
         <span className="font-semibold tracking-tight">Hearth</span>
         {p.open && (
           <button type="button" aria-label="Close the thread list" className="md:hidden" onClick={p.onClose}>
-            ✕
+            <X className="h-5 w-5" />
           </button>
         )}
         <button
           type="button"
           data-testid="new-thread"
           onClick={p.onNew}
-          className="rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white dark:border-stone-700 dark:hover:bg-stone-800"
+          className="flex items-center gap-1 rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white dark:border-stone-700 dark:hover:bg-stone-800"
         >
+          <SquarePen className="h-4 w-4" />
           New chat
         </button>
       </div>
@@ -239,7 +259,9 @@ export function Sidebar(p: Props) {
         onMove={p.onMove}
         onArchive={(id) => p.onArchive(id, true)}
       />
-      <ul className="flex-1 space-y-2 overflow-y-auto" data-testid="thread-list">
+      <ListHeading view={p.view} folders={p.folders} />
+      {/* The list keeps at least 40% of the height: an open Memory panel below scrolls instead of squeezing it. */}
+      <ul className="min-h-[40%] flex-1 space-y-2 overflow-y-auto" data-testid="thread-list">
         {groupThreads(p.threads, Date.now()).map((group) => (
           <li key={group.label} data-testid="thread-group" data-group={group.label}>
             <h3 className="px-2 pb-0.5 text-xs font-medium uppercase tracking-wide text-stone-600 dark:text-stone-400">{group.label}</h3>
@@ -272,7 +294,7 @@ export function Sidebar(p: Props) {
           </li>
         )}
       </ul>
-      {p.footer}
+      {p.footer && <div className="min-h-0 overflow-y-auto">{p.footer}</div>}
     </nav>
   );
 }

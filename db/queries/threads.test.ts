@@ -36,7 +36,7 @@ test('the list: pinned first, then the most recently active, ties by id; pages f
   s.createThread({ id: 'tie-a', title: '', now: 2 });
   s.createThread({ id: 'tie-b', title: '', now: 2 });
   s.createThread({ id: 'pinned', title: '', now: 0 });
-  s.updateThread({ id: 'pinned', patch: { pinned: true }, now: 0 });
+  s.updateThread({ id: 'pinned', patch: { pinned: true } });
   const all = s.listThreads({ limit: 10 });
   assert.deepEqual(
     all.threads.map((t) => t.id),
@@ -69,19 +69,20 @@ test('the list: pinned first, then the most recently active, ties by id; pages f
   assert.notEqual(s.listThreads({ limit: 4 }).nextCursor, null);
 });
 
-test('renaming makes the title the user’s; pinning or a system prompt does not; each is activity', () => {
+test('renaming makes the title the user’s; pinning or a system prompt does not; none is activity', () => {
   const s = freshStore();
   s.createThread({ id: 'a', title: '', now: 1 });
-  const pinned = s.updateThread({ id: 'a', patch: { pinned: true, systemPrompt: 'Be brief.' }, now: 2 });
+  const pinned = s.updateThread({ id: 'a', patch: { pinned: true, systemPrompt: 'Be brief.' } });
   assert.equal(pinned?.titleSource, 'auto');
   assert.equal(pinned?.pinned, true);
   assert.equal(pinned?.systemPrompt, 'Be brief.');
-  assert.equal(pinned?.updatedAt, 2);
-  const renamed = s.updateThread({ id: 'a', patch: { title: 'Mine' }, now: 3 });
+  assert.equal(pinned?.updatedAt, 1, 'a setting is not activity');
+  const renamed = s.updateThread({ id: 'a', patch: { title: 'Mine' } });
   assert.equal(renamed?.titleSource, 'user');
   assert.equal(renamed?.title, 'Mine');
   assert.equal(renamed?.pinned, true, 'what the patch leaves out stays');
-  assert.equal(s.updateThread({ id: 'missing', patch: { title: 'x' }, now: 4 }), undefined);
+  assert.equal(renamed?.updatedAt, 1, 'a rename keeps the thread where it was in the list');
+  assert.equal(s.updateThread({ id: 'missing', patch: { title: 'x' } }), undefined);
   s.touchThread({ id: 'a', now: 9 });
   assert.equal(s.getThread({ id: 'a' })?.updatedAt, 9);
 });

@@ -90,10 +90,13 @@ export function threadQueries(db: Db) {
       return { threads: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
     },
 
+    /**
+     * The thread's own settings: its title (then the user's), pin, instructions, thinking, tools,
+     * model. None is activity, so none moves it in the list (only a message does: touchThread).
+     */
     updateThread({
       id,
       patch,
-      now,
     }: {
       id: string;
       patch: {
@@ -105,11 +108,10 @@ export function threadQueries(db: Db) {
         /** The model its turns ask for; null: the default. */
         model?: string | null;
       };
-      now: number;
     }): Thread | undefined {
       return db
         .update(threads)
-        .set({ ...patch, ...(patch.title !== undefined ? { titleSource: 'user' as const } : {}), updatedAt: now })
+        .set({ ...patch, ...(patch.title !== undefined ? { titleSource: 'user' as const } : {}) })
         .where(eq(threads.id, id))
         .returning()
         .get();

@@ -29,7 +29,7 @@ export function PATCH(request: Request, { params }: Params) {
     if (branch) showBranch(store, turns, id, branch);
     if (folderId !== undefined || archived !== undefined) fileThread(store, id, { folderId, archived });
     if (collectionIds) useCollections(store, id, collectionIds);
-    if (Object.keys(patch).length > 0) store.updateThread({ id, patch, now: Date.now() });
+    if (Object.keys(patch).length > 0) store.updateThread({ id, patch });
     return json(threadView(store, turns, id));
   });
 }
