@@ -381,7 +381,7 @@ function searchWords(calls: readonly LiveToolCall[]): string[] {
 }
 
 /** The stage line, counting the seconds while a cold model loads. */
-function StageLine(p: Pick<AssistantProps, 'stage' | 'toolCalls' | 'queuePosition' | 'thinking' | 'loading'>) {
+function StageLine(p: Pick<AssistantProps, 'stage' | 'toolCalls' | 'queuePosition' | 'thinking' | 'loading'> & { writing: boolean }) {
   const [now, setNow] = useState(() => Date.now());
   const counting = p.stage === 'loading' && p.loading !== undefined;
   useEffect(() => {
@@ -397,6 +397,7 @@ function StageLine(p: Pick<AssistantProps, 'stage' | 'toolCalls' | 'queuePositio
         p.queuePosition,
         p.thinking?.map((b) => ({ ...b, done: b.done !== false })),
         p.loading && { ...p.loading, now },
+        p.writing,
       )}
     </div>
   );
@@ -499,7 +500,14 @@ export function AssistantMessage(p: AssistantProps) {
         </div>
       ) : null}
       {p.streaming && (
-        <StageLine stage={p.stage} toolCalls={p.toolCalls} queuePosition={p.queuePosition} thinking={p.thinking} loading={p.loading} />
+        <StageLine
+          stage={p.stage}
+          toolCalls={p.toolCalls}
+          queuePosition={p.queuePosition}
+          thinking={p.thinking}
+          loading={p.loading}
+          writing={visibleText.trim().length > 0}
+        />
       )}
       {!p.streaming && p.status === 'interrupted' && (
         <div className="text-xs text-stone-600 dark:text-stone-400" data-testid="interrupted-note">

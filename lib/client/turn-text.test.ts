@@ -22,10 +22,25 @@ test('the stage line names what runs now: the web search and its words, the page
   );
   assert.equal(stageLine('checking', [call('web_search', { query: 'x' }, { ok: true })]), 'Checking the answer…');
   assert.equal(stageLine('writing', []), 'Writing…');
-  assert.equal(stageLine(null, []), 'Thinking…');
+  assert.equal(stageLine(null, []), 'Reading the conversation…');
   assert.equal(stageLine('queued', [], 3), 'Waiting for the model (place 3 in the queue)…');
   assert.equal(stageLine('resumed', []), 'Resuming after a restart…');
   assert.equal(stageLine('searching', []), 'Using tools…');
+});
+
+test('"Thinking…" only while a thinking model reasons; "Writing…" once the answer arrives (issue 46)', () => {
+  assert.equal(stageLine('thinking', []), 'Reading the conversation…', 'no word yet: not thinking');
+  assert.equal(stageLine('thinking', [], undefined, [], undefined, true), 'Writing…', 'a model that does not think, writing');
+  assert.equal(stageLine(null, [], undefined, [], undefined, true), 'Writing…');
+  const open = [{ text: 'hm', toolCallsBefore: 0, done: false, pieces: 3 }];
+  assert.equal(stageLine('thinking', [], undefined, open), 'Thinking… 3 tokens', 'a thinking model reasoning');
+  const folded = [{ text: 'hm', toolCallsBefore: 0, done: true }];
+  assert.equal(stageLine('thinking', [], undefined, folded, undefined, true), 'Writing…', 'its answer, after it thought');
+  assert.equal(
+    stageLine('checking', [], undefined, [], undefined, true),
+    'Checking the answer…',
+    'a draft being checked is not being written',
+  );
 });
 
 test('a tool in words, whatever its arguments', () => {

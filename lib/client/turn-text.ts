@@ -56,20 +56,27 @@ export function toolDoing(call: Pick<LiveToolCall, 'name' | 'arguments'>, done =
 const STAGE_TEXT: Record<string, string> = {
   queued: 'Waiting for the model',
   loading: 'Loading the model',
-  thinking: 'Thinking',
+  // The model has the question and has not written a word yet (a thinking model's reasoning
+  // shows as "Thinking…" with its count, from its first token).
+  thinking: 'Reading the conversation',
   searching: 'Using tools',
   checking: 'Checking the answer',
   writing: 'Writing',
   resumed: 'Resuming after a restart',
 };
 
-/** The stage line: the tool running now if there is one, else the model thinking (with its count so far), else the stage, with the place in the queue. */
+/**
+ * The stage line: the tool running now if there is one, else the model thinking (with its
+ * count so far), else "Writing" once words of the answer arrive, else the stage, with the
+ * place in the queue.
+ */
 export function stageLine(
   stage: string | null | undefined,
   toolCalls: readonly LiveToolCall[],
   queuePosition?: number,
   thinking?: readonly ThinkingBlock[],
   loading?: { model: string; since: number; now: number },
+  writing = false,
 ): string {
   // A cold start takes seconds to minutes: whole seconds, counted on the page.
   if (stage === 'loading' && loading) return `Loading ${loading.model}… ${Math.max(0, Math.floor((loading.now - loading.since) / 1000))} s`;
@@ -77,6 +84,7 @@ export function stageLine(
   if (open && !open.done) return `Thinking… ${open.pieces ?? 0} token${open.pieces === 1 ? '' : 's'}`;
   const running = toolCalls.filter((c) => c.ok === undefined).at(-1);
   if (running && (stage === 'searching' || stage === null || stage === undefined)) return `${toolDoing(running)}…`;
+  if (writing && (stage === 'thinking' || stage === null || stage === undefined)) return `${STAGE_TEXT.writing}…`;
   const text = STAGE_TEXT[stage ?? 'thinking'] ?? 'Working';
   if (stage === 'queued' && queuePosition) return `${text} (place ${queuePosition} in the queue)…`;
   return `${text}…`;
