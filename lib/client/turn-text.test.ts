@@ -51,6 +51,10 @@ test('a tool in words, whatever its arguments', () => {
   assert.equal(toolDoing({ name: 'web_search', arguments: 'not json' }), 'Searching the web');
   assert.equal(toolDoing({ name: 'fetch_url', arguments: '{"url": "no url"}' }), 'Reading a page on no url');
   assert.equal(toolDoing(call('mystery', {})), 'Using mystery');
+  // A tool server's tool and a knowledge search in words, not as raw names (issue 46).
+  assert.equal(toolDoing(call('notes__add_note', { text: 'milk' }), true), 'Used the notes tool “add note”');
+  assert.equal(toolDoing(call('search_documents', { query: 'warranty' }), true), 'Searched your documents for “warranty”');
+  assert.equal(toolDoing(call('some_tool', {})), 'Using some tool');
   assert.equal(
     toolDoing(call('web_search', { query: 'bitcoin' }), true),
     'Searched the web for “bitcoin”',

@@ -48,8 +48,14 @@ export function toolDoing(call: Pick<LiveToolCall, 'name' | 'arguments'>, done =
       return say('Reading the attached file', 'Read the attached file');
     case 'query_table':
       return say('Computing over the attached table', 'Computed over the attached table');
-    default:
-      return `${say('Using', 'Used')} ${call.name}`;
+    case 'search_documents':
+      return say('Searching your documents', 'Searched your documents') + about('query');
+    default: {
+      // A tool server's tool is "<server>__<tool>": said as the server's tool, its name in words.
+      const cut = call.name.indexOf('__');
+      if (cut > 0) return `${say('Using', 'Used')} the ${call.name.slice(0, cut)} tool “${call.name.slice(cut + 2).replace(/_/g, ' ')}”`;
+      return `${say('Using', 'Used')} ${call.name.replace(/_/g, ' ')}`;
+    }
   }
 }
 
