@@ -38,7 +38,9 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await expect(judged).toHaveCount(2);
   await expect(judged.first()).toContainText(/Reads as a deferral \(Hearth’s classifier\): (yes|no), \d+%/);
   await expect(judged.first()).toContainText(/set aside/);
-  await expect(judged.first()).toContainText('(classifier, deferral-classifier-1)');
+  // In words, not the classifier's version name (issue 46).
+  await expect(judged.first()).toContainText('(scored by Hearth, no model call)');
+  await expect(judged.first()).not.toContainText('deferral-classifier-1');
   await expect(judged.first().locator('meter')).toHaveCount(1);
   // The researched answer is clearly an answer: no verdict call was made for it.
   await expect(judged.last()).toContainText(/Reads as a deferral \(Hearth’s classifier\): no, \d+%/);

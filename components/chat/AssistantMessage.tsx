@@ -330,8 +330,8 @@ function Decisions({ records }: { records: DecisionRecord[] }) {
             ))}
             {r.source === 'estimated' && <span className="opacity-70">(estimated)</span>}
             {r.source === 'classifier' && (
-              <span className="opacity-70" title="Scored by Hearth's own classifier, in the server, with no model call">
-                (classifier, {r.modelId.replace(/ \(.*\)$/, '')})
+              <span className="opacity-70" title={`Scored by Hearth's own classifier (${r.modelId}), in the server, with no model call`}>
+                (scored by Hearth, no model call)
               </span>
             )}
           </li>
