@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { errorResponse, parseInput } from '@/lib/api/http';
 import { serverConfigOrThrow } from '@/lib/mcp/config';
-import { settingLabel } from './labels';
+import { SETTING_LABELS, settingLabel } from './labels';
 import { settingsPatch } from './settings';
 
 async function refusal(run: () => unknown) {
@@ -43,4 +45,12 @@ test('a tool server entry with neither a command nor a URL says what to give, an
   assert.equal(both.message, 'The entry: give a "command" or a "url", not both.');
   const url = await refusal(() => serverConfigOrThrow({ url: 'ftp://x' }));
   assert.equal(url.message, 'The entry\'s "url": must be an http(s) URL.');
+});
+
+test('the labels messages use are the Settings page’s own', () => {
+  const page = fs.readFileSync(path.resolve(import.meta.dirname, '../../components/settings/SettingsPage.tsx'), 'utf8');
+  const onPage = [...page.matchAll(/field\(\s*'(\w+)',\s*'([^']+)'/g)].map(([, key, label]) => [key, label]);
+  assert.ok(onPage.length >= 10, 'the page’s fields were found');
+  for (const [key, label] of onPage) assert.equal(SETTING_LABELS[key as keyof typeof SETTING_LABELS], label, key);
+  assert.match(page, /aria-label=\{`Server \$\{i \+ 1\} URL`\}/, 'the server URL inputs are labelled as settingLabel says');
 });
