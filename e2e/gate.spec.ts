@@ -49,7 +49,7 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await expect(answer.getByTestId('decisions')).not.toContainText('is_deferral=');
   // Under the answer, what it took (the double sends llama.cpp's timings).
   await expect(answer.getByTestId('answer-figures')).toContainText(
-    /first word after \d+ ms · [\d.]+ tokens\/s · \d+ model calls · tools: web_search · fuel \d+/,
+    /first word after \d+ ms · [\d.]+ tokens\/s · \d+ model calls · tools: web search · fuel \d+/,
   );
   // What fuel and the Checks are, said where they appear.
   await expect(answer.getByTestId('answer-fuel')).toHaveAttribute('title', /budget: a model call costs 100/);
@@ -57,7 +57,7 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await page.reload();
   await expect(chat.lastAnswer().getByTestId('set-aside-draft')).toContainText(deferralFor(question));
   await expect(chat.lastAnswer().getByTestId('answer')).toContainText('According to');
-  await expect(chat.lastAnswer().getByTestId('answer-figures')).toContainText(/tokens\/s · \d+ model calls · tools: web_search/);
+  await expect(chat.lastAnswer().getByTestId('answer-figures')).toContainText(/tokens\/s · \d+ model calls · tools: web search/);
 });
 
 test('arithmetic is computed by the program and shown as a card', async ({ page }) => {

@@ -4,8 +4,9 @@ import { useEffect, useState } from 'react';
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { TurnStats } from '@/lib/contract/events';
 import type { ApprovalRequest, LiveToolCall, SetAsideDraft, ThinkingBlock } from '@/lib/contract/turn-state';
-import { describeDecision, percent } from '@/lib/client/decision-text';
-import { duration, REASON_LABEL, resultPreview, speed, stageLine, thinkingLabel, toolDoing } from '@/lib/client/turn-text';
+import { describeDecision, percent } from '@/lib/words/decisions';
+import { duration, REASON_LABEL, resultPreview, speed, stageLine, thinkingLabel } from '@/lib/client/turn-text';
+import { toolDoing, toolLabel } from '@/lib/words/tools';
 import { turnEnding } from '@/lib/client/error-text';
 import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
@@ -55,7 +56,7 @@ function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
   if (stats.firstTokenMs !== undefined) parts.push(`first word after ${duration(stats.firstTokenMs)}`);
   if (stats.tokensPerSecond !== undefined) parts.push(speed(stats.tokensPerSecond));
   parts.push(`${stats.modelCalls} model call${stats.modelCalls === 1 ? '' : 's'}`);
-  if (tools.length) parts.push(`tools: ${[...new Set(tools)].join(', ')}`);
+  if (tools.length) parts.push(`tools: ${[...new Set(tools.map(toolLabel))].join(', ')}`);
   const fuelAt = parts.push(`fuel ${stats.fuelUsed}`) - 1;
   parts.push(`${(stats.ms / 1000).toFixed(1)} s in all`);
   return (
@@ -253,13 +254,16 @@ function ApprovalCard({ request, onAnswer }: { request: ApprovalRequest; onAnswe
   return (
     <div
       role="group"
-      aria-label={`Allow ${request.tool}?`}
+      aria-label={`Allow ${toolLabel(request.tool)}?`}
       data-testid="approval-card"
       data-status={request.status}
       className="rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm dark:border-amber-700 dark:bg-amber-950"
     >
       <p>
-        <strong className="font-medium">{request.server}</strong> wants to run <code className="font-mono">{request.tool}</code>
+        <strong className="font-medium">{request.server}</strong> wants to run{' '}
+        <strong className="font-medium" title={request.tool}>
+          “{toolLabel(request.tool).replace(`${request.server}: `, '')}”
+        </strong>
         {request.status === 'pending' ? '. Allow it?' : request.status === 'allowed' ? ': allowed.' : ': denied.'}
       </p>
       <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all rounded bg-white/70 p-1 text-[11px] dark:bg-stone-900">

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { duration, resultPreview, speed, stageLine, thinkingLabel, toolDoing } from './turn-text';
+import { toolDoing, toolLabel } from '@/lib/words/tools';
+import { duration, resultPreview, speed, stageLine, thinkingLabel } from './turn-text';
 
 const call = (name: string, args: unknown, rest: Record<string, unknown> = {}) => ({
   id: '1',
@@ -100,4 +101,11 @@ test('a cold model loading: the stage line names it with the whole seconds so fa
   assert.equal(stageLine('loading', [], undefined, [], { model: 'qwen3-30b', since: 1_000, now: 13_900 }), 'Loading qwen3-30b… 12 s');
   assert.equal(stageLine('loading', [], undefined, [], { model: 'qwen3-30b', since: 5_000, now: 4_000 }), 'Loading qwen3-30b… 0 s');
   assert.equal(stageLine('loading', []), 'Loading the model…', 'without its facts, the stage alone');
+});
+
+test('a tool named as people read it, never its raw name (issue 46)', () => {
+  assert.equal(toolLabel('web_search'), 'web search');
+  assert.equal(toolLabel('query_table'), 'table');
+  assert.equal(toolLabel('notes__add_note'), 'notes: add note');
+  assert.equal(toolLabel('new_tool'), 'new tool');
 });

@@ -1,63 +1,11 @@
 import type { LiveToolCall, ThinkingBlock } from '@/lib/contract/turn-state';
+import { cut, hostOf, str, toolDoing } from '@/lib/words/tools';
 
 /**
  * A turn's work in plain words for the page: the stage line while it runs, and each tool
- * call's one-line summary and result preview. Pure, so the words are tested without a browser.
+ * call's result preview (what a call did, in words, is lib/words/tools.ts, which the exports
+ * share). Pure, so the words are tested without a browser.
  */
-
-function args(call: Pick<LiveToolCall, 'arguments'>): Record<string, unknown> {
-  try {
-    const v = JSON.parse(call.arguments) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return cut(url, 60);
-  }
-}
-
-/** What a tool is doing while it runs, or did once it has finished. */
-export function toolDoing(call: Pick<LiveToolCall, 'name' | 'arguments'>, done = false): string {
-  const a = args(call);
-  const say = (running: string, finished: string) => (done ? finished : running);
-  const about = (key: string) => (str(a[key]) ? ` for “${cut(str(a[key]), 80)}”` : '');
-  switch (call.name) {
-    case 'web_search':
-      return say('Searching the web', 'Searched the web') + about('query');
-    case 'fetch_url':
-      return say('Reading a page', 'Read a page') + (str(a.url) ? ` on ${hostOf(str(a.url))}` : '');
-    case 'calculator':
-      return say('Calculating', 'Calculated') + (str(a.expression) ? ` ${cut(str(a.expression), 80)}` : '');
-    case 'now':
-      return say('Checking the date and time', 'Checked the date and time');
-    case 'remember':
-      return say('Updating what it remembers about you', 'Updated what it remembers about you');
-    case 'search_conversations':
-      return say('Looking through earlier conversations', 'Looked through earlier conversations') + about('query');
-    case 'read_attachment':
-    case 'grep_attachment':
-      return say('Reading the attached file', 'Read the attached file');
-    case 'query_table':
-      return say('Computing over the attached table', 'Computed over the attached table');
-    case 'search_documents':
-      return say('Searching your documents', 'Searched your documents') + about('query');
-    default: {
-      // A tool server's tool is "<server>__<tool>": said as the server's tool, its name in words.
-      const cut = call.name.indexOf('__');
-      if (cut > 0) return `${say('Using', 'Used')} the ${call.name.slice(0, cut)} tool “${call.name.slice(cut + 2).replace(/_/g, ' ')}”`;
-      return `${say('Using', 'Used')} ${call.name.replace(/_/g, ' ')}`;
-    }
-  }
-}
 
 const STAGE_TEXT: Record<string, string> = {
   queued: 'Waiting for the model',

@@ -1,7 +1,7 @@
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { ToolCallView } from '@/lib/contract/responses';
-import { describeDecision, percent } from '@/lib/client/decision-text';
-import { toolDoing } from '@/lib/client/turn-text';
+import { describeDecision, percent } from '@/lib/words/decisions';
+import { toolDoing } from '@/lib/words/tools';
 import { escapeHtml } from '@/lib/markdown/html';
 
 /**
