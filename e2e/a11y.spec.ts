@@ -96,3 +96,16 @@ test('keyboard focus is visible, and a finished reply is announced politely', as
   await chat.waitForAnswer();
   await expect(announcer).toContainText('Hearth replied: Hello! You said: "Hello there, announce me"');
 });
+
+test('a screen reader hears the answer as the page shows it, not its Markdown (issue 46)', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.ask('Please give the markdown test answer');
+  await chat.waitForAnswer();
+  const announcer = page.getByTestId('live-announcer');
+  await expect(announcer).toContainText('Hearth replied: Result');
+  await expect(announcer).toContainText('fruit, count');
+  await expect(announcer).toContainText('old bold code');
+  for (const raw of ['##', '**', '|', '`', '<script', '<img', '](']) await expect(announcer).not.toContainText(raw);
+  await page.request.delete(`/api/threads/${chat.threadId()}`);
+});

@@ -38,7 +38,9 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await expect(judged).toHaveCount(2);
   await expect(judged.first()).toContainText(/Reads as a deferral \(Hearth’s classifier\): (yes|no), \d+%/);
   await expect(judged.first()).toContainText('a deferral, and a pattern agrees: set aside');
-  await expect(judged.first()).toContainText('(classifier, deferral-classifier-1)');
+  // In words, not the classifier's version name (issue 46).
+  await expect(judged.first()).toContainText('(scored by Hearth, no model call)');
+  await expect(judged.first()).not.toContainText('deferral-classifier-1');
   await expect(judged.first().locator('meter')).toHaveCount(1);
   // The researched answer carries what the search found: the rule accepts it with no verdict call, and the Checks say so.
   await expect(judged.last()).toContainText(/Reads as a deferral \(Hearth’s classifier\): no, \d+%/);
@@ -52,7 +54,7 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await expect(answer.getByTestId('decisions')).not.toContainText('is_deferral=');
   // Under the answer, what it took (the double sends llama.cpp's timings).
   await expect(answer.getByTestId('answer-figures')).toContainText(
-    /first word after \d+ ms · [\d.]+ tokens\/s · \d+ model calls · tools: web_search · fuel \d+/,
+    /first word after \d+ ms · [\d.]+ tokens\/s · \d+ model calls · tools: web search · fuel \d+/,
   );
   // What fuel and the Checks are, said where they appear.
   await expect(answer.getByTestId('answer-fuel')).toHaveAttribute('title', /budget: a model call costs 100/);
@@ -60,7 +62,7 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   await page.reload();
   await expect(chat.lastAnswer().getByTestId('set-aside-draft')).toContainText(deferralFor(question));
   await expect(chat.lastAnswer().getByTestId('answer')).toContainText('According to');
-  await expect(chat.lastAnswer().getByTestId('answer-figures')).toContainText(/tokens\/s · \d+ model calls · tools: web_search/);
+  await expect(chat.lastAnswer().getByTestId('answer-figures')).toContainText(/tokens\/s · \d+ model calls · tools: web search/);
 });
 
 test('arithmetic is computed by the program and shown as a card', async ({ page }) => {

@@ -58,3 +58,17 @@ test('a thread set to think off asks the model so, and search finds thinking onl
   expect(asked.results.some((r) => r.kind === 'thinking')).toBe(true);
   await page.request.delete(`/api/threads/${chat.threadId()}`);
 });
+
+test('a model that does not think: the stage line says "Writing…" while the answer streams, never "Thinking…" (issue 46)', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.ask('Please answer slowly, stage line test');
+  await expect(chat.lastAnswer().getByTestId('answer')).toContainText('word3');
+  await expect(chat.lastAnswer().getByTestId('turn-status')).toHaveText('Writing…');
+  await expect(chat.lastAnswer().getByTestId('thinking')).toHaveCount(0);
+  await chat.stop.click();
+  await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'interrupted');
+  await page.request.delete(`/api/threads/${chat.threadId()}`);
+});

@@ -1,19 +1,24 @@
 /**
  * `npm run backup [-- <folder>]`: a consistent copy of Hearth's data while it runs.
  * Writes <folder> (by default ./backups/hearth-<date>-<time>) holding hearth.db, taken with
- * SQLite's online backup and checked with PRAGMA integrity_check, and files/, the attached
- * files (stored by content hash, never changed once written, so a plain copy is consistent).
+ * SQLite's online backup and checked with PRAGMA integrity_check, files/, the attached
+ * files (stored by content hash, never changed once written, so a plain copy is consistent),
+ * and everything else in DATA_DIR a restore needs: mcp.json (the tool servers) above all.
  * To restore, stop Hearth and make that folder its DATA_DIR (README: Backup and restore).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { backupDatabase, integrityCheck } from '../db/backup';
 import { FileStore } from '../lib/attachments/file-store';
+import { copyTheRest } from '../lib/backup';
 import { isConfigError, parseConfig } from '../lib/config';
 
 let dataDir: string;
+let mcpConfig: string | undefined;
 try {
-  dataDir = path.resolve(parseConfig(process.env).DATA_DIR);
+  const config = parseConfig(process.env);
+  dataDir = path.resolve(config.DATA_DIR);
+  mcpConfig = config.HEARTH_MCP_CONFIG;
 } catch (err) {
   console.error(isConfigError(err) ? err.message : String(err));
   process.exit(1);
@@ -37,7 +42,8 @@ if (integrity !== 'ok') {
 
 // Files after the database: every file the copied database names was written before it named it.
 const { files, bytes: fileBytes } = FileStore.of(dataDir).copyInto(FileStore.of(out));
+const { copied } = copyTheRest(dataDir, out, mcpConfig);
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
 console.log(
-  `Backed up ${dataDir} to ${out}: database ${mb(db.bytes)} MB (integrity ok), ${files} attached file${files === 1 ? '' : 's'} (${mb(fileBytes)} MB), in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  `Backed up ${dataDir} to ${out}: database ${mb(db.bytes)} MB (integrity ok), ${files} attached file${files === 1 ? '' : 's'} (${mb(fileBytes)} MB)${copied.length ? `, ${copied.join(', ')}` : ''}, in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
 );

@@ -20,12 +20,17 @@ test('every place that runs Next (build, start, dev) turns its telemetry off', (
   // Scripts and the test harnesses spawn Next with nextEnv() or set the variable themselves.
   const spawners = fs
     .readdirSync(path.join(root, 'scripts'))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .filter((f) => (f.endsWith('.ts') || f.endsWith('.mjs')) && !f.endsWith('.test.ts'))
     .map((f) => `scripts/${f}`)
     .concat(['playwright.config.ts', 'e2e/contract/hearth-server.ts']);
   for (const file of spawners) {
     const text = read(file);
-    if (!/['"`]next['"`],\s*\[?\s*['"`](build|start|dev)|npx next (build|start|dev)|bin\/next'\),\s*'start'/.test(text)) continue;
+    if (
+      !/['"`]next['"`],\s*\[?\s*['"`](build|start|dev)|npx next (build|start|dev)|bin\/next'\),\s*'start'|nextBin, '(build|start)'/.test(
+        text,
+      )
+    )
+      continue;
     assert.match(text, /nextEnv\(|NEXT_TELEMETRY_DISABLED: '1'/, `${file} runs Next with telemetry on`);
   }
   assert.match(read('.ci/run'), /export NEXT_TELEMETRY_DISABLED=1/);

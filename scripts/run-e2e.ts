@@ -47,6 +47,7 @@ if (contract)
         'e2e/contract/fuzz.test.ts',
         'e2e/contract/load.test.ts',
         'e2e/contract/large-import.test.ts',
+        'e2e/contract/knowledge.test.ts',
       ],
       { concurrency: 1, timeoutMs: 120_000 },
     ),

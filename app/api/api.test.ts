@@ -523,7 +523,7 @@ describe('search and export', () => {
     assert.match(page, /class="katex/, 'math typeset');
     assert.match(page, /@font-face\{[^}]*src:url\(data:font\/woff2;base64,/, "KaTeX's fonts inside the page");
     assert.doesNotMatch(page, /url\(fonts\//, 'no font fetched');
-    assert.match(page, /<details class="fold tool"><summary>calculator ok<\/summary>/, 'the tool call folded');
+    assert.match(page, /<details class="fold tool"><summary>Calculated 2\+2<\/summary>/, 'the tool call folded, in words');
     assert.match(page, /\[image: a chart \(https:\/\/tracker\.example\/pixel\.png\)\]/, 'an image is its address, not loaded');
     // The model's raw HTML is there only as text; no tag runs or loads anything.
     assert.ok(!/<script|<img|<iframe|<link|<[^>]*\s(src|on\w+)=|href="javascript/i.test(page), 'nothing that runs or loads');

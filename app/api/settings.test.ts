@@ -144,22 +144,23 @@ describe('settings', () => {
     assert.equal(end?.type === 'error' && end.code, 'budget_exhausted');
   });
 
-  test('bad settings are 400 naming the field, and nothing changes', async () => {
+  test('bad settings are 400 naming the field as the page labels it, in words, with its path; nothing changes', async () => {
     const before = await read();
-    for (const [body, field] of [
-      [{ modelServers: [] }, /modelServers/],
-      [{ modelServers: [{ url: 'ftp://x' }] }, /modelServers/],
-      [{ modelServers: [{ url: 'http://a:1' }, { url: 'http://a:1/' }] }, /listed twice/],
-      [{ timezone: 'Mars/Olympus' }, /IANA timezone/],
-      [{ assistantName: '  ' }, /assistantName/],
-      [{ disabledTools: ['rm_rf'] }, /disabledTools/],
-      [{ turnFuel: 5 }, /turnFuel/],
-      [{ nonsense: 1 }, /nonsense|Unrecognized/i],
-      [{}, /at least one setting/],
+    for (const [body, message, field] of [
+      [{ modelServers: [] }, /^Model servers: give at least one model server\.$/, 'modelServers'],
+      [{ modelServers: [{ url: 'ftp://x' }] }, /^Server 1 URL: must be an http\(s\) URL\.$/, 'modelServers.0.url'],
+      [{ modelServers: [{ url: 'http://a:1' }, { url: 'http://a:1/' }] }, /^Model servers: a server is listed twice\.$/, 'modelServers'],
+      [{ timezone: 'Mars/Olympus' }, /^Timezone: must be an IANA timezone such as Europe\/Paris\.$/, 'timezone'],
+      [{ assistantName: '  ' }, /^Name: give the assistant a name\.$/, 'assistantName'],
+      [{ disabledTools: ['rm_rf'] }, /^Tools: must be one of: /, 'disabledTools.0'],
+      [{ turnFuel: 5 }, /^Fuel: must be at least 100\.$/, 'turnFuel'],
+      [{ nonsense: 1 }, /^Settings: has a field Hearth does not know: nonsense\.$/, undefined],
+      [{}, /^Settings: give at least one setting\.$/, undefined],
     ] as const) {
       const res = await patch(body);
       assert.equal(res.status, 400, JSON.stringify(body));
-      assert.match(res.body.error.message, field, JSON.stringify(body));
+      assert.match(res.body.error.message, message, JSON.stringify(body));
+      assert.equal(res.body.error.field, field, JSON.stringify(body));
     }
     assert.deepEqual(await read(), before);
   });

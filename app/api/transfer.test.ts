@@ -239,7 +239,7 @@ describe('export and import', () => {
       lines
         .map((l, i) => (i === at ? l.replace('"role":"user"', '"role":"robot"').replace('"role":"assistant"', '"role":"robot"') : l))
         .join('\n'),
-      new RegExp(`line ${at + 1} \\(message\\): role`),
+      new RegExp(`line ${at + 1} \\(message\\): its "role"`),
     );
     // A file's bytes changed.
     const chunk = lines.findIndex((l) => l.includes('"type":"file"'));
@@ -264,7 +264,7 @@ describe('export and import', () => {
     // A first line that is not as Hearth writes it: what the file is, and what Hearth expected there.
     await refused(
       [lines[0].replace(/,"exportedAt":\d+/, ''), ...lines.slice(1)].join('\n'),
-      /^This is a Hearth library file, but its first line is not as Hearth writes it \(exportedAt: .+\)\. Hearth expects \{"type":"hearth-library","version":1,"exportedAt":<milliseconds since 1970>\} there/,
+      /^This is a Hearth library file, but its first line is not as Hearth writes it \(its "exportedAt" .+\)\. Hearth expects \{"type":"hearth-library","version":1,"exportedAt":<milliseconds since 1970>\} there/,
     );
     // A setting no Hearth would save.
     const setting = JSON.stringify({ type: 'setting', key: 'turnFuel', value: -5, updatedAt: 1 });
@@ -424,7 +424,7 @@ describe("other apps' exports", () => {
     (broken[0] as { mapping: unknown }).mapping = { n1: { id: 'n1', message: { id: 'n1', author: {}, content: {} } } };
     const refused = await importBody(JSON.stringify(broken));
     assert.equal(refused.status, 400);
-    assert.match(refused.body.error.message, /^ChatGPT's conversations\.json, conversation 1: mapping\.n1\.message\.author\.role: /);
+    assert.match(refused.body.error.message, /^ChatGPT's conversations\.json, conversation 1: its "mapping\.n1\.message\.author\.role" /);
   });
 
   test('a list of conversations is read as it streams: pretty-printed or with a BOM it imports; cut off, with a bad later entry, or empty it is refused whole', async () => {
@@ -446,7 +446,7 @@ describe("other apps' exports", () => {
     );
     const bad = structuredClone(two);
     (bad[1] as { mapping: unknown }).mapping = 'none';
-    await refused(JSON.stringify(bad), /^ChatGPT's conversations\.json, conversation 2: mapping: /);
+    await refused(JSON.stringify(bad), /^ChatGPT's conversations\.json, conversation 2: its "mapping" /);
     await refused(`${text.slice(0, -1)},]`, /has an empty entry 3 \(a stray comma\)/);
     await refused('[]', /^This JSON list is empty: there is nothing in it to import\.$/);
     await refused('[{"a":1}]', /^This JSON list is none of the files Hearth imports/);
@@ -764,6 +764,6 @@ describe('what a library file or an upload may say of a file', () => {
     runtime();
     const refused = await importBody(file);
     assert.equal(refused.status, 400);
-    assert.match(refused.body.error.message, /mime: must be a content type/);
+    assert.match(refused.body.error.message, /its "mime" must be a content type/);
   });
 });

@@ -4,8 +4,9 @@ import { useEffect, useState } from 'react';
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { TurnStats } from '@/lib/contract/events';
 import type { ApprovalRequest, LiveToolCall, SetAsideDraft, ThinkingBlock } from '@/lib/contract/turn-state';
-import { describeDecision, percent } from '@/lib/client/decision-text';
-import { duration, REASON_LABEL, resultPreview, speed, stageLine, thinkingLabel, toolDoing } from '@/lib/client/turn-text';
+import { describeDecision, percent } from '@/lib/words/decisions';
+import { duration, REASON_LABEL, resultPreview, speed, stageLine, thinkingLabel } from '@/lib/client/turn-text';
+import { toolDoing, toolLabel } from '@/lib/words/tools';
 import { turnEnding } from '@/lib/client/error-text';
 import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
@@ -55,7 +56,7 @@ function Figures({ stats, tools }: { stats: TurnStats; tools: string[] }) {
   if (stats.firstTokenMs !== undefined) parts.push(`first word after ${duration(stats.firstTokenMs)}`);
   if (stats.tokensPerSecond !== undefined) parts.push(speed(stats.tokensPerSecond));
   parts.push(`${stats.modelCalls} model call${stats.modelCalls === 1 ? '' : 's'}`);
-  if (tools.length) parts.push(`tools: ${[...new Set(tools)].join(', ')}`);
+  if (tools.length) parts.push(`tools: ${[...new Set(tools.map(toolLabel))].join(', ')}`);
   const fuelAt = parts.push(`fuel ${stats.fuelUsed}`) - 1;
   parts.push(`${(stats.ms / 1000).toFixed(1)} s in all`);
   return (
@@ -253,13 +254,16 @@ function ApprovalCard({ request, onAnswer }: { request: ApprovalRequest; onAnswe
   return (
     <div
       role="group"
-      aria-label={`Allow ${request.tool}?`}
+      aria-label={`Allow ${toolLabel(request.tool)}?`}
       data-testid="approval-card"
       data-status={request.status}
       className="rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm dark:border-amber-700 dark:bg-amber-950"
     >
       <p>
-        <strong className="font-medium">{request.server}</strong> wants to run <code className="font-mono">{request.tool}</code>
+        <strong className="font-medium">{request.server}</strong> wants to run{' '}
+        <strong className="font-medium" title={request.tool}>
+          “{toolLabel(request.tool).replace(`${request.server}: `, '')}”
+        </strong>
         {request.status === 'pending' ? '. Allow it?' : request.status === 'allowed' ? ': allowed.' : ': denied.'}
       </p>
       <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all rounded bg-white/70 p-1 text-[11px] dark:bg-stone-900">
@@ -335,8 +339,8 @@ function Decisions({ records }: { records: DecisionRecord[] }) {
               </span>
             )}
             {r.source === 'classifier' && (
-              <span className="opacity-70" title="Scored by Hearth's own classifier, in the server, with no model call">
-                (classifier, {r.modelId.replace(/ \(.*\)$/, '')})
+              <span className="opacity-70" title={`Scored by Hearth's own classifier (${r.modelId}), in the server, with no model call`}>
+                (scored by Hearth, no model call)
               </span>
             )}
           </li>
@@ -386,7 +390,7 @@ function searchWords(calls: readonly LiveToolCall[]): string[] {
 }
 
 /** The stage line, counting the seconds while a cold model loads. */
-function StageLine(p: Pick<AssistantProps, 'stage' | 'toolCalls' | 'queuePosition' | 'thinking' | 'loading'>) {
+function StageLine(p: Pick<AssistantProps, 'stage' | 'toolCalls' | 'queuePosition' | 'thinking' | 'loading'> & { writing: boolean }) {
   const [now, setNow] = useState(() => Date.now());
   const counting = p.stage === 'loading' && p.loading !== undefined;
   useEffect(() => {
@@ -402,6 +406,7 @@ function StageLine(p: Pick<AssistantProps, 'stage' | 'toolCalls' | 'queuePositio
         p.queuePosition,
         p.thinking?.map((b) => ({ ...b, done: b.done !== false })),
         p.loading && { ...p.loading, now },
+        p.writing,
       )}
     </div>
   );
@@ -504,7 +509,14 @@ export function AssistantMessage(p: AssistantProps) {
         </div>
       ) : null}
       {p.streaming && (
-        <StageLine stage={p.stage} toolCalls={p.toolCalls} queuePosition={p.queuePosition} thinking={p.thinking} loading={p.loading} />
+        <StageLine
+          stage={p.stage}
+          toolCalls={p.toolCalls}
+          queuePosition={p.queuePosition}
+          thinking={p.thinking}
+          loading={p.loading}
+          writing={visibleText.trim().length > 0}
+        />
       )}
       {!p.streaming && p.status === 'interrupted' && (
         <div className="text-xs text-stone-600 dark:text-stone-400" data-testid="interrupted-note">

@@ -1,6 +1,6 @@
 'use client';
 
-import { LLAMA_SERVER_COMMAND } from '@/lib/client/error-text';
+import { llamaServerCommand } from '@/lib/client/error-text';
 import type { Health } from '@/lib/contract/responses';
 
 /** Model servers that are down, or every one when health could not be read at all. */
@@ -40,8 +40,10 @@ export function ModelBanner({ health }: { health: Health | null }) {
           : `None of the ${total} model servers can be reached: ${down.map((s) => s.url).join(', ')}.`}
       </div>
       <div className="mt-1">
-        Start llama-server, then this banner goes away by itself:{' '}
-        <code className="rounded bg-amber-100 px-1 dark:bg-amber-900">{LLAMA_SERVER_COMMAND}</code>
+        Start llama-server{total === 1 ? '' : ' on one of them'}, then this banner goes away by itself:{' '}
+        <code data-testid="model-banner-command" className="rounded bg-amber-100 px-1 dark:bg-amber-900">
+          {llamaServerCommand(down[0].url)}
+        </code>
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { cloneElement, isValidElement, useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '@/lib/client/api';
 import type { ModelCheck, SettingsView } from '@/lib/contract/responses';
 import type { Settings } from '@/lib/settings/settings';
@@ -17,7 +17,11 @@ import { ThemePicker } from '@/components/ThemePicker';
 
 type Key = keyof Settings;
 
-const inputClass = 'w-full rounded-md border border-stone-300 bg-white px-2 py-1 text-sm dark:border-stone-700 dark:bg-stone-900';
+// A field the server refused is marked (aria-invalid) with a red border, beside the message naming it.
+const inputClass =
+  'w-full rounded-md border border-stone-300 bg-white px-2 py-1 text-sm dark:border-stone-700 dark:bg-stone-900 aria-[invalid=true]:border-red-600 aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-red-600';
+/** The id of the input for a field's path ("turnFuel", "modelServers.0.url"), to mark and focus it. */
+const inputId = (path: string) => `setting-${path.replace(/\./g, '-')}-input`;
 const buttonClass =
   'rounded-md border border-stone-300 px-2 py-1 text-sm hover:bg-white disabled:opacity-50 dark:border-stone-700 dark:hover:bg-stone-800';
 
@@ -101,6 +105,8 @@ export function SettingsPage() {
   const [draft, setDraft] = useState<Settings | null>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
+  /** The field the last save was refused for, as its path ("turnFuel", "modelServers.0.url"). */
+  const [invalid, setInvalid] = useState<string | null>(null);
   const [checks, setChecks] = useState<Record<string, ModelCheck | 'checking'>>({});
   const [searchCheck, setSearchCheck] = useState<{ ok: boolean; text: string } | 'checking' | null>(null);
   const [embeddingsCheck, setEmbeddingsCheck] = useState<{ ok: boolean; text: string } | 'checking' | null>(null);
@@ -156,6 +162,7 @@ export function SettingsPage() {
   const set = <K extends Key>(key: K, value: Settings[K]) => {
     setDraft({ ...draft, [key]: value });
     setStatus(null);
+    setInvalid(null);
   };
 
   const save = async () => {
@@ -166,6 +173,12 @@ export function SettingsPage() {
       setStatus({ ok: true, text: 'Saved. Changes apply from the next reply.' });
     } catch (err) {
       setStatus({ ok: false, text: (err as Error).message });
+      // The field the server names is marked and focused, so the message and the place agree.
+      const field = (err as { field?: unknown }).field;
+      if (typeof field === 'string') {
+        setInvalid(field);
+        requestAnimationFrame(() => document.getElementById(inputId(field))?.focus());
+      }
     } finally {
       setSaving(false);
     }
@@ -180,9 +193,11 @@ export function SettingsPage() {
     }
   };
 
-  /** A labelled field, with "Default" when the saved value is not the environment's. */
+  const marked = (path: string) => (invalid === path ? ({ 'aria-invalid': true, 'aria-describedby': 'settings-status' } as const) : {});
+
+  /** A labelled field, with "Default" when the saved value is not the environment's; marked when a save was refused for it. */
   const field = (key: Key, label: string, control: React.ReactNode, hint?: string) => (
-    <div className="space-y-1" data-testid={`setting-${key}`}>
+    <div className="space-y-1" data-testid={`setting-${key}`} data-invalid={invalid === key || undefined}>
       <div className="flex items-center gap-2">
         <label htmlFor={`setting-${key}-input`} className="text-sm font-medium">
           {label}
@@ -199,7 +214,7 @@ export function SettingsPage() {
           </button>
         )}
       </div>
-      {control}
+      {invalid === key && isValidElement<Record<string, unknown>>(control) ? cloneElement(control, marked(key)) : control}
       {hint && <p className="text-xs text-stone-600 dark:text-stone-400">{hint}</p>}
     </div>
   );
@@ -236,6 +251,8 @@ export function SettingsPage() {
                 <li key={i} className="space-y-1" data-testid="model-server">
                   <div className="flex flex-wrap gap-2">
                     <input
+                      id={inputId(`modelServers.${i}.url`)}
+                      {...marked(`modelServers.${i}.url`)}
                       aria-label={`Server ${i + 1} URL`}
                       data-testid="server-url"
                       className={`${inputClass} min-w-0 flex-[2]`}
@@ -249,6 +266,8 @@ export function SettingsPage() {
                       }
                     />
                     <input
+                      id={inputId(`modelServers.${i}.model`)}
+                      {...marked(`modelServers.${i}.model`)}
                       aria-label={`Server ${i + 1} model name`}
                       data-testid="server-model"
                       className={`${inputClass} min-w-0 flex-1`}
@@ -683,6 +702,7 @@ export function SettingsPage() {
           {changed.length > 0 && !status && <span className="text-sm text-stone-600 dark:text-stone-400">{unsavedWords(unsaved)}</span>}
           {status && (
             <span
+              id="settings-status"
               role={status.ok ? 'status' : 'alert'}
               data-testid="settings-status"
               className={`text-sm ${status.ok ? 'text-emerald-800 dark:text-emerald-300' : 'text-red-700 dark:text-red-300'}`}

@@ -23,6 +23,8 @@ export function ToolServers() {
   const [name, setName] = useState('');
   const [entry, setEntry] = useState('');
   const [editing, setEditing] = useState<string | null>(null);
+  /** The server whose entry the last save was refused for: its entry box is marked. */
+  const [invalidEntry, setInvalidEntry] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -48,14 +50,17 @@ export function ToolServers() {
       server = JSON.parse(text) as Record<string, unknown>;
     } catch {
       setError('The entry is not JSON: write it as in mcp.json, for example ' + EXAMPLE);
+      setInvalidEntry(serverName);
       return false;
     }
     try {
       setView(await api.putToolServer(serverName, server));
       setError(null);
+      setInvalidEntry(null);
       return true;
     } catch (err) {
       setError((err as Error).message);
+      setInvalidEntry((err as { field?: unknown }).field === 'server' ? serverName : null);
       return false;
     }
   };
@@ -71,7 +76,7 @@ export function ToolServers() {
         </p>
       )}
       {error && (
-        <p role="alert" data-testid="tool-servers-error" className="text-xs text-red-700 dark:text-red-300">
+        <p id="tool-servers-error" role="alert" data-testid="tool-servers-error" className="text-xs text-red-700 dark:text-red-300">
           {error}
         </p>
       )}
@@ -210,12 +215,14 @@ export function ToolServers() {
         </div>
         <textarea
           aria-label="The new server's entry, as in mcp.json"
+          aria-invalid={(invalidEntry !== null && invalidEntry === name.trim()) || undefined}
+          aria-describedby={invalidEntry !== null && invalidEntry === name.trim() ? 'tool-servers-error' : undefined}
           data-testid="tool-server-entry"
           placeholder={EXAMPLE}
           value={entry}
           onChange={(e) => setEntry(e.target.value)}
           rows={3}
-          className="w-full rounded-md border border-stone-300 bg-transparent px-2 py-1 font-mono text-xs dark:border-stone-700"
+          className="w-full rounded-md border border-stone-300 bg-transparent px-2 py-1 font-mono text-xs dark:border-stone-700 aria-[invalid=true]:border-red-600 aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-red-600"
         />
       </form>
     </div>

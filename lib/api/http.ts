@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { asStorageFull, errorStatus, HearthError, isHearthError } from '@/lib/errors';
+import { issueInWords, issuePath } from '@/lib/zod-issue';
 import { guardConfigFromEnv, guardRoute, JSON_BODY, type BodyTypes } from './request-guard';
 
 /** The edge of the HTTP contract: JSON answers, typed errors, bodies parsed with zod. */
@@ -13,7 +14,11 @@ export function json(data: unknown, status = 200, headers: Record<string, string
 
 export function errorResponse(err: unknown): Response {
   // Read by value: err may come from another bundle's copy of HearthError (lib/errors.ts).
-  if (isHearthError(err)) return json({ error: { code: err.code, message: err.message } }, errorStatus[err.code]);
+  if (isHearthError(err)) {
+    // The field at fault, as a path into the body ("modelServers.0.url"), for the page to mark.
+    const field = typeof err.detail?.field === 'string' ? err.detail.field : undefined;
+    return json({ error: { code: err.code, message: err.message, ...(field !== undefined ? { field } : {}) } }, errorStatus[err.code]);
+  }
   const full = asStorageFull(err);
   if (full) return errorResponse(full);
   // Details of unexpected failures go to the log, never to the client.
@@ -76,7 +81,7 @@ export async function readBodyCapped(request: Request, max: number, tooLarge: st
   return body;
 }
 
-export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+export async function readJson<S extends z.ZodType>(request: Request, schema: S, labelOf?: FieldLabels): Promise<z.infer<S>> {
   const type = request.headers.get('content-type') ?? '';
   if (type && !/^application\/json\s*(;|$)/i.test(type)) throw new HearthError('unsupported_type', 'Send the body as application/json.');
   const bytes = await readBodyCapped(request, MAX_JSON_BYTES, `The body is larger than ${MAX_JSON_BYTES} bytes.`);
@@ -87,16 +92,25 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   } catch {
     throw new HearthError('invalid_json', 'The body is not valid JSON (UTF-8).');
   }
-  return parseInput(schema, value);
+  return parseInput(schema, value, labelOf);
 }
 
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+/** A field's name as the page labels it, from its path; undefined: the path itself is said. */
+export type FieldLabels = (path: readonly PropertyKey[]) => string | undefined;
+
+/**
+ * The value, or a 400 that says which field is wrong in the page's words ("Fuel: must be at
+ * least 100."), with the field's path beside the message for the page to mark it.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, labelOf?: FieldLabels): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue.path.length ? issue.path.join('.') : 'body';
+    const field = issuePath(issue);
+    const where = labelOf?.(issue.path) ?? (field || 'body');
     const code = issue.code === 'too_big' && issue.path[0] === 'content' ? 'too_large' : 'bad_request';
-    throw new HearthError(code, `${where}: ${issue.message}`);
+    const words = issueInWords(issue);
+    throw new HearthError(code, `${where}: ${words}${/[.!?]$/.test(words) ? '' : '.'}`, field ? { field } : undefined);
   }
   return parsed.data;
 }

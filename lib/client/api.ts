@@ -28,6 +28,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly status: number,
+    /** The field at fault, as a path into what was sent ("modelServers.0.url"), when the server names one. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -44,8 +46,9 @@ function jsonOrNull(text: string): unknown {
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(path, { ...init, headers: { 'Content-Type': 'application/json', ...init?.headers } });
   if (res.status === 204) return undefined as T;
-  const body = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
-  if (!res.ok) throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
+  const body = (await res.json().catch(() => null)) as { error?: { code: string; message: string; field?: string } } | null;
+  if (!res.ok)
+    throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status, body?.error?.field);
   return body as T;
 }
 

@@ -55,3 +55,21 @@ export function turnEnding(code: string | null | undefined): TurnEnding {
 /** The command the page suggests when no model server answers: the README's own (a test keeps them the same). */
 export const LLAMA_SERVER_COMMAND =
   'llama-server -m your-model.gguf --jinja -c 32768 -np 2 --kv-unified --cache-ram 8192 --metrics --port 8080';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * The README's command for the server Hearth is set to reach: on that URL's port, and
+ * listening beyond loopback (llama-server's default) when the server is another machine.
+ */
+export function llamaServerCommand(url: string): string {
+  let address: URL;
+  try {
+    address = new URL(url);
+  } catch {
+    return LLAMA_SERVER_COMMAND;
+  }
+  const port = address.port || (address.protocol === 'https:' ? '443' : '80');
+  const host = LOOPBACK.has(address.hostname) ? '' : ' --host 0.0.0.0';
+  return LLAMA_SERVER_COMMAND.replace(/ --port 8080$/, `${host} --port ${port}`);
+}

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { duration, resultPreview, speed, stageLine, thinkingLabel, toolDoing } from './turn-text';
+import { toolDoing, toolLabel } from '@/lib/words/tools';
+import { duration, resultPreview, speed, stageLine, thinkingLabel } from './turn-text';
 
 const call = (name: string, args: unknown, rest: Record<string, unknown> = {}) => ({
   id: '1',
@@ -22,10 +23,25 @@ test('the stage line names what runs now: the web search and its words, the page
   );
   assert.equal(stageLine('checking', [call('web_search', { query: 'x' }, { ok: true })]), 'Checking the answer…');
   assert.equal(stageLine('writing', []), 'Writing…');
-  assert.equal(stageLine(null, []), 'Thinking…');
+  assert.equal(stageLine(null, []), 'Reading the conversation…');
   assert.equal(stageLine('queued', [], 3), 'Waiting for the model (place 3 in the queue)…');
   assert.equal(stageLine('resumed', []), 'Resuming after a restart…');
   assert.equal(stageLine('searching', []), 'Using tools…');
+});
+
+test('"Thinking…" only while a thinking model reasons; "Writing…" once the answer arrives (issue 46)', () => {
+  assert.equal(stageLine('thinking', []), 'Reading the conversation…', 'no word yet: not thinking');
+  assert.equal(stageLine('thinking', [], undefined, [], undefined, true), 'Writing…', 'a model that does not think, writing');
+  assert.equal(stageLine(null, [], undefined, [], undefined, true), 'Writing…');
+  const open = [{ text: 'hm', toolCallsBefore: 0, done: false, pieces: 3 }];
+  assert.equal(stageLine('thinking', [], undefined, open), 'Thinking… 3 tokens', 'a thinking model reasoning');
+  const folded = [{ text: 'hm', toolCallsBefore: 0, done: true }];
+  assert.equal(stageLine('thinking', [], undefined, folded, undefined, true), 'Writing…', 'its answer, after it thought');
+  assert.equal(
+    stageLine('checking', [], undefined, [], undefined, true),
+    'Checking the answer…',
+    'a draft being checked is not being written',
+  );
 });
 
 test('a tool in words, whatever its arguments', () => {
@@ -36,6 +52,10 @@ test('a tool in words, whatever its arguments', () => {
   assert.equal(toolDoing({ name: 'web_search', arguments: 'not json' }), 'Searching the web');
   assert.equal(toolDoing({ name: 'fetch_url', arguments: '{"url": "no url"}' }), 'Reading a page on no url');
   assert.equal(toolDoing(call('mystery', {})), 'Using mystery');
+  // A tool server's tool and a knowledge search in words, not as raw names (issue 46).
+  assert.equal(toolDoing(call('notes__add_note', { text: 'milk' }), true), 'Used the notes tool “add note”');
+  assert.equal(toolDoing(call('search_documents', { query: 'warranty' }), true), 'Searched your documents for “warranty”');
+  assert.equal(toolDoing(call('some_tool', {})), 'Using some tool');
   assert.equal(
     toolDoing(call('web_search', { query: 'bitcoin' }), true),
     'Searched the web for “bitcoin”',
@@ -81,4 +101,11 @@ test('a cold model loading: the stage line names it with the whole seconds so fa
   assert.equal(stageLine('loading', [], undefined, [], { model: 'qwen3-30b', since: 1_000, now: 13_900 }), 'Loading qwen3-30b… 12 s');
   assert.equal(stageLine('loading', [], undefined, [], { model: 'qwen3-30b', since: 5_000, now: 4_000 }), 'Loading qwen3-30b… 0 s');
   assert.equal(stageLine('loading', []), 'Loading the model…', 'without its facts, the stage alone');
+});
+
+test('a tool named as people read it, never its raw name (issue 46)', () => {
+  assert.equal(toolLabel('web_search'), 'web search');
+  assert.equal(toolLabel('query_table'), 'table');
+  assert.equal(toolLabel('notes__add_note'), 'notes: add note');
+  assert.equal(toolLabel('new_tool'), 'new tool');
 });

@@ -1,75 +1,36 @@
 import type { LiveToolCall, ThinkingBlock } from '@/lib/contract/turn-state';
+import { cut, hostOf, str, toolDoing } from '@/lib/words/tools';
 
 /**
  * A turn's work in plain words for the page: the stage line while it runs, and each tool
- * call's one-line summary and result preview. Pure, so the words are tested without a browser.
+ * call's result preview (what a call did, in words, is lib/words/tools.ts, which the exports
+ * share). Pure, so the words are tested without a browser.
  */
-
-function args(call: Pick<LiveToolCall, 'arguments'>): Record<string, unknown> {
-  try {
-    const v = JSON.parse(call.arguments) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return cut(url, 60);
-  }
-}
-
-/** What a tool is doing while it runs, or did once it has finished. */
-export function toolDoing(call: Pick<LiveToolCall, 'name' | 'arguments'>, done = false): string {
-  const a = args(call);
-  const say = (running: string, finished: string) => (done ? finished : running);
-  const about = (key: string) => (str(a[key]) ? ` for “${cut(str(a[key]), 80)}”` : '');
-  switch (call.name) {
-    case 'web_search':
-      return say('Searching the web', 'Searched the web') + about('query');
-    case 'fetch_url':
-      return say('Reading a page', 'Read a page') + (str(a.url) ? ` on ${hostOf(str(a.url))}` : '');
-    case 'calculator':
-      return say('Calculating', 'Calculated') + (str(a.expression) ? ` ${cut(str(a.expression), 80)}` : '');
-    case 'now':
-      return say('Checking the date and time', 'Checked the date and time');
-    case 'remember':
-      return say('Updating what it remembers about you', 'Updated what it remembers about you');
-    case 'search_conversations':
-      return say('Looking through earlier conversations', 'Looked through earlier conversations') + about('query');
-    case 'read_attachment':
-    case 'grep_attachment':
-      return say('Reading the attached file', 'Read the attached file');
-    case 'query_table':
-      return say('Computing over the attached table', 'Computed over the attached table');
-    default:
-      return `${say('Using', 'Used')} ${call.name}`;
-  }
-}
 
 const STAGE_TEXT: Record<string, string> = {
   queued: 'Waiting for the model',
   loading: 'Loading the model',
-  thinking: 'Thinking',
+  // The model has the question and has not written a word yet (a thinking model's reasoning
+  // shows as "Thinking…" with its count, from its first token).
+  thinking: 'Reading the conversation',
   searching: 'Using tools',
   checking: 'Checking the answer',
   writing: 'Writing',
   resumed: 'Resuming after a restart',
 };
 
-/** The stage line: the tool running now if there is one, else the model thinking (with its count so far), else the stage, with the place in the queue. */
+/**
+ * The stage line: the tool running now if there is one, else the model thinking (with its
+ * count so far), else "Writing" once words of the answer arrive, else the stage, with the
+ * place in the queue.
+ */
 export function stageLine(
   stage: string | null | undefined,
   toolCalls: readonly LiveToolCall[],
   queuePosition?: number,
   thinking?: readonly ThinkingBlock[],
   loading?: { model: string; since: number; now: number },
+  writing = false,
 ): string {
   // A cold start takes seconds to minutes: whole seconds, counted on the page.
   if (stage === 'loading' && loading) return `Loading ${loading.model}… ${Math.max(0, Math.floor((loading.now - loading.since) / 1000))} s`;
@@ -77,6 +38,7 @@ export function stageLine(
   if (open && !open.done) return `Thinking… ${open.pieces ?? 0} token${open.pieces === 1 ? '' : 's'}`;
   const running = toolCalls.filter((c) => c.ok === undefined).at(-1);
   if (running && (stage === 'searching' || stage === null || stage === undefined)) return `${toolDoing(running)}…`;
+  if (writing && (stage === 'thinking' || stage === null || stage === undefined)) return `${STAGE_TEXT.writing}…`;
   const text = STAGE_TEXT[stage ?? 'thinking'] ?? 'Working';
   if (stage === 'queued' && queuePosition) return `${text} (place ${queuePosition} in the queue)…`;
   return `${text}…`;

@@ -17,7 +17,10 @@ test('reciprocal rank fusion: first in both beats first in one; ties keep the fi
 });
 
 /** A store of passages held in memory, with the rankings a test gives. */
-function storeOf(chunks: StoredChunk[], rankings: { every?: number[]; any?: number[]; near?: number[]; counts?: Record<string, number> }) {
+function storeOf(
+  chunks: StoredChunk[],
+  rankings: { every?: number[]; any?: number[]; near?: number[]; counts?: Record<string, number>; total?: number },
+) {
   const asked: string[] = [];
   const store: RetrievalStore = {
     chunksMatching: ({ match }) => {
@@ -28,7 +31,7 @@ function storeOf(chunks: StoredChunk[], rankings: { every?: number[]; any?: numb
     chunksByIds: ({ ids }) =>
       chunks.filter((c) => ids.includes(c.id)).map((c) => ({ ...c, fileName: `${c.fileId}.md`, collectionId: 'c', sha256: c.fileId })),
     chunkAt: ({ fileId, seq }) => chunks.find((c) => c.fileId === fileId && c.seq === seq),
-    termCounts: () => ({ total: 100, counts: new Map(Object.entries(rankings.counts ?? {})) }),
+    termCounts: () => ({ total: rankings.total ?? 10_000, counts: new Map(Object.entries(rankings.counts ?? {})) }),
   };
   return { store, asked };
 }
@@ -64,12 +67,28 @@ test('a passage with every word comes before one near in meaning; each says what
 });
 
 test('words most passages hold are left out of the any-word ranking, unless they are all there is', async () => {
-  const { store, asked } = storeOf([], { counts: { how: 90, do: 80, reset: 3 } });
+  const { store, asked } = storeOf([], { counts: { how: 9000, do: 8000, reset: 3 } });
   await retrieve({ store, query: 'how do reset', collectionIds: ['c'] });
   assert.deepEqual(asked, ['"how" "do" "reset"', '"reset"']);
   asked.length = 0;
   await retrieve({ store, query: 'how do', collectionIds: ['c'] });
   assert.deepEqual(asked, ['"how" "do"', '"how" OR "do"']);
+});
+
+test('in a small collection no word is too common: the words that match are kept (issue 46)', async () => {
+  // Two short files, two passages: "warranty", "heat" and "pump" are in one of the two (half).
+  const { store, asked } = storeOf([], { total: 2, counts: { the: 2, is: 2, warranty: 1, heat: 1, pump: 1 } });
+  await retrieve({ store, query: 'How long is the warranty on the heat pump?', collectionIds: ['c'] });
+  assert.deepEqual(asked, [
+    '"how" "long" "is" "the" "warranty" "on" "heat" "pump"',
+    '"how" OR "long" OR "is" OR "the" OR "warranty" OR "on" OR "heat" OR "pump"',
+  ]);
+});
+
+test('in a large collection, when no word kept is in any passage, the least common word that is comes back', async () => {
+  const { store, asked } = storeOf([], { counts: { how: 9000, the: 9900, warranty: 2500, pump: 4000 } });
+  await retrieve({ store, query: 'how long the warranty pump', collectionIds: ['c'] });
+  assert.equal(asked[1], '"long" OR "warranty"');
 });
 
 test('a short passage is read with its neighbours on the page, joined by line numbers; repeats of a file in two collections are left out', async () => {

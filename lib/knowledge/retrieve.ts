@@ -16,8 +16,14 @@ import { normalised } from './indexer';
 const RRF_K = 60;
 /** Candidates each ranking brings to the fusion. */
 const CANDIDATES = 40;
-/** A word in more than this share of the passages is left out of the any-word ranking. */
+/** A word in more than this share of the passages is left out of the any-word ranking... */
 const COMMON_SHARE = 0.2;
+/**
+ * ...when it is also in more passages than this. In a small collection the share says nothing
+ * (in two passages every word that matches is in half of them) and ranking a few hundred
+ * passages by every word costs nothing.
+ */
+const COMMON_AT_LEAST = 200;
 /** A passage shorter than this is read with the passages before and after it. */
 const SHORT_CHARS = 400;
 
@@ -140,14 +146,24 @@ export async function retrieve({
 /**
  * The query without the words most passages hold ("how", "the", "do"): in a ranking by any
  * word they add little to bm25 and make it score nearly every passage (a question of six
- * words touched all 100,000 in the benchmark). A query of nothing but such words is kept whole.
+ * words touched all 100,000 in the benchmark). Only in a large collection: in a small one the
+ * common words are the ones that match. When none of the words kept is in any passage, the
+ * least common word that is comes back, so a question still finds its passage; a query of
+ * nothing but common words is kept whole.
  */
-function telling(store: RetrievalStore, query: string): string {
+function telling(store: Pick<RetrievalStore, 'termCounts'>, query: string): string {
   const { words } = searchTerms(query);
   if (words.length < 2) return query;
   const { total, counts } = store.termCounts({ terms: words });
-  const kept = words.filter((w) => (counts.get(w) ?? 0) <= total * COMMON_SHARE);
-  return kept.length > 0 ? kept.join(' ') : query;
+  const count = (w: string) => counts.get(w) ?? 0;
+  const common = (w: string) => count(w) > total * COMMON_SHARE && count(w) > COMMON_AT_LEAST;
+  const kept = words.filter((w) => !common(w));
+  if (kept.length === 0) return query;
+  if (kept.every((w) => count(w) === 0)) {
+    const rarest = words.filter(common).sort((a, b) => count(a) - count(b))[0];
+    kept.push(rarest);
+  }
+  return kept.join(' ');
 }
 
 /** Reciprocal rank fusion of rankings (best first); ties keep the first ranking's order. */

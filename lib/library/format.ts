@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issueInWords, issuePath } from '@/lib/zod-issue';
 import { isMimeType } from '@/lib/attachments/mime';
 
 /**
@@ -255,9 +256,9 @@ export const recordSchema = z.discriminatedUnion('type', [
 export type LibraryRecord = z.infer<typeof recordSchema>;
 export type RecordOf<T extends LibraryRecord['type']> = Extract<LibraryRecord, { type: T }>;
 
-/** A zod failure as one line a person can act on: where, and what was wrong. */
+/** A zod failure as one line a person can act on: where, and what was wrong, in words ('its "id" is missing'). */
 export function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];
-  const where = issue.path.length ? issue.path.join('.') : 'the record';
-  return `${where}: ${issue.message}`;
+  const where = issue.path.length ? `its "${issuePath(issue)}"` : 'the record';
+  return `${where} ${issueInWords(issue)}`;
 }

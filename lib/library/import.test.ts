@@ -74,7 +74,7 @@ test('an id that is not a UUID is refused with its line: ids go into URLs ("../m
   for (const bad of ['../memories/00000000-0000-4000-8000-0000000000a1', 'm1', '%2e%2e', '']) {
     await assert.rejects(
       stage(library.replace(`"id":"${t1}"`, `"id":${JSON.stringify(bad)}`), 64),
-      (e: unknown) => hasErrorCode(e, 'bad_request') && /line 3 \(thread\): id: must be a UUID/.test((e as Error).message),
+      (e: unknown) => hasErrorCode(e, 'bad_request') && /line 3 \(thread\): its "id" must be a UUID/.test((e as Error).message),
       bad,
     );
   }

@@ -14,3 +14,12 @@ test('a snippet reads as words, not Markdown', () => {
   assert.equal(markdownToPlain('```ts\nconst a = 2 * 3 * 4;\n```'), '\nconst a = 2 * 3 * 4;\n', 'code keeps its stars');
   assert.equal(markdownToPlain('snake_case_name and 2*3*4'), 'snake_case_name and 2*3*4');
 });
+
+test('an answer as a screen reader should hear it: table rows as cells, no rules, no raw HTML (issue 46)', () => {
+  assert.equal(
+    markdownToPlain(
+      '## Fruit\n\n**Apples** are red.\n\n| fruit | count |\n|---|:-:|\n| apple | 3 |\n\n---\n\n<script>x = 1</script>Text with <img src=x> an image.',
+    ),
+    'Fruit\n\nApples are red.\n\nfruit, count\napple, 3\n\nText with  an image.',
+  );
+});

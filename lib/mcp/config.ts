@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
+import { issueInWords, issuePath } from '@/lib/zod-issue';
 
 /**
  * The user's MCP servers, in the mcp.json format Claude Desktop, Cursor and LM Studio use:
@@ -54,7 +55,8 @@ export const serverSchema = z
     hearth: hearthSchema.optional(),
   })
   .passthrough()
-  .refine((s) => Boolean(s.command) !== Boolean(s.url), 'give either a command (stdio) or a url (HTTP), not both');
+  .refine((s) => Boolean(s.command) || Boolean(s.url), 'give a "command" that starts the server (stdio) or the "url" it answers at (HTTP)')
+  .refine((s) => !(s.command && s.url), 'give a "command" or a "url", not both');
 
 export type ServerConfig = z.infer<typeof serverSchema>;
 
@@ -123,9 +125,13 @@ export function mergeSecrets(next: ServerConfig, previous: ServerConfig | undefi
   };
 }
 
+/** A server's entry from the page, or a 400 in the page's words: the entry box is marked (field "server"). */
 export function serverConfigOrThrow(entry: unknown): ServerConfig {
   const parsed = serverSchema.safeParse(entry);
-  if (!parsed.success)
-    throw new HearthError('bad_request', parsed.error.issues.map((i) => `${i.path.join('.') || 'server'}: ${i.message}`).join('; '));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue.path.length ? `The entry's "${issuePath(issue)}"` : 'The entry';
+    throw new HearthError('bad_request', `${where}: ${issueInWords(issue)}.`, { field: 'server' });
+  }
   return parsed.data;
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { MessageView, ThreadExport } from '@/lib/contract/responses';
-import { renderDecisionsSummary } from '@/lib/decide/history';
 import { escapeHtml, inlinedKatexCss, markdownToHtml } from '@/lib/markdown/html';
+import { checksInWords, exportTime, queryCardHtml, toolInWords } from './export-words';
 import { inCallOrder } from './threads';
 
 /**
@@ -11,9 +11,12 @@ import { inCallOrder } from './threads';
  * Nothing runs and nothing is fetched: there is no script, a Content-Security-Policy in the
  * page forbids both, and images a model linked are shown as their address.
  */
-export function threadHtml(view: ThreadExport, assistantName = 'Assistant'): string {
+export function threadHtml(view: ThreadExport, assistantName = 'Assistant', timezone = 'UTC'): string {
   const title = view.title || 'Untitled thread';
-  const body: string[] = [`<h1>${escapeHtml(title)}</h1>`, `<p class="meta">Exported from Hearth on ${new Date().toISOString()}.</p>`];
+  const body: string[] = [
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<p class="meta">Exported from Hearth on ${escapeHtml(exportTime(Date.now(), timezone))}.</p>`,
+  ];
   if (view.systemPrompt) {
     body.push(`<details class="fold"><summary>Instructions</summary><div class="plain">${escapeHtml(view.systemPrompt)}</div></details>`);
   }
@@ -22,7 +25,7 @@ export function threadHtml(view: ThreadExport, assistantName = 'Assistant'): str
     const who = m.role === 'user' ? 'You' : assistantName;
     const status = m.status !== 'complete' ? ` · ${escapeHtml(m.status)}` : '';
     const parts = [
-      `<div class="who">${escapeHtml(who)} <time datetime="${new Date(m.createdAt).toISOString()}">${formatTime(m.createdAt)}</time>${status}</div>`,
+      `<div class="who">${escapeHtml(who)} <time datetime="${new Date(m.createdAt).toISOString()}">${escapeHtml(exportTime(m.createdAt, timezone))}</time>${status}</div>`,
     ];
     if (m.role === 'assistant') {
       parts.push(...folded(m));
@@ -35,8 +38,9 @@ export function threadHtml(view: ThreadExport, assistantName = 'Assistant'): str
     }
     body.push(`<article class="${m.role}" id="m-${escapeHtml(m.id)}">${parts.join('\n')}</article>`);
   }
-  const summary = renderDecisionsSummary(view.decisions);
-  if (summary) body.push(`<details class="fold"><summary>Checks</summary><div class="plain">${escapeHtml(summary)}</div></details>`);
+  const checks = checksInWords(view.decisions);
+  if (checks.length > 0)
+    body.push(`<details class="fold"><summary>Checks</summary><div class="plain">${escapeHtml(checks.join('\n'))}</div></details>`);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -66,15 +70,15 @@ function folded(m: MessageView): string[] {
     );
   };
   inCallOrder(m, thought, (c) => {
+    // A computed table shows as the page's card, not as a folded call.
+    if (c.name === 'query_table' && c.ok) return void out.push(queryCardHtml(c.result));
     const result = typeof c.result === 'string' ? c.result : JSON.stringify(c.result, null, 2);
     out.push(
-      `<details class="fold tool"><summary>${escapeHtml(c.name)} ${c.ok ? 'ok' : 'failed'}</summary><pre>${escapeHtml(c.arguments)}</pre><pre>${escapeHtml(result ?? '')}</pre></details>`,
+      `<details class="fold tool"><summary>${escapeHtml(toolInWords(c))}</summary><pre>${escapeHtml(c.arguments)}</pre><pre>${escapeHtml(result ?? '')}</pre></details>`,
     );
   });
   return out;
 }
-
-const formatTime = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
 /** The page's look, light and dark, with the highlight colours of the app. */
 const PAGE_CSS = `
@@ -90,6 +94,9 @@ pre{background:var(--code);border:1px solid var(--border);border-radius:.5rem;pa
 code{font-family:ui-monospace,monospace;font-size:.9em}
 details.fold{border:1px solid var(--border);border-radius:.5rem;padding:.25rem .75rem;margin:.5rem 0;font-size:.9rem}
 summary{cursor:pointer;color:var(--muted)}table{border-collapse:collapse}td,th{border:1px solid var(--border);padding:.25rem .5rem}
+.figure{border:1px solid #f59e0b;border-radius:.5rem;padding:.5rem .75rem;margin:.5rem 0;font-size:.9rem}
+.figure-head{color:var(--muted);font-size:.75rem;text-transform:uppercase;letter-spacing:.05em}.figure pre{white-space:pre-wrap}
+td.num{text-align:right;font-family:ui-monospace,monospace}
 blockquote{border-left:3px solid var(--border);margin-left:0;padding-left:1rem;color:var(--muted)}
 .hljs-comment,.hljs-quote{color:var(--hl-comment);font-style:italic}
 .hljs-keyword,.hljs-selector-tag,.hljs-built_in,.hljs-type,.hljs-literal{color:var(--hl-keyword)}

@@ -4,7 +4,7 @@ import type { Store } from '@/db/store';
 import { decodeCursor } from '@/db/queries/threads';
 import type { Thread } from '@/db/schema';
 import { HearthError } from '@/lib/errors';
-import { DECISIONS_LAYER_ID, renderDecisionsSummary } from '@/lib/decide/history';
+import { DECISIONS_LAYER_ID } from '@/lib/decide/history';
 import type { TurnRegistry } from '@/lib/turns/registry';
 import type { Runtime } from './runtime';
 import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
@@ -12,6 +12,7 @@ import { endedWordless, MessageTree } from '@/lib/threads/tree';
 import type { TurnEvent } from '@/lib/contract/events';
 import type { MessageView, ThreadExport, ThreadSummary } from '@/lib/contract/responses';
 import { outsideCode } from '@/lib/markdown/outside-code';
+import { checksInWords, exportTime, toolInWords } from './export-words';
 
 /** Read models of the HTTP API: a thread with its messages, tool calls and decisions. */
 
@@ -281,12 +282,12 @@ export function inCallOrder(
 }
 
 /** Markdown for reading; JSON (the full view) for keeping, lossless. */
-export function threadMarkdown(view: ThreadExport, assistantName = 'Assistant'): string {
-  const lines = [`# ${view.title || 'Untitled thread'}`, '', `Exported from Hearth on ${new Date().toISOString()}.`, ''];
+export function threadMarkdown(view: ThreadExport, assistantName = 'Assistant', timezone = 'UTC'): string {
+  const lines = [`# ${view.title || 'Untitled thread'}`, '', `Exported from Hearth on ${exportTime(Date.now(), timezone)}.`, ''];
   if (view.systemPrompt) lines.push('## Instructions', '', view.systemPrompt, '');
   for (const m of view.messages) {
     lines.push(
-      `## ${m.role === 'user' ? 'You' : assistantName} (${new Date(m.createdAt).toISOString()})${m.status !== 'complete' ? ` [${m.status}]` : ''}`,
+      `## ${m.role === 'user' ? 'You' : assistantName} (${exportTime(m.createdAt, timezone)})${m.status !== 'complete' ? ` [${m.status}]` : ''}`,
       '',
     );
     // Each call's thinking where it stood among the tool calls, quoted: it is not the answer.
@@ -303,14 +304,14 @@ export function threadMarkdown(view: ThreadExport, assistantName = 'Assistant'):
         '',
       );
     };
-    inCallOrder(m, thought, (c) =>
-      lines.push(`> tool ${c.name}(${c.arguments}) ${c.ok ? 'ok' : 'failed'}${c.repeat ? ' (repeat)' : ''}`, ''),
-    );
+    inCallOrder(m, thought, (c) => lines.push(`> ${inertMarkdown(toolInWords(c))}`, ''));
     lines.push(m.role === 'assistant' ? inertMarkdown(m.content) : m.content, '');
+    // The files sent with a message, by name (their contents are in the JSON export's attachments).
+    if (m.attachments.length > 0) lines.push(`_Files: ${m.attachments.map((a) => inertMarkdown(a.name)).join(', ')}_`, '');
   }
   const others = view.otherMessages?.length ?? view.messages.filter((m) => m.branch).length;
   if (others > 0) lines.push('---', '', '_This is the branch shown in Hearth; the JSON export has every branch._', '');
-  const summary = renderDecisionsSummary(view.decisions);
-  if (summary) lines.push('---', '', summary, '');
+  const checks = checksInWords(view.decisions);
+  if (checks.length > 0) lines.push('---', '', 'Checks:', '', ...checks.map((c) => `- ${c}`), '');
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 import { handle, json, otherMethods, readJson } from '@/lib/api/http';
 import { getRuntime } from '@/lib/server/runtime';
+import { settingLabel } from '@/lib/settings/labels';
 import { settingsPatch } from '@/lib/settings/settings';
 
 export const runtime = 'nodejs';
@@ -14,7 +15,7 @@ export function GET(request: Request) {
 /** Changes settings (null: back to the environment's value); they apply from the next turn. */
 export function PATCH(request: Request) {
   return handle(request, async () => {
-    const patch = await readJson(request, settingsPatch);
+    const patch = await readJson(request, settingsPatch, settingLabel);
     return json(getRuntime().settings.update(patch, Date.now()));
   });
 }

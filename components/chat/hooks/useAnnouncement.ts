@@ -2,10 +2,12 @@
 
 import { useEffect, useState } from 'react';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
+import { markdownToPlain } from '@/lib/markdown/plain';
 
 /**
  * What a screen reader hears, politely (never each streamed word): that a reply is being
- * written, then the finished answer, or how the turn ended. Kept after the turn's live state
+ * written, then the finished answer as the page shows it (its words, not its Markdown), or how
+ * the turn ended. Kept after the turn's live state
  * is cleared, until the next turn says something.
  */
 export function useAnnouncement(live: LiveTurnState | null, assistantName = 'Hearth'): string {
@@ -15,7 +17,9 @@ export function useAnnouncement(live: LiveTurnState | null, assistantName = 'Hea
       ? `${assistantName} is writing a reply.`
       : live.error
         ? `The reply ended: ${live.error.message}`
-        : `${assistantName} replied: ${(live.final ?? live.draft).slice(0, 600)}`;
+        : `${assistantName} replied: ${markdownToPlain(live.final ?? live.draft)
+            .trim()
+            .slice(0, 600)}`;
   const [announcement, setAnnouncement] = useState('');
   useEffect(() => {
     if (says) setAnnouncement(says);

@@ -21,11 +21,11 @@ export function GET(request: Request, { params }: Params) {
       return json(view, 200, { 'Content-Disposition': `attachment; filename="${name}.json"` });
     }
     if (format === 'html') {
-      return new Response(threadHtml(view, settings.current().assistantName), {
+      return new Response(threadHtml(view, settings.current().assistantName, settings.current().timezone), {
         headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}.html"` },
       });
     }
-    return new Response(threadMarkdown(view, settings.current().assistantName), {
+    return new Response(threadMarkdown(view, settings.current().assistantName, settings.current().timezone), {
       headers: { 'Content-Type': 'text/markdown; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}.md"` },
     });
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DecisionRecord } from '@/lib/contract/decisions';
-import { describeDecision, percent } from './decision-text';
+import { describeDecision, percent } from './decisions';
 
 const record = (stepId: string, answers: Record<string, unknown>) => ({
   stepId,

@@ -1,13 +1,16 @@
 /**
- * `npm start`: checks the configuration (a bad value stops here with a one-line message),
- * builds the app when there is no build yet or the sources are newer than it, then serves it
- * with `next start` on HOST:PORT.
+ * The first half of `npm start` (scripts/start.mjs runs it before the server): checks the
+ * configuration (a bad value stops here with a one-line message), and builds the app when
+ * there is no build yet or the sources are newer than it, saying what it does and for how
+ * long. Then it hands the launcher the address to serve on and ends, so nothing of it (tsx,
+ * zod, the configuration code) stays in memory beside the server.
  */
-import { spawnSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { exposureRefusal } from '../lib/auth/exposure';
 import { isConfigError, parseConfig } from '../lib/config';
+import { buildAnnouncement, buildWithProgress } from './build-progress';
 import { nextEnv } from './next-env';
 
 let config;
@@ -36,8 +39,6 @@ if (exposed) {
 
 const root = path.resolve(import.meta.dirname, '..');
 const buildId = path.join(root, '.next', 'BUILD_ID');
-// Next's own entry point in this node, not `npx next`: no npm layer in between that might not pass
-// a signal on, so Ctrl+C and a service manager's SIGTERM reach the server itself.
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const sources = ['app', 'components', 'lib', 'db', 'public', 'next.config.mjs', 'package.json', 'instrumentation.ts'];
 
@@ -53,36 +54,21 @@ function newestMtime(p: string): number {
 
 const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
 if (builtAt === 0 || Math.max(...sources.map(newestMtime)) > builtAt) {
-  console.log(builtAt === 0 ? 'Hearth: building (first start)…' : 'Hearth: sources changed, rebuilding…');
-  const built = spawnSync(process.execPath, [nextBin, 'build'], {
+  console.log(buildAnnouncement(builtAt === 0));
+  // Type-checking is left to `npm test` and CI: it adds most of a minute and finds nothing in a
+  // checked-out release (next.config.mjs reads this).
+  const build = spawn(process.execPath, [nextBin, 'build'], {
     cwd: root,
     stdio: 'inherit',
-    env: nextEnv(),
+    env: { ...nextEnv(), HEARTH_SKIP_TYPECHECK: '1' },
   });
-  if (built.status !== 0) process.exit(built.status ?? 1);
+  const status = await buildWithProgress(build, (line) => console.log(line));
+  if (status !== 0) process.exit(status);
 }
 
 console.log(
   `Hearth: serving on http://${config.HOST}:${config.PORT} (model server${config.LLAMA_URL.length > 1 ? 's' : ''} ${config.LLAMA_URL.join(', ')}, data in ${path.resolve(config.DATA_DIR)})`,
 );
-const server = spawn(process.execPath, [nextBin, 'start', '-H', config.HOST, '-p', String(config.PORT)], {
-  cwd: root,
-  stdio: 'inherit',
-  env: nextEnv(),
-});
-// Passed on once: Ctrl+C in a terminal also reaches the server directly (one process group).
-let forwarded = false;
-const stop = (signal: NodeJS.Signals) => {
-  if (forwarded) return;
-  forwarded = true;
-  server.kill(signal);
-};
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
-// Whoever started Hearth went away without a word (npm killed outright, a closed terminal): the
-// server stops too rather than live on orphaned. (`npm start` execs this script, so npm's own
-// SIGTERM reaches it; without the exec, the shell between would die and leave it behind.)
-const launcher = process.ppid;
-setInterval(() => {
-  if (process.ppid !== launcher) stop('SIGTERM');
-}, 1000).unref();
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+// The launcher (scripts/start.mjs) starts the server on this address once this process has ended.
+process.send?.({ host: config.HOST, port: config.PORT });
+process.disconnect?.();
