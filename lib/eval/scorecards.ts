@@ -33,8 +33,7 @@ const reportShape = z.object({
     .max(100),
 });
 
-type Cached = { mtimeMs: number; size: number; cards: [string, ModelScorecard][] };
-const cache = new Map<string, Cached>();
+type Cached<C> = { mtimeMs: number; size: number; cards: [string, C][] };
 
 function reportFiles(dir: string, name = 'scorecard.json'): string[] {
   let entries: fs.Dirent[];
@@ -49,8 +48,8 @@ function reportFiles(dir: string, name = 'scorecard.json'): string[] {
   return files.slice(0, MAX_REPORTS);
 }
 
-/** One report's headlines, by every name a model goes by in it (cached while the file is unchanged). */
-function cardsOf(file: string): [string, ModelScorecard][] {
+/** One report's cards by model name, read through `toCards` and cached while the file is unchanged. */
+function cardsOf<C>(file: string, cache: Map<string, Cached<C>>, toCards: (json: unknown) => [string, C][]): [string, C][] {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
@@ -59,26 +58,10 @@ function cardsOf(file: string): [string, ModelScorecard][] {
   }
   const seen = cache.get(file);
   if (seen && seen.mtimeMs === stat.mtimeMs && seen.size === stat.size) return seen.cards;
-  let cards: [string, ModelScorecard][] = [];
+  let cards: [string, C][] = [];
   if (stat.isFile() && stat.size <= MAX_REPORT_BYTES) {
     try {
-      const report = reportShape.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-      if (report.success) {
-        const { finishedAt, models, summaries } = report.data;
-        cards = summaries.flatMap((s) => {
-          const card: ModelScorecard = {
-            completed: s.completed,
-            runs: s.runs,
-            met: s.met,
-            total: s.total,
-            deferralsLeft: s.deferralsLeft,
-            tokensPerSecond: s.tokensPerSecond,
-            at: finishedAt,
-          };
-          const id = models.find((m) => m.name === s.model)?.modelId;
-          return [[s.model, card] as [string, ModelScorecard], ...(id && id !== s.model ? [[id, card] as [string, ModelScorecard]] : [])];
-        });
-      }
+      cards = toCards(JSON.parse(fs.readFileSync(file, 'utf8')));
     } catch {
       // not JSON: not a report
     }
@@ -87,16 +70,48 @@ function cardsOf(file: string): [string, ModelScorecard][] {
   return cards;
 }
 
-/** Every model's newest headline in the reports under `dir`. */
-export function readScorecards(dir: string): Map<string, ModelScorecard> {
-  const newest = new Map<string, ModelScorecard>();
-  for (const file of reportFiles(dir)) {
-    for (const [name, card] of cardsOf(file)) {
-      const kept = newest.get(name);
-      if (!kept || card.at > kept.at) newest.set(name, card);
+/** Every model's newest card in the reports named `name` under `dir`. */
+function newestCards<C extends { at: string }>(
+  dir: string,
+  name: string,
+  cache: Map<string, Cached<C>>,
+  toCards: (json: unknown) => [string, C][],
+): Map<string, C> {
+  const newest = new Map<string, C>();
+  for (const file of reportFiles(dir, name)) {
+    for (const [model, card] of cardsOf(file, cache, toCards)) {
+      const kept = newest.get(model);
+      if (!kept || card.at > kept.at) newest.set(model, card);
     }
   }
   return newest;
+}
+
+const scorecardCache = new Map<string, Cached<ModelScorecard>>();
+
+/** A scorecard's headlines, by every name a model goes by in it. */
+function scorecardCards(json: unknown): [string, ModelScorecard][] {
+  const report = reportShape.safeParse(json);
+  if (!report.success) return [];
+  const { finishedAt, models, summaries } = report.data;
+  return summaries.flatMap((s) => {
+    const card: ModelScorecard = {
+      completed: s.completed,
+      runs: s.runs,
+      met: s.met,
+      total: s.total,
+      deferralsLeft: s.deferralsLeft,
+      tokensPerSecond: s.tokensPerSecond,
+      at: finishedAt,
+    };
+    const id = models.find((m) => m.name === s.model)?.modelId;
+    return [[s.model, card] as [string, ModelScorecard], ...(id && id !== s.model ? [[id, card] as [string, ModelScorecard]] : [])];
+  });
+}
+
+/** Every model's newest headline in the reports under `dir`. */
+export function readScorecards(dir: string): Map<string, ModelScorecard> {
+  return newestCards(dir, 'scorecard.json', scorecardCache, scorecardCards);
 }
 
 const share = z.number().min(0).max(1).nullable();
@@ -115,51 +130,25 @@ const gateReportShape = z.object({
     .max(100),
 });
 
-type CachedGate = { mtimeMs: number; size: number; cards: [string, GateScorecard][] };
-const gateCache = new Map<string, CachedGate>();
+const gateCache = new Map<string, Cached<GateScorecard>>();
 
-function gateCardsOf(file: string): [string, GateScorecard][] {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    return [];
-  }
-  const seen = gateCache.get(file);
-  if (seen && seen.mtimeMs === stat.mtimeMs && seen.size === stat.size) return seen.cards;
-  let cards: [string, GateScorecard][] = [];
-  if (stat.isFile() && stat.size <= MAX_REPORT_BYTES) {
-    try {
-      const report = gateReportShape.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-      if (report.success) {
-        cards = report.data.models.map((m) => [
-          m.name,
-          {
-            recall: m.overall.recall,
-            precision: m.overall.precision,
-            msPerJudgement: m.verdictMs,
-            drafts: m.overall.drafts,
-            languages: m.languages.length,
-            at: report.data.finishedAt,
-          },
-        ]);
-      }
-    } catch {
-      // not JSON: not a report
-    }
-  }
-  gateCache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, cards });
-  return cards;
+function gateCards(json: unknown): [string, GateScorecard][] {
+  const report = gateReportShape.safeParse(json);
+  if (!report.success) return [];
+  return report.data.models.map((m) => [
+    m.name,
+    {
+      recall: m.overall.recall,
+      precision: m.overall.precision,
+      msPerJudgement: m.verdictMs,
+      drafts: m.overall.drafts,
+      languages: m.languages.length,
+      at: report.data.finishedAt,
+    },
+  ]);
 }
 
 /** Every model's newest gate measurement (`npm run eval -- --gate` writes gate.json) in the reports under `dir`. */
 export function readGateScorecards(dir: string): Map<string, GateScorecard> {
-  const newest = new Map<string, GateScorecard>();
-  for (const file of reportFiles(dir, 'gate.json')) {
-    for (const [name, card] of gateCardsOf(file)) {
-      const kept = newest.get(name);
-      if (!kept || card.at > kept.at) newest.set(name, card);
-    }
-  }
-  return newest;
+  return newestCards(dir, 'gate.json', gateCache, gateCards);
 }
