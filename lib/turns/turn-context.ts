@@ -5,7 +5,8 @@ import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/histor
 import { HearthError } from '@/lib/errors';
 import type { Lease } from '@/lib/llm/pool';
 import type { ThinkingMode } from '@/lib/llm/thinking';
-import { factsFor, renderStandingFacts } from '@/lib/memory/facts';
+import { factsFor, factsUsed, renderStandingFacts } from '@/lib/memory/facts';
+import type { TurnEvent } from '@/lib/contract/events';
 import { MessageTree } from '@/lib/threads/tree';
 import type { ToolSet } from '@/lib/tools/toolset';
 import type { AttachedTableRef, TableMeta } from '@/lib/tables/tables';
@@ -115,6 +116,8 @@ export type TurnContext = {
   tools: ToolSet;
   /** The memory facts the model was given this turn (standing and recalled). */
   facts: { id: string; text: string }[];
+  /** What is said under an accepted answer: the facts it drew on. */
+  underAnswer: (answer: string) => TurnEvent[];
   /** The tables attached on the question's branch, newest first (program-decided queries, lib/engine/query-first.ts). */
   tables: AttachedTableRef[];
 };
@@ -220,6 +223,7 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
     ] as const,
     { executionId: turnId, threadId, resourceId: 'local-user' },
   );
+  const given = [...facts.standing, ...facts.recalled];
   return {
     context,
     question,
@@ -228,6 +232,10 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
     tools,
     tables,
     // what the model was told of the user this turn: the answer says which of it it drew on
-    facts: [...facts.standing, ...facts.recalled],
+    facts: given,
+    underAnswer: (answer) => {
+      const used = factsUsed(given, answer);
+      return used.length ? [{ type: 'memory', facts: used.map((f) => f.text) }] : [];
+    },
   };
 }
