@@ -1,4 +1,15 @@
 import { blob, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+// relative, not '@/': drizzle-kit reads this file without the project's paths
+import { collectionFileStatuses, fileKinds, messageStatuses, turnStatuses } from '../lib/contract/statuses';
+
+export {
+  collectionFileStatuses,
+  messageStatuses,
+  turnStatuses,
+  type CollectionFileStatus,
+  type MessageStatus,
+  type TurnStatus,
+} from '../lib/contract/statuses';
 
 /** Every table Hearth keeps. Times are epoch milliseconds; JSON columns hold validated data. */
 
@@ -45,9 +56,6 @@ export const folders = sqliteTable('folders', {
 });
 export type Folder = typeof folders.$inferSelect;
 
-export const messageStatuses = ['streaming', 'complete', 'interrupted', 'error'] as const;
-export type MessageStatus = (typeof messageStatuses)[number];
-
 export const messages = sqliteTable(
   'messages',
   {
@@ -85,9 +93,6 @@ export const messages = sqliteTable(
   (t) => [index('messages_thread_idx').on(t.threadId, t.createdAt)],
 );
 export type Message = typeof messages.$inferSelect;
-
-export const turnStatuses = ['queued', 'running', 'done', 'error', 'cancelled', 'interrupted'] as const;
-export type TurnStatus = (typeof turnStatuses)[number];
 
 export const turns = sqliteTable(
   'turns',
@@ -177,9 +182,7 @@ export const attachments = sqliteTable(
     /** The beginning of the file's text (what the model's context and the search index see); the whole text is on disk. */
     text: text('text').notNull(),
     /** How the text was read: the file itself ('text'), or extracted from a PDF, Word file or spreadsheet (kept beside it as .txt); an image has none. */
-    kind: text('kind', { enum: ['text', 'pdf', 'docx', 'image', 'sheet'] })
-      .notNull()
-      .default('text'),
+    kind: text('kind', { enum: fileKinds }).notNull().default('text'),
     /** The whole text's length in characters and lines (the context says when it shows less). */
     chars: integer('chars').notNull().default(0),
     lines: integer('lines').notNull().default(0),
@@ -279,9 +282,6 @@ export const collections = sqliteTable('collections', {
 });
 export type Collection = typeof collections.$inferSelect;
 
-export const collectionFileStatuses = ['queued', 'indexing', 'ready', 'error'] as const;
-export type CollectionFileStatus = (typeof collectionFileStatuses)[number];
-
 /**
  * A file of a collection: its bytes in the content-addressed file store (as attachments'), its
  * text cut into doc_chunks. `queued`: not yet cut; `indexing`: cut and searchable by its words,
@@ -299,7 +299,7 @@ export const collectionFiles = sqliteTable(
     mime: text('mime').notNull(),
     size: integer('size').notNull(),
     sha256: text('sha256').notNull(),
-    kind: text('kind', { enum: ['text', 'pdf', 'docx', 'image', 'sheet'] }).notNull(),
+    kind: text('kind', { enum: fileKinds }).notNull(),
     status: text('status', { enum: collectionFileStatuses }).notNull().default('queued'),
     error: text('error'),
     /** Its chunks, and how many of them have a vector of the embedding model in use. */

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, sql, isNull } from 'drizzle-orm';
 import type { DecideAnswer } from '@/lib/contract/decisions';
+import type { TurnStats } from '@/lib/contract/events';
 import type { Db } from '../client';
 import { decisionRecords, messages, toolCalls, turnEvents, turns, turnSteps, type TurnStatus } from '../schema';
 
@@ -32,9 +33,18 @@ const STATS_ORDER = [
   'firstThinkingMs',
   'thinkingTokens',
   'thinkingMs',
-] as const;
+] as const satisfies readonly (keyof TurnStats)[];
+/** Every figure of TurnStats has its place in the order: a new one that is not added here does not compile. */
+const everyStatStored: Exclude<keyof TurnStats, (typeof STATS_ORDER)[number]> extends never ? true : never = true;
+void everyStatStored;
 /** Figures that are absent (not zero) when a turn has none: stored as 0, read back as missing. */
-const OPTIONAL_STATS = ['firstTokenMs', 'tokensPerSecond', 'firstThinkingMs', 'thinkingTokens', 'thinkingMs'] as const;
+const OPTIONAL_STATS = [
+  'firstTokenMs',
+  'tokensPerSecond',
+  'firstThinkingMs',
+  'thinkingTokens',
+  'thinkingMs',
+] as const satisfies readonly (keyof TurnStats)[];
 export function encodeStats(stats: Record<string, unknown>) {
   const figures = STATS_ORDER.map((k) => (typeof stats[k] === 'boolean' ? Number(stats[k]) : (stats[k] ?? 0)));
   // Trailing zeros are left out: they read back as zero (or missing), and most turns never think.

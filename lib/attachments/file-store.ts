@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import type { FileKind } from '@/lib/contract/statuses';
 
 /**
  * The stored files, and the one place that knows where they are: DATA_DIR/files, each file
@@ -11,8 +12,7 @@ import { Readable } from 'node:stream';
  * Uploads, the tools, the download route, export, import and deletion all go through it.
  */
 
-/** sheet: a spreadsheet (XLSX, ODS) or a CSV not in UTF-8, whose text is extracted (and which is a table). */
-export type FileKind = 'text' | 'pdf' | 'docx' | 'image' | 'sheet';
+export type { FileKind };
 
 /** A stored file's bytes as they came, or the whole text read from them. */
 export type FilePart = 'original' | 'text';

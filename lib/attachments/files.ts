@@ -45,6 +45,43 @@ export type UploadLimits = {
   maxDocumentBytes: number;
 };
 
+/** A PDF, Word file or image is read in memory, so it stays small; text files stream to disk. */
+export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
+
+/**
+ * An upload as both upload routes (a message's files, a collection's) take it: a multipart body
+ * whose declared length is within the limits (refused before a byte is read), then
+ * receiveUpload. `maxUploadMb` is HEARTH_MAX_UPLOAD_MB.
+ */
+export async function receiveUploadRequest(
+  request: Request,
+  args: { files: FileStore; maxUploadMb: number },
+): Promise<ReceivedFile & { limits: UploadLimits }>;
+export async function receiveUploadRequest(
+  request: Request,
+  args: { files: FileStore; maxUploadMb: number; archives: true },
+): Promise<(ReceivedFile | ReceivedArchive) & { limits: UploadLimits }>;
+export async function receiveUploadRequest(
+  request: Request,
+  { files, maxUploadMb, archives }: { files: FileStore; maxUploadMb: number; archives?: true },
+): Promise<(ReceivedFile | ReceivedArchive) & { limits: UploadLimits }> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(contentType) || !request.body) {
+    throw new HearthError('unsupported_type', 'Send the file as multipart/form-data in a field called "file".');
+  }
+  const limits: UploadLimits = { maxTextBytes: maxUploadMb * 1024 * 1024, maxDocumentBytes: MAX_DOCUMENT_BYTES };
+  // The form's own parts (boundaries, headers) add a little to the file's size.
+  if (Number(request.headers.get('content-length') ?? 0) > limits.maxTextBytes + 64 * 1024) {
+    throw new HearthError(
+      'too_large',
+      `A file can be at most ${maxUploadMb} MB (PDF and Word files ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB).`,
+    );
+  }
+  const upload = { body: request.body, contentType, files, limits };
+  const received = archives ? await receiveUpload({ ...upload, archives }) : await receiveUpload(upload);
+  return { ...received, limits };
+}
+
 /** Counts lines and characters of text as it streams, keeps its beginning, and notices when it is not text. */
 class TextSniffer {
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });

@@ -2,6 +2,7 @@ import type { DecisionRecord } from './decisions';
 import type { TurnEvent, TurnStats } from './events';
 import type { SetAsideDraft, ThinkingBlock } from './turn-state';
 import type { Settings } from '@/lib/settings/settings';
+import type { MessageStatus } from './statuses';
 
 /** What the HTTP API answers with: the shapes the server builds and the browser reads. */
 
@@ -75,7 +76,7 @@ export type MessageView = {
   id: string;
   role: 'user' | 'assistant';
   content: string;
-  status: 'streaming' | 'complete' | 'interrupted' | 'error';
+  status: MessageStatus;
   errorCode: string | null;
   turnId: string | null;
   /** The message this one follows (null for a first message). */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HearthError } from '@/lib/errors';
 import { MessageTree } from '@/lib/threads/tree';
 import type { ContextStore } from './turn-context';
+import type { MessageStatus } from '@/lib/contract/statuses';
 
 /**
  * Beginning a turn: what is stored before it runs, in one transaction each, so that nothing the
@@ -10,8 +11,6 @@ import type { ContextStore } from './turn-context';
  * question again beside the old answer. Either way an empty `streaming` answer and a `queued`
  * turn row are stored and the thread shows that answer.
  */
-
-type MessageStatus = 'streaming' | 'complete' | 'interrupted' | 'error';
 
 /** What beginning a turn writes (db/store.ts provides it). */
 export type BeginStore = Pick<ContextStore, 'getThread' | 'listMessages'> & {

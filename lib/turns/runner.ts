@@ -11,6 +11,7 @@ import type { TurnEventLog } from './event-log';
 import type { LiveTurn, LiveTurns } from './live-turns';
 import type { BackgroundTitles } from './titles';
 import { assembleContext, type ContextRequest, type ContextStore, type TurnIdentity } from './turn-context';
+import type { MessageStatus, TurnStatus } from '@/lib/contract/statuses';
 
 /**
  * Running a turn that was begun (or resumed): a slot from the model pool, the context, the
@@ -18,19 +19,12 @@ import { assembleContext, type ContextRequest, type ContextStore, type TurnIdent
  * (turn-context.ts) and the engine's steps, not through here.
  */
 
-type TurnStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'interrupted';
-
 /** What running a turn reads and writes besides its context and events (db/store.ts provides it). */
 export type RunnerStore = ContextStore & {
   getMessage(args: { id: string }): { id: string; content: string; model?: string | null } | undefined;
   /** The model that writes (and wrote) an answer. */
   setMessageModel(args: { id: string; model: string | null }): void;
-  updateMessage(args: {
-    id: string;
-    content?: string;
-    status?: 'streaming' | 'complete' | 'interrupted' | 'error';
-    errorCode?: string | null;
-  }): void;
+  updateMessage(args: { id: string; content?: string; status?: MessageStatus; errorCode?: string | null }): void;
   setContextBlock(args: { id: string; contextBlock: string | null }): void;
   setTurnStatus(args: { id: string; status: TurnStatus; stats?: unknown; now?: number }): void;
   appendStep(args: { turnId: string; seq: number; kind: string; data: unknown; now: number }): void;

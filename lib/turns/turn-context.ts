@@ -10,6 +10,7 @@ import type { TurnEvent } from '@/lib/contract/events';
 import { MessageTree } from '@/lib/threads/tree';
 import type { ToolSet } from '@/lib/tools/toolset';
 import type { AttachedTableRef, TableMeta } from '@/lib/tables/tables';
+import type { MessageStatus } from '@/lib/contract/statuses';
 
 /**
  * The model's context for one turn, put together from what is stored: who the assistant and
@@ -38,7 +39,7 @@ export type ContextStore = {
     parentId: string | null;
     role: 'user' | 'assistant';
     content: string;
-    status: 'streaming' | 'complete' | 'interrupted' | 'error';
+    status: MessageStatus;
     turnId: string | null;
     contextBlock: string | null;
   }[];

@@ -1,5 +1,5 @@
 import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
-import { receiveUpload } from '@/lib/attachments/files';
+import { receiveUploadRequest } from '@/lib/attachments/files';
 import { addAttachmentToCollectionBody, idParam } from '@/lib/contract/requests';
 import { HearthError } from '@/lib/errors';
 import { getRuntime } from '@/lib/server/runtime';
@@ -8,8 +8,6 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
-/** PDF and Word files are read in memory (as attachments are). */
-const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
 /** A file (multipart, field "file"; a zip of a folder adds each file in it), or JSON {attachmentId}. */
 const FILE_OR_JSON = {
   pattern: /^(multipart\/form-data\s*;|application\/json\s*(;|$))/i,
@@ -34,13 +32,9 @@ export function POST(request: Request, { params }: Params) {
         if (a.kind === 'image') throw new HearthError('unsupported_type', `${a.name} is an image: collections index text.`);
         return json({ files: knowledge.add(id, [a]), skipped: [] }, 201);
       }
-      if (!request.body) throw new HearthError('unsupported_type', 'Send the file as multipart/form-data in a field called "file".');
-      const limits = { maxTextBytes: config.HEARTH_MAX_UPLOAD_MB * 1024 * 1024, maxDocumentBytes: MAX_DOCUMENT_BYTES };
-      if (Number(request.headers.get('content-length') ?? 0) > limits.maxTextBytes + 64 * 1024)
-        throw new HearthError('too_large', `A file can be at most ${config.HEARTH_MAX_UPLOAD_MB} MB.`);
-      const received = await receiveUpload({ body: request.body, contentType: type, files, limits, archives: true });
+      const received = await receiveUploadRequest(request, { files, maxUploadMb: config.HEARTH_MAX_UPLOAD_MB, archives: true });
       if (received.kind === 'zip') {
-        const { received: inside, skipped } = await knowledge.receiveArchive(received, limits);
+        const { received: inside, skipped } = await knowledge.receiveArchive(received, received.limits);
         return json({ files: knowledge.add(id, inside), skipped }, 201);
       }
       if (received.kind === 'image') {

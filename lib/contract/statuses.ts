@@ -1,0 +1,20 @@
+/**
+ * The states a stored thing can be in, one list each: the database's columns (db/schema.ts),
+ * the library file, the server's code and the page all name them from here.
+ */
+
+/** An answer while it is written (`streaming`), once accepted, stopped with its words kept, or failed. */
+export const messageStatuses = ['streaming', 'complete', 'interrupted', 'error'] as const;
+export type MessageStatus = (typeof messageStatuses)[number];
+
+/** A turn waiting for a slot, running, or how it ended (`interrupted`: Hearth stopped under it). */
+export const turnStatuses = ['queued', 'running', 'done', 'error', 'cancelled', 'interrupted'] as const;
+export type TurnStatus = (typeof turnStatuses)[number];
+
+/** A knowledge collection's file, from upload to searchable. */
+export const collectionFileStatuses = ['queued', 'indexing', 'ready', 'error'] as const;
+export type CollectionFileStatus = (typeof collectionFileStatuses)[number];
+
+/** What a stored file is, as Hearth reads it. sheet: a spreadsheet (XLSX, ODS) or a CSV not in UTF-8, whose text is extracted (and which is a table). */
+export const fileKinds = ['text', 'pdf', 'docx', 'image', 'sheet'] as const;
+export type FileKind = (typeof fileKinds)[number];
