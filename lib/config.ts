@@ -1,29 +1,14 @@
 import { z } from 'zod';
 import { PASSWORD_HASH_FORMAT } from '@/lib/auth/password';
 import { brand, isBranded } from '@/lib/errors';
+import { isHttpUrl, isTimezone } from '@/lib/contract/checks';
 
 /**
  * Hearth's whole configuration, read from the environment once and validated here.
  * Every key is documented in the README's configuration table.
  */
 
-export const isHttpUrl = (v: string) => {
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
-
-export const isTimezone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
+export { isHttpUrl, isTimezone };
 
 const url = (what: string) => z.string().trim().refine(isHttpUrl, `must be an http(s) URL for ${what}`);
 

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { cloneElement, isValidElement, useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '@/lib/client/api';
 import type { ModelCheck, SettingsView } from '@/lib/contract/responses';
-import type { Settings } from '@/lib/settings/settings';
+import type { Settings } from '@/lib/contract/settings';
 import { ChecksModelWarning, offeredModels, sectionId, SettingsContents, WebSearchWarning } from './SettingsGuide';
 import { ToolServers } from './ToolServers';
 import { ThemePicker } from '@/components/ThemePicker';

@@ -1,4 +1,4 @@
-import type { Settings } from '@/lib/settings/settings';
+import type { Settings } from '@/lib/contract/settings';
 import type {
   AttachmentInfo,
   CollectionDetail,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isHttpUrl } from '@/lib/config';
+import { isHttpUrl } from './checks';
 
 /** Request shapes of the HTTP API, validated at the edge. */
 

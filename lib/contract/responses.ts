@@ -1,7 +1,7 @@
 import type { DecisionRecord } from './decisions';
 import type { TurnEvent, TurnStats } from './events';
 import type { SetAsideDraft, ThinkingBlock } from './turn-state';
-import type { Settings } from '@/lib/settings/settings';
+import type { Settings } from './settings';
 import type { MessageStatus } from './statuses';
 
 /** What the HTTP API answers with: the shapes the server builds and the browser reads. */

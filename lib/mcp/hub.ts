@@ -124,7 +124,7 @@ export class McpHub {
     if (this.closed) return;
     for (const [name, live] of this.live) {
       const next = configs.get(name);
-      if (!next || JSON.stringify(next) !== JSON.stringify(live.config)) this.stop(name);
+      if (!next || JSON.stringify(next) !== JSON.stringify(live.config)) void this.stop(name);
     }
     for (const [name, config] of configs) {
       if (this.live.has(name)) continue;
