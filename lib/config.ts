@@ -5,7 +5,7 @@ import { isHttpUrl, isTimezone } from '@/lib/contract/checks';
 
 /**
  * Hearth's whole configuration, read from the environment once and validated here.
- * Every key is documented in the README's configuration table.
+ * Every key is documented in docs/configuration.md.
  */
 
 export { isHttpUrl, isTimezone };

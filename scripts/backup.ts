@@ -4,7 +4,7 @@
  * SQLite's online backup and checked with PRAGMA integrity_check, files/, the attached
  * files (stored by content hash, never changed once written, so a plain copy is consistent),
  * and everything else in DATA_DIR a restore needs: mcp.json (the tool servers) above all.
- * To restore, stop Hearth and make that folder its DATA_DIR (README: Backup and restore).
+ * To restore, stop Hearth and make that folder its DATA_DIR (docs/library.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * `npm run eval:sample`: the sample scorecard in docs/ (what README shows). Two doubles stand in
+ * `npm run eval:sample`: the sample scorecard in docs/ (what docs/models.md shows). Two doubles stand in
  * for two models, the persona (looks things up) and one that only offers to, and `npm run eval`
  * compares them; then Chromium takes a picture of the HTML report.
  */

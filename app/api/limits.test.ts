@@ -13,7 +13,7 @@ import * as threadsRoute from './threads/route';
 const filesDir = (dataDir: string) => FileStore.of(dataDir).root;
 
 /**
- * The upload limits the README states, against its figures rather than the code's constants:
+ * The upload limits the manual states, against its figures rather than the code's constants:
  * PDF, Word files and images up to 20 MB; text files up to HEARTH_MAX_UPLOAD_MB (512 by
  * default), and a changed value takes effect.
  */

@@ -7,7 +7,7 @@ import { makeRuntime, newThread, send } from './harness';
 
 /**
  * What the environment and the decide steps send to llama-server, seen on the server's side
- * of a real turn (README: Configuration, and the decide steps' sampling).
+ * of a real turn (docs/configuration.md, and the decide steps' sampling).
  */
 
 let double: LlamaDouble;

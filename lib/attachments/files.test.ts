@@ -67,7 +67,7 @@ describe('receiving a file', () => {
     const b = await upload(dir, [{ name: 'b.txt', bytes: long }]);
     assert.equal(a.sha256, b.sha256);
     assert.equal(fs.readdirSync(path.dirname(filePath(dir, a.sha256))).length, 1);
-    // The row keeps the first 40,000 characters (the README's figure).
+    // The row keeps the first 40,000 characters (the manual's figure).
     assert.equal(a.prefix.length, 40_000);
     assert.equal(a.chars, 100_001);
     assert.equal(a.lines, 1);

@@ -84,7 +84,7 @@ test('the files of one message are capped together, in the order attached, as da
   assert.match(text, /--- old\.txt \(text\/plain, 3 bytes\) ---\n[o]{79000,}/);
   assert.match(text, /--- new\.txt: left out here, the files attached to this message are too long together ---/);
   assert.equal(renderAttachments([]), null);
-  // The cap is 80,000 characters of files a message (the README's figure): a 100,000-character file shows 80,000 of them.
+  // The cap is 80,000 characters of files a message (the manual's figure): a 100,000-character file shows 80,000 of them.
   const one = renderAttachments([{ name: 'big.txt', mime: 'text/plain', size: 100_000, text: 'b'.repeat(100_000) }])!;
   assert.equal(/\n(b+)\n/.exec(one)![1].length, 80_000);
 });

@@ -1,6 +1,6 @@
 import type { DecisionRecord } from '@/lib/contract/decisions';
 
-/** The events of a turn, in the order the engine emits them (see README: event stream). */
+/** The events of a turn, in the order the engine emits them (see docs/api.md: Turn events). */
 
 export type TurnStats = {
   rounds: number;

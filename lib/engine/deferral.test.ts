@@ -14,7 +14,7 @@ test('the labelled corpus has at least 150 drafts', () => {
   assert.ok(DEFERRALS.length + GENUINE.length >= 150, `${DEFERRALS.length + GENUINE.length} drafts`);
 });
 
-// The README's claim, exactly: every deferral of the corpus caught, every genuine answer let through.
+// The manual's claim, exactly: every deferral of the corpus caught, every genuine answer let through.
 test('the free checks catch every deferral of the corpus', () => {
   const missed = DEFERRALS.filter((d) => !freeCheck(d));
   console.log(`corpus: deferrals caught ${DEFERRALS.length - missed.length}/${DEFERRALS.length}`);

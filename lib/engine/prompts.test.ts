@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { identityPrompt } from './prompts';
 
-/** The identity block's date line (to the hour, in the user's timezone) and location line (README: What a turn does). */
+/** The identity block's date line (to the hour, in the user's timezone) and location line (docs/what-a-turn-does.md). */
 
 const base = { assistantName: 'Hearth', modelId: 'm', webSearch: true, toolNames: ['web_search'] };
 

@@ -587,7 +587,7 @@ describe('side calls with one model slot', () => {
   });
 });
 
-describe('turn engine: what the README promises about rounds', () => {
+describe('turn engine: what the manual promises about rounds', () => {
   test('independent tool calls of one round run at the same time', async () => {
     const started: string[] = [];
     let bothStarted!: () => void;

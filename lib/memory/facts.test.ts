@@ -46,7 +46,7 @@ test('recall picks facts sharing words with the question, most shared first', ()
   assert.equal(renderFacts([]), null);
 });
 
-test('at most 8 facts are recalled into a turn (the README figure), the most relevant first', () => {
+test('at most 8 facts are recalled into a turn (the manual figure), the most relevant first', () => {
   const facts = Array.from({ length: 12 }, (_, i) => ({ text: `The user likes tea number ${i}.`, updatedAt: i }));
   const recalled = recallFacts(facts, 'What tea does the user like?');
   assert.equal(recalled.length, 8);

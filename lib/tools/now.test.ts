@@ -4,7 +4,7 @@ import { createToolRegistry } from './registry';
 import { nowTool } from './now';
 import type { Tool, ToolDeps } from './types';
 
-/** The `now` tool, in the user's timezone by default and in any other on request (README: Tools). */
+/** The `now` tool, in the user's timezone by default and in any other on request (docs/tools.md). */
 
 // Tuesday 1 December 2026, 23:30 UTC: already Wednesday in Tokyo, still Tuesday in New York.
 const AT = Date.UTC(2026, 11, 1, 23, 30);

@@ -12,7 +12,7 @@ test('a capped result stays valid JSON, under the limit, with a truncation mark'
   assert.equal(parsed.truncated, true);
   assert.equal(parsed.title, 'page');
   assert.equal(capResultJson({ a: 1 }), '{"a":1}');
-  // By default about 14 KB, as the README says.
+  // By default about 14 KB, as the manual says.
   const byDefault = capResultJson(big);
   assert.ok(Buffer.byteLength(byDefault) <= 14_000 && Buffer.byteLength(byDefault) > 12_000, `${Buffer.byteLength(byDefault)} bytes`);
   const hopeless = capResultJson(

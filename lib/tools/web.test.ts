@@ -99,7 +99,7 @@ describe('fetch_url', () => {
     const big = await run(registry, `http://public.example:${port}/big`);
     assert.ok(big.ok);
     const data = big.ok ? (big.data as { text: string; note: string }) : null;
-    // The README's figure, not the constant: a page is cut at 12,000 characters.
+    // The manual's figure, not the constant: a page is cut at 12,000 characters.
     assert.equal(data!.text.length, 12_000);
     assert.match(data!.note, /cut/);
     const bin = await run(registry, `http://public.example:${port}/binary`);
@@ -112,7 +112,7 @@ describe('fetch_url', () => {
     const { registry, store } = fetchTool();
     const first = await run(registry, `http://public.example:${port}/slow-down`);
     assert.ok(!first.ok && /refusing/.test(first.error));
-    // Six hours, as the README says.
+    // Six hours, as the manual says.
     assert.equal(store.boxes.get(`public.example:${port}`)?.until, 1_000_000 + 6 * 60 * 60 * 1000);
     const before = hits.length;
     const second = await run(registry, `http://public.example:${port}/article`);
@@ -193,7 +193,7 @@ describe('web_search through SearXNG', () => {
     let t = 0;
     const guard = createHostGuard(store, () => t);
     guard.stumbled('h', 'timeout');
-    // Five minutes, as the README says.
+    // Five minutes, as the manual says.
     assert.equal(store.boxes.get('h')?.until, 5 * 60 * 1000);
     t = 5 * 60 * 1000 - 1;
     assert.equal(guard.admit('h').ok, false, 'still resting a moment before five minutes');
@@ -204,7 +204,7 @@ describe('web_search through SearXNG', () => {
   });
 });
 
-describe('fetch_url, more of what the README promises', () => {
+describe('fetch_url, more of what the manual promises', () => {
   test('a 202 (a queue page some sites answer bots with) rests the host for six hours, like a 429', async () => {
     const { registry, store } = fetchTool();
     const first = await run(registry, `http://public.example:${port}/accepted`);

@@ -54,7 +54,7 @@ export type RunnerOptions = {
 /** The question and answer a run is for, and the steps a resumed turn has done already. */
 export type RunIds = { userMessageId: string; assistantMessageId: string; steps: StoredStep[] };
 
-/** The context assumed for a server that has not said its own (llama-server's -c 16384, as the README suggests). */
+/** The context assumed for a server that has not said its own (llama-server's -c 16384, the least docs/models.md suggests). */
 const DEFAULT_CONTEXT_TOKENS = 16384;
 
 /** How a turn ends when it fails or is stopped outside the engine (waiting for the model, or before it ran): with the words heard so far. */
