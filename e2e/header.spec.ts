@@ -124,3 +124,34 @@ test('the header and sidebar buttons are drawn icons (SVG) with names, on a phon
     await page.request.delete(`/api/threads/${id}`);
   }
 });
+
+test('on a phone 375 px wide every header menu opens inside the screen, and the page never scrolls sideways', async ({ page }) => {
+  const id = await makeThread(page, `Phone menus ${Date.now()}`);
+  try {
+    const chat = new ChatPage(page);
+    await page.setViewportSize({ width: 375, height: 740 });
+    await chat.open(`/t/${id}`);
+    const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const inside = async (box: { x: number; width: number } | null, what: string) => {
+      expect(box, what).not.toBeNull();
+      expect(box!.x, `${what} starts on the screen`).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, `${what} ends on the screen`).toBeLessThanOrEqual(375);
+    };
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    await inside(await page.getByTestId('thread-model').boundingBox(), 'the model picker');
+    for (const menu of ['thread-knowledge', 'thread-tools', 'export-menu']) {
+      await page.getByTestId(menu).locator('summary').click();
+      const popup = page.getByTestId(menu).locator('summary + div');
+      await expect(popup).toBeVisible();
+      await inside(await popup.boundingBox(), `the ${menu} menu`);
+      expect(await sideways(), `the ${menu} menu open`).toBeLessThanOrEqual(0);
+      await page.keyboard.press('Escape');
+      await expect(popup).toBeHidden();
+    }
+    await page.getByTestId('edit-instructions').click();
+    await inside(await page.getByTestId('instructions-popover').boundingBox(), 'the instructions');
+    expect(await sideways()).toBeLessThanOrEqual(0);
+  } finally {
+    await page.request.delete(`/api/threads/${id}`);
+  }
+});

@@ -80,7 +80,9 @@ export function ThreadHeader({
         </button>
       )}
       {/* On a phone the thread's controls are a second row under its title (one row had no room
-          for the title at all); from md up the wrapper is not a box and they share the one row. */}
+          for the title at all); from md up the wrapper is not a box and they share the one row.
+          On a phone their menus open across the header (it is their positioned box), not under
+          their own word, so none runs off the screen. */}
       <div className="flex w-full items-center gap-2 sm:gap-3 md:contents">
         <ModelPicker models={models} value={model} defaultId={modelId} onChange={onModel} onOpen={onModelsOpen} />
         {threadId && systemPrompt !== undefined && (
@@ -120,9 +122,9 @@ function ExportMenu({ threadId }: { threadId: string }) {
   const base = `/api/threads/${encodeURIComponent(threadId)}/export?format=`;
   const item = 'block whitespace-nowrap px-3 py-1 hover:bg-stone-100 dark:hover:bg-stone-800';
   return (
-    <details name={HEADER_MENU} className="relative text-xs text-stone-600 dark:text-stone-400" data-testid="export-menu">
+    <details name={HEADER_MENU} className="text-xs text-stone-600 md:relative dark:text-stone-400" data-testid="export-menu">
       <summary className="cursor-pointer select-none underline">Export</summary>
-      <div className="absolute right-0 z-20 mt-1 rounded-md border border-stone-200 bg-white py-1 shadow-lg dark:border-stone-700 dark:bg-stone-900">
+      <div className="absolute right-0 z-20 mt-1 rounded-md border max-md:right-2 border-stone-200 bg-white py-1 shadow-lg dark:border-stone-700 dark:bg-stone-900">
         <a className={item} href={`${base}md`} download data-testid="export-md">
           Markdown (.md)
         </a>

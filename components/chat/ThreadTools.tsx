@@ -29,12 +29,12 @@ export function ThreadTools({ threadId }: { threadId: string }) {
   return (
     <details
       name={HEADER_MENU}
-      className="relative text-xs"
+      className="text-xs md:relative"
       data-testid="thread-tools"
       onToggle={(e) => (e.currentTarget.open ? void load() : undefined)}
     >
       <summary className="cursor-pointer text-stone-600 underline dark:text-stone-400">Tools</summary>
-      <div className="absolute right-0 z-20 mt-1 max-h-80 w-72 overflow-auto rounded-md border border-stone-300 bg-white p-2 shadow dark:border-stone-700 dark:bg-stone-900">
+      <div className="absolute right-0 z-20 mt-1 max-h-80 w-72 overflow-auto max-md:left-2 max-md:right-2 max-md:w-auto rounded-md border border-stone-300 bg-white p-2 shadow dark:border-stone-700 dark:bg-stone-900">
         <p className="mb-1 text-stone-600 dark:text-stone-400">Tools in this thread</p>
         {error && <p className="text-red-700 dark:text-red-300">{error}</p>}
         {!tools && !error && <p>Loading…</p>}
