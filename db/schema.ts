@@ -203,6 +203,17 @@ export const memories = sqliteTable('memories', {
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * Settings an imported library file carried that change where Hearth sends data or what it runs
+ * (lib/settings/proposals.ts): kept here, never in force, until the owner applies each one in
+ * the Settings page. A later file's value for the same key replaces the earlier proposal.
+ */
+export const settingProposals = sqliteTable('setting_proposals', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  proposedAt: integer('proposed_at').notNull(),
+});
 export type Memory = typeof memories.$inferSelect;
 
 /** Decision records, one row each; scopeKey is a turn id, a thread id or the resource id. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, parseConfig } from './config';
+import { apiKeyFor, ConfigError, parseConfig } from './config';
 
 test('defaults keep Hearth on this machine', () => {
   const c = parseConfig({});
@@ -43,4 +43,16 @@ test('LLAMA_URL lists one or more llama-servers, comma-separated; repeats and tr
 test('an empty SEARXNG_URL means web search is off', () => {
   assert.equal(parseConfig({ SEARXNG_URL: '' }).SEARXNG_URL, undefined);
   assert.equal(parseConfig({ SEARXNG_URL: 'http://127.0.0.1:8888' }).SEARXNG_URL, 'http://127.0.0.1:8888');
+});
+
+test("LLAMA_API_KEY goes only to the servers the environment names, by origin; never to another address", () => {
+  const config = parseConfig({ LLAMA_URL: 'http://10.0.0.5:8080/v1,http://gpu2:8081/v1', EMBEDDINGS_URL: 'http://emb:9000/v1', LLAMA_API_KEY: 'sk-env' });
+  assert.equal(apiKeyFor(config, 'http://10.0.0.5:8080/v1'), 'sk-env');
+  assert.equal(apiKeyFor(config, 'http://10.0.0.5:8080/other/v1'), 'sk-env', 'same server, another path');
+  assert.equal(apiKeyFor(config, 'http://gpu2:8081'), 'sk-env');
+  assert.equal(apiKeyFor(config, 'http://emb:9000/v1'), 'sk-env');
+  for (const other of ['http://10.0.0.5:8081/v1', 'https://10.0.0.5:8080/v1', 'http://attacker.example/v1', 'not a url', '']) {
+    assert.equal(apiKeyFor(config, other), undefined, other);
+  }
+  assert.equal(apiKeyFor(parseConfig({ LLAMA_URL: 'http://10.0.0.5:8080/v1' }), 'http://10.0.0.5:8080/v1'), undefined, 'no key, none sent');
 });

@@ -143,6 +143,26 @@ export class ConfigError extends Error {
 /** Recognised by brand, not class identity (see lib/errors.ts). */
 export const isConfigError = (err: unknown): err is ConfigError => isBranded(err, 'ConfigError');
 
+/**
+ * `LLAMA_API_KEY` for a server the environment itself names (`LLAMA_URL`, `EMBEDDINGS_URL`, same
+ * origin), and for no other: a server set in the page or proposed by an imported file never
+ * receives the key the environment holds for its own servers.
+ */
+export function apiKeyFor(config: Pick<Config, 'LLAMA_API_KEY' | 'LLAMA_URL' | 'EMBEDDINGS_URL'>, url: string): string | undefined {
+  if (!config.LLAMA_API_KEY) return undefined;
+  const origin = (u: string) => {
+    try {
+      return new URL(u).origin;
+    } catch {
+      return null;
+    }
+  };
+  const target = origin(url);
+  if (target === null) return undefined;
+  const named = [...config.LLAMA_URL, ...(config.EMBEDDINGS_URL ? [config.EMBEDDINGS_URL] : [])];
+  return named.some((u) => origin(u) === target) ? config.LLAMA_API_KEY : undefined;
+}
+
 const SECRET_KEYS = new Set(['HEARTH_PASSWORD', 'HEARTH_PASSWORD_HASH', 'LLAMA_API_KEY']);
 
 /** Parses an environment; throws ConfigError with a one-line message naming the key. */

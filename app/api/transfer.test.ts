@@ -7,6 +7,7 @@ import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double'
 import { FileStore, type FileKind } from '@/lib/attachments/file-store';
 import { setRuntime, type Runtime } from '@/lib/server/runtime';
 import { threadView } from '@/lib/server/threads';
+import { FORGED, forgedRunningTurn } from '@/lib/testing/forged-library';
 import { tinyPdf } from '@/lib/testing/pdf';
 import * as attachmentsRoute from './attachments/route';
 import * as exportRoute from './export/route';
@@ -14,6 +15,7 @@ import { base, makeRuntime, newThread, params, req, send } from './harness';
 import * as importRoute from './import/route';
 import * as memoriesRoute from './memories/route';
 import * as searchRoute from './search/route';
+import * as proposalsRoute from './settings/proposals/route';
 import * as settingsRoute from './settings/route';
 import * as messagesRoute from './threads/[id]/messages/route';
 import * as threadExportRoute from './threads/[id]/export/route';
@@ -294,12 +296,33 @@ describe('export and import', () => {
     );
     assert.equal(res.status, 200);
     const summary = await res.json();
-    assert.equal(summary.added.settings, 3);
+    // The name is applied; the instructions and the tools only proposed, waiting for the owner.
+    assert.equal(summary.added.settings, 1);
+    assert.deepEqual(summary.proposed, ['defaultInstructions', 'disabledTools']);
     assert.equal(summary.theme, 'dark', 'this browser had chosen no theme');
     assert.match(res.headers.get('set-cookie') ?? '', /^hearth-theme=dark; Path=\/; Max-Age=31536000; SameSite=Strict$/);
-    const now = fresh.settings.current();
-    assert.deepEqual([now.assistantName, now.defaultInstructions, now.disabledTools], ['Ember', 'Answer in French.', ['web_search']]);
-    // Again, from a browser with its own theme: nothing changes, the theme chosen here stays.
+    let now = fresh.settings.current();
+    assert.deepEqual([now.assistantName, now.defaultInstructions, now.disabledTools], ['Ember', '', []]);
+    const view = await (await settingsRoute.GET(req('GET', '/api/settings'))).json();
+    assert.deepEqual(
+      view.proposals.map((p: { key: string; value: unknown }) => [p.key, p.value]),
+      [
+        ['defaultInstructions', 'Answer in French.'],
+        ['disabledTools', ['web_search']],
+      ],
+    );
+    // The owner applies one and dismisses the other: only then is it in force.
+    const decided = await proposalsRoute.POST(req('POST', '/api/settings/proposals', { apply: ['defaultInstructions'], dismiss: ['disabledTools'] }));
+    assert.equal(decided.status, 200, await decided.clone().text());
+    assert.deepEqual((await decided.json()).proposals, []);
+    now = fresh.settings.current();
+    assert.deepEqual([now.defaultInstructions, now.disabledTools], ['Answer in French.', []]);
+    const gone = await proposalsRoute.POST(req('POST', '/api/settings/proposals', { apply: ['disabledTools'] }));
+    assert.equal(gone.status, 404);
+    assert.match((await gone.json()).error.message, /No imported value waits for disabledTools/);
+
+    // Again, from a browser with its own theme: nothing changes, the theme chosen here stays, and
+    // a value already in force is proposed to no one.
     const again = await importRoute.POST(
       new Request(`${base}/api/import`, {
         method: 'POST',
@@ -308,14 +331,16 @@ describe('export and import', () => {
       }),
     );
     const twice = await again.json();
-    assert.deepEqual([twice.added.settings, twice.alreadyHere.settings, twice.theme], [0, 3, undefined]);
+    assert.deepEqual([twice.added.settings, twice.alreadyHere.settings, twice.theme], [0, 1, undefined]);
+    assert.deepEqual(twice.proposed, ['disabledTools']);
     assert.equal(again.headers.get('set-cookie'), null);
 
     // A Hearth with its own name keeps it; the settings it has not made come from the file.
     const mine = runtime();
     await settingsRoute.PATCH(req('PATCH', '/api/settings', { assistantName: 'Mine' }));
-    await importBody(file);
-    assert.deepEqual([mine.settings.current().assistantName, mine.settings.current().defaultInstructions], ['Mine', 'Answer in French.']);
+    const third = await importBody(file);
+    assert.deepEqual([mine.settings.current().assistantName, mine.settings.current().defaultInstructions], ['Mine', '']);
+    assert.deepEqual(third.body.proposed, ['defaultInstructions', 'disabledTools']);
   });
 });
 
@@ -765,5 +790,23 @@ describe('what a library file or an upload may say of a file', () => {
     const refused = await importBody(file);
     assert.equal(refused.status, 400);
     assert.match(refused.body.error.message, /its "mime" must be a content type/);
+  });
+});
+
+describe('a library file is data, never work to resume', () => {
+  test('a turn the file says is running is stored as interrupted, its steps are not imported, and a start resumes nothing', async () => {
+    const rt = runtime();
+    const res = await importBody(forgedRunningTurn('calculator', { expression: '6*7' }));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.added.turns, 1);
+    assert.deepEqual(
+      res.body.skipped.map((s: { what: string; count: number }) => [s.what, s.count]),
+      [['steps of how turns ran', 2]],
+    );
+    assert.deepEqual(rt.store.unfinishedTurns(), [], 'nothing is waiting or running');
+    assert.deepEqual(rt.store.stepsOf({ turnId: FORGED.turn }), [], 'no step of the file is stored');
+    assert.deepEqual(rt.turns.resumeUnfinished(), { resumed: [], interrupted: [] });
+    assert.equal(rt.store.getTurn({ id: FORGED.turn })?.status, 'interrupted');
+    assert.equal(rt.store.getMessage({ id: FORGED.answer })?.status, 'interrupted');
   });
 });

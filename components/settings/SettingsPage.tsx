@@ -6,6 +6,7 @@ import { api } from '@/lib/client/api';
 import type { ModelCheck, SettingsView } from '@/lib/contract/responses';
 import type { Settings } from '@/lib/contract/settings';
 import { ChecksModelWarning, offeredModels, sectionId, SettingsContents, WebSearchWarning } from './SettingsGuide';
+import { ImportedProposals } from './ImportedProposals';
 import { ToolServers } from './ToolServers';
 import { ThemePicker } from '@/components/ThemePicker';
 
@@ -241,6 +242,15 @@ export function SettingsPage() {
             <h1 className="text-xl font-semibold">Settings</h1>
           </header>
           <SettingsContents />
+          <ImportedProposals
+            view={view}
+            onView={(v) => {
+              // Applying one changes the settings in force; the unsaved edits in the form stay.
+              setView(v);
+              setDraft({ ...v.settings, ...Object.fromEntries(changed.map((k) => [k, draft[k]])) });
+              setStatus({ ok: true, text: 'Done. Applied settings take effect from the next reply.' });
+            }}
+          />
 
           <Section
             title="Model servers"

@@ -2,6 +2,7 @@
 
 import { useRef, useState } from 'react';
 import type { ImportSummary } from '@/lib/contract/responses';
+import { SETTING_LABELS } from '@/lib/contract/settings';
 
 /** Moving the library: download it all as one file, or import such a file (or one thread's JSON export). */
 export function LibraryPanel({
@@ -97,7 +98,11 @@ function describe(s: ImportSummary): string {
   ].join(', ');
   const here = s.alreadyHere.threads + s.alreadyHere.messages + s.alreadyHere.memories + s.alreadyHere.settings;
   const from = s.source in SOURCE_NAMES ? ` from ${SOURCE_NAMES[s.source as keyof typeof SOURCE_NAMES]}` : '';
-  return `Imported${from} ${added}.${here ? ` ${plural(here, 'item')} already here kept as they were.` : ''}${s.theme ? ' The theme came too.' : ''}`;
+  const proposed = s.proposed.length
+    ? ` ${plural(s.proposed.length, 'setting')} (${s.proposed.map((k) => SETTING_LABELS[k]).join(', ')}) wait for you in Settings: apply each one there if you trust this file.`
+    : '';
+  const skipped = s.skipped.map((k) => ` Not imported: ${k.count} ${k.what} (${k.why}).`).join('');
+  return `Imported${from} ${added}.${here ? ` ${plural(here, 'item')} already here kept as they were.` : ''}${s.theme ? ' The theme came too.' : ''}${proposed}${skipped}`;
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;

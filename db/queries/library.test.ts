@@ -5,7 +5,7 @@ import type { Store } from '@/db/store';
 
 /** The whole-library reads and writes behind export and import (lib/library), on real databases. */
 
-/** A thread with everything a thread can hold: two exchanges, a turn's log and steps, a tool call, decisions, a file. */
+/** A thread with everything a thread can hold: two exchanges, a turn's log, a tool call, decisions, a file. */
 function richThread(s: Store, id = 'th') {
   s.createThread({ id, title: 'Trip', now: 100 });
   seedExchange(s, { thread: id, user: 'u1', assistant: 'a1', turn: 't1' }, { now: 100, question: 'Weather in Lyon?', answer: 'Sunny.' });
@@ -90,7 +90,6 @@ test('a thread read from one library and written into another reads back the sam
   for (const m of rows.messages) assert.equal(to.importMessage(m), true, m.id);
   for (const t of rows.turns) assert.equal(to.importTurn(t), true, t.id);
   for (const e of rows.turnEvents) assert.equal(to.importTurnEvent(e), true);
-  for (const st of rows.turnSteps) assert.equal(to.importTurnStep(st), true);
   for (const c of rows.toolCalls) assert.equal(to.importToolCall(c), true);
   for (const a of rows.attachments) assert.equal(to.importAttachment(a), true);
   for (const { id: _id, ...d } of rows.decisions) assert.deepEqual(to.importDecision(d), { id: 1, added: true });
@@ -258,10 +257,9 @@ test('a thread’s rows hold only its own: another thread’s messages, turns, l
       messages: rows.messages.map((m) => m.id),
       turns: rows.turns.map((t) => t.id),
       events: rows.turnEvents.map((e) => e.turn_id),
-      steps: rows.turnSteps.map((e) => e.turn_id),
       calls: rows.toolCalls.map((c) => c.id),
       files: rows.attachments.map((a) => a.id),
     },
-    { messages: ['u1', 'a1', 'u2', 'a2'], turns: ['t1', 't2'], events: ['t1', 't1'], steps: ['t1'], calls: ['t1:c1'], files: ['f1'] },
+    { messages: ['u1', 'a1', 'u2', 'a2'], turns: ['t1', 't2'], events: ['t1', 't1'], calls: ['t1:c1'], files: ['f1'] },
   );
 });

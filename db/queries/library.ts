@@ -53,7 +53,6 @@ export type TurnRow = {
   finished_at: number | null;
 };
 export type TurnEventRow = { turn_id: string; seq: number; type: string; data: string; created_at: number };
-export type TurnStepRow = { turn_id: string; seq: number; kind: string; data: string; created_at: number };
 export type ToolCallRow = {
   id: string;
   turn_id: string;
@@ -144,7 +143,6 @@ export function libraryQueries(db: Db) {
           threadId,
         ).map((t): TurnRow => ({ ...t, stats: t.stats === null ? null : decodeStats(JSON.parse(t.stats)) })),
         turnEvents: all<TurnEventRow>(`SELECT * FROM turn_events WHERE turn_id IN (${turnIds}) ORDER BY turn_id, seq`, threadId),
-        turnSteps: all<TurnStepRow>(`SELECT * FROM turn_steps WHERE turn_id IN (${turnIds}) ORDER BY turn_id, seq`, threadId),
         toolCalls: all<ToolCallRow>('SELECT * FROM tool_calls WHERE thread_id = ? ORDER BY created_at, id', threadId),
         attachments: all<AttachmentRow>(
           'SELECT id, message_id, name, mime, size, sha256, text, kind, chars, lines, width, height, created_at FROM attachments WHERE message_id IN (SELECT id FROM messages WHERE thread_id = ?) ORDER BY created_at, id',
@@ -160,6 +158,12 @@ export function libraryQueries(db: Db) {
 
     /** A setting from a file, unless this Hearth has set its own. */
     importSetting: (row: SettingRow) => insert('settings', row),
+    /** A setting from a file that only the owner may put in force: kept as a proposal, the latest file's value winning. */
+    proposeSetting(row: { key: string; value: string; proposed_at: number }) {
+      prepared(
+        'INSERT INTO setting_proposals (key, value, proposed_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, proposed_at = excluded.proposed_at',
+      ).run(row.key, row.value, row.proposed_at);
+    },
 
     importMemory(row: MemoryRow): boolean {
       // The same fact under another id is the same fact.
@@ -175,7 +179,6 @@ export function libraryQueries(db: Db) {
     importMessage: (row: MessageRow) => insert('messages', row),
     importTurn: (row: TurnRow) => insert('turns', { ...row, stats: row.stats === null ? null : JSON.stringify(encodeStats(row.stats)) }),
     importTurnEvent: (row: TurnEventRow) => insert('turn_events', row),
-    importTurnStep: (row: TurnStepRow) => insert('turn_steps', row),
     importToolCall: (row: ToolCallRow) => insert('tool_calls', row),
     importAttachment: (row: AttachmentRow) => insert('attachments', row),
 

@@ -1,6 +1,6 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../client';
-import { settings } from '../schema';
+import { settingProposals, settings } from '../schema';
 
 export function settingQueries(db: Db) {
   return {
@@ -30,6 +30,37 @@ export function settingQueries(db: Db) {
             .run();
         }
       });
+    },
+
+    /** Settings an imported file proposed (lib/settings/proposals.ts), their values parsed; unreadable ones left out. */
+    settingProposals(): { key: string; value: unknown; proposedAt: number }[] {
+      const out: { key: string; value: unknown; proposedAt: number }[] = [];
+      for (const row of db.select().from(settingProposals).orderBy(settingProposals.key).all()) {
+        try {
+          out.push({ key: row.key, value: JSON.parse(row.value), proposedAt: row.proposedAt });
+        } catch {
+          // unreadable: as if never proposed
+        }
+      }
+      return out;
+    },
+
+    /** Puts proposals in force: stores each value as the page would and drops its proposal, in one transaction. */
+    acceptProposals({ set, now }: { set: Record<string, unknown>; now: number }) {
+      db.transaction((tx) => {
+        for (const [key, value] of Object.entries(set)) {
+          const json = JSON.stringify(value);
+          tx.insert(settings)
+            .values({ key, value: json, updatedAt: now })
+            .onConflictDoUpdate({ target: settings.key, set: { value: json, updatedAt: now } })
+            .run();
+          tx.delete(settingProposals).where(eq(settingProposals.key, key)).run();
+        }
+      });
+    },
+
+    dismissProposals(keys: string[]) {
+      if (keys.length) db.delete(settingProposals).where(inArray(settingProposals.key, keys)).run();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Settings } from '@/lib/contract/settings';
+import type { ProposalsAction, Settings } from '@/lib/contract/settings';
 import type {
   AttachmentInfo,
   CollectionDetail,
@@ -113,6 +113,9 @@ export const api = {
   /** Changes settings; null puts one back to the environment's value. */
   patchSettings: (patch: Partial<{ [K in keyof Settings]: Settings[K] | null }>) =>
     call<SettingsView>('/api/settings', { method: 'PATCH', body: JSON.stringify(patch) }),
+  /** Applies or dismisses settings an imported file proposed (the owner's confirmation). */
+  decideProposals: (action: ProposalsAction) =>
+    call<SettingsView>('/api/settings/proposals', { method: 'POST', body: JSON.stringify(action) }),
   checkModel: (url: string, model: string) =>
     call<ModelCheck>('/api/settings/check-model', { method: 'POST', body: JSON.stringify(model ? { url, model } : { url }) }),
   checkSearch: (url: string) =>

@@ -1,7 +1,7 @@
 import type { DecisionRecord } from './decisions';
 import type { TurnEvent, TurnStats } from './events';
 import type { SetAsideDraft, ThinkingBlock } from './turn-state';
-import type { Settings } from './settings';
+import type { ConfirmedSetting, Settings } from './settings';
 import type { MessageStatus } from './statuses';
 
 /** What the HTTP API answers with: the shapes the server builds and the browser reads. */
@@ -177,7 +177,10 @@ export type SettingsView = {
   defaults: Settings;
   overridden: (keyof Settings)[];
   tools: readonly { name: string; what: string }[];
+  /** Values an imported library file proposed for settings only the owner puts in force (CONFIRMED_SETTINGS). */
+  proposals: SettingProposal[];
 };
+export type SettingProposal = { [K in ConfirmedSetting]: { key: K; value: Settings[K]; proposedAt: number } }[ConfirmedSetting];
 export type ModelCheck = {
   url: string;
   reachable: boolean;
@@ -217,7 +220,6 @@ export type ImportCounted =
   | 'decisions'
   | 'turns'
   | 'turnEvents'
-  | 'turnSteps'
   | 'toolCalls'
   | 'attachments'
   | 'files';
@@ -229,8 +231,13 @@ export type ImportSummary = {
   source: 'library' | 'thread' | 'chatgpt' | 'open-webui' | 'librechat' | 'llama.cpp';
   added: Record<ImportCounted, number>;
   alreadyHere: Record<ImportCounted, number>;
+  /** Settings the file carried that wait for the owner in Settings (a file never changes where Hearth sends data). */
+  proposed: ConfirmedSetting[];
+  /** What the file held that was not imported, and why (nothing is left out silently). */
+  skipped: ImportSkipped[];
   theme?: 'light' | 'dark' | 'system';
 };
+export type ImportSkipped = { what: string; count: number; why: string };
 
 export type StreamedEvent = TurnEvent & { seq: number };
 

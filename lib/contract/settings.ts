@@ -74,6 +74,29 @@ export type SettingKey = keyof typeof SETTING_SHAPES;
 export type Settings = { [K in SettingKey]: z.output<(typeof SETTING_SHAPES)[K]> };
 export const SETTING_KEYS = Object.keys(SETTING_SHAPES) as SettingKey[];
 
+/** Each setting as the Settings page labels it, for messages that name one (keep in step with components/settings/SettingsPage.tsx). */
+export const SETTING_LABELS: Record<SettingKey, string> = {
+  modelServers: 'Model servers',
+  checksModel: 'Checks model',
+  judgeEveryAnswer: 'Every answer',
+  modelSlots: 'Slots per server',
+  assistantName: 'Name',
+  defaultInstructions: 'Instructions for every conversation',
+  userName: 'Your name',
+  timezone: 'Timezone',
+  location: 'Location',
+  searxngUrl: 'SearXNG address (web search)',
+  embeddingsUrl: 'Embeddings server',
+  embeddingsModel: 'Embedding model name',
+  conversationsByMeaning: 'Past conversations',
+  disabledTools: 'Tools',
+  turnFuel: 'Fuel',
+  maxRounds: 'Rounds',
+  turnModelCalls: 'Model calls',
+  thinking: 'Thinking',
+  thinkingInHistory: 'Earlier thinking',
+};
+
 /** A change from the page: any of the settings, or null to go back to the environment's value. */
 export const settingsPatch = z
   .object(
@@ -84,3 +107,30 @@ export const settingsPatch = z
   .strict()
   .refine((p) => Object.keys(p).length > 0, 'give at least one setting');
 export type SettingsPatch = z.infer<typeof settingsPatch>;
+
+/**
+ * Settings that change where Hearth sends conversations, or what it runs and asks: the model,
+ * checks, embeddings and search servers, the instructions every conversation gets, which tools
+ * are on. A library file is data, not configuration: an import only proposes these, and each
+ * one takes effect when the owner applies it in Settings (GET /api/settings lists them).
+ */
+export const CONFIRMED_SETTINGS = [
+  'modelServers',
+  'checksModel',
+  'embeddingsUrl',
+  'embeddingsModel',
+  'conversationsByMeaning',
+  'searxngUrl',
+  'defaultInstructions',
+  'disabledTools',
+] as const satisfies readonly SettingKey[];
+export type ConfirmedSetting = (typeof CONFIRMED_SETTINGS)[number];
+export const isConfirmedSetting = (key: string): key is ConfirmedSetting => (CONFIRMED_SETTINGS as readonly string[]).includes(key);
+
+const proposalKeys = z.array(z.enum(CONFIRMED_SETTINGS)).max(CONFIRMED_SETTINGS.length);
+/** POST /api/settings/proposals: proposals the owner applies, or dismisses, by key. */
+export const proposalsAction = z
+  .object({ apply: proposalKeys.optional(), dismiss: proposalKeys.optional() })
+  .strict()
+  .refine((a) => (a.apply?.length ?? 0) + (a.dismiss?.length ?? 0) > 0, 'name at least one proposal to apply or dismiss');
+export type ProposalsAction = z.infer<typeof proposalsAction>;

@@ -58,7 +58,6 @@ function* records(store: ExportStore, files: FileStore, now: number, theme?: str
     for (const turn of rows.turns) yield counted(asRecord('turn', turn, { events: parse }));
     for (const { type: _type, data, ...e } of rows.turnEvents)
       yield counted({ ...asRecord('turn_event', e), event: parse(data) } as LibraryRecord);
-    for (const s of rows.turnSteps) yield counted(asRecord('turn_step', s, { data: parse }));
     for (const c of rows.toolCalls) yield counted(asRecord('tool_call', c, { ok: Boolean, repeat: Boolean, result: parse }));
     for (const a of rows.attachments) {
       yield counted(asRecord('attachment', a));

@@ -9,6 +9,7 @@ import { RecordSpool } from './spool';
 import { stageForeign } from './stage-foreign';
 import { z } from 'zod';
 import type { ImportCounted, ImportSummary } from '@/lib/contract/responses';
+import { isConfirmedSetting } from '@/lib/contract/settings';
 import { SETTING_KEYS, SETTING_SHAPES, type SettingKey } from '@/lib/settings/settings';
 
 /**
@@ -32,7 +33,6 @@ export type ImportStore = Pick<
   | 'importMessage'
   | 'importTurn'
   | 'importTurnEvent'
-  | 'importTurnStep'
   | 'importToolCall'
   | 'importAttachment'
   | 'importDecision'
@@ -41,6 +41,7 @@ export type ImportStore = Pick<
   | 'turnThread'
   | 'attachmentByHash'
   | 'importSetting'
+  | 'proposeSetting'
   | 'importFolder'
   | 'folderExists'
 > & { transaction<T>(fn: () => T): T };
@@ -225,16 +226,29 @@ const zero = (): Record<Counted, number> => ({
   decisions: 0,
   turns: 0,
   turnEvents: 0,
-  turnSteps: 0,
   toolCalls: 0,
   attachments: 0,
   files: 0,
 });
 
+/**
+ * What an import leaves out, and why: each a kind of record, counted. The page says each one, so
+ * nothing a file held is dropped without a word.
+ */
+const SKIPPED = {
+  turnSteps: {
+    what: 'steps of how turns ran',
+    why: 'a turn resumes only from steps this Hearth wrote itself, so an imported turn is history and its steps are not imported',
+  },
+  settingsOfOtherVersions: { what: 'settings this version of Hearth does not have', why: 'they were written by another version' },
+} as const;
+
 /** Step 2: applies a staged import in one transaction; all or nothing. */
-export function applyImport(store: ImportStore, staged: StagedImport, files: FileStore): ImportSummary {
-  const summary: ImportSummary = { source: staged.source, added: zero(), alreadyHere: zero() };
+export function applyImport(store: ImportStore, staged: StagedImport, files: FileStore, now = Date.now()): ImportSummary {
+  const summary: ImportSummary = { source: staged.source, added: zero(), alreadyHere: zero(), proposed: [], skipped: [] };
   const count = (what: Counted, added: boolean) => summary[added ? 'added' : 'alreadyHere'][what]++;
+  const skipped = new Map<keyof typeof SKIPPED, number>();
+  const skip = (what: keyof typeof SKIPPED) => skipped.set(what, (skipped.get(what) ?? 0) + 1);
   const placed: string[] = [];
   try {
     store.transaction(() => {
@@ -244,7 +258,7 @@ export function applyImport(store: ImportStore, staged: StagedImport, files: Fil
       const lastMessage = new Map<string, string>();
       for (const { line, record } of staged.records()) {
         try {
-          applyRecord(store, record, { decisionIds, lastMessage, summary }, count);
+          applyRecord(store, record, { decisionIds, lastMessage, summary, now, skip }, count);
         } catch (err) {
           const explained = explain(staged.source === 'library' ? `line ${line}` : `conversation ${line}`, record, err);
           throw staged.source === 'library' ? inLibraryFile(explained) : explained;
@@ -263,6 +277,7 @@ export function applyImport(store: ImportStore, staged: StagedImport, files: Fil
   } finally {
     staged.discard();
   }
+  for (const [what, n] of skipped) summary.skipped.push({ ...SKIPPED[what], count: n });
   return summary;
 }
 
@@ -282,7 +297,19 @@ function asRow<T>(record: LibraryRecord, change: Record<string, (value: unknown)
 function applyRecord(
   store: ImportStore,
   r: LibraryRecord,
-  { decisionIds, lastMessage, summary }: { decisionIds: Map<number, number>; lastMessage: Map<string, string>; summary: ImportSummary },
+  {
+    decisionIds,
+    lastMessage,
+    summary,
+    now,
+    skip,
+  }: {
+    decisionIds: Map<number, number>;
+    lastMessage: Map<string, string>;
+    summary: ImportSummary;
+    now: number;
+    skip: (what: keyof typeof SKIPPED) => void;
+  },
   count: (what: Counted, added: boolean) => void,
 ) {
   switch (r.type) {
@@ -293,10 +320,16 @@ function applyRecord(
         return;
       }
       // A setting of another Hearth version that this one does not have is left out.
-      if (!(SETTING_KEYS as string[]).includes(r.key)) return;
+      if (!(SETTING_KEYS as string[]).includes(r.key)) return skip('settingsOfOtherVersions');
       const key = r.key as SettingKey;
       const parsed = SETTING_SHAPES[key].safeParse(r.value);
       if (!parsed.success) throw bad(`the setting ${key}: ${parsed.error.issues[0].message}`);
+      // Where Hearth sends data and what it runs is the owner's to say: the file only proposes it.
+      if (isConfirmedSetting(key)) {
+        store.proposeSetting({ key, value: JSON.stringify(parsed.data), proposed_at: now });
+        if (!summary.proposed.includes(key)) summary.proposed.push(key);
+        return;
+      }
       // A setting already made in this Hearth stays as it is, as every row already here does.
       return count('settings', store.importSetting({ key, value: JSON.stringify(parsed.data), updated_at: r.updatedAt }));
     }
@@ -318,7 +351,9 @@ function applyRecord(
       lastMessage.set(r.threadId, r.id);
       if (parentId !== null && !store.messageOfThread(parentId, r.threadId))
         throw bad(`the message it follows (${parentId}) is not an earlier message of thread ${r.threadId}`);
-      return count('messages', store.importMessage(asRow({ ...r, parentId })));
+      // An answer still being written elsewhere is, here, one that stopped: no turn of this Hearth writes it.
+      const status = r.status === 'streaming' ? 'interrupted' : r.status;
+      return count('messages', store.importMessage(asRow({ ...r, parentId, status })));
     }
     case 'decision': {
       if (r.threadId !== null && !store.threadExists(r.threadId))
@@ -352,7 +387,11 @@ function applyRecord(
         seq,
         typeof e === 'object' && 'decision' in e ? { decision: decisionIds.get(e.decision) ?? 0 } : e,
       ]);
-      return count('turns', store.importTurn(asRow(r, { events: () => (events ? JSON.stringify(events) : null) })));
+      // An imported turn is history: one that was waiting or running elsewhere is stored as
+      // interrupted, so no start of this Hearth resumes it (resumeUnfinished reads only those two).
+      const unfinished = r.status === 'queued' || r.status === 'running';
+      const turn = unfinished ? { ...r, status: 'interrupted' as const, finishedAt: r.finishedAt ?? r.createdAt } : r;
+      return count('turns', store.importTurn(asRow(turn, { events: () => (events ? JSON.stringify(events) : null) })));
     }
     case 'turn_event':
       return count(
@@ -366,7 +405,9 @@ function applyRecord(
         }),
       );
     case 'turn_step':
-      return count('turnSteps', store.importTurnStep(asRow(r, { data: json })));
+      // The step ledger is what a resumed turn replays (its model calls and approvals): only
+      // this Hearth's own runner writes it, so a file's steps are never stored.
+      return skip('turnSteps');
     case 'tool_call': {
       const owner = store.turnThread(r.turnId);
       if (owner === undefined) throw bad(`its turn ${r.turnId} is neither in the file nor in this library`);

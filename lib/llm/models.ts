@@ -148,9 +148,13 @@ async function serverModels(url: string, opts: { fetch: Fetch; apiKey?: string; 
 const RANK: Record<NonNullable<ModelView['state']>, number> = { loaded: 3, loading: 2, unloaded: 1, failed: 0 };
 
 /** Every server's models, merged by id: the best state any server has it in, and the facts the first server that knows them gives. */
-export async function listModels(urls: string[], opts: { fetch?: Fetch; apiKey?: string; timeoutMs?: number } = {}): Promise<ModelsReport> {
+export async function listModels(
+  urls: string[],
+  opts: { fetch?: Fetch; apiKey?: string | ((url: string) => string | undefined); timeoutMs?: number } = {},
+): Promise<ModelsReport> {
+  const keyOf = (url: string) => (typeof opts.apiKey === 'function' ? opts.apiKey(url) : opts.apiKey);
   const answers = await Promise.all(
-    urls.map((url) => serverModels(url, { fetch: opts.fetch ?? fetch, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs ?? 3000 })),
+    urls.map((url) => serverModels(url, { fetch: opts.fetch ?? fetch, apiKey: keyOf(url), timeoutMs: opts.timeoutMs ?? 3000 })),
   );
   const byId = new Map<string, ModelView>();
   for (const answer of answers) {

@@ -8,7 +8,7 @@ import type { CollectionDetail, CollectionFileView, CollectionView } from '@/lib
 import type { Store } from '@/db/store';
 import { createVectorWorker, type VectorWorker } from '@/db/vector-worker';
 import type { FileKind, FileStore } from '@/lib/attachments/file-store';
-import type { Config } from '@/lib/config';
+import { apiKeyFor, type Config } from '@/lib/config';
 import { HearthError } from '@/lib/errors';
 import { KnowledgeIndexer, normalised, type Embedder } from '@/lib/knowledge/indexer';
 import { retrieve, type Retrieval } from '@/lib/knowledge/retrieve';
@@ -64,7 +64,7 @@ export class Knowledge {
               client: createEmbeddingsClient({
                 baseURL: embeddingsUrl,
                 model: embeddingsModel || 'default',
-                apiKey: this.deps.config.LLAMA_API_KEY,
+                apiKey: apiKeyFor(this.deps.config, embeddingsUrl),
                 timeoutMs: this.deps.config.MODEL_TIMEOUT_MS,
               }),
             }

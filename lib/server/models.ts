@@ -1,5 +1,6 @@
 import 'server-only';
 import type { ModelsReport } from '@/lib/contract/responses';
+import { apiKeyFor } from '@/lib/config';
 import { HearthError } from '@/lib/errors';
 import { readGateScorecards, readScorecards } from '@/lib/eval/scorecards';
 import { listModels } from '@/lib/llm/models';
@@ -9,7 +10,7 @@ import type { Runtime } from './runtime';
 const serversModels = ({ config, settings }: Pick<Runtime, 'config' | 'settings'>) =>
   listModels(
     settings.current().modelServers.map((s) => s.url),
-    { apiKey: config.LLAMA_API_KEY },
+    { apiKey: (url) => apiKeyFor(config, url) },
   );
 
 /**

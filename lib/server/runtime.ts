@@ -5,7 +5,7 @@ import { getDb } from '@/db';
 import { createAuth, type Auth } from '@/lib/auth/auth';
 import { installAuthGate } from '@/lib/auth/gate';
 import { createStore, type Store } from '@/db/store';
-import { getConfig, type Config } from '@/lib/config';
+import { apiKeyFor, getConfig, type Config } from '@/lib/config';
 import { createLlamaClient } from '@/lib/llm/client';
 import { modelLoadState } from '@/lib/llm/models';
 import { ModelPool } from '@/lib/llm/pool';
@@ -91,7 +91,7 @@ export function buildRuntime(
               timeoutMs: config.MODEL_TIMEOUT_MS,
               connectTimeoutMs: config.MODEL_CONNECT_TIMEOUT_MS,
               firstByteTimeoutMs: config.MODEL_FIRST_BYTE_TIMEOUT_MS,
-              apiKey: config.LLAMA_API_KEY,
+              apiKey: apiKeyFor(config, server.url),
               model: server.model || undefined,
             }),
           })),
@@ -99,7 +99,7 @@ export function buildRuntime(
         slots: s.modelSlots ?? undefined,
         recheckMs: config.MODEL_RECHECK_MS,
         checksModel: s.checksModel || undefined,
-        loadState: model ? undefined : (url, id) => modelLoadState(url, id, { apiKey: config.LLAMA_API_KEY }),
+        loadState: model ? undefined : (url, id) => modelLoadState(url, id, { apiKey: apiKeyFor(config, url) }),
         log,
       },
     );

@@ -1,27 +1,7 @@
-import type { SettingKey } from './settings';
+import { SETTING_LABELS, type SettingKey } from '@/lib/contract/settings';
 
-/** Each setting as the Settings page labels it, for messages that name one (keep in step with components/settings/SettingsPage.tsx). */
-export const SETTING_LABELS: Record<SettingKey, string> = {
-  modelServers: 'Model servers',
-  checksModel: 'Checks model',
-  judgeEveryAnswer: 'Every answer',
-  modelSlots: 'Slots per server',
-  assistantName: 'Name',
-  defaultInstructions: 'Instructions for every conversation',
-  userName: 'Your name',
-  timezone: 'Timezone',
-  location: 'Location',
-  searxngUrl: 'SearXNG address (web search)',
-  embeddingsUrl: 'Embeddings server',
-  embeddingsModel: 'Embedding model name',
-  conversationsByMeaning: 'Past conversations',
-  disabledTools: 'Tools',
-  turnFuel: 'Fuel',
-  maxRounds: 'Rounds',
-  turnModelCalls: 'Model calls',
-  thinking: 'Thinking',
-  thinkingInHistory: 'Earlier thinking',
-};
+export { SETTING_LABELS };
+
 
 /** A path into a settings change as the page labels it: "Fuel", "Server 2 URL". */
 export function settingLabel(path: readonly PropertyKey[]): string | undefined {

@@ -36,6 +36,9 @@ export function POST(request: Request) {
       const staged = await stageImport(body, { files, maxBytes, knownAttachment: store.attachmentByHash });
       const { theme, ...summary } = applyImport(store, staged, files);
       if (summary.added.settings > 0) settings.reread();
+      // What the file proposed waits in Settings, except what is already so here.
+      const waiting = new Set(settings.proposals().map((p) => p.key));
+      summary.proposed = summary.proposed.filter((key) => waiting.has(key));
       updates.publish({ type: 'library' });
       // The file's theme comes into this browser only where none was chosen here (as a setting already made here stays).
       if (theme && !cookieValue(request.headers.get('cookie'), THEME_COOKIE)) {

@@ -1,4 +1,5 @@
 import { handle, json, otherMethods, readJson } from '@/lib/api/http';
+import { apiKeyFor } from '@/lib/config';
 import { checkEmbeddingsBody } from '@/lib/contract/requests';
 import { checkEmbeddings } from '@/lib/llm/embeddings';
 import { getRuntime } from '@/lib/server/runtime';
@@ -11,6 +12,6 @@ export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 export function POST(request: Request) {
   return handle(request, async () => {
     const { url, model } = await readJson(request, checkEmbeddingsBody);
-    return json(await checkEmbeddings({ baseURL: url, model, apiKey: getRuntime().config.LLAMA_API_KEY }));
+    return json(await checkEmbeddings({ baseURL: url, model, apiKey: apiKeyFor(getRuntime().config, url) }));
   });
 }

@@ -1,4 +1,5 @@
 import { handle, json, otherMethods, readJson } from '@/lib/api/http';
+import { apiKeyFor } from '@/lib/config';
 import { checkModelBody } from '@/lib/contract/requests';
 import { createLlamaClient } from '@/lib/llm/client';
 import { listModels } from '@/lib/llm/models';
@@ -18,12 +19,12 @@ export function POST(request: Request) {
       baseURL,
       timeoutMs: 5000,
       healthTimeoutMs: 5000,
-      apiKey: config.LLAMA_API_KEY,
+      apiKey: apiKeyFor(config, baseURL),
       model: model || undefined,
     });
     const [health, offered] = await Promise.all([
       client.health(),
-      listModels([baseURL], { apiKey: config.LLAMA_API_KEY, timeoutMs: 5000 }),
+      listModels([baseURL], { apiKey: apiKeyFor(config, baseURL), timeoutMs: 5000 }),
     ]);
     return json(health.reachable ? { ...health, models: offered.models } : health);
   });
