@@ -81,7 +81,13 @@ function pendingMigrations(sqlite: Database.Database, folder: string): number {
  */
 export function openDatabase(file: string, options: { migrationsFolder?: string; maxBytes?: number } = {}): Db {
   const folder = options.migrationsFolder ?? MIGRATIONS_FOLDER;
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    // The library is one person's: the database is theirs alone (0600), even where an older
+    // Hearth made it readable by every account on the machine, and so is a folder made for it.
+    // (Only a folder made here is changed: the file may sit in a shared one such as /tmp.)
+    if (fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }) !== undefined) fs.chmodSync(path.dirname(file), 0o700);
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
+  }
   const sqlite = new Database(file);
   cacheStatements(sqlite);
   loadVectorSearch(sqlite);

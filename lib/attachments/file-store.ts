@@ -28,7 +28,10 @@ const SHA256 = /^[0-9a-f]{64}$/;
 export class FileStore {
   /** The store of a data folder. */
   static of(dataDir: string): FileStore {
-    return new FileStore(path.join(dataDir, 'files'));
+    const root = path.join(dataDir, 'files');
+    // The stored files are the owner's alone; an older Hearth left this folder open to every account.
+    if (fs.existsSync(root)) fs.chmodSync(root, 0o700);
+    return new FileStore(root);
   }
 
   constructor(readonly root: string) {}

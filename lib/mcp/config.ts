@@ -105,26 +105,6 @@ export function writeMcpConfig(file: string, servers: Map<string, ServerConfig>,
   fs.renameSync(tmp, file);
 }
 
-/** What the API shows of a secret: that it is set, never its value. */
-export const MASK = '••••••';
-
-/** A server's entry as the API shows it: the values of env and headers masked (write-only). */
-export function maskedServer(server: ServerConfig): ServerConfig {
-  const mask = (m?: Record<string, string>) => (m ? Object.fromEntries(Object.keys(m).map((k) => [k, MASK])) : undefined);
-  return { ...server, ...(server.env ? { env: mask(server.env) } : {}), ...(server.headers ? { headers: mask(server.headers) } : {}) };
-}
-
-/** A server's new entry from the page: a masked value left as it was keeps the stored secret. */
-export function mergeSecrets(next: ServerConfig, previous: ServerConfig | undefined): ServerConfig {
-  const keep = (m: Record<string, string> | undefined, old: Record<string, string> | undefined) =>
-    m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v === MASK ? (old?.[k] ?? '') : v])) : undefined;
-  return {
-    ...next,
-    ...(next.env ? { env: keep(next.env, previous?.env) } : {}),
-    ...(next.headers ? { headers: keep(next.headers, previous?.headers) } : {}),
-  };
-}
-
 /** A server's entry from the page, or a 400 in the page's words: the entry box is marked (field "server"). */
 export function serverConfigOrThrow(entry: unknown): ServerConfig {
   const parsed = serverSchema.safeParse(entry);

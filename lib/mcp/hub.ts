@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from './config';
+import { knownSecrets, maskSecrets } from './secrets';
 
 /**
  * The user's MCP servers, connected with the official SDK: each in the background at start
@@ -245,7 +246,9 @@ export class McpHub {
           .toString('utf8')
           .split(/\r?\n/)
           .filter((l) => l.trim());
-        live.status.log = [...live.status.log, ...lines.map((l) => l.slice(0, 500))].slice(-LOG_LINES);
+        // Shown in the page: every secret of the server, and anything shaped like one, masked.
+        const known = knownSecrets(config);
+        live.status.log = [...live.status.log, ...lines.map((l) => maskSecrets(l, known).slice(0, 500))].slice(-LOG_LINES);
       });
       const c = client();
       await c.connect(transport, { timeout });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mcpToolName, readResult } from '@/lib/tools/mcp';
-import { maskedServer, mergeSecrets, MASK } from './config';
 import { reduceSchema } from './schema';
 
 test('a schema loses what the grammar refuses: patterns and refs it cannot resolve; a local ref stays', () => {
@@ -41,15 +40,6 @@ test('tool names: server and tool, safe characters, 64 at most, unique when cut'
   const long = (t: string) => mcpToolName('a'.repeat(40), t);
   assert.equal(long('b'.repeat(40)).length, 64);
   assert.notEqual(long(`${'b'.repeat(39)}c`), long(`${'b'.repeat(39)}d`));
-});
-
-test('secrets leave masked and a masked value sent back keeps the stored one', () => {
-  const stored = { command: 'x', env: { TOKEN: 'secret', OTHER: 'o' }, headers: { Authorization: 'Bearer s' } };
-  assert.deepEqual(maskedServer(stored), { command: 'x', env: { TOKEN: MASK, OTHER: MASK }, headers: { Authorization: MASK } });
-  assert.deepEqual(mergeSecrets({ command: 'x', env: { TOKEN: MASK, OTHER: 'new' } }, stored), {
-    command: 'x',
-    env: { TOKEN: 'secret', OTHER: 'new' },
-  });
 });
 
 test('a result: text and links for the model, images apart (named in the text), isError as the tool’s error', () => {

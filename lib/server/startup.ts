@@ -10,6 +10,9 @@ import { stopOnSignals } from './shutdown';
  * loses nothing), and resumes turns that were running when the server last stopped.
  */
 export function startup(): void {
+  // Everything Hearth writes (the database, stored files, mcp.json, backups) is the owner's
+  // alone: 0600 files, 0700 folders, whatever umask the shell had.
+  process.umask(0o077);
   // Running turns are stored as interrupted (their words kept) before the process goes.
   stopOnSignals(() => {
     const stopped = getRuntime().turns.stopAll();

@@ -283,11 +283,19 @@ export function inCallOrder(
 
 /** Markdown for reading; JSON (the full view) for keeping, lossless. */
 export function threadMarkdown(view: ThreadExport, assistantName = 'Assistant', timezone = 'UTC'): string {
-  const lines = [`# ${view.title || 'Untitled thread'}`, '', `Exported from Hearth on ${exportTime(Date.now(), timezone)}.`, ''];
-  if (view.systemPrompt) lines.push('## Instructions', '', view.systemPrompt, '');
+  // Everything a person or a model wrote (the title is a model's, the name and instructions a
+  // person's or an imported file's) is made inert: no viewer loads or runs anything from it.
+  const name = inertMarkdown(assistantName);
+  const lines = [
+    `# ${inertMarkdown((view.title || 'Untitled thread').replace(/\s+/g, ' '))}`,
+    '',
+    `Exported from Hearth on ${exportTime(Date.now(), timezone)}.`,
+    '',
+  ];
+  if (view.systemPrompt) lines.push('## Instructions', '', inertMarkdown(view.systemPrompt), '');
   for (const m of view.messages) {
     lines.push(
-      `## ${m.role === 'user' ? 'You' : assistantName} (${exportTime(m.createdAt, timezone)})${m.status !== 'complete' ? ` [${m.status}]` : ''}`,
+      `## ${m.role === 'user' ? 'You' : name} (${exportTime(m.createdAt, timezone)})${m.status !== 'complete' ? ` [${m.status}]` : ''}`,
       '',
     );
     // Each call's thinking where it stood among the tool calls, quoted: it is not the answer.
@@ -305,7 +313,7 @@ export function threadMarkdown(view: ThreadExport, assistantName = 'Assistant', 
       );
     };
     inCallOrder(m, thought, (c) => lines.push(`> ${inertMarkdown(toolInWords(c))}`, ''));
-    lines.push(m.role === 'assistant' ? inertMarkdown(m.content) : m.content, '');
+    lines.push(inertMarkdown(m.content), '');
     // The files sent with a message, by name (their contents are in the JSON export's attachments).
     if (m.attachments.length > 0) lines.push(`_Files: ${m.attachments.map((a) => inertMarkdown(a.name)).join(', ')}_`, '');
   }

@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { HearthError } from '@/lib/errors';
 import {
-  maskedServer,
-  mergeSecrets,
   readMcpConfig,
   SERVER_NAME,
   serverConfigOrThrow,
@@ -10,6 +8,7 @@ import {
   type ServerConfig,
 } from '@/lib/mcp/config';
 import { McpHub } from '@/lib/mcp/hub';
+import { maskServer, restoreSecrets } from '@/lib/mcp/secrets';
 import type { ToolServersView } from '@/lib/contract/responses';
 import { approvalOf, mcpToolName, mcpTools } from '@/lib/tools/mcp';
 import type { Tool } from '@/lib/tools/types';
@@ -59,7 +58,7 @@ export class ToolServers {
         const status = statuses.get(name) ?? { name, transport: config.command ? 'stdio' : 'http', state: 'off', log: [], tools: [] };
         return {
           name,
-          config: maskedServer(config),
+          config: maskServer(config),
           status: {
             ...status,
             tools: status.tools.map((t) => ({
@@ -77,10 +76,22 @@ export class ToolServers {
     };
   }
 
-  /** Adds or changes a server (a masked secret left as it was keeps the stored one), and writes the file. */
-  put(name: string, entry: unknown): void {
+  /**
+   * Adds or changes a server (a masked secret left as it was keeps the stored one while the
+   * server is the same), and writes the file. A server that runs a program is added or changed
+   * here only where `programs` allows it (a password is set): without one, any account on this
+   * machine reaches the API as the owner, so such servers are written in mcp.json by hand.
+   */
+  put(name: string, entry: unknown, { programs = true }: { programs?: boolean } = {}): void {
     if (!SERVER_NAME.test(name)) throw new HearthError('bad_request', 'name: letters, digits, - and _ (at most 40)');
-    const next = mergeSecrets(serverConfigOrThrow(entry), this.servers.get(name));
+    const previous = this.servers.get(name);
+    const next = restoreSecrets(serverConfigOrThrow(entry), previous);
+    if (!programs && next.command && !sameProgram(next, previous)) {
+      throw new HearthError(
+        'forbidden',
+        `A tool server that runs a program is added or changed only in ${this.file} while Hearth has no password: without one, anyone with an account on this machine could use this page to run a command as you. Edit that file (Hearth reads it at start), or set HEARTH_PASSWORD to manage such servers here.`,
+      );
+    }
     this.servers = new Map(this.servers).set(name, next);
     this.save();
   }
@@ -110,4 +121,11 @@ export class ToolServers {
     writeMcpConfig(this.file, this.servers, this.rest);
     this.hub.apply(this.servers);
   }
+}
+
+/** The same program with the same arguments, environment and folder: only Hearth's own keys (approvals, switches) differ. */
+function sameProgram(next: ServerConfig, previous: ServerConfig | undefined): boolean {
+  if (!previous?.command) return false;
+  const program = (s: ServerConfig) => JSON.stringify([s.command, s.args ?? [], s.env ?? {}, s.cwd ?? null]);
+  return program(next) === program(previous);
 }

@@ -633,7 +633,21 @@ function refusal(sql) {
   return null;
 }
 
-function query({ db: dbPath, sql, maxRows }) {
+/** A cell as it may leave this process: text past `maxCell` characters cut, and said to be. */
+function shownCell(v, maxCell) {
+  const c = typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? `<${v.length} bytes>` : v;
+  if (typeof c === 'string' && c.length > maxCell) return { cell: `${c.slice(0, maxCell)}… (cut: ${c.length} characters)`, cut: true };
+  return { cell: c, cut: false };
+}
+
+/**
+ * One query. What it gives back is bounded in size here, in the reader's own process: at most
+ * `maxRows` rows, each cell at most `maxCell` characters, and at most `maxBytes` of rows in all;
+ * every row is still counted. So a query that makes huge values (hex(randomblob(…)) over many
+ * rows, asked for by a page or a file the model read) never sends more than the cap to the
+ * server's own process, nor to the database.
+ */
+function query({ db: dbPath, sql, maxRows, maxBytes = 65_536, maxCell = 2_000 }) {
   const refused = refusal(sql);
   if (refused) return { ok: false, error: refused };
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
@@ -650,17 +664,29 @@ function query({ db: dbPath, sql, maxRows }) {
   const columns = stmt.columns().map((c) => c.name);
   const rows = [];
   let total = 0;
+  let bytes = 0;
+  let cutCells = 0;
+  let full = false;
   try {
     for (const row of stmt.raw(true).iterate()) {
-      if (rows.length < maxRows)
-        rows.push(row.map((v) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? `<${v.length} bytes>` : v)));
       total++;
+      if (full || rows.length >= maxRows) continue;
+      const shown = row.map((v) => shownCell(v, maxCell));
+      const cells = shown.map((s) => s.cut);
+      const size = Buffer.byteLength(JSON.stringify(shown.map((s) => s.cell)));
+      if (bytes + size > maxBytes) {
+        full = true;
+        continue;
+      }
+      bytes += size;
+      cutCells += cells.filter(Boolean).length;
+      rows.push(shown.map((s) => s.cell));
     }
   } catch (err) {
     return { ok: false, error: `the query failed: ${err.message}` };
   }
   db.close();
-  return { ok: true, columns, rows, total };
+  return { ok: true, columns: columns.map((c) => shownCell(c, maxCell).cell), rows, total, cut: { cells: cutCells, bytes: full ? maxBytes : 0 } };
 }
 
 process.on('message', async (msg) => {

@@ -204,6 +204,21 @@ describe('queries', () => {
     assert.ok(Date.now() - started < 5_000, 'stopped near its deadline');
   });
 
+  test('a result is bounded in size inside the reader: cells cut at 2,000 characters, rows stop at 64 KB, all still counted', async () => {
+    const { db } = await table('big.csv', `n\n${Array.from({ length: 60 }, (_, i) => i + 1).join('\n')}\n`);
+    // What the tester asked for: 60 rows of 6 MB each (hex of 3 MB), 360 MB had it crossed whole.
+    const huge = await q(db, 'SELECT n, hex(randomblob(3000000)) AS blob FROM data ORDER BY n', 50);
+    assert.equal(huge.total, 60, 'every row is counted');
+    assert.deepEqual(huge.cut, { cells: huge.rows.length, bytes: 65_536 });
+    assert.ok(huge.rows.length > 0 && huge.rows.length < 50, `${huge.rows.length} rows shown`);
+    assert.ok(Buffer.byteLength(JSON.stringify(huge.rows)) <= 65_536, 'at most 64 KB of rows');
+    const cell = huge.rows[0][1] as string;
+    assert.match(cell, /^[0-9A-F]{2000}… \(cut: 6000000 characters\)$/);
+    assert.deepEqual(huge.rows.map((r) => r[0]), Array.from({ length: huge.rows.length }, (_, i) => i + 1), 'the first rows, in order');
+    // A result under the caps is given whole and says nothing was cut.
+    assert.deepEqual((await q(db, 'SELECT count(*) FROM data')).cut, { cells: 0, bytes: 0 });
+  });
+
   test('sums are exact decimals, averages exact to six places more than the values; no rows: sum is NULL, total 0', async () => {
     const { db } = await table('avg.csv', 'v\n0.10\n0.20\n0.40\n');
     assert.deepEqual((await q(db, 'SELECT sum(v), avg(v), total(v) FROM data')).rows, [[0.7, 0.2333333, 0.7]]);

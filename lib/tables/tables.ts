@@ -30,7 +30,8 @@ export type TableMeta = {
 };
 /** A table attached in a thread, as a turn knows it: the attachment, its name, what it holds. */
 export type AttachedTableRef = { attachmentId: string; name: string; meta: TableMeta };
-export type QueryResult = { columns: string[]; rows: unknown[][]; total: number };
+/** `cut`: cells cut to their first characters, and the byte cap when rows were left out to stay under it (0: none). */
+export type QueryResult = { columns: string[]; rows: unknown[][]; total: number; cut: { cells: number; bytes: number } };
 
 export type TableLimits = {
   /** How long reading one file into its table may take. */
@@ -111,7 +112,7 @@ export function queryTable(args: { db: string; sql: string; maxRows: number; lim
       { op: 'query', db: args.db, sql: args.sql, maxRows: args.maxRows },
       { ms: limits.queryMs, memoryMb: limits.memoryMb },
       `the query ran longer than ${limits.queryMs / 1000} s and was stopped (a recursive query that never ends, or a join of everything with everything?); write a simpler one`,
-    ).then(({ columns, rows, total }) => ({ columns, rows, total })),
+    ).then(({ columns, rows, total, cut }) => ({ columns, rows, total, cut })),
   );
 }
 

@@ -15,6 +15,15 @@ export const QUERY_MAX_ROWS = 50;
 /** A table file as query_table needs it: the attachment's name, its SQLite file and what it holds (null: the file is no table). */
 export type AttachedTable = { name: string; db: string; meta: TableMeta; queryMs: number } | { name: string; db: null; meta: null };
 
+/** What the size caps left out, said to the model with what to do instead. */
+function cutInWords({ cells, bytes }: { cells: number; bytes: number }): string {
+  const parts = [
+    ...(cells ? [`${cells} cell${cells === 1 ? ' was' : 's were'} longer than 2,000 characters and cut`] : []),
+    ...(bytes ? [`rows past ${bytes / 1024} KB of results were left out (every row is still counted in total_rows)`] : []),
+  ];
+  return `${parts.join('; ')}: select fewer or shorter columns, or aggregate (count, sum, avg) instead of listing values`;
+}
+
 export async function runTableQuery(deps: ToolDeps, attachmentId: string, sql: string) {
   const table = await deps.attachmentTable?.(attachmentId);
   if (!table)
@@ -29,6 +38,7 @@ export async function runTableQuery(deps: ToolDeps, attachmentId: string, sql: s
       rows: result.rows,
       total_rows: result.total,
       ...(result.total > result.rows.length ? { shown: `the first ${result.rows.length} of ${result.total} rows` } : {}),
+      ...(result.cut.cells || result.cut.bytes ? { cut: cutInWords(result.cut) } : {}),
       computed_by: 'Hearth (SQLite; sums and averages of decimal columns exact)',
     };
   } catch (err) {

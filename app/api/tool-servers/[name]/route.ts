@@ -9,13 +9,17 @@ export const { GET, POST, PATCH, OPTIONS } = otherMethods('PUT', 'DELETE');
 
 type Params = { params: Promise<{ name: string }> };
 
-/** Adds or changes a server (written back to mcp.json; it connects in the background). A stdio server runs a program: the owner's session only, as Settings. */
+/**
+ * Adds or changes a server (written back to mcp.json; it connects in the background). A stdio
+ * server runs a program: only with a password set (the owner's session, as Settings); without
+ * one it is written in mcp.json by hand (403 here).
+ */
 export function PUT(request: Request, { params }: Params) {
   return handle(request, async () => {
     const name = parseInput(serverNameParam, (await params).name);
     const { server } = await readJson(request, toolServerBody);
-    const { toolServers } = getRuntime();
-    toolServers.put(name, server);
+    const { toolServers, config } = getRuntime();
+    toolServers.put(name, server, { programs: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH) });
     return json(toolServers.list());
   });
 }
