@@ -7,6 +7,7 @@ import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double'
 import { FileStore, type FileKind } from '@/lib/attachments/file-store';
 import { setRuntime, type Runtime } from '@/lib/server/runtime';
 import { threadView } from '@/lib/server/threads';
+import { derivedId } from '@/lib/library/foreign';
 import { FORGED, forgedRunningTurn } from '@/lib/testing/forged-library';
 import { tinyPdf } from '@/lib/testing/pdf';
 import * as attachmentsRoute from './attachments/route';
@@ -412,6 +413,51 @@ describe("other apps' exports", () => {
       },
     ];
   };
+
+  test('node ids that are the names of an object\'s own properties import like any other; a circle of parents and deep nesting are refused by name', async () => {
+    const rt = runtime();
+    const node = (id: string, role: string, text: string, parent: string | null, children: string[]) => ({
+      id,
+      message: { id, author: { role }, create_time: 1700000000, content: { content_type: 'text', parts: [text] } },
+      parent,
+      children,
+    });
+    const conversation = (mapping: Record<string, unknown>, current: string, id: string) => ({
+      title: `Ids ${id}`,
+      create_time: 1700000000,
+      conversation_id: id,
+      current_node: current,
+      mapping,
+    });
+    // Built as JSON text, so that "__proto__" is a key of its own, as JSON.parse reads a file.
+    const ids = `{"constructor": ${JSON.stringify(node('constructor', 'user', 'First question', 'toString', ['__proto__']))},
+      "__proto__": ${JSON.stringify(node('__proto__', 'assistant', 'First answer', 'constructor', ['hasOwnProperty']))},
+      "hasOwnProperty": ${JSON.stringify(node('hasOwnProperty', 'user', 'Second question', '__proto__', []))}}`;
+    const file = `[${JSON.stringify(conversation({}, 'hasOwnProperty', 'c-ids')).replace('"mapping":{}', `"mapping":${ids}`)}]`;
+    const res = await importBody(file);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.added.messages, 3, 'every message, whatever its id');
+    const view = threadView(rt.store, rt.turns, derivedId('chatgpt', 'c-ids'));
+    assert.deepEqual(
+      view?.messages.map((m) => m.content),
+      ['First question', 'First answer', 'Second question'],
+    );
+
+    const circle = conversation(
+      { a: node('a', 'user', 'Q', 'b', ['b']), b: node('b', 'assistant', 'A', 'a', ['a']) },
+      'b',
+      'c-circle',
+    );
+    const refused = await importBody(JSON.stringify([circle]));
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error.message, /"Ids c-circle" cannot be imported, and nothing was changed: its messages' parents go round in a circle/);
+
+    const deep = `[{"title":"x","mapping":{},"current_node":null,"extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}]`;
+    const tooDeep = await importBody(deep);
+    assert.equal(tooDeep.status, 400, JSON.stringify(tooDeep.body));
+    assert.match(tooDeep.body.error.message, /entry 1: it nests deeper than 200 levels/);
+    assert.throws(() => threadView(rt.store, rt.turns, derivedId('chatgpt', 'c-circle')), /There is no thread/, 'nothing of the refused files');
+  });
 
   test("ChatGPT's conversations.json: every branch kept, the one ChatGPT showed shown, browsing output as the answer's tool call; twice changes nothing", async () => {
     const rt = runtime();

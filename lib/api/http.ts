@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { asStorageFull, errorStatus, HearthError, isHearthError } from '@/lib/errors';
+import { nestsDeeperThan, tooDeep } from '@/lib/json-depth';
+import { asStorageFull, errorStatus, hasErrorCode, HearthError, isHearthError } from '@/lib/errors';
 import { issueInWords, issuePath } from '@/lib/zod-issue';
 import { guardConfigFromEnv, guardRoute, JSON_BODY, type BodyTypes } from './request-guard';
 
@@ -88,8 +89,10 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S,
   let value: unknown;
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    if (nestsDeeperThan(text)) throw new HearthError('bad_request', `${tooDeep('The body')}.`);
     value = text.trim() === '' ? {} : JSON.parse(text);
-  } catch {
+  } catch (err) {
+    if (hasErrorCode(err, 'bad_request')) throw err;
     throw new HearthError('invalid_json', 'The body is not valid JSON (UTF-8).');
   }
   return parseInput(schema, value, labelOf);

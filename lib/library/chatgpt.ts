@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { modelNamed, treeRecords, type ForeignFormat, type TreeNode } from './foreign';
+import { entriesOf, modelNamed, treeRecords, type ForeignFormat, type TreeNode, type TreeNodes } from './foreign';
 
 /**
  * ChatGPT's data export (conversations.json in the zip it mails): an array of conversations,
@@ -45,7 +45,7 @@ export const chatgptConversationSchema = z.object({
   title: z.string().max(1000).nullable().optional(),
   create_time: seconds,
   update_time: seconds,
-  mapping: z.record(z.string().max(200), nodeSchema),
+  mapping: entriesOf(nodeSchema),
   current_node: z.string().max(200).nullable().optional(),
   conversation_id: z.string().max(200).optional(),
   id: z.string().max(200).optional(),
@@ -95,8 +95,8 @@ const hidden = (m: Message) => m.metadata?.is_visually_hidden_from_conversation 
 function conversation(c: z.infer<typeof chatgptConversationSchema>, index: number): LibraryRecord[] {
   const started = Math.round((c.create_time ?? 0) * 1000);
   const at = (m: Message) => (m.create_time ? Math.max(0, Math.round(m.create_time * 1000)) : started);
-  const nodes: Record<string, TreeNode> = {};
-  for (const node of Object.values(c.mapping)) {
+  const nodes: TreeNodes = new Map();
+  for (const [, node] of c.mapping) {
     const m = node.message;
     const entry: TreeNode = { parent: node.parent ?? null, children: node.children ?? [] };
     if (m && !hidden(m)) {
@@ -107,7 +107,7 @@ function conversation(c: z.infer<typeof chatgptConversationSchema>, index: numbe
         entry.message = { role: m.author.role, content, createdAt: at(m), model: modelNamed(m.metadata?.model_slug) };
       }
     }
-    nodes[node.id] = entry;
+    nodes.set(node.id, entry);
   }
   return treeRecords({
     source: 'chatgpt',

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ImportSummary } from '@/lib/contract/responses';
+import { z } from 'zod';
+import { HearthError } from '@/lib/errors';
 import type { LibraryRecord, RecordOf } from './format';
 
 /**
@@ -26,6 +28,40 @@ export type ForeignFormat = {
   /** One conversation's records, checked; `index` (from 0) names it in a refusal. */
   records(value: unknown, index: number): LibraryRecord[];
 };
+
+/**
+ * An object of entries by id (ChatGPT's `mapping`, Open WebUI's `messages`) as [id, value]
+ * pairs, each value checked: read as a plain record, an id such as `__proto__` would be lost
+ * on the way (it sets the object's prototype instead of adding an entry).
+ */
+export const entriesOf = <T extends z.ZodType>(value: T, max = 100_000) =>
+  z
+    .custom<object>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), 'must be an object of entries by id')
+    .transform((o, ctx) => {
+      const entries = Object.entries(o);
+      if (entries.length > max) {
+        ctx.addIssue({ code: 'custom', message: `has more than ${max} entries` });
+        return z.NEVER;
+      }
+      const out: [string, z.output<T>][] = [];
+      for (const [key, entry] of entries) {
+        if (key.length > 200) {
+          ctx.addIssue({ code: 'custom', message: `has an id longer than 200 characters (${key.slice(0, 40)}…)` });
+          return z.NEVER;
+        }
+        const parsed = value.safeParse(entry);
+        if (!parsed.success) {
+          // Each fault at its id, as a record's would be ("mapping.n1.message.author.role").
+          for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] } as Parameters<typeof ctx.addIssue>[0]);
+          return z.NEVER;
+        }
+        out.push([key, parsed.data]);
+      }
+      return out;
+    });
+
+/** Another app's nodes by their ids: a Map, so that no id (`constructor`, `toString`, `__proto__`) meets an object's own properties. */
+export type TreeNodes = Map<string, TreeNode>;
 
 export type TreeNode = {
   parent: string | null;
@@ -62,7 +98,7 @@ export function treeRecords(c: {
   createdAt: number;
   updatedAt: number;
   pinned?: boolean;
-  nodes: Record<string, TreeNode>;
+  nodes: TreeNodes;
   /** The last node of the branch the app showed. */
   current: string | null;
 }): LibraryRecord[] {
@@ -71,9 +107,9 @@ export function treeRecords(c: {
   /** The nearest node above (or at) `from` that passes `ok`. */
   const above = (from: string | null | undefined, ok: (n: TreeNode) => boolean): string | null => {
     const seen = new Set<string>();
-    for (let cur = from; cur && !seen.has(cur) && nodes[cur]; cur = nodes[cur].parent) {
+    for (let cur = from; cur && !seen.has(cur) && nodes.has(cur); cur = nodes.get(cur)!.parent) {
       seen.add(cur);
-      if (ok(nodes[cur])) return cur;
+      if (ok(nodes.get(cur)!)) return cur;
     }
     return null;
   };
@@ -97,22 +133,28 @@ export function treeRecords(c: {
   // Parents before children: from the roots down, each node's children in the app's order.
   const order: string[] = [];
   const visited = new Set<string>();
-  const stack = Object.keys(nodes)
-    .filter((k) => !nodes[k].parent || !nodes[nodes[k].parent!])
-    .reverse();
+  const stack = [...nodes.keys()].filter((k) => !nodes.get(k)!.parent || !nodes.has(nodes.get(k)!.parent!)).reverse();
   while (stack.length) {
     const node = stack.pop()!;
     if (visited.has(node)) continue;
     visited.add(node);
     order.push(node);
-    const children = nodes[node].children;
-    for (let i = children.length - 1; i >= 0; i--) if (nodes[children[i]]) stack.push(children[i]);
+    const children = nodes.get(node)!.children;
+    for (let i = children.length - 1; i >= 0; i--) if (nodes.has(children[i])) stack.push(children[i]);
+  }
+  // A message no root leads to sits on a circle of parents: refused by name, never dropped unsaid.
+  const stranded = [...nodes.keys()].find((k) => !visited.has(k) && nodes.get(k)!.message);
+  if (stranded !== undefined) {
+    throw new HearthError(
+      'bad_request',
+      `The conversation ${JSON.stringify(c.title.slice(0, 100) || c.key.slice(0, 100))} cannot be imported, and nothing was changed: its messages' parents go round in a circle (through ${JSON.stringify(stranded.slice(0, 100))}), so none of them comes first.`,
+    );
   }
   for (const node of order) {
-    const m = nodes[node].message;
+    const m = nodes.get(node)!.message;
     if (!m) continue;
-    const parent = above(nodes[node].parent, kept);
-    const question = m.role === 'assistant' ? above(nodes[node].parent, (n) => n.message?.role === 'user') : null;
+    const parent = above(nodes.get(node)!.parent, kept);
+    const question = m.role === 'assistant' ? above(nodes.get(node)!.parent, (n) => n.message?.role === 'user') : null;
     const turnId = question ? id(node, 'turn') : null;
     records.push({
       type: 'message',
@@ -138,19 +180,19 @@ export function treeRecords(c: {
       status: 'done',
       stats: null,
       events: null,
-      createdAt: Math.max(0, nodes[question].message!.createdAt),
+      createdAt: Math.max(0, nodes.get(question)!.message!.createdAt),
       finishedAt: Math.max(0, m.createdAt),
     };
     records.push(turn);
     // The tool output between the question and this answer, as this turn's calls, in order.
     const between: string[] = [];
     const seen = new Set<string>();
-    for (let cur = nodes[node].parent; cur && cur !== question && !seen.has(cur) && nodes[cur]; cur = nodes[cur].parent) {
+    for (let cur = nodes.get(node)!.parent; cur && cur !== question && !seen.has(cur) && nodes.has(cur); cur = nodes.get(cur)!.parent) {
       seen.add(cur);
       between.unshift(cur);
     }
     for (const t of between) {
-      const tool = nodes[t].tool;
+      const tool = nodes.get(t)!.tool;
       if (!tool) continue;
       records.push({
         type: 'tool_call',

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { nestsDeeperThan, tooDeep } from '@/lib/json-depth';
 import fs from 'node:fs';
 import { hasExtractedText, type FileKind, type FileStore } from '@/lib/attachments/file-store';
 import type { libraryQueries } from '@/db/queries/library';
@@ -68,8 +69,10 @@ function inLibraryFile(err: unknown): unknown {
 }
 
 function parseJson(bytes: Buffer, line: number): unknown {
+  const text = bytes.toString('utf8');
+  if (nestsDeeperThan(text)) throw bad(`line ${line}: ${tooDeep('it')}`);
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw bad(`line ${line}: not JSON (is the file cut or changed?)`);
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { modelNamed, treeRecords, type ForeignFormat, type TreeNode } from './foreign';
+import { modelNamed, treeRecords, type ForeignFormat, type TreeNodes } from './foreign';
 
 /**
  * LibreChat's conversation export (a conversation's Export → JSON): `{conversationId, title,
@@ -114,7 +114,7 @@ function conversationRecords(doc: unknown): LibraryRecord[] {
     }
   };
   walk(c.messagesTree ?? c.messages ?? [], null);
-  const nodes: Record<string, TreeNode> = {};
+  const nodes: TreeNodes = new Map();
   const parentOf = (m: LibreMessage) => (m.parentMessageId && m.parentMessageId !== NO_PARENT ? m.parentMessageId : null);
   for (const m of flat) {
     const content = words(m);
@@ -124,10 +124,10 @@ function conversationRecords(doc: unknown): LibraryRecord[] {
     let parent = parentOf(m);
     tools.forEach((t, i) => {
       const id = `${m.messageId}#tool${i}`;
-      nodes[id] = { parent, children: [], tool: { ...t, createdAt } };
+      nodes.set(id, { parent, children: [], tool: { ...t, createdAt } });
       parent = id;
     });
-    nodes[m.messageId] = {
+    nodes.set(m.messageId, {
       parent,
       children: [],
       ...(content && !m.error
@@ -140,9 +140,9 @@ function conversationRecords(doc: unknown): LibraryRecord[] {
             },
           }
         : {}),
-    };
+    });
   }
-  for (const [id, n] of Object.entries(nodes)) if (n.parent && nodes[n.parent]) nodes[n.parent].children.push(id);
+  for (const [id, n] of nodes) if (n.parent && nodes.has(n.parent)) nodes.get(n.parent)!.children.push(id);
   const newest = flat.reduce<LibreMessage | undefined>((a, m) => (!a || time(m.createdAt) >= time(a.createdAt) ? m : a), undefined);
   const times = flat.map((m) => time(m.createdAt));
   const records = treeRecords({

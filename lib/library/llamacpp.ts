@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { nestsDeeperThan, tooDeep } from '@/lib/json-depth';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { modelNamed, treeRecords, type ForeignFormat, type TreeNode } from './foreign';
+import { modelNamed, treeRecords, type ForeignFormat, type TreeNode, type TreeNodes } from './foreign';
 
 /**
  * llama.cpp's own web page (llama-server's UI, which keeps its history only in the browser):
@@ -82,6 +83,7 @@ export class SessionLines {
   line(text: string, lineNumber: number, where = "llama.cpp's conversation export"): unknown {
     if (!text.trim()) return null;
     let record: { type?: unknown; message?: unknown; [k: string]: unknown };
+    if (nestsDeeperThan(text)) throw new HearthError('bad_request', `${where}, line ${lineNumber}: ${tooDeep('it')}.`);
     try {
       record = JSON.parse(text) as typeof record;
     } catch {
@@ -130,7 +132,7 @@ function sessionRecords({ conv, messages }: Session): LibraryRecord[] {
   // A tool's result is named by the call it answers.
   const callNames = new Map<string, string>();
   for (const m of messages) for (const c of toolCallsOf(m)) if (c.id && c.function?.name) callNames.set(c.id, c.function.name);
-  const nodes: Record<string, TreeNode> = {};
+  const nodes: TreeNodes = new Map();
   for (const m of messages) {
     const content = words(m);
     const createdAt = Math.round(m.timestamp ?? started);
@@ -140,7 +142,7 @@ function sessionRecords({ conv, messages }: Session): LibraryRecord[] {
     } else if ((m.role === 'user' || m.role === 'assistant') && m.type !== 'root' && content) {
       node.message = { role: m.role, content, createdAt, model: modelNamed(m.model) };
     }
-    nodes[m.id] = node;
+    nodes.set(m.id, node);
   }
   return treeRecords({
     source: 'llama.cpp',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HearthError } from '@/lib/errors';
 import { describeIssue, recordSchema, type LibraryRecord } from './format';
-import { modelNamed, treeRecords, type ForeignFormat, type TreeNode } from './foreign';
+import { entriesOf, modelNamed, treeRecords, type ForeignFormat, type TreeNodes } from './foreign';
 
 /**
  * Open WebUI's chat export (Settings → Chats → Export, or a chat's Download → JSON): an array
@@ -41,7 +41,7 @@ export const openWebuiChatSchema = z
         title: z.string().max(1000).optional(),
         history: z
           .object({
-            messages: z.record(z.string().max(200), messageSchema),
+            messages: entriesOf(messageSchema),
             currentId: z.string().max(200).nullable().optional(),
           })
           .optional(),
@@ -89,18 +89,18 @@ function chatRecords(row: z.infer<typeof openWebuiChatSchema>): LibraryRecord[] 
   // The row's times are seconds; the conversation's own timestamp, milliseconds.
   const started = row.created_at ? Math.round(row.created_at * 1000) : Math.round(row.chat.timestamp ?? 0);
   const at = (m: Message) => (m.timestamp ? Math.round(m.timestamp * 1000) : started);
-  const nodes: Record<string, TreeNode> = {};
+  const nodes: TreeNodes = new Map();
   let current: string | null;
   if (row.chat.history) {
-    for (const [id, m] of Object.entries(row.chat.history.messages)) {
+    for (const [id, m] of row.chat.history.messages) {
       const content = words(m);
-      nodes[id] = {
+      nodes.set(id, {
         parent: m.parentId ?? null,
         children: m.childrenIds ?? [],
         ...((m.role === 'user' || m.role === 'assistant') && content
           ? { message: { role: m.role, content, createdAt: at(m), model: modelNamed(m.model) } }
           : {}),
-      };
+      });
     }
     current = row.chat.history.currentId ?? null;
   } else {
@@ -108,13 +108,13 @@ function chatRecords(row: z.infer<typeof openWebuiChatSchema>): LibraryRecord[] 
     const list = row.chat.messages ?? [];
     list.forEach((m, i) => {
       const content = words(m);
-      nodes[m.id] = {
+      nodes.set(m.id, {
         parent: i > 0 ? list[i - 1].id : null,
         children: i + 1 < list.length ? [list[i + 1].id] : [],
         ...((m.role === 'user' || m.role === 'assistant') && content
           ? { message: { role: m.role, content, createdAt: at(m), model: modelNamed(m.model) } }
           : {}),
-      };
+      });
     });
     current = list.at(-1)?.id ?? null;
   }

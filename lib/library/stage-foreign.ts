@@ -1,4 +1,5 @@
 import JSZip from 'jszip';
+import { nestsDeeperThan, tooDeep } from '@/lib/json-depth';
 import { zipEntryChunks } from '@/lib/attachments/zip-entry';
 import { HearthError } from '@/lib/errors';
 import type { ImportSummary } from '@/lib/contract/responses';
@@ -63,8 +64,10 @@ async function stageList(bytes: AsyncIterable<Buffer>, spool: RecordSpool): Prom
   });
   for await (const entry of entries) {
     let value: unknown;
+    const text = entry.toString('utf8');
+    if (nestsDeeperThan(text)) throw bad(`${format?.name ?? 'This JSON list'}, entry ${index + 1}: ${tooDeep('it')}.`);
     try {
-      value = JSON.parse(entry.toString('utf8'));
+      value = JSON.parse(text);
     } catch {
       throw bad(`${format?.name ?? 'This JSON list'}, entry ${index + 1}: not JSON (is the file cut or changed?).`);
     }
@@ -151,8 +154,10 @@ function stageDocument(
   knownAttachment: Parameters<typeof threadJsonRecords>[1],
 ): ImportSummary['source'] {
   let doc: unknown;
+  const text = bytes.toString('utf8');
+  if (nestsDeeperThan(text)) throw bad(`${tooDeep('This file')}.`);
   try {
-    doc = JSON.parse(bytes.toString('utf8'));
+    doc = JSON.parse(text);
   } catch {
     throw bad(`This file is not JSON, so it is none of the files Hearth imports: ${FORMATS_READ}.`);
   }
