@@ -86,7 +86,7 @@ export function openDatabase(file: string, options: { migrationsFolder?: string;
     // Hearth made it readable by every account on the machine, and so is a folder made for it.
     // (Only a folder made here is changed: the file may sit in a shared one such as /tmp.)
     if (fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }) !== undefined) fs.chmodSync(path.dirname(file), 0o700);
-    for (const f of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(/*turbopackIgnore: true*/ f)) fs.chmodSync(f, 0o600);
   }
   const sqlite = new Database(file);
   cacheStatements(sqlite);

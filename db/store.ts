@@ -30,6 +30,8 @@ export function createStore(db: Db) {
     ...libraryQueries(db),
     ...sessionQueries(db),
     ...settingQueries(db),
+    /** The database's file: a worker thread opens a connection of its own to it (an import). */
+    databaseFile: () => db.$client.name,
     transaction<T>(fn: () => T): T {
       return db.transaction(() => fn());
     },

@@ -50,6 +50,14 @@ export async function stageForeign(
 
 const OPEN_BRACKET = 0x5b;
 
+/** Conversations one import may hold (a decade of daily use is a few thousand); past it, a 413 says so. */
+export const MAX_CONVERSATIONS = 100_000;
+const tooMany = () =>
+  new HearthError(
+    'too_large',
+    `This file holds more than ${MAX_CONVERSATIONS.toLocaleString('en')} conversations, which Hearth does not import at once. Nothing was changed.`,
+  );
+
 /**
  * A list of conversations (ChatGPT's conversations.json, Open WebUI's or the llama.cpp page's
  * export of all), read an entry at a time as the body streams in: the first entry says whose
@@ -73,6 +81,7 @@ async function stageList(bytes: AsyncIterable<Buffer>, spool: RecordSpool): Prom
     }
     format ??= formatOf(value);
     if (!format) throw bad(NONE_OF_THEM);
+    if (index >= MAX_CONVERSATIONS) throw tooMany();
     for (const record of format.records(value, index)) spool.write(index + 1, record);
     index++;
   }
@@ -86,6 +95,7 @@ async function stageSessionLines(reader: LineReader, spool: RecordSpool, index: 
   const where = file ? `${llamaCpp.name}, ${file}` : llamaCpp.name;
   const add = (session: unknown) => {
     if (session === null) return;
+    if (index >= MAX_CONVERSATIONS) throw tooMany();
     for (const record of llamaCpp.records(session, index)) spool.write(index + 1, record);
     index++;
   };
@@ -100,6 +110,35 @@ async function stageSessionLines(reader: LineReader, spool: RecordSpool, index: 
 }
 
 const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+/** Files a zip may hold: ChatGPT's mailed export holds conversations.json and the images beside it, the llama.cpp page's a file per conversation. */
+export const MAX_ZIP_ENTRIES = 20_000;
+
+/**
+ * How many entries a zip's central directory holds, walked header by header (so a count in its
+ * last record that lies changes nothing), stopping past MAX_ZIP_ENTRIES; null when the
+ * directory cannot be found (the zip library then says what is wrong).
+ */
+export function zipEntryCount(bytes: Buffer): number | null {
+  const END = 0x06054b50;
+  const ZIP64_LOCATOR = 0x07064b50;
+  const ZIP64_END = 0x06064b50;
+  const HEADER = 0x02014b50;
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
+    if (bytes.readUInt32LE(i) !== END) continue;
+    let at = bytes.readUInt32LE(i + 16);
+    if (at === 0xffffffff && i >= 20 && bytes.readUInt32LE(i - 20) === ZIP64_LOCATOR) {
+      const record = Number(bytes.readBigUInt64LE(i - 12));
+      if (record + 56 <= bytes.length && bytes.readUInt32LE(record) === ZIP64_END) at = Number(bytes.readBigUInt64LE(record + 48));
+    }
+    let count = 0;
+    while (at + 46 <= bytes.length && bytes.readUInt32LE(at) === HEADER && count <= MAX_ZIP_ENTRIES) {
+      count++;
+      at += 46 + bytes.readUInt16LE(at + 28) + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
+    }
+    return count;
+  }
+  return null;
+}
 /** A zip is read whole (its directory is at its end), so it is bounded as one document is. */
 const ZIP_MAX_BYTES = THREAD_JSON_MAX_BYTES;
 /** What a zip's entries may inflate to, in all: a small zip can hold gigabytes of zeros. */
@@ -112,6 +151,15 @@ const ZIP_MAX_INFLATED_BYTES = 4 * 1024 * 1024 * 1024;
  * history). Each entry is inflated as a stream, counted against a limit, and read as it inflates.
  */
 async function stageZip(bytes: Buffer, spool: RecordSpool): Promise<ImportSummary['source']> {
+  // Counted from the zip's own directory before any library reads it: reading 300,000 entries'
+  // names is seconds of work for nothing Hearth would import.
+  const entries = zipEntryCount(bytes);
+  if (entries !== null && entries > MAX_ZIP_ENTRIES) {
+    throw new HearthError(
+      'too_large',
+      `This zip holds more than ${MAX_ZIP_ENTRIES.toLocaleString('en')} files, which no export Hearth imports does: it is not one of them, or it holds much more than conversations.`,
+    );
+  }
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);

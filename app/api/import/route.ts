@@ -3,7 +3,7 @@ import { cookieValue } from '@/lib/api/cookies';
 import { handle, json, otherMethods } from '@/lib/api/http';
 import { THEME_COOKIE, themeCookie } from '@/lib/contract/theme';
 import { HearthError } from '@/lib/errors';
-import { applyImport, stageImport } from '@/lib/library/import';
+import { runImport } from '@/lib/library/import-job';
 import { getRuntime } from '@/lib/server/runtime';
 
 export const runtime = 'nodejs';
@@ -33,8 +33,13 @@ export function POST(request: Request) {
         throw new HearthError('too_large', `The import is larger than ${config.HEARTH_MAX_IMPORT_MB} MB (HEARTH_MAX_IMPORT_MB).`);
       }
       const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>);
-      const staged = await stageImport(body, { files, maxBytes, knownAttachment: store.attachmentByHash });
-      const { theme, ...summary } = applyImport(store, staged, files);
+      // Read, checked and applied in a worker thread: this one only receives the bytes.
+      const { theme, ...summary } = await runImport(body, {
+        files,
+        dbFile: store.databaseFile(),
+        maxBytes,
+        maxDbBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024,
+      });
       if (summary.added.settings > 0) settings.reread();
       // What the file proposed waits in Settings, except what is already so here.
       const waiting = new Set(settings.proposals().map((p) => p.key));
