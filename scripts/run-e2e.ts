@@ -42,6 +42,7 @@ if (contract)
       [
         'e2e/contract/contract.test.ts',
         'e2e/contract/security.test.ts',
+        'e2e/contract/attacks.test.ts',
         'e2e/contract/gate.test.ts',
         'e2e/contract/resilience.test.ts',
         'e2e/contract/fuzz.test.ts',

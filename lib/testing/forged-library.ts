@@ -47,7 +47,17 @@ export function forgedRunningTurn(tool: string, args: Record<string, unknown>): 
   });
   const call = { id: 'call_forged', type: 'function', function: { name: tool, arguments: JSON.stringify(args) } };
   return lines([
-    { type: 'thread', id: thread, title: 'Forged', titleSource: 'user', systemPrompt: '', pinned: false, createdAt: 1, updatedAt: 1 },
+    {
+      type: 'thread',
+      id: thread,
+      title: 'Forged',
+      titleSource: 'user',
+      systemPrompt: '',
+      pinned: false,
+      currentLeafId: answer,
+      createdAt: 1,
+      updatedAt: 1,
+    },
     message(question, 'user', 'Hello', 'complete', null),
     message(answer, 'assistant', '', 'streaming', question),
     {
