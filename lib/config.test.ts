@@ -45,8 +45,12 @@ test('an empty SEARXNG_URL means web search is off', () => {
   assert.equal(parseConfig({ SEARXNG_URL: 'http://127.0.0.1:8888' }).SEARXNG_URL, 'http://127.0.0.1:8888');
 });
 
-test("LLAMA_API_KEY goes only to the servers the environment names, by origin; never to another address", () => {
-  const config = parseConfig({ LLAMA_URL: 'http://10.0.0.5:8080/v1,http://gpu2:8081/v1', EMBEDDINGS_URL: 'http://emb:9000/v1', LLAMA_API_KEY: 'sk-env' });
+test('LLAMA_API_KEY goes only to the servers the environment names, by origin; never to another address', () => {
+  const config = parseConfig({
+    LLAMA_URL: 'http://10.0.0.5:8080/v1,http://gpu2:8081/v1',
+    EMBEDDINGS_URL: 'http://emb:9000/v1',
+    LLAMA_API_KEY: 'sk-env',
+  });
   assert.equal(apiKeyFor(config, 'http://10.0.0.5:8080/v1'), 'sk-env');
   assert.equal(apiKeyFor(config, 'http://10.0.0.5:8080/other/v1'), 'sk-env', 'same server, another path');
   assert.equal(apiKeyFor(config, 'http://gpu2:8081'), 'sk-env');

@@ -313,7 +313,9 @@ describe('export and import', () => {
       ],
     );
     // The owner applies one and dismisses the other: only then is it in force.
-    const decided = await proposalsRoute.POST(req('POST', '/api/settings/proposals', { apply: ['defaultInstructions'], dismiss: ['disabledTools'] }));
+    const decided = await proposalsRoute.POST(
+      req('POST', '/api/settings/proposals', { apply: ['defaultInstructions'], dismiss: ['disabledTools'] }),
+    );
     assert.equal(decided.status, 200, await decided.clone().text());
     assert.deepEqual((await decided.json()).proposals, []);
     now = fresh.settings.current();
@@ -414,7 +416,7 @@ describe("other apps' exports", () => {
     ];
   };
 
-  test('node ids that are the names of an object\'s own properties import like any other; a circle of parents and deep nesting are refused by name', async () => {
+  test("node ids that are the names of an object's own properties import like any other; a circle of parents and deep nesting are refused by name", async () => {
     const rt = runtime();
     const node = (id: string, role: string, text: string, parent: string | null, children: string[]) => ({
       id,
@@ -443,20 +445,23 @@ describe("other apps' exports", () => {
       ['First question', 'First answer', 'Second question'],
     );
 
-    const circle = conversation(
-      { a: node('a', 'user', 'Q', 'b', ['b']), b: node('b', 'assistant', 'A', 'a', ['a']) },
-      'b',
-      'c-circle',
-    );
+    const circle = conversation({ a: node('a', 'user', 'Q', 'b', ['b']), b: node('b', 'assistant', 'A', 'a', ['a']) }, 'b', 'c-circle');
     const refused = await importBody(JSON.stringify([circle]));
     assert.equal(refused.status, 400);
-    assert.match(refused.body.error.message, /"Ids c-circle" cannot be imported, and nothing was changed: its messages' parents go round in a circle/);
+    assert.match(
+      refused.body.error.message,
+      /"Ids c-circle" cannot be imported, and nothing was changed: its messages' parents go round in a circle/,
+    );
 
     const deep = `[{"title":"x","mapping":{},"current_node":null,"extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}]`;
     const tooDeep = await importBody(deep);
     assert.equal(tooDeep.status, 400, JSON.stringify(tooDeep.body));
     assert.match(tooDeep.body.error.message, /entry 1: it nests deeper than 200 levels/);
-    assert.throws(() => threadView(rt.store, rt.turns, derivedId('chatgpt', 'c-circle')), /There is no thread/, 'nothing of the refused files');
+    assert.throws(
+      () => threadView(rt.store, rt.turns, derivedId('chatgpt', 'c-circle')),
+      /There is no thread/,
+      'nothing of the refused files',
+    );
   });
 
   test("ChatGPT's conversations.json: every branch kept, the one ChatGPT showed shown, browsing output as the answer's tool call; twice changes nothing", async () => {

@@ -47,8 +47,8 @@ export function ImportedProposals({ view, onView }: { view: SettingsView; onView
         From an imported library file
       </h2>
       <p className="text-sm">
-        A library file you imported carried these settings. They decide where Hearth sends your conversations or what it
-        runs, so none of them is in force until you apply it. Apply only what you recognise, such as your own backup.
+        A library file you imported carried these settings. They decide where Hearth sends your conversations or what it runs, so none of
+        them is in force until you apply it. Apply only what you recognise, such as your own backup.
       </p>
       <ul className="space-y-2">
         {view.proposals.map((p) => (

@@ -52,7 +52,8 @@ export const entriesOf = <T extends z.ZodType>(value: T, max = 100_000) =>
         const parsed = value.safeParse(entry);
         if (!parsed.success) {
           // Each fault at its id, as a record's would be ("mapping.n1.message.author.role").
-          for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] } as Parameters<typeof ctx.addIssue>[0]);
+          for (const issue of parsed.error.issues)
+            ctx.addIssue({ ...issue, path: [key, ...issue.path] } as Parameters<typeof ctx.addIssue>[0]);
           return z.NEVER;
         }
         out.push([key, parsed.data]);

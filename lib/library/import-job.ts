@@ -68,7 +68,10 @@ function inWorker(job: ImportJob): Promise<ImportSummary> {
       answered = true;
       reject(
         err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new HearthError('too_large', `This import needs more than ${WORKER_HEAP_MB} MB of memory to read, which Hearth does not give it.`)
+          ? new HearthError(
+              'too_large',
+              `This import needs more than ${WORKER_HEAP_MB} MB of memory to read, which Hearth does not give it.`,
+            )
           : err,
       );
     });

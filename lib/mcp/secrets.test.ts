@@ -19,14 +19,19 @@ test('a masked header does not follow a changed URL, nor a masked env value a ch
   });
   assert.throws(
     () => restoreSecrets({ url: 'https://attacker.example/mcp', headers: { Authorization: MASK } }, http),
-    (e: unknown) => hasErrorCode(e, 'bad_request') && /Header Authorization was sent masked, but the URL changed: type it again/.test((e as Error).message),
+    (e: unknown) =>
+      hasErrorCode(e, 'bad_request') &&
+      /Header Authorization was sent masked, but the URL changed: type it again/.test((e as Error).message),
   );
   const stdio = { command: 'npx', args: ['server'], env: { KEY: 'abcd1234' } };
   for (const changed of [
     { command: 'sh', args: ['server'], env: { KEY: MASK } },
     { command: 'npx', args: ['other'], env: { KEY: MASK } },
   ]) {
-    assert.throws(() => restoreSecrets(changed, stdio), /Environment variable KEY was sent masked, but the command or its arguments changed/);
+    assert.throws(
+      () => restoreSecrets(changed, stdio),
+      /Environment variable KEY was sent masked, but the command or its arguments changed/,
+    );
   }
   assert.throws(() => restoreSecrets({ command: 'npx', env: { NEW: MASK } }, undefined), /NEW was sent masked/);
   // A secret typed anew goes with the new address.
@@ -53,7 +58,7 @@ test('args and url are masked where they hold secrets, and come back whole when 
   assert.throws(() => restoreSecrets({ url: url.replace('mcp.example.com', 'attacker.example') }, http), /The URL was sent masked/);
 });
 
-test("stderr lines: every known secret and anything shaped like a key is masked; ordinary words stay", () => {
+test('stderr lines: every known secret and anything shaped like a key is masked; ordinary words stay', () => {
   const known = ['hunter22', 'ab'];
   const cases: [string, string][] = [
     ['starting with key sk-live-abcdef123456', `starting with key ${MASK}`],

@@ -13,13 +13,17 @@ import { HearthError } from '@/lib/errors';
 export const MASK = '••••••';
 
 /** Names of things that hold secrets, as keys of a query, a flag or a line of output. */
-const SECRET_NAME = '(?:api[-_]?key|access[-_]?key|secret|token|passw(?:or)?d|pwd|auth|credentials?|bearer|session|cookie|private[-_]?key|key)';
+const SECRET_NAME =
+  '(?:api[-_]?key|access[-_]?key|secret|token|passw(?:or)?d|pwd|auth|credentials?|bearer|session|cookie|private[-_]?key|key)';
 
 const PATTERNS: RegExp[] = [
   // user:password@ in a URL
   /(?<=\/\/[^:/@\s]+:)[^@/\s]+(?=@)/g,
   // name=value, name: value, --name value (value up to a separator)
-  new RegExp(`(?<=(?<![A-Za-z])${SECRET_NAME}[A-Za-z0-9_-]*["']?\\s*(?:=|:|\\s)\\s*["']?)(?!${MASK}|(?:Bearer|Basic)\\s)[^\\s&"',;]{4,}`, 'gi'),
+  new RegExp(
+    `(?<=(?<![A-Za-z])${SECRET_NAME}[A-Za-z0-9_-]*["']?\\s*(?:=|:|\\s)\\s*["']?)(?!${MASK}|(?:Bearer|Basic)\\s)[^\\s&"',;]{4,}`,
+    'gi',
+  ),
   // "Bearer abc…", "Basic abc…"
   /(?<=\b(?:Bearer|Basic)\s+)[^\s"',;]+/gi,
   // The shapes of well-known providers' keys.
@@ -101,7 +105,10 @@ export function restoreSecrets<T extends Secretive>(next: T, previous: Secretive
       return previous!.args![i];
     });
   }
-  const sameProgram = previous?.command !== undefined && next.command === previous.command && JSON.stringify(args ?? []) === JSON.stringify(previous.args ?? []);
+  const sameProgram =
+    previous?.command !== undefined &&
+    next.command === previous.command &&
+    JSON.stringify(args ?? []) === JSON.stringify(previous.args ?? []);
   const sameAddress = previous?.url !== undefined && url === previous.url;
   const keep = (m: Record<string, string> | undefined, old: Record<string, string> | undefined, same: boolean, what: string) =>
     m

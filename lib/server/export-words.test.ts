@@ -111,7 +111,9 @@ test('the Markdown export makes inert what people and models wrote: the title, t
       ...view,
       title: `Title ${leak}`,
       systemPrompt: `Be brief. ${leak}`,
-      messages: view.messages.map((m) => (m.role === 'user' ? { ...m, content: `${m.content} ${leak} ![x](https://evil.example/i.png)` } : m)),
+      messages: view.messages.map((m) =>
+        m.role === 'user' ? { ...m, content: `${m.content} ${leak} ![x](https://evil.example/i.png)` } : m,
+      ),
     },
     `Ember ${leak}`,
     'UTC',

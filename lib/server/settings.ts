@@ -25,10 +25,7 @@ export class SettingsService {
 
   constructor(
     config: Config,
-    private readonly store: Pick<
-      Store,
-      'storedSettings' | 'writeSettings' | 'settingProposals' | 'acceptProposals' | 'dismissProposals'
-    >,
+    private readonly store: Pick<Store, 'storedSettings' | 'writeSettings' | 'settingProposals' | 'acceptProposals' | 'dismissProposals'>,
     private readonly onChange: (changed: SettingKey[]) => void = () => undefined,
   ) {
     this.defaults = settingsFromConfig(config);

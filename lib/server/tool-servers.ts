@@ -1,12 +1,6 @@
 import path from 'node:path';
 import { HearthError } from '@/lib/errors';
-import {
-  readMcpConfig,
-  SERVER_NAME,
-  serverConfigOrThrow,
-  writeMcpConfig,
-  type ServerConfig,
-} from '@/lib/mcp/config';
+import { readMcpConfig, SERVER_NAME, serverConfigOrThrow, writeMcpConfig, type ServerConfig } from '@/lib/mcp/config';
 import { McpHub } from '@/lib/mcp/hub';
 import { maskServer, restoreSecrets } from '@/lib/mcp/secrets';
 import type { ToolServersView } from '@/lib/contract/responses';

@@ -2,7 +2,6 @@ import { SETTING_LABELS, type SettingKey } from '@/lib/contract/settings';
 
 export { SETTING_LABELS };
 
-
 /** A path into a settings change as the page labels it: "Fuel", "Server 2 URL". */
 export function settingLabel(path: readonly PropertyKey[]): string | undefined {
   if (path.length === 0) return 'Settings';

@@ -686,7 +686,13 @@ function query({ db: dbPath, sql, maxRows, maxBytes = 65_536, maxCell = 2_000 })
     return { ok: false, error: `the query failed: ${err.message}` };
   }
   db.close();
-  return { ok: true, columns: columns.map((c) => shownCell(c, maxCell).cell), rows, total, cut: { cells: cutCells, bytes: full ? maxBytes : 0 } };
+  return {
+    ok: true,
+    columns: columns.map((c) => shownCell(c, maxCell).cell),
+    rows,
+    total,
+    cut: { cells: cutCells, bytes: full ? maxBytes : 0 },
+  };
 }
 
 process.on('message', async (msg) => {

@@ -214,7 +214,11 @@ describe('queries', () => {
     assert.ok(Buffer.byteLength(JSON.stringify(huge.rows)) <= 65_536, 'at most 64 KB of rows');
     const cell = huge.rows[0][1] as string;
     assert.match(cell, /^[0-9A-F]{2000}… \(cut: 6000000 characters\)$/);
-    assert.deepEqual(huge.rows.map((r) => r[0]), Array.from({ length: huge.rows.length }, (_, i) => i + 1), 'the first rows, in order');
+    assert.deepEqual(
+      huge.rows.map((r) => r[0]),
+      Array.from({ length: huge.rows.length }, (_, i) => i + 1),
+      'the first rows, in order',
+    );
     // A result under the caps is given whole and says nothing was cut.
     assert.deepEqual((await q(db, 'SELECT count(*) FROM data')).cut, { cells: 0, bytes: 0 });
   });
