@@ -135,3 +135,42 @@ test('a large export shows its progress as it is sent, then what was imported', 
   expect(mine).toHaveLength(300);
   for (const id of mine) await page.request.delete(`/api/threads/${id}`);
 });
+
+test('settings a library file carries that decide where conversations go wait in Settings until applied one by one', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  const file = [
+    { type: 'hearth-library', version: 1, exportedAt: 1 },
+    { type: 'setting', key: 'defaultInstructions', value: 'Answer like a pirate.', updatedAt: 1 },
+    { type: 'setting', key: 'searxngUrl', value: 'http://search.example:8888', updatedAt: 1 },
+    { type: 'end', records: 2 },
+  ]
+    .map((r) => JSON.stringify(r))
+    .join('\n');
+  const panel = page.getByTestId('library-panel');
+  await panel.locator('summary').click();
+  await panel
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'from-a-friend.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(file) });
+  await expect(panel.getByTestId('import-result')).toContainText(
+    '2 settings (Instructions for every conversation, SearXNG address (web search)) wait for you in Settings',
+  );
+  try {
+    await page.goto('/settings');
+    const proposals = page.getByTestId('imported-proposals');
+    await expect(proposals.getByTestId('proposal')).toHaveCount(2);
+    const instructions = proposals.locator('[data-testid="proposal"][data-key="defaultInstructions"]');
+    await expect(instructions).toContainText('Answer like a pirate.');
+    await expect(proposals.locator('[data-key="searxngUrl"]')).toContainText('http://search.example:8888');
+    // Nothing is in force yet.
+    await expect(page.locator('#setting-defaultInstructions-input')).toHaveValue('');
+    await instructions.getByRole('button', { name: 'Apply Instructions for every conversation' }).click();
+    await expect(page.locator('#setting-defaultInstructions-input')).toHaveValue('Answer like a pirate.');
+    await proposals.locator('[data-key="searxngUrl"]').getByRole('button', { name: 'Dismiss' }).click();
+    await expect(page.getByTestId('imported-proposals')).toHaveCount(0);
+    const settings = (await (await page.request.get('/api/settings')).json()) as { settings: { searxngUrl: string } };
+    expect(settings.settings.searxngUrl).not.toBe('http://search.example:8888');
+  } finally {
+    expect((await page.request.patch('/api/settings', { data: { defaultInstructions: null } })).status()).toBe(200);
+  }
+});
