@@ -3,7 +3,9 @@ import { test } from 'node:test';
 import { hasErrorCode } from '@/lib/errors';
 import { makeTempDir } from '@/lib/testing/temp-dir';
 import { FileStore } from '@/lib/attachments/file-store';
+import { MAX_LINE_BYTES } from './format';
 import { stageImport } from './import';
+import { LineReader } from './line-reader';
 
 /** The staging step on its own: lines split anywhere across the body's chunks, and the limits. */
 
@@ -78,4 +80,32 @@ test('an id that is not a UUID is refused with its line: ids go into URLs ("../m
       bad,
     );
   }
+});
+
+test('a line longer than 16 MB is refused however it arrives: in one chunk with its line end, across chunks, or last', async () => {
+  const long = Buffer.alloc(MAX_LINE_BYTES + 1, 0x61);
+  const lines = async (chunks: Buffer[]) => {
+    const reader = new LineReader(
+      (async function* () {
+        yield* chunks;
+      })(),
+      1e9,
+    );
+    const out: (number | string | null)[] = [];
+    for (;;) {
+      const l = await reader.line();
+      out.push(l === null || l === 'too-long' ? l : l.length);
+      if (l === null || l === 'too-long') return out;
+    }
+  };
+  const newline = Buffer.from('\nok\n');
+  assert.deepEqual(await lines([Buffer.concat([long, newline])]), ['too-long']);
+  assert.deepEqual(await lines([long.subarray(0, 1000), Buffer.concat([long.subarray(1000), newline])]), ['too-long']);
+  assert.deepEqual(await lines([Buffer.from('x\n'), long]), [1, 'too-long']);
+  const exact = Buffer.alloc(MAX_LINE_BYTES, 0x61);
+  assert.deepEqual(await lines([Buffer.concat([exact, newline])]), [MAX_LINE_BYTES, 2, null], 'exactly 16 MB is a line');
+  await assert.rejects(
+    stage(`${library.split('\n')[0]}\n{"type":"memory","text":"${'a'.repeat(MAX_LINE_BYTES)}"}\n`, 1 << 30),
+    (e: unknown) => hasErrorCode(e, 'bad_request') && /line 2: longer than 16 MB/.test((e as Error).message),
+  );
 });

@@ -36,6 +36,8 @@ export class LineReader {
       const last = this.parts.at(-1);
       const at = last ? last.indexOf(10, this.scanFrom) : -1;
       if (last && at >= 0) {
+        // A line that came whole in one chunk is as long as one that came in many.
+        if (this.partsBytes - last.length + at > MAX_LINE_BYTES) return 'too-long';
         const line = Buffer.concat([...this.parts.slice(0, -1), last.subarray(0, at)]);
         const rest = last.subarray(at + 1);
         this.parts = rest.length ? [rest] : [];

@@ -440,3 +440,117 @@ describe('models', () => {
     pool.close();
   });
 });
+
+describe('exact values of the queue, the placement and the health', () => {
+  test('a turn leaving from the middle of the queue moves only those behind it up, each told its new place', async () => {
+    const pool = new ModelPool([server('http://a', { slots: 1 })]);
+    await pool.enter('run', 't0', () => undefined);
+    const heard = new Map<string, number[]>();
+    const waiting = ['w1', 'w2', 'w3', 'w4'].map((id) => pool.enter(id, `t-${id}`, (p) => heard.set(id, [...(heard.get(id) ?? []), p])));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual([...heard.values()], [[1], [2], [3], [4]]);
+    pool.leave('w2');
+    assert.equal(await waiting[1], null);
+    assert.deepEqual(Object.fromEntries(heard), { w1: [1, 1], w2: [2], w3: [3, 2], w4: [4, 3] });
+    assert.deepEqual(pool.stats, { running: 1, waiting: 3, slots: 1 });
+    pool.leave('run');
+    assert.ok(await waiting[0], 'the head goes first');
+    assert.deepEqual([heard.get('w3')!.at(-1), heard.get('w4')!.at(-1)], [1, 2]);
+  });
+
+  test('a new turn goes to the server with the most free conversation slots; between equals, the first listed', async () => {
+    // /props slots 3, 4 and 2: conversation slots 2, 3 and 1 (the last of two or more is for side calls).
+    const [a, b, c] = [server('http://a', { slots: 3 }), server('http://b', { slots: 4 }), server('http://c', { slots: 2 })];
+    const pool = new ModelPool([a, b, c]);
+    assert.deepEqual(
+      (await pool.ready()).map((s) => [s.url, s.conversationSlots, s.sideSlot]),
+      [
+        ['http://a', 2, true],
+        ['http://b', 3, true],
+        ['http://c', 1, true],
+      ],
+    );
+    assert.equal(pool.stats.slots, 6);
+    const urls: string[] = [];
+    for (let i = 0; i < 6; i++) urls.push((await pool.enter(`t${i}`, `thread${i}`, () => undefined))!.url);
+    // free (2,3,1) → b; (2,2,1) → a (first of equals); (1,2,1) → b; (1,1,1) → a; (0,1,1) → b; (0,0,1) → c.
+    assert.deepEqual(urls, ['http://b', 'http://a', 'http://b', 'http://a', 'http://b', 'http://c']);
+  });
+
+  test('the slots setting (MODEL_SLOTS) wins over what /props says', async () => {
+    const pool = new ModelPool([server('http://a', { slots: 8 })], { slots: 3 });
+    const [s] = await pool.ready();
+    assert.deepEqual([s.conversationSlots, s.sideSlot], [2, true]);
+    assert.equal(pool.stats.slots, 2);
+    const one = new ModelPool([server('http://a', { slots: 8 })], { slots: 1 });
+    assert.deepEqual(
+      (await one.ready()).map((x) => [x.conversationSlots, x.sideSlot]),
+      [[1, false]],
+    );
+  });
+
+  test('a down server is asked again every recheckMs, not before, and takes turns once it answers', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    const a = server('http://a', { slots: 1 });
+    const b = server('http://b', { slots: 1 });
+    b.state.reachable = false;
+    let asked = 0;
+    const health = b.client.health.bind(b.client);
+    b.client.health = () => {
+      asked++;
+      return health();
+    };
+    const pool = new ModelPool([a, b], { recheckMs: 5_000 });
+    await pool.ready();
+    assert.equal(asked, 1, 'the first check');
+    t.mock.timers.tick(4_999);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(asked, 1, 'not before the interval');
+    t.mock.timers.tick(1);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(asked, 2, 'again at 5 s');
+    b.state.reachable = true;
+    t.mock.timers.tick(5_000);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(asked, 3);
+    assert.deepEqual(
+      pool.status.map((s) => [s.url, s.up]),
+      [
+        ['http://a', true],
+        ['http://b', true],
+      ],
+    );
+    t.mock.timers.tick(20_000);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(asked, 3, 'with every server up, nothing is asked in the background');
+  });
+
+  test('combined health: the smallest context of those reachable, the slots of all, the first reachable model; none reachable keeps the status', () => {
+    const base = { reachable: true, up: true, running: 0, conversationSlots: 1, sideSlot: true };
+    const combined = ModelPool.combine([
+      { ...base, url: 'http://a', reachable: false, up: false, slots: 4, contextSize: 2048, error: 'refused' },
+      { ...base, url: 'http://b', id: 'qwen', contextSize: 16384, slots: 2 },
+      { ...base, url: 'http://c', id: 'llama', contextSize: 8192, slots: 3 },
+    ]);
+    assert.deepEqual(combined, {
+      url: 'http://a, http://b, http://c',
+      reachable: true,
+      id: 'qwen',
+      contextSize: 8192,
+      slots: 9,
+      vision: false,
+    });
+    const none = ModelPool.combine([
+      { ...base, url: 'http://a', reachable: false, error: 'loading', answeredStatus: 503 },
+      { ...base, url: 'http://b', reachable: false },
+    ]);
+    assert.deepEqual(none, {
+      url: 'http://a, http://b',
+      reachable: false,
+      slots: 0,
+      vision: false,
+      error: 'http://a: loading; http://b: no answer',
+      answeredStatus: 503,
+    });
+  });
+});
