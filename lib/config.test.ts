@@ -60,3 +60,31 @@ test('LLAMA_API_KEY goes only to the servers the environment names, by origin; n
   }
   assert.equal(apiKeyFor(parseConfig({ LLAMA_URL: 'http://10.0.0.5:8080/v1' }), 'http://10.0.0.5:8080/v1'), undefined, 'no key, none sent');
 });
+
+test('every default docs/configuration.md states is the default Hearth uses, and setting the key changes it', async () => {
+  const fs = await import('node:fs');
+  const table = fs.readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
+  const rows = [...table.matchAll(/^\| `([A-Z_]+)`(?: ⚙)? \| ([^|]+) \|/gm)].map((m) => [m[1], m[2].trim()] as const);
+  assert.ok(rows.length >= 35, `${rows.length} keys in the table`);
+  const defaults = parseConfig({}) as Record<string, unknown>;
+  const shown = (v: unknown) => (Array.isArray(v) ? v.join(',') : v === undefined ? 'unset' : String(v));
+  let checked = 0;
+  for (const [key, stated] of rows) {
+    const literal = /^`([^`]*)`$/.exec(stated)?.[1];
+    if (stated === 'unset') {
+      assert.ok(defaults[key] === undefined || defaults[key] === '', `${key}: documented unset, is ${shown(defaults[key])}`);
+    } else if (literal !== undefined && !literal.includes('DATA_DIR')) {
+      assert.equal(shown(defaults[key]), literal, `${key}: documented default ${literal}`);
+      // A different valid value is taken as given: the key is read, not ignored.
+      const other = /^\d+$/.test(literal)
+        ? String(Number(literal) + 1)
+        : literal === 'true' || literal === 'false'
+          ? String(literal !== 'true')
+          : null;
+      if (other !== null)
+        assert.equal(shown(parseConfig({ [key]: other })[key as keyof ReturnType<typeof parseConfig>]), other, `${key}=${other}`);
+    } else continue;
+    checked++;
+  }
+  assert.ok(checked >= 25, `${checked} documented defaults checked`);
+});
