@@ -48,3 +48,12 @@ test('web search ticked with no SearXNG address is warned about', async ({ page 
   await address.fill('http://127.0.0.1:18888');
   await expect(warning).toHaveCount(0);
 });
+
+test('Settings speaks in words: no wire field names of llama-server on the page', async ({ page }) => {
+  await page.goto('/settings');
+  await expect(page.getByTestId('setting-thinking')).toBeVisible();
+  const text = await page.locator('main').innerText();
+  for (const jargon of ['chat_template_kwargs', 'enable_thinking', 'reasoning_effort', 'id_slot', 'n_ctx', 'json_schema']) {
+    expect(text, jargon).not.toContain(jargon);
+  }
+});

@@ -623,7 +623,7 @@ export function SettingsPage() {
                   <option value="on">on</option>
                   <option value="off">off (faster answers)</option>
                 </select>,
-                'Sent as chat_template_kwargs.enable_thinking, and for off also reasoning_effort "none".',
+                'On or off is asked of the model with every reply; a model that cannot switch thinking ignores it. How it is sent is in the manual (Thinking models).',
               )}
               {field(
                 'thinkingInHistory',
