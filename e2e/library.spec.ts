@@ -171,6 +171,8 @@ test('settings a library file carries that decide where conversations go wait in
     const settings = (await (await page.request.get('/api/settings')).json()) as { settings: { searxngUrl: string } };
     expect(settings.settings.searxngUrl).not.toBe('http://search.example:8888');
   } finally {
+    const left = ((await (await page.request.get('/api/settings')).json()) as { proposals: { key: string }[] }).proposals;
+    if (left.length) await page.request.post('/api/settings/proposals', { data: { dismiss: left.map((p) => p.key) } });
     expect((await page.request.patch('/api/settings', { data: { defaultInstructions: null } })).status()).toBe(200);
   }
 });

@@ -38,7 +38,9 @@ export function ImportedProposals({ view, onView }: { view: SettingsView; onView
     }
   };
   return (
-    <section
+    // A region, not one of the page's sections: it is there only while something waits.
+    <div
+      role="region"
       aria-labelledby="imported-proposals-title"
       data-testid="imported-proposals"
       className="space-y-3 rounded-lg border border-amber-400 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950/40"
@@ -81,6 +83,6 @@ export function ImportedProposals({ view, onView }: { view: SettingsView; onView
           {error}
         </p>
       )}
-    </section>
+    </div>
   );
 }
