@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import JSZip from 'jszip';
+import sharp from 'sharp';
 import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
@@ -9,7 +10,9 @@ import { setRuntime, type Runtime } from '@/lib/server/runtime';
 import { threadView } from '@/lib/server/threads';
 import { derivedId } from '@/lib/library/foreign';
 import { FORGED, forgedRunningTurn } from '@/lib/testing/forged-library';
+import { tinyDocx } from '@/lib/testing/docx';
 import { tinyPdf } from '@/lib/testing/pdf';
+import { xlsxBytes } from '@/lib/testing/sheets';
 import * as attachmentsRoute from './attachments/route';
 import * as exportRoute from './export/route';
 import { base, makeRuntime, newThread, params, req, send } from './harness';
@@ -193,6 +196,67 @@ describe('export and import', () => {
     );
     assert.equal(again.body.alreadyHere.threads, 3);
     assert.deepEqual(dump(target), sourceDump, 'importing twice changed nothing');
+  });
+
+  test('every kind of file travels whole: text, PDF, Word, spreadsheet and image, each original and each extracted text byte for byte', async () => {
+    const source = runtime();
+    const t = await newThread();
+    const sheet = await xlsxBytes([
+      {
+        name: 'March',
+        rows: [
+          ['Item', 'Amount'],
+          ['Tea', 3.5],
+          ['Cake', 4.25],
+        ],
+      },
+    ]);
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
+    const uploads: [string, string | Uint8Array, string][] = [
+      ['notes.txt', 'plain words', 'text/plain'],
+      ['invoice.pdf', tinyPdf('Invoice total 12 EUR'), 'application/pdf'],
+      ['minutes.docx', tinyDocx('Minutes: ship on Friday'), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      ['march.xlsx', sheet, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+      ['red.png', png, 'image/png'],
+    ];
+    const ids = [];
+    for (const [name, bytes, type] of uploads) ids.push(await upload(name, bytes, type));
+    await sendWith(t, 'Here are five files', ids);
+    const rowsOf = (rt: Runtime) =>
+      rt.store.db.$client
+        .prepare('SELECT name, sha256, kind, size, chars, lines, width, height, mime FROM attachments ORDER BY name')
+        .all() as { name: string; sha256: string; kind: FileKind }[];
+    const kept = rowsOf(source);
+    assert.deepEqual(
+      kept.map((r) => [r.name, r.kind]),
+      [
+        ['invoice.pdf', 'pdf'],
+        ['march.xlsx', 'sheet'],
+        ['minutes.docx', 'docx'],
+        ['notes.txt', 'text'],
+        ['red.png', 'image'],
+      ],
+    );
+    const file = await exportText();
+    const target = runtime();
+    const res = await importBody(file);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    // Five originals and the text of the PDF, the Word file and the spreadsheet.
+    assert.equal(res.body.added.files, 8);
+    assert.deepEqual(rowsOf(target), kept, 'every attachment row, its kind, size, counts and dimensions');
+    const dir = (rt: Runtime) => filesDir(rt.config.DATA_DIR);
+    for (const r of kept) {
+      assert.ok(fs.readFileSync(filePath(dir(target), r.sha256)).equals(fs.readFileSync(filePath(dir(source), r.sha256))), r.name);
+      if (r.kind === 'pdf' || r.kind === 'docx' || r.kind === 'sheet') {
+        assert.equal(
+          fs.readFileSync(textPath(dir(target), r), 'utf8'),
+          fs.readFileSync(textPath(dir(source), r), 'utf8'),
+          `${r.name} text`,
+        );
+      }
+    }
   });
 
   test("one thread's JSON export imports too: its messages, tool calls, decisions, set-aside drafts and calculation", async () => {
