@@ -14,6 +14,9 @@ import { tinyDocx } from '@/lib/testing/docx';
 import { tinyPdf } from '@/lib/testing/pdf';
 import { xlsxBytes } from '@/lib/testing/sheets';
 import * as attachmentsRoute from './attachments/route';
+import * as collectionFilesRoute from './collections/[id]/files/route';
+import * as collectionRoute from './collections/[id]/route';
+import * as collectionsRoute from './collections/route';
 import * as exportRoute from './export/route';
 import { base, makeRuntime, newThread, params, req, send } from './harness';
 import * as importRoute from './import/route';
@@ -257,6 +260,44 @@ describe('export and import', () => {
         );
       }
     }
+  });
+
+  test('knowledge collections travel with their files and the threads that chose them, and are indexed again where imported', async () => {
+    const source = runtime();
+    const created = await collectionsRoute.POST(req('POST', '/api/collections', { name: 'Manuals', everyThread: false }));
+    assert.equal(created.status, 201);
+    const collection = (await created.json()).id as string;
+    const form = new FormData();
+    form.set('file', new File(['The heat pump warranty lasts seven years.'], 'heat-pump.md', { type: 'text/markdown' }));
+    const added = await collectionFilesRoute.POST(
+      new Request(`${base}/api/collections/${collection}/files`, { method: 'POST', body: form }),
+      params({ id: collection }),
+    );
+    assert.equal(added.status, 201, await added.clone().text());
+    await source.knowledge.indexer.settled();
+    const t = await newThread();
+    assert.equal(
+      (await threadRoute.PATCH(req('PATCH', `/api/threads/${t}`, { collectionIds: [collection] }), params({ id: t }))).status,
+      200,
+    );
+    const file = await exportText();
+    assert.ok(file.includes('"type":"collection_file"'), 'the file names its collections');
+
+    const target = runtime();
+    const res = await importBody(file);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual([res.body.added.collections, res.body.added.collectionFiles], [1, 1]);
+    await target.knowledge.indexer.settled();
+    const detail = await (await collectionRoute.GET(req('GET', `/api/collections/${collection}`), params({ id: collection }))).json();
+    assert.equal(detail.name, 'Manuals');
+    assert.deepEqual(
+      detail.fileList.map((f: { name: string; status: string }) => [f.name, f.status]),
+      [['heat-pump.md', 'ready']],
+    );
+    assert.ok(detail.chunks > 0, 'cut into passages here');
+    assert.deepEqual(target.store.threadCollectionIds({ threadId: t }), [collection], 'the thread still chose it');
+    const again = await importBody(file);
+    assert.deepEqual([again.body.added.collections, again.body.added.collectionFiles, again.body.alreadyHere.collectionFiles], [0, 0, 1]);
   });
 
   test("one thread's JSON export imports too: its messages, tool calls, decisions, set-aside drafts and calculation", async () => {

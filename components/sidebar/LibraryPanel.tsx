@@ -94,6 +94,7 @@ function describe(s: ImportSummary): string {
     plural(s.added.messages, 'message'),
     plural(s.added.memories, 'fact'),
     plural(s.added.files, 'file'),
+    ...(s.added.collections ? [plural(s.added.collections, 'collection')] : []),
     ...(s.added.settings ? [plural(s.added.settings, 'setting')] : []),
   ].join(', ');
   const here = s.alreadyHere.threads + s.alreadyHere.messages + s.alreadyHere.memories + s.alreadyHere.settings;

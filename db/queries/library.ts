@@ -96,6 +96,18 @@ export type AttachmentRow = {
 export type SettingRow = { key: string; value: string; updated_at: number };
 export type MemoryRow = { id: string; text: string; created_at: number; updated_at: number };
 
+export type CollectionRow = { id: string; name: string; every_thread: number; created_at: number; updated_at: number };
+export type CollectionFileRow = {
+  id: string;
+  collection_id: string;
+  name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  kind: string;
+  created_at: number;
+};
+
 export function libraryQueries(db: Db) {
   const sqlite = db.$client;
   // compiled once: the database keeps each statement (db/client.ts)
@@ -155,6 +167,22 @@ export function libraryQueries(db: Db) {
     looseDecisionRows(): DecisionRow[] {
       return all('SELECT * FROM decision_records WHERE thread_id IS NULL ORDER BY id');
     },
+
+    /** Knowledge collections, their files (as stored, without their index) and the threads that chose them. */
+    collectionRows(): CollectionRow[] {
+      return all('SELECT id, name, every_thread, created_at, updated_at FROM collections ORDER BY created_at, id');
+    },
+    collectionFileRows(): CollectionFileRow[] {
+      return all('SELECT id, collection_id, name, mime, size, sha256, kind, created_at FROM collection_files ORDER BY created_at, id');
+    },
+    threadCollectionRows(): { thread_id: string; collection_id: string }[] {
+      return all('SELECT thread_id, collection_id FROM thread_collections ORDER BY thread_id, collection_id');
+    },
+    importCollection: (row: CollectionRow) => insert('collections', row),
+    /** A collection's file, queued: its passages are cut and embedded again here. */
+    importCollectionFile: (row: CollectionFileRow) => insert('collection_files', { ...row, status: 'queued', chunks: 0, embedded: 0 }),
+    importThreadCollection: (row: { thread_id: string; collection_id: string }) => insert('thread_collections', row),
+    collectionExists: (id: string) => exists('collections', id),
 
     /** A setting from a file, unless this Hearth has set its own. */
     importSetting: (row: SettingRow) => insert('settings', row),

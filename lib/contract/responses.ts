@@ -214,6 +214,8 @@ export type SearchResult = {
 export type ImportCounted =
   | 'settings'
   | 'folders'
+  | 'collections'
+  | 'collectionFiles'
   | 'memories'
   | 'threads'
   | 'messages'

@@ -12,7 +12,15 @@ import { FILE_CHUNK_BYTES, LIBRARY_FORMAT, LIBRARY_VERSION, type LibraryRecord }
 
 export type ExportStore = Pick<
   ReturnType<typeof libraryQueries>,
-  'libraryThreadIds' | 'settingRows' | 'folderRows' | 'memoryRows' | 'threadRows' | 'looseDecisionRows'
+  | 'libraryThreadIds'
+  | 'settingRows'
+  | 'folderRows'
+  | 'memoryRows'
+  | 'threadRows'
+  | 'looseDecisionRows'
+  | 'collectionRows'
+  | 'collectionFileRows'
+  | 'threadCollectionRows'
 >;
 
 /** About this much is handed to the client per pull. */
@@ -48,6 +56,20 @@ function* records(store: ExportStore, files: FileStore, now: number, theme?: str
   for (const f of store.folderRows()) yield counted(asRecord('folder', f));
   for (const m of store.memoryRows()) yield counted(asRecord('memory', m));
   const sent = new Set<string>();
+  /** A file's parts, once however many attachments and collections hold it. */
+  function* fileOnce(sha256: string, kind: FileKind): Generator<LibraryRecord> {
+    if (sent.has(sha256)) return;
+    sent.add(sha256);
+    yield* fileChunks(files, sha256, 'original', kind);
+    // A PDF's, Word file's or spreadsheet's text, as extracted when it was added.
+    if (hasExtractedText(kind)) yield* fileChunks(files, sha256, 'text', kind);
+  }
+  // Collections first: threads name the ones they chose.
+  for (const c of store.collectionRows()) yield counted(asRecord('collection', c, { everyThread: Boolean }));
+  for (const f of store.collectionFileRows()) {
+    yield counted(asRecord('collection_file', f));
+    for (const chunk of fileOnce(f.sha256, f.kind as FileKind)) yield counted(chunk);
+  }
   for (const threadId of store.libraryThreadIds()) {
     const rows = store.threadRows(threadId);
     if (!rows) continue; // deleted while the export ran
@@ -61,14 +83,10 @@ function* records(store: ExportStore, files: FileStore, now: number, theme?: str
     for (const c of rows.toolCalls) yield counted(asRecord('tool_call', c, { ok: Boolean, repeat: Boolean, result: parse }));
     for (const a of rows.attachments) {
       yield counted(asRecord('attachment', a));
-      if (sent.has(a.sha256)) continue;
-      sent.add(a.sha256);
-      const kind = a.kind as FileKind;
-      for (const chunk of fileChunks(files, a.sha256, 'original', kind)) yield counted(chunk);
-      // A PDF's or Word file's text, as extracted when it was attached.
-      if (hasExtractedText(kind)) for (const chunk of fileChunks(files, a.sha256, 'text', kind)) yield counted(chunk);
+      for (const chunk of fileOnce(a.sha256, a.kind as FileKind)) yield counted(chunk);
     }
   }
+  for (const tc of store.threadCollectionRows()) yield counted(asRecord('thread_collection', tc));
   for (const d of store.looseDecisionRows()) yield counted(decisionRecord(d));
   yield { type: 'end', records: count };
 }

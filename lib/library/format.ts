@@ -153,6 +153,22 @@ export const recordSchema = z.discriminatedUnion('type', [
     })
     .strict(),
   z.object({ type: z.literal('folder'), id, name: text(100), createdAt: time }).strict(),
+  /** A knowledge collection, its files (their bytes as file records, indexed again where imported) and the threads that chose it. */
+  z.object({ type: z.literal('collection'), id, name: text(100), everyThread: z.boolean(), createdAt: time, updatedAt: time }).strict(),
+  z
+    .object({
+      type: z.literal('collection_file'),
+      id,
+      collectionId: id,
+      name: text(500),
+      mime: z.string().refine(isMimeType, 'must be a content type such as text/plain'),
+      size: z.number().int().min(0),
+      sha256,
+      kind: z.enum(['text', 'pdf', 'docx', 'image', 'sheet']),
+      createdAt: time,
+    })
+    .strict(),
+  z.object({ type: z.literal('thread_collection'), threadId: id, collectionId: id }).strict(),
   z
     .object({
       type: z.literal('message'),

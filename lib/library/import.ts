@@ -44,6 +44,10 @@ export type ImportStore = Pick<
   | 'importSetting'
   | 'proposeSetting'
   | 'importFolder'
+  | 'importCollection'
+  | 'importCollectionFile'
+  | 'importThreadCollection'
+  | 'collectionExists'
   | 'folderExists'
 > & { transaction<T>(fn: () => T): T };
 
@@ -174,7 +178,7 @@ async function stageLibrary(reader: LineReader, fileStore: FileStore): Promise<S
       const r = parsed.data;
       if (r.type !== 'file') {
         if (open) throw bad(`line ${line}: the file ${open.sha256} ends without its last chunk`);
-        if (r.type === 'attachment') attachments.set(r.sha256, r.kind);
+        if (r.type === 'attachment' || r.type === 'collection_file') attachments.set(r.sha256, r.kind);
         spool.write(line, r);
         continue;
       }
@@ -223,6 +227,8 @@ async function stageLibrary(reader: LineReader, fileStore: FileStore): Promise<S
 const zero = (): Record<Counted, number> => ({
   settings: 0,
   folders: 0,
+  collections: 0,
+  collectionFiles: 0,
   memories: 0,
   threads: 0,
   messages: 0,
@@ -340,6 +346,17 @@ function applyRecord(
       return count('memories', store.importMemory(asRow(r)));
     case 'folder':
       return count('folders', store.importFolder(asRow(r)));
+    case 'collection':
+      return count('collections', store.importCollection(asRow(r, { everyThread: bit })));
+    case 'collection_file':
+      if (!store.collectionExists(r.collectionId))
+        throw bad(`it belongs to collection ${r.collectionId}, which is neither in the file nor in this library`);
+      return count('collectionFiles', store.importCollectionFile(asRow(r)));
+    case 'thread_collection':
+      if (!store.threadExists(r.threadId)) throw bad(`thread ${r.threadId} is neither in the file nor in this library`);
+      if (!store.collectionExists(r.collectionId)) throw bad(`collection ${r.collectionId} is neither in the file nor in this library`);
+      store.importThreadCollection(asRow(r));
+      return;
     case 'thread':
       if (r.folderId && !store.folderExists(r.folderId))
         throw bad(`it is in folder ${r.folderId}, which is neither in the file nor in this library`);

@@ -27,7 +27,7 @@ export function POST(request: Request) {
     request,
     async () => {
       if (!request.body) throw new HearthError('bad_request', 'The request has no body: send the library file.');
-      const { config, store, files, updates, settings } = getRuntime();
+      const { config, store, files, updates, settings, knowledge } = getRuntime();
       const maxBytes = config.HEARTH_MAX_IMPORT_MB * 1024 * 1024;
       if (Number(request.headers.get('content-length') ?? 0) > maxBytes) {
         throw new HearthError('too_large', `The import is larger than ${config.HEARTH_MAX_IMPORT_MB} MB (HEARTH_MAX_IMPORT_MB).`);
@@ -41,6 +41,8 @@ export function POST(request: Request) {
         maxDbBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024,
       });
       if (summary.added.settings > 0) settings.reread();
+      // Imported collections' files are cut and embedded here, as uploaded ones are.
+      if (summary.added.collectionFiles > 0) knowledge.indexer.wake();
       // What the file proposed waits in Settings, except what is already so here.
       const waiting = new Set(settings.proposals().map((p) => p.key));
       summary.proposed = summary.proposed.filter((key) => waiting.has(key));
