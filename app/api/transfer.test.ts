@@ -6,12 +6,14 @@ import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
 import { FileStore, type FileKind } from '@/lib/attachments/file-store';
+import type { ToolServersView } from '@/lib/contract/responses';
 import { setRuntime, type Runtime } from '@/lib/server/runtime';
 import { threadView } from '@/lib/server/threads';
 import { derivedId } from '@/lib/library/foreign';
 import { FORGED, forgedRunningTurn } from '@/lib/testing/forged-library';
 import { tinyDocx } from '@/lib/testing/docx';
 import { tinyPdf } from '@/lib/testing/pdf';
+import { makeTempDir } from '@/lib/testing/temp-dir';
 import { xlsxBytes } from '@/lib/testing/sheets';
 import * as attachmentsRoute from './attachments/route';
 import * as collectionFilesRoute from './collections/[id]/files/route';
@@ -27,6 +29,8 @@ import * as settingsRoute from './settings/route';
 import * as messagesRoute from './threads/[id]/messages/route';
 import * as threadExportRoute from './threads/[id]/export/route';
 import * as threadRoute from './threads/[id]/route';
+import * as toolServerProposalsRoute from './tool-servers/proposals/route';
+import * as toolServersRoute from './tool-servers/route';
 
 const filePath = (dir: string, sha256: string) => new FileStore(dir).pathOf(sha256);
 const filesDir = (dataDir: string) => FileStore.of(dataDir).root;
@@ -964,5 +968,55 @@ describe('a library file is data, never work to resume', () => {
     assert.deepEqual(rt.turns.resumeUnfinished(), { resumed: [], interrupted: [] });
     assert.equal(rt.store.getTurn({ id: FORGED.turn })?.status, 'interrupted');
     assert.equal(rt.store.getMessage({ id: FORGED.answer })?.status, 'interrupted');
+  });
+});
+
+describe('tool servers in the library file', () => {
+  test('they travel with every secret masked, come in only as proposals, and are added one by one (a program only with a password)', async () => {
+    const dataDir = makeTempDir('hearth-mcp-export');
+    fs.writeFileSync(
+      `${dataDir}/mcp.json`,
+      JSON.stringify({
+        mcpServers: {
+          home: { url: 'http://127.0.0.1:9/mcp?key=k-1234567', headers: { Authorization: 'Bearer sk-home-123456789' } },
+          notes: { command: 'hearth-no-such-command', args: ['--token', 'tok-123456'], env: { NOTES_SECRET: 'hunter2hunter2' } },
+        },
+      }),
+    );
+    const source = makeRuntime({ llamaUrl: double.url, dataDir });
+    const file = await exportText();
+    await source.toolServers.close();
+    for (const secret of ['k-1234567', 'sk-home-123456789', 'tok-123456', 'hunter2hunter2']) assert.ok(!file.includes(secret), secret);
+    assert.equal(file.match(/"type":"tool_server"/g)?.length, 2);
+
+    const target = runtime();
+    const res = await importBody(file);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.proposedToolServers, ['home', 'notes']);
+    const listed = async () => (await (await toolServersRoute.GET(req('GET', '/api/tool-servers'))).json()) as ToolServersView;
+    assert.deepEqual((await listed()).servers, [], 'nothing is added by the import');
+    assert.deepEqual(
+      (await listed()).proposals.map((p) => p.name),
+      ['home', 'notes'],
+    );
+    const decide = (action: object) => toolServerProposalsRoute.POST(req('POST', '/api/tool-servers/proposals', action));
+    const refused = await decide({ apply: ['notes'] });
+    assert.equal(refused.status, 403, 'a program is not added from the page without a password');
+    const added = await decide({ apply: ['home'] });
+    assert.equal(added.status, 200, await added.clone().text());
+    const view = (await added.json()) as ToolServersView;
+    assert.deepEqual(
+      view.servers.map((s) => [s.name, s.config.hearth?.disabled]),
+      [['home', true]],
+      'added switched off: its secrets are to be typed in',
+    );
+    assert.deepEqual(
+      view.proposals.map((p) => p.name),
+      ['notes'],
+    );
+    assert.equal((await decide({ dismiss: ['notes'] })).status, 200);
+    assert.deepEqual((await listed()).proposals, []);
+    assert.equal((await decide({ apply: ['notes'] })).status, 404);
+    await target.toolServers.close();
   });
 });

@@ -64,6 +64,14 @@ export function ToolServers() {
       return false;
     }
   };
+  const decide = async (action: { apply?: string[]; dismiss?: string[] }) => {
+    try {
+      setView(await api.decideToolServerProposals(action));
+      setError(null);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
   const change = (s: Server, hearth: Record<string, unknown>) =>
     void save(s.name, JSON.stringify({ ...s.config, hearth: { ...s.config.hearth, ...hearth } }));
 
@@ -79,6 +87,45 @@ export function ToolServers() {
         <p id="tool-servers-error" role="alert" data-testid="tool-servers-error" className="text-xs text-red-700 dark:text-red-300">
           {error}
         </p>
+      )}
+      {view && view.proposals.length > 0 && (
+        <div
+          role="region"
+          aria-label="Tool servers from an imported library file"
+          data-testid="tool-server-proposals"
+          className="space-y-2 rounded-md border border-amber-400 bg-amber-50 p-2 text-sm dark:border-amber-700 dark:bg-amber-950/40"
+        >
+          <p>
+            A library file you imported carried these tool servers. None runs until you add it; one whose secrets were masked in the file is
+            added switched off, for you to type them in.
+          </p>
+          <ul className="space-y-2">
+            {view.proposals.map((p) => (
+              <li key={p.name} data-testid="tool-server-proposal" data-name={p.name}>
+                <div className="font-medium">{p.name}</div>
+                <pre className="max-h-32 overflow-auto whitespace-pre-wrap break-all rounded bg-white/70 p-1 text-xs dark:bg-black/30">
+                  {JSON.stringify(p.config, null, 2)}
+                </pre>
+                <div className="mt-1 flex gap-2">
+                  <button
+                    type="button"
+                    className="rounded border border-stone-400 px-2 py-0.5 text-xs"
+                    onClick={() => void decide({ apply: [p.name] })}
+                  >
+                    Add {p.name}
+                  </button>
+                  <button
+                    type="button"
+                    className="rounded border border-stone-400 px-2 py-0.5 text-xs"
+                    onClick={() => void decide({ dismiss: [p.name] })}
+                  >
+                    Dismiss
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {view?.problems.map((p) => (
         <p key={p.name} className="text-xs text-red-700 dark:text-red-300">

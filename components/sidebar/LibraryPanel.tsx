@@ -102,8 +102,11 @@ function describe(s: ImportSummary): string {
   const proposed = s.proposed.length
     ? ` ${plural(s.proposed.length, 'setting')} (${s.proposed.map((k) => SETTING_LABELS[k]).join(', ')}) wait for you in Settings: apply each one there if you trust this file.`
     : '';
+  const servers = s.proposedToolServers.length
+    ? ` ${plural(s.proposedToolServers.length, 'tool server')} (${s.proposedToolServers.join(', ')}) wait for you in Settings → Tool servers.`
+    : '';
   const skipped = s.skipped.map((k) => ` Not imported: ${k.count} ${k.what} (${k.why}).`).join('');
-  return `Imported${from} ${added}.${here ? ` ${plural(here, 'item')} already here kept as they were.` : ''}${s.theme ? ' The theme came too.' : ''}${proposed}${skipped}`;
+  return `Imported${from} ${added}.${here ? ` ${plural(here, 'item')} already here kept as they were.` : ''}${s.theme ? ' The theme came too.' : ''}${proposed}${servers}${skipped}`;
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;

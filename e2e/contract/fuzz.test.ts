@@ -115,6 +115,7 @@ const routes: [fc.Arbitrary<string>, string[]][] = [
   [fc.constant('/api/settings/check-model'), ['POST']],
   [fc.constant('/api/settings/check-search'), ['POST']],
   [fc.constant('/api/settings/proposals'), ['POST']],
+  [fc.constant('/api/tool-servers/proposals'), ['POST']],
   [fc.constant('/api/remote-image'), ['GET']],
   [fc.constantFrom('/api/auth/login', '/api/auth/logout'), ['POST']],
   [fc.constant('/api/auth/session'), ['GET']],

@@ -141,6 +141,9 @@ export const api = {
     ),
   /** The user's MCP servers with their states and tools (secrets masked). */
   toolServers: () => call<ToolServersView>('/api/tool-servers'),
+  /** Adds or dismisses tool servers an imported file proposed (the owner's confirmation). */
+  decideToolServerProposals: (action: { apply?: string[]; dismiss?: string[] }) =>
+    call<ToolServersView>('/api/tool-servers/proposals', { method: 'POST', body: JSON.stringify(action) }),
   /** Adds or changes a tool server (written back to mcp.json). */
   putToolServer: (name: string, server: Record<string, unknown>) =>
     call<ToolServersView>(`/api/tool-servers/${encodeURIComponent(name)}`, { method: 'PUT', body: JSON.stringify({ server }) }),

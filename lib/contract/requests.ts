@@ -138,6 +138,13 @@ export const serverNameParam = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'is let
 /** A tool server's entry as mcp.json has it (checked in full by lib/mcp/config.ts). */
 export const toolServerBody = z.object({ server: z.record(z.string(), z.unknown()) }).strict();
 
+const proposedNames = z.array(serverNameParam).max(100);
+/** POST /api/tool-servers/proposals: servers an imported file proposed, added or dismissed by name. */
+export const toolServerProposalsAction = z
+  .object({ apply: proposedNames.optional(), dismiss: proposedNames.optional() })
+  .strict()
+  .refine((a) => (a.apply?.length ?? 0) + (a.dismiss?.length ?? 0) > 0, 'name at least one server to add or dismiss');
+
 /** The user's answer to a tool call waiting for them. */
 export const approvalBody = z
   .object({

@@ -128,6 +128,8 @@ export type AttachmentInfo = {
 /** GET /api/tool-servers: the user's MCP servers (lib/server/tool-servers.ts), secrets masked. */
 export type ToolServersView = {
   file: string;
+  /** Servers an imported library file proposed (secrets masked); none runs until the owner adds it. */
+  proposals: { name: string; config: Record<string, unknown> & { command?: string; args?: string[]; url?: string } }[];
   problems: { name: string; error: string }[];
   servers: {
     name: string;
@@ -235,6 +237,8 @@ export type ImportSummary = {
   alreadyHere: Record<ImportCounted, number>;
   /** Settings the file carried that wait for the owner in Settings (a file never changes where Hearth sends data). */
   proposed: ConfirmedSetting[];
+  /** Tool servers the file carried, by name: they wait for the owner in Settings → Tool servers. */
+  proposedToolServers: string[];
   /** What the file held that was not imported, and why (nothing is left out silently). */
   skipped: ImportSkipped[];
   theme?: 'light' | 'dark' | 'system';

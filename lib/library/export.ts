@@ -39,7 +39,13 @@ function asRecord(type: LibraryRecord['type'], row: object, change: Record<strin
   return out as LibraryRecord;
 }
 
-function* records(store: ExportStore, files: FileStore, now: number, theme?: string): Generator<LibraryRecord | Record<string, unknown>> {
+function* records(
+  store: ExportStore,
+  files: FileStore,
+  now: number,
+  theme?: string,
+  toolServers: readonly { name: string; server: unknown }[] = [],
+): Generator<LibraryRecord | Record<string, unknown>> {
   yield { type: LIBRARY_FORMAT, version: LIBRARY_VERSION, exportedAt: now };
   let count = 0;
   const counted = <T>(r: T) => (count++, r);
@@ -54,6 +60,7 @@ function* records(store: ExportStore, files: FileStore, now: number, theme?: str
   }
   if (theme) yield counted({ type: 'setting', key: 'theme', value: theme, updatedAt: now } as LibraryRecord);
   for (const f of store.folderRows()) yield counted(asRecord('folder', f));
+  for (const t of toolServers) yield counted({ type: 'tool_server', name: t.name, server: t.server } as LibraryRecord);
   for (const m of store.memoryRows()) yield counted(asRecord('memory', m));
   const sent = new Set<string>();
   /** A file's parts, once however many attachments and collections hold it. */
@@ -129,13 +136,16 @@ export function exportLibrary({
   files,
   now,
   theme,
+  toolServers,
 }: {
   store: ExportStore;
   files: FileStore;
   now: number;
   theme?: string;
+  /** The tool servers, their secrets masked (ToolServers.forExport). */
+  toolServers?: readonly { name: string; server: unknown }[];
 }): ReadableStream<Uint8Array> {
-  const source = records(store, files, now, theme);
+  const source = records(store, files, now, theme, toolServers);
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>(
     {

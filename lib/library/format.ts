@@ -169,6 +169,17 @@ export const recordSchema = z.discriminatedUnion('type', [
     })
     .strict(),
   z.object({ type: z.literal('thread_collection'), threadId: id, collectionId: id }).strict(),
+  /**
+   * A tool server (its mcp.json entry) with its secrets masked: env and header values, and what
+   * looks like a token in args or url, are written as ••••••. An import only proposes it.
+   */
+  z
+    .object({
+      type: z.literal('tool_server'),
+      name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be a tool server name'),
+      server: jsonValue,
+    })
+    .strict(),
   z
     .object({
       type: z.literal('message'),

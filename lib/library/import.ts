@@ -11,6 +11,7 @@ import { stageForeign } from './stage-foreign';
 import { z } from 'zod';
 import type { ImportCounted, ImportSummary } from '@/lib/contract/responses';
 import { isConfirmedSetting } from '@/lib/contract/settings';
+import { serverSchema, TOOL_SERVER_PROPOSAL } from '@/lib/mcp/config';
 import { SETTING_KEYS, SETTING_SHAPES, type SettingKey } from '@/lib/settings/settings';
 
 /**
@@ -254,7 +255,14 @@ const SKIPPED = {
 
 /** Step 2: applies a staged import in one transaction; all or nothing. */
 export function applyImport(store: ImportStore, staged: StagedImport, files: FileStore, now = Date.now()): ImportSummary {
-  const summary: ImportSummary = { source: staged.source, added: zero(), alreadyHere: zero(), proposed: [], skipped: [] };
+  const summary: ImportSummary = {
+    source: staged.source,
+    added: zero(),
+    alreadyHere: zero(),
+    proposed: [],
+    proposedToolServers: [],
+    skipped: [],
+  };
   const count = (what: Counted, added: boolean) => summary[added ? 'added' : 'alreadyHere'][what]++;
   const skipped = new Map<keyof typeof SKIPPED, number>();
   const skip = (what: keyof typeof SKIPPED) => skipped.set(what, (skipped.get(what) ?? 0) + 1);
@@ -341,6 +349,14 @@ function applyRecord(
       }
       // A setting already made in this Hearth stays as it is, as every row already here does.
       return count('settings', store.importSetting({ key, value: JSON.stringify(parsed.data), updated_at: r.updatedAt }));
+    }
+    case 'tool_server': {
+      // A program to run or an address to call is the owner's to add: the file only proposes it.
+      const server = serverSchema.safeParse(r.server);
+      if (!server.success) throw bad(`the tool server ${r.name}: ${describeIssue(server.error)}`);
+      store.proposeSetting({ key: `${TOOL_SERVER_PROPOSAL}${r.name}`, value: JSON.stringify(server.data), proposed_at: now });
+      if (!summary.proposedToolServers.includes(r.name)) summary.proposedToolServers.push(r.name);
+      return;
     }
     case 'memory':
       return count('memories', store.importMemory(asRow(r)));

@@ -60,6 +60,9 @@ export const serverSchema = z
 
 export type ServerConfig = z.infer<typeof serverSchema>;
 
+/** An imported file's tool server waits as a proposal under this key prefix and its name (lib/server/tool-servers.ts). */
+export const TOOL_SERVER_PROPOSAL = 'tool_server:';
+
 const fileSchema = z.object({ mcpServers: z.record(z.string(), z.unknown()).default({}) }).passthrough();
 
 export type McpFile = { servers: Map<string, ServerConfig>; problems: { name: string; error: string }[]; rest: Record<string, unknown> };

@@ -108,6 +108,7 @@ export function buildRuntime(
   // The user's MCP servers connect in the background; their tools join the set once ready.
   const toolServers = new ToolServers(config.HEARTH_MCP_CONFIG ?? path.join(config.DATA_DIR, 'mcp.json'), {
     log,
+    proposals: store,
   });
   const memory = memoryBook({ store, updates });
   // Settings are read when the indexer asks (the service below exists by then).

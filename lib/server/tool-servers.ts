@@ -1,8 +1,16 @@
 import path from 'node:path';
 import { HearthError } from '@/lib/errors';
-import { readMcpConfig, SERVER_NAME, serverConfigOrThrow, writeMcpConfig, type ServerConfig } from '@/lib/mcp/config';
+import {
+  readMcpConfig,
+  SERVER_NAME,
+  serverConfigOrThrow,
+  serverSchema,
+  TOOL_SERVER_PROPOSAL,
+  writeMcpConfig,
+  type ServerConfig,
+} from '@/lib/mcp/config';
 import { McpHub } from '@/lib/mcp/hub';
-import { maskServer, restoreSecrets } from '@/lib/mcp/secrets';
+import { MASK, maskServer, restoreSecrets } from '@/lib/mcp/secrets';
 import type { ToolServersView } from '@/lib/contract/responses';
 import { approvalOf, mcpToolName, mcpTools } from '@/lib/tools/mcp';
 import type { Tool } from '@/lib/tools/types';
@@ -14,16 +22,24 @@ import type { Tool } from '@/lib/tools/types';
  * ready servers join each turn's tool set. Secrets (env, headers) leave only masked.
  */
 
+/** Where an imported file's proposals wait (the settings' proposals table, under TOOL_SERVER_PROPOSAL). */
+export type ToolServerProposals = {
+  settingProposals(): { key: string; value: unknown; proposedAt: number }[];
+  dismissProposals(keys: string[]): void;
+};
+
 export class ToolServers {
   readonly hub: McpHub;
   private servers = new Map<string, ServerConfig>();
   private rest: Record<string, unknown> = {};
   private problems: { name: string; error: string }[] = [];
+  private readonly proposalStore: ToolServerProposals | undefined;
 
   constructor(
     readonly file: string,
-    options: { log?: (m: string) => void; retryMs?: number } = {},
+    options: { log?: (m: string) => void; retryMs?: number; proposals?: ToolServerProposals } = {},
   ) {
+    this.proposalStore = options.proposals;
     this.hub = new McpHub({ log: options.log, retryMs: options.retryMs });
     const read = readMcpConfig(file);
     this.servers = read.servers;
@@ -48,6 +64,7 @@ export class ToolServers {
     return {
       file: this.file,
       problems: this.problems,
+      proposals: this.proposals().map(({ name, server }) => ({ name, config: maskServer(server) })),
       servers: [...this.servers].map(([name, config]) => {
         const status = statuses.get(name) ?? { name, transport: config.command ? 'stdio' : 'http', state: 'off', log: [], tools: [] };
         return {
@@ -88,6 +105,52 @@ export class ToolServers {
     }
     this.servers = new Map(this.servers).set(name, next);
     this.save();
+  }
+
+  /** The servers as the library file carries them: every secret masked, so none leaves in an export. */
+  forExport(): { name: string; server: ServerConfig }[] {
+    return [...this.servers].map(([name, server]) => ({ name, server: maskServer(server) }));
+  }
+
+  /** Servers imported files proposed that the owner has not added or dismissed, each as its file had it. */
+  private proposals(): { name: string; server: ServerConfig }[] {
+    const out: { name: string; server: ServerConfig }[] = [];
+    for (const p of this.proposalStore?.settingProposals() ?? []) {
+      if (!p.key.startsWith(TOOL_SERVER_PROPOSAL)) continue;
+      const name = p.key.slice(TOOL_SERVER_PROPOSAL.length);
+      const server = serverSchema.safeParse(p.value);
+      if (SERVER_NAME.test(name) && server.success) out.push({ name, server: server.data });
+    }
+    return out;
+  }
+
+  /**
+   * The owner's word on proposed servers: one added is written to mcp.json as the file had it,
+   * switched off while a secret in it is still masked (the owner types the secrets in, then
+   * switches it on); a program to run is added only where `programs` allows, as through put.
+   */
+  decideProposals(
+    { apply = [], dismiss = [] }: { apply?: string[]; dismiss?: string[] },
+    { programs = true }: { programs?: boolean } = {},
+  ) {
+    const open = new Map(this.proposals().map((p) => [p.name, p.server]));
+    const missing = [...apply, ...dismiss].filter((n) => !open.has(n));
+    if (missing.length) throw new HearthError('not_found', `No imported tool server waits under the name ${missing.join(', ')}.`);
+    const program = apply.find((name) => open.get(name)!.command);
+    if (program !== undefined && !programs) {
+      throw new HearthError(
+        'forbidden',
+        `${program} runs a program: while Hearth has no password, such a server is added only in ${this.file} (anyone with an account on this machine could add one here). Set HEARTH_PASSWORD to add it from this page.`,
+      );
+    }
+    for (const name of apply) {
+      const server = open.get(name)!;
+      const masked = JSON.stringify(server).includes(MASK);
+      const next: ServerConfig = masked ? { ...server, hearth: { ...server.hearth, disabled: true } } : server;
+      this.servers = new Map(this.servers).set(name, next);
+    }
+    if (apply.length) this.save();
+    this.proposalStore?.dismissProposals([...apply, ...dismiss].map((n) => `${TOOL_SERVER_PROPOSAL}${n}`));
   }
 
   remove(name: string): boolean {

@@ -11,13 +11,13 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 /** The whole library as one JSON Lines file, streamed (lib/library/format.ts); POST /api/import takes it back. */
 export function GET(request: Request) {
   return handle(request, async () => {
-    const { store, files } = getRuntime();
+    const { store, files, toolServers } = getRuntime();
     const now = Date.now();
     const day = new Date(now).toISOString().slice(0, 10);
     // The browser's theme goes with the library only when one was chosen (else the system's stands).
     const chosen = cookieValue(request.headers.get('cookie'), THEME_COOKIE);
     const theme = (THEMES as readonly string[]).includes(chosen ?? '') ? chosen : undefined;
-    return new Response(exportLibrary({ store, files, now, theme }), {
+    return new Response(exportLibrary({ store, files, now, theme, toolServers: toolServers.forExport() }), {
       headers: {
         'Content-Type': 'application/x-ndjson; charset=utf-8',
         'Content-Disposition': `attachment; filename="hearth-library-${day}.jsonl"`,
