@@ -978,12 +978,17 @@ describe('tool servers in the library file', () => {
       `${dataDir}/mcp.json`,
       JSON.stringify({
         mcpServers: {
-          home: { url: 'http://127.0.0.1:9/mcp?key=k-1234567', headers: { Authorization: 'Bearer sk-home-123456789' } },
+          // Switched off: nothing connects while the test runs, and it travels all the same.
+          home: {
+            url: 'http://127.0.0.1:9/mcp?key=k-1234567',
+            headers: { Authorization: 'Bearer sk-home-123456789' },
+            hearth: { disabled: true },
+          },
           notes: { command: 'hearth-no-such-command', args: ['--token', 'tok-123456'], env: { NOTES_SECRET: 'hunter2hunter2' } },
         },
       }),
     );
-    const source = makeRuntime({ llamaUrl: double.url, dataDir });
+    const source = makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', dataDir });
     const file = await exportText();
     await source.toolServers.close();
     for (const secret of ['k-1234567', 'sk-home-123456789', 'tok-123456', 'hunter2hunter2']) assert.ok(!file.includes(secret), secret);
