@@ -2,6 +2,15 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../client';
 import { settingProposals, settings } from '../schema';
 
+/** One setting stored as JSON, replacing the value it had. */
+function saveSetting(tx: Pick<Db, 'insert'>, key: string, value: unknown, now: number) {
+  const json = JSON.stringify(value);
+  tx.insert(settings)
+    .values({ key, value: json, updatedAt: now })
+    .onConflictDoUpdate({ target: settings.key, set: { value: json, updatedAt: now } })
+    .run();
+}
+
 export function settingQueries(db: Db) {
   return {
     /** Every stored setting, its value parsed (a value that is not JSON is left out: the default stands). */
@@ -22,13 +31,7 @@ export function settingQueries(db: Db) {
       db.transaction((tx) => {
         // deleting by an empty list of keys deletes nothing
         if (reset.length) tx.delete(settings).where(inArray(settings.key, reset)).run();
-        for (const [key, value] of Object.entries(set)) {
-          const json = JSON.stringify(value);
-          tx.insert(settings)
-            .values({ key, value: json, updatedAt: now })
-            .onConflictDoUpdate({ target: settings.key, set: { value: json, updatedAt: now } })
-            .run();
-        }
+        for (const [key, value] of Object.entries(set)) saveSetting(tx, key, value, now);
       });
     },
 
@@ -49,11 +52,7 @@ export function settingQueries(db: Db) {
     acceptProposals({ set, now }: { set: Record<string, unknown>; now: number }) {
       db.transaction((tx) => {
         for (const [key, value] of Object.entries(set)) {
-          const json = JSON.stringify(value);
-          tx.insert(settings)
-            .values({ key, value: json, updatedAt: now })
-            .onConflictDoUpdate({ target: settings.key, set: { value: json, updatedAt: now } })
-            .run();
+          saveSetting(tx, key, value, now);
           tx.delete(settingProposals).where(eq(settingProposals.key, key)).run();
         }
       });
