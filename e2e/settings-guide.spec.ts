@@ -1,6 +1,12 @@
 import { expect, test } from '@playwright/test';
 
-/** Settings for a newcomer: a way to each section, and a warning where a setting cannot work as set. Nothing here is saved. */
+/** Settings for a newcomer: a way to each section, and a warning where a setting cannot work as set. */
+
+// Settings save as they are made: what a test changed is put back to the environment's value.
+test.afterEach(async ({ request }) => {
+  const res = await request.patch('/api/settings', { data: { checksModel: null, searxngUrl: null, disabledTools: null } });
+  expect(res.status()).toBe(200);
+});
 
 test('Settings lists its sections at the top, and a link brings a section into view', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });

@@ -35,11 +35,14 @@ test('settings are saved in Hearth, kept after a reload, and the next reply uses
   await expect(choices).toHaveCount(1);
   expect(await choices.first().getAttribute('value')).toBe('tiny-toy');
 
+  // Each box is saved when focus leaves it: there is no Save button to forget.
+  await expect(page.getByTestId('save-settings')).toHaveCount(0);
   await page.getByLabel('Name', { exact: true }).fill('Ember');
+  await expect(page.getByTestId('settings-bar')).toContainText('1 change not saved');
   await page.getByLabel('Your name').fill('Camille');
-  await expect(page.getByText('2 unsaved changes')).toBeVisible();
-  await page.getByTestId('save-settings').click();
+  await page.getByLabel('Your name').press('Tab');
   await expect(page.getByTestId('settings-status')).toHaveText('Saved. Changes apply from the next reply.');
+  await expect(page.getByTestId('settings-bar')).not.toContainText('not saved');
   await page.reload();
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Ember');
   await expect(page.getByTestId('reset-assistantName')).toBeVisible();
@@ -86,7 +89,7 @@ test('live checks: SearXNG answers a test search; a server that is not there say
   await page.getByLabel('Remove server 2').click();
 
   await page.getByLabel('Timezone', { exact: true }).fill('Mars/Olympus');
-  await page.getByTestId('save-settings').click();
+  await page.getByLabel('Timezone', { exact: true }).press('Enter');
   await expect(page.getByTestId('settings-status')).toContainText('IANA timezone');
   await page.reload();
   await expect(page.getByLabel('Timezone', { exact: true })).toHaveValue('UTC');
@@ -107,7 +110,6 @@ test('Checks: every answer is judged by the model unless "Ask the model about ev
   await expect(every).toBeChecked();
   await expect(page.getByTestId('setting-judgeEveryAnswer')).toContainText('a put-off answer it has not learned to spot can reach you');
   await every.uncheck();
-  await page.getByTestId('save-settings').click();
   await expect(page.getByTestId('settings-status')).toHaveText('Saved. Changes apply from the next reply.');
   await page.reload();
   await expect(page.locator('#setting-judgeEveryAnswer-input')).not.toBeChecked();
@@ -125,7 +127,6 @@ test('Checks: every answer is judged by the model unless "Ask the model about ev
 test('a tool switched off in Settings is not offered: web search off, a current question is answered with a caveat', async ({ page }) => {
   await page.goto('/settings');
   await page.getByTestId('tool-web_search').uncheck();
-  await page.getByTestId('save-settings').click();
   await expect(page.getByTestId('settings-status')).toHaveText('Saved. Changes apply from the next reply.');
   await page.goto('/');
   const chat = new ChatPage(page);
@@ -139,7 +140,7 @@ for (const size of [
   { name: 'desktop', width: 1280, height: 720 },
   { name: 'phone', width: 390, height: 700 },
 ]) {
-  test(`on a ${size.name} the whole form is reachable: its end is never under the Save bar, and only the form scrolls`, async ({
+  test(`on a ${size.name} the whole form is reachable: its end is never under the status bar, and only the form scrolls`, async ({
     page,
   }) => {
     await page.setViewportSize({ width: size.width, height: size.height });
@@ -167,24 +168,30 @@ for (const size of [
   });
 }
 
-test('leaving with unsaved changes asks first; staying keeps them, leaving goes back to the chats', async ({ page }) => {
+test('going back to the chats saves a box still being typed in; a refused value is named before it is left behind', async ({ page }) => {
   await page.goto('/settings');
   await page.locator('#setting-assistantName-input').fill('Ember');
-  await expect(page.getByTestId('settings-bar')).toContainText('1 unsaved change');
+  await expect(page.getByTestId('settings-bar')).toContainText('1 change not saved');
+  await page.getByTestId('back-to-chat').click();
+  await expect(page).toHaveURL(/\/$/);
+  const saved = async () => ((await (await page.request.get('/api/settings')).json()) as { settings: { assistantName: string; turnFuel: number } }).settings;
+  expect((await saved()).assistantName).toBe('Ember');
+
+  await page.goto('/settings');
+  const before = (await saved()).turnFuel;
+  await page.locator('#setting-turnFuel-input').fill('50');
   let asked = '';
   page.once('dialog', (d) => {
     asked = d.message();
     void d.dismiss();
   });
   await page.getByTestId('back-to-chat').click();
-  await expect.poll(() => asked).toBe('1 unsaved change will be lost. Leave without saving?');
+  await expect.poll(() => asked).toBe('1 change not saved, as the line at the bottom says. Leave anyway?');
   await expect(page).toHaveURL(/\/settings$/);
-  await expect(page.locator('#setting-assistantName-input')).toHaveValue('Ember');
+  await expect(page.getByTestId('settings-status')).toHaveText('Fuel: must be at least 100.');
+  await expect(page.locator('#setting-turnFuel-input')).toHaveValue('50');
   page.once('dialog', (d) => void d.accept());
   await page.getByTestId('back-to-chat').click();
   await expect(page).toHaveURL(/\/$/);
-  // Nothing was saved.
-  expect(((await (await page.request.get('/api/settings')).json()) as { settings: { assistantName: string } }).settings.assistantName).toBe(
-    'Hearth',
-  );
+  expect((await saved()).turnFuel).toBe(before);
 });

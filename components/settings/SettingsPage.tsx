@@ -1,10 +1,13 @@
 'use client';
 
 import Link from 'next/link';
-import { cloneElement, isValidElement, useCallback, useEffect, useMemo, useState } from 'react';
+import { useRouter } from 'next/navigation';
+import { cloneElement, isValidElement, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '@/lib/client/api';
-import type { ModelCheck, SettingsView } from '@/lib/contract/responses';
+import type { ModelCheck } from '@/lib/contract/responses';
 import type { Settings } from '@/lib/contract/settings';
+import { unsavedWords } from '@/lib/client/settings-draft';
+import { useSettingsDraft } from './useSettingsDraft';
 import { ChecksModelWarning, offeredModels, sectionId, SettingsContents, WebSearchWarning } from './SettingsGuide';
 import { ImportedProposals } from './ImportedProposals';
 import { ToolServers } from './ToolServers';
@@ -13,7 +16,8 @@ import { ThemePicker } from '@/components/ThemePicker';
 /**
  * Settings, kept in Hearth's database over the environment's defaults: the model servers (each
  * checked live), who the assistant and the user are, the tools, SearXNG (with a test search)
- * and the turn budget. Saved changes apply from the next reply; "Default" puts one back.
+ * and the turn budget. Each change is saved as it is made (useSettingsDraft) and applies from the
+ * next reply; "Default" puts one back.
  */
 
 type Key = keyof Settings;
@@ -102,20 +106,11 @@ function ModelChoices({ id, check }: { id: string; check: ModelCheck | 'checking
 }
 
 export function SettingsPage() {
-  const [view, setView] = useState<SettingsView | null>(null);
-  const [draft, setDraft] = useState<Settings | null>(null);
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
-  const [saving, setSaving] = useState(false);
-  /** The field the last save was refused for, as its path ("turnFuel", "modelServers.0.url"). */
-  const [invalid, setInvalid] = useState<string | null>(null);
+  const router = useRouter();
+  const { view, draft, status, setStatus, saving, invalid, unsaved, unsavedNow, load, set, commit, reset } = useSettingsDraft();
   const [checks, setChecks] = useState<Record<string, ModelCheck | 'checking'>>({});
   const [searchCheck, setSearchCheck] = useState<{ ok: boolean; text: string } | 'checking' | null>(null);
   const [embeddingsCheck, setEmbeddingsCheck] = useState<{ ok: boolean; text: string } | 'checking' | null>(null);
-
-  const load = useCallback((v: SettingsView) => {
-    setView(v);
-    setDraft(structuredClone(v.settings));
-  }, []);
 
   const checkServer = useCallback(async (url: string, model: string) => {
     setChecks((c) => ({ ...c, [url]: 'checking' }));
@@ -127,71 +122,25 @@ export function SettingsPage() {
     }
   }, []);
 
+  // Each saved server is checked once the page has them: the page says which ones answer.
+  const checkedOnLoad = useRef(false);
   useEffect(() => {
-    api
-      .getSettings()
-      .then((v) => {
-        load(v);
-        // Each saved server is checked at once: the page says which ones answer.
-        for (const s of v.settings.modelServers) void checkServer(s.url, s.model);
-      })
-      .catch((err) => setStatus({ ok: false, text: (err as Error).message }));
-  }, [load, checkServer]);
-
-  const changed = useMemo(
-    () => (view && draft ? (Object.keys(draft) as Key[]).filter((k) => JSON.stringify(draft[k]) !== JSON.stringify(view.settings[k])) : []),
-    [view, draft],
-  );
-  const unsaved = changed.length;
-
-  // Leaving with unsaved changes asks first: closing the tab or reloading (the browser's own
-  // question), and going back to the chats (ours).
-  useEffect(() => {
-    if (unsaved === 0) return;
-    const warn = (e: BeforeUnloadEvent) => {
-      e.preventDefault();
-      e.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [unsaved]);
+    if (!view || checkedOnLoad.current) return;
+    checkedOnLoad.current = true;
+    for (const s of view.settings.modelServers) void checkServer(s.url, s.model);
+  }, [view, checkServer]);
 
   if (!view || !draft) {
     return <main className="mx-auto max-w-3xl p-6">{status ? <p role="alert">{status.text}</p> : <p>Loading settings…</p>}</main>;
   }
 
-  const set = <K extends Key>(key: K, value: Settings[K]) => {
-    setDraft({ ...draft, [key]: value });
-    setStatus(null);
-    setInvalid(null);
-  };
-
-  const save = async () => {
-    setSaving(true);
-    try {
-      const patch = Object.fromEntries(changed.map((k) => [k, draft[k]]));
-      load(await api.patchSettings(patch));
-      setStatus({ ok: true, text: 'Saved. Changes apply from the next reply.' });
-    } catch (err) {
-      setStatus({ ok: false, text: (err as Error).message });
-      // The field the server names is marked and focused, so the message and the place agree.
-      const field = (err as { field?: unknown }).field;
-      if (typeof field === 'string') {
-        setInvalid(field);
-        requestAnimationFrame(() => document.getElementById(inputId(field))?.focus());
-      }
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const reset = async (key: Key) => {
-    try {
-      load(await api.patchSettings({ [key]: null }));
-      setStatus({ ok: true, text: 'Back to the default. It applies from the next reply.' });
-    } catch (err) {
-      setStatus({ ok: false, text: (err as Error).message });
-    }
+  // Going back to the chats saves what is pending first; a change the server refused is named before it is left behind.
+  const leave = async (e: React.MouseEvent) => {
+    e.preventDefault();
+    await commit();
+    const left = unsavedNow();
+    if (left && !window.confirm(`${unsavedWords(left)}, as the line at the bottom says. Leave anyway?`)) return;
+    router.push('/');
   };
 
   const marked = (path: string) => (invalid === path ? ({ 'aria-invalid': true, 'aria-describedby': 'settings-status' } as const) : {});
@@ -226,16 +175,22 @@ export function SettingsPage() {
     // The form scrolls in its own region and the Save bar sits below it, never over it: the last
     // setting is reachable, focus moves scroll the form, and nothing shows through the bar.
     <main className="flex h-dvh flex-col">
-      <div data-testid="settings-form" className="min-h-0 flex-1 overflow-y-auto">
+      {/* A box is saved when focus leaves it or on Enter; switches and choices save themselves. */}
+      <div
+        data-testid="settings-form"
+        className="min-h-0 flex-1 overflow-y-auto"
+        onBlur={() => void commit()}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && e.target instanceof HTMLInputElement) void commit();
+        }}
+      >
         <div className="mx-auto max-w-3xl space-y-4 p-4 sm:p-6">
           <header className="flex items-center gap-3">
             <Link
               href="/"
               className="text-sm underline"
               data-testid="back-to-chat"
-              onClick={(e) => {
-                if (unsaved && !window.confirm(`${unsavedWords(unsaved)} will be lost. Leave without saving?`)) e.preventDefault();
-              }}
+              onClick={(e) => void leave(e)}
             >
               ← Chats
             </Link>
@@ -245,9 +200,8 @@ export function SettingsPage() {
           <ImportedProposals
             view={view}
             onView={(v) => {
-              // Applying one changes the settings in force; the unsaved edits in the form stay.
-              setView(v);
-              setDraft({ ...v.settings, ...Object.fromEntries(changed.map((k) => [k, draft[k]])) });
+              // Applying one changes the settings in force; the edits not yet saved stay.
+              load(v, true);
               setStatus({ ok: true, text: 'Done. Applied settings take effect from the next reply.' });
             }}
           />
@@ -309,6 +263,7 @@ export function SettingsPage() {
                           set(
                             'modelServers',
                             draft.modelServers.filter((_, j) => j !== i),
+                            true,
                           )
                         }
                       >
@@ -398,7 +353,7 @@ export function SettingsPage() {
                   id="setting-judgeEveryAnswer-input"
                   type="checkbox"
                   checked={draft.judgeEveryAnswer}
-                  onChange={(e) => set('judgeEveryAnswer', e.target.checked)}
+                  onChange={(e) => set('judgeEveryAnswer', e.target.checked, true)}
                 />
                 Ask the model about every answer
               </label>,
@@ -491,6 +446,7 @@ export function SettingsPage() {
                         e.target.checked
                           ? draft.disabledTools.filter((t) => t !== tool.name)
                           : [...draft.disabledTools, tool.name as Settings['disabledTools'][number]],
+                        true,
                       )
                     }
                     className="mt-1"
@@ -574,7 +530,7 @@ export function SettingsPage() {
                     id="setting-conversationsByMeaning-input"
                     type="checkbox"
                     checked={draft.conversationsByMeaning}
-                    onChange={(e) => set('conversationsByMeaning', e.target.checked)}
+                    onChange={(e) => set('conversationsByMeaning', e.target.checked, true)}
                   />
                   Find past conversations by meaning too
                 </label>,
@@ -617,7 +573,7 @@ export function SettingsPage() {
                   id="setting-thinking-input"
                   className={inputClass}
                   value={draft.thinking}
-                  onChange={(e) => set('thinking', e.target.value as typeof draft.thinking)}
+                  onChange={(e) => set('thinking', e.target.value as typeof draft.thinking, true)}
                 >
                   <option value="default">the model&apos;s default</option>
                   <option value="on">on</option>
@@ -633,7 +589,7 @@ export function SettingsPage() {
                     id="setting-thinkingInHistory-input"
                     type="checkbox"
                     checked={draft.thinkingInHistory}
-                    onChange={(e) => set('thinkingInHistory', e.target.checked)}
+                    onChange={(e) => set('thinkingInHistory', e.target.checked, true)}
                   />
                   Send earlier answers back with their thinking
                 </label>,
@@ -700,16 +656,12 @@ export function SettingsPage() {
         className="shrink-0 border-t border-stone-200 bg-stone-50 p-3 dark:border-stone-800 dark:bg-stone-950"
       >
         <div className="mx-auto flex max-w-3xl items-center gap-3">
-          <button
-            type="button"
-            data-testid="save-settings"
-            disabled={saving || changed.length === 0}
-            onClick={() => void save()}
-            className="rounded-lg bg-amber-700 px-4 py-2 text-white disabled:opacity-40"
-          >
-            Save
-          </button>
-          {changed.length > 0 && !status && <span className="text-sm text-stone-600 dark:text-stone-400">{unsavedWords(unsaved)}</span>}
+          {saving && !status && <span className="text-sm text-stone-600 dark:text-stone-400">Saving…</span>}
+          {!saving && !status && (
+            <span className="text-sm text-stone-600 dark:text-stone-400">
+              {unsaved > 0 ? unsavedWords(unsaved) : 'Changes are saved as you make them: a box when you leave it, a switch as you flip it.'}
+            </span>
+          )}
           {status && (
             <span
               id="settings-status"
@@ -726,4 +678,3 @@ export function SettingsPage() {
   );
 }
 
-const unsavedWords = (n: number) => `${n} unsaved change${n === 1 ? '' : 's'}`;
