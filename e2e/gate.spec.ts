@@ -32,6 +32,12 @@ test('a deferral is set aside and the researched answer replaces it', async ({ p
   const link = answer.getByTestId('answer').locator('a[href^="https://"]').first();
   await expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
   await expect(link).toHaveAttribute('target', '_blank');
+  // The page it linked is a source chip under the answer, named by its title, opening apart as well.
+  const source = answer.getByTestId('sources').getByTestId('source');
+  await expect(source).toHaveCount(1);
+  await expect(source).toHaveAttribute('data-kind', 'page');
+  await expect(source).toHaveAttribute('href', (await link.getAttribute('href'))!);
+  await expect(source).toHaveAttribute('rel', 'noopener noreferrer nofollow');
   await answer.getByTestId('decisions').locator('summary').click();
   // Checks read as sentences with how sure each was, never as raw values; the classifier's say they are its own.
   const judged = answer.locator('[data-testid="decision"][data-step="deferral_classifier"]');

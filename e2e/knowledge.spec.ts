@@ -73,6 +73,12 @@ test('a collection made on the Knowledge page, used in a thread: the answer cite
   const citation = answer.getByTestId('citation');
   await expect(citation).toHaveText('[1]');
   await expect(citation).toHaveAttribute('href', new RegExp(`/knowledge/[^/]+/files/[^?]+\\?from=\\d+&to=\\d+`));
+  // The cited file is the answer's source chip, opening the same passage.
+  const source = chat.lastAnswer().getByTestId('sources').getByTestId('source');
+  await expect(source).toHaveCount(1);
+  await expect(source).toHaveAttribute('data-kind', 'document');
+  await expect(source).toHaveText('lamp.md');
+  await expect(source).toHaveAttribute('href', (await citation.getAttribute('href'))!);
 
   // The citation opens the passage in the viewer, its lines highlighted.
   const [viewer] = await Promise.all([page.context().waitForEvent('page'), citation.click()]);

@@ -11,6 +11,7 @@ import { turnEnding } from '@/lib/client/error-text';
 import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
 import { citationsOf } from '@/lib/client/citations';
+import { Sources } from './Sources';
 
 /** One assistant reply: why-it-was-checked decisions, tool calls, a calculation, set-aside drafts, the answer. */
 
@@ -474,6 +475,7 @@ export function AssistantMessage(p: AssistantProps) {
       {visibleText ? (
         <div data-testid="answer">
           <Markdown text={visibleText} citations={citationsOf(p.toolCalls)} />
+          {!p.streaming && <Sources calls={p.toolCalls} answer={visibleText} />}
           {!p.streaming && p.remembered && p.remembered.length > 0 && (
             <p
               data-testid="remembered"

@@ -7,7 +7,7 @@ import { outsideCode } from '@/lib/markdown/outside-code';
  * as written, and so does anything in code.
  */
 
-export type Citation = { href: string; title: string };
+export type Citation = { href: string; title: string; file: string };
 
 type PassageRef = { n?: unknown; collection_id?: unknown; file_id?: unknown; lines?: unknown; file?: unknown; place?: unknown };
 
@@ -23,6 +23,7 @@ export function citationsOf(calls: { name: string; ok?: boolean; result?: unknow
       if (typeof p.n !== 'number' || typeof p.collection_id !== 'string' || typeof p.file_id !== 'string') continue;
       const [from, to] = [Number(lines[0]) || 1, Number(lines[1]) || Number(lines[0]) || 1];
       out.set(p.n, {
+        file: typeof p.file === 'string' ? p.file : 'passage',
         href: `/knowledge/${encodeURIComponent(p.collection_id)}/files/${encodeURIComponent(p.file_id)}?from=${from}&to=${to}`,
         title: `${typeof p.file === 'string' ? p.file : 'passage'}${typeof p.place === 'string' ? `, ${p.place}` : ''}`,
       });
