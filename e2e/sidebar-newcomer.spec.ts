@@ -86,3 +86,34 @@ test('an open Memory panel leaves the thread list room to read', async ({ page }
     for (const id of made) await page.request.delete(`/api/memories/${id}`);
   }
 });
+
+test('on a desktop the thread list folds away for room to read, stays folded after a reload, and comes back', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  const list = page.getByRole('navigation', { name: 'Threads' });
+  const main = page.locator('main').first();
+  await expect(list).toBeVisible();
+  const narrow = (await main.boundingBox())!.width;
+  await page.getByTestId('hide-sidebar').click();
+  await expect(list).toBeHidden();
+  // The reading area takes the room, and the way back has focus.
+  await expect.poll(async () => (await main.boundingBox())!.width).toBeGreaterThan(narrow + 200);
+  await expect(page.getByTestId('show-sidebar')).toBeFocused();
+  await page.reload();
+  await expect(page.getByTestId('show-sidebar')).toBeVisible();
+  await expect(list).toBeHidden();
+  await page.getByTestId('show-sidebar').click();
+  await expect(list).toBeVisible();
+  await expect(page.getByTestId('hide-sidebar')).toBeFocused();
+  await expect(page.getByTestId('show-sidebar')).toHaveCount(0);
+  await page.reload();
+  await expect(list).toBeVisible();
+});
+
+test('on a phone the fold does not apply: the list is the drawer, opened from the header', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 700 });
+  await page.goto('/');
+  await expect(page.getByTestId('hide-sidebar')).toBeHidden();
+  await page.getByTestId('open-sidebar').click();
+  await expect(page.getByRole('navigation', { name: 'Threads' })).toBeVisible();
+});

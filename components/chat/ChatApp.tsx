@@ -14,6 +14,7 @@ import { Composer, COMPOSER_ID } from './Composer';
 import { useAnnouncement } from './hooks/useAnnouncement';
 import { useDeferredDelete } from './hooks/useDeferredDelete';
 import { useFileDrop } from './hooks/useFileDrop';
+import { useSidebarCollapsed } from './hooks/useSidebarCollapsed';
 import { useHealth } from './hooks/useHealth';
 import { useModels } from './hooks/useModels';
 import { useLibraryUpdates } from './hooks/useLibraryUpdates';
@@ -56,6 +57,7 @@ export function ChatApp({
   /** The page's one line of trouble (a failed upload, a refused send); cleared by the next action. */
   const [notice, setNotice] = useState<string | null>(null);
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const [sidebarCollapsed, setSidebarCollapsed] = useSidebarCollapsed();
   const [searchOpen, setSearchOpen] = useState(false);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   /** An image shown full size. */
@@ -144,6 +146,8 @@ export function ChatApp({
       <Sidebar
         open={sidebarOpen}
         onClose={() => setSidebarOpen(false)}
+        collapsed={sidebarCollapsed}
+        onCollapse={() => setSidebarCollapsed(true)}
         header={
           <button
             type="button"
@@ -239,6 +243,7 @@ export function ChatApp({
           onModel={(m) => void thread.setModel(m)}
           onModelsOpen={() => void models.refresh()}
           onOpenSidebar={() => setSidebarOpen(true)}
+          onShowSidebar={sidebarCollapsed ? () => setSidebarCollapsed(false) : undefined}
           onNewChat={() => void thread.open(null)}
           onSaveInstructions={thread.saveInstructions}
         />

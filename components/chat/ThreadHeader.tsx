@@ -1,6 +1,6 @@
 'use client';
 
-import { Menu, SquarePen } from 'lucide-react';
+import { Menu, PanelLeftOpen, SquarePen } from 'lucide-react';
 import { useRef } from 'react';
 import type { ModelView } from '@/lib/contract/responses';
 import { HEADER_MENU, useMenuDismiss } from './hooks/useMenuDismiss';
@@ -25,6 +25,8 @@ type Props = {
   thinking: ThinkingChoice | null;
   onThinking: (thinking: ThinkingChoice | null) => void;
   onOpenSidebar: () => void;
+  /** On a wide screen with the thread list folded away: how to bring it back. */
+  onShowSidebar?: () => void;
   /** A new chat, from the header on a phone (the sidebar's own button is in the drawer there). */
   onNewChat: () => void;
   onSaveInstructions: (systemPrompt: string) => Promise<boolean>;
@@ -45,6 +47,7 @@ export function ThreadHeader({
   thinking,
   onThinking,
   onOpenSidebar,
+  onShowSidebar,
   onNewChat,
   onSaveInstructions,
 }: Props) {
@@ -64,6 +67,18 @@ export function ThreadHeader({
       >
         <Menu className="h-5 w-5" />
       </button>
+      {onShowSidebar && (
+        <button
+          type="button"
+          data-testid="show-sidebar"
+          aria-label="Show the thread list"
+          title="Show the thread list"
+          className="hidden shrink-0 rounded-md p-1 hover:bg-stone-100 md:inline-flex dark:hover:bg-stone-800"
+          onClick={onShowSidebar}
+        >
+          <PanelLeftOpen className="h-5 w-5" />
+        </button>
+      )}
       <h1 className="min-w-0 truncate font-medium max-md:flex-1" data-testid="thread-title">
         {title || (threadId ? 'New chat' : 'Start a conversation')}
       </h1>

@@ -1,6 +1,6 @@
 'use client';
 
-import { Ellipsis, Pin, SquarePen, X } from 'lucide-react';
+import { Ellipsis, PanelLeftClose, Pin, SquarePen, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { ThreadSummary } from '@/lib/contract/responses';
 import { groupThreads } from '@/lib/client/thread-groups';
@@ -12,6 +12,9 @@ type Props = Omit<FolderListProps, 'onArchive'> & {
   /** On narrow screens the sidebar is an overlay, shown when open. */
   open?: boolean;
   onClose?: () => void;
+  /** On a wide screen the list can be folded away; folded, it is not shown there. */
+  collapsed?: boolean;
+  onCollapse?: () => void;
   header?: React.ReactNode;
   footer?: React.ReactNode;
   currentId: string | null;
@@ -229,13 +232,25 @@ export function Sidebar(p: Props) {
   return (
     <nav
       aria-label="Threads"
-      className={`${p.open ? 'fixed inset-y-0 left-0 z-30 flex shadow-xl' : 'hidden'} h-full w-72 shrink-0 flex-col border-r border-stone-200 bg-stone-100 p-2 md:static md:z-auto md:flex md:w-64 md:bg-stone-100/60 md:shadow-none dark:border-stone-800 dark:bg-stone-900 md:dark:bg-stone-900/60`}
+      className={`${p.open ? 'fixed inset-y-0 left-0 z-30 flex shadow-xl' : 'hidden'} h-full w-72 shrink-0 flex-col border-r border-stone-200 bg-stone-100 p-2 md:static md:z-auto ${p.collapsed ? 'md:hidden' : 'md:flex'} md:w-64 md:bg-stone-100/60 md:shadow-none dark:border-stone-800 dark:bg-stone-900 md:dark:bg-stone-900/60`}
     >
       <div className="mb-2 flex items-center justify-between px-1">
         <span className="font-semibold tracking-tight">Hearth</span>
         {p.open && (
           <button type="button" aria-label="Close the thread list" className="md:hidden" onClick={p.onClose}>
             <X className="h-5 w-5" />
+          </button>
+        )}
+        {p.onCollapse && (
+          <button
+            type="button"
+            data-testid="hide-sidebar"
+            aria-label="Hide the thread list"
+            title="Hide the thread list"
+            className="ml-auto mr-1 hidden rounded-md p-1 hover:bg-white md:inline-flex dark:hover:bg-stone-800"
+            onClick={p.onCollapse}
+          >
+            <PanelLeftClose className="h-4 w-4" />
           </button>
         )}
         <button
