@@ -85,6 +85,8 @@ export const messages = sqliteTable(
     contextBlock: text('context_block'),
     /** For an answer: the model that wrote it, as the server named it (null: not known, or written before models were kept). */
     model: text('model'),
+    /** For an answer: the user's thumbs, 1 up or -1 down (null: not rated); counted beside the model's scorecard. */
+    rating: integer('rating'),
     createdAt: integer('created_at').notNull(),
     /** This row's entry in the search index (set by triggers). */
     searchRowid: integer('search_rowid'),

@@ -263,6 +263,7 @@ export function ChatApp({
             regenerate: (id, model) => void thread.regenerate(id, model),
             models: (models.models ?? []).map((m) => m.id),
             deleteMessage: thread.deleteMessage,
+            rateAnswer: thread.rateAnswer,
             editQuestion: (id, text) => {
               setEditing(null);
               void thread.editQuestion(id, text);

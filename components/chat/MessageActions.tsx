@@ -1,6 +1,7 @@
 'use client';
 
-import { Pencil, RotateCcw } from 'lucide-react';
+import { Pencil, RotateCcw, ThumbsDown, ThumbsUp } from 'lucide-react';
+import type { Rating } from '@/lib/contract/responses';
 import { useEffect, useRef, useState } from 'react';
 
 /**
@@ -52,6 +53,29 @@ export function VersionSwitcher({
   );
 }
 
+/** Thumbs on an answer: a press puts them on, a second press takes them back; counted beside the model in the picker. */
+function Thumbs({ rating, onRate }: { rating: Rating | null; onRate: (rating: Rating | null) => void }) {
+  const thumb = (which: Rating, Icon: typeof ThumbsUp, label: string) => (
+    <button
+      type="button"
+      data-testid={`rate-${which}`}
+      aria-label={label}
+      aria-pressed={rating === which}
+      title={rating === which ? `${label} (press again to take it back)` : label}
+      onClick={() => onRate(rating === which ? null : which)}
+      className={`${actionClass} ${rating === which ? 'text-amber-800 dark:text-amber-300' : ''}`}
+    >
+      <Icon className="h-3.5 w-3.5" fill={rating === which ? 'currentColor' : 'none'} />
+    </button>
+  );
+  return (
+    <span role="group" aria-label="Rate this answer" className="inline-flex">
+      {thumb('up', ThumbsUp, 'Good answer')}
+      {thumb('down', ThumbsDown, 'Bad answer')}
+    </span>
+  );
+}
+
 const actionClass =
   'rounded px-1.5 py-0.5 text-xs text-stone-600 hover:bg-stone-100 disabled:opacity-40 dark:text-stone-400 dark:hover:bg-stone-800';
 
@@ -64,6 +88,8 @@ export function MessageActions({
   onRegenerate,
   models = [],
   onEdit,
+  rating,
+  onRate,
   onDelete,
 }: {
   role: 'user' | 'assistant';
@@ -78,6 +104,9 @@ export function MessageActions({
   /** The models "Regenerate with…" offers (none or one: it is not shown). */
   models?: string[];
   onEdit?: () => void;
+  /** A finished answer's thumbs (null: none yet); undefined: not offered (a question, an answer cut off). */
+  rating?: Rating | null;
+  onRate?: (rating: Rating | null) => void;
   onDelete: () => void;
 }) {
   const [confirming, setConfirming] = useState(false);
@@ -88,6 +117,7 @@ export function MessageActions({
   return (
     <div data-testid="message-actions" className={`flex flex-wrap items-center gap-1 ${role === 'user' ? 'justify-end' : ''}`}>
       {branch && <VersionSwitcher branch={branch} onChoose={onChoose} disabled={busy} />}
+      {rating !== undefined && onRate && <Thumbs rating={rating} onRate={onRate} />}
       {onRegenerate && (
         <button
           type="button"

@@ -2,7 +2,7 @@
 
 import { FileText } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import type { AttachmentInfo, MessageView } from '@/lib/contract/responses';
+import type { AttachmentInfo, MessageView, Rating } from '@/lib/contract/responses';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
 import { AssistantMessage } from './AssistantMessage';
 import { messageAnchor } from './hooks/useThread';
@@ -17,6 +17,8 @@ export type MessageListActions = {
   /** The models a new answer may be asked of ("Regenerate with…"). */
   models: string[];
   deleteMessage: (messageId: string) => void;
+  /** Thumbs up or down on an answer (null takes them back). */
+  rateAnswer: (messageId: string, rating: Rating | null) => void;
   editQuestion: (messageId: string, content: string) => void;
   /** The question being edited in place (null: none). */
   setEditing: (messageId: string | null) => void;
@@ -137,6 +139,8 @@ function StoredAnswer({ m, busy, actions }: { m: MessageView; busy: boolean; act
         onChoose={actions.chooseVersion}
         onRegenerate={(model) => actions.regenerate(m.id, model)}
         models={actions.models}
+        rating={m.status === 'complete' ? (m.rating ?? null) : undefined}
+        onRate={(rating) => actions.rateAnswer(m.id, rating)}
         onDelete={() => actions.deleteMessage(m.id)}
       />
     </>

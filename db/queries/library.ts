@@ -38,6 +38,7 @@ export type MessageRow = {
   error_code: string | null;
   context_block: string | null;
   model?: string | null;
+  rating?: number | null;
   created_at: number;
 };
 /** stats: the figures by name (stored more compactly; see turns.ts), or null. */
@@ -146,7 +147,7 @@ export function libraryQueries(db: Db) {
       return {
         thread,
         messages: all<MessageRow>(
-          'SELECT id, thread_id, turn_id, parent_id, role, content, status, error_code, context_block, model, created_at FROM messages WHERE thread_id = ? ORDER BY created_at, role, id',
+          'SELECT id, thread_id, turn_id, parent_id, role, content, status, error_code, context_block, model, rating, created_at FROM messages WHERE thread_id = ? ORDER BY created_at, role, id',
           threadId,
         ),
         decisions: all<DecisionRow>('SELECT * FROM decision_records WHERE thread_id = ? ORDER BY id', threadId),

@@ -52,6 +52,31 @@ export function messageQueries(db: Db) {
       db.update(messages).set({ model }).where(eq(messages.id, id)).run();
     },
 
+    /** The user's thumbs on an answer of this thread (null takes them back); false when the thread has no such answer. */
+    setRating({ threadId, id, rating }: { threadId: string; id: string; rating: 1 | -1 | null }): boolean {
+      const done = db
+        .update(messages)
+        .set({ rating })
+        .where(and(eq(messages.id, id), eq(messages.threadId, threadId), eq(messages.role, 'assistant')))
+        .run();
+      return done.changes === 1;
+    },
+
+    /** Thumbs up and down by the model that wrote the answers (answers of no known model are not counted). */
+    ratingsByModel(): Map<string, { up: number; down: number }> {
+      const rows = db
+        .select({
+          model: messages.model,
+          up: sql<number>`sum(${messages.rating} = 1)`,
+          down: sql<number>`sum(${messages.rating} = -1)`,
+        })
+        .from(messages)
+        .where(and(sql`${messages.rating} is not null`, sql`${messages.model} is not null`))
+        .groupBy(messages.model)
+        .all();
+      return new Map(rows.map((r) => [r.model!, { up: Number(r.up), down: Number(r.down) }]));
+    },
+
     setContextBlock({ id, contextBlock }: { id: string; contextBlock: string | null }) {
       db.update(messages).set({ contextBlock }).where(eq(messages.id, id)).run();
     },

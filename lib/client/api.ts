@@ -11,6 +11,7 @@ import type {
   MemoryFact,
   ModelCheck,
   ModelsReport,
+  Rating,
   SearchFilters,
   SearchResult,
   SettingsView,
@@ -95,6 +96,11 @@ export const api = {
   /** Deletes a message and what follows it; answers with the thread as now shown. */
   deleteMessage: (threadId: string, messageId: string) =>
     call<ThreadView>(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}`, { method: 'DELETE' }),
+  rateAnswer: (threadId: string, messageId: string, rating: Rating | null) =>
+    call<ThreadView>(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}/rating`, {
+      method: 'PUT',
+      body: JSON.stringify({ rating }),
+    }),
   cancel: (threadId: string, turnId: string) =>
     call<unknown>(`/api/threads/${encodeURIComponent(threadId)}/turns/${encodeURIComponent(turnId)}/cancel`, { method: 'POST' }),
   listMemories: () => call<{ memories: MemoryFact[] }>('/api/memories'),

@@ -17,6 +17,9 @@ export const listThreadsQuery = z.object({
   archived: z.enum(['true', 'false']).optional(),
 });
 
+/** PUT /api/threads/:id/messages/:messageId/rating: thumbs up or down on an answer, null to take them back. */
+export const rateAnswerBody = z.object({ rating: z.enum(['up', 'down']).nullable() }).strict();
+
 /** POST /api/folders, PATCH /api/folders/:id. */
 export const folderBody = z.object({ name: z.string().trim().min(1, 'give the folder a name').max(100) }).strict();
 

@@ -34,6 +34,8 @@ export type ModelView = {
   scorecard?: ModelScorecard;
   /** Its gate judges as last measured (`npm run eval -- --gate`), when a report is kept. */
   gate?: GateScorecard;
+  /** The thumbs its answers got here (absent when none were rated). */
+  ratings?: { up: number; down: number };
 };
 /** How well a model judges drafts as the gate's verdict (lib/eval/gate-eval.ts), over every language measured. */
 export type GateScorecard = {
@@ -97,7 +99,11 @@ export type MessageView = {
   stats?: TurnStats | null;
   /** For an answer: the model that wrote it (null: not known). */
   model?: string | null;
+  /** For an answer: the user's thumbs (null: not rated). */
+  rating?: Rating | null;
 };
+/** Thumbs on an answer, as the page and PUT …/messages/:id/rating say them. */
+export type Rating = 'up' | 'down';
 /** A call's thinking as a stored thread shows it (lib/contract/turn-state.ts ThinkingBlock, finished). */
 export type ThinkingView = Omit<ThinkingBlock, 'done'>;
 export type ThreadView = ThreadSummary & {

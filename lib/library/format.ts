@@ -195,6 +195,8 @@ export const recordSchema = z.discriminatedUnion('type', [
       contextBlock: text(1_000_000).nullable(),
       /** The model that wrote an answer (files written before models were kept have none). */
       model: text(500).nullable().optional(),
+      /** The user's thumbs on an answer: 1 up, -1 down (files written before thumbs have none). */
+      rating: z.union([z.literal(1), z.literal(-1)]).nullable().optional(),
       createdAt: time,
     })
     .strict(),

@@ -16,18 +16,20 @@ const serversModels = ({ config, settings }: Pick<Runtime, 'config' | 'settings'
 /**
  * Every model the model servers of the settings in force offer (GET /api/models, the thread
  * picker's list), each with its eval scorecard and its gate judges' measurement when a report on
- * this machine has them.
+ * this machine has them, and the thumbs its answers got here.
  */
-export async function availableModels(runtime: Pick<Runtime, 'config' | 'settings'>): Promise<ModelsReport> {
+export async function availableModels(runtime: Pick<Runtime, 'config' | 'settings' | 'store'>): Promise<ModelsReport> {
   const report = await serversModels(runtime);
   const cards = readScorecards(runtime.config.HEARTH_EVAL_DIR);
   const gates = readGateScorecards(runtime.config.HEARTH_EVAL_DIR);
+  const ratings = runtime.store.ratingsByModel();
   return {
     ...report,
     models: report.models.map((m) => ({
       ...m,
       ...(cards.has(m.id) ? { scorecard: cards.get(m.id)! } : {}),
       ...(gates.has(m.id) ? { gate: gates.get(m.id)! } : {}),
+      ...(ratings.has(m.id) ? { ratings: ratings.get(m.id)! } : {}),
     })),
   };
 }

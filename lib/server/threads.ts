@@ -10,7 +10,7 @@ import type { Runtime } from './runtime';
 import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
 import { endedWordless, MessageTree } from '@/lib/threads/tree';
 import type { TurnEvent } from '@/lib/contract/events';
-import type { MessageView, ThreadExport, ThreadSummary } from '@/lib/contract/responses';
+import type { MessageView, Rating, ThreadExport, ThreadSummary } from '@/lib/contract/responses';
 import { outsideCode } from '@/lib/markdown/outside-code';
 import { checksInWords, exportTime, toolInWords } from './export-words';
 
@@ -132,6 +132,16 @@ export function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: 
  * (`branch`: the ids of it and its siblings, when there is more than one). `allBranches` adds
  * the messages of every other branch (`otherMessages`), for the JSON export.
  */
+/** Stored thumbs (1, -1) as the page says them. */
+export const ratingOf = (stored: number | null): Rating | null => (stored === 1 ? 'up' : stored === -1 ? 'down' : null);
+
+/** Puts the user's thumbs on an answer of the thread, or takes them back (null). */
+export function rateAnswer(store: Store, threadId: string, messageId: string, rating: Rating | null): void {
+  requireThread(store, threadId);
+  const stored = rating === 'up' ? 1 : rating === 'down' ? -1 : null;
+  if (!store.setRating({ threadId, id: messageId, rating: stored })) throw new HearthError('not_found', 'There is no such answer in this thread.');
+}
+
 export function threadView(
   store: Store,
   turns: TurnRegistry,
@@ -233,7 +243,7 @@ export function threadView(
       ...(m.role === 'assistant' && m.turnId && extras.get(m.turnId)?.remembered ? { remembered: extras.get(m.turnId)!.remembered } : {}),
       thinking: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.thinking ?? []) : [],
       stats: m.role === 'assistant' && m.turnId ? ((stats.get(m.turnId) as TurnStats | undefined) ?? null) : null,
-      ...(m.role === 'assistant' ? { model: m.model ?? null } : {}),
+      ...(m.role === 'assistant' ? { model: m.model ?? null, rating: ratingOf(m.rating) } : {}),
     };
   };
   return {

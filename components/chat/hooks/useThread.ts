@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError, regenerateAnswer, sendMessage } from '@/lib/client/api';
-import type { AttachmentInfo, ThreadView } from '@/lib/contract/responses';
+import type { AttachmentInfo, Rating, ThreadView } from '@/lib/contract/responses';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
 import { useTurnStream } from './useTurnStream';
 
@@ -218,6 +218,15 @@ export function useThread({
       .catch((e) => onError((e as Error).message));
   };
 
+  const rateAnswer = (messageId: string, rating: Rating | null) => {
+    const threadId = currentId;
+    if (!threadId) return;
+    void api
+      .rateAnswer(threadId, messageId, rating)
+      .then(showIfCurrent(threadId))
+      .catch((e) => onError((e as Error).message));
+  };
+
   const saveInstructions = async (systemPrompt: string) => {
     const threadId = currentId;
     if (!threadId) return false;
@@ -279,6 +288,7 @@ export function useThread({
     regenerate,
     chooseVersion,
     deleteMessage,
+    rateAnswer,
     saveInstructions,
     setThinking,
     setModel,
