@@ -9,7 +9,8 @@ import fs from 'node:fs';
 
 const mutate = (process.env.MUTATE ?? 'lib/engine,lib/decide,lib/tools,lib/context,lib/turns,db/queries')
   .split(',')
-  .map((p) => (p.endsWith('.ts') ? p : `${p}/**/*.ts`));
+  // A file, a file's lines in Stryker's own form (lib/library/import.ts:134-227), or a folder.
+  .map((p) => (/\.ts(:\d+-\d+)?$/.test(p) ? p : `${p}/**/*.ts`));
 
 // The checker type-checks the mutated code and what it imports, not what depends on it: each
 // check re-checks every dependent of the mutated file in the program, and db/queries or
@@ -18,7 +19,8 @@ const mutate = (process.env.MUTATE ?? 'lib/engine,lib/decide,lib/tools,lib/conte
 // JavaScript, where the tests judge it like any other. Written per run, beside tsconfig.json
 // (reports/ is not copied into Stryker's sandbox); git ignores it.
 const checkedConfig = 'tsconfig.mutation.run.json';
-fs.writeFileSync(checkedConfig, `${JSON.stringify({ extends: './tsconfig.mutation.json', include: mutate }, null, 2)}\n`);
+const checkedFiles = mutate.map((p) => p.replace(/:\d+-\d+$/, ''));
+fs.writeFileSync(checkedConfig, `${JSON.stringify({ extends: './tsconfig.mutation.json', include: checkedFiles }, null, 2)}\n`);
 
 // MUTATION_TESTS narrows the tests a run may use (comma-separated globs). Fewer tests can only
 // catch fewer mutants, so a narrowed run's score is a lower bound of the whole suite's; it makes a
