@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { hasErrorCode } from '@/lib/errors';
 import { makeTempDir } from '@/lib/testing/temp-dir';
@@ -108,4 +111,76 @@ test('a line longer than 16 MB is refused however it arrives: in one chunk with 
     stage(`${library.split('\n')[0]}\n{"type":"memory","text":"${'a'.repeat(MAX_LINE_BYTES)}"}\n`, 1 << 30),
     (e: unknown) => hasErrorCode(e, 'bad_request') && /line 2: longer than 16 MB/.test((e as Error).message),
   );
+});
+
+test('blank and whitespace-only lines are skipped, each still counted for the lines named', async () => {
+  const [header, ...rest] = library.split('\n');
+  const spaced = [header, '', '  \t', ...rest.slice(0, 2), ' ', ...rest.slice(2)].join('\n');
+  const staged = await stage(spaced, 5);
+  const records = [...staged.records()];
+  staged.discard();
+  assert.deepEqual(
+    records.map((r) => [r.line, r.record.type]),
+    [
+      [4, 'memory'],
+      [5, 'thread'],
+      [7, 'message'],
+    ],
+  );
+});
+
+test('a line that is not a record is named as a record, and a long unknown type is cut to 40 characters', async () => {
+  const [header, , ...rest] = library.split('\n');
+  for (const [line, named] of [
+    ['null', '(record)'],
+    ['42', '(record)'],
+    ['[]', '(record)'],
+    [JSON.stringify({ type: 'x'.repeat(60) }), `(${'x'.repeat(40)})`],
+  ] as const) {
+    await assert.rejects(
+      stage([header, line, ...rest].join('\n'), 64),
+      (e: unknown) => hasErrorCode(e, 'bad_request') && (e as Error).message.includes(`: line 2 ${named}: `),
+      line,
+    );
+  }
+});
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const [k1, f1] = ['00000000-0000-4000-8000-0000000000d1', '00000000-0000-4000-8000-0000000000e1'];
+const knowledgeFile = (text: string, after: object[] = []) =>
+  [
+    { type: 'hearth-library', version: 1, exportedAt: 1 },
+    { type: 'collection', id: k1, name: 'Manuals', everyThread: false, createdAt: 1, updatedAt: 1 },
+    { type: 'collection_file', id: f1, collectionId: k1, name: 'pump.txt', mime: 'text/plain', size: text.length, sha256: sha(text), kind: 'text', createdAt: 1 },
+    { type: 'file', sha256: sha(text), part: 'original', chunk: 0, last: false, data: Buffer.from(text.slice(0, 4)).toString('base64') },
+    ...after,
+  ]
+    .map((r) => JSON.stringify(r))
+    .join('\n');
+
+test("a collection's file is taken like an attachment's: its bytes follow the record that names them", async () => {
+  const text = 'The warranty lasts five years.';
+  const body = knowledgeFile(text, [
+    { type: 'file', sha256: sha(text), part: 'original', chunk: 1, last: true, data: Buffer.from(text.slice(4)).toString('base64') },
+    { type: 'end', records: 4 },
+  ]);
+  const staged = await stage(body, 64);
+  assert.deepEqual(
+    staged.files.map((f) => [f.sha256, f.part]),
+    [[sha(text), 'original']],
+  );
+  assert.equal(fs.readFileSync(staged.files[0].tmp, 'utf8'), text);
+  staged.discard();
+});
+
+test('a file refused halfway through its chunks leaves no temporary file behind', async () => {
+  const dir = makeTempDir('hearth-import');
+  const files = new FileStore(dir);
+  const body = knowledgeFile('The warranty lasts five years.', [{ type: 'memory', id: m1 }]);
+  await assert.rejects(
+    stageImport(chunks(body, 64), { files, maxBytes: 1e9, knownAttachment: () => undefined }),
+    (e: unknown) => hasErrorCode(e, 'bad_request'),
+  );
+  const tmp = path.join(dir, 'tmp');
+  assert.deepEqual(fs.existsSync(tmp) ? fs.readdirSync(tmp) : [], []);
 });
