@@ -1,3 +1,4 @@
+import type { Sampling } from '../lib/contract/sampling';
 import { blob, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 // relative, not '@/': drizzle-kit reads this file without the project's paths
 import { collectionFileStatuses, fileKinds, messageStatuses, turnStatuses } from '../lib/contract/statuses';
@@ -27,6 +28,8 @@ export const threads = sqliteTable(
     thinking: text('thinking', { enum: ['default', 'on', 'off'] }),
     /** Tools switched off in this thread only, by the name the model sees. */
     disabledTools: text('disabled_tools', { mode: 'json' }).$type<string[]>(),
+    /** Sampling for its replies (lib/contract/sampling.ts); null: each server's defaults. */
+    sampling: text('sampling', { mode: 'json' }).$type<Sampling>(),
     pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
     /**
      * The branch shown: the last message of the path the page shows and the next message

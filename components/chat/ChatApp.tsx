@@ -246,6 +246,8 @@ export function ChatApp({
           onShowSidebar={sidebarCollapsed ? () => setSidebarCollapsed(false) : undefined}
           onNewChat={() => void thread.open(null)}
           onSaveInstructions={thread.saveInstructions}
+          sampling={thread.view?.sampling ?? null}
+          onSampling={thread.setSampling}
         />
         <MessageList
           messages={messages}

@@ -8,6 +8,8 @@ import { InstructionsEditor } from './InstructionsEditor';
 import { ModelPicker } from './ModelPicker';
 import { ThreadKnowledge } from './ThreadKnowledge';
 import { ThreadTools } from './ThreadTools';
+import { ThreadSampling } from './ThreadSampling';
+import type { Sampling } from '@/lib/contract/sampling';
 
 type Props = {
   threadId: string | null;
@@ -30,6 +32,9 @@ type Props = {
   /** A new chat, from the header on a phone (the sidebar's own button is in the drawer there). */
   onNewChat: () => void;
   onSaveInstructions: (systemPrompt: string) => Promise<boolean>;
+  /** The thread's sampling (null: the servers' defaults) and how to change it. */
+  sampling?: Sampling | null;
+  onSampling: (sampling: Sampling | null) => Promise<boolean>;
 };
 
 type ThinkingChoice = 'default' | 'on' | 'off';
@@ -50,6 +55,8 @@ export function ThreadHeader({
   onShowSidebar,
   onNewChat,
   onSaveInstructions,
+  sampling,
+  onSampling,
 }: Props) {
   const header = useRef<HTMLElement>(null);
   useMenuDismiss(header);
@@ -123,6 +130,9 @@ export function ThreadHeader({
           well, since siblings sharing a key are not all removed when it changes (a second Tools menu). */}
         {threadId && <ThreadKnowledge key={`knowledge-${threadId}`} threadId={threadId} />}
         {threadId && <ThreadTools key={`tools-${threadId}`} threadId={threadId} />}
+        {threadId && systemPrompt !== undefined && (
+          <ThreadSampling key={`sampling-${threadId}`} sampling={sampling ?? null} onSave={onSampling} />
+        )}
         {threadId && systemPrompt !== undefined && (
           <InstructionsEditor key={`instructions-${threadId}`} value={systemPrompt} onSave={onSaveInstructions} />
         )}

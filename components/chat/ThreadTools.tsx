@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { api } from '@/lib/client/api';
 import { HEADER_MENU } from './hooks/useMenuDismiss';
+import { toolLabel } from '@/lib/words/tools';
 
 type ThreadTool = { name: string; source: string; description: string; enabled: boolean };
 
@@ -49,7 +50,7 @@ export function ThreadTools({ threadId }: { threadId: string }) {
                   checked={t.enabled}
                   onChange={(e) => void toggle(t.name, e.target.checked)}
                 />
-                <code>{t.name}</code>
+                <span>{toolLabel(t.name)}</span>
                 {t.source !== 'Hearth' && <span className="text-stone-500">({t.source})</span>}
               </label>
             </li>

@@ -11,6 +11,7 @@ import { useSettingsDraft } from './useSettingsDraft';
 import { ChecksModelWarning, offeredModels, sectionId, SettingsContents, WebSearchWarning } from './SettingsGuide';
 import { ImportedProposals } from './ImportedProposals';
 import { ToolServers } from './ToolServers';
+import { toolLabel } from '@/lib/words/tools';
 import { ThemePicker } from '@/components/ThemePicker';
 
 /**
@@ -452,7 +453,7 @@ export function SettingsPage() {
                     className="mt-1"
                   />
                   <span>
-                    <span className="font-mono">{tool.name}</span> <span className="text-stone-600 dark:text-stone-400">{tool.what}</span>
+                    <span className="font-medium">{toolLabel(tool.name)}</span> <span className="text-stone-600 dark:text-stone-400">{tool.what}</span>
                   </span>
                 </label>
               ))}

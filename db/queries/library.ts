@@ -20,6 +20,7 @@ export type ThreadRow = {
   thinking?: string | null;
   /** JSON text of a list of tool names, as stored. */
   disabled_tools?: string | null;
+  sampling?: string | null;
   model?: string | null;
   folder_id?: string | null;
   archived?: number;
@@ -139,7 +140,7 @@ export function libraryQueries(db: Db) {
     /** Everything stored for one thread, read in one go (so it is consistent with itself). */
     threadRows(threadId: string) {
       const thread = all<ThreadRow>(
-        'SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, thinking, disabled_tools, model, folder_id, archived, created_at, updated_at FROM threads WHERE id = ?',
+        'SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, thinking, disabled_tools, model, sampling, folder_id, archived, created_at, updated_at FROM threads WHERE id = ?',
         threadId,
       )[0];
       if (!thread) return undefined;

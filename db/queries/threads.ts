@@ -1,3 +1,4 @@
+import type { Sampling } from '@/lib/contract/sampling';
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { attachments, messages, threads, type Thread } from '../schema';
@@ -107,6 +108,8 @@ export function threadQueries(db: Db) {
         disabledTools?: string[] | null;
         /** The model its turns ask for; null: the default. */
         model?: string | null;
+        /** Sampling for its replies; null: each server's defaults. */
+        sampling?: Sampling | null;
       };
     }): Thread | undefined {
       return db

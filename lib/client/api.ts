@@ -1,4 +1,5 @@
 import type { ProposalsAction, Settings } from '@/lib/contract/settings';
+import type { Sampling } from '@/lib/contract/sampling';
 import type {
   AttachmentInfo,
   CollectionDetail,
@@ -90,6 +91,8 @@ export const api = {
       model?: string | null;
       /** The knowledge collections its turns search. */
       collectionIds?: string[];
+      /** Sampling for its replies; null: each server's defaults. */
+      sampling?: Sampling | null;
     },
   ) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
   deleteThread: (id: string) => call<void>(`/api/threads/${encodeURIComponent(id)}`, { method: 'DELETE' }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isHttpUrl } from './checks';
+import { samplingSchema } from './sampling';
 
 /** Request shapes of the HTTP API, validated at the edge. */
 
@@ -67,11 +68,13 @@ export const patchThreadBody = z
     model: modelId.nullable().optional(),
     /** The knowledge collections its turns search (besides those for every thread); an empty list: none. */
     collectionIds: z.array(z.string().uuid('is not a collection id')).max(100).optional(),
+    /** Sampling for its replies (temperature, topP, topK, minP); null or {}: each server's defaults. */
+    sampling: samplingSchema.nullable().optional(),
   })
   .strict()
   .refine(
     (b) => Object.keys(b).length > 0,
-    'give at least one of title, pinned, systemPrompt, branch, thinking, disabledTools, folderId, archived, model, collectionIds',
+    'give at least one of title, pinned, systemPrompt, branch, thinking, disabledTools, folderId, archived, model, collectionIds, sampling',
   );
 
 /** POST /api/threads/:id/messages/:messageId/regenerate: optionally another model for this one answer. */

@@ -1,3 +1,4 @@
+import type { Sampling } from './sampling';
 import type { DecisionRecord } from './decisions';
 import type { TurnEvent, TurnStats } from './events';
 import type { SetAsideDraft, ThinkingBlock } from './turn-state';
@@ -112,6 +113,8 @@ export type ThreadView = ThreadSummary & {
   thinking?: 'default' | 'on' | 'off' | null;
   /** The model its turns ask for; null: the default (Settings). */
   model?: string | null;
+  /** Sampling for its replies; null: each server's defaults. */
+  sampling?: Sampling | null;
   /** The knowledge collections it chose (those for every thread are searched besides). */
   collectionIds?: string[];
   /** The last message of the branch shown. */

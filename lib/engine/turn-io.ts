@@ -17,6 +17,8 @@ export type TurnIODeps = {
   budget: TurnBudget;
   /** Thinking asked of the conversation's calls (the thread's choice, or the Settings page's). */
   thinking?: ThinkingMode;
+  /** The thread's sampling as llama-server's fields (temperature, top_p, top_k, min_p): for the conversation's calls only. */
+  sampling?: Record<string, number>;
   /** Waits for the user's answer to a call that asks first (the registry's; none: every such call is denied). */
   awaitApproval?: (request: { callId: string; server: string; tool: string }, signal: AbortSignal) => Promise<ApprovalAnswer>;
 };
@@ -96,8 +98,10 @@ export class TurnIO {
         this.emit({ type: 'delta', text });
       };
       const mode = this.deps.thinking ?? 'default';
-      // The request's own fields win (a retry turns thinking off).
-      const extra = mode === 'default' ? request.extra : mergeFields(thinkingFields(mode), request.extra);
+      // The request's own fields win (a retry turns thinking off, a planned query asks for temperature 0).
+      const own = request.temperature !== undefined ? { temperature: request.temperature } : {};
+      const chosen = { ...(mode === 'default' ? {} : thinkingFields(mode)), ...this.deps.sampling, ...own };
+      const extra = Object.keys(chosen).length ? mergeFields(chosen, request.extra) : request.extra;
       const result = await this.model.chat(
         { ...request, lane: 'conversation', ...(extra ? { extra } : {}) },
         {

@@ -81,6 +81,8 @@ export type EngineDeps = {
   parallelSideCalls?: boolean;
   /** Thinking asked of the conversation's calls; side calls never think (lib/llm/pool.ts). */
   thinking?: ThinkingMode;
+  /** The thread's sampling, as llama-server's fields (temperature, top_p…), for the calls that write its reply. */
+  sampling?: Record<string, number>;
   /** The model sees images (the server has a projector): images tools give back are sent as image parts. */
   vision?: boolean;
   /** The tables attached on the question's branch, newest first: a question for a figure from one is answered by a planned query. */

@@ -80,7 +80,7 @@ function* records(
   for (const threadId of store.libraryThreadIds()) {
     const rows = store.threadRows(threadId);
     if (!rows) continue; // deleted while the export ran
-    yield counted(asRecord('thread', rows.thread, { pinned: Boolean, archived: Boolean, disabledTools: parse }));
+    yield counted(asRecord('thread', rows.thread, { pinned: Boolean, archived: Boolean, disabledTools: parse, sampling: parse }));
     for (const m of rows.messages) yield counted(asRecord('message', m));
     // Decisions before turns: a finished turn's log refers to them by number.
     for (const d of rows.decisions) yield counted(decisionRecord(d));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { samplingSchema } from '@/lib/contract/sampling';
 import { issueInWords, issuePath } from '@/lib/zod-issue';
 import { isMimeType } from '@/lib/attachments/mime';
 
@@ -145,6 +146,8 @@ export const recordSchema = z.discriminatedUnion('type', [
       disabledTools: z.array(text(100)).max(500).nullable().optional(),
       /** The model its turns ask for (files written before models were kept have none). */
       model: text(500).nullable().optional(),
+      /** Sampling for its replies (files written before sampling have none). */
+      sampling: samplingSchema.nullable().optional(),
       /** Its folder and whether it is archived (files written before folders have neither). */
       folderId: id.nullable().optional(),
       archived: z.boolean().optional(),

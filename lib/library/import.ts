@@ -1,3 +1,4 @@
+import { normalSampling, type Sampling } from '@/lib/contract/sampling';
 import { createHash } from 'node:crypto';
 import { nestsDeeperThan, tooDeep } from '@/lib/json-depth';
 import fs from 'node:fs';
@@ -301,6 +302,7 @@ export function applyImport(store: ImportStore, staged: StagedImport, files: Fil
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const bit = (v: unknown) => (v ? 1 : 0);
 const json = (v: unknown) => JSON.stringify(v ?? null);
+const jsonOrNull = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 /** A file record as a row to store: its fields in snake_case, some values changed on the way (the reverse of export's asRecord). */
 function asRow<T>(record: LibraryRecord, change: Record<string, (value: unknown) => unknown> = {}): T {
@@ -379,7 +381,7 @@ function applyRecord(
       return count(
         'threads',
         store.importThread(
-          asRow(r, { pinned: bit, archived: bit, disabledTools: (v) => (v === null || v === undefined ? null : JSON.stringify(v)) }),
+          asRow(r, { pinned: bit, archived: bit, disabledTools: jsonOrNull, sampling: (v) => jsonOrNull(normalSampling(v as Sampling | null)) }),
         ),
       );
     case 'message': {

@@ -12,6 +12,7 @@ import { endedWordless, MessageTree } from '@/lib/threads/tree';
 import type { TurnEvent } from '@/lib/contract/events';
 import type { MessageView, Rating, ThreadExport, ThreadSummary } from '@/lib/contract/responses';
 import { outsideCode } from '@/lib/markdown/outside-code';
+import { normalSampling } from '@/lib/contract/sampling';
 import { checksInWords, exportTime, toolInWords } from './export-words';
 
 /** Read models of the HTTP API: a thread with its messages, tool calls and decisions. */
@@ -251,6 +252,7 @@ export function threadView(
     systemPrompt: thread.systemPrompt,
     thinking: thread.thinking ?? null,
     model: thread.model ?? null,
+    sampling: normalSampling(thread.sampling),
     collectionIds: store.threadCollectionIds({ threadId: thread.id }),
     currentLeafId: shown.at(-1)?.id ?? null,
     messages: shown.map(show),

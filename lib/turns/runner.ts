@@ -141,7 +141,7 @@ export class TurnRunner {
   private async runEngine(live: LiveTurn, ids: RunIds, lease: Lease): Promise<TurnOutcome> {
     const { store } = this;
     const { events, approvals, now } = this.parts;
-    const { context, question, earlierAnswers, thinking, tools, tables, underAnswer } = await assembleContext({
+    const { context, question, earlierAnswers, thinking, sampling, tools, tables, underAnswer } = await assembleContext({
       store,
       threadId: live.threadId,
       turnId: live.turnId,
@@ -164,6 +164,7 @@ export class TurnRunner {
         parallelSideCalls: lease.parallelSideCalls,
         vision: lease.vision,
         thinking,
+        sampling,
         awaitApproval: (request, signal) => approvals.wait(live.threadId, request, signal),
         tools: tools.registry,
         toolDeps: tools.deps(live.threadId),

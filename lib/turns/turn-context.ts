@@ -1,3 +1,4 @@
+import { samplingFields, type Sampling } from '@/lib/contract/sampling';
 import { ContextRuntime, Slot } from '@/lib/context/layers';
 import { historyLayer, identityLayer, imageTokens, memoryLayer, type AttachedFile, type HistoryMessage } from '@/lib/context/standard';
 import type { DecisionRecord } from '@/lib/contract/decisions';
@@ -31,6 +32,8 @@ export type ContextStore = {
         disabledTools?: string[] | null;
         /** The model the thread asks for; null: the default. */
         model?: string | null;
+        /** Sampling for its replies; null: each server's defaults. */
+        sampling?: Sampling | null;
       }
     | undefined;
   /** A thread's messages, every branch, oldest first. */
@@ -113,6 +116,8 @@ export type TurnContext = {
   earlierAnswers: string[];
   /** Thinking asked of this turn's conversation calls: the thread's choice, else the Settings page's. */
   thinking: ThinkingMode;
+  /** The thread's sampling as llama-server's fields, for its reply calls (empty: the server's defaults). */
+  sampling: Record<string, number>;
   /** The tools of this thread's turn (those it switched off left out). */
   tools: ToolSet;
   /** The memory facts the model was given this turn (standing and recalled). */
@@ -230,6 +235,7 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
     question,
     earlierAnswers,
     thinking: thread.thinking ?? request.thinking?.mode ?? 'default',
+    sampling: samplingFields(thread.sampling),
     tools,
     tables,
     // what the model was told of the user this turn: the answer says which of it it drew on

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError, regenerateAnswer, sendMessage } from '@/lib/client/api';
 import type { AttachmentInfo, Rating, ThreadView } from '@/lib/contract/responses';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
+import type { Sampling } from '@/lib/contract/sampling';
 import { useTurnStream } from './useTurnStream';
 
 /** A thread's own address (app/t/[id]; '/' for a new chat): the page's URL and the sidebar's links. */
@@ -250,6 +251,19 @@ export function useThread({
     }
   };
 
+  /** Sampling for the thread's replies (null: each server's defaults); false when it was refused (the notice says why). */
+  const setSampling = async (sampling: Sampling | null) => {
+    const threadId = currentId;
+    if (!threadId) return false;
+    try {
+      showIfCurrent(threadId)(await api.patchThread(threadId, { sampling }));
+      return true;
+    } catch (err) {
+      onError((err as Error).message);
+      return false;
+    }
+  };
+
   /** The model this thread's turns ask for (null: the default); for a new chat, the one its thread will have. */
   const setModel = async (model: string | null) => {
     const threadId = currentId;
@@ -291,6 +305,7 @@ export function useThread({
     rateAnswer,
     saveInstructions,
     setThinking,
+    setSampling,
     setModel,
     /** The model the thread shown asks for (null: the default). */
     model: currentId ? (view?.model ?? null) : pendingModel,

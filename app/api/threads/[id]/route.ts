@@ -1,5 +1,6 @@
 import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
 import { idParam, patchThreadBody } from '@/lib/contract/requests';
+import { normalSampling } from '@/lib/contract/sampling';
 import { requireModel } from '@/lib/server/models';
 import { getRuntime } from '@/lib/server/runtime';
 import { deleteThread, fileThread, requireThread, showBranch, threadView, useCollections } from '@/lib/server/threads';
@@ -21,7 +22,7 @@ export function GET(request: Request, { params }: Params) {
 export function PATCH(request: Request, { params }: Params) {
   return handle(request, async () => {
     const id = parseId(idParam, (await params).id);
-    const { branch, folderId, archived, collectionIds, ...patch } = await readJson(request, patchThreadBody);
+    const { branch, folderId, archived, collectionIds, sampling, ...patch } = await readJson(request, patchThreadBody);
     const runtime = getRuntime();
     const { store, turns } = runtime;
     requireThread(store, id);
@@ -29,6 +30,7 @@ export function PATCH(request: Request, { params }: Params) {
     if (branch) showBranch(store, turns, id, branch);
     if (folderId !== undefined || archived !== undefined) fileThread(store, id, { folderId, archived });
     if (collectionIds) useCollections(store, id, collectionIds);
+    if (sampling !== undefined) store.updateThread({ id, patch: { sampling: normalSampling(sampling) } });
     if (Object.keys(patch).length > 0) store.updateThread({ id, patch });
     return json(threadView(store, turns, id));
   });
