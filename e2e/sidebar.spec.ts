@@ -138,3 +138,63 @@ test('a thread is dragged into a folder, moved out from its ⋯ menu, dropped on
     if (folderId) await page.request.delete(`/api/folders/${folderId}`);
   }
 });
+
+test('threads selected together are moved to a folder, archived and brought back, and deleted, each once', async ({ page, request }) => {
+  const stamp = Date.now();
+  const make = async (title: string) => ((await (await request.post('/api/threads', { data: { title } })).json()) as { id: string }).id;
+  const ids = [await make(`Bulk A ${stamp}`), await make(`Bulk B ${stamp}`), await make(`Bulk C ${stamp}`)];
+  const folderId = ((await (await request.post('/api/folders', { data: { name: `Bulk ${stamp}` } })).json()) as { id: string }).id;
+  const chat = new ChatPage(page);
+  try {
+    await chat.open();
+    const row = (i: number) => chat.thread(ids[i]);
+    await page.getByTestId('select-threads').click();
+    const bar = page.getByTestId('bulk-bar');
+    await expect(bar.getByTestId('bulk-count')).toHaveText('0 selected');
+    await expect(bar.getByTestId('bulk-archive')).toBeDisabled();
+    // While selecting, a row is a checkbox: clicking it selects, it does not open the thread.
+    await row(0).click();
+    await row(1).getByTestId('select-thread').check();
+    await expect(bar.getByTestId('bulk-count')).toHaveText('2 selected');
+    await expect(page).toHaveURL(/\/$/);
+
+    await bar.getByTestId('bulk-move').selectOption(folderId);
+    await expect(bar).toHaveCount(0);
+    const folder = page.locator(`[data-testid="view-folder"][data-folder-id="${folderId}"]`);
+    await expect(folder).toHaveText(`Bulk ${stamp} (2)`);
+
+    // In the folder: both archived at once.
+    await folder.click();
+    await expect(chat.threads).toHaveCount(2);
+    await page.getByTestId('select-threads').click();
+    await page.getByTestId('bulk-all').click();
+    await expect(page.getByTestId('bulk-count')).toHaveText('2 selected');
+    await page.getByTestId('bulk-archive').click();
+    await expect(chat.threads).toHaveCount(0);
+
+    // In the archive: brought back.
+    await page.getByTestId('view-archive').click();
+    await expect(row(0)).toBeVisible();
+    await page.getByTestId('select-threads').click();
+    await row(0).getByTestId('select-thread').check();
+    await row(1).getByTestId('select-thread').check();
+    await page.getByTestId('bulk-archive').click();
+    await expect(row(0)).toHaveCount(0);
+
+    // Deleted together, asked once more; the third, not selected, stays.
+    await page.getByTestId('view-all').click();
+    await page.getByTestId('select-threads').click();
+    await row(0).getByTestId('select-thread').check();
+    await row(1).getByTestId('select-thread').check();
+    await page.getByTestId('bulk-delete').click();
+    await expect(page.getByTestId('bulk-bar')).toContainText('Delete 2 threads? This cannot be undone.');
+    await page.getByTestId('bulk-confirm-delete').click();
+    await expect(row(0)).toHaveCount(0);
+    await expect(row(1)).toHaveCount(0);
+    await expect(row(2)).toBeVisible();
+    expect((await request.get(`/api/threads/${ids[0]}`)).status()).toBe(404);
+  } finally {
+    for (const id of ids) await request.delete(`/api/threads/${id}`);
+    await request.delete(`/api/folders/${folderId}`);
+  }
+});

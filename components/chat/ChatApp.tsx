@@ -220,6 +220,13 @@ export function ChatApp({
           removal.remove(id, threads.threads.find((t) => t.id === id)?.title || 'New chat');
           if (thread.currentRef.current === id) void thread.open(null);
         }}
+        onBulk={async (ids, action) => {
+          if (action.kind === 'delete' && thread.currentRef.current && ids.includes(thread.currentRef.current)) void thread.open(null);
+          await api
+            .bulkThreads(ids, action)
+            .then(() => threads.refresh())
+            .catch((e) => setNotice((e as Error).message));
+        }}
       />
       <main className="relative flex min-w-0 flex-1 flex-col" data-testid="thread-pane" {...drop.handlers}>
         {drop.dragging && (

@@ -1,11 +1,13 @@
 'use client';
 
-import { Ellipsis, PanelLeftClose, Pin, SquarePen, X } from 'lucide-react';
+import { ListChecks, PanelLeftClose, SquarePen, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { ThreadSummary } from '@/lib/contract/responses';
 import { groupThreads } from '@/lib/client/thread-groups';
-import { threadPath } from '@/components/chat/hooks/useThread';
-import { FolderList, startThreadDrag, type FolderListProps } from './FolderList';
+import type { BulkThreadsBody } from '@/lib/contract/requests';
+import { BulkBar } from './BulkBar';
+import { FolderList, type FolderListProps } from './FolderList';
+import { ThreadRow } from './ThreadRow';
 
 type Props = Omit<FolderListProps, 'onArchive'> & {
   threads: ThreadSummary[];
@@ -26,9 +28,9 @@ type Props = Omit<FolderListProps, 'onArchive'> & {
   /** More threads than shown: called when the end of the list scrolls into view. */
   onMore?: () => void;
   onArchive: (id: string, archived: boolean) => void;
+  /** One action on the selected threads. */
+  onBulk: (ids: string[], action: BulkThreadsBody['action']) => Promise<void>;
 };
-
-const MENU_ITEM = 'rounded px-2 py-1 text-left hover:bg-stone-100 dark:hover:bg-stone-800';
 
 /** At the end of the list: asks for the next page when it comes into view (or on a click, without scrolling). */
 function MoreThreads({ onMore }: { onMore: () => void }) {
@@ -53,163 +55,6 @@ function MoreThreads({ onMore }: { onMore: () => void }) {
   );
 }
 
-function ThreadRow({
-  t,
-  current,
-  ...p
-}: { t: ThreadSummary; current: boolean } & Pick<
-  Props,
-  'folders' | 'onSelect' | 'onRename' | 'onDelete' | 'onPin' | 'onMove' | 'onArchive'
->) {
-  const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [title, setTitle] = useState(t.title);
-  const [menuOpen, setMenuOpen] = useState(false);
-  const row = useRef<HTMLLIElement | null>(null);
-  /** A menu choice: done, the menu closes. */
-  const act = (fn: () => void) => () => {
-    setMenuOpen(false);
-    fn();
-  };
-  // The menu closes on a click elsewhere and on Escape, as menus do.
-  useEffect(() => {
-    if (!menuOpen) return;
-    const outside = (e: MouseEvent) => {
-      if (!row.current?.contains(e.target as Node)) setMenuOpen(false);
-    };
-    const escape = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setMenuOpen(false);
-    };
-    document.addEventListener('mousedown', outside);
-    document.addEventListener('keydown', escape);
-    return () => {
-      document.removeEventListener('mousedown', outside);
-      document.removeEventListener('keydown', escape);
-    };
-  }, [menuOpen]);
-  const save = () => {
-    setEditing(false);
-    const clean = title.trim();
-    if (clean && clean !== t.title) p.onRename(t.id, clean);
-    else setTitle(t.title);
-  };
-  return (
-    <li
-      ref={row}
-      data-testid="thread-item"
-      data-thread-id={t.id}
-      className={`group rounded-md px-2 py-1.5 text-sm ${current ? 'bg-stone-200 dark:bg-stone-800' : 'hover:bg-stone-100 dark:hover:bg-stone-900'}`}
-    >
-      {editing ? (
-        <input
-          autoFocus
-          aria-label="Thread title"
-          data-testid="rename-input"
-          className="w-full rounded border border-stone-300 bg-white px-1 dark:bg-stone-900"
-          value={title}
-          maxLength={200}
-          onChange={(e) => setTitle(e.target.value)}
-          onBlur={save}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') save();
-            if (e.key === 'Escape') {
-              setTitle(t.title);
-              setEditing(false);
-            }
-          }}
-        />
-      ) : confirming ? (
-        <div className="flex items-center gap-2">
-          <span className="truncate">Delete “{t.title || 'New chat'}”?</span>
-          <button type="button" data-testid="confirm-delete" className="text-red-700" onClick={() => p.onDelete(t.id)}>
-            Delete
-          </button>
-          <button type="button" onClick={() => setConfirming(false)}>
-            Keep
-          </button>
-        </div>
-      ) : (
-        <div className="relative flex items-center gap-1">
-          {/* A link: it opens in a new tab, and its address can be copied; a plain click opens it here without a reload; dragged onto a folder, it files the thread there. */}
-          <a
-            href={threadPath(t.id)}
-            data-testid="thread-link"
-            onDragStart={(e) => startThreadDrag(e, t.id)}
-            className="min-w-0 flex-1 truncate text-left"
-            onClick={(e) => {
-              if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-              e.preventDefault();
-              p.onSelect(t.id);
-            }}
-            title={t.title}
-            aria-current={current ? 'page' : undefined}
-          >
-            {t.pinned && <Pin role="img" aria-label="Pinned" className="mr-1 inline h-3.5 w-3.5 align-[-2px]" />}
-            {t.title || 'New chat'}
-          </a>
-          <button
-            type="button"
-            data-testid="thread-menu"
-            aria-label={`Actions for “${t.title || 'New chat'}”`}
-            aria-expanded={menuOpen}
-            className={`shrink-0 rounded px-1 py-0.5 leading-none text-stone-600 hover:bg-stone-200 dark:text-stone-400 dark:hover:bg-stone-700 ${
-              menuOpen || current ? '' : 'md:invisible md:group-hover:visible md:group-focus-within:visible'
-            }`}
-            onClick={() => setMenuOpen((o) => !o)}
-          >
-            <Ellipsis className="h-4 w-4" />
-          </button>
-          {menuOpen && (
-            <div
-              role="group"
-              aria-label={`Actions for “${t.title || 'New chat'}”`}
-              data-testid="thread-actions"
-              className="absolute right-0 top-full z-40 mt-1 flex w-48 flex-col items-stretch rounded-md border border-stone-300 bg-white p-1 text-left text-sm shadow-lg dark:border-stone-700 dark:bg-stone-900"
-            >
-              <button type="button" aria-label="Pin" className={MENU_ITEM} onClick={act(() => p.onPin(t.id, !t.pinned))}>
-                {t.pinned ? 'Unpin' : 'Pin'}
-              </button>
-              <button type="button" data-testid="rename-thread" className={MENU_ITEM} onClick={act(() => setEditing(true))}>
-                Rename
-              </button>
-              {p.folders.length > 0 && (
-                <label className="flex items-center gap-1 px-2 py-1">
-                  <span className="shrink-0">Folder</span>
-                  <select
-                    aria-label={`Move “${t.title || 'New chat'}” to a folder`}
-                    data-testid="move-thread"
-                    className="min-w-0 flex-1 rounded border border-stone-300 bg-transparent dark:border-stone-700"
-                    value={t.folderId ?? ''}
-                    onChange={(e) => act(() => p.onMove(t.id, e.target.value || null))()}
-                  >
-                    <option value="">No folder</option>
-                    {p.folders.map((f) => (
-                      <option key={f.id} value={f.id}>
-                        {f.name}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              )}
-              <button type="button" data-testid="archive-thread" className={MENU_ITEM} onClick={act(() => p.onArchive(t.id, !t.archived))}>
-                {t.archived ? 'Unarchive' : 'Archive'}
-              </button>
-              <button
-                type="button"
-                data-testid="delete-thread"
-                className={`${MENU_ITEM} text-red-700 dark:text-red-400`}
-                onClick={act(() => setConfirming(true))}
-              >
-                Delete…
-              </button>
-            </div>
-          )}
-        </div>
-      )}
-    </li>
-  );
-}
-
 /** What the list shows, as its heading: said for every view, seen for a folder and the archive. */
 function ListHeading({ view, folders }: Pick<Props, 'view' | 'folders'>) {
   const name =
@@ -229,6 +74,14 @@ function ListHeading({ view, folders }: Pick<Props, 'view' | 'folders'>) {
 }
 
 export function Sidebar(p: Props) {
+  /** The threads selected for one action together; null while not selecting. */
+  const [selected, setSelected] = useState<Set<string> | null>(null);
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   return (
     <nav
       aria-label="Threads"
@@ -274,7 +127,36 @@ export function Sidebar(p: Props) {
         onMove={p.onMove}
         onArchive={(id) => p.onArchive(id, true)}
       />
-      <ListHeading view={p.view} folders={p.folders} />
+      <div className="flex items-center">
+        <div className="min-w-0 flex-1">
+          <ListHeading view={p.view} folders={p.folders} />
+        </div>
+        {!selected && p.threads.length > 0 && (
+          <button
+            type="button"
+            data-testid="select-threads"
+            aria-label="Select threads"
+            title="Select threads to move, archive or delete together"
+            className="ml-auto shrink-0 rounded p-1 text-stone-600 hover:bg-white dark:text-stone-400 dark:hover:bg-stone-800"
+            onClick={() => setSelected(new Set())}
+          >
+            <ListChecks className="h-4 w-4" />
+          </button>
+        )}
+      </div>
+      {selected && (
+        <BulkBar
+          count={selected.size}
+          folders={p.folders}
+          inArchive={p.view.kind === 'archive'}
+          onAll={() => setSelected(selected.size === p.threads.length ? new Set() : new Set(p.threads.map((t) => t.id)))}
+          onAct={async (action) => {
+            await p.onBulk([...selected], action);
+            setSelected(null);
+          }}
+          onDone={() => setSelected(null)}
+        />
+      )}
       {/* The list keeps at least 40% of the height: an open Memory panel below scrolls instead of squeezing it. */}
       <ul className="min-h-[40%] flex-1 space-y-2 overflow-y-auto" data-testid="thread-list">
         {groupThreads(p.threads, Date.now()).map((group) => (
@@ -286,6 +168,7 @@ export function Sidebar(p: Props) {
                   key={t.id}
                   t={t}
                   current={t.id === p.currentId}
+                  selection={selected ? { selected: selected.has(t.id), toggle: () => toggle(t.id) } : undefined}
                   onSelect={p.onSelect}
                   onRename={p.onRename}
                   onDelete={p.onDelete}

@@ -1,5 +1,6 @@
 import type { ProposalsAction, Settings } from '@/lib/contract/settings';
 import type { Sampling } from '@/lib/contract/sampling';
+import type { BulkThreadsBody } from '@/lib/contract/requests';
 import type {
   AttachmentInfo,
   CollectionDetail,
@@ -95,6 +96,9 @@ export const api = {
       sampling?: Sampling | null;
     },
   ) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
+  /** One action on many threads: delete, archive (or back), or move to a folder (null: none). */
+  bulkThreads: (ids: string[], action: BulkThreadsBody['action']) =>
+    call<{ count: number }>('/api/threads/bulk', { method: 'POST', body: JSON.stringify({ ids, action }) }),
   deleteThread: (id: string) => call<void>(`/api/threads/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   /** Deletes a message and what follows it; answers with the thread as now shown. */
   deleteMessage: (threadId: string, messageId: string) =>

@@ -77,6 +77,24 @@ export const patchThreadBody = z
     'give at least one of title, pinned, systemPrompt, branch, thinking, disabledTools, folderId, archived, model, collectionIds, sampling',
   );
 
+/** POST /api/threads/bulk: one action on many threads at once (the sidebar's selection). */
+export const MAX_BULK_THREADS = 500;
+export const bulkThreadsBody = z
+  .object({
+    ids: z
+      .array(z.string().uuid('is not a thread id'))
+      .min(1, 'select at least one thread')
+      .max(MAX_BULK_THREADS, `at most ${MAX_BULK_THREADS} threads at once`)
+      .refine((ids) => new Set(ids).size === ids.length, 'names a thread twice'),
+    action: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('delete') }).strict(),
+      z.object({ kind: z.literal('archive'), archived: z.boolean() }).strict(),
+      z.object({ kind: z.literal('move'), folderId: z.string().uuid('is not a folder id').nullable() }).strict(),
+    ]),
+  })
+  .strict();
+export type BulkThreadsBody = z.infer<typeof bulkThreadsBody>;
+
 /** POST /api/threads/:id/messages/:messageId/regenerate: optionally another model for this one answer. */
 export const regenerateBody = z.object({ model: modelId.optional() }).strict();
 

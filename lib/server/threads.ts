@@ -11,6 +11,7 @@ import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
 import { endedWordless, MessageTree } from '@/lib/threads/tree';
 import type { TurnEvent } from '@/lib/contract/events';
 import type { MessageView, Rating, ThreadExport, ThreadSummary } from '@/lib/contract/responses';
+import type { BulkThreadsBody } from '@/lib/contract/requests';
 import { outsideCode } from '@/lib/markdown/outside-code';
 import { normalSampling } from '@/lib/contract/sampling';
 import { checksInWords, exportTime, toolInWords } from './export-words';
@@ -57,6 +58,24 @@ export function fileThread(store: Store, id: string, place: { folderId?: string 
     throw new HearthError('bad_request', `folderId: there is no folder ${place.folderId}; make it first (POST /api/folders).`);
   }
   store.fileThread({ id, ...place });
+}
+
+/**
+ * One action on many threads (the sidebar's selection): every id is checked first, so a missing
+ * thread or folder changes nothing; a move or an archive is one transaction. Says how many.
+ */
+export function bulkThreads(rt: Runtime, { ids, action }: BulkThreadsBody): number {
+  const missing = ids.filter((id) => !rt.store.getThread({ id }));
+  if (missing.length) throw new HearthError('not_found', `There is no thread ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` (and ${missing.length - 3} more)` : ''}.`);
+  if (action.kind === 'delete') {
+    for (const id of ids) deleteThread(rt, id);
+    return ids.length;
+  }
+  const place = action.kind === 'move' ? { folderId: action.folderId } : { archived: action.archived };
+  rt.store.transaction(() => {
+    for (const id of ids) fileThread(rt.store, id, place);
+  });
+  return ids.length;
 }
 
 /** The knowledge collections a thread searches; one that does not exist is a 400 that names it. */
