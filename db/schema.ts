@@ -209,6 +209,16 @@ export const memories = sqliteTable('memories', {
   updatedAt: integer('updated_at').notNull(),
 });
 
+/** Saved prompts: typed as "/name" in the message box, their text takes its place (names are unique). */
+export const prompts = sqliteTable('prompts', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  text: text('text').notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+export type Prompt = typeof prompts.$inferSelect;
+
 /**
  * Settings an imported library file carried that change where Hearth sends data or what it runs
  * (lib/settings/proposals.ts): kept here, never in force, until the owner applies each one in

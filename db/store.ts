@@ -7,6 +7,7 @@ import { knowledgeQueries } from './queries/knowledge';
 import { libraryQueries } from './queries/library';
 import { memoryQueries } from './queries/memories';
 import { messageQueries } from './queries/messages';
+import { promptQueries } from './queries/prompts';
 import { searchQueries } from './queries/search';
 import { sessionQueries } from './queries/sessions';
 import { settingQueries } from './queries/settings';
@@ -24,6 +25,7 @@ export function createStore(db: Db) {
     ...decisionQueries(db),
     ...hostQueries(db),
     ...memoryQueries(db),
+    ...promptQueries(db),
     ...attachmentQueries(db),
     ...knowledgeQueries(db),
     ...searchQueries(db),

@@ -7,9 +7,7 @@ import { ChatPage } from './pages/chat';
  * is refused in words and the boxes go back to what is in force.
  */
 
-test('a thread’s temperature is set in its header, kept over a reload, and put back to the server’s default', async ({
-  page,
-}) => {
+test('a thread’s temperature is set in its header, kept over a reload, and put back to the server’s default', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   const chat = new ChatPage(page);
   await chat.open();

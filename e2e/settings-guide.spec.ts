@@ -61,7 +61,18 @@ test('Settings speaks in words: no wire field names of llama-server on the page'
   const text = await page.locator('main').innerText();
   // Nor the tools' wire names: each tool is named as the page says it elsewhere (lib/words/tools.ts).
   await expect(page.getByTestId('tool-web_search')).toBeAttached();
-  for (const jargon of ['chat_template_kwargs', 'enable_thinking', 'reasoning_effort', 'id_slot', 'n_ctx', 'json_schema', 'web_search', 'fetch_url', 'query_table', 'search_documents']) {
+  for (const jargon of [
+    'chat_template_kwargs',
+    'enable_thinking',
+    'reasoning_effort',
+    'id_slot',
+    'n_ctx',
+    'json_schema',
+    'web_search',
+    'fetch_url',
+    'query_table',
+    'search_documents',
+  ]) {
     expect(text, jargon).not.toContain(jargon);
   }
 });

@@ -174,7 +174,8 @@ test('going back to the chats saves a box still being typed in; a refused value 
   await expect(page.getByTestId('settings-bar')).toContainText('1 change not saved');
   await page.getByTestId('back-to-chat').click();
   await expect(page).toHaveURL(/\/$/);
-  const saved = async () => ((await (await page.request.get('/api/settings')).json()) as { settings: { assistantName: string; turnFuel: number } }).settings;
+  const saved = async () =>
+    ((await (await page.request.get('/api/settings')).json()) as { settings: { assistantName: string; turnFuel: number } }).settings;
   expect((await saved()).assistantName).toBe('Ember');
 
   await page.goto('/settings');

@@ -33,12 +33,32 @@ test('selected threads are moved, archived and brought back, and deleted, each a
   const folder = ((await (await foldersRoute.POST(req('POST', '/api/folders', { name: 'Trips' }))).json()) as { id: string }).id;
 
   assert.deepEqual(await bulk({ ids: [a, b], action: { kind: 'move', folderId: folder } }), { status: 200, body: { count: 2 } });
-  assert.deepEqual([await place(a), await place(b), await place(c)], [[folder, false], [folder, false], [null, false]]);
+  assert.deepEqual(
+    [await place(a), await place(b), await place(c)],
+    [
+      [folder, false],
+      [folder, false],
+      [null, false],
+    ],
+  );
   await bulk({ ids: [a, c], action: { kind: 'archive', archived: true } });
-  assert.deepEqual([await place(a), await place(b), await place(c)], [[folder, true], [folder, false], [null, true]]);
+  assert.deepEqual(
+    [await place(a), await place(b), await place(c)],
+    [
+      [folder, true],
+      [folder, false],
+      [null, true],
+    ],
+  );
   await bulk({ ids: [a], action: { kind: 'archive', archived: false } });
   await bulk({ ids: [a, b], action: { kind: 'move', folderId: null } });
-  assert.deepEqual([await place(a), await place(b)], [[null, false], [null, false]]);
+  assert.deepEqual(
+    [await place(a), await place(b)],
+    [
+      [null, false],
+      [null, false],
+    ],
+  );
 
   assert.deepEqual(await bulk({ ids: [b, c], action: { kind: 'delete' } }), { status: 200, body: { count: 2 } });
   assert.equal((await getThread(b)).status, 404);
@@ -58,7 +78,13 @@ test('one missing thread or folder changes nothing, and the refusal names it', a
   const noFolder = await bulk({ ids: [a, b], action: { kind: 'move', folderId: NO_SUCH } });
   assert.equal(noFolder.status, 400);
   assert.match(noFolder.body.error!.message, /there is no folder/);
-  assert.deepEqual([await place(a), await place(b)], [[null, false], [null, false]]);
+  assert.deepEqual(
+    [await place(a), await place(b)],
+    [
+      [null, false],
+      [null, false],
+    ],
+  );
 });
 
 test('a selection in any other shape is refused in words', async () => {

@@ -81,7 +81,10 @@ test('thumbs are refused on a question, on another thread’s answer, and in any
     const r = await rate(one, answer.id, body);
     assert.equal(r.status, 400, JSON.stringify(body));
   }
-  const bad = await ratingRoute.PUT(req('PUT', `/api/threads/${one}/messages/not-an-id/rating`, { rating: 'up' }), params({ id: one, messageId: 'not-an-id' }));
+  const bad = await ratingRoute.PUT(
+    req('PUT', `/api/threads/${one}/messages/not-an-id/rating`, { rating: 'up' }),
+    params({ id: one, messageId: 'not-an-id' }),
+  );
   assert.equal(bad.status, 404);
   assert.equal((await messagesOf(one))[1].rating, null, 'nothing changed');
 });

@@ -314,6 +314,9 @@ export function ChatApp({
           onOpenImage={setViewing}
           draftKey={thread.currentId ?? 'new'}
           visionOff={visionOff}
+          onCollection={(c) => void thread.chooseCollection(c)}
+          pendingCollections={thread.pendingCollections}
+          onDropCollection={thread.dropPendingCollection}
         />
       </main>
       {viewing &&

@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import type { AttachmentInfo } from '@/lib/contract/responses';
 import { useComposerDraft } from './hooks/useComposerDraft';
 import { ImageThumb, isImage, NoVisionNote } from './Images';
+import { useSuggestions, type Collection } from './Suggestions';
 
 /** The message box's id: where the page's skip link leads. */
 export const COMPOSER_ID = 'composer';
@@ -27,6 +28,11 @@ type Props = {
   visionOff?: boolean;
   /** Where the unsent text is kept (one draft per thread, 'new' for a new chat), so a reload loses nothing. */
   draftKey: string;
+  /** A collection picked with "#": searched in this thread from now on. */
+  onCollection: (collection: Collection) => void;
+  /** Collections picked for a new chat, shown until its thread exists, and how to drop one. */
+  pendingCollections?: Collection[];
+  onDropCollection?: (id: string) => void;
 };
 
 function size(bytes: number) {
@@ -36,7 +42,8 @@ function size(bytes: number) {
 /**
  * The message box: Enter sends, Shift+Enter starts a new line; files attach to the next message
  * (by the Attach button, by pasting, e.g. a screenshot with Ctrl+V, or dropped on the thread);
- * images show as thumbnails until sent; Stop ends a running turn.
+ * images show as thumbnails until sent; "/" offers the saved prompts and "#" the knowledge
+ * collections (Suggestions); Stop ends a running turn.
  */
 export function Composer({
   busy,
@@ -50,6 +57,9 @@ export function Composer({
   draftKey,
   assistantName = 'Hearth',
   visionOff = false,
+  onCollection,
+  pendingCollections = [],
+  onDropCollection,
 }: Props) {
   const {
     text,
@@ -61,6 +71,7 @@ export function Composer({
     submit,
     attach: attachFiles,
   } = useComposerDraft({ draftKey, busy, onSend, onUpload });
+  const suggestions = useSuggestions({ text, setText, onCollection });
   useEffect(() => {
     if (!busy) return;
     // Esc stops the reply, unless it is closing something else (the search dialog, the image viewer).
@@ -104,6 +115,18 @@ export function Composer({
         void submit();
       }}
     >
+      {pendingCollections.length > 0 && (
+        <div className="mb-2 flex flex-wrap gap-1 text-xs" data-testid="pending-collections">
+          {pendingCollections.map((c) => (
+            <span key={c.id} className="flex items-center gap-1 rounded-full border border-amber-400 px-2 py-0.5 dark:border-amber-700">
+              Searches #{c.name}
+              <button type="button" aria-label={`Do not search ${c.name}`} onClick={() => onDropCollection?.(c.id)}>
+                ×
+              </button>
+            </span>
+          ))}
+        </div>
+      )}
       {(files.length > 0 || uploading > 0) && (
         <div className="mb-2 flex flex-wrap items-start gap-1" data-testid="pending-attachments">
           {files.map((f) =>
@@ -142,7 +165,8 @@ export function Composer({
           {hint}
         </p>
       )}
-      <div className="flex items-end gap-2">
+      <div className="relative flex items-end gap-2">
+        {suggestions.list}
         <input ref={picker} type="file" multiple hidden data-testid="file-input" onChange={(e) => void attach(e.target.files)} />
         <button
           type="button"
@@ -172,6 +196,7 @@ export function Composer({
             void attach(pasted);
           }}
           onKeyDown={(e) => {
+            if (suggestions.onKeyDown(e)) return;
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               void submit();

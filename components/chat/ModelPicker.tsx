@@ -62,7 +62,11 @@ export function ModelPicker({
         {value && !chosen && <option value={value}>{value} (not offered now)</option>}
       </select>
       {scored && scoreNote(scored) && (
-        <span data-testid="model-scorecard" className="hidden whitespace-nowrap lg:inline" title="From the last npm run eval of this model, and the thumbs you gave its answers">
+        <span
+          data-testid="model-scorecard"
+          className="hidden whitespace-nowrap lg:inline"
+          title="From the last npm run eval of this model, and the thumbs you gave its answers"
+        >
           {scoreNote(scored).replace(/^ — /, '')}
         </span>
       )}

@@ -30,7 +30,10 @@ export function ThreadSampling({ sampling, onSave }: { sampling: Sampling | null
 
   return (
     <details name={HEADER_MENU} className="hidden text-xs sm:block md:relative" data-testid="thread-sampling">
-      <summary className="cursor-pointer text-stone-600 underline dark:text-stone-400" title="Temperature and the other sampling settings of this thread">
+      <summary
+        className="cursor-pointer text-stone-600 underline dark:text-stone-400"
+        title="Temperature and the other sampling settings of this thread"
+      >
         Sampling{custom.length ? ` · ${custom.map((k) => `${SAMPLING_RANGES[k].label.toLowerCase()} ${sampling![k]}`).join(', ')}` : ''}
       </summary>
       <div

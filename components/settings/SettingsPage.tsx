@@ -11,6 +11,7 @@ import { useSettingsDraft } from './useSettingsDraft';
 import { ChecksModelWarning, offeredModels, sectionId, SettingsContents, WebSearchWarning } from './SettingsGuide';
 import { ImportedProposals } from './ImportedProposals';
 import { ToolServers } from './ToolServers';
+import { SavedPrompts } from './SavedPrompts';
 import { toolLabel } from '@/lib/words/tools';
 import { ThemePicker } from '@/components/ThemePicker';
 
@@ -187,12 +188,7 @@ export function SettingsPage() {
       >
         <div className="mx-auto max-w-3xl space-y-4 p-4 sm:p-6">
           <header className="flex items-center gap-3">
-            <Link
-              href="/"
-              className="text-sm underline"
-              data-testid="back-to-chat"
-              onClick={(e) => void leave(e)}
-            >
+            <Link href="/" className="text-sm underline" data-testid="back-to-chat" onClick={(e) => void leave(e)}>
               ← Chats
             </Link>
             <h1 className="text-xl font-semibold">Settings</h1>
@@ -453,7 +449,8 @@ export function SettingsPage() {
                     className="mt-1"
                   />
                   <span>
-                    <span className="font-medium">{toolLabel(tool.name)}</span> <span className="text-stone-600 dark:text-stone-400">{tool.what}</span>
+                    <span className="font-medium">{toolLabel(tool.name)}</span>{' '}
+                    <span className="text-stone-600 dark:text-stone-400">{tool.what}</span>
                   </span>
                 </label>
               ))}
@@ -643,6 +640,13 @@ export function SettingsPage() {
             </div>
           </Section>
 
+          <Section
+            title="Saved prompts"
+            hint="Type / in the message box and a name: the prompt's text takes its place, ready to finish and send."
+          >
+            <SavedPrompts />
+          </Section>
+
           <Section title="Tool servers" hint="Tools from your own MCP servers: files, a calendar, Home Assistant, a database.">
             <ToolServers />
           </Section>
@@ -660,7 +664,9 @@ export function SettingsPage() {
           {saving && !status && <span className="text-sm text-stone-600 dark:text-stone-400">Saving…</span>}
           {!saving && !status && (
             <span className="text-sm text-stone-600 dark:text-stone-400">
-              {unsaved > 0 ? unsavedWords(unsaved) : 'Changes are saved as you make them: a box when you leave it, a switch as you flip it.'}
+              {unsaved > 0
+                ? unsavedWords(unsaved)
+                : 'Changes are saved as you make them: a box when you leave it, a switch as you flip it.'}
             </span>
           )}
           {status && (
@@ -678,4 +684,3 @@ export function SettingsPage() {
     </main>
   );
 }
-

@@ -37,10 +37,16 @@ export function BulkBar({
       setConfirming(false);
     }
   };
-  const button = 'rounded border border-stone-300 px-1.5 py-0.5 hover:bg-white disabled:opacity-40 dark:border-stone-700 dark:hover:bg-stone-800';
+  const button =
+    'rounded border border-stone-300 px-1.5 py-0.5 hover:bg-white disabled:opacity-40 dark:border-stone-700 dark:hover:bg-stone-800';
   const none = count === 0 || busy;
   return (
-    <div role="toolbar" aria-label="Selected threads" data-testid="bulk-bar" className="mb-1 space-y-1 rounded-md bg-stone-200/70 p-1.5 text-xs dark:bg-stone-800/70">
+    <div
+      role="toolbar"
+      aria-label="Selected threads"
+      data-testid="bulk-bar"
+      className="mb-1 space-y-1 rounded-md bg-stone-200/70 p-1.5 text-xs dark:bg-stone-800/70"
+    >
       <div className="flex items-center gap-2">
         <span data-testid="bulk-count" aria-live="polite">
           {count} selected
@@ -57,7 +63,13 @@ export function BulkBar({
           <span>
             Delete {count} thread{count === 1 ? '' : 's'}? This cannot be undone.
           </span>
-          <button type="button" data-testid="bulk-confirm-delete" disabled={busy} className="text-red-700 dark:text-red-400" onClick={() => void act({ kind: 'delete' })}>
+          <button
+            type="button"
+            data-testid="bulk-confirm-delete"
+            disabled={busy}
+            className="text-red-700 dark:text-red-400"
+            onClick={() => void act({ kind: 'delete' })}
+          >
             Delete
           </button>
           <button type="button" onClick={() => setConfirming(false)}>
@@ -86,10 +98,22 @@ export function BulkBar({
               ))}
             </select>
           )}
-          <button type="button" data-testid="bulk-archive" disabled={none} className={button} onClick={() => void act({ kind: 'archive', archived: !inArchive })}>
+          <button
+            type="button"
+            data-testid="bulk-archive"
+            disabled={none}
+            className={button}
+            onClick={() => void act({ kind: 'archive', archived: !inArchive })}
+          >
             {inArchive ? 'Unarchive' : 'Archive'}
           </button>
-          <button type="button" data-testid="bulk-delete" disabled={none} className={`${button} text-red-700 dark:text-red-400`} onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            data-testid="bulk-delete"
+            disabled={none}
+            className={`${button} text-red-700 dark:text-red-400`}
+            onClick={() => setConfirming(true)}
+          >
             Delete…
           </button>
         </div>

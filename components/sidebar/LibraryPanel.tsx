@@ -95,6 +95,7 @@ function describe(s: ImportSummary): string {
     plural(s.added.memories, 'fact'),
     plural(s.added.files, 'file'),
     ...(s.added.collections ? [plural(s.added.collections, 'collection')] : []),
+    ...(s.added.prompts ? [plural(s.added.prompts, 'saved prompt')] : []),
     ...(s.added.settings ? [plural(s.added.settings, 'setting')] : []),
   ].join(', ');
   const here = s.alreadyHere.threads + s.alreadyHere.messages + s.alreadyHere.memories + s.alreadyHere.settings;

@@ -27,6 +27,7 @@ export type ThreadRow = {
   created_at: number;
   updated_at: number;
 };
+export type PromptRow = { id: string; name: string; text: string; created_at: number; updated_at: number };
 export type FolderRow = { id: string; name: string; created_at: number };
 export type MessageRow = {
   id: string;
@@ -133,6 +134,10 @@ export function libraryQueries(db: Db) {
       return all('SELECT key, value, updated_at FROM settings ORDER BY key');
     },
 
+    promptRows(): PromptRow[] {
+      return all('SELECT id, name, text, created_at, updated_at FROM prompts ORDER BY name');
+    },
+
     memoryRows(): MemoryRow[] {
       return all('SELECT id, text, created_at, updated_at FROM memories ORDER BY created_at, id');
     },
@@ -193,6 +198,22 @@ export function libraryQueries(db: Db) {
       prepared(
         'INSERT INTO setting_proposals (key, value, proposed_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, proposed_at = excluded.proposed_at',
       ).run(row.key, row.value, row.proposed_at);
+    },
+
+    /**
+     * A saved prompt: one already here (by id, or by name with the same text) is kept as it is; one
+     * whose name is taken by another text comes in under the next free name ("summarize-2"), so
+     * neither is lost.
+     */
+    importPrompt(row: PromptRow): boolean {
+      if (exists('prompts', row.id)) return false;
+      const named = (name: string) => prepared('SELECT text FROM prompts WHERE name = ?').get(name) as { text: string } | undefined;
+      let name = row.name;
+      for (let n = 2; named(name); n++) {
+        if (named(name)!.text === row.text) return false;
+        name = `${row.name.slice(0, 36)}-${n}`;
+      }
+      return insert('prompts', { ...row, name });
     },
 
     importMemory(row: MemoryRow): boolean {

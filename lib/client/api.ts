@@ -13,6 +13,7 @@ import type {
   MemoryFact,
   ModelCheck,
   ModelsReport,
+  PromptView,
   Rating,
   SearchFilters,
   SearchResult,
@@ -110,6 +111,11 @@ export const api = {
     }),
   cancel: (threadId: string, turnId: string) =>
     call<unknown>(`/api/threads/${encodeURIComponent(threadId)}/turns/${encodeURIComponent(turnId)}/cancel`, { method: 'POST' }),
+  listPrompts: () => call<{ prompts: PromptView[] }>('/api/prompts'),
+  addPrompt: (prompt: { name: string; text: string }) => call<PromptView>('/api/prompts', { method: 'POST', body: JSON.stringify(prompt) }),
+  editPrompt: (id: string, patch: { name?: string; text?: string }) =>
+    call<PromptView>(`/api/prompts/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
+  removePrompt: (id: string) => call<void>(`/api/prompts/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   listMemories: () => call<{ memories: MemoryFact[] }>('/api/memories'),
   addMemory: (text: string) => call<MemoryFact>('/api/memories', { method: 'POST', body: JSON.stringify({ text }) }),
   editMemory: (id: string, text: string) =>

@@ -17,5 +17,8 @@ test('the picker’s note: the scenario headline, the model as the gate’s judg
 
 test('the thumbs the model’s answers got here come last, alone or after the eval', () => {
   assert.equal(scoreNote({ ratings: { up: 3, down: 1 } }), ' — your thumbs: 3 up, 1 down');
-  assert.equal(scoreNote({ scorecard, ratings: { up: 0, down: 2 } }), ' — 14/16 answered · 1 deferral left · 42 tok/s · your thumbs: 0 up, 2 down');
+  assert.equal(
+    scoreNote({ scorecard, ratings: { up: 0, down: 2 } }),
+    ' — 14/16 answered · 1 deferral left · 42 tok/s · your thumbs: 0 up, 2 down',
+  );
 });

@@ -19,4 +19,3 @@ export const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.strin
 export function pendingKeys(draft: Settings, saved: Settings): Key[] {
   return (Object.keys(draft) as Key[]).filter((k) => !same(valueToSave(k, draft[k]), saved[k]));
 }
-

@@ -7,7 +7,16 @@ const fetched = (url: string, title = '') => ({ name: 'fetch_url', ok: true, res
 const passages = (...ps: { n: number; file: string; fileId: string; lines?: number[] }[]) => ({
   name: 'search_documents',
   ok: true,
-  result: { passages: ps.map((p) => ({ n: p.n, file: p.file, collection_id: 'c1', file_id: p.fileId, lines: p.lines ?? [3, 5], place: 'lines 3–5' })) },
+  result: {
+    passages: ps.map((p) => ({
+      n: p.n,
+      file: p.file,
+      collection_id: 'c1',
+      file_id: p.fileId,
+      lines: p.lines ?? [3, 5],
+      place: 'lines 3–5',
+    })),
+  },
 });
 
 test('a page the turn read is a source, named by its title, with its host', () => {
@@ -19,7 +28,12 @@ test('a page the turn read is a source, named by its title, with its host', () =
 });
 
 test('a search result is a source only when the answer links it', () => {
-  const calls = [search([{ url: 'https://a.example/gold', title: 'Gold today' }, { url: 'https://b.example/', title: 'Other' }])];
+  const calls = [
+    search([
+      { url: 'https://a.example/gold', title: 'Gold today' },
+      { url: 'https://b.example/', title: 'Other' },
+    ]),
+  ];
   assert.deepEqual(
     sourcesOf(calls, 'According to **Gold today** (https://a.example/gold): 2,650 USD.').map((s) => s.href),
     ['https://a.example/gold'],
@@ -39,7 +53,10 @@ test('a page read twice, or read and linked, is one chip; failed calls give none
     search([{ url: 'https://example.org/a', title: 'A from search' }]),
     { name: 'fetch_url', ok: false, result: { url: 'https://failed.example/' } },
   ];
-  assert.deepEqual(sourcesOf(calls, 'see https://example.org/a').map((s) => s.label), ['A']);
+  assert.deepEqual(
+    sourcesOf(calls, 'see https://example.org/a').map((s) => s.label),
+    ['A'],
+  );
 });
 
 test('documents: one chip a file for the passages the answer cites, or those found when it cites none', () => {
@@ -59,7 +76,10 @@ test('documents: one chip a file for the passages the answer cites, or those fou
     ['manual.pdf', 'notes, 2024.txt'],
   );
   // [12] is not [1].
-  assert.deepEqual(sourcesOf(calls, 'See [12] and [3].').map((s) => s.label), ['notes, 2024.txt']);
+  assert.deepEqual(
+    sourcesOf(calls, 'See [12] and [3].').map((s) => s.label),
+    ['notes, 2024.txt'],
+  );
 });
 
 test('at most MAX_SOURCES chips', () => {

@@ -43,7 +43,8 @@ export function sourcesOf(calls: Call[], answer: string): Source[] {
     } else if (call.name === 'web_search' && Array.isArray(result.results)) {
       for (const r of result.results as Record<string, unknown>[]) {
         const href = webHref(r?.url);
-        if (href && mentioned(href, text(r.url))) add({ kind: 'page', href, label: cut(text(r.title) || hostOf(href), 60), detail: hostOf(href) });
+        if (href && mentioned(href, text(r.url)))
+          add({ kind: 'page', href, label: cut(text(r.title) || hostOf(href), 60), detail: hostOf(href) });
       }
     }
   }

@@ -21,6 +21,23 @@ export const listThreadsQuery = z.object({
 /** PUT /api/threads/:id/messages/:messageId/rating: thumbs up or down on an answer, null to take them back. */
 export const rateAnswerBody = z.object({ rating: z.enum(['up', 'down']).nullable() }).strict();
 
+/** POST /api/prompts {name, text}; PATCH /api/prompts/:id {name?, text?}. A name is what is typed after "/". */
+export const PROMPT_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
+const promptName = z
+  .string()
+  .trim()
+  .transform((n) => n.replace(/^\//, '').toLowerCase())
+  .pipe(z.string().regex(PROMPT_NAME, 'use up to 40 lowercase letters, digits and dashes, as you would type it after /'));
+const promptText = z
+  .string()
+  .max(20_000, 'a prompt can be at most 20,000 characters')
+  .refine((t) => t.trim().length > 0, 'write the prompt');
+export const promptBody = z.object({ name: promptName, text: promptText }).strict();
+export const patchPromptBody = z
+  .object({ name: promptName.optional(), text: promptText.optional() })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'give name or text');
+
 /** POST /api/folders, PATCH /api/folders/:id. */
 export const folderBody = z.object({ name: z.string().trim().min(1, 'give the folder a name').max(100) }).strict();
 

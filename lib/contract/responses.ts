@@ -222,8 +222,12 @@ export type SearchResult = {
   byMeaning?: true;
 };
 /** What an import counts: rows of each kind, and the settings the page had changed. */
+/** GET /api/prompts: a saved prompt, typed as "/name" in the message box. */
+export type PromptView = { id: string; name: string; text: string; createdAt: number; updatedAt: number };
+
 export type ImportCounted =
   | 'settings'
+  | 'prompts'
   | 'folders'
   | 'collections'
   | 'collectionFiles'

@@ -16,6 +16,7 @@ export type ExportStore = Pick<
   | 'settingRows'
   | 'folderRows'
   | 'memoryRows'
+  | 'promptRows'
   | 'threadRows'
   | 'looseDecisionRows'
   | 'collectionRows'
@@ -62,6 +63,7 @@ function* records(
   for (const f of store.folderRows()) yield counted(asRecord('folder', f));
   for (const t of toolServers) yield counted({ type: 'tool_server', name: t.name, server: t.server } as LibraryRecord);
   for (const m of store.memoryRows()) yield counted(asRecord('memory', m));
+  for (const p of store.promptRows()) yield counted(asRecord('prompt', p));
   const sent = new Set<string>();
   /** A file's parts, once however many attachments and collections hold it. */
   function* fileOnce(sha256: string, kind: FileKind): Generator<LibraryRecord> {

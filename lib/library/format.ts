@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { samplingSchema } from '@/lib/contract/sampling';
+import { PROMPT_NAME } from '@/lib/contract/requests';
 import { issueInWords, issuePath } from '@/lib/zod-issue';
 import { isMimeType } from '@/lib/attachments/mime';
 
@@ -131,6 +132,17 @@ export const recordSchema = z.discriminatedUnion('type', [
   /** A setting the Settings page changed (lib/settings), or `theme`: the exporting browser's theme. */
   z.object({ type: z.literal('setting'), key: text(100), value: jsonValue, updatedAt: time }).strict(),
   z.object({ type: z.literal('memory'), id, text: text(1000), createdAt: time, updatedAt: time }).strict(),
+  /** A saved prompt (files written before saved prompts have none). */
+  z
+    .object({
+      type: z.literal('prompt'),
+      id,
+      name: z.string().regex(PROMPT_NAME, 'must be a prompt name as typed after /'),
+      text: text(20_000),
+      createdAt: time,
+      updatedAt: time,
+    })
+    .strict(),
   z
     .object({
       type: z.literal('thread'),
@@ -199,7 +211,10 @@ export const recordSchema = z.discriminatedUnion('type', [
       /** The model that wrote an answer (files written before models were kept have none). */
       model: text(500).nullable().optional(),
       /** The user's thumbs on an answer: 1 up, -1 down (files written before thumbs have none). */
-      rating: z.union([z.literal(1), z.literal(-1)]).nullable().optional(),
+      rating: z
+        .union([z.literal(1), z.literal(-1)])
+        .nullable()
+        .optional(),
       createdAt: time,
     })
     .strict(),

@@ -151,7 +151,17 @@ const knowledgeFile = (text: string, after: object[] = []) =>
   [
     { type: 'hearth-library', version: 1, exportedAt: 1 },
     { type: 'collection', id: k1, name: 'Manuals', everyThread: false, createdAt: 1, updatedAt: 1 },
-    { type: 'collection_file', id: f1, collectionId: k1, name: 'pump.txt', mime: 'text/plain', size: text.length, sha256: sha(text), kind: 'text', createdAt: 1 },
+    {
+      type: 'collection_file',
+      id: f1,
+      collectionId: k1,
+      name: 'pump.txt',
+      mime: 'text/plain',
+      size: text.length,
+      sha256: sha(text),
+      kind: 'text',
+      createdAt: 1,
+    },
     { type: 'file', sha256: sha(text), part: 'original', chunk: 0, last: false, data: Buffer.from(text.slice(0, 4)).toString('base64') },
     ...after,
   ]
@@ -177,9 +187,8 @@ test('a file refused halfway through its chunks leaves no temporary file behind'
   const dir = makeTempDir('hearth-import');
   const files = new FileStore(dir);
   const body = knowledgeFile('The warranty lasts five years.', [{ type: 'memory', id: m1 }]);
-  await assert.rejects(
-    stageImport(chunks(body, 64), { files, maxBytes: 1e9, knownAttachment: () => undefined }),
-    (e: unknown) => hasErrorCode(e, 'bad_request'),
+  await assert.rejects(stageImport(chunks(body, 64), { files, maxBytes: 1e9, knownAttachment: () => undefined }), (e: unknown) =>
+    hasErrorCode(e, 'bad_request'),
   );
   const tmp = path.join(dir, 'tmp');
   assert.deepEqual(fs.existsSync(tmp) ? fs.readdirSync(tmp) : [], []);

@@ -32,6 +32,7 @@ import { SETTING_KEYS, SETTING_SHAPES, type SettingKey } from '@/lib/settings/se
 export type ImportStore = Pick<
   ReturnType<typeof libraryQueries>,
   | 'importMemory'
+  | 'importPrompt'
   | 'importThread'
   | 'importMessage'
   | 'importTurn'
@@ -228,6 +229,7 @@ async function stageLibrary(reader: LineReader, fileStore: FileStore): Promise<S
 
 const zero = (): Record<Counted, number> => ({
   settings: 0,
+  prompts: 0,
   folders: 0,
   collections: 0,
   collectionFiles: 0,
@@ -362,6 +364,8 @@ function applyRecord(
     }
     case 'memory':
       return count('memories', store.importMemory(asRow(r)));
+    case 'prompt':
+      return count('prompts', store.importPrompt(asRow(r)));
     case 'folder':
       return count('folders', store.importFolder(asRow(r)));
     case 'collection':
@@ -381,7 +385,12 @@ function applyRecord(
       return count(
         'threads',
         store.importThread(
-          asRow(r, { pinned: bit, archived: bit, disabledTools: jsonOrNull, sampling: (v) => jsonOrNull(normalSampling(v as Sampling | null)) }),
+          asRow(r, {
+            pinned: bit,
+            archived: bit,
+            disabledTools: jsonOrNull,
+            sampling: (v) => jsonOrNull(normalSampling(v as Sampling | null)),
+          }),
         ),
       );
     case 'message': {

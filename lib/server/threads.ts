@@ -66,7 +66,11 @@ export function fileThread(store: Store, id: string, place: { folderId?: string 
  */
 export function bulkThreads(rt: Runtime, { ids, action }: BulkThreadsBody): number {
   const missing = ids.filter((id) => !rt.store.getThread({ id }));
-  if (missing.length) throw new HearthError('not_found', `There is no thread ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` (and ${missing.length - 3} more)` : ''}.`);
+  if (missing.length)
+    throw new HearthError(
+      'not_found',
+      `There is no thread ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` (and ${missing.length - 3} more)` : ''}.`,
+    );
   if (action.kind === 'delete') {
     for (const id of ids) deleteThread(rt, id);
     return ids.length;
@@ -159,7 +163,8 @@ export const ratingOf = (stored: number | null): Rating | null => (stored === 1 
 export function rateAnswer(store: Store, threadId: string, messageId: string, rating: Rating | null): void {
   requireThread(store, threadId);
   const stored = rating === 'up' ? 1 : rating === 'down' ? -1 : null;
-  if (!store.setRating({ threadId, id: messageId, rating: stored })) throw new HearthError('not_found', 'There is no such answer in this thread.');
+  if (!store.setRating({ threadId, id: messageId, rating: stored }))
+    throw new HearthError('not_found', 'There is no such answer in this thread.');
 }
 
 export function threadView(

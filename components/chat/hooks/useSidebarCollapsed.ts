@@ -27,7 +27,9 @@ export function useSidebarCollapsed(): [boolean, (collapsed: boolean) => void] {
       // Not kept in this browser; the choice holds until the page is left.
     }
     // Focus follows the list's own button to the one that brings it back, and back again.
-    requestAnimationFrame(() => document.querySelector<HTMLElement>(next ? '[data-testid="show-sidebar"]' : '[data-testid="hide-sidebar"]')?.focus());
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLElement>(next ? '[data-testid="show-sidebar"]' : '[data-testid="hide-sidebar"]')?.focus(),
+    );
   }, []);
   return [collapsed, set];
 }

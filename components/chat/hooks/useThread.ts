@@ -59,6 +59,8 @@ export function useThread({
   const [view, setView] = useState<ThreadView | null>(null);
   /** The model chosen for a new chat before its first message (the thread is made when it is sent). */
   const [pendingModel, setPendingModel] = useState<string | null>(null);
+  /** Collections picked with "#" in a new chat: the thread searches them from its first turn. */
+  const [pendingCollections, setPendingCollections] = useState<{ id: string; name: string }[]>([]);
   /** A message to bring into view once its thread is shown (from search, or a link), then the one highlighted. */
   const [focusMessage, setFocusMessage] = useState<string | null>(null);
   const [highlighted, setHighlighted] = useState<string | null>(null);
@@ -152,8 +154,14 @@ export function useThread({
       if (!threadId) {
         const created = await api.createThread();
         threadId = created.id;
-        // The model picked for the new chat is the thread's before its first turn runs.
-        if (pendingModel) await api.patchThread(threadId, { model: pendingModel });
+        // The model and collections picked for the new chat are the thread's before its first turn runs.
+        if (pendingModel || pendingCollections.length) {
+          await api.patchThread(threadId, {
+            ...(pendingModel ? { model: pendingModel } : {}),
+            ...(pendingCollections.length ? { collectionIds: pendingCollections.map((c) => c.id) } : {}),
+          });
+          setPendingCollections([]);
+        }
         setCurrentId(threadId);
         currentRef.current = threadId;
         window.history.pushState(null, '', threadPath(threadId));
@@ -278,6 +286,22 @@ export function useThread({
     }
   };
 
+  /** A collection picked with "#": this thread searches it from now on (a new chat, from its first turn). */
+  const chooseCollection = async (collection: { id: string; name: string }) => {
+    const threadId = currentId;
+    if (!threadId) {
+      setPendingCollections((list) => (list.some((c) => c.id === collection.id) ? list : [...list, collection]));
+      return;
+    }
+    const chosen = view?.collectionIds ?? [];
+    if (chosen.includes(collection.id)) return;
+    try {
+      showIfCurrent(threadId)(await api.patchThread(threadId, { collectionIds: [...chosen, collection.id] }));
+    } catch (err) {
+      onError((err as Error).message);
+    }
+  };
+
   /** Renames a thread of the list; the one shown shows its new name. */
   const rename = (id: string, title: string) => api.patchThread(id, { title }).then(showIfCurrent(id));
 
@@ -307,6 +331,10 @@ export function useThread({
     setThinking,
     setSampling,
     setModel,
+    chooseCollection,
+    /** Collections picked for a new chat, until its thread exists. */
+    pendingCollections: currentId ? [] : pendingCollections,
+    dropPendingCollection: (id: string) => setPendingCollections((list) => list.filter((c) => c.id !== id)),
     /** The model the thread shown asks for (null: the default). */
     model: currentId ? (view?.model ?? null) : pendingModel,
     rename,
