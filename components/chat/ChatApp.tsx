@@ -1,11 +1,7 @@
 'use client';
 
-import Link from 'next/link';
 import { useCallback, useRef, useState } from 'react';
-import { LogoutButton } from '@/components/auth/LogoutButton';
 import { QuickSearch } from '@/components/search/QuickSearch';
-import { LibraryPanel } from '@/components/sidebar/LibraryPanel';
-import { MemoryPanel } from '@/components/sidebar/MemoryPanel';
 import { Sidebar } from '@/components/sidebar/Sidebar';
 import { api, uploadAttachment } from '@/lib/client/api';
 import type { AttachmentInfo, Health } from '@/lib/contract/responses';
@@ -27,6 +23,7 @@ import { ImageViewer, isImage } from './Images';
 import { MessageList } from './MessageList';
 import { ModelBanner } from './ModelBanner';
 import { ShortcutsDialog } from './Shortcuts';
+import { SearchButton, SidebarFooter } from './SidebarParts';
 import { ThreadHeader } from './ThreadHeader';
 import { UndoDelete } from './UndoDelete';
 
@@ -148,56 +145,8 @@ export function ChatApp({
         onClose={() => setSidebarOpen(false)}
         collapsed={sidebarCollapsed}
         onCollapse={() => setSidebarCollapsed(true)}
-        header={
-          <button
-            type="button"
-            data-testid="open-search"
-            onClick={() => setSearchOpen(true)}
-            className="mb-2 flex w-full items-center rounded-md border border-stone-300 bg-white px-2 py-1 text-left text-sm text-stone-600 dark:text-stone-400 dark:border-stone-700 dark:bg-stone-900"
-          >
-            Search conversations
-            {/* a keyboard shortcut: not shown where there is usually no keyboard */}
-            <kbd
-              data-testid="search-shortcut"
-              className="ml-auto hidden rounded border border-stone-300 px-1 text-[10px] md:inline dark:border-stone-700"
-            >
-              Ctrl K
-            </kbd>
-          </button>
-        }
-        footer={
-          <>
-            <MemoryPanel
-              facts={memories.memories}
-              error={memories.error}
-              onAdd={memories.add}
-              onEdit={memories.edit}
-              onForget={memories.forget}
-            />
-            <LibraryPanel
-              onImport={async (file, onProgress) => {
-                const summary = await api.importLibrary(file, onProgress);
-                await Promise.all([threads.refresh(), memories.refresh()]);
-                return summary;
-              }}
-            />
-            <Link
-              href="/knowledge"
-              data-testid="open-knowledge"
-              className="mt-2 block rounded-md px-2 py-1 text-sm text-stone-700 hover:bg-white dark:text-stone-300 dark:hover:bg-stone-800"
-            >
-              Knowledge
-            </Link>
-            <a
-              href="/settings"
-              data-testid="open-settings"
-              className="mt-2 block rounded-md px-2 py-1 text-sm text-stone-700 hover:bg-white dark:text-stone-300 dark:hover:bg-stone-800"
-            >
-              Settings
-            </a>
-            <LogoutButton />
-          </>
-        }
+        header={<SearchButton onOpen={() => setSearchOpen(true)} />}
+        footer={<SidebarFooter memories={memories} onImported={() => Promise.all([threads.refresh(), memories.refresh()])} />}
         threads={deleting ? threads.threads.filter((t) => t.id !== deleting.id) : threads.threads}
         currentId={thread.currentId}
         onSelect={(id) => void thread.open(id)}
