@@ -4,7 +4,8 @@ import { openDatabase } from '@/db/client';
 import { createStore } from '@/db/store';
 import { FileStore } from '@/lib/attachments/file-store';
 import { isHearthError } from '@/lib/errors';
-import { applyImport, stageImport } from './import';
+import { applyImport } from './apply-import';
+import { stageImport } from './import';
 import type { ImportJob, ImportJobReply } from './import-job';
 
 /**
