@@ -4,9 +4,11 @@ import { decisionQueries } from './queries/decisions';
 import { folderQueries } from './queries/folders';
 import { hostQueries } from './queries/hosts';
 import { knowledgeQueries } from './queries/knowledge';
+import { knowledgeSearchQueries } from './queries/knowledge-search';
 import { libraryQueries } from './queries/library';
 import { memoryQueries } from './queries/memories';
 import { messageQueries } from './queries/messages';
+import { messageVectorQueries } from './queries/message-vectors';
 import { promptQueries } from './queries/prompts';
 import { searchQueries } from './queries/search';
 import { sessionQueries } from './queries/sessions';
@@ -28,6 +30,8 @@ export function createStore(db: Db) {
     ...promptQueries(db),
     ...attachmentQueries(db),
     ...knowledgeQueries(db),
+    ...knowledgeSearchQueries(db),
+    ...messageVectorQueries(db),
     ...searchQueries(db),
     ...libraryQueries(db),
     ...sessionQueries(db),

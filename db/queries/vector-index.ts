@@ -1,0 +1,45 @@
+import { randomInt } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../client';
+import { vectorIndex } from '../schema';
+
+/**
+ * What the two vector indexes share (knowledge chunks in knowledge.ts, past messages in
+ * message-vectors.ts): one embedding model and dimensions for both, recorded in vector_index,
+ * and exact re-ranking by cosine.
+ */
+
+/** Knowledge chunks' quantised vectors (rowid: doc_chunks.id), a sqlite-vec table made with the first vectors. */
+export const BITS_TABLE = 'chunk_bits';
+/** Messages' quantised vectors, when past conversations are searched by meaning (rowid: message_vectors.id). */
+export const MESSAGE_BITS_TABLE = 'message_bits';
+
+/** The exact cosine of stored vectors to a normalised query, best first. */
+export function rankedByCosine<K>(rows: { key: K; vector: Buffer }[], query: Float32Array, limit: number) {
+  return rows
+    .map(({ key, vector: bytes }) => {
+      const v = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+      let dot = 0;
+      for (let i = 0; i < v.length; i++) dot += v[i] * query[i];
+      return { key, similarity: dot };
+    })
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, limit);
+}
+
+export function vectorIndexHelpers(db: Db) {
+  const sqlite = db.$client;
+  const tableExists = (name: string) =>
+    sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = ?").get(name) !== undefined;
+  /** The vector index's model, checked (or set, for the first vectors) before any are kept. */
+  const claimIndex = (model: string, dims: number) => {
+    const state = db.select().from(vectorIndex).where(eq(vectorIndex.id, 1)).get();
+    if (state && (state.model !== model || state.dims !== dims))
+      throw new Error(`the index holds vectors of ${state.model} (${state.dims} dimensions), not of ${model} (${dims})`);
+    if (!state)
+      db.insert(vectorIndex)
+        .values({ id: 1, model, dims, generation: randomInt(2 ** 47) })
+        .run();
+  };
+  return { tableExists, claimIndex };
+}
