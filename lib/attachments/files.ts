@@ -4,10 +4,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Busboy from '@fastify/busboy';
 import { HearthError } from '@/lib/errors';
-import { DOCX_MIME, docxText, pdfText } from './extract';
-import { ATTACHABLE_IMAGE_TYPES, imageType, prepareImage } from './image';
-import type { FileKind, FileStore } from './file-store';
-import { cleanMimeType } from './mime';
+import { docxText, pdfText } from './extract';
+import { prepareImage } from './image';
+import type { FileStore } from './file-store';
+import type { ReceivedFile, UploadLimits } from './received';
+import { storeStream } from './store-stream';
+import { normalisePrefix, TextSniffer } from './text-sniffer';
 import { ensureTable } from '@/lib/tables/attached';
 import { tableFormat } from '@/lib/tables/tables';
 
@@ -20,30 +22,7 @@ import { tableFormat } from '@/lib/tables/tables';
  * index; the tools read_attachment and grep_attachment read the rest.
  */
 
-/** The beginning of a file's text that the database keeps. */
-export const TEXT_PREFIX_CHARS = 40_000;
-
-export type ReceivedFile = {
-  name: string;
-  mime: string;
-  size: number;
-  sha256: string;
-  kind: FileKind;
-  /** The first TEXT_PREFIX_CHARS of the text, line endings made \n. */
-  prefix: string;
-  chars: number;
-  lines: number;
-  /** An image's size after it was prepared (lib/attachments/image.ts). */
-  width?: number;
-  height?: number;
-};
-
-export type UploadLimits = {
-  /** A text file may be this large (read as it streams). */
-  maxTextBytes: number;
-  /** A PDF, Word file or image may be this large (it is read in memory). */
-  maxDocumentBytes: number;
-};
+export { TEXT_PREFIX_CHARS, type ReceivedFile, type UploadLimits } from './received';
 
 /** A PDF, Word file or image is read in memory, so it stays small; text files stream to disk. */
 export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
@@ -82,91 +61,11 @@ export async function receiveUploadRequest(
   return { ...received, limits };
 }
 
-/** Counts lines and characters of text as it streams, keeps its beginning, and notices when it is not text. */
-class TextSniffer {
-  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
-  isText = true;
-  prefix = '';
-  chars = 0;
-  lines = 0;
-  private controls = 0;
-  private last = '';
-
-  push(chunk: Uint8Array) {
-    if (!this.isText) return;
-    if (chunk.includes(0)) {
-      this.isText = false;
-      return;
-    }
-    try {
-      this.add(this.decoder.decode(chunk, { stream: true }));
-    } catch {
-      this.isText = false;
-    }
-  }
-
-  end() {
-    if (!this.isText) return;
-    try {
-      this.add(this.decoder.decode());
-    } catch {
-      this.isText = false;
-    }
-    if (this.last && this.last !== '\n') this.lines++;
-    // A few control characters happen in logs; many mean a binary file.
-    if (this.chars > 0 && this.controls / this.chars > 0.05) this.isText = false;
-  }
-
-  private add(s: string) {
-    if (!s) return;
-    this.chars += s.length;
-    for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) this.lines++;
-    // eslint-disable-next-line no-control-regex -- counting control characters is the point
-    this.controls += s.match(/[\u0000-\u0008\u000e-\u001a\u001c-\u001f\u007f]/g)?.length ?? 0;
-    if (this.prefix.length < TEXT_PREFIX_CHARS + 1) this.prefix += s.slice(0, TEXT_PREFIX_CHARS + 1 - this.prefix.length);
-    this.last = s[s.length - 1];
-  }
-}
-
 export function describeText(text: string): { prefix: string; chars: number; lines: number } {
   const sniffer = new TextSniffer();
   sniffer.push(Buffer.from(text));
   sniffer.end();
   return { prefix: normalisePrefix(sniffer.prefix), chars: sniffer.chars, lines: sniffer.lines };
-}
-
-function normalisePrefix(prefix: string): string {
-  return prefix
-    .replace(/^\uFEFF/, '')
-    .replace(/\r\n?/g, '\n')
-    .slice(0, TEXT_PREFIX_CHARS);
-}
-
-function sniffKind(first: Uint8Array, name: string, mime: string): FileKind | 'zip' | 'other-image' {
-  const image = imageType(first);
-  if (image) return ATTACHABLE_IMAGE_TYPES.has(image) ? 'image' : 'other-image';
-  const head = Buffer.from(first.subarray(0, 5)).toString('latin1');
-  if (head === '%PDF-') return 'pdf';
-  const table = tableFormat(name, mime);
-  if (first[0] === 0x50 && first[1] === 0x4b && first[2] === 0x03 && first[3] === 0x04) {
-    if (table === 'xlsx' || table === 'ods') return 'sheet';
-    return mime === DOCX_MIME || name.toLowerCase().endsWith('.docx') ? 'docx' : 'zip';
-  }
-  // A CSV in UTF-16 (Excel's "Unicode text"): its text is read out, as a spreadsheet's is.
-  if (table === 'csv' && ((first[0] === 0xff && first[1] === 0xfe) || (first[0] === 0xfe && first[1] === 0xff))) return 'sheet';
-  return 'text';
-}
-
-/** A spreadsheet's type as the page and the downloads name it, by what it is. */
-function sheetMime(name: string, mime: string): string {
-  const format = tableFormat(name, mime);
-  return format === 'xlsx'
-    ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-    : format === 'ods'
-      ? 'application/vnd.oasis.opendocument.spreadsheet'
-      : name.toLowerCase().endsWith('.tsv')
-        ? 'text/tab-separated-values'
-        : 'text/csv';
 }
 
 /** A text file's beginning, characters and lines, read as it streams (a spreadsheet's extracted text can be large). */
@@ -176,13 +75,6 @@ async function describeTextFile(file: string): Promise<{ prefix: string; chars: 
   sniffer.end();
   return { prefix: normalisePrefix(sniffer.prefix), chars: sniffer.chars, lines: sniffer.lines };
 }
-
-const IMAGE_NAME = /\.(png|jpe?g|webp|gif|avif|heic|bmp|tiff?)$/i;
-// SVG is text (its source can be read and asked about), not an image here.
-const claimsImage = (name: string, mime: string) => IMAGE_NAME.test(name) || /^image\/(?!svg)/i.test(mime);
-
-const READS =
-  'Hearth reads text, code, logs, tables (CSV, TSV, Excel .xlsx, OpenDocument .ods), PDF and Word (.docx) files, and PNG, JPEG, WebP and GIF images.';
 
 /**
  * Receives one file from a multipart body (field "file") and stores it. Refuses, with the
@@ -348,92 +240,4 @@ function withoutSniffer<T extends { sniffer: unknown }>({ sniffer: _s, ...rest }
 function cleanName(name: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what a stored name must not keep
   return name.replace(/[\u0000-\u001f/\\]/g, '_').slice(0, 200) || 'file';
-}
-
-/**
- * Writes one file of the form to `tmp` while hashing and checking it. A refused file is still
- * read to its end (and dropped), so the form parser finishes and the client hears the answer.
- */
-function storeStream(
-  stream: Readable & { truncated?: boolean },
-  { name, mime, tmp, limits, archives = false }: { name: string; mime: string; tmp: string; limits: UploadLimits; archives?: boolean },
-): Promise<Omit<ReceivedFile, 'prefix' | 'chars' | 'lines' | 'kind'> & { kind: FileKind | 'zip'; sniffer: TextSniffer }> {
-  const hash = createHash('sha256');
-  const sniffer = new TextSniffer();
-  // Opened now, not lazily: a refused upload's file must exist before it is removed.
-  const out = fs.createWriteStream(tmp, { fd: fs.openSync(tmp, 'w') });
-  let size = 0;
-  let kind: FileKind | 'zip' | null = null;
-  let failure: unknown = null;
-  // A CSV that turns out not to be UTF-8 (Excel on Windows writes Windows-1252) is read as a table, its text decoded.
-  const csv = tableFormat(name, mime) === 'csv';
-  const tooLarge = (max: number) => new HearthError('too_large', `${name} is larger than ${Math.round(max / 1024 / 1024)} MB.`);
-  const unreadable = (what = 'not a file Hearth can read') => new HearthError('unsupported_type', `${name} is ${what}. ${READS}`);
-  const fail = (err: unknown) => {
-    failure ??= err;
-    out.destroy();
-    // The stream may be paused for a 'drain' that a destroyed file never sends: read on (and drop).
-    stream.resume();
-  };
-  return new Promise((resolve, reject) => {
-    // A write in flight when the file is refused ends with ERR_STREAM_DESTROYED; a full disk with
-    // its own error. Either way it is this upload's failure, never an uncaught exception.
-    out.on('error', (err) => fail(err));
-    stream.on('data', (chunk: Buffer) => {
-      if (failure) return;
-      if (kind === null) {
-        const sniffed = sniffKind(chunk, name, mime);
-        // A file sent as an image must be one: its bytes decide, and text called photo.png is refused.
-        if (sniffed !== 'image' && sniffed !== 'other-image' && claimsImage(name, mime))
-          return fail(unreadable('not a PNG, JPEG, WebP or GIF image, whatever its name or type says'));
-        if (sniffed === 'zip' && !archives) return fail(unreadable('an archive, not a file Hearth can read'));
-        if (sniffed === 'other-image') return fail(unreadable('an image in a format Hearth does not take'));
-        kind = sniffed;
-      }
-      size += chunk.length;
-      // An archive is opened member by member, each within its own limit; the whole may be as large as a text file.
-      if (kind !== 'text' && kind !== 'zip' && !(kind === 'sheet' && csv) && size > limits.maxDocumentBytes)
-        return fail(tooLarge(limits.maxDocumentBytes));
-      hash.update(chunk);
-      if (kind === 'text') {
-        sniffer.push(chunk);
-        if (!sniffer.isText) {
-          if (csv && !chunk.includes(0)) kind = 'sheet';
-          else return fail(unreadable());
-        }
-      }
-      if (!out.write(chunk)) {
-        stream.pause();
-        out.once('drain', () => stream.resume());
-      }
-    });
-    stream.on('limit', () => fail(tooLarge(limits.maxTextBytes)));
-    stream.on('error', (err) => fail(err));
-    stream.on('end', () => {
-      if (failure) return reject(failure);
-      let fileKind: FileKind | 'zip' = kind === null ? 'text' : kind;
-      if (fileKind === 'text') sniffer.end();
-      if (fileKind === 'text' && !sniffer.isText && csv) fileKind = 'sheet';
-      if (fileKind === 'text' && !sniffer.isText) {
-        out.destroy();
-        return reject(unreadable());
-      }
-      out.end((err?: Error | null) => {
-        if (err) return reject(err);
-        const declared =
-          fileKind === 'pdf'
-            ? 'application/pdf'
-            : fileKind === 'docx'
-              ? DOCX_MIME
-              : fileKind === 'sheet'
-                ? sheetMime(name, mime)
-                : fileKind === 'image'
-                  ? 'image/*'
-                  : mime.startsWith('text/') || mime.includes('json') || mime.includes('xml')
-                    ? cleanMimeType(mime, 'text/plain')
-                    : 'text/plain';
-        resolve({ name, mime: declared, size, sha256: hash.digest('hex'), kind: fileKind, sniffer });
-      });
-    });
-  });
 }
