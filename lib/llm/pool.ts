@@ -1,6 +1,7 @@
 import { mergeFields, thinkingFields } from './thinking';
-import { hasErrorCode } from '@/lib/errors';
-import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth } from './types';
+import type { ChatRequest, ModelClient, ModelHealth } from './types';
+import { isServerFailure, turnLease, type LeasePort } from './pool-lease';
+import type { Lease, Placement, PoolOptions, Server, ServerHealth, TurnWants, Waiter } from './pool-types';
 
 /**
  * The model servers Hearth spreads turns over: one llama-server, or several (one GPU or one
@@ -26,61 +27,7 @@ import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth } f
  *   whose model no server lists is placed as before, and ends with the server's own refusal.
  */
 
-/** A model's load state behind a router or llama-swap (lib/llm/models.ts); null: the server runs one model. */
-export type LoadState = 'loaded' | 'loading' | 'unloaded' | 'failed' | null;
-
-export type ServerHealth = ModelHealth & {
-  /** Hearth routes turns to it. */
-  up: boolean;
-  /** Turns running on it now, and how many it can run at once. */
-  running: number;
-  conversationSlots: number;
-  /** A slot of its own for side calls. */
-  sideSlot: boolean;
-};
-
-export type Lease = {
-  /** The model for this turn: its calls go to its slot, and move with it if its server fails. */
-  model: ModelClient;
-  /** Side calls have a slot of their own, so they can run beside the conversation's rounds. */
-  parallelSideCalls: boolean;
-  /** Where the turn started (it may move if that server fails). */
-  url: string;
-  /** The model its conversation calls ask for: the thread's, else the server's own. */
-  modelId?: string;
-  contextSize?: number;
-  /** The server the turn starts on takes images. */
-  vision: boolean;
-};
-
-type Server = { url: string; client: ModelClient; health: ModelHealth | null; up: boolean; busy: Map<number, string> };
-type Placement = { server: Server; slot: number };
-type Waiter = {
-  turnId: string;
-  threadId: string;
-  model?: string;
-  avoid?: Server;
-  admit: (p: Placement | null) => void;
-  notify: (position: number) => void;
-};
-
-export type PoolOptions = {
-  /** Slots per server when given (MODEL_SLOTS); otherwise each server's /props says. */
-  slots?: number;
-  /** How often down servers are checked again. */
-  recheckMs?: number;
-  /** The model for decide steps, plans and titles (Settings' checks model); unset: the turn's own. */
-  checksModel?: string;
-  /** A model's load state on a server, asked once per turn and model before its first call (a cold one takes a while to load). */
-  loadState?: (url: string, model: string) => Promise<LoadState>;
-  log?: (message: string) => void;
-};
-
-/** What a turn asks of the pool: its model, and who hears that a cold model is loading (and when it is done). */
-export type TurnWants = { model?: string; onLoading?: (model: string, loading: boolean) => void };
-
-/** A failure of the server itself (not a request it refused): it is marked down and routed around. */
-const isServerFailure = (err: unknown) => hasErrorCode(err, 'model_unreachable', 'model_stream_broken');
+export type { Lease, LoadState, PoolOptions, ServerHealth, TurnWants } from './pool-types';
 
 /** How often a server marked down is asked again whether it is back. */
 const RECHECK_MS = 10_000;
@@ -365,119 +312,26 @@ export class ModelPool {
   }
 
   private lease(turnId: string, threadId: string, start: Placement, wants: TurnWants): Lease {
-    let placement = start;
-    /** The move off a failed server under way: every call of the turn that failed there waits for this one. */
-    let moving: Promise<Placement | null> | null = null;
-    // The client below is an object with methods of its own `this`; its calls reach the pool by name.
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const pool = this;
-    /**
-     * Where the turn's calls go after `failed` failed one of them. A turn's round and its
-     * checks can fail on the same dead server at once (checks run beside the first round):
-     * the first failure moves the turn, the others follow it there, so no call of the turn
-     * ever waits for a slot the turn itself holds. A turn that has left the pool (ended,
-     * stopped) is never placed again, so no slot is taken for it after its end.
-     */
-    const moveFrom = (failed: Server, why: string): Promise<Placement | null> => {
-      if (moving) return moving;
-      if (pool.running.get(turnId) !== placement) return Promise.resolve(null);
-      if (placement.server !== failed) return Promise.resolve(placement);
-      moving = (async () => {
-        pool.markDown(failed, why);
-        pool.vacate(turnId);
-        const ticket = pool.admit({ turnId, threadId, avoid: failed, notify: () => undefined }, true);
+    // The lease reaches the pool only through this port (pool-lease.ts).
+    const port: LeasePort = {
+      options: this.options,
+      placementOf: (id) => this.running.get(id),
+      markDown: (server, why) => this.markDown(server, why),
+      markUp: (server) => this.markUp(server),
+      requeue: (id, thread, avoid) => {
+        this.vacate(id);
+        const ticket = this.admit({ turnId: id, threadId: thread, avoid, notify: () => undefined }, true);
         // The slot given up and the server now down change what every waiting turn can have:
         // one that was waiting to move away from another failure may now have nowhere to go.
-        pool.advance();
-        const moved = await ticket;
-        if (moved) {
-          pool.options.log?.(`turn ${turnId} moved from ${failed.url} to ${moved.server.url}`);
-          placement = moved;
-        }
-        return moved;
-      })().finally(() => (moving = null));
-      return moving;
-    };
-    /** The servers and models whose load state this turn has asked (once each). */
-    const asked = new Set<string>();
-    /**
-     * One call on a server. Behind a router or llama-swap the model may have to be loaded
-     * first (seconds to minutes): a cold one is said to the turn until its first words arrive
-     * or the call ends, so the wait reads as loading, not as a hang.
-     */
-    const send = async (at: Placement, request: ChatRequest, options: ChatOptions): Promise<ChatResult> => {
-      const name = request.model;
-      const key = `${at.server.url}\n${name}`;
-      // A server that lists one model runs it (llama-server as most start it): nothing to load.
-      const several = (at.server.health?.models?.length ?? 0) > 1;
-      let cold = false;
-      if (name && several && wants.onLoading && pool.options.loadState && !asked.has(key)) {
-        asked.add(key);
-        const state = await pool.options.loadState(at.server.url, name).catch(() => null);
-        cold = state === 'unloaded' || state === 'loading';
-      }
-      if (!cold) return at.server.client.chat(pool.routed(request, at), options);
-      wants.onLoading!(name!, true);
-      let loading = true;
-      const loaded = () => {
-        if (loading) wants.onLoading!(name!, false);
-        loading = false;
-      };
-      const onDelta = options.onDelta && ((t: string) => (loaded(), options.onDelta!(t)));
-      const onReasoning = options.onReasoning && ((t: string) => (loaded(), options.onReasoning!(t)));
-      try {
-        return await at.server.client.chat(pool.routed(request, at), { ...options, onDelta, onReasoning });
-      } finally {
-        loaded();
-      }
-    };
-    const checks = pool.options.checksModel;
-    const model: ModelClient = {
-      health: () => placement.server.client.health(),
-      async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
-        const side = request.lane !== 'conversation';
-        if (side && checks && !request.model) {
-          // The checks model answers decide steps and plans: here if this server has it, else on one that does.
-          const at = pool.offers(placement.server, checks)
-            ? placement
-            : pool.servers.filter((s) => s.up && pool.offers(s, checks)).map((server) => ({ server, slot: 0 }))[0];
-          if (at) {
-            const result = await send(at, { ...request, model: checks }, options).catch((err: unknown) => {
-              if (!options.signal?.aborted && isServerFailure(err)) pool.markDown(at.server, (err as Error).message);
-              throw err;
-            });
-            pool.markUp(at.server);
-            return result;
-          }
-        }
-        if (wants.model && !request.model) request = { ...request, model: wants.model };
-        for (;;) {
-          const { server } = placement;
-          let streamed = false;
-          const onDelta = options.onDelta && ((t: string) => ((streamed = true), options.onDelta!(t)));
-          // Thinking the page has shown is output too: the turn stays on this server.
-          const onReasoning = options.onReasoning && ((t: string) => ((streamed = true), options.onReasoning!(t)));
-          try {
-            const result = await send(placement, request, { ...options, onDelta, onReasoning });
-            pool.markUp(server);
-            return result;
-          } catch (err) {
-            // Only a server that failed (not a request it refused) moves the turn, and only when nothing reached the user.
-            if (streamed || options.signal?.aborted || !isServerFailure(err)) throw err;
-            if (!(await moveFrom(server, (err as Error).message))) throw err;
-          }
-        }
+        this.advance();
+        return ticket;
       },
+      offers: (server, model) => this.offers(server, model),
+      upServers: () => this.servers.filter((server) => server.up),
+      routed: (request, at) => this.routed(request, at),
+      slotsOf: (server) => this.slotsOf(server),
     };
-    const h = start.server.health;
-    return {
-      model,
-      parallelSideCalls: this.slotsOf(start.server) >= 2,
-      url: start.server.url,
-      vision: h?.vision === true,
-      ...((wants.model ?? h?.id) ? { modelId: wants.model ?? h?.id } : {}),
-      ...(h?.contextSize ? { contextSize: h.contextSize } : {}),
-    };
+    return turnLease(port, turnId, threadId, start, wants);
   }
 
   /** The request with its slot: the turn's own for the conversation, the side slot for the rest. */
