@@ -74,7 +74,7 @@ export type SettingKey = keyof typeof SETTING_SHAPES;
 export type Settings = { [K in SettingKey]: z.output<(typeof SETTING_SHAPES)[K]> };
 export const SETTING_KEYS = Object.keys(SETTING_SHAPES) as SettingKey[];
 
-/** Each setting as the Settings page labels it, for messages that name one (keep in step with components/settings/SettingsPage.tsx). */
+/** Each setting as the Settings page labels it, for messages that name one (keep in step with components/settings/sections/). */
 export const SETTING_LABELS: Record<SettingKey, string> = {
   modelServers: 'Model servers',
   checksModel: 'Checks model',

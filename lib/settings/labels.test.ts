@@ -48,7 +48,12 @@ test('a tool server entry with neither a command nor a URL says what to give, an
 });
 
 test('the labels messages use are the Settings page’s own', () => {
-  const page = fs.readFileSync(path.resolve(import.meta.dirname, '../../components/settings/SettingsPage.tsx'), 'utf8');
+  // The page is one file per section (components/settings/sections).
+  const sections = path.resolve(import.meta.dirname, '../../components/settings/sections');
+  const page = fs
+    .readdirSync(sections)
+    .map((f) => fs.readFileSync(path.join(sections, f), 'utf8'))
+    .join('\n');
   const onPage = [...page.matchAll(/field\(\s*'(\w+)',\s*'([^']+)'/g)].map(([, key, label]) => [key, label]);
   assert.ok(onPage.length >= 10, 'the page’s fields were found');
   for (const [key, label] of onPage) assert.equal(SETTING_LABELS[key as keyof typeof SETTING_LABELS], label, key);
