@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
-import { setRuntime } from '@/lib/server/runtime';
-import { getThread, makeRuntime, newThread, req } from './harness';
+import { test } from 'node:test';
+import { getThread, makeRuntime, newThread, req, sharedDouble } from './harness';
 import * as bulkRoute from './threads/bulk/route';
 import * as foldersRoute from './folders/route';
 
 /** Many threads at once (issue 46, what users of other apps looked for): all or nothing, named when refused. */
 
-let double: LlamaDouble;
-before(async () => {
-  double = await startLlamaDouble({});
-});
-after(async () => {
-  setRuntime(undefined);
-  await double.close();
-});
+const doubles = sharedDouble();
 
 const bulk = async (body: unknown) => {
   const res = await bulkRoute.POST(req('POST', '/api/threads/bulk', body));
@@ -28,7 +19,7 @@ const place = async (id: string) => {
 const NO_SUCH = '00000000-0000-4000-8000-00000000dead';
 
 test('selected threads are moved, archived and brought back, and deleted, each action for all of them', async () => {
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const [a, b, c] = [await newThread(), await newThread(), await newThread()];
   const folder = ((await (await foldersRoute.POST(req('POST', '/api/folders', { name: 'Trips' }))).json()) as { id: string }).id;
 
@@ -67,7 +58,7 @@ test('selected threads are moved, archived and brought back, and deleted, each a
 });
 
 test('one missing thread or folder changes nothing, and the refusal names it', async () => {
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const [a, b] = [await newThread(), await newThread()];
   const gone = await bulk({ ids: [a, NO_SUCH, b], action: { kind: 'delete' } });
   assert.equal(gone.status, 404);
@@ -88,7 +79,7 @@ test('one missing thread or folder changes nothing, and the refusal names it', a
 });
 
 test('a selection in any other shape is refused in words', async () => {
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const a = await newThread();
   for (const [body, words] of [
     [{ ids: [], action: { kind: 'delete' } }, /select at least one thread/],

@@ -9,7 +9,8 @@ import type { ModelClient } from '@/lib/llm/types';
 import { buildRuntime, getRuntime, setRuntime, type Runtime } from '@/lib/server/runtime';
 import { makeTempDir } from '@/lib/testing/temp-dir';
 import { isTitleRequest } from '@/lib/turns/titles';
-import type { DoubleRequest } from '@/e2e/double/llama-double';
+import { startLlamaDouble, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
+import { after, before } from 'node:test';
 import * as attachmentsRoute from './attachments/route';
 import * as messagesRoute from './threads/[id]/messages/route';
 import * as threadRoute from './threads/[id]/route';
@@ -124,4 +125,20 @@ export async function sendWith(threadId: string, content: string, attachmentIds:
   );
   assert.equal(res.status, 200);
   return events(res);
+}
+
+/**
+ * One llama-server double for a test file, started before its tests and closed after them (the
+ * runtime the routes use is let go first). Read `.double` inside a test, once it has started.
+ */
+export function sharedDouble(): { readonly double: LlamaDouble } {
+  const shared = {} as { double: LlamaDouble };
+  before(async () => {
+    shared.double = await startLlamaDouble({});
+  });
+  after(async () => {
+    setRuntime(undefined);
+    await shared.double.close();
+  });
+  return shared;
 }

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
-import { setRuntime } from '@/lib/server/runtime';
-import { base, getThread, makeRuntime, newThread, params, req, send } from './harness';
+import { test } from 'node:test';
+import { base, getThread, makeRuntime, newThread, params, req, send, sharedDouble } from './harness';
 import * as exportRoute from './export/route';
 import * as importRoute from './import/route';
 import * as modelsRoute from './models/route';
@@ -13,14 +11,7 @@ import * as ratingRoute from './threads/[id]/messages/[messageId]/rating/route';
  * by the model that wrote it in the models list (the picker's scorecard), carried by the library file.
  */
 
-let double: LlamaDouble;
-before(async () => {
-  double = await startLlamaDouble({});
-});
-after(async () => {
-  setRuntime(undefined);
-  await double.close();
-});
+const doubles = sharedDouble();
 
 type Message = { id: string; role: string; model?: string | null; rating?: string | null };
 const messagesOf = async (id: string) => ((await getThread(id)).body as { messages: Message[] }).messages;
@@ -37,7 +28,7 @@ const ratingsOf = async (model: string) => {
 };
 
 test('an answer takes thumbs up or down, counted by its model; a second press changes or takes them back', async () => {
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const threadId = await newThread();
   await send(threadId, 'What is the capital of France?');
   await send(threadId, 'And of Italy?');
@@ -64,7 +55,7 @@ test('an answer takes thumbs up or down, counted by its model; a second press ch
 });
 
 test('thumbs are refused on a question, on another thread’s answer, and in any other shape', async () => {
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const one = await newThread();
   const other = await newThread();
   await send(one, 'Hello there.');
@@ -90,7 +81,7 @@ test('thumbs are refused on a question, on another thread’s answer, and in any
 });
 
 test('the library file carries the thumbs to a fresh Hearth', async () => {
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const threadId = await newThread();
   await send(threadId, 'What is two and two?');
   const [, answer] = await messagesOf(threadId);
@@ -103,7 +94,7 @@ test('the library file carries the thumbs to a fresh Hearth', async () => {
     .find((r) => r.type === 'message' && r.id === answer.id);
   assert.equal(record?.rating, -1);
 
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const res = await importRoute.POST(
     new Request(`${base}/api/import`, { method: 'POST', body: file, headers: { 'Content-Type': 'application/x-ndjson' } }),
   );
@@ -113,7 +104,7 @@ test('the library file carries the thumbs to a fresh Hearth', async () => {
 
   // A thumbs value the format does not know is refused by name.
   const forged = file.replace('"rating":-1', '"rating":5');
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const refused = await importRoute.POST(
     new Request(`${base}/api/import`, { method: 'POST', body: forged, headers: { 'Content-Type': 'application/x-ndjson' } }),
   );

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
+import { test } from 'node:test';
 import { isTitleRequest } from '@/lib/turns/titles';
-import { setRuntime } from '@/lib/server/runtime';
-import { base, getThread, makeRuntime, newThread, params, req, rounds, send } from './harness';
+import { base, getThread, makeRuntime, newThread, params, req, rounds, send, sharedDouble } from './harness';
 import * as exportRoute from './export/route';
 import * as importRoute from './import/route';
 import * as threadRoute from './threads/[id]/route';
@@ -14,14 +12,7 @@ import * as threadRoute from './threads/[id]/route';
  * outside the ranges; carried by the library file.
  */
 
-let double: LlamaDouble;
-before(async () => {
-  double = await startLlamaDouble({});
-});
-after(async () => {
-  setRuntime(undefined);
-  await double.close();
-});
+const doubles = sharedDouble();
 
 const patch = async (id: string, body: unknown) => {
   const res = await threadRoute.PATCH(req('PATCH', `/api/threads/${id}`, body), params({ id }));
@@ -31,39 +22,39 @@ const SAMPLING_FIELDS = ['temperature', 'top_p', 'top_k', 'min_p'];
 const sent = (body: Record<string, unknown>) => Object.fromEntries(SAMPLING_FIELDS.filter((f) => f in body).map((f) => [f, body[f]]));
 
 test("a thread's sampling goes with its reply calls only, and null gives the servers' defaults back", async () => {
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const id = await newThread();
   assert.equal((await getThread(id)).body.sampling, null, 'a new thread keeps the servers’ defaults');
   const set = await patch(id, { sampling: { temperature: 0.7, topP: 0.9, topK: 40, minP: 0.05 } });
   assert.equal(set.status, 200);
   assert.deepEqual(set.body.sampling, { temperature: 0.7, topP: 0.9, topK: 40, minP: 0.05 });
 
-  double.requests.length = 0;
+  doubles.double.requests.length = 0;
   await send(id, 'What is the capital of France?');
-  const replies = rounds(double);
+  const replies = rounds(doubles.double);
   assert.ok(replies.length >= 1);
   for (const r of replies) assert.deepEqual(sent(r.body), { temperature: 0.7, top_p: 0.9, top_k: 40, min_p: 0.05 });
   // Checks keep their own sampling, titles theirs.
-  for (const r of double.requests.filter((r) => r.schema)) assert.notEqual(r.body.top_k, 40, 'a check');
-  for (const r of double.requests.filter((r) => isTitleRequest(r))) assert.equal(r.body.temperature, 0.3, 'a title');
+  for (const r of doubles.double.requests.filter((r) => r.schema)) assert.notEqual(r.body.top_k, 40, 'a check');
+  for (const r of doubles.double.requests.filter((r) => isTitleRequest(r))) assert.equal(r.body.temperature, 0.3, 'a title');
 
   // One field alone: the others are the server's.
   assert.deepEqual((await patch(id, { sampling: { temperature: 1.2 } })).body.sampling, { temperature: 1.2 });
-  double.requests.length = 0;
+  doubles.double.requests.length = 0;
   await send(id, 'And of Italy?');
-  for (const r of rounds(double)) assert.deepEqual(sent(r.body), { temperature: 1.2 });
+  for (const r of rounds(doubles.double)) assert.deepEqual(sent(r.body), { temperature: 1.2 });
 
   // {} and null are both the servers' defaults.
   assert.equal((await patch(id, { sampling: {} })).body.sampling, null);
   assert.deepEqual((await patch(id, { sampling: { topK: 20 } })).body.sampling, { topK: 20 });
   assert.equal((await patch(id, { sampling: null })).body.sampling, null);
-  double.requests.length = 0;
+  doubles.double.requests.length = 0;
   await send(id, 'And of Spain?');
-  for (const r of rounds(double)) assert.deepEqual(sent(r.body), {});
+  for (const r of rounds(doubles.double)) assert.deepEqual(sent(r.body), {});
 });
 
 test('a value outside its range is refused by its label, and the thread keeps what it had', async () => {
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const id = await newThread();
   await patch(id, { sampling: { temperature: 0.5 } });
   for (const [body, words] of [
@@ -85,18 +76,18 @@ test('a value outside its range is refused by its label, and the thread keeps wh
 });
 
 test('the library file carries a thread’s sampling to a fresh Hearth', async () => {
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const id = await newThread();
   await patch(id, { sampling: { temperature: 0.2, minP: 0.1 } });
   const file = await (await exportRoute.GET(req('GET', '/api/export'))).text();
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const res = await importRoute.POST(
     new Request(`${base}/api/import`, { method: 'POST', body: file, headers: { 'Content-Type': 'application/x-ndjson' } }),
   );
   assert.equal(res.status, 200);
   assert.deepEqual((await getThread(id)).body.sampling, { temperature: 0.2, minP: 0.1 });
   // A file with a value out of range is refused, not stored.
-  makeRuntime({ llamaUrl: double.url });
+  makeRuntime({ llamaUrl: doubles.double.url });
   const forged = await importRoute.POST(
     new Request(`${base}/api/import`, {
       method: 'POST',
