@@ -1,4 +1,5 @@
 import type { Sampling } from '../lib/contract/sampling';
+import { sql } from 'drizzle-orm';
 import { blob, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 // relative, not '@/': drizzle-kit reads this file without the project's paths
 import { collectionFileStatuses, fileKinds, messageStatuses, turnStatuses } from '../lib/contract/statuses';
@@ -95,7 +96,13 @@ export const messages = sqliteTable(
     searchRowid: integer('search_rowid'),
   },
   // No index on parent_id: a thread's tree is built from its messages in memory (lib/threads/tree.ts), no query filters by it.
-  (t) => [index('messages_thread_idx').on(t.threadId, t.createdAt)],
+  // The rated answers alone, by model: the model picker's thumbs are counted from this small index, not the whole table.
+  (t) => [
+    index('messages_thread_idx').on(t.threadId, t.createdAt),
+    index('messages_rated_idx')
+      .on(t.model, t.rating)
+      .where(sql`rating is not null`),
+  ],
 );
 export type Message = typeof messages.$inferSelect;
 

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { FolderView } from '@/lib/contract/responses';
 import type { BulkThreadsBody } from '@/lib/contract/requests';
+import { ConfirmDelete } from './ConfirmDelete';
 
 /**
  * What can be done with the threads selected in the sidebar: move them to a folder, archive them
@@ -59,23 +60,14 @@ export function BulkBar({
         </button>
       </div>
       {confirming ? (
-        <div className="flex items-center gap-2">
-          <span>
-            Delete {count} thread{count === 1 ? '' : 's'}? This cannot be undone.
-          </span>
-          <button
-            type="button"
-            data-testid="bulk-confirm-delete"
-            disabled={busy}
-            className="text-red-700 dark:text-red-400"
-            onClick={() => void act({ kind: 'delete' })}
-          >
-            Delete
-          </button>
-          <button type="button" onClick={() => setConfirming(false)}>
-            Keep
-          </button>
-        </div>
+        <ConfirmDelete
+          question={`Delete ${count} thread${count === 1 ? '' : 's'}? This cannot be undone.`}
+          testId="bulk-confirm-delete"
+          disabled={busy}
+          truncate={false}
+          onDelete={() => void act({ kind: 'delete' })}
+          onKeep={() => setConfirming(false)}
+        />
       ) : (
         <div className="flex flex-wrap items-center gap-1">
           {folders.length > 0 && (

@@ -4,6 +4,7 @@ import { Ellipsis, Pin } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { FolderView, ThreadSummary } from '@/lib/contract/responses';
 import { threadPath } from '@/components/chat/hooks/useThread';
+import { ConfirmDelete } from './ConfirmDelete';
 import { startThreadDrag } from './FolderList';
 
 /** One thread in the sidebar: a link to it, its ⋯ menu (pin, rename, folder, archive, delete), or a checkbox while threads are selected. */
@@ -91,15 +92,12 @@ export function ThreadRow({
           }}
         />
       ) : confirming ? (
-        <div className="flex items-center gap-2">
-          <span className="truncate">Delete “{t.title || 'New chat'}”?</span>
-          <button type="button" data-testid="confirm-delete" className="text-red-700" onClick={() => p.onDelete(t.id)}>
-            Delete
-          </button>
-          <button type="button" onClick={() => setConfirming(false)}>
-            Keep
-          </button>
-        </div>
+        <ConfirmDelete
+          question={`Delete “${t.title || 'New chat'}”?`}
+          testId="confirm-delete"
+          onDelete={() => p.onDelete(t.id)}
+          onKeep={() => setConfirming(false)}
+        />
       ) : (
         <div className="relative flex items-center gap-1">
           {/* A link: it opens in a new tab, and its address can be copied; a plain click opens it here without a reload; dragged onto a folder, it files the thread there. */}

@@ -207,10 +207,11 @@ export function libraryQueries(db: Db) {
      */
     importPrompt(row: PromptRow): boolean {
       if (exists('prompts', row.id)) return false;
-      const named = (name: string) => prepared('SELECT text FROM prompts WHERE name = ?').get(name) as { text: string } | undefined;
+      const textNamed = (name: string) =>
+        (prepared('SELECT text FROM prompts WHERE name = ?').get(name) as { text: string } | undefined)?.text;
       let name = row.name;
-      for (let n = 2; named(name); n++) {
-        if (named(name)!.text === row.text) return false;
+      for (let n = 2, taken = textNamed(name); taken !== undefined; n++, taken = textNamed(name)) {
+        if (taken === row.text) return false;
         name = `${row.name.slice(0, 36)}-${n}`;
       }
       return insert('prompts', { ...row, name });

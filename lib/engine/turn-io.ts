@@ -98,7 +98,8 @@ export class TurnIO {
         this.emit({ type: 'delta', text });
       };
       const mode = this.deps.thinking ?? 'default';
-      // The request's own fields win (a retry turns thinking off, a planned query asks for temperature 0).
+      // The request's own fields win over the thread's (a retry turns thinking off). Its own
+      // temperature too: the client sends extra fields last, so the thread's would otherwise replace it.
       const own = request.temperature !== undefined ? { temperature: request.temperature } : {};
       const chosen = { ...(mode === 'default' ? {} : thinkingFields(mode)), ...this.deps.sampling, ...own };
       const extra = Object.keys(chosen).length ? mergeFields(chosen, request.extra) : request.extra;

@@ -52,12 +52,14 @@ export function deleteThread(rt: Runtime, id: string): void {
   rt.files.removeUnreferenced(files, (sha256) => rt.store.isFileReferenced({ sha256 }));
 }
 
-/** Puts a thread in a folder (null: none) or the archive; a folder that does not exist is a 400 that says so. */
-export function fileThread(store: Store, id: string, place: { folderId?: string | null; archived?: boolean }): void {
+/** Puts threads in a folder (null: none) or the archive, in one transaction; a folder that does not exist is a 400 that says so. */
+export function fileThreads(store: Store, ids: string[], place: { folderId?: string | null; archived?: boolean }): void {
   if (place.folderId && !store.getFolder({ id: place.folderId })) {
     throw new HearthError('bad_request', `folderId: there is no folder ${place.folderId}; make it first (POST /api/folders).`);
   }
-  store.fileThread({ id, ...place });
+  store.transaction(() => {
+    for (const id of ids) store.fileThread({ id, ...place });
+  });
 }
 
 /**
@@ -75,10 +77,7 @@ export function bulkThreads(rt: Runtime, { ids, action }: BulkThreadsBody): numb
     for (const id of ids) deleteThread(rt, id);
     return ids.length;
   }
-  const place = action.kind === 'move' ? { folderId: action.folderId } : { archived: action.archived };
-  rt.store.transaction(() => {
-    for (const id of ids) fileThread(rt.store, id, place);
-  });
+  fileThreads(rt.store, ids, action.kind === 'move' ? { folderId: action.folderId } : { archived: action.archived });
   return ids.length;
 }
 

@@ -3,7 +3,7 @@ import { idParam, patchThreadBody } from '@/lib/contract/requests';
 import { normalSampling } from '@/lib/contract/sampling';
 import { requireModel } from '@/lib/server/models';
 import { getRuntime } from '@/lib/server/runtime';
-import { deleteThread, fileThread, requireThread, showBranch, threadView, useCollections } from '@/lib/server/threads';
+import { deleteThread, fileThreads, requireThread, showBranch, threadView, useCollections } from '@/lib/server/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -28,7 +28,7 @@ export function PATCH(request: Request, { params }: Params) {
     requireThread(store, id);
     if (patch.model) await requireModel(runtime, patch.model);
     if (branch) showBranch(store, turns, id, branch);
-    if (folderId !== undefined || archived !== undefined) fileThread(store, id, { folderId, archived });
+    if (folderId !== undefined || archived !== undefined) fileThreads(store, [id], { folderId, archived });
     if (collectionIds) useCollections(store, id, collectionIds);
     if (sampling !== undefined) store.updateThread({ id, patch: { sampling: normalSampling(sampling) } });
     if (Object.keys(patch).length > 0) store.updateThread({ id, patch });

@@ -1,0 +1,1 @@
+CREATE INDEX `messages_rated_idx` ON `messages` (`model`,`rating`) WHERE rating is not null;
