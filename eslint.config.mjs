@@ -9,29 +9,49 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The import rules between the layers, by the path an import names (the `@/` alias, or a
- * relative path that climbs out of its folder). The browser's code (components/, lib/client/)
- * reaches the server only through the HTTP contract in lib/contract/, which imports nothing
- * but zod and itself; the server never imports the browser's code; route handlers reach the
- * database only through lib/. Tests may reach anything they test.
+ * relative path that climbs out of its folder). Each layer of lib/ has an allow-list: the
+ * folders it may import from (docs/README.md draws them). Inside lib/ a module names another
+ * folder by the alias, never by a climbing relative path, so no import slips past its list.
+ * The browser's code (components/, lib/client/) reaches the server only through the HTTP
+ * contract in lib/contract/, which imports nothing but zod and itself; the server never
+ * imports the browser's code; route handlers reach the database only through lib/; db/
+ * imports nothing of lib/ but the contract and the shared foundations. Tests may reach
+ * anything they test.
  */
 const path = (...parts) => new RegExp(`^(@/|(\\.\\./)+|\\./)(${parts.join('|')})(/|$)`).source;
-const SERVER_ONLY = path('lib/(engine|turns|tools|decide|llm|server|context)', 'db');
 const BROWSER = path('lib/client', 'components');
 const forbid = (regex, message) => ({ regex, message });
+/** Every in-repository import names one of these folders (by the alias). */
+const onlyFrom = (allowed, message) => forbid(`^@/(?!(${allowed.join('|')})(/|$))`, message);
+const NO_CLIMBING = forbid('^\\.\\./', "Out of this folder, import by '@/…', so the layer's allow-list sees where the import goes.");
 const layerRules = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
-const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'lib/testing/**'];
+const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'lib/dev/testing/**'];
+
+/** What each server layer of lib/ may import, bottom to top. */
+const LIB_LAYERS = {
+  shared: ['lib/contract', 'lib/shared'],
+  models: ['lib/contract', 'lib/shared', 'lib/models'],
+  data: ['db', 'lib/contract', 'lib/shared', 'lib/models', 'lib/data'],
+  tools: ['lib/contract', 'lib/shared', 'lib/models', 'lib/data', 'lib/tools'],
+  turns: ['lib/contract', 'lib/shared', 'lib/models', 'lib/data', 'lib/tools', 'lib/turns'],
+  services: ['db', 'lib/contract', 'lib/shared', 'lib/models', 'lib/data', 'lib/tools', 'lib/turns', 'lib/services'],
+  http: ['lib/contract', 'lib/shared', 'lib/turns', 'lib/services', 'lib/http'],
+};
+/** What the browser may import: the contract, its own library, and the shared foundations that hold no server code. */
+const BROWSER_SAFE = ['lib/contract', 'lib/client', 'lib/shared(?!/config|/markdown/html)', 'components'];
+const BROWSER_ONLY = 'The browser reaches the server only through the contract (lib/contract) and the API.';
 
 export const LAYERS = [
   {
     name: 'the browser imports no server code',
     files: ['components/**/*.{ts,tsx}'],
-    rules: layerRules(forbid(SERVER_ONLY, 'The browser reaches the server only through the contract (lib/contract) and the API.')),
+    rules: layerRules(onlyFrom(BROWSER_SAFE, BROWSER_ONLY), forbid('^(\\.\\./)+(lib|db)(/|$)', BROWSER_ONLY)),
   },
   {
     name: "the browser's library names what it imports from lib/ by the alias",
     files: ['lib/client/**/*.{ts,tsx}'],
     rules: layerRules(
-      forbid(SERVER_ONLY, 'The browser reaches the server only through the contract (lib/contract) and the API.'),
+      onlyFrom(BROWSER_SAFE, BROWSER_ONLY),
       forbid('^\\.\\./', "Out of lib/client, import by '@/…': a relative path could reach the server's code unseen."),
     ),
   },
@@ -42,16 +62,38 @@ export const LAYERS = [
       forbid('^(?!zod$|\\./|@/lib/contract/)', 'The contract imports only zod and its own modules: both sides share it, the browser too.'),
     ),
   },
+  ...Object.entries(LIB_LAYERS).map(([layer, allowed]) => ({
+    name: `lib/${layer} imports only from the layers below it`,
+    files: [`lib/${layer}/**/*.{ts,tsx,mjs}`],
+    rules: layerRules(
+      onlyFrom(allowed, `lib/${layer} imports only from ${allowed.join(', ')} (eslint.config.mjs, docs/README.md).`),
+      NO_CLIMBING,
+    ),
+  })),
+  {
+    name: 'db/ imports of lib/ only the contract and the shared foundations',
+    files: ['db/**/*.ts'],
+    rules: layerRules(
+      forbid(
+        '^(@/|(\\.\\./)+)lib/(?!contract/|shared/)',
+        'db/ imports of lib/ only lib/contract and lib/shared: its row types are in db/rows.ts.',
+      ),
+      forbid(BROWSER, "The server never imports the browser's code."),
+    ),
+  },
   {
     name: 'the server imports no browser code',
-    files: ['lib/**/*.{ts,tsx}', 'db/**/*.ts', 'app/api/**/*.ts', 'scripts/**/*.ts', 'instrumentation.ts', 'proxy.ts'],
-    ignores: ['lib/client/**', 'lib/contract/**'],
+    files: ['lib/dev/**/*.{ts,tsx}', 'app/api/**/*.ts', 'scripts/**/*.ts', 'instrumentation.ts', 'proxy.ts'],
+    ignores: ['app/**/route.ts'],
     rules: layerRules(forbid(BROWSER, "The server never imports the browser's code.")),
   },
   {
     name: 'route handlers reach the database only through lib/',
     files: ['app/**/route.ts', 'app/**/route.tsx'],
-    rules: layerRules(forbid(path('db'), 'A route handler reaches the database through lib/, never db/ itself.')),
+    rules: layerRules(
+      forbid(path('db'), 'A route handler reaches the database through lib/, never db/ itself.'),
+      forbid(BROWSER, "The server never imports the browser's code."),
+    ),
   },
 ].map(({ ignores = [], ...layer }) => ({ ...layer, ignores: [...ignores, ...TESTS] }));
 

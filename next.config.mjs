@@ -1,7 +1,7 @@
 /**
  * The security headers every answer carries (e2e/contract/security.test.ts checks them on the
  * built app). Pages get their Content-Security-Policy, with a per-request nonce, from proxy.ts
- * (lib/api/security-headers.ts); API answers are data, never documents, so nothing in one may
+ * (lib/http/security-headers.ts); API answers are data, never documents, so nothing in one may
  * run or load even when it is opened directly.
  */
 const commonSecurityHeaders = {

@@ -1,12 +1,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { authVerdict } from '@/lib/auth/gate';
-import { guardConfigFromEnv, guardedRequest, requestRefusal, STARTING } from '@/lib/api/request-guard';
-import { newNonce, pageSecurityPolicy } from '@/lib/api/security-headers';
+import { authVerdict } from '@/lib/services/auth/session-check';
+import { guardConfigFromEnv, guardedRequest, requestRefusal, STARTING } from '@/lib/http/request-guard';
+import { newNonce, pageSecurityPolicy } from '@/lib/http/security-headers';
 
 /**
  * Before any page or static file is served: the methods they answer, the request guard (host
- * names; lib/api/request-guard.ts), the login (lib/auth/gate.ts), and for pages a
- * Content-Security-Policy with a fresh nonce (lib/api/security-headers.ts). API routes make the
+ * names; lib/http/request-guard.ts), the login (lib/services/auth/session-check.ts), and for pages a
+ * Content-Security-Policy with a fresh nonce (lib/http/security-headers.ts). API routes make the
  * same checks themselves (see config below).
  */
 const guardConfig = guardConfigFromEnv();
@@ -51,7 +51,7 @@ export function proxy(request: NextRequest) {
  * Pages and static files, not /api: for a path the proxy runs on, Next reads the whole request
  * body before the proxy's answer goes out (and buffers it, up to its body limit), so a 401 to
  * a stranger's 20 MB POST would come after all of it. Every API route runs the same checks
- * itself, from the headers, before it reads a byte (handle in lib/api/http.ts).
+ * itself, from the headers, before it reads a byte (handle in lib/http/http.ts).
  */
 export const config = {
   matcher: ['/((?!api(?:/|$)).*)', '/'],

@@ -7,15 +7,15 @@
  */
 import fs from 'node:fs';
 
-const mutate = (process.env.MUTATE ?? 'lib/engine,lib/decide,lib/tools,lib/context,lib/turns,db/queries')
+const mutate = (process.env.MUTATE ?? 'lib/turns/engine,lib/turns/decide,lib/tools,lib/turns/context,lib/turns/supervisor,db/queries')
   .split(',')
-  // A file, a file's lines in Stryker's own form (lib/library/import.ts:134-227), or a folder.
+  // A file, a file's lines in Stryker's own form (lib/services/library/import.ts:134-227), or a folder.
   .map((p) => (/\.ts(:\d+-\d+)?$/.test(p) ? p : `${p}/**/*.ts`));
 
 // The checker type-checks the mutated code and what it imports, not what depends on it: each
 // check re-checks every dependent of the mutated file in the program, and db/queries or
 // lib/tools have dependents in every folder (a lib/tools run spent most of its time checking
-// lib/engine and lib/turns). A mutant that only breaks a dependent's types then runs as
+// lib/turns/engine and lib/turns/supervisor). A mutant that only breaks a dependent's types then runs as
 // JavaScript, where the tests judge it like any other. Written per run, beside tsconfig.json
 // (reports/ is not copied into Stryker's sandbox); git ignores it.
 const checkedConfig = 'tsconfig.mutation.run.json';

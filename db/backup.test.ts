@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { test } from 'node:test';
-import { makeTempDir } from '@/lib/testing/temp-dir';
+import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 import { openDatabase } from './client';
 import { backupDatabase, integrityCheck } from './backup';
 

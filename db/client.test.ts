@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ContextRuntime } from '@/lib/context/layers';
-import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/decide/history';
+import { ContextRuntime } from '@/lib/turns/context/layers';
+import { decisionsHistoryLayer, type DecisionStorage } from '@/lib/turns/decide/history';
 import { openDatabase, MigrationError } from './client';
 import { createStore } from './store';
-import { makeTempDir } from '@/lib/testing/temp-dir';
+import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 
 const tempDir = () => makeTempDir('hearth-db');
 

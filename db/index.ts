@@ -1,6 +1,6 @@
 import 'server-only';
 import path from 'node:path';
-import { getConfig } from '@/lib/config';
+import { getConfig } from '@/lib/shared/config';
 import { openDatabase, type Db } from './client';
 
 const key = Symbol.for('hearth.db');

@@ -34,7 +34,7 @@ export const threads = sqliteTable(
     pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
     /**
      * The branch shown: the last message of the path the page shows and the next message
-     * follows (lib/threads/tree.ts). Null, or a message that is gone: the newest message.
+     * follows (lib/turns/conversation/tree.ts). Null, or a message that is gone: the newest message.
      */
     currentLeafId: text('current_leaf_id'),
     createdAt: integer('created_at').notNull(),
@@ -50,7 +50,6 @@ export const threads = sqliteTable(
   },
   (t) => [index('threads_updated_idx').on(t.pinned, t.updatedAt, t.id), index('threads_folder_idx').on(t.folderId)],
 );
-export type Thread = typeof threads.$inferSelect;
 
 /** The user's folders for threads: one level, named. */
 export const folders = sqliteTable('folders', {
@@ -58,7 +57,6 @@ export const folders = sqliteTable('folders', {
   name: text('name').notNull(),
   createdAt: integer('created_at').notNull(),
 });
-export type Folder = typeof folders.$inferSelect;
 
 export const messages = sqliteTable(
   'messages',
@@ -84,7 +82,7 @@ export const messages = sqliteTable(
     /**
      * For a user message: the notes of the context block Hearth sent with it (recalled memory,
      * decisions so far), kept so later turns send it again word for word and the prompt only
-     * grows at its end (lib/context/layers.ts renders the block around them).
+     * grows at its end (lib/turns/context/layers.ts renders the block around them).
      */
     contextBlock: text('context_block'),
     /** For an answer: the model that wrote it, as the server named it (null: not known, or written before models were kept). */
@@ -95,7 +93,7 @@ export const messages = sqliteTable(
     /** This row's entry in the search index (set by triggers). */
     searchRowid: integer('search_rowid'),
   },
-  // No index on parent_id: a thread's tree is built from its messages in memory (lib/threads/tree.ts), no query filters by it.
+  // No index on parent_id: a thread's tree is built from its messages in memory (lib/turns/conversation/tree.ts), no query filters by it.
   // The rated answers alone, by model: the model picker's thumbs are counted from this small index, not the whole table.
   (t) => [
     index('messages_thread_idx').on(t.threadId, t.createdAt),
@@ -104,7 +102,6 @@ export const messages = sqliteTable(
       .where(sql`rating is not null`),
   ],
 );
-export type Message = typeof messages.$inferSelect;
 
 export const turns = sqliteTable(
   'turns',
@@ -118,7 +115,7 @@ export const turns = sqliteTable(
     status: text('status', { enum: turnStatuses }).notNull(),
     stats: text('stats', { mode: 'json' }),
     /**
-     * A finished turn's event log, compacted (lib/turns/compact.ts), as one JSON array of
+     * A finished turn's event log, compacted (lib/turns/supervisor/compact.ts), as one JSON array of
      * [seq, data]: its rows in turn_events are then gone.
      */
     events: text('events'),
@@ -129,7 +126,6 @@ export const turns = sqliteTable(
   },
   (t) => [index('turns_thread_idx').on(t.threadId, t.createdAt), index('turns_status_idx').on(t.status)],
 );
-export type Turn = typeof turns.$inferSelect;
 
 /** The event log of a turn, in order; the SSE stream and its replay read from here. */
 export const turnEvents = sqliteTable(
@@ -180,7 +176,6 @@ export const toolCalls = sqliteTable(
   // By thread too: a thread's page reads its tool calls, and a library holds many threads' worth.
   (t) => [index('tool_calls_turn_idx').on(t.turnId, t.createdAt), index('tool_calls_thread_idx').on(t.threadId, t.createdAt)],
 );
-export type ToolCallRow = typeof toolCalls.$inferSelect;
 
 export const attachments = sqliteTable(
   'attachments',
@@ -207,7 +202,6 @@ export const attachments = sqliteTable(
   },
   (t) => [index('attachments_message_idx').on(t.messageId)],
 );
-export type Attachment = typeof attachments.$inferSelect;
 
 export const memories = sqliteTable('memories', {
   id: text('id').primaryKey(),
@@ -224,7 +218,6 @@ export const prompts = sqliteTable('prompts', {
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
-export type Prompt = typeof prompts.$inferSelect;
 
 /**
  * Settings an imported library file carried that change where Hearth sends data or what it runs
@@ -236,7 +229,6 @@ export const settingProposals = sqliteTable('setting_proposals', {
   value: text('value').notNull(),
   proposedAt: integer('proposed_at').notNull(),
 });
-export type Memory = typeof memories.$inferSelect;
 
 /** Decision records, one row each; scopeKey is a turn id, a thread id or the resource id. */
 export const decisionRecords = sqliteTable(
@@ -256,7 +248,6 @@ export const decisionRecords = sqliteTable(
   },
   (t) => [index('decision_records_scope_idx').on(t.layerId, t.scope, t.scopeKey, t.id)],
 );
-export type DecisionRecordRow = typeof decisionRecords.$inferSelect;
 
 /** Outside hosts resting after a refusal or a failure (circuit breaker), kept across restarts. */
 export const hostPenalties = sqliteTable('host_penalties', {
@@ -302,7 +293,7 @@ export const settings = sqliteTable('settings', {
 });
 
 /**
- * Knowledge collections: documents people ask about across conversations (lib/knowledge). A
+ * Knowledge collections: documents people ask about across conversations (lib/data/knowledge). A
  * collection is used by the threads that chose it (thread_collections) or, when everyThread
  * is set, by every thread.
  */
@@ -313,7 +304,6 @@ export const collections = sqliteTable('collections', {
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
-export type Collection = typeof collections.$inferSelect;
 
 /**
  * A file of a collection: its bytes in the content-addressed file store (as attachments'), its
@@ -342,10 +332,9 @@ export const collectionFiles = sqliteTable(
   },
   (t) => [index('collection_files_collection_idx').on(t.collectionId, t.createdAt), index('collection_files_status_idx').on(t.status)],
 );
-export type CollectionFile = typeof collectionFiles.$inferSelect;
 
 /**
- * A passage of a collection's file, cut along its structure (lib/knowledge/chunk.ts), with
+ * A passage of a collection's file, cut along its structure (lib/data/knowledge/chunk.ts), with
  * where it is: its 1-based lines in the file's text and, for a PDF, its page. Full-text
  * indexed by doc_chunks_fts (migration 0019's triggers); its vector, once made, is in
  * chunk_vectors and the quantised search index (db/queries/knowledge.ts).
@@ -392,7 +381,7 @@ export const threadCollections = sqliteTable(
 
 /**
  * The embedding model whose vectors the index holds, and their dimensions (one row, id 1). A
- * change of model empties the vectors and the indexer makes them again (lib/knowledge/indexer.ts).
+ * change of model empties the vectors and the indexer makes them again (lib/data/knowledge/indexer.ts).
  */
 export const vectorIndex = sqliteTable('vector_index', {
   id: integer('id').primaryKey(),

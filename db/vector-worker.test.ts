@@ -4,7 +4,7 @@ import { after, describe, test } from 'node:test';
 import { hasVectorSearch, openDatabase } from './client';
 import { createStore } from './store';
 import { createVectorWorker } from './vector-worker';
-import { makeTempDir } from '@/lib/testing/temp-dir';
+import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 
 const DIMS = 64;
 /** A deterministic stream of numbers in [0, 1). */

@@ -59,7 +59,7 @@ test('Settings speaks in words: no wire field names of llama-server on the page'
   await page.goto('/settings');
   await expect(page.getByTestId('setting-thinking')).toBeVisible();
   const text = await page.locator('main').innerText();
-  // Nor the tools' wire names: each tool is named as the page says it elsewhere (lib/words/tools.ts).
+  // Nor the tools' wire names: each tool is named as the page says it elsewhere (lib/shared/words/tools.ts).
   await expect(page.getByTestId('tool-web_search')).toBeAttached();
   for (const jargon of [
     'chat_template_kwargs',

@@ -9,9 +9,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { backupDatabase, integrityCheck } from '../db/backup';
-import { FileStore } from '../lib/attachments/file-store';
-import { copyTheRest } from '../lib/backup';
-import { isConfigError, parseConfig } from '../lib/config';
+import { FileStore } from '../lib/data/file-store';
+import { copyTheRest } from '../lib/services/backup';
+import { isConfigError, parseConfig } from '../lib/shared/config';
 
 let dataDir: string;
 let mcpConfig: string | undefined;

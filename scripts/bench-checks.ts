@@ -18,9 +18,9 @@ import { openDatabase } from '../db/client';
 import { createStore } from '../db/store';
 import { startLlamaDouble } from '../e2e/double/llama-double';
 import { startSearxDouble } from '../e2e/double/searxng-double';
-import { parseConfig } from '../lib/config';
-import { buildRuntime } from '../lib/server/runtime';
-import { makeTempDir } from '../lib/testing/temp-dir';
+import { parseConfig } from '../lib/shared/config';
+import { buildRuntime } from '../lib/services/runtime';
+import { makeTempDir } from '../lib/dev/testing/temp-dir';
 import { pct } from './bench-library';
 
 /** A dense 32B at Q4 and Qwen3-0.6B on one 24 GB GPU, roughly (prompt and generation tokens per second). */

@@ -4,8 +4,8 @@
  * of their genuine answers it accepts with no verdict call.
  */
 import { performance } from 'node:perf_hooks';
-import { deferralClassifier } from '../lib/engine/classifier';
-import { evaluate, evaluationSlices } from '../lib/engine/classifier-train';
+import { deferralClassifier } from '../lib/turns/engine/classifier';
+import { evaluate, evaluationSlices } from '../lib/dev/gate-training/classifier-train';
 
 export function measureClassifier(repeats = 20) {
   const c = deferralClassifier();

@@ -16,10 +16,10 @@ import { openDatabase } from '../db/client';
 import { createStore } from '../db/store';
 import { startLlamaDouble } from '../e2e/double/llama-double';
 import { startSearxDouble } from '../e2e/double/searxng-double';
-import { parseConfig } from '../lib/config';
-import { buildRuntime } from '../lib/server/runtime';
-import { makeTempDir } from '../lib/testing/temp-dir';
-import { isTitleRequest } from '../lib/turns/titles';
+import { parseConfig } from '../lib/shared/config';
+import { buildRuntime } from '../lib/services/runtime';
+import { makeTempDir } from '../lib/dev/testing/temp-dir';
+import { isTitleRequest } from '../lib/turns/supervisor/titles';
 import { pct } from './bench-library';
 
 export const THREAD_TURNS = 12;

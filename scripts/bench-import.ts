@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { startHearth } from '../e2e/contract/hearth-server';
 import { memoryMb } from '../e2e/load/load';
 import { startLlamaDouble } from '../e2e/double/llama-double';
-import { largeChatgptExportBody } from '../lib/testing/chatgpt-export';
+import { largeChatgptExportBody } from '../lib/dev/testing/chatgpt-export';
 import { ensureBuilt } from './bench-load';
 
 export async function measureImport({ conversations = 5000 }: { conversations?: number } = {}) {

@@ -14,11 +14,11 @@ import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../db/client';
 import { createStore } from '../db/store';
 import { startLlamaDouble } from '../e2e/double/llama-double';
-import { KnowledgeIndexer } from '../lib/knowledge/indexer';
-import { retrieve } from '../lib/knowledge/retrieve';
-import { createEmbeddingsClient, type EmbeddingsClient } from '../lib/llm/embeddings';
+import { KnowledgeIndexer } from '../lib/data/knowledge/indexer';
+import { retrieve } from '../lib/data/knowledge/retrieve';
+import { createEmbeddingsClient, type EmbeddingsClient } from '../lib/models/embeddings';
 import { createVectorWorker } from '../db/vector-worker';
-import { makeTempDir } from '../lib/testing/temp-dir';
+import { makeTempDir } from '../lib/dev/testing/temp-dir';
 import { pct } from './bench-library';
 
 const VOCABULARY = Array.from({ length: 5000 }, (_, i) => `w${(i * 2654435761) % 1_000_003}`);

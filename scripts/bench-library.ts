@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Store } from '../db/store';
-import { searchLibrary } from '../lib/search/search';
-import { threadView } from '../lib/server/threads';
+import { searchLibrary } from '../lib/data/search/search';
+import { threadView } from '../lib/services/threads';
 import { grepAttachmentTool } from '../lib/tools/attachments';
 
 /** A small seeded PRNG (mulberry32), so every run searches the same library. */

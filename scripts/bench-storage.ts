@@ -11,9 +11,9 @@ import { createStore } from '../db/store';
 import { persona } from '../e2e/double/persona';
 import { startLlamaDouble, type DoubleRequest } from '../e2e/double/llama-double';
 import { startSearxDouble } from '../e2e/double/searxng-double';
-import { parseConfig } from '../lib/config';
-import { buildRuntime } from '../lib/server/runtime';
-import { makeTempDir } from '../lib/testing/temp-dir';
+import { parseConfig } from '../lib/shared/config';
+import { buildRuntime } from '../lib/services/runtime';
+import { makeTempDir } from '../lib/dev/testing/temp-dir';
 
 const SENTENCES = [
   'The short answer is that it depends on the season and on how much time you have.',

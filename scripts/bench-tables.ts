@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { buildTable, queryTable } from '../lib/tables/tables';
-import { makeTempDir } from '../lib/testing/temp-dir';
+import { buildTable, queryTable } from '../lib/data/tables/tables';
+import { makeTempDir } from '../lib/dev/testing/temp-dir';
 
 export type TableBench = {
   megabytes: number;

@@ -1,5 +1,5 @@
 /**
- * `npm run eval`: the model scorecard. Runs every scenario (lib/eval/scenarios) through
+ * `npm run eval`: the model scorecard. Runs every scenario (lib/dev/eval/scenarios) through
  * Hearth's real engine against each model server in turn, with local stand-ins for the web,
  * and writes scorecard.json, scorecard.md and scorecard.html.
  *
@@ -8,7 +8,7 @@
  *   npm run eval -- --compare runA/scorecard.json runB/scorecard.json [--out DIR]
  *   npm run eval -- --gate [drafts.jsonl] --url http://127.0.0.1:8080/v1 [--model ID …] [--limit N] [--out DIR]
  *
- * --gate measures the gate's judges instead (lib/eval/gate-eval.ts): the verdict and the
+ * --gate measures the gate's judges instead (lib/dev/eval/gate-eval.ts): the verdict and the
  * freshness check of each model a server offers (or those named with --model) over the project's
  * labelled drafts or the JSON Lines file given, with recall and precision per language and the
  * time per judgement, written as gate.json beside the scorecards (the model picker shows it).
@@ -16,15 +16,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildReport, compareReports, toHtml, toMarkdown, type EvalReport } from '../lib/eval/report';
-import { corpusItems, describeGateReport, judgeGate, parseGateItems, type GateReport } from '../lib/eval/gate-eval';
-import { createLlamaClient } from '../lib/llm/client';
-import { listModels } from '../lib/llm/models';
-import { runScenario, type ServerUnderTest } from '../lib/eval/runner';
-import { loadScenarios, SCENARIOS_DIR } from '../lib/eval/scenario';
-import { scoreRun, type Score } from '../lib/eval/score';
-import { startStandins } from '../lib/eval/standins';
-import { makeTempDir } from '../lib/testing/temp-dir';
+import { buildReport, compareReports, toHtml, toMarkdown, type EvalReport } from '../lib/dev/eval/report';
+import { corpusItems, describeGateReport, judgeGate, parseGateItems, type GateReport } from '../lib/dev/eval/gate-eval';
+import { createLlamaClient } from '../lib/models/client';
+import { listModels } from '../lib/models/models';
+import { runScenario, type ServerUnderTest } from '../lib/dev/eval/runner';
+import { loadScenarios, SCENARIOS_DIR } from '../lib/dev/eval/scenario';
+import { scoreRun, type Score } from '../lib/dev/eval/score';
+import { startStandins } from '../lib/dev/eval/standins';
+import { makeTempDir } from '../lib/dev/testing/temp-dir';
 
 const argv = process.argv.slice(2);
 const all = (flag: string) => argv.flatMap((a, i) => (a === flag && argv[i + 1] ? [argv[i + 1]] : []));

@@ -2,7 +2,7 @@
  * `npm run hash-password`: reads a password (typed without echo, or piped on stdin) and prints
  * the HEARTH_PASSWORD_HASH line to put in the environment instead of the password itself.
  */
-import { hashPassword } from '../lib/auth/password';
+import { hashPassword } from '../lib/services/auth/password';
 
 async function readPassword(): Promise<string> {
   const stdin = process.stdin;

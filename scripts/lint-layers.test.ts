@@ -29,29 +29,46 @@ async function importErrors(file: string, source: string): Promise<string[]> {
 }
 
 const forbidden: [string, string][] = [
-  ['components/chat/X.tsx', "import { runTurn } from '@/lib/engine/turn';\nexport const x = runTurn;\n"],
-  ['components/chat/hooks/Y.ts', "import type { Lease } from '../../../lib/llm/pool';\nexport type Y = Lease;\n"],
+  ['components/chat/X.tsx', "import { runTurn } from '@/lib/turns/engine/turn';\nexport const x = runTurn;\n"],
+  ['components/chat/hooks/Y.ts', "import type { Lease } from '../../../lib/models/pool';\nexport type Y = Lease;\n"],
   ['components/Z.tsx', "import { createStore } from '@/db/store';\nexport const z = createStore;\n"],
   ['lib/client/y.ts', "import type { Store } from '../../db/store';\nexport type Y = Store;\n"],
   ['lib/client/w.ts', "import type { TurnRegistry } from '../turns/registry';\nexport type W = TurnRegistry;\n"],
   ['lib/contract/z.ts', "import { api } from '@/lib/client/api';\nexport const z = api;\n"],
-  ['lib/contract/c.ts', "import { parseConfig } from '@/lib/config';\nexport const c = parseConfig;\n"],
+  ['lib/contract/c.ts', "import { parseConfig } from '@/lib/shared/config';\nexport const c = parseConfig;\n"],
   ['lib/contract/n.ts', "import path from 'node:path';\nexport const n = path;\n"],
-  ['lib/turns/w.ts', "import { sendMessage } from '@/lib/client/api';\nexport const w = sendMessage;\n"],
+  ['lib/turns/supervisor/w.ts', "import { sendMessage } from '@/lib/client/api';\nexport const w = sendMessage;\n"],
   ['db/queries/v.ts', "import { Markdown } from '../../components/chat/Markdown';\nexport const v = Markdown;\n"],
   ['app/api/things/route.ts', "import { decodeCursor } from '@/db/queries/threads';\nexport const t = decodeCursor;\n"],
+  ['components/chat/C.tsx', "import { getConfig } from '@/lib/shared/config';\nexport const c = getConfig;\n"],
+  ['lib/data/files/up.ts', "import type { TurnRegistry } from '@/lib/turns/supervisor/registry';\nexport type U = TurnRegistry;\n"],
+  ['lib/models/m.ts', "import type { FileStore } from '@/lib/data/file-store';\nexport type M = FileStore;\n"],
+  ['lib/turns/engine/s.ts', "import { createStore } from '@/db/store';\nexport const s = createStore;\n"],
+  ['lib/turns/engine/r.ts', "import { toolset } from '../../tools/toolset';\nexport const r = toolset;\n"],
+  ['lib/tools/t.ts', "import { runTurn } from '@/lib/turns/engine/turn';\nexport const t = runTurn;\n"],
+  ['lib/shared/s.ts', "import { getRuntime } from '@/lib/services/runtime';\nexport const s = getRuntime;\n"],
+  ['lib/services/h.ts', "import { json } from '@/lib/http/http';\nexport const h = json;\n"],
+  ['db/queries/k.ts', "import type { FileStore } from '@/lib/data/file-store';\nexport type K = FileStore;\n"],
 ];
 
 const allowed: [string, string][] = [
   ['components/chat/ok.tsx', "import type { TurnEvent } from '@/lib/contract/events';\nexport type T = TurnEvent;\n"],
   ['components/chat/hooks/ok.ts', "import { typingIn } from '../Shortcuts';\nexport const t = typingIn;\n"],
-  ['lib/turns/ok.ts', "import { applyEvent } from '@/lib/contract/turn-state';\nexport const a = applyEvent;\n"],
+  ['lib/turns/supervisor/ok.ts', "import { applyEvent } from '@/lib/contract/turn-state';\nexport const a = applyEvent;\n"],
   [
     'lib/contract/ok.ts',
     "import { z } from 'zod';\nimport type { TurnEvent } from './events';\nexport const s = z.string();\nexport type T = TurnEvent;\n",
   ],
-  ['lib/turns/ok.test.ts', "import { api } from '@/lib/client/api';\nexport const a = api;\n"],
+  ['lib/turns/supervisor/ok.test.ts', "import { api } from '@/lib/client/api';\nexport const a = api;\n"],
   ['app/api/things/harness.ts', "import { openDatabase } from '@/db/client';\nexport const o = openDatabase;\n"],
+  ['components/chat/w.tsx', "import { toolLabel } from '@/lib/shared/words/tools';\nexport const w = toolLabel;\n"],
+  ['lib/turns/engine/ok.ts', "import type { Toolset } from '@/lib/tools/toolset';\nexport type T = Toolset;\n"],
+  ['lib/data/files/ok.ts', "import type { Db } from '@/db/client';\nexport type D = Db;\n"],
+  ['lib/services/ok.ts', "import type { Lease } from '@/lib/models/pool';\nexport type L = Lease;\n"],
+  [
+    'db/queries/ok.ts',
+    "import type { Sampling } from '../../lib/contract/sampling';\nimport { threads } from '../schema';\nexport type S = Sampling;\nexport const t = threads;\n",
+  ],
 ];
 
 for (const [file, source] of forbidden) {

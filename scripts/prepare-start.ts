@@ -8,8 +8,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { exposureRefusal } from '../lib/auth/exposure';
-import { isConfigError, parseConfig } from '../lib/config';
+import { exposureRefusal } from '../lib/services/auth/exposure';
+import { isConfigError, parseConfig } from '../lib/shared/config';
 import { buildAnnouncement, buildWithProgress } from './build-progress';
 import { nextEnv } from './next-env';
 

@@ -1,15 +1,15 @@
 /**
  * `npm run train:gate`: fits the gate's deferral classifier on the training slice of
- * lib/engine/gate-corpus (and the regexes' English corpus), sets its "clearly an answer"
- * threshold on the frozen evaluation slices, writes lib/engine/deferral-model.json, and prints
+ * lib/dev/gate-training/corpus (and the regexes' English corpus), sets its "clearly an answer"
+ * threshold on the frozen evaluation slices, writes lib/turns/engine/deferral-model.json, and prints
  * each slice's recall and precision. Deterministic: the same corpus gives the same file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { trainDeferralModel } from '../lib/engine/classifier-train';
+import { trainDeferralModel } from '../lib/dev/gate-training/classifier-train';
 
 const { model, report } = trainDeferralModel();
-const out = path.join(import.meta.dirname, '..', 'lib', 'engine', 'deferral-model.json');
+const out = path.join(import.meta.dirname, '..', 'lib', 'turns', 'engine', 'deferral-model.json');
 fs.writeFileSync(out, `${JSON.stringify(model)}\n`);
 console.log(
   `${model.version}: thresholds deferral ≥ ${model.thresholds.deferral}, clearly an answer ≤ ${model.thresholds.answer.toFixed(4)}`,

@@ -4,15 +4,15 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { deferralFor } from '@/e2e/double/persona';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
-import { createLlamaClient } from '@/lib/llm/client';
-import { STANDING_COUNT } from '@/lib/memory/facts';
-import type { ModelClient } from '@/lib/llm/types';
+import { createLlamaClient } from '@/lib/models/client';
+import { STANDING_COUNT } from '@/lib/data/memory/facts';
+import type { ModelClient } from '@/lib/models/types';
 import { readSse } from '@/lib/contract/sse';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/contract/turn-state';
-import { setRuntime, type Runtime } from '@/lib/server/runtime';
-import { isTitleRequest } from '@/lib/turns/titles';
-import { tinyPdf } from '@/lib/testing/pdf';
-import { makeTempDir } from '@/lib/testing/temp-dir';
+import { setRuntime, type Runtime } from '@/lib/services/runtime';
+import { isTitleRequest } from '@/lib/turns/supervisor/titles';
+import { tinyPdf } from '@/lib/dev/testing/pdf';
+import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 import {
   base,
   events,

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
-import { setRuntime, type Runtime } from '@/lib/server/runtime';
-import { isTitleRequest } from '@/lib/turns/titles';
-import { makeTempDir } from '@/lib/testing/temp-dir';
+import { setRuntime, type Runtime } from '@/lib/services/runtime';
+import { isTitleRequest } from '@/lib/turns/supervisor/titles';
+import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 import { events, getThread, makeRuntime, newThread, params, req, rounds, upload } from './harness';
 import * as importRoute from './import/route';
 import * as search from './search/route';

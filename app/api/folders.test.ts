@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
-import { setRuntime } from '@/lib/server/runtime';
+import { setRuntime } from '@/lib/services/runtime';
 import { base, makeRuntime, newThread, params, req, send } from './harness';
 import * as exportRoute from './export/route';
 import * as foldersRoute from './folders/route';

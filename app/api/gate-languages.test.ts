@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { persona } from '@/e2e/double/persona';
 import { startLlamaDouble, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
-import { setRuntime } from '@/lib/server/runtime';
+import { setRuntime } from '@/lib/services/runtime';
 import { makeRuntime, newThread, rounds, send, type Ev } from './harness';
 
 /**

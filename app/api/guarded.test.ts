@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { installAuthGate, isPublicPath } from '@/lib/auth/gate';
+import { installAuthGate, isPublicPath } from '@/lib/services/auth/session-check';
 import { base } from './harness';
 
 /**

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { setRuntime } from '@/lib/server/runtime';
+import { setRuntime } from '@/lib/services/runtime';
 import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { DOCX_MIME } from '@/lib/attachments/extract';
-import { FileStore } from '@/lib/attachments/file-store';
-import { docxInflatingTo } from '@/lib/testing/docx';
-import { pdfInflatingTo } from '@/lib/testing/pdf';
+import { DOCX_MIME } from '@/lib/data/files/extract';
+import { FileStore } from '@/lib/data/file-store';
+import { docxInflatingTo } from '@/lib/dev/testing/docx';
+import { pdfInflatingTo } from '@/lib/dev/testing/pdf';
 import { makeRuntime, req, upload } from './harness';
 import * as threadsRoute from './threads/route';
 

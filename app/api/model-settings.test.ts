@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
-import { setRuntime } from '@/lib/server/runtime';
+import { setRuntime } from '@/lib/services/runtime';
 import { makeRuntime, newThread, send } from './harness';
 
 /**

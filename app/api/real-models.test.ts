@@ -4,10 +4,10 @@ import { persona } from '@/e2e/double/persona';
 import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { promptTokens, renderAnswer, renderPrompt } from '@/e2e/double/slots';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
-import { setRuntime } from '@/lib/server/runtime';
-import { addMemory } from '@/lib/server/memories';
+import { setRuntime } from '@/lib/services/runtime';
+import { addMemory } from '@/lib/services/memories';
 import { getThread, makeRuntime, newThread, rounds, send, turnRequests, type Ev } from './harness';
-import { isTitleRequest } from '@/lib/turns/titles';
+import { isTitleRequest } from '@/lib/turns/supervisor/titles';
 
 /**
  * Hearth against what real small models and a real llama-server do (issue: every turn that

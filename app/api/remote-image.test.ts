@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { setRuntime } from '@/lib/server/runtime';
+import { setRuntime } from '@/lib/services/runtime';
 import { makeRuntime, req } from './harness';
 import * as imageRoute from './remote-image/route';
 

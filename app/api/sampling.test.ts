@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isTitleRequest } from '@/lib/turns/titles';
+import { isTitleRequest } from '@/lib/turns/supervisor/titles';
 import { base, getThread, makeRuntime, newThread, params, req, rounds, send, sharedDouble } from './harness';
 import * as exportRoute from './export/route';
 import * as importRoute from './import/route';

@@ -3,8 +3,8 @@ import net from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
-import { setRuntime, type Runtime } from '@/lib/server/runtime';
-import { isTitleRequest } from '@/lib/turns/titles';
+import { setRuntime, type Runtime } from '@/lib/services/runtime';
+import { isTitleRequest } from '@/lib/turns/supervisor/titles';
 import { makeRuntime, newThread, rounds, send, serverLog, type Ev } from './harness';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
-import { setRuntime } from '@/lib/server/runtime';
+import { setRuntime } from '@/lib/services/runtime';
 import { getThread, makeRuntime, newThread, send } from './harness';
 
 /**

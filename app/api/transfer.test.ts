@@ -5,16 +5,16 @@ import sharp from 'sharp';
 import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
-import { FileStore, type FileKind } from '@/lib/attachments/file-store';
+import { FileStore, type FileKind } from '@/lib/data/file-store';
 import type { ToolServersView } from '@/lib/contract/responses';
-import { setRuntime, type Runtime } from '@/lib/server/runtime';
-import { threadView } from '@/lib/server/threads';
-import { derivedId } from '@/lib/library/foreign';
-import { FORGED, forgedRunningTurn } from '@/lib/testing/forged-library';
-import { tinyDocx } from '@/lib/testing/docx';
-import { tinyPdf } from '@/lib/testing/pdf';
-import { makeTempDir } from '@/lib/testing/temp-dir';
-import { xlsxBytes } from '@/lib/testing/sheets';
+import { setRuntime, type Runtime } from '@/lib/services/runtime';
+import { threadView } from '@/lib/services/threads';
+import { derivedId } from '@/lib/services/library/foreign';
+import { FORGED, forgedRunningTurn } from '@/lib/dev/testing/forged-library';
+import { tinyDocx } from '@/lib/dev/testing/docx';
+import { tinyPdf } from '@/lib/dev/testing/pdf';
+import { makeTempDir } from '@/lib/dev/testing/temp-dir';
+import { xlsxBytes } from '@/lib/dev/testing/sheets';
 import * as attachmentsRoute from './attachments/route';
 import * as collectionFilesRoute from './collections/[id]/files/route';
 import * as collectionRoute from './collections/[id]/route';
@@ -70,7 +70,7 @@ async function sendWith(threadId: string, content: string, attachmentIds: string
   );
   assert.equal(res.status, 200);
   await res.text();
-  await (await import('@/lib/server/runtime')).getRuntime().turns.backgroundIdle();
+  await (await import('@/lib/services/runtime')).getRuntime().turns.backgroundIdle();
 }
 
 async function exportText(): Promise<string> {

@@ -1,9 +1,9 @@
 import { redirect } from 'next/navigation';
 import { cookies } from 'next/headers';
 import { LoginForm } from '@/components/auth/LoginForm';
-import { safeNextPath } from '@/lib/auth/next-path';
-import { SESSION_COOKIE } from '@/lib/auth/sessions';
-import { getRuntime } from '@/lib/server/runtime';
+import { safeNextPath } from '@/lib/services/auth/next-path';
+import { SESSION_COOKIE } from '@/lib/services/auth/sessions';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const metadata = { title: 'Log in · Hearth' };
 

@@ -4,7 +4,7 @@ import { Component, isValidElement, useEffect, useState, type ReactNode } from '
 import ReactMarkdown from 'react-markdown';
 import 'katex/dist/katex.min.css';
 import { linkCitations, type Citation } from '@/lib/client/citations';
-import { latexDelimiters, rehypePlugins, remarkPlugins } from '@/lib/markdown/pipeline';
+import { latexDelimiters, rehypePlugins, remarkPlugins } from '@/lib/shared/markdown/pipeline';
 import { CodeBlock } from './CodeBlock';
 
 /**
@@ -17,7 +17,7 @@ import { CodeBlock } from './CodeBlock';
  * Code blocks are highlighted (CodeBlock); math between $$ … $$ (or \( … \) and \[ … \]) is set
  * by KaTeX after the tree is sanitised (KaTeX builds its own markup from the TeX and runs none
  * of it: \href and friends stay off). Single dollars are math by pandoc's rule
- * (lib/markdown/math.ts), so "$5 and $10" stays two prices.
+ * (lib/shared/markdown/math.ts), so "$5 and $10" stays two prices.
  */
 export function Markdown({ text, citations }: { text: string; citations?: Map<number, Citation> }) {
   return (

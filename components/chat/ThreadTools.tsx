@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { api } from '@/lib/client/api';
 import { HEADER_MENU } from './hooks/useMenuDismiss';
-import { toolLabel } from '@/lib/words/tools';
+import { toolLabel } from '@/lib/shared/words/tools';
 
 type ThreadTool = { name: string; source: string; description: string; enabled: boolean };
 

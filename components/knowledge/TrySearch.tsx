@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { api } from '@/lib/client/api';
 import type { PassageView } from '@/lib/contract/responses';
-import { placeOf } from '@/lib/knowledge/place';
+import { placeOf } from '@/lib/shared/words/place';
 import { buttonClass, inputClass } from './styles';
 
 /** A search over the collection as search_documents would make it, each passage opening in the viewer. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Store } from '@/db/store';
-import { freshStore, seedExchange } from '@/lib/testing/store';
+import { freshStore, seedExchange } from '@/lib/dev/testing/store';
 
 /** Attachments as stored: their counted text, the message they were sent with, and the threads they belong to. */
 

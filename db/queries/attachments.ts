@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { attachments, collectionFiles, messages } from '../schema';
-import type { FileKind } from '@/lib/attachments/file-store';
+import type { FileKind } from '@/lib/contract/statuses';
 
 /** What a message shows of its attachments (the text stays for the model). */
 const info = {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore, seedExchange } from '@/lib/testing/store';
+import { freshStore, seedExchange } from '@/lib/dev/testing/store';
 
 /** Decision records as stored: by layer and scope, the newest kept up to a limit, a thread's with their row ids. */
 

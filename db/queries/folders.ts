@@ -1,6 +1,7 @@
 import { asc, count, eq } from 'drizzle-orm';
 import type { Db } from '../client';
-import { folders, threads, type Folder } from '../schema';
+import { folders, threads } from '../schema';
+import type { Folder } from '../rows';
 
 export function folderQueries(db: Db) {
   return {

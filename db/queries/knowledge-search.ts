@@ -1,7 +1,7 @@
+import type { ChunkHit } from '../rows';
 import { and, eq, inArray } from 'drizzle-orm';
 import { hasVectorSearch, type Db } from '../client';
 import { chunkVectors, collectionFiles, docChunks, vectorIndex } from '../schema';
-import type { ChunkHit } from '@/lib/knowledge/retrieve';
 import { BITS_TABLE, rankedByCosine, vectorIndexHelpers } from './vector-index';
 
 /**

@@ -10,7 +10,7 @@ import {
   vectorIndex,
   type CollectionFileStatus,
 } from '../schema';
-import type { FileKind } from '@/lib/attachments/file-store';
+import type { FileKind } from '@/lib/contract/statuses';
 import { BITS_TABLE, MESSAGE_BITS_TABLE, vectorIndexHelpers } from './vector-index';
 
 /**
@@ -22,7 +22,7 @@ import { BITS_TABLE, MESSAGE_BITS_TABLE, vectorIndexHelpers } from './vector-ind
  * here), and the candidates it finds are ranked again by their exact cosine.
  */
 
-/** A chunk as the chunker cuts it (lib/knowledge/chunk.ts). */
+/** A chunk as the chunker cuts it (lib/data/knowledge/chunk.ts). */
 export type ChunkRow = { text: string; page: number | null; lineStart: number; lineEnd: number };
 
 export function knowledgeQueries(db: Db) {

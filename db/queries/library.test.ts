@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore, seedExchange } from '@/lib/testing/store';
+import { freshStore, seedExchange } from '@/lib/dev/testing/store';
 import type { Store } from '@/db/store';
 
-/** The whole-library reads and writes behind export and import (lib/library), on real databases. */
+/** The whole-library reads and writes behind export and import (lib/services/library), on real databases. */
 
 /** A thread with everything a thread can hold: two exchanges, a turn's log, a tool call, decisions, a file. */
 function richThread(s: Store, id = 'th') {

@@ -2,7 +2,7 @@ import type { Db } from '../client';
 import { decodeStats, encodeStats } from './turns';
 
 /**
- * Whole-library reads and writes for export and import (lib/library). Reads return rows as
+ * Whole-library reads and writes for export and import (lib/services/library). Reads return rows as
  * stored; writes never replace a row that is there (INSERT OR IGNORE on its id), so importing
  * the same file twice changes nothing, and report whether they added it. Foreign keys are on:
  * a row pointing at a thread, message or turn that does not exist fails, and the import with it.

@@ -1,6 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../client';
-import { memories, type Memory } from '../schema';
+import { memories } from '../schema';
+import type { Memory } from '../rows';
 
 export function memoryQueries(db: Db) {
   // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).

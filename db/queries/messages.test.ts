@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore, seedExchange } from '@/lib/testing/store';
+import { freshStore, seedExchange } from '@/lib/dev/testing/store';
 
 /** Messages as stored: their order, their context blocks, their branch, and what deleting some takes with them. */
 

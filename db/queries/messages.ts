@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { attachments, decisionRecords, messages, threads, toolCalls, turns, type Message, type MessageStatus } from '../schema';
+import { attachments, decisionRecords, messages, threads, toolCalls, turns, type MessageStatus } from '../schema';
+import type { Message } from '../rows';
 
 export function messageQueries(db: Db) {
   // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).

@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../client';
-import { prompts, type Prompt } from '../schema';
+import { prompts } from '../schema';
+import type { Prompt } from '../rows';
 
 /** Saved prompts, by name. */
 export function promptQueries(db: Db) {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore } from '@/lib/testing/store';
+import { freshStore } from '@/lib/dev/testing/store';
 import type { Store } from '@/db/store';
 
-/** The full-text index's queries on a real database (the ranking and snippets above them: lib/search). */
+/** The full-text index's queries on a real database (the ranking and snippets above them: lib/data/search). */
 
 const DAY = 24 * 3600 * 1000;
 

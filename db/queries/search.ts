@@ -67,7 +67,7 @@ export function searchQueries(db: Db) {
   const prepared = (sql: string) => sqlite.prepare(sql);
 
   return {
-    /** Hits for an FTS5 MATCH expression (see lib/search/query.ts), best first. */
+    /** Hits for an FTS5 MATCH expression (see lib/data/search/query.ts), best first. */
     searchIndex({ match, filters = {}, limit, now }: { match: string; filters?: SearchFilters; limit: number; now: number }): IndexHit[] {
       const { where, params } = conditions(match, filters);
       Object.assign(params, { limit, now });

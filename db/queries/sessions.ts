@@ -2,7 +2,7 @@ import { eq, lt } from 'drizzle-orm';
 import type { Db } from '../client';
 import { sessions } from '../schema';
 
-/** Login sessions, by the hash of their token (lib/auth/sessions.ts). */
+/** Login sessions, by the hash of their token (lib/services/auth/sessions.ts). */
 export function sessionQueries(db: Db) {
   return {
     insertSession(row: { id: string; createdAt: number; expiresAt: number }) {

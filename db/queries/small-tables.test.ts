@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore } from '@/lib/testing/store';
+import { freshStore } from '@/lib/dev/testing/store';
 
 /** The small tables: outside hosts' rests and spend, memories, login sessions, settings. */
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore, seedExchange } from '@/lib/testing/store';
+import { freshStore, seedExchange } from '@/lib/dev/testing/store';
 import { decodeCursor, encodeCursor } from './threads';
 
 /** Threads as stored: who named them, their order in the list and its pages, and what goes with one. */

@@ -1,7 +1,8 @@
 import type { Sampling } from '@/lib/contract/sampling';
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { attachments, messages, threads, type Thread } from '../schema';
+import { attachments, messages, threads } from '../schema';
+import type { Thread } from '../rows';
 
 export type ThreadCursor = { pinned: boolean; updatedAt: number; id: string };
 

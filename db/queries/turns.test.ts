@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore, seedExchange } from '@/lib/testing/store';
+import { freshStore, seedExchange } from '@/lib/dev/testing/store';
 import { decodeStats, encodeStats } from './turns';
 
 /** Turns as stored: their status and figures, their event log (as rows, then compacted), their steps and facts. */

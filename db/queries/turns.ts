@@ -7,7 +7,7 @@ import { decisionRecords, messages, toolCalls, turnEvents, turns, turnSteps, typ
 export type StoredEvent = { seq: number; type: string; data: Record<string, unknown> };
 export type StoredStep = { seq: number; kind: string; data: unknown };
 
-/** A compacted log as stored on the turn: [seq, entry] pairs (lib/turns/compact.ts, toStored). */
+/** A compacted log as stored on the turn: [seq, entry] pairs (lib/turns/supervisor/compact.ts, toStored). */
 function parseLog(json: string): StoredEvent[] {
   return (JSON.parse(json) as [number, Record<string, unknown> | string][]).map(([seq, data]) => ({
     seq,
@@ -263,7 +263,7 @@ export function turnQueries(db: Db) {
       return out;
     },
 
-    /** Keeps a finished turn's compacted log (lib/turns/compact.ts) on its row, in place of its event rows. */
+    /** Keeps a finished turn's compacted log (lib/turns/supervisor/compact.ts) on its row, in place of its event rows. */
     storeCompactLog({ turnId, events }: { turnId: string; events: { seq: number; type: string; data: unknown }[] }) {
       db.transaction((tx) => {
         tx.update(turns)
@@ -306,7 +306,7 @@ export function turnQueries(db: Db) {
         assistantMessageId: turn.assistantMessageId ?? '',
         answer: answer?.content ?? '',
         stats: decodeStats(turn.stats),
-        // Stored as `${turnId}:${id the model gave}` (lib/turns/registry.ts).
+        // Stored as `${turnId}:${id the model gave}` (lib/turns/supervisor/registry.ts).
         toolCalls: new Map(
           calls.map((c) => [
             c.id.slice(turnId.length + 1),

@@ -5,11 +5,11 @@ import JSZip from 'jszip';
 import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { persona } from '@/e2e/double/persona';
-import { derivedId } from '@/lib/library/foreign';
-import { MASK } from '@/lib/mcp/secrets';
-import { largeChatgptExport } from '@/lib/testing/chatgpt-export';
-import { FORGED, forgedRunningTurn, forgedSettings } from '@/lib/testing/forged-library';
-import { makeTempDir } from '@/lib/testing/temp-dir';
+import { derivedId } from '@/lib/services/library/foreign';
+import { MASK } from '@/lib/tools/mcp/secrets';
+import { largeChatgptExport } from '@/lib/dev/testing/chatgpt-export';
+import { FORGED, forgedRunningTurn, forgedSettings } from '@/lib/dev/testing/forged-library';
+import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 import { assertError, EventReader, httpCall, type Answer } from './client';
 import { startHearth, type HearthServer } from './hearth-server';
 

@@ -6,7 +6,7 @@ import { persona } from '@/e2e/double/persona';
 import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { readSse } from '@/lib/contract/sse';
 import { applyEvent, newTurnState, type LiveTurnState } from '@/lib/contract/turn-state';
-import { isTitleRequest } from '@/lib/turns/titles';
+import { isTitleRequest } from '@/lib/turns/supervisor/titles';
 import { assertError, EventReader, httpCall, type Answer, type CallOptions, type Ev } from './client';
 import { startHearth, type HearthServer } from './hearth-server';
 

@@ -4,7 +4,7 @@ import { persona } from '@/e2e/double/persona';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
 import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import type { DecisionRecord } from '@/lib/contract/decisions';
-import { isTitleRequest } from '@/lib/turns/titles';
+import { isTitleRequest } from '@/lib/turns/supervisor/titles';
 import { EventReader, httpCall, type Ev } from './client';
 import { startHearth, type HearthServer } from './hearth-server';
 

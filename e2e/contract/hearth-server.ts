@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { makeTempDir } from '@/lib/testing/temp-dir';
+import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 
 /**
  * The built app as a user runs it: `next start` in a child process, on a free loopback port,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
-import { derivedId } from '@/lib/library/foreign';
-import { largeChatgptExportBody, largeExportConversationId } from '@/lib/testing/chatgpt-export';
+import { derivedId } from '@/lib/services/library/foreign';
+import { largeChatgptExportBody, largeExportConversationId } from '@/lib/dev/testing/chatgpt-export';
 import { memoryMb } from '../load/load';
 import { httpCall } from './client';
 import { startHearth, type HearthServer } from './hearth-server';

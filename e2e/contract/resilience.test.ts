@@ -10,8 +10,8 @@ import { persona } from '@/e2e/double/persona';
 import { searxResults } from '@/e2e/double/searxng-double';
 import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
-import { makeTempDir } from '@/lib/testing/temp-dir';
-import { isTitleRequest } from '@/lib/turns/titles';
+import { makeTempDir } from '@/lib/dev/testing/temp-dir';
+import { isTitleRequest } from '@/lib/turns/supervisor/titles';
 import { assertError, EventReader, httpCall, type Ev } from './client';
 import { startHearth, type HearthServer } from './hearth-server';
 

@@ -3,8 +3,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
-import { docxInflatingTo } from '@/lib/testing/docx';
-import { pdfInflatingTo } from '@/lib/testing/pdf';
+import { docxInflatingTo } from '@/lib/dev/testing/docx';
+import { pdfInflatingTo } from '@/lib/dev/testing/pdf';
 import { assertError, httpCall } from './client';
 import { spawnHearth, startHearth, type HearthServer } from './hearth-server';
 

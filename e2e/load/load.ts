@@ -4,7 +4,7 @@ import { startHearth } from '@/e2e/contract/hearth-server';
 import { startLlamaDouble } from '@/e2e/double/llama-double';
 import { persona } from '@/e2e/double/persona';
 import { readSse } from '@/lib/contract/sse';
-import { isTitleRequest } from '@/lib/turns/titles';
+import { isTitleRequest } from '@/lib/turns/supervisor/titles';
 
 /**
  * A bounded load run against a running Hearth: `clients` clients over `threads` threads for

@@ -1,4 +1,4 @@
-import { outsideCode } from '@/lib/markdown/outside-code';
+import { outsideCode } from '@/lib/shared/markdown/outside-code';
 
 /**
  * An answer's citations: the passages search_documents gave in its turn are numbered [1],
@@ -39,7 +39,7 @@ export function linkCitations(text: string, citations: Map<number, Citation>): s
     prose.replace(/\[(\d{1,3})\](?![(:[])/g, (whole, n: string) => {
       const c = citations.get(Number(n));
       if (!c) return whole;
-      // The brackets as entities: "\\[" would read as the start of display math (lib/markdown/pipeline.ts).
+      // The brackets as entities: "\\[" would read as the start of display math (lib/shared/markdown/pipeline.ts).
       return `[&#91;${n}&#93;](${c.href} "${c.title.replace(/["\\]/g, '')}")`;
     }),
   );

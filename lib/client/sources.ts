@@ -1,5 +1,5 @@
 import { citationsOf } from '@/lib/client/citations';
-import { cut, hostOf } from '@/lib/words/tools';
+import { cut, hostOf } from '@/lib/shared/words/tools';
 
 /**
  * The sources under a researched answer, as chips: the pages its turn read (fetch_url), the

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { toolDoing, toolLabel } from '@/lib/words/tools';
+import { toolDoing, toolLabel } from '@/lib/shared/words/tools';
 import { duration, resultPreview, speed, stageLine, thinkingLabel } from './turn-text';
 
 const call = (name: string, args: unknown, rest: Record<string, unknown> = {}) => ({

@@ -1,9 +1,9 @@
 import type { LiveToolCall, ThinkingBlock } from '@/lib/contract/turn-state';
-import { cut, hostOf, str, toolDoing } from '@/lib/words/tools';
+import { cut, hostOf, str, toolDoing } from '@/lib/shared/words/tools';
 
 /**
  * A turn's work in plain words for the page: the stage line while it runs, and each tool
- * call's result preview (what a call did, in words, is lib/words/tools.ts, which the exports
+ * call's result preview (what a call did, in words, is lib/shared/words/tools.ts, which the exports
  * share). Pure, so the words are tested without a browser.
  */
 

@@ -176,7 +176,7 @@ export const checkSearchBody = z.object({ url: checkUrl }).strict();
 /** A tool server's name in a URL (mcp.json's key). */
 export const serverNameParam = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'is letters, digits, - and _ (at most 40)');
 
-/** A tool server's entry as mcp.json has it (checked in full by lib/mcp/config.ts). */
+/** A tool server's entry as mcp.json has it (checked in full by lib/tools/mcp/config.ts). */
 export const toolServerBody = z.object({ server: z.record(z.string(), z.unknown()) }).strict();
 
 const proposedNames = z.array(serverNameParam).max(100);

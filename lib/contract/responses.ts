@@ -18,7 +18,7 @@ export type ThreadSummary = {
   archived: boolean;
 };
 /** GET /api/folders: each folder, with how many threads are in it. */
-/** GET /api/models: one model, offered by one or more model servers (lib/llm/models.ts). Null: not known. */
+/** GET /api/models: one model, offered by one or more model servers (lib/models/models.ts). Null: not known. */
 export type ModelView = {
   id: string;
   /** The servers (as LLAMA_URL names them) that offer it. */
@@ -31,14 +31,14 @@ export type ModelView = {
   toolCalls: boolean | null;
   /** A thinking model's template (it reads enable_thinking or opens a think block). */
   thinking: boolean | null;
-  /** Its headline in the newest eval report that names it (`npm run eval`), when one is kept (lib/eval/scorecards.ts). */
+  /** Its headline in the newest eval report that names it (`npm run eval`), when one is kept (lib/services/scorecards.ts). */
   scorecard?: ModelScorecard;
   /** Its gate judges as last measured (`npm run eval -- --gate`), when a report is kept. */
   gate?: GateScorecard;
   /** The thumbs its answers got here (absent when none were rated). */
   ratings?: { up: number; down: number };
 };
-/** How well a model judges drafts as the gate's verdict (lib/eval/gate-eval.ts), over every language measured. */
+/** How well a model judges drafts as the gate's verdict (lib/dev/eval/gate-eval.ts), over every language measured. */
 export type GateScorecard = {
   /** Deferrals it sent to research, of all deferrals; null when the set had none. */
   recall: number | null;
@@ -134,7 +134,7 @@ export type AttachmentInfo = {
   width?: number | null;
   height?: number | null;
 };
-/** GET /api/tool-servers: the user's MCP servers (lib/server/tool-servers.ts), secrets masked. */
+/** GET /api/tool-servers: the user's MCP servers (lib/services/tool-servers.ts), secrets masked. */
 export type ToolServersView = {
   file: string;
   /** Servers an imported library file proposed (secrets masked); none runs until the owner adds it. */

@@ -4,7 +4,7 @@ import { isHttpUrl, isTimezone } from './checks';
 /**
  * What the Settings page changes, and the shape each setting must have: the page and the
  * server check the same shapes. Defaults, storage and what is in force are the server's
- * (lib/settings/settings.ts).
+ * (lib/services/settings-values.ts).
  */
 
 const httpUrl = z

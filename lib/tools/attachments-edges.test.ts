@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { makeTempDir } from '@/lib/testing/temp-dir';
+import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 import { grepAttachmentTool, readAttachmentTool } from './attachments';
 import { isToolError, type AttachmentText, type ToolDeps } from './types';
 

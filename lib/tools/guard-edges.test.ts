@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { memoryHosts } from '@/lib/testing/memory-hosts';
+import { memoryHosts } from '@/lib/dev/testing/memory-hosts';
 import { nowTool } from './now';
 import { createHostGuard, restingMessage } from './politeness';
 import { capResultJson, createToolRegistry } from './registry';

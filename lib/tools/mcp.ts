@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Approval, ServerConfig } from '@/lib/mcp/config';
-import type { McpToolInfo } from '@/lib/mcp/hub';
-import { reduceSchema } from '@/lib/mcp/schema';
+import type { Approval, ServerConfig } from '@/lib/tools/mcp/config';
+import type { McpToolInfo } from '@/lib/tools/mcp/hub';
+import { reduceSchema } from '@/lib/tools/mcp/schema';
 import { defineTool, ToolError, withImages, type Tool, type ToolImage } from './types';
 
 /**
  * The user's MCP tools as Hearth tools: called through the same registry and loop as Hearth's
  * own (ledger, budget, timeout, parallel calls), named `<server>__<tool>` so two servers'
  * tools never collide, within the 64 characters a tool name may have. A tool whose schema
- * llama-server could not turn into a grammar is left out, with the reason (lib/mcp/schema.ts).
+ * llama-server could not turn into a grammar is left out, with the reason (lib/tools/mcp/schema.ts).
  */
 
 /** Fuel one MCP call costs (a web search costs 5, a model call 100). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { memoryHosts } from '@/lib/testing/memory-hosts';
+import { memoryHosts } from '@/lib/dev/testing/memory-hosts';
 import { createHostGuard, hostKey, restingMessage } from './politeness';
 
 /** The host guard's edges, with literal figures: the hour and day budgets, when a rest ends, what the model is told. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { queryTable, TABLE_LIMITS, type TableMeta } from '@/lib/tables/tables';
+import { queryTable, TABLE_LIMITS, type TableMeta } from '@/lib/data/tables/tables';
 import { defineTool, ToolError, type ToolDeps } from './types';
 
 /**
  * query_table: exact answers over an attached table. The model writes one SQLite SELECT; the
- * program runs it over the file's own read-only copy (lib/tables), with sums and averages of
+ * program runs it over the file's own read-only copy (lib/data/tables), with sums and averages of
  * decimal columns in decimal, and gives back the rows (at most QUERY_MAX_ROWS, with the total
  * count) and the query, so the answer can say how it was computed.
  */

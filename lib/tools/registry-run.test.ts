@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { HearthError } from '@/lib/errors';
+import { HearthError } from '@/lib/shared/errors';
 import { capResultJson, createToolRegistry } from './registry';
 import { defineTool, ToolError, type Tool } from './types';
 

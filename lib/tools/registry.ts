@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolSchema } from '@/lib/llm/types';
+import type { ToolSchema } from '@/lib/models/types';
 import { asResult, isToolError, type Tool, type ToolDeps, type ToolResult } from './types';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { hasErrorCode } from '@/lib/errors';
-import { closestFact, MAX_FACT_CHARS, normaliseFact } from '@/lib/memory/facts';
+import { hasErrorCode } from '@/lib/shared/errors';
+import { closestFact, MAX_FACT_CHARS, normaliseFact } from '@/lib/data/memory/facts';
 import { defineTool, ToolError, type MemoryBook } from './types';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { localSite } from '@/lib/testing/local-site';
-import { memoryHosts } from '@/lib/testing/memory-hosts';
+import { localSite } from '@/lib/dev/testing/local-site';
+import { memoryHosts } from '@/lib/dev/testing/memory-hosts';
 import { createHostGuard } from './politeness';
 import { fetchRemoteImage, isRemoteImageError, REMOTE_IMAGE_MAX_BYTES } from './remote-image';
 

@@ -1,5 +1,5 @@
-import { imageType } from '@/lib/attachments/image';
-import { brand, isBranded } from '@/lib/errors';
+import { imageType } from '@/lib/data/files/image';
+import { brand, isBranded } from '@/lib/shared/errors';
 import { guardedGet, type WebDeps } from './web';
 
 /**
@@ -19,7 +19,7 @@ export class RemoteImageError extends Error {
   }
 }
 
-/** Recognised by brand: the runtime that throws it is bundled apart from the route that catches it (lib/errors.ts). */
+/** Recognised by brand: the runtime that throws it is bundled apart from the route that catches it (lib/shared/errors.ts). */
 export const isRemoteImageError = (err: unknown): err is RemoteImageError => isBranded(err, 'RemoteImageError');
 
 export async function fetchRemoteImage(url: string, deps: WebDeps, signal: AbortSignal): Promise<{ type: string; bytes: Buffer }> {

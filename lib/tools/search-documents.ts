@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { placeOf } from '@/lib/knowledge/place';
-import type { Retrieval } from '@/lib/knowledge/retrieve';
+import { placeOf } from '@/lib/shared/words/place';
+import type { Retrieval } from '@/lib/data/knowledge/retrieve';
 import { defineTool, ToolError } from './types';
 
 /**
- * search_documents: passages from the user's knowledge collections (lib/knowledge), found by
+ * search_documents: passages from the user's knowledge collections (lib/data/knowledge), found by
  * their words and by meaning, numbered [1], [2]… with their file and place, for an answer
  * that cites them. The page turns those numbers into links that open the passage.
  */

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseConfig } from '@/lib/config';
-import { freshStore } from '@/lib/testing/store';
+import { parseConfig } from '@/lib/shared/config';
+import { freshStore } from '@/lib/dev/testing/store';
 import { createToolSet } from './toolset';
 import type { MemoryBook } from './types';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startSearxDouble, type SearxDouble } from '@/e2e/double/searxng-double';
-import { parseConfig } from '@/lib/config';
-import { memoryHosts } from '@/lib/testing/memory-hosts';
+import { parseConfig } from '@/lib/shared/config';
+import { memoryHosts } from '@/lib/dev/testing/memory-hosts';
 import { createToolSet, type ToolStore } from './toolset';
 
 let searx: SearxDouble;

@@ -1,9 +1,9 @@
-import { pdfText } from '@/lib/attachments/extract';
-import { FileStore, type FileKind } from '@/lib/attachments/file-store';
+import { pdfText } from '@/lib/data/files/extract';
+import { FileStore, type FileKind } from '@/lib/data/file-store';
 import { grepAttachmentTool, readAttachmentTool } from './attachments';
 import { queryTableTool } from './query-table';
-import { ensureTable } from '@/lib/tables/attached';
-import type { Config } from '@/lib/config';
+import { ensureTable } from '@/lib/data/tables/attached';
+import type { Config } from '@/lib/shared/config';
 import { calculatorTool } from './calculator';
 import { nowTool } from './now';
 import { createHostGuard, hostKey, type HostStore, type RateBudget } from './politeness';
@@ -13,7 +13,7 @@ import { rememberTool } from './remember';
 import { searchConversationsTool } from './search-conversations';
 import { searchDocumentsTool, type DocumentSearch } from './search-documents';
 import type { ConversationHit, MemoryBook, Tool, ToolDeps } from './types';
-import { searchLibrary, type SearchStore } from '@/lib/search/search';
+import { searchLibrary, type SearchStore } from '@/lib/data/search/search';
 import { createFetchUrlTool, createWebSearchTool } from './web';
 
 const SEARXNG_BUDGET: RateBudget = { minGapMs: 0, perMinute: 60, perHour: 600, perDay: 5000 };
@@ -82,13 +82,13 @@ export function createToolSet({
   now: () => number;
   fetchImpl?: typeof fetch;
   memory?: MemoryBook;
-  /** Addresses fetch_url treats as public: the scorecard's local page server (lib/eval), tests' stand-ins. */
+  /** Addresses fetch_url treats as public: the scorecard's local page server (lib/dev/eval), tests' stand-ins. */
   allowAddress?: (address: string) => boolean;
   /** Tools left out of the set (a scorecard scenario may switch some off). */
   without?: readonly string[];
   /** Tools from elsewhere: the user's MCP servers (lib/tools/mcp.ts). */
   extra?: readonly Tool[];
-  /** Knowledge collections: each thread's, and a search over them (lib/server/knowledge.ts); none: no search_documents. */
+  /** Knowledge collections: each thread's, and a search over them (lib/services/knowledge.ts); none: no search_documents. */
   documents?: (threadId: string) => DocumentSearch;
 }): ToolSet {
   // The user's own SearXNG answers many queries a minute; outside sites get the default budget.

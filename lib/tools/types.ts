@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { brand, isBranded } from '@/lib/errors';
+import { brand, isBranded } from '@/lib/shared/errors';
 import type { AttachedTable } from './query-table';
 import type { DocumentSearch } from './search-documents';
 
@@ -39,9 +39,9 @@ export type ToolDeps = {
   attachmentText?: (id: string) => AttachmentText | undefined;
   /** An attached file's table (read into one the first time it is asked for), by its id; undefined: no such file here. */
   attachmentTable?: (id: string) => Promise<AttachedTable | undefined>;
-  /** What Hearth remembers about the user (lib/server/memories.ts). */
+  /** What Hearth remembers about the user (lib/services/memories.ts). */
   memory?: MemoryBook;
-  /** The knowledge collections this thread uses, and a search over them (lib/knowledge). */
+  /** The knowledge collections this thread uses, and a search over them (lib/data/knowledge). */
   documents?: DocumentSearch;
 };
 
@@ -97,7 +97,7 @@ export class ToolError extends Error {
   }
 }
 
-/** Recognised by brand, not class identity (see lib/errors.ts). */
+/** Recognised by brand, not class identity (see lib/shared/errors.ts). */
 export const isToolError = (err: unknown): err is ToolError => isBranded(err, 'ToolError');
 
 export function defineTool<P extends z.ZodType>(tool: Tool<P>): Tool<P> {

@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { z } from 'zod';
 import { checkUrl, type GuardPolicy } from './net-guard';
 import { hostKey, restingMessage, type HostGuard } from './politeness';
-import { isHearthError } from '@/lib/errors';
+import { isHearthError } from '@/lib/shared/errors';
 import { defineTool, ToolError } from './types';
 
 /** web_search through SearXNG's JSON API, and fetch_url: one public page as readable text. */

@@ -1,4 +1,4 @@
-import { handle, json } from '@/lib/api/http';
+import { handle, json } from '@/lib/http/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { receiveUploadRequest } from '@/lib/attachments/files';
-import { handle, json, otherMethods } from '@/lib/api/http';
-import { getRuntime } from '@/lib/server/runtime';
+import { receiveUploadRequest } from '@/lib/data/files/files';
+import { handle, json, otherMethods } from '@/lib/http/http';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

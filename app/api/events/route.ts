@@ -1,6 +1,6 @@
-import { handle, otherMethods } from '@/lib/api/http';
-import { libraryEventStream, SSE_HEADERS } from '@/lib/api/sse';
-import { getRuntime } from '@/lib/server/runtime';
+import { handle, otherMethods } from '@/lib/http/http';
+import { libraryEventStream, SSE_HEADERS } from '@/lib/http/sse';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,14 +1,14 @@
-import { handle, otherMethods } from '@/lib/api/http';
-import { cookieValue } from '@/lib/api/cookies';
+import { handle, otherMethods } from '@/lib/http/http';
+import { cookieValue } from '@/lib/services/auth/cookies';
 import { THEME_COOKIE, THEMES } from '@/lib/contract/theme';
-import { exportLibrary } from '@/lib/library/export';
-import { getRuntime } from '@/lib/server/runtime';
+import { exportLibrary } from '@/lib/services/library/export';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
-/** The whole library as one JSON Lines file, streamed (lib/library/format.ts); POST /api/import takes it back. */
+/** The whole library as one JSON Lines file, streamed (lib/services/library/format.ts); POST /api/import takes it back. */
 export function GET(request: Request) {
   return handle(request, async () => {
     const { store, files, toolServers } = getRuntime();

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { handle, json, otherMethods, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, readJson } from '@/lib/http/http';
 import { folderBody } from '@/lib/contract/requests';
 import type { FolderView } from '@/lib/contract/responses';
-import { getRuntime } from '@/lib/server/runtime';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,8 @@
-import { handle, json, otherMethods } from '@/lib/api/http';
-import { errorStatus, type ErrorCode } from '@/lib/errors';
-import { ModelPool } from '@/lib/llm/pool';
-import type { ModelHealth } from '@/lib/llm/types';
-import { getRuntime } from '@/lib/server/runtime';
+import { handle, json, otherMethods } from '@/lib/http/http';
+import { errorStatus, type ErrorCode } from '@/lib/shared/errors';
+import { ModelPool } from '@/lib/models/pool';
+import type { ModelHealth } from '@/lib/models/types';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import { cookieValue } from '@/lib/api/cookies';
-import { handle, json, otherMethods } from '@/lib/api/http';
+import { cookieValue } from '@/lib/services/auth/cookies';
+import { handle, json, otherMethods } from '@/lib/http/http';
 import { THEME_COOKIE, themeCookie } from '@/lib/contract/theme';
-import { HearthError } from '@/lib/errors';
-import { runImport } from '@/lib/library/import-job';
-import { getRuntime } from '@/lib/server/runtime';
+import { HearthError } from '@/lib/shared/errors';
+import { runImport } from '@/lib/services/library/import-job';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

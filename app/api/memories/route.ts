@@ -1,7 +1,7 @@
-import { handle, json, otherMethods, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, readJson } from '@/lib/http/http';
 import { memoryBody } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
-import { addMemory, memoryView } from '@/lib/server/memories';
+import { getRuntime } from '@/lib/services/runtime';
+import { addMemory, memoryView } from '@/lib/services/memories';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
-import { handle, json, otherMethods, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, readJson } from '@/lib/http/http';
 import { promptBody } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
-import { addPrompt, promptView } from '@/lib/server/prompts';
+import { getRuntime } from '@/lib/services/runtime';
+import { addPrompt, promptView } from '@/lib/services/prompts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

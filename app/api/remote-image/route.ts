@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { handle, otherMethods, parseInput, searchParams } from '@/lib/api/http';
-import { HearthError } from '@/lib/errors';
-import { getRuntime } from '@/lib/server/runtime';
+import { handle, otherMethods, parseInput, searchParams } from '@/lib/http/http';
+import { HearthError } from '@/lib/shared/errors';
+import { getRuntime } from '@/lib/services/runtime';
 import { isRemoteImageError } from '@/lib/tools/remote-image';
 
 export const runtime = 'nodejs';

@@ -1,7 +1,7 @@
-import { handle, json, otherMethods, parseInput, searchParams } from '@/lib/api/http';
+import { handle, json, otherMethods, parseInput, searchParams } from '@/lib/http/http';
 import { searchQuery } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
-import { searchLibrary, withMeaning } from '@/lib/search/search';
+import { getRuntime } from '@/lib/services/runtime';
+import { searchLibrary, withMeaning } from '@/lib/data/search/search';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

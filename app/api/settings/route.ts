@@ -1,7 +1,7 @@
-import { handle, json, otherMethods, readJson } from '@/lib/api/http';
-import { getRuntime } from '@/lib/server/runtime';
-import { settingLabel } from '@/lib/settings/labels';
-import { settingsPatch } from '@/lib/settings/settings';
+import { handle, json, otherMethods, readJson } from '@/lib/http/http';
+import { getRuntime } from '@/lib/services/runtime';
+import { settingLabel } from '@/lib/services/setting-labels';
+import { settingsPatch } from '@/lib/services/settings-values';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

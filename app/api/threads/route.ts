@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { handle, json, otherMethods, parseInput, readJson, searchParams } from '@/lib/api/http';
+import { handle, json, otherMethods, parseInput, readJson, searchParams } from '@/lib/http/http';
 import { createThreadBody, listThreadsQuery } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
-import { threadPage } from '@/lib/server/threads';
+import { getRuntime } from '@/lib/services/runtime';
+import { threadPage } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

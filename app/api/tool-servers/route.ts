@@ -1,5 +1,5 @@
-import { handle, json, otherMethods } from '@/lib/api/http';
-import { getRuntime } from '@/lib/server/runtime';
+import { handle, json, otherMethods } from '@/lib/http/http';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { ChatApp } from '@/components/chat/ChatApp';
-import { getRuntime } from '@/lib/server/runtime';
+import { getRuntime } from '@/lib/services/runtime';
 
 // The assistant's name and the user's place come from Settings, read when the page is asked for.
 export const dynamic = 'force-dynamic';

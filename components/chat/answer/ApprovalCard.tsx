@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import type { ApprovalRequest } from '@/lib/contract/turn-state';
-import { toolLabel } from '@/lib/words/tools';
+import { toolLabel } from '@/lib/shared/words/tools';
 import type { AssistantProps } from './types';
 
 /**

@@ -1,7 +1,7 @@
 'use client';
 
 import type { DecisionRecord } from '@/lib/contract/decisions';
-import { describeDecision, percent } from '@/lib/words/decisions';
+import { describeDecision, percent } from '@/lib/shared/words/decisions';
 
 /** What the Checks are, where the page shows them. */
 const CHECKS_HELP =

@@ -2,7 +2,7 @@
 
 import type { TurnStats } from '@/lib/contract/events';
 import { duration, speed } from '@/lib/client/turn-text';
-import { toolLabel } from '@/lib/words/tools';
+import { toolLabel } from '@/lib/shared/words/tools';
 
 /** What "fuel" means, where the page says it. */
 const FUEL_HELP =

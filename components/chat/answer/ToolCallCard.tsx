@@ -2,7 +2,7 @@
 
 import type { LiveToolCall } from '@/lib/contract/turn-state';
 import { resultPreview } from '@/lib/client/turn-text';
-import { toolDoing } from '@/lib/words/tools';
+import { toolDoing } from '@/lib/shared/words/tools';
 import { memoryChange } from '@/lib/client/answer-words';
 
 /**

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
-import { markdownToPlain } from '@/lib/markdown/plain';
+import { markdownToPlain } from '@/lib/shared/markdown/plain';
 
 /**
  * What a screen reader hears, politely (never each streamed word): that a reply is being

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { api } from '@/lib/client/api';
 import type { Settings } from '@/lib/contract/settings';
-import { toolLabel } from '@/lib/words/tools';
+import { toolLabel } from '@/lib/shared/words/tools';
 import { buttonClass, inputClass, LiveCheck, Section, type SettingsForm } from '../form';
 import { WebSearchWarning } from '../SettingsGuide';
 

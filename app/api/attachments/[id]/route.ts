@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { handle, otherMethods, parseId, searchParams } from '@/lib/api/http';
+import { handle, otherMethods, parseId, searchParams } from '@/lib/http/http';
 import { idParam } from '@/lib/contract/requests';
-import { FileStore, type OpenedFile } from '@/lib/attachments/file-store';
-import { ATTACHABLE_IMAGE_TYPES, imageType } from '@/lib/attachments/image';
-import { isMimeType } from '@/lib/attachments/mime';
-import { HearthError } from '@/lib/errors';
-import { getRuntime } from '@/lib/server/runtime';
+import { FileStore, type OpenedFile } from '@/lib/data/file-store';
+import { ATTACHABLE_IMAGE_TYPES, imageType } from '@/lib/data/files/image';
+import { isMimeType } from '@/lib/data/files/mime';
+import { HearthError } from '@/lib/shared/errors';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

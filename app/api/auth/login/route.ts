@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { handle, json, otherMethods, readJson } from '@/lib/api/http';
-import { clientAddress } from '@/lib/auth/rate-limit';
-import { isHttps, sessionCookie } from '@/lib/auth/sessions';
-import { HearthError } from '@/lib/errors';
-import { getRuntime } from '@/lib/server/runtime';
+import { handle, json, otherMethods, readJson } from '@/lib/http/http';
+import { clientAddress } from '@/lib/services/auth/rate-limit';
+import { isHttps, sessionCookie } from '@/lib/services/auth/sessions';
+import { HearthError } from '@/lib/shared/errors';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

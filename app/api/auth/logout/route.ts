@@ -1,6 +1,6 @@
-import { handle, json, otherMethods } from '@/lib/api/http';
-import { isHttps, sessionCookie, sessionTokenFrom } from '@/lib/auth/sessions';
-import { getRuntime } from '@/lib/server/runtime';
+import { handle, json, otherMethods } from '@/lib/http/http';
+import { isHttps, sessionCookie, sessionTokenFrom } from '@/lib/services/auth/sessions';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
-import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, readJson } from '@/lib/http/http';
 import { folderBody, idParam } from '@/lib/contract/requests';
-import { HearthError } from '@/lib/errors';
-import { getRuntime } from '@/lib/server/runtime';
+import { HearthError } from '@/lib/shared/errors';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

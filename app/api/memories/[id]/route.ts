@@ -1,7 +1,7 @@
-import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, readJson } from '@/lib/http/http';
 import { idParam, memoryBody } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
-import { editMemory, forgetMemory } from '@/lib/server/memories';
+import { getRuntime } from '@/lib/services/runtime';
+import { editMemory, forgetMemory } from '@/lib/services/memories';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

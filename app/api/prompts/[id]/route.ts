@@ -1,7 +1,7 @@
-import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, readJson } from '@/lib/http/http';
 import { idParam, patchPromptBody } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
-import { editPrompt, removePrompt } from '@/lib/server/prompts';
+import { getRuntime } from '@/lib/services/runtime';
+import { editPrompt, removePrompt } from '@/lib/services/prompts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

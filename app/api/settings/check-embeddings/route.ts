@@ -1,8 +1,8 @@
-import { handle, json, otherMethods, readJson } from '@/lib/api/http';
-import { apiKeyFor } from '@/lib/config';
+import { handle, json, otherMethods, readJson } from '@/lib/http/http';
+import { apiKeyFor } from '@/lib/shared/config';
 import { checkEmbeddingsBody } from '@/lib/contract/requests';
-import { checkEmbeddings } from '@/lib/llm/embeddings';
-import { getRuntime } from '@/lib/server/runtime';
+import { checkEmbeddings } from '@/lib/models/embeddings';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,9 +1,9 @@
-import { handle, json, otherMethods, readJson } from '@/lib/api/http';
-import { apiKeyFor } from '@/lib/config';
+import { handle, json, otherMethods, readJson } from '@/lib/http/http';
+import { apiKeyFor } from '@/lib/shared/config';
 import { checkModelBody } from '@/lib/contract/requests';
-import { createLlamaClient } from '@/lib/llm/client';
-import { listModels } from '@/lib/llm/models';
-import { getRuntime } from '@/lib/server/runtime';
+import { createLlamaClient } from '@/lib/models/client';
+import { listModels } from '@/lib/models/models';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-import { handle, json, otherMethods, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, readJson } from '@/lib/http/http';
 import { checkSearchBody } from '@/lib/contract/requests';
 import { checkSearxng } from '@/lib/tools/web';
 

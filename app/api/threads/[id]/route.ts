@@ -1,9 +1,9 @@
-import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, readJson } from '@/lib/http/http';
 import { idParam, patchThreadBody } from '@/lib/contract/requests';
 import { normalSampling } from '@/lib/contract/sampling';
-import { requireModel } from '@/lib/server/models';
-import { getRuntime } from '@/lib/server/runtime';
-import { deleteThread, fileThreads, requireThread, showBranch, threadView, useCollections } from '@/lib/server/threads';
+import { requireModel } from '@/lib/services/models';
+import { getRuntime } from '@/lib/services/runtime';
+import { deleteThread, fileThreads, requireThread, showBranch, threadView, useCollections } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

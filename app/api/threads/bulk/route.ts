@@ -1,7 +1,7 @@
-import { handle, json, otherMethods, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, readJson } from '@/lib/http/http';
 import { bulkThreadsBody } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
-import { bulkThreads } from '@/lib/server/threads';
+import { getRuntime } from '@/lib/services/runtime';
+import { bulkThreads } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

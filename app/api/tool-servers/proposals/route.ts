@@ -1,6 +1,6 @@
-import { handle, json, otherMethods, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, readJson } from '@/lib/http/http';
 import { toolServerProposalsAction } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

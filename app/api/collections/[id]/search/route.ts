@@ -1,7 +1,7 @@
-import { handle, json, otherMethods, parseId, parseInput, searchParams } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, parseInput, searchParams } from '@/lib/http/http';
 import { collectionSearchQuery, idParam } from '@/lib/contract/requests';
 import type { PassageView } from '@/lib/contract/responses';
-import { getRuntime } from '@/lib/server/runtime';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

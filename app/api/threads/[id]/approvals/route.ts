@@ -1,8 +1,8 @@
-import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, readJson } from '@/lib/http/http';
 import { approvalBody, idParam } from '@/lib/contract/requests';
-import { HearthError } from '@/lib/errors';
-import { getRuntime } from '@/lib/server/runtime';
-import { requireThread } from '@/lib/server/threads';
+import { HearthError } from '@/lib/shared/errors';
+import { getRuntime } from '@/lib/services/runtime';
+import { requireThread } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,8 @@
-import { handle, json, otherMethods, parseId, parseInput, searchParams } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, parseInput, searchParams } from '@/lib/http/http';
 import { exportQuery, idParam } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
-import { threadHtml } from '@/lib/server/thread-html';
-import { threadMarkdown, threadView } from '@/lib/server/threads';
+import { getRuntime } from '@/lib/services/runtime';
+import { threadHtml } from '@/lib/services/thread-html';
+import { threadMarkdown, threadView } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

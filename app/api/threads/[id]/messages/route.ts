@@ -1,7 +1,7 @@
-import { handle, otherMethods, parseId, readJson } from '@/lib/api/http';
+import { handle, otherMethods, parseId, readJson } from '@/lib/http/http';
 import { idParam, postMessageBody } from '@/lib/contract/requests';
-import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
-import { getRuntime } from '@/lib/server/runtime';
+import { SSE_HEADERS, turnEventStream } from '@/lib/http/sse';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

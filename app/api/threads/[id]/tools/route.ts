@@ -1,7 +1,7 @@
-import { handle, json, otherMethods, parseId } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId } from '@/lib/http/http';
 import { idParam } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
-import { requireThread } from '@/lib/server/threads';
+import { getRuntime } from '@/lib/services/runtime';
+import { requireThread } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
-import { handle, json, otherMethods, parseId, parseInput, searchParams } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, parseInput, searchParams } from '@/lib/http/http';
 import { idParam, passageQuery } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

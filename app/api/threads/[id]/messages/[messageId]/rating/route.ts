@@ -1,7 +1,7 @@
-import { handle, json, otherMethods, parseId, readJson } from '@/lib/api/http';
+import { handle, json, otherMethods, parseId, readJson } from '@/lib/http/http';
 import { idParam, rateAnswerBody } from '@/lib/contract/requests';
-import { getRuntime } from '@/lib/server/runtime';
-import { rateAnswer, threadView } from '@/lib/server/threads';
+import { getRuntime } from '@/lib/services/runtime';
+import { rateAnswer, threadView } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

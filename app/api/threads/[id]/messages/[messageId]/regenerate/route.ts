@@ -1,8 +1,8 @@
-import { handle, otherMethods, parseId, readJson } from '@/lib/api/http';
+import { handle, otherMethods, parseId, readJson } from '@/lib/http/http';
 import { idParam, regenerateBody } from '@/lib/contract/requests';
-import { requireModel } from '@/lib/server/models';
-import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
-import { getRuntime } from '@/lib/server/runtime';
+import { requireModel } from '@/lib/services/models';
+import { SSE_HEADERS, turnEventStream } from '@/lib/http/sse';
+import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,8 @@
-import { handle, otherMethods, parseId, parseInput, searchParams } from '@/lib/api/http';
+import { handle, otherMethods, parseId, parseInput, searchParams } from '@/lib/http/http';
 import { eventsQuery, idParam } from '@/lib/contract/requests';
-import { SSE_HEADERS, turnEventStream } from '@/lib/api/sse';
-import { getRuntime } from '@/lib/server/runtime';
-import { requireTurn } from '@/lib/server/threads';
+import { SSE_HEADERS, turnEventStream } from '@/lib/http/sse';
+import { getRuntime } from '@/lib/services/runtime';
+import { requireTurn } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,0 +1,41 @@
+import type { libraryQueries } from '@/db/queries/library';
+import type { FileKind } from '@/lib/data/file-store';
+import type { ImportSummary } from '@/lib/contract/responses';
+import type { LibraryRecord } from './format';
+
+/** What the two steps of an import share: the store's import queries, and what staging hands to applying. */
+
+export type ImportStore = Pick<
+  ReturnType<typeof libraryQueries>,
+  | 'importMemory'
+  | 'importPrompt'
+  | 'importThread'
+  | 'importMessage'
+  | 'importTurn'
+  | 'importTurnEvent'
+  | 'importToolCall'
+  | 'importAttachment'
+  | 'importDecision'
+  | 'threadExists'
+  | 'messageOfThread'
+  | 'turnThread'
+  | 'attachmentByHash'
+  | 'importSetting'
+  | 'proposeSetting'
+  | 'importFolder'
+  | 'importCollection'
+  | 'importCollectionFile'
+  | 'importThreadCollection'
+  | 'collectionExists'
+  | 'folderExists'
+> & { transaction<T>(fn: () => T): T };
+
+export type StagedFile = { sha256: string; part: 'original' | 'text'; kind: FileKind; tmp: string };
+export type StagedImport = {
+  source: ImportSummary['source'];
+  /** The checked records with where each came from: a line of a library file, a conversation of another app's export. */
+  records(): Iterable<{ line: number; record: LibraryRecord }>;
+  files: StagedFile[];
+  /** Removes the temporary files (after applying, or when giving up). */
+  discard(): void;
+};

@@ -1,0 +1,44 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import fs from 'node:fs';
+import { openDatabase } from '@/db/client';
+import { createStore } from '@/db/store';
+import { FileStore } from '@/lib/data/file-store';
+import { isHearthError } from '@/lib/shared/errors';
+import { applyImport } from './apply-import';
+import { stageImport } from './import';
+import type { ImportJob, ImportJobReply } from './import-job';
+
+/**
+ * One import, in a worker thread (lib/services/library/import-job.ts starts it): the file the request
+ * brought is read, checked and staged here, then applied in one transaction on this thread's
+ * own connection to the database. Parsing a million conversations or a zip's directory never
+ * runs on the thread that answers requests.
+ */
+
+const job = workerData as ImportJob;
+
+async function run(): Promise<ImportJobReply> {
+  const db = openDatabase(job.dbFile, { maxBytes: job.maxDbBytes });
+  try {
+    const store = createStore(db);
+    const files = new FileStore(job.filesRoot);
+    const staged = await stageImport(fs.createReadStream(job.body, { highWaterMark: 1 << 20 }), {
+      files,
+      maxBytes: job.maxBytes,
+      knownAttachment: store.attachmentByHash,
+    });
+    return { ok: true, summary: applyImport(store, staged, files) };
+  } finally {
+    db.$client.close();
+  }
+}
+
+run().then(
+  (reply) => parentPort!.postMessage(reply),
+  (err: unknown) =>
+    parentPort!.postMessage(
+      isHearthError(err)
+        ? ({ ok: false, code: err.code, message: err.message } satisfies ImportJobReply)
+        : ({ ok: false, code: 'internal', message: String((err as Error)?.stack ?? err) } satisfies ImportJobReply),
+    ),
+);

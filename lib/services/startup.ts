@@ -1,0 +1,62 @@
+import { exposureRefusal, listeningHosts } from '@/lib/services/auth/exposure';
+import { getConfig, isConfigError } from '@/lib/shared/config';
+import { getRuntime } from './runtime';
+import { stopOnSignals } from './shutdown';
+
+/**
+ * Start-up: validates the configuration (a bad value stops the server with a one-line
+ * message naming the key), refuses to run reachable from other machines without a password,
+ * opens and migrates the database (a failed migration stops it and
+ * loses nothing), and resumes turns that were running when the server last stopped.
+ */
+export function startup(): void {
+  // Everything Hearth writes (the database, stored files, mcp.json, backups) is the owner's
+  // alone: 0600 files, 0700 folders, whatever umask the shell had.
+  process.umask(0o077);
+  // Running turns are stored as interrupted (their words kept) before the process goes.
+  stopOnSignals(() => {
+    const stopped = getRuntime().turns.stopAll();
+    if (stopped.length) console.log(`Hearth: stopping; ${stopped.length} running turn(s) kept as interrupted.`);
+  });
+  try {
+    const config = getConfig();
+    const exposed = exposureRefusal({
+      listening: listeningHosts(),
+      allowedHosts: config.HEARTH_ALLOWED_HOSTS.split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+      passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH),
+    });
+    if (exposed) {
+      console.error(exposed);
+      process.exit(1);
+    }
+  } catch (err) {
+    if (isConfigError(err)) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const resume = () => {
+    try {
+      const { resumed, interrupted } = getRuntime().turns.resumeUnfinished();
+      if (resumed.length || interrupted.length) {
+        console.log(`Hearth: resumed ${resumed.length} turn(s), marked ${interrupted.length} interrupted.`);
+      }
+    } catch (err) {
+      console.error(`Hearth could not start: ${(err as Error).message}`);
+      process.exit(1);
+    }
+  };
+  // A resumed turn must find the tools it was using: the MCP servers' first connections are
+  // waited for (at most 15 s) before turns resume; without any, turns resume at once.
+  try {
+    const { hub } = getRuntime().toolServers;
+    if (hub.connecting) void hub.settled(15_000).then(resume);
+    else resume();
+  } catch (err) {
+    console.error(`Hearth could not start: ${(err as Error).message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,360 @@
+import type { TurnStats } from '@/lib/contract/events';
+import 'server-only';
+import type { Store } from '@/db/store';
+import { decodeCursor } from '@/db/queries/threads';
+import type { Thread } from '@/db/rows';
+import { HearthError } from '@/lib/shared/errors';
+import { DECISIONS_LAYER_ID } from '@/lib/turns/decide/history';
+import type { TurnRegistry } from '@/lib/turns/supervisor/registry';
+import type { Runtime } from './runtime';
+import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
+import { endedWordless, MessageTree } from '@/lib/turns/conversation/tree';
+import type { TurnEvent } from '@/lib/contract/events';
+import type { MessageView, Rating, ThreadExport, ThreadSummary } from '@/lib/contract/responses';
+import type { BulkThreadsBody } from '@/lib/contract/requests';
+import { outsideCode } from '@/lib/shared/markdown/outside-code';
+import { normalSampling } from '@/lib/contract/sampling';
+import { checksInWords, exportTime, toolInWords } from './export-words';
+
+/** Read models of the HTTP API: a thread with its messages, tool calls and decisions. */
+
+export function threadSummary(t: Thread): ThreadSummary {
+  return {
+    id: t.id,
+    title: t.title,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    pinned: t.pinned,
+    folderId: t.folderId,
+    archived: t.archived,
+  };
+}
+
+/** A page of the thread list, newest first; `cursor` is the one the previous page gave out. */
+export function threadPage(
+  store: Store,
+  limit: number,
+  cursor: string | undefined,
+  filter: { folderId?: string | null; archived?: boolean } = {},
+): { threads: ThreadSummary[]; nextCursor: string | null } {
+  const decoded = cursor ? decodeCursor(cursor) : undefined;
+  if (cursor && !decoded) throw new HearthError('bad_request', 'cursor: not a cursor this server gave out');
+  if (filter.folderId && !store.getFolder({ id: filter.folderId })) throw new HearthError('not_found', 'folder: there is no such folder.');
+  const page = store.listThreads({ limit, cursor: decoded ?? undefined, ...filter });
+  return { threads: page.threads.map(threadSummary), nextCursor: page.nextCursor };
+}
+
+/** Deletes a thread: its running turn stops, its rows go, and the files nothing else refers to leave the disk. */
+export function deleteThread(rt: Runtime, id: string): void {
+  const files = rt.store.fileHashesOfThread({ threadId: id });
+  rt.turns.forgetThread(id);
+  if (!rt.store.deleteThread({ id })) throw new HearthError('not_found', 'There is no thread with that id.');
+  rt.files.removeUnreferenced(files, (sha256) => rt.store.isFileReferenced({ sha256 }));
+}
+
+/** Puts threads in a folder (null: none) or the archive, in one transaction; a folder that does not exist is a 400 that says so. */
+export function fileThreads(store: Store, ids: string[], place: { folderId?: string | null; archived?: boolean }): void {
+  if (place.folderId && !store.getFolder({ id: place.folderId })) {
+    throw new HearthError('bad_request', `folderId: there is no folder ${place.folderId}; make it first (POST /api/folders).`);
+  }
+  store.transaction(() => {
+    for (const id of ids) store.fileThread({ id, ...place });
+  });
+}
+
+/**
+ * One action on many threads (the sidebar's selection): every id is checked first, so a missing
+ * thread or folder changes nothing; a move or an archive is one transaction. Says how many.
+ */
+export function bulkThreads(rt: Runtime, { ids, action }: BulkThreadsBody): number {
+  const missing = ids.filter((id) => !rt.store.getThread({ id }));
+  if (missing.length)
+    throw new HearthError(
+      'not_found',
+      `There is no thread ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` (and ${missing.length - 3} more)` : ''}.`,
+    );
+  if (action.kind === 'delete') {
+    for (const id of ids) deleteThread(rt, id);
+    return ids.length;
+  }
+  fileThreads(rt.store, ids, action.kind === 'move' ? { folderId: action.folderId } : { archived: action.archived });
+  return ids.length;
+}
+
+/** The knowledge collections a thread searches; one that does not exist is a 400 that names it. */
+export function useCollections(store: Store, threadId: string, collectionIds: string[]): void {
+  const missing = collectionIds.filter((id) => !store.getCollection({ id }));
+  if (missing.length)
+    throw new HearthError(
+      'bad_request',
+      `collectionIds: there is no collection ${missing.join(', ')}; make it first (POST /api/collections).`,
+    );
+  store.setThreadCollections({ threadId, collectionIds });
+}
+
+export function requireThread(store: Store, id: string): Thread {
+  const thread = store.getThread({ id });
+  if (!thread) throw new HearthError('not_found', 'There is no thread with that id.');
+  return thread;
+}
+
+/** A turn of a thread, or not_found (a turn id from another thread is unknown here). */
+export function requireTurn(store: Store, threadId: string, turnId: string) {
+  const turn = store.getTurn({ id: turnId });
+  if (!turn || turn.threadId !== threadId) throw new HearthError('not_found', 'There is no such turn in this thread.');
+  return turn;
+}
+
+/** Shows another branch: the newest message under `messageId` becomes the thread's current leaf. */
+export function showBranch(store: Store, turns: TurnRegistry, threadId: string, messageId: string): void {
+  if (turns.busy(threadId))
+    throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
+  const tree = new MessageTree(store.listMessages({ threadId }));
+  const leaf = tree.newestUnder(messageId);
+  if (!leaf) throw new HearthError('not_found', 'branch: there is no such message in this thread.');
+  store.setCurrentLeaf({ threadId, leafId: leaf.id });
+}
+
+/**
+ * Deletes a message and everything that follows it, on every branch under it. When the branch
+ * shown goes, the page shows the newest remaining version beside it, else what came before.
+ */
+export function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: string): void {
+  const { store, turns } = rt;
+  if (turns.busy(threadId))
+    throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
+  const thread = requireThread(store, threadId);
+  const tree = new MessageTree(store.listMessages({ threadId }));
+  const message = tree.get(messageId);
+  if (!message) throw new HearthError('not_found', 'There is no such message in this thread.');
+  const gone = new Set(tree.subtree(messageId).map((m) => m.id));
+  const shown = tree.leaf(thread.currentLeafId);
+  const files = store.transaction(() => {
+    const hashes = store.deleteMessages({ threadId, ids: [...gone] });
+    if (shown && gone.has(shown.id)) {
+      const sibling = tree
+        .siblings(messageId)
+        .filter((m) => !gone.has(m.id))
+        .at(-1);
+      const leaf = sibling
+        ? tree.newestUnder(sibling.id)!.id
+        : message.parentId !== null && tree.get(message.parentId)
+          ? message.parentId
+          : null;
+      store.setCurrentLeaf({ threadId, leafId: leaf });
+    }
+    store.touchThread({ id: threadId, now: Date.now() });
+    return hashes;
+  });
+  // Once the rows are gone: a file still sent elsewhere stays.
+  rt.files.removeUnreferenced(files, (sha256) => store.isFileReferenced({ sha256 }));
+}
+
+/**
+ * A thread as the page shows it: the messages of the branch shown, each with its versions
+ * (`branch`: the ids of it and its siblings, when there is more than one). `allBranches` adds
+ * the messages of every other branch (`otherMessages`), for the JSON export.
+ */
+/** Stored thumbs (1, -1) as the page says them. */
+export const ratingOf = (stored: number | null): Rating | null => (stored === 1 ? 'up' : stored === -1 ? 'down' : null);
+
+/** Puts the user's thumbs on an answer of the thread, or takes them back (null). */
+export function rateAnswer(store: Store, threadId: string, messageId: string, rating: Rating | null): void {
+  requireThread(store, threadId);
+  const stored = rating === 'up' ? 1 : rating === 'down' ? -1 : null;
+  if (!store.setRating({ threadId, id: messageId, rating: stored }))
+    throw new HearthError('not_found', 'There is no such answer in this thread.');
+}
+
+export function threadView(
+  store: Store,
+  turns: TurnRegistry,
+  id: string,
+  { allBranches = false }: { allBranches?: boolean } = {},
+): ThreadExport {
+  const thread = requireThread(store, id);
+  const tree = new MessageTree(store.listMessages({ threadId: id }));
+  const shown = tree.shownPath(thread.currentLeafId);
+  const calls = store.listToolCallsForThread({ threadId: id });
+  const decisions = store.decisionsOfThread({ threadId: id, layerId: DECISIONS_LAYER_ID });
+  const attachments = store.attachmentsOfThreadMessages({ threadId: id });
+  const stats = store.turnStatsOfThread({ threadId: id });
+  const active = store.activeTurnOf({ threadId: id });
+  // Set-aside drafts and calculations live in the event log; rebuild them with the same
+  // reducer the browser uses while a turn streams.
+  const notable = store.eventsOfNotableTurns({ threadId: id });
+  const extras = new Map(
+    [...notable].map(([turnId, evs]) => {
+      // References of a compacted turn (its answer, kept in the message) play no part in set-aside
+      // drafts or thinking; a call stands as itself, for where each round's thinking goes.
+      const state = evs
+        .flatMap((e): (TurnEvent & { seq: number })[] => {
+          const data = e.data as Record<string, unknown> | string | null;
+          if (typeof data !== 'object' || data === null) return [];
+          if ('type' in data) return [{ ...(data as TurnEvent), seq: e.seq }];
+          return 'tool_call' in data ? [{ type: 'tool_call', id: String(data.tool_call), name: '', arguments: '', seq: e.seq }] : [];
+        })
+        .reduce(applyEvent, newTurnState(turnId));
+      return [
+        turnId,
+        {
+          setAside: state.setAside,
+          calculation: state.calculation ?? null,
+          remembered: state.remembered,
+          thinking: state.thinking.map(({ done: _done, ...block }) => block),
+        },
+      ] as const;
+    }),
+  );
+  // Grouped once by turn (and message): a long thread has thousands of each.
+  const group = <T, K>(items: readonly T[], key: (item: T) => K) => {
+    const map = new Map<K, T[]>();
+    for (const item of items) {
+      const k = key(item);
+      const list = map.get(k);
+      if (list) list.push(item);
+      else map.set(k, [item]);
+    }
+    return map;
+  };
+  const callsByTurn = group(calls, (c) => c.turnId);
+  const decisionsByTurn = group(decisions, (d) => d.turnId);
+  const attachmentsByMessage = group(attachments, (a) => a.messageId);
+  const show = (m: (typeof shown)[number]): MessageView => {
+    const versions = tree.versions(m.id, endedWordless);
+    return {
+      id: m.id,
+      parentId: m.parentId,
+      branch:
+        versions.length > 1
+          ? {
+              index: versions.findIndex((v) => v.id === m.id),
+              ids: versions.map((v) => v.id),
+              ...(m.role === 'assistant' ? { models: versions.map((v) => v.model ?? null) } : {}),
+            }
+          : null,
+      role: m.role,
+      content: m.content,
+      status: m.status,
+      errorCode: m.errorCode,
+      turnId: m.turnId,
+      createdAt: m.createdAt,
+      toolCalls:
+        m.role === 'assistant' && m.turnId
+          ? (callsByTurn.get(m.turnId) ?? []).map((c) => {
+              const result = JSON.parse(c.result) as unknown;
+              // A failed call keeps its reason where the live event had it.
+              const error =
+                !c.ok && result && typeof result === 'object' && typeof (result as { error?: unknown }).error === 'string'
+                  ? (result as { error: string }).error
+                  : undefined;
+              return {
+                id: c.id,
+                name: c.name,
+                arguments: c.arguments,
+                ok: c.ok,
+                result,
+                ...(error !== undefined ? { error } : {}),
+                repeat: c.repeat,
+                ms: c.ms,
+              };
+            })
+          : [],
+      attachments: attachmentsByMessage.get(m.id) ?? [],
+      decisions: m.role === 'assistant' && m.turnId ? (decisionsByTurn.get(m.turnId) ?? []).map(({ turnId: _t, ...d }) => d) : [],
+      setAside: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.setAside ?? []) : [],
+      calculation: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.calculation ?? null) : null,
+      ...(m.role === 'assistant' && m.turnId && extras.get(m.turnId)?.remembered ? { remembered: extras.get(m.turnId)!.remembered } : {}),
+      thinking: m.role === 'assistant' && m.turnId ? (extras.get(m.turnId)?.thinking ?? []) : [],
+      stats: m.role === 'assistant' && m.turnId ? ((stats.get(m.turnId) as TurnStats | undefined) ?? null) : null,
+      ...(m.role === 'assistant' ? { model: m.model ?? null, rating: ratingOf(m.rating) } : {}),
+    };
+  };
+  return {
+    ...threadSummary(thread),
+    systemPrompt: thread.systemPrompt,
+    thinking: thread.thinking ?? null,
+    model: thread.model ?? null,
+    sampling: normalSampling(thread.sampling),
+    collectionIds: store.threadCollectionIds({ threadId: thread.id }),
+    currentLeafId: shown.at(-1)?.id ?? null,
+    messages: shown.map(show),
+    ...(allBranches ? { otherMessages: tree.offPath(thread.currentLeafId).map(show) } : {}),
+    decisions: decisions.map(({ turnId: _t, ...d }) => d),
+    activeTurn: active ? { id: active.id, lastEventSeq: store.lastEventSeq({ turnId: active.id }), live: turns.isLive(active.id) } : null,
+  };
+}
+
+/**
+ * A model's Markdown made safe to open in any viewer, as Hearth's own page shows it: remote
+ * images become links (a viewer would load them, telling their site the reader is there), and
+ * raw HTML tags are escaped to text. Code, inline and fenced, is left as written.
+ */
+export function inertMarkdown(text: string): string {
+  return outsideCode(text, (part) =>
+    part
+      .replace(
+        /!\[([^\]\n]*)\]\(\s*<?([a-z][a-z0-9+.-]*:[^)\s>]*)>?(?:\s+"[^"\n]*")?\s*\)/gi,
+        (_, alt: string, url: string) => `[image: ${alt || url}](${url})`,
+      )
+      .replace(/<(?=[a-z!/?])/gi, '&lt;'),
+  );
+}
+
+/** An answer's thinking and tool calls in the order they happened: each call's thinking before it, the last after them all. */
+export function inCallOrder(
+  m: MessageView,
+  thought: (block: MessageView['thinking'][number]) => void,
+  call: (c: MessageView['toolCalls'][number]) => void,
+): void {
+  const thinking = m.thinking ?? [];
+  let next = 0;
+  m.toolCalls.forEach((c, i) => {
+    for (; next < thinking.length && thinking[next].toolCallsBefore <= i; next++) thought(thinking[next]);
+    call(c);
+  });
+  for (; next < thinking.length; next++) thought(thinking[next]);
+}
+
+/** Markdown for reading; JSON (the full view) for keeping, lossless. */
+export function threadMarkdown(view: ThreadExport, assistantName = 'Assistant', timezone = 'UTC'): string {
+  // Everything a person or a model wrote (the title is a model's, the name and instructions a
+  // person's or an imported file's) is made inert: no viewer loads or runs anything from it.
+  const name = inertMarkdown(assistantName);
+  const lines = [
+    `# ${inertMarkdown((view.title || 'Untitled thread').replace(/\s+/g, ' '))}`,
+    '',
+    `Exported from Hearth on ${exportTime(Date.now(), timezone)}.`,
+    '',
+  ];
+  if (view.systemPrompt) lines.push('## Instructions', '', inertMarkdown(view.systemPrompt), '');
+  for (const m of view.messages) {
+    lines.push(
+      `## ${m.role === 'user' ? 'You' : name} (${exportTime(m.createdAt, timezone)})${m.status !== 'complete' ? ` [${m.status}]` : ''}`,
+      '',
+    );
+    // Each call's thinking where it stood among the tool calls, quoted: it is not the answer.
+    const thought = (b: MessageView['thinking'][number]) => {
+      const figures = [b.ms !== undefined ? `${(b.ms / 1000).toFixed(1)} s` : '', b.tokens ? `${b.tokens} tokens` : '']
+        .filter(Boolean)
+        .join(', ');
+      lines.push(
+        `> **Thinking**${figures ? ` (${figures})` : ''}`,
+        '>',
+        ...inertMarkdown(b.text.trim())
+          .split('\n')
+          .map((l) => `> ${l}`.trimEnd()),
+        '',
+      );
+    };
+    inCallOrder(m, thought, (c) => lines.push(`> ${inertMarkdown(toolInWords(c))}`, ''));
+    lines.push(inertMarkdown(m.content), '');
+    // The files sent with a message, by name (their contents are in the JSON export's attachments).
+    if (m.attachments.length > 0) lines.push(`_Files: ${m.attachments.map((a) => inertMarkdown(a.name)).join(', ')}_`, '');
+  }
+  const others = view.otherMessages?.length ?? view.messages.filter((m) => m.branch).length;
+  if (others > 0) lines.push('---', '', '_This is the branch shown in Hearth; the JSON export has every branch._', '');
+  const checks = checksInWords(view.decisions);
+  if (checks.length > 0) lines.push('---', '', 'Checks:', '', ...checks.map((c) => `- ${c}`), '');
+  return lines.join('\n');
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { HearthError } from '@/lib/shared/errors';
+import { MessageTree } from '@/lib/turns/conversation/tree';
+import type { ContextStore } from './turn-context';
+import type { MessageStatus } from '@/lib/contract/statuses';
+
+/**
+ * Beginning a turn: what is stored before it runs, in one transaction each, so that nothing the
+ * user typed is lost whatever happens next. A question follows the branch the thread shows (or
+ * replaces an earlier one on a new branch beside it); a regeneration answers an earlier
+ * question again beside the old answer. Either way an empty `streaming` answer and a `queued`
+ * turn row are stored and the thread shows that answer.
+ */
+
+/** What beginning a turn writes (db/store.ts provides it). */
+export type BeginStore = Pick<ContextStore, 'getThread' | 'listMessages'> & {
+  transaction<T>(fn: () => T): T;
+  insertMessage(row: {
+    id: string;
+    threadId: string;
+    turnId: string | null;
+    parentId: string | null;
+    role: 'user' | 'assistant';
+    content: string;
+    status: MessageStatus;
+    now: number;
+  }): unknown;
+  linkAttachments(args: { ids: string[]; messageId: string }): number;
+  copyAttachments(args: { fromMessageId: string; toMessageId: string; newId: () => string; now: number }): number;
+  insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }): void;
+  /** The model that writes (and wrote) an answer. */
+  setMessageModel(args: { id: string; model: string | null }): void;
+  setCurrentLeaf(args: { threadId: string; leafId: string | null }): void;
+  titleIfUntitled(args: { id: string; title: string }): void;
+  touchThread(args: { id: string; now: number }): void;
+};
+
+export type BegunTurn = { turnId: string; threadId: string; userMessageId: string; assistantMessageId: string };
+
+/** A thread title is the first words of its first message. */
+const TITLE_CHARS = 60;
+
+export function titleFrom(content: string): string {
+  const line = content.replace(/\s+/g, ' ').trim();
+  if (line.length <= TITLE_CHARS) return line;
+  const cut = line.slice(0, TITLE_CHARS);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 30)).trim()}…`;
+}
+
+/**
+ * The thread, when it exists and no turn of it runs; throws otherwise. Asked inside the
+ * transaction, so two questions at once cannot both pass.
+ */
+export type RequireIdle = (threadId: string) => { currentLeafId: string | null };
+
+/** Stores a question and its empty answer. */
+export function storeQuestion(
+  store: BeginStore,
+  requireIdle: RequireIdle,
+  now: number,
+  {
+    threadId,
+    content,
+    attachmentIds = [],
+    editOf,
+  }: {
+    threadId: string;
+    content: string;
+    attachmentIds?: string[];
+    editOf?: string;
+  },
+): BegunTurn {
+  const turnId = randomUUID();
+  const userMessageId = randomUUID();
+  const assistantMessageId = randomUUID();
+  store.transaction(() => {
+    const thread = requireIdle(threadId);
+    const tree = new MessageTree(store.listMessages({ threadId }));
+    let parentId: string | null;
+    if (editOf !== undefined) {
+      const edited = tree.get(editOf);
+      if (!edited) throw new HearthError('not_found', 'editOf: there is no such message in this thread.');
+      if (edited.role !== 'user')
+        throw new HearthError('bad_request', 'editOf: only a question can be edited; an answer can be regenerated.');
+      parentId = edited.parentId;
+    } else {
+      parentId = tree.leaf(thread.currentLeafId)?.id ?? null;
+    }
+    store.insertMessage({ id: userMessageId, threadId, turnId, parentId, role: 'user', content, status: 'complete', now });
+    const ids = [...new Set(attachmentIds)];
+    if (store.linkAttachments({ ids, messageId: userMessageId }) !== ids.length) {
+      // The transaction rolls back: the message is not half-stored.
+      throw new HearthError('bad_request', 'attachmentIds: an attachment is unknown or was already sent with another message.');
+    }
+    if (editOf !== undefined) store.copyAttachments({ fromMessageId: editOf, toMessageId: userMessageId, newId: randomUUID, now });
+    store.insertMessage({
+      id: assistantMessageId,
+      threadId,
+      turnId,
+      parentId: userMessageId,
+      role: 'assistant',
+      content: '',
+      status: 'streaming',
+      now: now + 1,
+    });
+    store.insertTurn({ id: turnId, threadId, userMessageId, assistantMessageId, now });
+    store.setCurrentLeaf({ threadId, leafId: assistantMessageId });
+    store.titleIfUntitled({ id: threadId, title: titleFrom(content) });
+    store.touchThread({ id: threadId, now });
+  });
+  return { turnId, threadId, userMessageId, assistantMessageId };
+}
+
+/**
+ * Stores an empty new answer to the question an answer replied to, beside the old one (which
+ * stays reachable). `messageId` is that answer (or the question itself, when its answer is gone).
+ */
+export function storeRegeneration(
+  store: BeginStore,
+  requireIdle: RequireIdle,
+  now: number,
+  { threadId, messageId, model }: { threadId: string; messageId: string; model?: string },
+): BegunTurn {
+  const turnId = randomUUID();
+  const assistantMessageId = randomUUID();
+  const userMessageId = store.transaction(() => {
+    requireIdle(threadId);
+    const tree = new MessageTree(store.listMessages({ threadId }));
+    const message = tree.get(messageId);
+    if (!message) throw new HearthError('not_found', 'There is no such message in this thread.');
+    const question = message.role === 'user' ? message : message.parentId ? tree.get(message.parentId) : undefined;
+    if (!question || question.role !== 'user') throw new HearthError('bad_request', 'That answer has no question to answer again.');
+    store.insertMessage({
+      id: assistantMessageId,
+      threadId,
+      turnId,
+      parentId: question.id,
+      role: 'assistant',
+      content: '',
+      status: 'streaming',
+      now,
+    });
+    store.insertTurn({ id: turnId, threadId, userMessageId: question.id, assistantMessageId, now });
+    // Another model for this one answer: kept on it before the turn runs, so a restart resumes with it.
+    if (model) store.setMessageModel({ id: assistantMessageId, model });
+    store.setCurrentLeaf({ threadId, leafId: assistantMessageId });
+    store.touchThread({ id: threadId, now });
+    return question.id;
+  });
+  return { turnId, threadId, userMessageId, assistantMessageId };
+}
