@@ -51,7 +51,7 @@ export function proxy(request: NextRequest) {
  * Pages and static files, not /api: for a path the proxy runs on, Next reads the whole request
  * body before the proxy's answer goes out (and buffers it, up to its body limit), so a 401 to
  * a stranger's 20 MB POST would come after all of it. Every API route runs the same checks
- * itself, from the headers, before it reads a byte (handle in lib/http/http.ts).
+ * itself, from the headers, before it reads a byte (handle in lib/http/handle.ts).
  */
 export const config = {
   matcher: ['/((?!api(?:/|$)).*)', '/'],

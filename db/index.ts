@@ -8,7 +8,7 @@ type Holder = { [key]?: Db };
 
 /**
  * The process's database handle. Next bundles each route separately, so the handle lives on
- * globalThis: every route and the turn registry share one connection.
+ * globalThis: every route and the turn supervisor share one connection.
  */
 export function getDb(): Db {
   const holder = globalThis as Holder;

@@ -142,7 +142,7 @@ export const turnEvents = sqliteTable(
   (t) => [primaryKey({ columns: [t.turnId, t.seq] })],
 );
 
-/** The step ledger: each completed step of a turn, so a restarted turn can resume without redoing it. */
+/** The step journal: each completed step of a turn, so a restarted turn can resume without redoing it. */
 export const turnSteps = sqliteTable(
   'turn_steps',
   {

@@ -97,7 +97,7 @@ test('hostile text in model output, tool results, file names, titles, memory and
     expect(hrefs.filter((h) => /^(javascript|data|vbscript):/i.test(h.trim()))).toEqual([]);
     await assertNothingEscaped(page, seen, 'after rendering and a reload');
 
-    // A click loads an image only through Hearth, which applies the SSRF guard (loopback is refused).
+    // A click loads an image only through Hearth, which applies the SSRF check (loopback is refused).
     await first.getByTestId('blocked-image').first().getByRole('button').click();
     await expect(first.getByTestId('blocked-image').first()).toContainText('could not be loaded');
     expect(seen.requests.filter((u) => u.includes('/api/remote-image?url='))).toHaveLength(1);

@@ -409,7 +409,7 @@ describe('turns', () => {
     assert.deepEqual((await getThread(id)).body.messages[1].calculation, { expression: '23 * 47 + 156', result: '1237', exact: true });
   });
 
-  test('a turn running when the server stopped resumes from its step ledger without redoing steps', async () => {
+  test('a turn running when the server stopped resumes from its step journal without redoing steps', async () => {
     // First server: the round calls the `now` tool, then the next model call never returns (the crash).
     let calls = 0;
     const hanging: ModelClient = {

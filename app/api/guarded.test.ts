@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { installAuthGate, isPublicPath } from '@/lib/services/auth/session-check';
+import { installSessionCheck, isPublicPath } from '@/lib/services/auth/session-check';
 import { base } from './harness';
 
 /**
@@ -58,7 +58,7 @@ function endlessBody() {
 }
 
 test('every API route, every method: no session is 401 (or 405) from the headers, and the body is never read', async () => {
-  installAuthGate({ required: true, valid: () => false });
+  installSessionCheck({ required: true, valid: () => false });
   const files = routeFiles(apiDir);
   assert.ok(files.length >= 20, `found the routes (${files.length})`);
   let checked = 0;

@@ -34,7 +34,7 @@ export type RuntimeOptions = {
   env?: Record<string, string>;
   /** An existing data folder (a restart over the same database); a new empty one by default. */
   dataDir?: string;
-  /** Addresses the SSRF guard treats as public (the local stand-ins of outside sites). */
+  /** Addresses the SSRF check treats as public (the local stand-ins of outside sites). */
   allowAddress?: (address: string) => boolean;
   /** The server's log; by default kept in `serverLog` (a model server a test stopped is expected to be "down"). */
   log?: (message: string) => void;

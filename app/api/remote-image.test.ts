@@ -59,7 +59,7 @@ test('a clicked image is fetched through Hearth and served with its own type, re
   }
 });
 
-test('the SSRF guard applies: loopback, private and metadata addresses are refused without a request', async () => {
+test('the SSRF check applies: loopback, private and metadata addresses are refused without a request', async () => {
   makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
   const before = hits.length;
   for (const url of [

@@ -13,7 +13,7 @@ import { useFileDrop } from './hooks/useFileDrop';
 import { useSidebarCollapsed } from './hooks/useSidebarCollapsed';
 import { useHealth } from './hooks/useHealth';
 import { useModels } from './hooks/useModels';
-import { useLibraryUpdates } from './hooks/useLibraryUpdates';
+import { useChangeFeed } from './hooks/useChangeFeed';
 import { useMemories } from './hooks/useMemories';
 import { useShortcuts } from './hooks/useShortcuts';
 import { useThread } from './hooks/useThread';
@@ -93,7 +93,7 @@ export function ChatApp({
   const drop = useFileDrop((files) => attachRef.current?.(files));
   const announcement = useAnnouncement(live, assistantName);
 
-  useLibraryUpdates({
+  useChangeFeed({
     memories: () => void memories.refresh(),
     library: () => {
       void memories.refresh();

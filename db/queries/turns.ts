@@ -274,7 +274,7 @@ export function turnQueries(db: Db) {
       });
     },
 
-    /** A finished turn never resumes: its step ledger goes. */
+    /** A finished turn never resumes: its step journal goes. */
     deleteTurnSteps({ turnId }: { turnId: string }) {
       db.delete(turnSteps).where(eq(turnSteps.turnId, turnId)).run();
     },
@@ -306,7 +306,7 @@ export function turnQueries(db: Db) {
         assistantMessageId: turn.assistantMessageId ?? '',
         answer: answer?.content ?? '',
         stats: decodeStats(turn.stats),
-        // Stored as `${turnId}:${id the model gave}` (lib/turns/supervisor/registry.ts).
+        // Stored as `${turnId}:${id the model gave}` (lib/turns/supervisor/supervisor.ts).
         toolCalls: new Map(
           calls.map((c) => [
             c.id.slice(turnId.length + 1),

@@ -1,28 +1,17 @@
+import type { z } from 'zod';
+import {
+  endpoints,
+  pathOf,
+  type AnswerOf,
+  type BodyOf,
+  type Endpoint,
+  type Endpoints,
+  type ParamsOf,
+  type QueryOf,
+} from '@/lib/contract/endpoints';
 import type { ProposalsAction, Settings } from '@/lib/contract/settings';
-import type { Sampling } from '@/lib/contract/sampling';
-import type { BulkThreadsBody } from '@/lib/contract/requests';
-import type {
-  AttachmentInfo,
-  CollectionDetail,
-  CollectionFileView,
-  CollectionView,
-  PassageView,
-  Health,
-  ImportSummary,
-  FolderView,
-  MemoryFact,
-  ModelCheck,
-  ModelsReport,
-  PromptView,
-  Rating,
-  SearchFilters,
-  SearchResult,
-  SettingsView,
-  StreamedEvent,
-  ThreadSummary,
-  ThreadView,
-  ToolServersView,
-} from '@/lib/contract/responses';
+import type { addAttachmentToCollectionBody, BulkThreadsBody } from '@/lib/contract/requests';
+import type { Health, Rating, SearchFilters, StreamedEvent } from '@/lib/contract/responses';
 import { readSse } from '@/lib/contract/sse';
 
 /** The browser's calls to Hearth's HTTP API. Errors carry the server's code and sentence. */
@@ -47,204 +36,174 @@ function jsonOrNull(text: string): unknown {
   }
 }
 
-async function call<T>(path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(path, { ...init, headers: { 'Content-Type': 'application/json', ...init?.headers } });
-  if (res.status === 204) return undefined as T;
-  const body = (await res.json().catch(() => null)) as { error?: { code: string; message: string; field?: string } } | null;
-  if (!res.ok)
-    throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status, body?.error?.field);
-  return body as T;
+/** What a call over the endpoint table gives: its path parameters, query and JSON body, as the schemas take them in. */
+type CallArgs<E extends Endpoint> = ([ParamsOf<E>] extends [never] ? unknown : { params: ParamsOf<E> }) &
+  ([QueryOf<E>] extends [never] ? unknown : { query?: QueryOf<E> }) &
+  ([BodyOf<E>] extends [never] ? unknown : { body: BodyOf<E> }) & { signal?: AbortSignal };
+
+function failure(res: { status: number }, body: unknown): ApiError {
+  const error = (body as { error?: { code?: string; message?: string; field?: string } } | null)?.error;
+  return new ApiError(error?.code ?? 'http_error', error?.message ?? `HTTP ${res.status}`, res.status, error?.field);
 }
+
+/** Sends one request to an endpoint of the table (lib/contract/endpoints.ts). */
+function request<E extends Endpoint>(endpoint: E, args: CallArgs<E>): Promise<Response> {
+  const { params, query, body, signal } = args as {
+    params?: Record<string, string>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+    signal?: AbortSignal;
+  };
+  return fetch(pathOf(endpoint, params, query), {
+    method: endpoint.method,
+    ...(body !== undefined ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {}),
+    signal,
+  });
+}
+
+/** Calls an endpoint and answers with its JSON, typed by the table; an error answer becomes an ApiError. */
+export async function call<E extends Endpoint>(endpoint: E, args: CallArgs<E>): Promise<AnswerOf<E>> {
+  const res = await request(endpoint, args);
+  if (res.status === 204) return undefined as AnswerOf<E>;
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) throw failure(res, body);
+  return body as AnswerOf<E>;
+}
+
+const e = endpoints;
 
 export const api = {
   /** The health report comes with 502/503 too when the model server fails: those are answers, not errors. */
   health: async (): Promise<Health> => {
-    const res = await fetch('/api/health', { cache: 'no-store' });
-    const body = (await res.json().catch(() => null)) as (Health & { error?: { code: string; message: string } }) | null;
+    const res = await fetch(pathOf(e.health), { cache: 'no-store' });
+    const body = (await res.json().catch(() => null)) as Health | null;
     if (body && typeof body.model === 'object' && body.model !== null) return body;
-    throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
+    throw failure(res, body);
   },
   /** A page of the list; `view` narrows it to a folder ('none': in no folder) or gives the archive. */
   listThreads: (limit: number, cursor?: string | null, view: ThreadListView = { kind: 'all' }) =>
-    call<{ threads: ThreadSummary[]; nextCursor: string | null }>(
-      `/api/threads?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}${
-        view.kind === 'folder' ? `&folder=${encodeURIComponent(view.id)}` : view.kind === 'archive' ? '&archived=true' : ''
-      }`,
-    ),
-  listFolders: () => call<{ folders: FolderView[] }>('/api/folders'),
-  createFolder: (name: string) => call<{ id: string; name: string }>('/api/folders', { method: 'POST', body: JSON.stringify({ name }) }),
-  renameFolder: (id: string, name: string) =>
-    call<FolderView>(`/api/folders/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify({ name }) }),
-  deleteFolder: (id: string) => call<void>(`/api/folders/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  createThread: () => call<{ id: string; title: string; createdAt: number }>('/api/threads', { method: 'POST', body: '{}' }),
-  getThread: (id: string) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`),
-  patchThread: (
-    id: string,
-    patch: {
-      title?: string;
-      pinned?: boolean;
-      systemPrompt?: string;
-      branch?: string;
-      thinking?: 'default' | 'on' | 'off' | null;
-      disabledTools?: string[];
-      folderId?: string | null;
-      archived?: boolean;
-      /** The model its turns ask for; null: the default. */
-      model?: string | null;
-      /** The knowledge collections its turns search. */
-      collectionIds?: string[];
-      /** Sampling for its replies; null: each server's defaults. */
-      sampling?: Sampling | null;
-    },
-  ) => call<ThreadView>(`/api/threads/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
-  /** One action on many threads: delete, archive (or back), or move to a folder (null: none). */
-  bulkThreads: (ids: string[], action: BulkThreadsBody['action']) =>
-    call<{ count: number }>('/api/threads/bulk', { method: 'POST', body: JSON.stringify({ ids, action }) }),
-  deleteThread: (id: string) => call<void>(`/api/threads/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  /** Deletes a message and what follows it; answers with the thread as now shown. */
-  deleteMessage: (threadId: string, messageId: string) =>
-    call<ThreadView>(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}`, { method: 'DELETE' }),
-  rateAnswer: (threadId: string, messageId: string, rating: Rating | null) =>
-    call<ThreadView>(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}/rating`, {
-      method: 'PUT',
-      body: JSON.stringify({ rating }),
+    call(e.listThreads, {
+      query: {
+        limit,
+        cursor: cursor ?? undefined,
+        folder: view.kind === 'folder' ? view.id : undefined,
+        archived: view.kind === 'archive' ? 'true' : undefined,
+      },
     }),
-  cancel: (threadId: string, turnId: string) =>
-    call<unknown>(`/api/threads/${encodeURIComponent(threadId)}/turns/${encodeURIComponent(turnId)}/cancel`, { method: 'POST' }),
-  listPrompts: () => call<{ prompts: PromptView[] }>('/api/prompts'),
-  addPrompt: (prompt: { name: string; text: string }) => call<PromptView>('/api/prompts', { method: 'POST', body: JSON.stringify(prompt) }),
-  editPrompt: (id: string, patch: { name?: string; text?: string }) =>
-    call<PromptView>(`/api/prompts/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
-  removePrompt: (id: string) => call<void>(`/api/prompts/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  listMemories: () => call<{ memories: MemoryFact[] }>('/api/memories'),
-  addMemory: (text: string) => call<MemoryFact>('/api/memories', { method: 'POST', body: JSON.stringify({ text }) }),
-  editMemory: (id: string, text: string) =>
-    call<MemoryFact>(`/api/memories/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify({ text }) }),
-  forgetMemory: (id: string) => call<void>(`/api/memories/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  search: (q: string, filters: SearchFilters = {}, signal?: AbortSignal) => {
-    const params = new URLSearchParams({ q, limit: '20' });
-    for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
-    return call<{ results: SearchResult[] }>(`/api/search?${params}`, { signal });
-  },
+  listFolders: () => call(e.listFolders, {}),
+  createFolder: (name: string) => call(e.createFolder, { body: { name } }),
+  renameFolder: (id: string, name: string) => call(e.renameFolder, { params: { id }, body: { name } }),
+  deleteFolder: (id: string) => call(e.deleteFolder, { params: { id } }),
+  createThread: () => call(e.createThread, { body: {} }),
+  getThread: (id: string) => call(e.getThread, { params: { id } }),
+  patchThread: (id: string, patch: BodyOf<Endpoints['patchThread']>) => call(e.patchThread, { params: { id }, body: patch }),
+  /** One action on many threads: delete, archive (or back), or move to a folder (null: none). */
+  bulkThreads: (ids: string[], action: BulkThreadsBody['action']) => call(e.bulkThreads, { body: { ids, action } }),
+  deleteThread: (id: string) => call(e.deleteThread, { params: { id } }),
+  /** Deletes a message and what follows it; answers with the thread as now shown. */
+  deleteMessage: (threadId: string, messageId: string) => call(e.deleteMessage, { params: { id: threadId, messageId } }),
+  rateAnswer: (threadId: string, messageId: string, rating: Rating | null) =>
+    call(e.rateAnswer, { params: { id: threadId, messageId }, body: { rating } }),
+  cancel: (threadId: string, turnId: string) => call(e.cancelTurn, { params: { id: threadId, turnId } }),
+  listPrompts: () => call(e.listPrompts, {}),
+  addPrompt: (prompt: { name: string; text: string }) => call(e.addPrompt, { body: prompt }),
+  editPrompt: (id: string, patch: { name?: string; text?: string }) => call(e.editPrompt, { params: { id }, body: patch }),
+  removePrompt: (id: string) => call(e.removePrompt, { params: { id } }),
+  listMemories: () => call(e.listMemories, {}),
+  addMemory: (text: string) => call(e.addMemory, { body: { text } }),
+  editMemory: (id: string, text: string) => call(e.editMemory, { params: { id }, body: { text } }),
+  forgetMemory: (id: string) => call(e.forgetMemory, { params: { id } }),
+  search: (q: string, filters: SearchFilters = {}, signal?: AbortSignal) => call(e.search, { query: { q, limit: 20, ...filters }, signal }),
   /** Every model the model servers offer, with its load state and what is known of it. */
-  listModels: () => call<ModelsReport>('/api/models'),
-  getSettings: () => call<SettingsView>('/api/settings'),
+  listModels: () => call(e.listModels, {}),
+  getSettings: () => call(e.getSettings, {}),
   /** Changes settings; null puts one back to the environment's value. */
   patchSettings: (patch: Partial<{ [K in keyof Settings]: Settings[K] | null }>) =>
-    call<SettingsView>('/api/settings', { method: 'PATCH', body: JSON.stringify(patch) }),
+    call(e.patchSettings, { body: patch as BodyOf<Endpoints['patchSettings']> }),
   /** Applies or dismisses settings an imported file proposed (the owner's confirmation). */
-  decideProposals: (action: ProposalsAction) =>
-    call<SettingsView>('/api/settings/proposals', { method: 'POST', body: JSON.stringify(action) }),
-  checkModel: (url: string, model: string) =>
-    call<ModelCheck>('/api/settings/check-model', { method: 'POST', body: JSON.stringify(model ? { url, model } : { url }) }),
-  checkSearch: (url: string) =>
-    call<{ ok: boolean; results?: number; error?: string }>('/api/settings/check-search', {
-      method: 'POST',
-      body: JSON.stringify({ url }),
-    }),
-  checkEmbeddings: (url: string, model: string) =>
-    call<{ ok: true; dims: number; ms: number } | { ok: false; error: string }>('/api/settings/check-embeddings', {
-      method: 'POST',
-      body: JSON.stringify(model ? { url, model } : { url }),
-    }),
+  decideProposals: (action: ProposalsAction) => call(e.decideProposals, { body: action }),
+  checkModel: (url: string, model: string) => call(e.checkModel, { body: model ? { url, model } : { url } }),
+  checkSearch: (url: string) => call(e.checkSearch, { body: { url } }),
+  checkEmbeddings: (url: string, model: string) => call(e.checkEmbeddings, { body: model ? { url, model } : { url } }),
   /** The answer to a tool call waiting in a thread: allow once, always allow its tool, or deny. */
   answerApproval: (threadId: string, callId: string, allow: boolean, always = false) =>
-    call<{ callId: string; answer: string }>(`/api/threads/${encodeURIComponent(threadId)}/approvals`, {
-      method: 'POST',
-      body: JSON.stringify({ callId, allow, ...(always ? { always } : {}) }),
-    }),
+    call(e.answerApproval, { params: { id: threadId }, body: { callId, allow, ...(always ? { always } : {}) } }),
   /** The tools a thread's turns may be offered, each with whether the thread switched it off. */
-  threadTools: (threadId: string) =>
-    call<{ tools: { name: string; source: string; description: string; enabled: boolean }[] }>(
-      `/api/threads/${encodeURIComponent(threadId)}/tools`,
-    ),
+  threadTools: (threadId: string) => call(e.threadTools, { params: { id: threadId } }),
   /** The user's MCP servers with their states and tools (secrets masked). */
-  toolServers: () => call<ToolServersView>('/api/tool-servers'),
+  toolServers: () => call(e.toolServers, {}),
   /** Adds or dismisses tool servers an imported file proposed (the owner's confirmation). */
-  decideToolServerProposals: (action: { apply?: string[]; dismiss?: string[] }) =>
-    call<ToolServersView>('/api/tool-servers/proposals', { method: 'POST', body: JSON.stringify(action) }),
+  decideToolServerProposals: (action: { apply?: string[]; dismiss?: string[] }) => call(e.decideToolServerProposals, { body: action }),
   /** Adds or changes a tool server (written back to mcp.json). */
-  putToolServer: (name: string, server: Record<string, unknown>) =>
-    call<ToolServersView>(`/api/tool-servers/${encodeURIComponent(name)}`, { method: 'PUT', body: JSON.stringify({ server }) }),
-  removeToolServer: (name: string) => call<void>(`/api/tool-servers/${encodeURIComponent(name)}`, { method: 'DELETE' }),
+  putToolServer: (name: string, server: Record<string, unknown>) => call(e.putToolServer, { params: { name }, body: { server } }),
+  removeToolServer: (name: string) => call(e.removeToolServer, { params: { name } }),
   /** Knowledge collections, with their files' progress, and whether search is by meaning too. */
-  listCollections: () =>
-    call<{ collections: CollectionView[]; search: { byMeaning: boolean; embeddingsError: string | null } }>('/api/collections'),
-  createCollection: (name: string) => call<CollectionView>('/api/collections', { method: 'POST', body: JSON.stringify({ name }) }),
-  getCollection: (id: string) => call<CollectionDetail>(`/api/collections/${encodeURIComponent(id)}`),
+  listCollections: () => call(e.listCollections, {}),
+  createCollection: (name: string) => call(e.createCollection, { body: { name } }),
+  getCollection: (id: string) => call(e.getCollection, { params: { id } }),
   patchCollection: (id: string, patch: { name?: string; everyThread?: boolean }) =>
-    call<CollectionView>(`/api/collections/${encodeURIComponent(id)}`, { method: 'PATCH', body: JSON.stringify(patch) }),
-  deleteCollection: (id: string) => call<void>(`/api/collections/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  removeCollectionFile: (id: string, fileId: string) =>
-    call<void>(`/api/collections/${encodeURIComponent(id)}/files/${encodeURIComponent(fileId)}`, { method: 'DELETE' }),
+    call(e.patchCollection, { params: { id }, body: patch }),
+  deleteCollection: (id: string) => call(e.deleteCollection, { params: { id } }),
+  removeCollectionFile: (id: string, fileId: string) => call(e.removeCollectionFile, { params: { id, fileId } }),
   /** Adds a file already attached to a message. */
-  addAttachmentToCollection: (id: string, attachmentId: string) =>
-    call<{ files: CollectionFileView[] }>(`/api/collections/${encodeURIComponent(id)}/files`, {
+  addAttachmentToCollection: async (id: string, attachmentId: string) => {
+    const res = await fetch(pathOf(e.addCollectionFiles, { id }), {
       method: 'POST',
-      body: JSON.stringify({ attachmentId }),
-    }),
-  searchCollection: (id: string, q: string) =>
-    call<{ passages: PassageView[]; byMeaning: boolean; note?: string }>(
-      `/api/collections/${encodeURIComponent(id)}/search?q=${encodeURIComponent(q)}`,
-    ),
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ attachmentId } satisfies z.input<typeof addAttachmentToCollectionBody>),
+    });
+    return answerOf(e.addCollectionFiles, res);
+  },
+  searchCollection: (id: string, q: string) => call(e.searchCollection, { params: { id }, query: { q } }),
   /** A file's lines around a passage, for the citation viewer. */
-  passage: (id: string, fileId: string, from: number, to: number) =>
-    call<{ file: CollectionFileView; firstLine: number; lines: string[]; highlight: { from: number; to: number }; totalLines: number }>(
-      `/api/collections/${encodeURIComponent(id)}/files/${encodeURIComponent(fileId)}?from=${from}&to=${to}`,
-    ),
-  /** Imports a library file (or one thread's JSON export), sent as it is. */
+  passage: (id: string, fileId: string, from: number, to: number) => call(e.passage, { params: { id, fileId }, query: { from, to } }),
   /**
    * Sends a library file (or another app's export) as it is; `onProgress` hears the bytes sent so
    * far (fetch cannot tell an upload's progress: XMLHttpRequest can), then the server imports it.
    */
   importLibrary: (file: File, onProgress?: (sent: number, total: number) => void) =>
-    new Promise<ImportSummary>((resolve, reject) => {
+    new Promise<AnswerOf<Endpoints['importLibrary']>>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', '/api/import');
+      xhr.open(e.importLibrary.method, pathOf(e.importLibrary));
       xhr.setRequestHeader('Content-Type', 'application/octet-stream');
-      xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
+      xhr.upload.onprogress = (ev) => onProgress?.(ev.loaded, ev.lengthComputable ? ev.total : file.size);
       xhr.onerror = () => reject(new ApiError('network', 'Hearth could not be reached; nothing was imported.', 0));
       xhr.onload = () => {
-        const body = jsonOrNull(xhr.responseText) as { error?: { code: string; message: string } } | null;
-        if (xhr.status >= 200 && xhr.status < 300) resolve(body as unknown as ImportSummary);
-        else reject(new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${xhr.status}`, xhr.status));
+        const body = jsonOrNull(xhr.responseText);
+        if (xhr.status >= 200 && xhr.status < 300) resolve(body as AnswerOf<Endpoints['importLibrary']>);
+        else reject(failure(xhr, body));
       };
       xhr.send(file);
     }),
 };
 
-/** Adds one file (or a zip of a folder) to a collection. */
-export async function uploadToCollection(
-  id: string,
-  file: File,
-): Promise<{ files: CollectionFileView[]; skipped: { name: string; reason: string }[] }> {
+/** The JSON answer of a response to `endpoint`, or its error as an ApiError. */
+async function answerOf<E extends Endpoint>(_endpoint: E, res: Response): Promise<AnswerOf<E>> {
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok || body === null) throw failure(res, body);
+  return body as AnswerOf<E>;
+}
+
+/** Sends one file as the multipart field "file". */
+function upload(path: string, file: File): Promise<Response> {
   const form = new FormData();
   form.set('file', file);
-  const res = await fetch(`/api/collections/${encodeURIComponent(id)}/files`, { method: 'POST', body: form });
-  const body = (await res.json().catch(() => null)) as {
-    files: CollectionFileView[];
-    skipped: { name: string; reason: string }[];
-    error?: { code: string; message: string };
-  } | null;
-  if (!res.ok || !body) throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
-  return body;
+  return fetch(path, { method: 'POST', body: form });
+}
+
+/** Adds one file (or a zip of a folder) to a collection. */
+export async function uploadToCollection(id: string, file: File) {
+  return answerOf(e.addCollectionFiles, await upload(pathOf(e.addCollectionFiles, { id }), file));
 }
 
 /** Uploads one file; the answer's id goes with the next message. */
-export async function uploadAttachment(file: File): Promise<AttachmentInfo & { chars: number }> {
-  const form = new FormData();
-  form.set('file', file);
-  const res = await fetch('/api/attachments', { method: 'POST', body: form });
-  const body = (await res.json().catch(() => null)) as (AttachmentInfo & { chars: number }) & { error?: { code: string; message: string } };
-  if (!res.ok) throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
-  return body;
+export async function uploadAttachment(file: File) {
+  return answerOf(e.uploadAttachment, await upload(pathOf(e.uploadAttachment), file));
 }
 
+/** Reads a turn's event stream to its end (or until the signal aborts the reading). */
 async function stream(res: Response, onEvent: (e: StreamedEvent) => void, signal?: AbortSignal) {
-  if (!res.ok || !res.body) {
-    const body = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
-    throw new ApiError(body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${res.status}`, res.status);
-  }
+  if (!res.ok || !res.body) throw failure(res, await res.json().catch(() => null));
   for await (const frame of readSse(res.body, signal)) {
     try {
       onEvent(JSON.parse(frame.data) as StreamedEvent);
@@ -263,13 +222,8 @@ export async function sendMessage(
   signal?: AbortSignal,
   editOf?: string,
 ) {
-  const res = await fetch(`/api/threads/${encodeURIComponent(threadId)}/messages`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ content, ...(attachmentIds.length ? { attachmentIds } : {}), ...(editOf ? { editOf } : {}) }),
-    signal,
-  });
-  await stream(res, onEvent, signal);
+  const body = { content, ...(attachmentIds.length ? { attachmentIds } : {}), ...(editOf ? { editOf } : {}) };
+  await stream(await request(e.sendMessage, { params: { id: threadId }, body, signal }), onEvent, signal);
 }
 
 /** Asks for a new answer beside this one (written by `model`, when given) and streams its turn. */
@@ -280,11 +234,9 @@ export async function regenerateAnswer(
   signal?: AbortSignal,
   model?: string,
 ) {
-  const res = await fetch(`/api/threads/${encodeURIComponent(threadId)}/messages/${encodeURIComponent(messageId)}/regenerate`, {
-    method: 'POST',
-    ...(model ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ model }) } : {}),
-    signal,
-  });
+  const res = model
+    ? await request(e.regenerate, { params: { id: threadId, messageId }, body: { model }, signal })
+    : await fetch(pathOf(e.regenerate, { id: threadId, messageId }), { method: e.regenerate.method, signal });
   await stream(res, onEvent, signal);
 }
 
@@ -296,10 +248,7 @@ export async function followTurn(
   onEvent: (e: StreamedEvent) => void,
   signal?: AbortSignal,
 ) {
-  const res = await fetch(`/api/threads/${encodeURIComponent(threadId)}/turns/${encodeURIComponent(turnId)}/events?after=${after}`, {
-    signal,
-  });
-  await stream(res, onEvent, signal);
+  await stream(await request(e.followTurn, { params: { id: threadId, turnId }, query: { after }, signal }), onEvent, signal);
 }
 
 /** Which threads the sidebar lists: all (not archived), one folder's, or the archive. */

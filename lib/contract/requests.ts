@@ -195,3 +195,22 @@ export const approvalBody = z
     always: z.boolean().optional(),
   })
   .strict();
+
+/** POST /api/auth/login {password}. */
+export const loginBody = z.object({ password: z.string().max(10_000) }).strict();
+
+/** GET /api/attachments/:id?part=text: the whole text Hearth read from the file (what the model reads), for the file viewer. */
+export const attachmentQuery = z.object({
+  part: z.enum(['original', 'text'], "give 'original' (the file as it came) or 'text' (the text read from it)").default('original'),
+});
+
+/** GET /api/remote-image?url=…: an image named in model output, loaded after the user asked. */
+export const remoteImageQuery = z
+  .object({
+    url: z
+      .string()
+      .min(8)
+      .max(2000)
+      .regex(/^https?:\/\//i, 'must be an http(s) URL'),
+  })
+  .strict();

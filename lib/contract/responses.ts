@@ -312,3 +312,37 @@ export type PassageView = {
   text: string;
   foundBy: ('words' | 'meaning')[];
 };
+
+/** GET /api/threads: a page of the list; `nextCursor` asks for the next one. */
+export type ThreadPage = { threads: ThreadSummary[]; nextCursor: string | null };
+/** POST /api/threads and POST /api/folders: what was made. */
+export type Created = { id: string; title: string; createdAt: number };
+export type CreatedFolder = { id: string; name: string; createdAt: number };
+/** POST /api/attachments: the stored file, with what Hearth read of it. */
+export type UploadedAttachment = AttachmentInfo & { sha256: string; chars: number; lines: number };
+/** POST /api/collections/:id/files: the files added (queued for indexing) and those a zip held that were not. */
+export type CollectionFilesAdded = { files: CollectionFileView[]; skipped: { name: string; reason: string }[] };
+/** GET /api/collections: the collections and whether search is by meaning too. */
+export type CollectionsList = { collections: CollectionView[]; search: CollectionDetail['search'] };
+/** GET /api/collections/:id/search: the passages search_documents would give. */
+export type CollectionSearch = { passages: PassageView[]; byMeaning: boolean; note?: string };
+/** GET /api/collections/:id/files/:fileId: a file's lines around a passage, for the citation viewer. */
+export type PassageExcerpt = {
+  file: CollectionFileView;
+  firstLine: number;
+  lines: string[];
+  highlight: { from: number; to: number };
+  totalLines: number;
+};
+/** A tool a thread's turns may be offered, and whether the thread switched it off. */
+export type ThreadToolView = { name: string; source: string; description: string; enabled: boolean };
+/** The Settings page's live checks of a SearXNG address and of an embeddings server. */
+export type SearchCheck = { ok: boolean; results?: number; error?: string };
+export type EmbeddingsCheck = { ok: true; dims: number; ms: number } | { ok: false; error: string };
+/** POST …/approvals: the answer taken. */
+export type ApprovalAnswer = { callId: string; answer: 'allow' | 'always' | 'deny' };
+/** POST …/turns/:turnId/cancel: whether the turn is stopping, or the status it had already. */
+export type CancelAnswer = { turnId: string; stopping: boolean; status: string };
+/** The login's state for this browser. */
+export type LoginAnswer = { ok: true; required: boolean };
+export type SessionState = { required: boolean; loggedIn: boolean };

@@ -115,7 +115,7 @@ export const NOT_LOGGED_IN = 'Log in first: this Hearth has a password.';
 export const STARTING = 'Hearth is still starting; try again in a moment.';
 
 /**
- * The checks every API route makes before it reads anything (lib/http/http.ts's handle):
+ * The checks every API route makes before it reads anything (lib/http/handle.ts's handle):
  * throws a HearthError (401, 403, 415 or 503) when the request must be refused.
  */
 export function guardRoute(request: Request, config: GuardConfig, bodyTypes: BodyTypes): void {

@@ -1,5 +1,5 @@
-import type { LibraryUpdate, LibraryUpdates } from '@/lib/services/updates';
-import type { StreamedEvent, TurnRegistry } from '@/lib/turns/supervisor/registry';
+import type { ChangeNotice, ChangeFeed } from '@/lib/services/change-feed';
+import type { StreamedEvent, TurnSupervisor } from '@/lib/turns/supervisor/supervisor';
 import { shutdownSignal } from '@/lib/services/shutdown';
 
 /**
@@ -81,7 +81,7 @@ function eventStream(
 }
 
 /** A turn's events after `after`, then live ones until it ends. */
-export function turnEventStream(turns: TurnRegistry, turnId: string, after: number, signal?: AbortSignal): ReadableStream<Uint8Array> {
+export function turnEventStream(turns: TurnSupervisor, turnId: string, after: number, signal?: AbortSignal): ReadableStream<Uint8Array> {
   return eventStream(signal, (write, close) => {
     let lastSeq = after;
     const send = (event: StreamedEvent) => {
@@ -98,14 +98,14 @@ export function turnEventStream(turns: TurnRegistry, turnId: string, after: numb
 }
 
 /**
- * Changes to the library as text/event-stream (GET /api/events), for an open page to refresh
+ * The change feed as text/event-stream (GET /api/events), for an open page to refresh
  * what changed: `data: {"type":"memories"}` or `data: {"type":"thread","id":…,"title":…}`.
  * There is no backlog: a page that (re)connects loads what it shows afresh.
  */
-export function libraryEventStream(updates: LibraryUpdates, signal?: AbortSignal): ReadableStream<Uint8Array> {
+export function libraryEventStream(updates: ChangeFeed, signal?: AbortSignal): ReadableStream<Uint8Array> {
   return eventStream(signal, (write) => {
     // EventSource reconnects by itself; `retry` sets how soon, the comment opens the stream at once.
     write('retry: 3000\n: connected\n\n');
-    return updates.subscribe((update: LibraryUpdate) => write(`data: ${JSON.stringify(update)}\n\n`));
+    return updates.subscribe((update: ChangeNotice) => write(`data: ${JSON.stringify(update)}\n\n`));
   });
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import JSZip from 'jszip';
 import { zipEntryChunks } from '@/lib/data/files/zip-entry';
-import { receiveBytes, type ReceivedArchive, type ReceivedFile, type UploadLimits } from '@/lib/data/files/files';
+import { receiveBytes, type ReceivedArchive, type ReceivedFile, type UploadLimits } from '@/lib/data/files/receive';
 import type { CollectionDetail, CollectionFileView, CollectionView } from '@/lib/contract/responses';
 import type { Store } from '@/db/store';
 import { createVectorWorker, type VectorWorker } from '@/db/vector-worker';

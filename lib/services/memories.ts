@@ -5,14 +5,14 @@ import type { Memory } from '@/db/rows';
 import { HearthError } from '@/lib/shared/errors';
 import { factLine, factRefusal, normaliseFact } from '@/lib/data/memory/facts';
 import type { MemoryBook } from '@/lib/tools/types';
-import type { LibraryUpdates } from './updates';
+import type { ChangeFeed } from './change-feed';
 
 /**
  * Memory facts, for the API and for the remember tool alike: every write is checked and a
  * refusal says why; every change is announced, so an open Memory panel shows it.
  */
 
-type Deps = { store: Store; updates: LibraryUpdates };
+type Deps = { store: Store; updates: ChangeFeed };
 
 export const memoryView = (m: Memory) => ({ id: m.id, text: m.text, createdAt: m.createdAt, updatedAt: m.updatedAt });
 

@@ -3,30 +3,30 @@ import { FileStore, type FileKind } from '@/lib/data/file-store';
 import { ensureTable } from '@/lib/data/tables/attached';
 import { getDb } from '@/db';
 import { createAuth, type Auth } from '@/lib/services/auth/auth';
-import { installAuthGate } from '@/lib/services/auth/session-check';
+import { installSessionCheck } from '@/lib/services/auth/session-check';
 import { createStore, type Store } from '@/db/store';
 import { apiKeyFor, getConfig, type Config } from '@/lib/shared/config';
 import { createLlamaClient } from '@/lib/models/client';
 import { modelLoadState } from '@/lib/models/models';
 import { ModelPool } from '@/lib/models/pool';
 import type { ModelClient } from '@/lib/models/types';
-import { createHostGuard } from '@/lib/tools/politeness';
+import { createHostPacer } from '@/lib/tools/politeness';
 import { fetchRemoteImage } from '@/lib/tools/remote-image';
 import { createToolSet, type ToolSet } from '@/lib/tools/toolset';
 import type { WebDeps } from '@/lib/tools/web';
-import { TurnRegistry } from '@/lib/turns/supervisor/registry';
+import { TurnSupervisor } from '@/lib/turns/supervisor/supervisor';
 import { BackgroundTitles } from '@/lib/turns/supervisor/titles';
 import { memoryBook } from './memories';
 import { SettingsService } from './settings';
 import type { SettingKey, Settings } from '@/lib/services/settings-values';
-import { LibraryUpdates } from './updates';
+import { ChangeFeed } from './change-feed';
 import { ToolServers } from './tool-servers';
 import { Knowledge } from './knowledge';
 import path from 'node:path';
 
 /**
  * The composition root: the one place that wires the database, the model client, the tools
- * and the turn registry together. Route handlers and instrumentation ask for it; everything
+ * and the turn supervisor together. Route handlers and instrumentation ask for it; everything
  * in lib/ below it takes its dependencies as arguments. It lives on globalThis because Next
  * bundles each route separately and they must share one registry.
  */
@@ -39,8 +39,8 @@ export type Runtime = {
   /** The model servers of the settings in force (a new pool when the Settings page changes them). */
   readonly models: ModelPool;
   settings: SettingsService;
-  turns: TurnRegistry;
-  updates: LibraryUpdates;
+  turns: TurnSupervisor;
+  updates: ChangeFeed;
   auth: Auth;
   /** The user's MCP servers (mcp.json), their connections and tools. */
   toolServers: ToolServers;
@@ -104,7 +104,7 @@ export function buildRuntime(
       },
     );
   const files = FileStore.of(config.DATA_DIR);
-  const updates = new LibraryUpdates();
+  const updates = new ChangeFeed();
   // The user's MCP servers connect in the background; their tools join the set once ready.
   const toolServers = new ToolServers(config.HEARTH_MCP_CONFIG ?? path.join(config.DATA_DIR, 'mcp.json'), {
     log,
@@ -147,7 +147,7 @@ export function buildRuntime(
   let models = poolFor(settings.current());
   let toolSet = toolSetFor(settings.current());
   toolServers.hub.onChange(() => (toolSet = toolSetFor(settings.current())));
-  const turns = new TurnRegistry({
+  const turns = new TurnSupervisor({
     store,
     models: () => models,
     tools: () => toolSet,
@@ -194,10 +194,10 @@ export function buildRuntime(
   });
   const auth = createAuth(config, store, now);
   // The proxy and the streaming routes check sessions through this gate (lib/services/auth/session-check.ts).
-  installAuthGate({ required: auth.required, valid: (token) => auth.sessions.valid(token) });
+  installSessionCheck({ required: auth.required, valid: (token) => auth.sessions.valid(token) });
   const imageDeps: WebDeps = {
     policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress },
-    guard: createHostGuard(store, now),
+    pacer: createHostPacer(store, now),
     now,
   };
   return {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { errorResponse, parseInput } from '@/lib/http/http';
+import { errorResponse, parseInput } from '@/lib/http/handle';
 import { serverConfigOrThrow } from '@/lib/tools/mcp/config';
 import { SETTING_LABELS, settingLabel } from './setting-labels';
 import { settingsPatch } from './settings-values';

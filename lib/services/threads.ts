@@ -5,16 +5,15 @@ import { decodeCursor } from '@/db/queries/threads';
 import type { Thread } from '@/db/rows';
 import { HearthError } from '@/lib/shared/errors';
 import { DECISIONS_LAYER_ID } from '@/lib/turns/decide/history';
-import type { TurnRegistry } from '@/lib/turns/supervisor/registry';
+import type { TurnSupervisor } from '@/lib/turns/supervisor/supervisor';
 import type { Runtime } from './runtime';
 import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
 import { endedWordless, MessageTree } from '@/lib/turns/conversation/tree';
+import { deleteFrom, showBranch as showBranchIn } from '@/lib/turns/conversation/writes';
 import type { TurnEvent } from '@/lib/contract/events';
 import type { MessageView, Rating, ThreadExport, ThreadSummary } from '@/lib/contract/responses';
 import type { BulkThreadsBody } from '@/lib/contract/requests';
-import { outsideCode } from '@/lib/shared/markdown/outside-code';
 import { normalSampling } from '@/lib/contract/sampling';
-import { checksInWords, exportTime, toolInWords } from './export-words';
 
 /** Read models of the HTTP API: a thread with its messages, tool calls and decisions. */
 
@@ -106,46 +105,21 @@ export function requireTurn(store: Store, threadId: string, turnId: string) {
 }
 
 /** Shows another branch: the newest message under `messageId` becomes the thread's current leaf. */
-export function showBranch(store: Store, turns: TurnRegistry, threadId: string, messageId: string): void {
+export function showBranch(store: Store, turns: TurnSupervisor, threadId: string, messageId: string): void {
   if (turns.busy(threadId))
     throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
-  const tree = new MessageTree(store.listMessages({ threadId }));
-  const leaf = tree.newestUnder(messageId);
-  if (!leaf) throw new HearthError('not_found', 'branch: there is no such message in this thread.');
-  store.setCurrentLeaf({ threadId, leafId: leaf.id });
+  showBranchIn(store, threadId, messageId);
 }
 
 /**
- * Deletes a message and everything that follows it, on every branch under it. When the branch
- * shown goes, the page shows the newest remaining version beside it, else what came before.
+ * Deletes a message and everything that follows it, on every branch under it
+ * (lib/turns/conversation/writes.ts), then the files nothing refers to any more.
  */
 export function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: string): void {
   const { store, turns } = rt;
   if (turns.busy(threadId))
     throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
-  const thread = requireThread(store, threadId);
-  const tree = new MessageTree(store.listMessages({ threadId }));
-  const message = tree.get(messageId);
-  if (!message) throw new HearthError('not_found', 'There is no such message in this thread.');
-  const gone = new Set(tree.subtree(messageId).map((m) => m.id));
-  const shown = tree.leaf(thread.currentLeafId);
-  const files = store.transaction(() => {
-    const hashes = store.deleteMessages({ threadId, ids: [...gone] });
-    if (shown && gone.has(shown.id)) {
-      const sibling = tree
-        .siblings(messageId)
-        .filter((m) => !gone.has(m.id))
-        .at(-1);
-      const leaf = sibling
-        ? tree.newestUnder(sibling.id)!.id
-        : message.parentId !== null && tree.get(message.parentId)
-          ? message.parentId
-          : null;
-      store.setCurrentLeaf({ threadId, leafId: leaf });
-    }
-    store.touchThread({ id: threadId, now: Date.now() });
-    return hashes;
-  });
+  const files = deleteFrom(store, requireThread(store, threadId), messageId, Date.now());
   // Once the rows are gone: a file still sent elsewhere stays.
   rt.files.removeUnreferenced(files, (sha256) => store.isFileReferenced({ sha256 }));
 }
@@ -168,7 +142,7 @@ export function rateAnswer(store: Store, threadId: string, messageId: string, ra
 
 export function threadView(
   store: Store,
-  turns: TurnRegistry,
+  turns: TurnSupervisor,
   id: string,
   { allBranches = false }: { allBranches?: boolean } = {},
 ): ThreadExport {
@@ -283,78 +257,4 @@ export function threadView(
     decisions: decisions.map(({ turnId: _t, ...d }) => d),
     activeTurn: active ? { id: active.id, lastEventSeq: store.lastEventSeq({ turnId: active.id }), live: turns.isLive(active.id) } : null,
   };
-}
-
-/**
- * A model's Markdown made safe to open in any viewer, as Hearth's own page shows it: remote
- * images become links (a viewer would load them, telling their site the reader is there), and
- * raw HTML tags are escaped to text. Code, inline and fenced, is left as written.
- */
-export function inertMarkdown(text: string): string {
-  return outsideCode(text, (part) =>
-    part
-      .replace(
-        /!\[([^\]\n]*)\]\(\s*<?([a-z][a-z0-9+.-]*:[^)\s>]*)>?(?:\s+"[^"\n]*")?\s*\)/gi,
-        (_, alt: string, url: string) => `[image: ${alt || url}](${url})`,
-      )
-      .replace(/<(?=[a-z!/?])/gi, '&lt;'),
-  );
-}
-
-/** An answer's thinking and tool calls in the order they happened: each call's thinking before it, the last after them all. */
-export function inCallOrder(
-  m: MessageView,
-  thought: (block: MessageView['thinking'][number]) => void,
-  call: (c: MessageView['toolCalls'][number]) => void,
-): void {
-  const thinking = m.thinking ?? [];
-  let next = 0;
-  m.toolCalls.forEach((c, i) => {
-    for (; next < thinking.length && thinking[next].toolCallsBefore <= i; next++) thought(thinking[next]);
-    call(c);
-  });
-  for (; next < thinking.length; next++) thought(thinking[next]);
-}
-
-/** Markdown for reading; JSON (the full view) for keeping, lossless. */
-export function threadMarkdown(view: ThreadExport, assistantName = 'Assistant', timezone = 'UTC'): string {
-  // Everything a person or a model wrote (the title is a model's, the name and instructions a
-  // person's or an imported file's) is made inert: no viewer loads or runs anything from it.
-  const name = inertMarkdown(assistantName);
-  const lines = [
-    `# ${inertMarkdown((view.title || 'Untitled thread').replace(/\s+/g, ' '))}`,
-    '',
-    `Exported from Hearth on ${exportTime(Date.now(), timezone)}.`,
-    '',
-  ];
-  if (view.systemPrompt) lines.push('## Instructions', '', inertMarkdown(view.systemPrompt), '');
-  for (const m of view.messages) {
-    lines.push(
-      `## ${m.role === 'user' ? 'You' : name} (${exportTime(m.createdAt, timezone)})${m.status !== 'complete' ? ` [${m.status}]` : ''}`,
-      '',
-    );
-    // Each call's thinking where it stood among the tool calls, quoted: it is not the answer.
-    const thought = (b: MessageView['thinking'][number]) => {
-      const figures = [b.ms !== undefined ? `${(b.ms / 1000).toFixed(1)} s` : '', b.tokens ? `${b.tokens} tokens` : '']
-        .filter(Boolean)
-        .join(', ');
-      lines.push(
-        `> **Thinking**${figures ? ` (${figures})` : ''}`,
-        '>',
-        ...inertMarkdown(b.text.trim())
-          .split('\n')
-          .map((l) => `> ${l}`.trimEnd()),
-        '',
-      );
-    };
-    inCallOrder(m, thought, (c) => lines.push(`> ${inertMarkdown(toolInWords(c))}`, ''));
-    lines.push(inertMarkdown(m.content), '');
-    // The files sent with a message, by name (their contents are in the JSON export's attachments).
-    if (m.attachments.length > 0) lines.push(`_Files: ${m.attachments.map((a) => inertMarkdown(a.name)).join(', ')}_`, '');
-  }
-  const others = view.otherMessages?.length ?? view.messages.filter((m) => m.branch).length;
-  if (others > 0) lines.push('---', '', '_This is the branch shown in Hearth; the JSON export has every branch._', '');
-  const checks = checksInWords(view.decisions);
-  if (checks.length > 0) lines.push('---', '', 'Checks:', '', ...checks.map((c) => `- ${c}`), '');
-  return lines.join('\n');
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { errorResponse } from '@/lib/http/http';
+import { errorResponse } from '@/lib/http/handle';
 import { ConfigError, isConfigError } from '@/lib/shared/config';
 import { isToolError, ToolError } from '@/lib/tools/types';
 import { HearthError, hasErrorCode, isHearthError } from './errors';

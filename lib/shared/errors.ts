@@ -31,7 +31,7 @@ export type ErrorCode = keyof typeof errorStatus;
 
 /**
  * Errors are recognised by a brand, never by `instanceof`. Next bundles instrumentation and
- * each route apart, so one class can exist twice in a process: the turn registry is built
+ * each route apart, so one class can exist twice in a process: the turn supervisor is built
  * from instrumentation's copy of this module, and a route checking against its own copy
  * would not recognise an error made by that one. A property under a process-wide symbol
  * (Symbol.for) reads the same from every copy.

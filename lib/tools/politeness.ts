@@ -33,7 +33,7 @@ export const DEFAULT_BUDGET: RateBudget = { minGapMs: 400, perMinute: 60, perHou
 /** ok: the request may go, after waiting `waitMs` (the minimum gap since the last one). */
 export type HostVerdict = { ok: true; waitMs: number } | { ok: false; reason: string; until: number };
 
-export function createHostGuard(
+export function createHostPacer(
   store: HostStore,
   now: () => number,
   budgets: Record<string, RateBudget> = {},
@@ -77,7 +77,7 @@ export function createHostGuard(
   };
 }
 
-export type HostGuard = ReturnType<typeof createHostGuard>;
+export type HostPacer = ReturnType<typeof createHostPacer>;
 
 /** The model-facing error for a resting host. */
 export function restingMessage(host: string, verdict: { reason: string; until: number }, now: number): string {

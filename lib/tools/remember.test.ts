@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { openDatabase } from '@/db/client';
 import { createStore } from '@/db/store';
 import { memoryBook } from '@/lib/services/memories';
-import { LibraryUpdates, type LibraryUpdate } from '@/lib/services/updates';
+import { ChangeFeed, type ChangeNotice } from '@/lib/services/change-feed';
 import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 import { createToolRegistry } from './registry';
 import { rememberTool } from './remember';
@@ -13,8 +13,8 @@ import type { Tool } from './types';
 /** The remember tool over a real store and the Memory panel's rules. */
 function setup() {
   const store = createStore(openDatabase(path.join(makeTempDir('hearth-remember'), 'h.db')));
-  const updates = new LibraryUpdates();
-  const seen: LibraryUpdate[] = [];
+  const updates = new ChangeFeed();
+  const seen: ChangeNotice[] = [];
   updates.subscribe((u) => seen.push(u));
   const memory = memoryBook({ store, updates });
   const registry = createToolRegistry([rememberTool as Tool]);

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { localSite } from '@/lib/dev/testing/local-site';
 import { memoryHosts } from '@/lib/dev/testing/memory-hosts';
-import { createHostGuard } from './politeness';
+import { createHostPacer } from './politeness';
 import { fetchRemoteImage, isRemoteImageError, REMOTE_IMAGE_MAX_BYTES } from './remote-image';
 
-/** An image a user chose to load from model output: raster types only, 10 MB at most, behind the SSRF guard. */
+/** An image a user chose to load from model output: raster types only, 10 MB at most, behind the SSRF check. */
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
 const MB = 1024 * 1024;
@@ -24,7 +24,7 @@ function deps() {
   const now = () => 1_000_000;
   return {
     policy: site.policy([80, site.port]),
-    guard: createHostGuard(memoryHosts(), now, {}, { minGapMs: 0, perMinute: 60, perHour: 900, perDay: 8000 }),
+    pacer: createHostPacer(memoryHosts(), now, {}, { minGapMs: 0, perMinute: 60, perHour: 900, perDay: 8000 }),
     now,
   };
 }
@@ -52,7 +52,7 @@ test('an SVG (it could carry script) is not an image here', async () => {
   await refused('/drawing.svg', /^what came back is not a PNG, JPEG, GIF, WebP or AVIF image$/);
 });
 
-test('the guard’s refusals and the site’s errors come back as the image’s error', async () => {
+test('the URL check’s refusals and the site’s errors come back as the image’s error', async () => {
   await refused('/cat.png', /./, 'router.example');
   await refused('/missing.png', /404/);
 });

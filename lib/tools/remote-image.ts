@@ -1,12 +1,12 @@
 import { imageType } from '@/lib/data/files/image';
 import { brand, isBranded } from '@/lib/shared/errors';
-import { guardedGet, type WebDeps } from './web';
+import { checkedGet, type WebDeps } from './web';
 
 /**
  * A remote image from model output, fetched by the server only after the user clicked
  * "load" (components/chat/Markdown.tsx). Going through Hearth keeps the page's CSP at
  * img-src 'self' and sends the remote site nothing of the user's (no cookies, no referrer,
- * not even their browser); the fetch takes the same SSRF guard as fetch_url, so a model
+ * not even their browser); the fetch takes the same SSRF check as fetch_url, so a model
  * cannot point it at the user's router or a cloud metadata address.
  */
 
@@ -25,7 +25,7 @@ export const isRemoteImageError = (err: unknown): err is RemoteImageError => isB
 export async function fetchRemoteImage(url: string, deps: WebDeps, signal: AbortSignal): Promise<{ type: string; bytes: Buffer }> {
   let got;
   try {
-    got = await guardedGet(url, deps, signal, REMOTE_IMAGE_MAX_BYTES + 1);
+    got = await checkedGet(url, deps, signal, REMOTE_IMAGE_MAX_BYTES + 1);
   } catch (err) {
     throw new RemoteImageError((err as Error).message);
   }

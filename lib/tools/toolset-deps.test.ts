@@ -6,7 +6,7 @@ import { FileStore, type FileKind } from '@/lib/data/file-store';
 import { parseConfig } from '@/lib/shared/config';
 import { freshStore, seedExchange } from '@/lib/dev/testing/store';
 import { makeTempDir } from '@/lib/dev/testing/temp-dir';
-import { createHostGuard } from './politeness';
+import { createHostPacer } from './politeness';
 import { createToolSet } from './toolset';
 import type { MemoryBook } from './types';
 import { z } from 'zod';
@@ -150,10 +150,10 @@ test('the user’s own SearXNG is asked without a gap between searches; an outsi
     assert.equal(asked.length, 2, 'no wait for the second search');
     assert.ok((await second).ok);
 
-    // Every other host has the guard's default: a second request to it waits 400 ms.
-    const guard = createHostGuard(freshStore(), () => 1000);
-    assert.deepEqual(guard.admit('site.example'), { ok: true, waitMs: 0 });
-    assert.deepEqual(guard.admit('site.example'), { ok: true, waitMs: 400 });
+    // Every other host has the pacer's default: a second request to it waits 400 ms.
+    const pacer = createHostPacer(freshStore(), () => 1000);
+    assert.deepEqual(pacer.admit('site.example'), { ok: true, waitMs: 0 });
+    assert.deepEqual(pacer.admit('site.example'), { ok: true, waitMs: 400 });
   } finally {
     mock.timers.reset();
   }

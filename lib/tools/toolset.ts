@@ -6,7 +6,7 @@ import { ensureTable } from '@/lib/data/tables/attached';
 import type { Config } from '@/lib/shared/config';
 import { calculatorTool } from './calculator';
 import { nowTool } from './now';
-import { createHostGuard, hostKey, type HostStore, type RateBudget } from './politeness';
+import { createHostPacer, hostKey, type HostStore, type RateBudget } from './politeness';
 
 import { createToolRegistry, type ToolRegistry } from './registry';
 import { rememberTool } from './remember';
@@ -93,7 +93,7 @@ export function createToolSet({
 }): ToolSet {
   // The user's own SearXNG answers many queries a minute; outside sites get the default budget.
   const budgets: Record<string, RateBudget> = config.SEARXNG_URL ? { [hostKey(config.SEARXNG_URL)]: SEARXNG_BUDGET } : {};
-  const guard = createHostGuard(store, now, budgets);
+  const pacer = createHostPacer(store, now, budgets);
   const tools: Tool[] = [
     calculatorTool,
     nowTool,
@@ -107,10 +107,10 @@ export function createToolSet({
   let searchHost: string | null = null;
   if (config.SEARXNG_URL) {
     searchHost = hostKey(config.SEARXNG_URL);
-    tools.push(createWebSearchTool({ searxngUrl: config.SEARXNG_URL, guard, now, fetchImpl }) as Tool);
+    tools.push(createWebSearchTool({ searxngUrl: config.SEARXNG_URL, pacer, now, fetchImpl }) as Tool);
   }
   tools.push(
-    createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress }, guard, now, extractPdf: pdfText }) as Tool,
+    createFetchUrlTool({ policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress }, pacer, now, extractPdf: pdfText }) as Tool,
   );
   tools.push(...extra);
   const registry = createToolRegistry(tools.filter((t) => !without.includes(t.name)));
@@ -118,7 +118,7 @@ export function createToolSet({
   const researchElsewhere = extra.some((t) => t.research && !without.includes(t.name));
   return narrowable({
     registry,
-    researchAvailable: () => researchElsewhere || (searchHost !== null && !without.includes('web_search') && !guard.isResting(searchHost)),
+    researchAvailable: () => researchElsewhere || (searchHost !== null && !without.includes('web_search') && !pacer.isResting(searchHost)),
     deps: (threadId) => ({
       now,
       timezone: config.HEARTH_TIMEZONE,

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { describe, mock, test } from 'node:test';
 import { localSite } from '@/lib/dev/testing/local-site';
 import { memoryHosts } from '@/lib/dev/testing/memory-hosts';
-import { createHostGuard } from './politeness';
+import { createHostPacer } from './politeness';
 import { createToolRegistry } from './registry';
-import { createFetchUrlTool, createWebSearchTool, guardedGet, parseSearxng, readableText } from './web';
+import { createFetchUrlTool, createWebSearchTool, checkedGet, parseSearxng, readableText } from './web';
 
 /**
  * Every way a web request ends, in the words the model reads: each status, each redirect edge,
@@ -57,8 +57,8 @@ const budget = { minGapMs: 0, perMinute: 600, perHour: 9000, perDay: 80000 };
 function web(extractPdf?: (bytes: Uint8Array) => Promise<string>) {
   const store = memoryHosts();
   const now = () => 1_000_000;
-  const guard = createHostGuard(store, now, {}, budget);
-  const tool = createFetchUrlTool({ policy: policy(), guard, now, ...(extractPdf ? { extractPdf } : {}) });
+  const pacer = createHostPacer(store, now, {}, budget);
+  const tool = createFetchUrlTool({ policy: policy(), pacer, now, ...(extractPdf ? { extractPdf } : {}) });
   const registry = createToolRegistry([tool as never]);
   const fetchUrl = (path: string) =>
     registry.run(
@@ -67,7 +67,7 @@ function web(extractPdf?: (bytes: Uint8Array) => Promise<string>) {
       { now, timezone: 'UTC', threadId: 't' },
       new AbortController().signal,
     );
-  return { store, guard, fetchUrl, tool, deps: { policy: policy(), guard, now } };
+  return { store, pacer, fetchUrl, tool, deps: { policy: policy(), pacer, now } };
 }
 const errorOf = (r: { ok: boolean; error?: string }) => (r.ok ? `(ok)` : String(r.error));
 const dataOf = (r: { ok: boolean; data?: unknown }) =>
@@ -132,9 +132,9 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
   test('a body over the byte limit is cut at the limit exactly, inside the chunk that crosses it', async () => {
     const { deps } = web();
     const url = `http://public.example:${site.port}/bytes`;
-    const cut = await guardedGet(url, deps, new AbortController().signal, 6000);
+    const cut = await checkedGet(url, deps, new AbortController().signal, 6000);
     assert.deepEqual([cut.res.truncated, cut.res.body.toString()], [true, `${'a'.repeat(4000)}${'b'.repeat(2000)}`]);
-    const exact = await guardedGet(url, deps, new AbortController().signal, 12_000);
+    const exact = await checkedGet(url, deps, new AbortController().signal, 12_000);
     assert.deepEqual([exact.res.truncated, exact.res.body.length], [false, 12_000], 'a body of exactly the limit is whole');
   });
 
@@ -159,8 +159,8 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
     const deadPort = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
     const store = memoryHosts();
-    const guard = createHostGuard(store, () => 1_000_000, {}, budget);
-    const tool = createFetchUrlTool({ policy: { ...policy(), allowedPorts: [deadPort] }, guard, now: () => 1_000_000 });
+    const pacer = createHostPacer(store, () => 1_000_000, {}, budget);
+    const tool = createFetchUrlTool({ policy: { ...policy(), allowedPorts: [deadPort] }, pacer, now: () => 1_000_000 });
     const r = await createToolRegistry([tool as never]).run(
       'fetch_url',
       JSON.stringify({ url: `http://public.example:${deadPort}/` }),
@@ -191,8 +191,8 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
     mock.timers.enable({ apis: ['setTimeout'] });
     try {
       const store = memoryHosts();
-      const guard = createHostGuard(store, () => 1_000_000, {}, { ...budget, minGapMs: 1000 });
-      const tool = createFetchUrlTool({ policy: policy(), guard, now: () => 1_000_000 });
+      const pacer = createHostPacer(store, () => 1_000_000, {}, { ...budget, minGapMs: 1000 });
+      const tool = createFetchUrlTool({ policy: policy(), pacer, now: () => 1_000_000 });
       const fetchUrl = (path: string) =>
         createToolRegistry([tool as never]).run(
           'fetch_url',
@@ -235,7 +235,7 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
 
   test('an https address is asked over TLS (a plain server cannot answer it)', async () => {
     const { deps } = web();
-    await assert.rejects(guardedGet(`https://public.example:${site.port}/chars/500`, deps, new AbortController().signal), (err: Error) => {
+    await assert.rejects(checkedGet(`https://public.example:${site.port}/chars/500`, deps, new AbortController().signal), (err: Error) => {
       assert.match(err.message, /the connection failed/);
       assert.doesNotMatch(err.message, /Protocol "https:" not supported/);
       return true;
@@ -246,7 +246,7 @@ describe('fetch_url: how a site’s answer reaches the model', () => {
     const { deps, store } = web();
     const stop = new AbortController();
     stop.abort(new Error('turn stopped'));
-    await assert.rejects(guardedGet(`http://public.example:${site.port}/chars/500`, deps, stop.signal), (err: Error) => {
+    await assert.rejects(checkedGet(`http://public.example:${site.port}/chars/500`, deps, stop.signal), (err: Error) => {
       assert.doesNotMatch(err.message, /connection failed/);
       return true;
     });
@@ -327,8 +327,8 @@ describe('web_search: SearXNG’s answers in the model’s words', () => {
       if (r instanceof Error) throw r;
       return r;
     }) as unknown as typeof fetch;
-    const guard = createHostGuard(store, () => 5, {}, { ...budget, minGapMs });
-    const tool = createWebSearchTool({ searxngUrl: 'http://searx.local:8888/base', guard, now: () => 5, fetchImpl });
+    const pacer = createHostPacer(store, () => 5, {}, { ...budget, minGapMs });
+    const tool = createWebSearchTool({ searxngUrl: 'http://searx.local:8888/base', pacer, now: () => 5, fetchImpl });
     const registry = createToolRegistry([tool as never]);
     const run = (args: object, signal = new AbortController().signal) =>
       registry.run('web_search', JSON.stringify(args), { now: () => 0, timezone: 'UTC', threadId: 't' }, signal);
@@ -388,14 +388,14 @@ describe('web_search: SearXNG’s answers in the model’s words', () => {
     const stop = new AbortController();
     let given: AbortSignal | undefined;
     const store = memoryHosts();
-    const guard = createHostGuard(store, () => 5, {}, budget);
+    const pacer = createHostPacer(store, () => 5, {}, budget);
     // Like fetch: the answer never comes, and the request ends when its signal aborts.
     const fetchImpl = ((_url: URL, init: RequestInit) =>
       new Promise((_, reject) => {
         given = init.signal ?? undefined;
         given?.addEventListener('abort', () => reject(given?.reason));
       })) as unknown as typeof fetch;
-    const tool = createWebSearchTool({ searxngUrl: 'http://searx.local:8888/', guard, now: () => 5, fetchImpl });
+    const tool = createWebSearchTool({ searxngUrl: 'http://searx.local:8888/', pacer, now: () => 5, fetchImpl });
     const running = tool.run({ query: 'q' }, { now: () => 0, timezone: 'UTC', threadId: 't' }, stop.signal);
     stop.abort(new Error('turn stopped'));
     await assert.rejects(running, /turn stopped/);
@@ -407,14 +407,14 @@ describe('web_search: SearXNG’s answers in the model’s words', () => {
     mock.timers.enable({ apis: ['setTimeout'] });
     try {
       const store = memoryHosts();
-      const guard = createHostGuard(store, () => 5, {}, budget);
+      const pacer = createHostPacer(store, () => 5, {}, budget);
       let asked = false;
       const fetchImpl = ((_url: URL, init: RequestInit) =>
         new Promise((_, reject) => {
           asked = true;
           init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
         })) as unknown as typeof fetch;
-      const tool = createWebSearchTool({ searxngUrl: 'http://searx.local:8888/', guard, now: () => 5, fetchImpl });
+      const tool = createWebSearchTool({ searxngUrl: 'http://searx.local:8888/', pacer, now: () => 5, fetchImpl });
       let settled = false;
       const running = tool
         .run({ query: 'q' }, { now: () => 0, timezone: 'UTC', threadId: 't' }, new AbortController().signal)

@@ -2,8 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { z } from 'zod';
-import { checkUrl, type GuardPolicy } from './net-guard';
-import { hostKey, restingMessage, type HostGuard } from './politeness';
+import { checkUrl, type UrlPolicy } from './url-check';
+import { hostKey, restingMessage, type HostPacer } from './politeness';
 import { isHearthError } from '@/lib/shared/errors';
 import { defineTool, ToolError } from './types';
 
@@ -61,7 +61,7 @@ function pinnedGet(url: URL, address: string, family: 4 | 6, signal: AbortSignal
   });
 }
 
-export type WebDeps = { policy: GuardPolicy; guard: HostGuard; now: () => number };
+export type WebDeps = { policy: UrlPolicy; pacer: HostPacer; now: () => number };
 
 function adviceForStatus(status: number): string {
   if (status === 401 || status === 403) return `the site answered ${status}: it blocks automated readers; use a different source`;
@@ -70,14 +70,14 @@ function adviceForStatus(status: number): string {
   return `the site answered HTTP ${status}`;
 }
 
-/** GET with the SSRF guard on the URL and on every redirect, and the host's politeness. */
-export async function guardedGet(raw: string, deps: WebDeps, signal: AbortSignal, maxBytes = FETCH_MAX_BYTES) {
+/** GET with the SSRF check on the URL and on every redirect, and the host's politeness. */
+export async function checkedGet(raw: string, deps: WebDeps, signal: AbortSignal, maxBytes = FETCH_MAX_BYTES) {
   let current = raw;
   for (let hop = 0; hop <= FETCH_MAX_REDIRECTS; hop++) {
     const decision = await checkUrl(current, deps.policy);
     if (!decision.ok) throw new ToolError(hop === 0 ? decision.reason : `a redirect led to a refused address: ${decision.reason}`);
     const host = hostKey(decision.url);
-    const verdict = deps.guard.admit(host);
+    const verdict = deps.pacer.admit(host);
     if (!verdict.ok) throw new ToolError(restingMessage(host, verdict, deps.now()));
     if (verdict.waitMs > 0) await new Promise((r) => setTimeout(r, verdict.waitMs));
     // A plain timer, not AbortSignal.timeout: the same clock as the rest of the program (and
@@ -92,13 +92,13 @@ export async function guardedGet(raw: string, deps: WebDeps, signal: AbortSignal
       const why = timeout.signal.aborted
         ? `it did not answer within ${FETCH_TIMEOUT_MS / 1000} s`
         : `the connection failed (${(err as Error).message})`;
-      deps.guard.stumbled(host, why);
+      deps.pacer.stumbled(host, why);
       throw new ToolError(`${host}: ${why}; answer with what you have`);
     } finally {
       clearTimeout(timer);
     }
     if (res.status === 429 || res.status === 202) {
-      deps.guard.refused(host, res.status);
+      deps.pacer.refused(host, res.status);
       throw new ToolError(`${host} is refusing automated requests (HTTP ${res.status}) and will rest for hours; answer with what you have`);
     }
     if (res.status >= 300 && res.status < 400 && res.headers.location) {
@@ -106,7 +106,7 @@ export async function guardedGet(raw: string, deps: WebDeps, signal: AbortSignal
       continue;
     }
     if (res.status >= 400) throw new ToolError(adviceForStatus(res.status));
-    deps.guard.succeeded(host);
+    deps.pacer.succeeded(host);
     return { url: decision.url, res };
   }
   throw new ToolError(`more than ${FETCH_MAX_REDIRECTS} redirects; give up on this page`);
@@ -178,12 +178,12 @@ export async function checkSearxng(
 
 export function createWebSearchTool({
   searxngUrl,
-  guard,
+  pacer,
   now,
   fetchImpl = fetch,
 }: {
   searxngUrl: string;
-  guard: HostGuard;
+  pacer: HostPacer;
   now: () => number;
   fetchImpl?: typeof fetch;
 }) {
@@ -203,25 +203,25 @@ export function createWebSearchTool({
     research: true,
     async run({ query, limit }, _deps, signal) {
       const host = hostKey(base);
-      const verdict = guard.admit(host);
+      const verdict = pacer.admit(host);
       if (!verdict.ok) throw new ToolError(restingMessage(host, verdict, now()));
       if (verdict.waitMs > 0) await new Promise((r) => setTimeout(r, verdict.waitMs));
       const url = searxngQuery(base, query);
       let res: Response;
-      // A plain timer (see guardedGet), cleared once the answer is in.
+      // A plain timer (see checkedGet), cleared once the answer is in.
       const timeout = new AbortController();
       const timer = setTimeout(() => timeout.abort(), SEARCH_TIMEOUT_MS);
       try {
         res = await fetchImpl(url, { signal: AbortSignal.any([signal, timeout.signal]), headers: { Accept: 'application/json' } });
       } catch (err) {
         if (signal.aborted) throw err;
-        guard.stumbled(host, 'the search service did not answer');
+        pacer.stumbled(host, 'the search service did not answer');
         throw new ToolError('the search service did not answer; answer with what you have and say it could not be checked');
       } finally {
         clearTimeout(timer);
       }
       if (res.status === 429 || res.status === 202) {
-        guard.refused(host, res.status);
+        pacer.refused(host, res.status);
         throw new ToolError('the search service is refusing requests for now; answer with what you have and say what could not be checked');
       }
       if (!res.ok)
@@ -232,7 +232,7 @@ export function createWebSearchTool({
       } catch {
         throw new ToolError('the search service returned something that is not JSON (is format=json enabled in SearXNG?)');
       }
-      guard.succeeded(host);
+      pacer.succeeded(host);
       const results = parseSearxng(body, limit ?? 6);
       if (results.length === 0) throw new ToolError(`no results for "${query}"; try other, simpler words`);
       return { query, results };
@@ -283,7 +283,7 @@ export function createFetchUrlTool(deps: WebDeps & { extractPdf?: (bytes: Uint8A
     // Reading a known page is not a search: without web_search the gate does not send turns back.
     research: false,
     async run({ url }, _toolDeps, signal) {
-      const { url: finalUrl, res } = await guardedGet(url, deps, signal);
+      const { url: finalUrl, res } = await checkedGet(url, deps, signal);
       const type = String(res.headers['content-type'] ?? '').toLowerCase();
       let title = '';
       let text: string;

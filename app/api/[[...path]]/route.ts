@@ -1,4 +1,4 @@
-import { handle, json } from '@/lib/http/http';
+import { handle, json } from '@/lib/http/handle';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

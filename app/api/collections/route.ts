@@ -1,30 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { handle, json, otherMethods, readJson } from '@/lib/http/http';
-import { createCollectionBody } from '@/lib/contract/requests';
-import type { CollectionView } from '@/lib/contract/responses';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, reply, serve } from '@/lib/http/serve';
 import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET', 'POST');
 
-/** GET /api/collections: the knowledge collections, newest first, with their files' progress. */
-export function GET(request: Request) {
-  return handle(request, () => {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  /** The knowledge collections, newest first, with their files' progress. */
+  on(endpoints.listCollections, () => {
     const { store, knowledge } = getRuntime();
-    return json({
-      collections: store.listCollections() satisfies CollectionView[],
+    return reply({
+      collections: store.listCollections(),
       search: { byMeaning: knowledge.embedder() !== undefined, embeddingsError: knowledge.indexer.state().embeddingsError },
     });
-  });
-}
-
-/** POST /api/collections {name, everyThread?} → 201 {id, …}. */
-export function POST(request: Request) {
-  return handle(request, async () => {
-    const { name, everyThread } = await readJson(request, createCollectionBody);
+  }),
+  /** {name, everyThread?} → 201 {id, …}. */
+  on(endpoints.createCollection, async ({ body }) => {
+    const { name, everyThread } = await body();
     const { store, knowledge } = getRuntime();
     const created = store.createCollection({ id: randomUUID(), name, everyThread, now: Date.now() });
-    return json(knowledge.collection(created.id), 201);
-  });
-}
+    return reply(knowledge.collection(created.id), 201);
+  }),
+);

@@ -1,16 +1,16 @@
-import { handle, otherMethods } from '@/lib/http/http';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, serve } from '@/lib/http/serve';
 import { cookieValue } from '@/lib/services/auth/cookies';
 import { THEME_COOKIE, THEMES } from '@/lib/contract/theme';
-import { exportLibrary } from '@/lib/services/library/export';
+import { exportLibrary } from '@/lib/services/exports/library';
 import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 /** The whole library as one JSON Lines file, streamed (lib/services/library/format.ts); POST /api/import takes it back. */
-export function GET(request: Request) {
-  return handle(request, async () => {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.exportLibrary, ({ request }) => {
     const { store, files, toolServers } = getRuntime();
     const now = Date.now();
     const day = new Date(now).toISOString().slice(0, 10);
@@ -24,5 +24,5 @@ export function GET(request: Request) {
         'Cache-Control': 'no-store',
       },
     });
-  });
-}
+  }),
+);

@@ -1,4 +1,5 @@
-import { handle, json, otherMethods } from '@/lib/http/http';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, reply, serve } from '@/lib/http/serve';
 import { errorStatus, type ErrorCode } from '@/lib/shared/errors';
 import { ModelPool } from '@/lib/models/pool';
 import type { ModelHealth } from '@/lib/models/types';
@@ -6,7 +7,6 @@ import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 /**
  * The state of Hearth and its model server. Healthy is 200; otherwise the status says what
@@ -16,8 +16,8 @@ export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
  * of them is up; `servers` says how each one is. The body always carries the report, plus the
  * usual `error` when something failed.
  */
-export function GET(request: Request) {
-  return handle(request, async () => {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.health, async () => {
     const { store, models, toolServers } = getRuntime();
     let db = false;
     try {
@@ -39,10 +39,10 @@ export function GET(request: Request) {
     }));
     const report = { ok: db && health.reachable, db, model: health, servers, toolServers: mcp };
     const problem = healthProblem(db, health);
-    if (!problem) return json(report);
-    return json({ ...report, error: { code: problem.code, message: problem.message } }, errorStatus[problem.code]);
-  });
-}
+    if (!problem) return reply(report);
+    return reply({ ...report, error: { code: problem.code, message: problem.message } }, errorStatus[problem.code]);
+  }),
+);
 
 function healthProblem(db: boolean, health: ModelHealth): { code: ErrorCode; message: string } | null {
   if (!db) return { code: 'db_unavailable', message: 'The database cannot be read. The details are in the server log.' };

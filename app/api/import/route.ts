@@ -1,58 +1,48 @@
 import { Readable } from 'node:stream';
-import { cookieValue } from '@/lib/services/auth/cookies';
-import { handle, json, otherMethods } from '@/lib/http/http';
+import { endpoints } from '@/lib/contract/endpoints';
 import { THEME_COOKIE, themeCookie } from '@/lib/contract/theme';
+import { on, reply, serve } from '@/lib/http/serve';
+import { cookieValue } from '@/lib/services/auth/cookies';
 import { HearthError } from '@/lib/shared/errors';
 import { runImport } from '@/lib/services/library/import-job';
 import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
-
-/** The library file as the raw body, as the page sends it (a form is refused: send the file itself). */
-const LIBRARY_FILE = {
-  pattern: /^application\/(json|x-ndjson|octet-stream)\s*(;|$)/i,
-  name: 'the library file itself (application/json, application/x-ndjson or application/octet-stream), not a form',
-};
 
 /**
  * Imports a library file (from GET /api/export) or one thread's JSON export, sent as the raw
- * request body. All or nothing: a broken or foreign file is a 400 naming the line and what is
- * wrong, and nothing is added. What is already here (the same ids) is kept as it is, so
- * importing twice changes nothing.
+ * request body (a form is refused: send the file itself). All or nothing: a broken or foreign
+ * file is a 400 naming the line and what is wrong, and nothing is added. What is already here
+ * (the same ids) is kept as it is, so importing twice changes nothing.
  */
-export function POST(request: Request) {
-  return handle(
-    request,
-    async () => {
-      if (!request.body) throw new HearthError('bad_request', 'The request has no body: send the library file.');
-      const { config, store, files, updates, settings, knowledge } = getRuntime();
-      const maxBytes = config.HEARTH_MAX_IMPORT_MB * 1024 * 1024;
-      if (Number(request.headers.get('content-length') ?? 0) > maxBytes) {
-        throw new HearthError('too_large', `The import is larger than ${config.HEARTH_MAX_IMPORT_MB} MB (HEARTH_MAX_IMPORT_MB).`);
-      }
-      const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>);
-      // Read, checked and applied in a worker thread: this one only receives the bytes.
-      const { theme, ...summary } = await runImport(body, {
-        files,
-        dbFile: store.databaseFile(),
-        maxBytes,
-        maxDbBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024,
-      });
-      if (summary.added.settings > 0) settings.reread();
-      // Imported collections' files are cut and embedded here, as uploaded ones are.
-      if (summary.added.collectionFiles > 0) knowledge.indexer.wake();
-      // What the file proposed waits in Settings, except what is already so here.
-      const waiting = new Set(settings.proposals().map((p) => p.key));
-      summary.proposed = summary.proposed.filter((key) => waiting.has(key));
-      updates.publish({ type: 'library' });
-      // The file's theme comes into this browser only where none was chosen here (as a setting already made here stays).
-      if (theme && !cookieValue(request.headers.get('cookie'), THEME_COOKIE)) {
-        return json({ ...summary, theme }, 200, { 'Set-Cookie': themeCookie(theme) });
-      }
-      return json(summary);
-    },
-    LIBRARY_FILE,
-  );
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.importLibrary, async ({ request }) => {
+    if (!request.body) throw new HearthError('bad_request', 'The request has no body: send the library file.');
+    const { config, store, files, updates, settings, knowledge } = getRuntime();
+    const maxBytes = config.HEARTH_MAX_IMPORT_MB * 1024 * 1024;
+    if (Number(request.headers.get('content-length') ?? 0) > maxBytes) {
+      throw new HearthError('too_large', `The import is larger than ${config.HEARTH_MAX_IMPORT_MB} MB (HEARTH_MAX_IMPORT_MB).`);
+    }
+    const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    // Read, checked and applied in a worker thread: this one only receives the bytes.
+    const { theme, ...summary } = await runImport(body, {
+      files,
+      dbFile: store.databaseFile(),
+      maxBytes,
+      maxDbBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024,
+    });
+    if (summary.added.settings > 0) settings.reread();
+    // Imported collections' files are cut and embedded here, as uploaded ones are.
+    if (summary.added.collectionFiles > 0) knowledge.indexer.wake();
+    // What the file proposed waits in Settings, except what is already so here.
+    const waiting = new Set(settings.proposals().map((p) => p.key));
+    summary.proposed = summary.proposed.filter((key) => waiting.has(key));
+    updates.publish({ type: 'library' });
+    // The file's theme comes into this browser only where none was chosen here (as a setting already made here stays).
+    if (theme && !cookieValue(request.headers.get('cookie'), THEME_COOKIE)) {
+      return reply({ ...summary, theme }, 200, { 'Set-Cookie': themeCookie(theme) });
+    }
+    return reply(summary);
+  }),
+);

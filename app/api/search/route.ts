@@ -1,24 +1,23 @@
-import { handle, json, otherMethods, parseInput, searchParams } from '@/lib/http/http';
-import { searchQuery } from '@/lib/contract/requests';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, reply, serve } from '@/lib/http/serve';
 import { getRuntime } from '@/lib/services/runtime';
 import { searchLibrary, withMeaning } from '@/lib/data/search/search';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 /**
  * Full-text search over messages, attached files and titles, best first; optional filters.
  * With past conversations embedded (a setting), messages near the query in meaning join in.
  */
-export function GET(request: Request) {
-  return handle(request, async () => {
-    const { q, limit, threadId, role, from, to, thinking } = parseInput(searchQuery, searchParams(request));
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.search, async ({ request, query }) => {
+    const { q, limit, threadId, role, from, to, thinking } = query();
     const { store, knowledge } = getRuntime();
     const filters = { threadId, role, from, to, thinking: thinking === 'true' };
     const words = searchLibrary(store, { query: q, limit, now: Date.now(), filters });
     const hits = withMeaning(words, await knowledge.similarMessages(q, limit, request.signal), { filters, limit });
-    return json({
+    return reply({
       results: hits.map((h) => ({
         kind: h.kind,
         threadId: h.threadId,
@@ -32,5 +31,5 @@ export function GET(request: Request) {
         ...(h.byMeaning ? { byMeaning: true } : {}),
       })),
     });
-  });
-}
+  }),
+);

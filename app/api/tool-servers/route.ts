@@ -1,11 +1,11 @@
-import { handle, json, otherMethods } from '@/lib/http/http';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, reply, serve } from '@/lib/http/serve';
 import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 /** The user's MCP servers from mcp.json, each with its state and tools; secrets masked. */
-export function GET(request: Request) {
-  return handle(request, async () => json(getRuntime().toolServers.list()));
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.toolServers, () => reply(getRuntime().toolServers.list())),
+);

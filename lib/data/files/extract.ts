@@ -5,7 +5,7 @@ import { runJob } from '@/lib/data/jobs/job';
 
 /**
  * Text out of documents: PDF (unpdf) and Word .docx (mammoth). Used for attached files
- * (lib/data/files/files.ts) and PDF pages read by fetch_url. Text files need no extraction:
+ * (lib/data/files/receive.ts) and PDF pages read by fetch_url. Text files need no extraction:
  * they are their own text.
  *
  * A document is small on the wire and can be huge inside (a 182 KB .docx held 60 MB of XML and

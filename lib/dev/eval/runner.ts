@@ -3,7 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '@/db/client';
 import { createStore } from '@/db/store';
-import { describeText } from '@/lib/data/files/files';
+import { describeText } from '@/lib/data/files/receive';
 import { FileStore } from '@/lib/data/file-store';
 import { parseConfig } from '@/lib/shared/config';
 import type { TurnEvent } from '@/lib/contract/events';
@@ -15,7 +15,7 @@ import { FIXED_NOW, plantedLog, type Standins } from './standins';
 
 /**
  * One scenario, once, against one model server, through the real engine: the same runtime the
- * chat builds (turn registry, gate, tools, context), on a fresh temporary database, with the
+ * chat builds (turn supervisor, gate, tools, context), on a fresh temporary database, with the
  * stand-ins as its web and a clock that starts at FIXED_NOW. Every model call is recorded on
  * the way through (tokens, timings, time to first token); nothing about the turn is changed.
  */

@@ -27,7 +27,7 @@ export function forgedSettings(attacker: string): string {
 }
 
 /**
- * A turn that claims to be running, with a step ledger that has the model ask for a tool and an
+ * A turn that claims to be running, with a step journal that has the model ask for a tool and an
  * approval step saying yes: what a start would replay if imported steps were kept.
  */
 export function forgedRunningTurn(tool: string, args: Record<string, unknown>): string {

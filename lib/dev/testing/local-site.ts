@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
-import type { GuardPolicy, Resolver } from '@/lib/tools/net-guard';
+import type { UrlPolicy, Resolver } from '@/lib/tools/url-check';
 
 /**
  * A web site on 127.0.0.1 for a test file, reached under public names: "public.example"
@@ -21,7 +21,7 @@ export function localSite(handler: http.RequestListener) {
       return port;
     },
     /** The guard's policy: ports 80, 443 and the site's own (or those given). */
-    policy(ports: number[] = [80, 443, port]): GuardPolicy {
+    policy(ports: number[] = [80, 443, port]): UrlPolicy {
       return { allowedPorts: ports, resolver: localResolver, allowAddress: (a: string) => a === '127.0.0.1' };
     },
   };

@@ -3,7 +3,7 @@ import { ContextRuntime } from '@/lib/turns/context/layers';
 import { historyLayer, identityLayer, type HistoryMessage } from '@/lib/turns/context/standard';
 import { decisionsHistoryLayer } from '@/lib/turns/decide/history';
 import type { TurnEvent } from '@/lib/contract/events';
-import { StepLedger, type StoredStep } from '@/lib/turns/engine/steps';
+import { StepJournal, type StoredStep } from '@/lib/turns/engine/step-journal';
 import { runTurn, type EngineConfig } from '@/lib/turns/engine/turn';
 import type { ThinkingMode } from '@/lib/models/thinking';
 import type { ChatRequest, ModelClient } from '@/lib/models/types';
@@ -59,7 +59,7 @@ export type TurnSetup = {
   researchAvailable?: () => boolean;
   config?: Partial<EngineConfig>;
   stored?: StoredStep[];
-  /** Sees each step as the ledger stores it; a throw is a store that failed. */
+  /** Sees each step as the step journal stores it; a throw is a store that failed. */
   append?: (step: StoredStep) => void;
   question?: string;
   /** The conversation the model sees (default: the question as the one user message). */
@@ -127,7 +127,7 @@ export async function runScriptedTurn(setup: TurnSetup) {
   );
   const events: TurnEvent[] = [];
   const appended: StoredStep[] = [];
-  const steps = new StepLedger(setup.stored ?? [], (s) => {
+  const steps = new StepJournal(setup.stored ?? [], (s) => {
     setup.append?.(s);
     appended.push(s);
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { exposureRefusal } from './exposure';
-import { authVerdict, installAuthGate, isPublicPath } from './session-check';
+import { authVerdict, installSessionCheck, isPublicPath } from './session-check';
 import { safeNextPath } from './next-path';
 import { hashPassword, passwordChecker } from './password';
 import { LoginLimiter, type LoginAttempt } from './rate-limit';
@@ -121,16 +121,16 @@ test('the gate: public paths pass; with a password every other path needs a vali
   assert.equal(isPublicPath('/_next/static/chunks/a.js'), true);
   for (const p of ['/', '/t/x', '/api/threads', '/api/health', '/api/auth/loginx', '/login/x', '/_next/data/x'])
     assert.equal(isPublicPath(p), false, p);
-  installAuthGate({ required: true, valid: (t) => t === 'good' });
+  installSessionCheck({ required: true, valid: (t) => t === 'good' });
   try {
     assert.equal(authVerdict('/api/threads', 'hearth_session=good'), 'ok');
     assert.equal(authVerdict('/api/threads', 'hearth_session=bad'), 'login');
     assert.equal(authVerdict('/', null), 'login');
     assert.equal(authVerdict('/login', null), 'ok');
-    installAuthGate({ required: false, valid: () => false });
+    installSessionCheck({ required: false, valid: () => false });
     assert.equal(authVerdict('/api/threads', null), 'ok', 'no password: open');
   } finally {
-    installAuthGate({ required: false, valid: () => false });
+    installSessionCheck({ required: false, valid: () => false });
   }
 });
 

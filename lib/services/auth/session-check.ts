@@ -7,16 +7,16 @@ import { sessionTokenFrom } from './sessions';
  * route apart, while they all run in one process.
  */
 
-export type AuthGate = {
+export type SessionCheck = {
   /** Whether a password is set (then every request outside PUBLIC_PATHS needs a session). */
   required: boolean;
   valid(token: string | undefined): boolean;
 };
 
-const key = Symbol.for('hearth.auth.gate');
-type Holder = { [key]?: AuthGate };
+const key = Symbol.for('hearth.session-check');
+type Holder = { [key]?: SessionCheck };
 
-export function installAuthGate(gate: AuthGate): void {
+export function installSessionCheck(gate: SessionCheck): void {
   (globalThis as Holder)[key] = gate;
 }
 
@@ -42,9 +42,9 @@ export type AuthVerdict = 'ok' | 'login' | 'starting';
 /** Whether a request may go on, must log in first, or came before the runtime was ready. */
 export function authVerdict(pathname: string, cookieHeader: string | null): AuthVerdict {
   if (isPublicPath(pathname)) return 'ok';
-  const gate = (globalThis as Holder)[key];
+  const check = (globalThis as Holder)[key];
   // Fails closed: with a password set, nothing is served until the sessions can be checked.
-  if (!gate) return passwordConfigured() ? 'starting' : 'ok';
-  if (!gate.required) return 'ok';
-  return gate.valid(sessionTokenFrom(cookieHeader)) ? 'ok' : 'login';
+  if (!check) return passwordConfigured() ? 'starting' : 'ok';
+  if (!check.required) return 'ok';
+  return check.valid(sessionTokenFrom(cookieHeader)) ? 'ok' : 'login';
 }

@@ -244,7 +244,7 @@ function applyRecord(
         }),
       );
     case 'turn_step':
-      // The step ledger is what a resumed turn replays (its model calls and approvals): only
+      // The step journal is what a resumed turn replays (its model calls and approvals): only
       // this Hearth's own runner writes it, so a file's steps are never stored.
       return skip('turnSteps');
     case 'tool_call': {

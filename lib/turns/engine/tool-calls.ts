@@ -2,7 +2,7 @@ import type { ChatMessage, ToolCallRequest } from '@/lib/models/types';
 import { capResultJson, type ToolRegistry } from '@/lib/tools/registry';
 import type { ToolDeps, ToolImage, ToolResult } from '@/lib/tools/types';
 import type { Gathered } from './compiled';
-import type { RepeatLedger } from './ledger';
+import type { RepeatLedger } from './repeat-ledger';
 import type { TurnIO } from './turn-io';
 
 export type ToolCallsInput = {

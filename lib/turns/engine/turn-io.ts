@@ -6,11 +6,11 @@ import type { ChatRequest, ChatResult, ModelClient } from '@/lib/models/types';
 import type { TurnBudget } from './budget';
 import { mergeFields, thinkingFields, type ThinkingMode } from '@/lib/models/thinking';
 import { MarkupHoldback } from './salvage';
-import type { StepLedger } from './steps';
+import type { StepJournal } from './step-journal';
 
 export type TurnIODeps = {
   model: ModelClient;
-  steps: StepLedger;
+  steps: StepJournal;
   emit: (event: TurnEvent) => void;
   now: () => number;
   signal: AbortSignal;
@@ -28,7 +28,7 @@ export type ApprovalAnswer = 'allow' | 'always' | 'deny';
 /**
  * What every step of a turn reaches the world through: the model (metered by the budget, its
  * tokens and time counted into the turn's stats), the event stream (silent while steps replay
- * after a restart), the step ledger, and the words of the current draft the user has seen.
+ * after a restart), the step journal, and the words of the current draft the user has seen.
  * The steps (model-round, tool-calls, check-draft, final-answer) take it as their first
  * argument; what they decide comes back as their return value.
  */
@@ -52,7 +52,7 @@ export class TurnIO {
     return this.deps.signal;
   }
 
-  get steps(): StepLedger {
+  get steps(): StepJournal {
     return this.deps.steps;
   }
 

@@ -6,7 +6,7 @@ import { decideBy, reply, scriptedModel, toolCall } from '@/lib/dev/testing/scri
 import { lookupTool as lookup } from '@/lib/dev/testing/turn-harness';
 import { createToolRegistry } from '@/lib/tools/registry';
 import type { TurnEvent } from '@/lib/contract/events';
-import { StepLedger } from './steps';
+import { StepJournal } from './step-journal';
 import { runTurn } from './turn';
 
 /**
@@ -37,7 +37,7 @@ async function run(rounds: Parameters<typeof scriptedModel>[0]['rounds']) {
       tools: createToolRegistry([lookup]),
       toolDeps: { now: () => 0, timezone: 'UTC', threadId: 'th' },
       context,
-      steps: new StepLedger([], () => {}),
+      steps: new StepJournal([], () => {}),
       emit: (e) => events.push(e),
       now: clock(),
       signal: new AbortController().signal,

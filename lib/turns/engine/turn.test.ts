@@ -10,7 +10,7 @@ import { allText, DEFERRAL, DEFERRING_CLASSIFIER, runScriptedTurn, schemaKeys, U
 import { createToolRegistry } from '@/lib/tools/registry';
 import { defineTool, type Tool } from '@/lib/tools/types';
 import { LAST_ROUND_NOTE, TOOLS_OFF_NOTE } from './prompts';
-import { StepLedger } from './steps';
+import { StepJournal } from './step-journal';
 import { runTurn } from './turn';
 
 const run = runScriptedTurn;
@@ -367,7 +367,7 @@ describe('turn engine', () => {
     assert.ok(!again.events.some((e) => e.type === 'tool_call'), 'replayed steps do not emit again');
   });
 
-  test('a decision replayed from the step ledger does not fire onDecision again', async () => {
+  test('a decision replayed from the step journal does not fire onDecision again', async () => {
     const first = await run({
       rounds: [reply(DEFERRAL), toolCall('web_search', { query: 'btc' }), reply('42 euros.')],
       decide: { needs_fresh: { needs_fresh: false, query: '' } },
@@ -477,7 +477,7 @@ describe('every turn that gathered something ends with an answer', () => {
         tools: createToolRegistry([hostile]),
         toolDeps: { now: () => 0, timezone: 'UTC', threadId: 't' },
         context,
-        steps: new StepLedger([], () => undefined),
+        steps: new StepJournal([], () => undefined),
         emit: () => undefined,
         now: () => 0,
         signal: new AbortController().signal,

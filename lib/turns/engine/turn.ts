@@ -15,11 +15,11 @@ import { mayAskFigure, queryFirst } from './query-first';
 import { askFreshness, checkDraft, recordAcceptance } from './check-draft';
 import type { Findings } from './compiled';
 import { answerWithoutTools } from './final-answer';
-import { RepeatLedger } from './ledger';
+import { RepeatLedger } from './repeat-ledger';
 import { callsOf, modelRound } from './model-round';
 import { LAST_ROUND_NOTE, TOOLS_OFF_NOTE } from './prompts';
 import { stripToolMarkup } from './salvage';
-import type { StepLedger } from './steps';
+import type { StepJournal } from './step-journal';
 import { runToolCalls } from './tool-calls';
 import { TurnIO, type ApprovalAnswer } from './turn-io';
 
@@ -67,7 +67,7 @@ export type EngineDeps = {
   tools: ToolRegistry;
   toolDeps: ToolDeps;
   context: ContextRuntime;
-  steps: StepLedger;
+  steps: StepJournal;
   emit: (event: TurnEvent) => void;
   now: () => number;
   signal: AbortSignal;

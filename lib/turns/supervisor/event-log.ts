@@ -139,7 +139,7 @@ export class TurnEventLog {
     return { backlog, live: true, unsubscribe: () => live.listeners.delete(listener) };
   }
 
-  /** A finished turn is stored as what was said, not every token (compact.ts); its step ledger goes. */
+  /** A finished turn is stored as what was said, not every token (compact.ts); its step journal goes. */
   compact(turnId: string, threadId: string) {
     const { store } = this;
     try {

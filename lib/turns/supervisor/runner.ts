@@ -1,7 +1,7 @@
 import { historyCharsFor } from '@/lib/turns/context/standard';
 import { asStorageFull, HearthError, isHearthError } from '@/lib/shared/errors';
 import { EMPTY_STATS } from '@/lib/contract/events';
-import { StepLedger, type StoredStep } from '@/lib/turns/engine/steps';
+import { StepJournal, type StoredStep } from '@/lib/turns/engine/step-journal';
 import { runTurn, type EngineConfig, type TurnOutcome } from '@/lib/turns/engine/turn';
 import type { Lease, ModelPool } from '@/lib/models/pool';
 import type { ThinkingMode } from '@/lib/models/thinking';
@@ -156,7 +156,7 @@ export class TurnRunner {
       tableOf: this.options.tableOf,
       thinking: this.options.thinking?.(),
     });
-    const steps = new StepLedger(ids.steps, (step) => store.appendStep({ turnId: live.turnId, ...step, now: now() }));
+    const steps = new StepJournal(ids.steps, (step) => store.appendStep({ turnId: live.turnId, ...step, now: now() }));
     const outcome = await runTurn(
       { question, earlierAnswers },
       {

@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { handle, otherMethods, parseId, searchParams } from '@/lib/http/http';
-import { idParam } from '@/lib/contract/requests';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, serve } from '@/lib/http/serve';
 import { FileStore, type OpenedFile } from '@/lib/data/file-store';
 import { ATTACHABLE_IMAGE_TYPES, imageType } from '@/lib/data/files/image';
 import { isMimeType } from '@/lib/data/files/mime';
@@ -9,29 +8,21 @@ import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
-
-type Params = { params: Promise<{ id: string }> };
-
-/** `?part=text`: the whole text Hearth read from the file (what the model reads), for the page's file viewer. */
-const query = z.object({ part: z.enum(['original', 'text']).default('original') });
 
 /**
- * GET /api/attachments/:id: a stored file. It is shown inline only when its stored bytes are
- * an image of one of the raster types Hearth attaches and it is sent as that type, whatever
- * its row says (an imported row can say anything); everything else is a download with a safe
- * type, never rendered by the browser (nosniff and the API's sandbox CSP come with every answer).
+ * A stored file. It is shown inline only when its stored bytes are an image of one of the raster
+ * types Hearth attaches and it is sent as that type, whatever its row says (an imported row can
+ * say anything); everything else is a download with a safe type, never rendered by the browser
+ * (nosniff and the API's sandbox CSP come with every answer). `?part=text`: the whole text Hearth
+ * read from the file (what the model reads), for the page's file viewer.
  */
-export function GET(request: Request, { params }: Params) {
-  return handle(request, async () => {
-    const id = parseId(idParam, (await params).id, 'attachment');
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.attachment, ({ params: { id }, query }) => {
     const { store, files } = getRuntime();
-    const parsed = query.safeParse(searchParams(request));
-    if (!parsed.success)
-      throw new HearthError('bad_request', "part: give 'original' (the file as it came) or 'text' (the text read from it).");
+    const { part } = query();
     const row = store.attachmentFile({ id });
     if (!row) throw new HearthError('not_found', 'There is no attachment with that id.');
-    if (parsed.data.part === 'text') return textOf(row, files);
+    if (part === 'text') return textOf(row, files);
     // One open for everything: the size, the first bytes that say what it is, and the stream.
     const file = files.open(row.sha256);
     if (!file) throw new HearthError('not_found', 'The file of this attachment is no longer stored.');
@@ -52,8 +43,8 @@ export function GET(request: Request, { params }: Params) {
         'Cache-Control': 'private, max-age=31536000, immutable',
       },
     });
-  });
-}
+  }),
+);
 
 /**
  * The text read from a file, as plain UTF-8 shown inline (nosniff and the sandbox CSP keep it

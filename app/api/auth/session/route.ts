@@ -1,16 +1,16 @@
-import { handle, json, otherMethods } from '@/lib/http/http';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, reply, serve } from '@/lib/http/serve';
 import { sessionTokenFrom } from '@/lib/services/auth/sessions';
 import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET');
 
 /** Whether a password is set and whether this browser is logged in (the page shows Log out from it). */
-export function GET(request: Request) {
-  return handle(request, () => {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.session, ({ request }) => {
     const { auth } = getRuntime();
     const loggedIn = auth.required && auth.sessions.valid(sessionTokenFrom(request.headers.get('cookie')));
-    return json({ required: auth.required, loggedIn });
-  });
-}
+    return reply({ required: auth.required, loggedIn });
+  }),
+);

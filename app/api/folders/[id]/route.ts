@@ -1,34 +1,26 @@
-import { handle, json, otherMethods, parseId, readJson } from '@/lib/http/http';
-import { folderBody, idParam } from '@/lib/contract/requests';
+import { endpoints } from '@/lib/contract/endpoints';
+import { noContent, on, reply, serve } from '@/lib/http/serve';
 import { HearthError } from '@/lib/shared/errors';
 import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { GET, HEAD, POST, PUT, OPTIONS } = otherMethods('PATCH', 'DELETE');
 
-type Params = { params: Promise<{ id: string }> };
-
-/** PATCH /api/folders/:id {name}: renames it. */
-export function PATCH(request: Request, { params }: Params) {
-  return handle(request, async () => {
-    const id = parseId(idParam, (await params).id, 'folder');
-    const { name } = await readJson(request, folderBody);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  /** {name}: renames it. */
+  on(endpoints.renameFolder, async ({ params, body }) => {
+    const { name } = await body();
     const { store, updates } = getRuntime();
-    const folder = store.renameFolder({ id, name });
+    const folder = store.renameFolder({ id: params.id, name });
     if (!folder) throw new HearthError('not_found', 'There is no folder with that id.');
     updates.publish({ type: 'library' });
-    return json({ id: folder.id, name: folder.name, createdAt: folder.createdAt });
-  });
-}
-
-/** DELETE /api/folders/:id: the folder goes; its threads stay, in no folder. */
-export function DELETE(request: Request, { params }: Params) {
-  return handle(request, async () => {
-    const id = parseId(idParam, (await params).id, 'folder');
+    return reply({ id: folder.id, name: folder.name, createdAt: folder.createdAt });
+  }),
+  /** The folder goes; its threads stay, in no folder. */
+  on(endpoints.deleteFolder, ({ params }) => {
     const { store, updates } = getRuntime();
-    if (!store.deleteFolder({ id })) throw new HearthError('not_found', 'There is no folder with that id.');
+    if (!store.deleteFolder({ id: params.id })) throw new HearthError('not_found', 'There is no folder with that id.');
     updates.publish({ type: 'library' });
-    return new Response(null, { status: 204 });
-  });
-}
+    return noContent();
+  }),
+);

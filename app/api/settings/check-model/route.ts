@@ -1,18 +1,17 @@
-import { handle, json, otherMethods, readJson } from '@/lib/http/http';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, reply, serve } from '@/lib/http/serve';
 import { apiKeyFor } from '@/lib/shared/config';
-import { checkModelBody } from '@/lib/contract/requests';
 import { createLlamaClient } from '@/lib/models/client';
 import { listModels } from '@/lib/models/models';
 import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 /** Asks a model server how it is (reachable, model, context size, slots, vision) and which models it offers, before it is saved. */
-export function POST(request: Request) {
-  return handle(request, async () => {
-    const { url, model } = await readJson(request, checkModelBody);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.checkModel, async ({ body }) => {
+    const { url, model } = await body();
     const { config } = getRuntime();
     const baseURL = url.replace(/\/+$/, '');
     const client = createLlamaClient({
@@ -26,6 +25,7 @@ export function POST(request: Request) {
       client.health(),
       listModels([baseURL], { apiKey: apiKeyFor(config, baseURL), timeoutMs: 5000 }),
     ]);
-    return json(health.reachable ? { ...health, models: offered.models } : health);
-  });
-}
+    // ModelHealth's own model list is ids; the check answers the models as GET /api/models lists them.
+    return reply({ ...health, models: health.reachable ? offered.models : undefined });
+  }),
+);

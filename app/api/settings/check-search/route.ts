@@ -1,15 +1,11 @@
-import { handle, json, otherMethods, readJson } from '@/lib/http/http';
-import { checkSearchBody } from '@/lib/contract/requests';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, reply, serve } from '@/lib/http/serve';
 import { checkSearxng } from '@/lib/tools/web';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 /** One test search against a SearXNG address: `{ok, results}` or `{ok: false, error}` in words. */
-export function POST(request: Request) {
-  return handle(request, async () => {
-    const { url } = await readJson(request, checkSearchBody);
-    return json(await checkSearxng(url));
-  });
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.checkSearch, async ({ body }) => reply(await checkSearxng((await body()).url))),
+);

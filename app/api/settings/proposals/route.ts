@@ -1,19 +1,15 @@
-import { handle, json, otherMethods, readJson } from '@/lib/http/http';
-import { proposalsAction } from '@/lib/contract/settings';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, reply, serve } from '@/lib/http/serve';
 import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 /**
  * The owner's word on settings an imported library file proposed (GET /api/settings lists them):
  * `apply` puts each named one in force as if saved in the page, `dismiss` drops it. Answers the
  * settings as GET /api/settings does.
  */
-export function POST(request: Request) {
-  return handle(request, async () => {
-    const action = await readJson(request, proposalsAction);
-    return json(getRuntime().settings.decideProposals(action, Date.now()));
-  });
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.decideProposals, async ({ body }) => reply(getRuntime().settings.decideProposals(await body(), Date.now()))),
+);

@@ -1,28 +1,20 @@
-import { handle, json, otherMethods, parseId, readJson } from '@/lib/http/http';
-import { idParam, patchThreadBody } from '@/lib/contract/requests';
+import { endpoints } from '@/lib/contract/endpoints';
 import { normalSampling } from '@/lib/contract/sampling';
+import { noContent, on, reply, serve } from '@/lib/http/serve';
 import { requireModel } from '@/lib/services/models';
 import { getRuntime } from '@/lib/services/runtime';
 import { deleteThread, fileThreads, requireThread, showBranch, threadView, useCollections } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { POST, PUT, OPTIONS } = otherMethods('GET', 'PATCH', 'DELETE');
 
-type Params = { params: Promise<{ id: string }> };
-
-export function GET(request: Request, { params }: Params) {
-  return handle(request, async () => {
-    const id = parseId(idParam, (await params).id);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.getThread, ({ params }) => {
     const { store, turns } = getRuntime();
-    return json(threadView(store, turns, id));
-  });
-}
-
-export function PATCH(request: Request, { params }: Params) {
-  return handle(request, async () => {
-    const id = parseId(idParam, (await params).id);
-    const { branch, folderId, archived, collectionIds, sampling, ...patch } = await readJson(request, patchThreadBody);
+    return reply(threadView(store, turns, params.id));
+  }),
+  on(endpoints.patchThread, async ({ params: { id }, body }) => {
+    const { branch, folderId, archived, collectionIds, sampling, ...patch } = await body();
     const runtime = getRuntime();
     const { store, turns } = runtime;
     requireThread(store, id);
@@ -32,13 +24,10 @@ export function PATCH(request: Request, { params }: Params) {
     if (collectionIds) useCollections(store, id, collectionIds);
     if (sampling !== undefined) store.updateThread({ id, patch: { sampling: normalSampling(sampling) } });
     if (Object.keys(patch).length > 0) store.updateThread({ id, patch });
-    return json(threadView(store, turns, id));
-  });
-}
-
-export function DELETE(request: Request, { params }: Params) {
-  return handle(request, async () => {
-    deleteThread(getRuntime(), parseId(idParam, (await params).id));
-    return new Response(null, { status: 204 });
-  });
-}
+    return reply(threadView(store, turns, id));
+  }),
+  on(endpoints.deleteThread, ({ params }) => {
+    deleteThread(getRuntime(), params.id);
+    return noContent();
+  }),
+);

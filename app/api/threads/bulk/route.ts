@@ -1,16 +1,12 @@
-import { handle, json, otherMethods, readJson } from '@/lib/http/http';
-import { bulkThreadsBody } from '@/lib/contract/requests';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, reply, serve } from '@/lib/http/serve';
 import { getRuntime } from '@/lib/services/runtime';
 import { bulkThreads } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
 /** One action on the threads selected in the sidebar: delete them, archive or unarchive them, or move them to a folder. */
-export function POST(request: Request) {
-  return handle(request, async () => {
-    const body = await readJson(request, bulkThreadsBody);
-    return json({ count: bulkThreads(getRuntime(), body) });
-  });
-}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.bulkThreads, async ({ body }) => reply({ count: bulkThreads(getRuntime(), await body()) })),
+);

@@ -1,23 +1,19 @@
-import { handle, otherMethods, parseId, readJson } from '@/lib/http/http';
-import { idParam, postMessageBody } from '@/lib/contract/requests';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, serve } from '@/lib/http/serve';
 import { SSE_HEADERS, turnEventStream } from '@/lib/http/sse';
 import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
-
-type Params = { params: Promise<{ id: string }> };
 
 /** Saves the message, starts a detached turn and streams its events. */
-export function POST(request: Request, { params }: Params) {
-  return handle(request, async () => {
-    const threadId = parseId(idParam, (await params).id);
-    const body = await readJson(request, postMessageBody);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.sendMessage, async ({ request, params, body }) => {
+    const { content, attachmentIds, editOf } = await body();
     const { turns } = getRuntime();
-    const { turnId } = turns.start({ threadId, content: body.content, attachmentIds: body.attachmentIds, editOf: body.editOf });
+    const { turnId } = turns.start({ threadId: params.id, content, attachmentIds, editOf });
     return new Response(turnEventStream(turns, turnId, 0, request.signal), {
       headers: { ...SSE_HEADERS, 'X-Turn-Id': turnId },
     });
-  });
-}
+  }),
+);

@@ -1,22 +1,17 @@
-import { handle, json, otherMethods, parseId } from '@/lib/http/http';
-import { idParam } from '@/lib/contract/requests';
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, reply, serve } from '@/lib/http/serve';
 import { getRuntime } from '@/lib/services/runtime';
 import { requireTurn } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST');
 
-type Params = { params: Promise<{ id: string; turnId: string }> };
-
-export function POST(request: Request, { params }: Params) {
-  return handle(request, async () => {
-    const p = await params;
-    const threadId = parseId(idParam, p.id);
-    const turnId = parseId(idParam, p.turnId, 'turn');
+/** Stops a turn: 202 with whether it is stopping, or the status it ended with already. */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.cancelTurn, ({ params: { id, turnId } }) => {
     const { store, turns } = getRuntime();
-    const turn = requireTurn(store, threadId, turnId);
+    const turn = requireTurn(store, id, turnId);
     const stopping = turns.cancel(turnId);
-    return json({ turnId, stopping, status: stopping ? 'cancelling' : turn.status }, 202);
-  });
-}
+    return reply({ turnId, stopping, status: stopping ? 'cancelling' : turn.status }, 202);
+  }),
+);

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { MessageView, ThreadExport } from '@/lib/contract/responses';
 import { escapeHtml, inlinedKatexCss, markdownToHtml } from '@/lib/shared/markdown/html';
-import { checksInWords, exportTime, queryCardHtml, toolInWords } from './export-words';
-import { inCallOrder } from './threads';
+import { checksInWords, exportTime, queryCardHtml, toolInWords } from './words';
+import { inCallOrder } from './markdown';
 
 /**
  * A thread as one self-contained web page, for reading offline and keeping: the branch shown,

@@ -1,14 +1,14 @@
 /**
- * The step ledger of a turn: each completed step (model call result, tool result, decision)
+ * The step journal of a turn: each completed step (model call result, tool result, decision)
  * is written as it completes, under a sequence number reserved when the step starts. A turn
- * restarted after a crash runs the same code again; a step whose number is in the ledger
+ * restarted after a crash runs the same code again; a step whose number is in the journal
  * returns its stored result instead of running, so completed model calls and tool runs are
  * not repeated. Failed steps are not stored: they run again.
  */
 
 export type StoredStep = { seq: number; kind: string; data: unknown };
 
-export class StepLedger {
+export class StepJournal {
   private readonly stored = new Map<number, StoredStep>();
   private readonly lastStored: number;
   private seq = 0;

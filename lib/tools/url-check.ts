@@ -2,7 +2,7 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 
 /**
- * The SSRF guard for fetching pages a model names. A URL is allowed only when it is http(s),
+ * The SSRF check for fetching pages a model names. A URL is allowed only when it is http(s),
  * on an allowed port, its host is not an internal name, and every address its name resolves
  * to is public. The caller connects to the address checked here (never resolving again), and
  * checks every redirect the same way. Odd IPv4 spellings (decimal, octal, hex, short forms)
@@ -24,14 +24,14 @@ export function resolverOver(lookup: Lookup): Resolver {
 
 export const systemResolver: Resolver = resolverOver(dns.lookup);
 
-export type GuardPolicy = {
+export type UrlPolicy = {
   allowedPorts: readonly number[];
   resolver?: Resolver;
   /** Test seam: addresses to treat as public (the local stand-in servers). */
   allowAddress?: (address: string) => boolean;
 };
 
-export type GuardDecision = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; reason: string };
+export type UrlDecision = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; reason: string };
 
 const IPV4_BLOCKS: [string, number, string][] = [
   // an empty base reads as 0.0.0.0 too
@@ -142,7 +142,7 @@ const INTERNAL_NAMES = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|
 const METADATA_NAMES = new Set(['metadata.azure.com']);
 
 /** Checks one URL (and resolves its host once); the answer names the address to connect to. */
-export async function checkUrl(raw: string, policy: GuardPolicy): Promise<GuardDecision> {
+export async function checkUrl(raw: string, policy: UrlPolicy): Promise<UrlDecision> {
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addressRefusal, checkUrl, parseIpv6, resolverOver, systemResolver, type Resolver } from './net-guard';
+import { addressRefusal, checkUrl, parseIpv6, resolverOver, systemResolver, type Resolver } from './url-check';
 
 /**
- * The SSRF guard's reasons, address by address at the edges of each block (the first and last
+ * The SSRF check's reasons, address by address at the edges of each block (the first and last
  * address inside, the first outside), IPv6 spellings read to their eight groups, and each
  * refusal of a URL in the words the model reads.
  */

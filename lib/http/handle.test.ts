@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hasErrorCode } from '@/lib/shared/errors';
-import { readBodyCapped } from './http';
+import { readBodyCapped } from './handle';
 
 /** A request whose body arrives in `chunks` pieces of `size` bytes, counting how many were pulled. */
 function chunked(chunks: number, size: number, headers: Record<string, string> = {}) {

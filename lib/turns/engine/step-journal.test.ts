@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { StepLedger, type StoredStep } from './steps';
+import { StepJournal, type StoredStep } from './step-journal';
 
-/** The step ledger alone: what a restarted turn replays, and where it stops replaying. */
+/** The step journal alone: what a restarted turn replays, and where it stops replaying. */
 
-function ledger(stored: StoredStep[]) {
+function journal(stored: StoredStep[]) {
   const appended: StoredStep[] = [];
   const runs: string[] = [];
-  const l = new StepLedger(stored, (s) => appended.push(s));
+  const l = new StepJournal(stored, (s) => appended.push(s));
   const step = (kind: string, value: unknown) =>
     l.step(kind, async () => {
       runs.push(kind);
@@ -17,7 +17,7 @@ function ledger(stored: StoredStep[]) {
 }
 
 test('steps: a fresh turn runs every step and stores each under 1, 2, 3', async () => {
-  const { l, appended, runs, step } = ledger([]);
+  const { l, appended, runs, step } = journal([]);
   assert.equal(l.replaying, false, 'nothing to replay');
   assert.deepEqual(await step('model', 'a'), { value: 'a', replayed: false });
   assert.deepEqual(await step('tool', { n: 1 }), { value: { n: 1 }, replayed: false });
@@ -33,7 +33,7 @@ test('steps: a restarted turn replays stored steps without running them, then ru
     { seq: 2, kind: 'tool', data: 'stored tool' },
     { seq: 1, kind: 'model', data: 'stored model' },
   ];
-  const { l, appended, runs, step } = ledger(stored);
+  const { l, appended, runs, step } = journal(stored);
   assert.equal(l.replaying, true, 'before step 1 of 2 stored');
   assert.deepEqual(await step('model', 'new'), { value: 'stored model', replayed: true });
   assert.equal(l.replaying, true, 'after step 1 of 2 stored');
@@ -50,7 +50,7 @@ test('steps: a step of another kind than stored means the code took another path
     { seq: 2, kind: 'decision', data: 'd2' },
     { seq: 3, kind: 'tool', data: 't3' },
   ];
-  const { l, appended, runs, step } = ledger(stored);
+  const { l, appended, runs, step } = journal(stored);
   await step('model', 'x');
   assert.deepEqual(await step('tool', 'fresh'), { value: 'fresh', replayed: false }, 'kind differs at 2: it runs');
   assert.equal(l.replaying, false, 'diverged');
@@ -67,7 +67,7 @@ test('steps: a step of another kind than stored means the code took another path
 });
 
 test('steps: a failed step is not stored and its number is not reused', async () => {
-  const { appended, step, l } = ledger([]);
+  const { appended, step, l } = journal([]);
   await assert.rejects(
     l.step('tool', async () => Promise.reject(new Error('down'))),
     /down/,
@@ -77,7 +77,7 @@ test('steps: a failed step is not stored and its number is not reused', async ()
 });
 
 test('steps: a gap in the stored numbers (a failed step before the crash) runs that step', async () => {
-  const { runs, step } = ledger([{ seq: 2, kind: 'model', data: 'stored' }]);
+  const { runs, step } = journal([{ seq: 2, kind: 'model', data: 'stored' }]);
   assert.deepEqual(await step('tool', 'ran'), { value: 'ran', replayed: false });
   assert.deepEqual(await step('model', 'new'), { value: 'stored', replayed: true });
   assert.deepEqual(runs, ['tool']);

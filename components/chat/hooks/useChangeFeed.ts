@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from 'react';
 
-export type LibraryUpdateHandlers = {
+export type ChangeFeedHandlers = {
   /** Facts changed (remembered in a chat, here or in another tab). */
   memories: () => void;
   /** Anything may have changed (an import): load threads and facts afresh. */
@@ -15,7 +15,7 @@ export type LibraryUpdateHandlers = {
  * Changes made outside this page's own turn, from GET /api/events. EventSource reconnects by
  * itself; on (re)connecting the page loads everything afresh, since nothing is replayed.
  */
-export function useLibraryUpdates(handlers: LibraryUpdateHandlers) {
+export function useChangeFeed(handlers: ChangeFeedHandlers) {
   // The latest handlers, so the one connection outlives the renders.
   const latest = useRef(handlers);
   useEffect(() => {

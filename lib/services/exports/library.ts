@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { FileStore, hasExtractedText, type FileKind, type FilePart } from '@/lib/data/file-store';
 import type { libraryQueries } from '@/db/queries/library';
-import { FILE_CHUNK_BYTES, LIBRARY_FORMAT, LIBRARY_VERSION, type LibraryRecord } from './format';
+import { FILE_CHUNK_BYTES, LIBRARY_FORMAT, LIBRARY_VERSION, type LibraryRecord } from '@/lib/services/library/format';
 
 /**
  * GET /api/export: the whole library as one JSON Lines file (see format.ts), streamed. Each

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addressRefusal, checkUrl, parseIpv6, type Resolver } from './net-guard';
+import { addressRefusal, checkUrl, parseIpv6, type Resolver } from './url-check';
 
-// The guard's decision is tested on addresses, with a stub resolver: nothing here connects.
+// The URL check's decision is tested on addresses, with a stub resolver: nothing here connects.
 const stub =
   (map: Record<string, string[]>): Resolver =>
   async (host) => {

@@ -1,12 +1,12 @@
 import type { ApprovalAnswer } from '@/lib/turns/engine/turn-io';
 import { HearthError } from '@/lib/shared/errors';
 import { Approvals } from './approvals';
-import { storeQuestion, storeRegeneration, type BeginStore, type BegunTurn } from './begin';
+import { storeQuestion, storeRegeneration, type BeginStore, type BegunTurn } from '@/lib/turns/conversation/writes';
 import { TurnEventLog, type EventLogStore } from './event-log';
 import { LiveTurns, type Listener, type StreamedEvent } from './live-turns';
 import { TurnRunner, type RunIds, type RunnerOptions, type RunnerStore } from './runner';
 
-export { titleFrom } from './begin';
+export { titleFrom } from '@/lib/turns/conversation/writes';
 export type { Listener, StreamedEvent } from './live-turns';
 
 /**
@@ -44,7 +44,7 @@ export type RegistryOptions = RunnerOptions & {
   allowAlways?: (server: string, tool: string) => void;
 };
 
-export class TurnRegistry {
+export class TurnSupervisor {
   private readonly live = new LiveTurns();
   private readonly events: TurnEventLog;
   private readonly approvals: Approvals;
@@ -170,7 +170,7 @@ export class TurnRegistry {
   }
 
   /**
-   * At start: turns that were running when the server stopped resume from their step ledger
+   * At start: turns that were running when the server stopped resume from their step journal
    * (completed model calls and tool runs are not repeated), or are marked interrupted with
    * their partial answer kept when they cannot resume.
    */

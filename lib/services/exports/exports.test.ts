@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { MessageView, ThreadExport } from '@/lib/contract/responses';
-import { exportTime } from './export-words';
-import { threadHtml } from './thread-html';
-import { threadMarkdown } from './threads';
+import { exportTime } from './words';
+import { threadHtml } from './html';
+import { threadMarkdown } from './markdown';
 
 /** A thread with a question sent with a table, answered by a computed figure after the checks (issue 46, items 7 and 9). */
 const at = Date.UTC(2026, 11, 4, 17, 40);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalArguments, RepeatLedger } from './ledger';
+import { canonicalArguments, RepeatLedger } from './repeat-ledger';
 
 test('canonical arguments: keys sorted, size-only arguments dropped, case folded', () => {
   assert.equal(canonicalArguments('{"b":1,"query":"Bitcoin","limit":5}'), canonicalArguments('{"query":"bitcoin ","b":1,"n":9}'));

@@ -10,10 +10,10 @@ import { freshStore, seedExchange } from '@/lib/dev/testing/store';
 import { lookupTool as lookup } from '@/lib/dev/testing/turn-harness';
 import { createToolRegistry } from '@/lib/tools/registry';
 import { STANDING_COUNT } from '@/lib/data/memory/facts';
-import { titleFrom, TurnRegistry, type RegistryOptions, type StreamedEvent, type TurnStore } from './registry';
+import { titleFrom, TurnSupervisor, type RegistryOptions, type StreamedEvent, type TurnStore } from './supervisor';
 
 /**
- * The turn registry over a real database and a scripted model: what a turn stores as it runs
+ * The turn supervisor over a real database and a scripted model: what a turn stores as it runs
  * and as it ends, how it is started, edited, regenerated, stopped and resumed, and what a
  * client that attaches hears. The clock moves only when a test moves it.
  */
@@ -52,7 +52,7 @@ function setup(opts: Setup = {}) {
         },
       }
     : store;
-  const registry = new TurnRegistry({
+  const registry = new TurnSupervisor({
     store: written,
     models: () => pool,
     tools: () => ({
@@ -72,7 +72,7 @@ function setup(opts: Setup = {}) {
 
 /** Starts a turn and collects what a client attached from the start hears, until the end. */
 async function converse(
-  registry: TurnRegistry,
+  registry: TurnSupervisor,
   content: string,
   extra: { attachmentIds?: string[]; editOf?: string; threadId?: string } = {},
 ) {
@@ -81,7 +81,7 @@ async function converse(
   return { ...ids, heard };
 }
 
-function listen(registry: TurnRegistry, turnId: string, onEvent: (e: StreamedEvent) => void = () => undefined): Promise<StreamedEvent[]> {
+function listen(registry: TurnSupervisor, turnId: string, onEvent: (e: StreamedEvent) => void = () => undefined): Promise<StreamedEvent[]> {
   return new Promise((resolve) => {
     const heard: StreamedEvent[] = [];
     const sub = registry.subscribe(turnId, 0, {
@@ -628,7 +628,7 @@ describe('what the registry stores as a turn runs', () => {
   });
 
   test('a client told a turn ended finds it over when it asks at once, and may ask the next question then', async () => {
-    const atEnd = (registry: TurnRegistry, turnId: string, then: () => void) =>
+    const atEnd = (registry: TurnSupervisor, turnId: string, then: () => void) =>
       new Promise<void>((resolve) => {
         registry.subscribe(turnId, 0, { event: () => undefined, end: () => (then(), resolve()) });
       });

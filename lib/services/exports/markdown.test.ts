@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inertMarkdown } from './threads';
+import { inertMarkdown } from './markdown';
 
 test('the Markdown export writes remote images as links and model HTML as text; code stays as written', () => {
   assert.equal(

@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { HearthError } from '@/lib/shared/errors';
-import { MessageTree } from '@/lib/turns/conversation/tree';
-import type { ContextStore } from './turn-context';
 import type { MessageStatus } from '@/lib/contract/statuses';
+import { MessageTree, type TreeMessage } from './tree';
 
 /**
- * Beginning a turn: what is stored before it runs, in one transaction each, so that nothing the
- * user typed is lost whatever happens next. A question follows the branch the thread shows (or
- * replaces an earlier one on a new branch beside it); a regeneration answers an earlier
- * question again beside the old answer. Either way an empty `streaming` answer and a `queued`
- * turn row are stored and the thread shows that answer.
+ * Every change to a conversation's tree of messages, in one place, each in one transaction.
+ * Beginning a turn stores what it needs before it runs, so that nothing the user typed is lost
+ * whatever happens next: a question follows the branch the thread shows (or replaces an earlier
+ * one on a new branch beside it); a regeneration answers an earlier question again beside the
+ * old answer. Either way an empty `streaming` answer and a `queued` turn row are stored and the
+ * thread shows that answer. Showing another branch moves the thread's leaf; deleting a message
+ * takes everything under it and moves the leaf off the branch that went.
  */
 
-/** What beginning a turn writes (db/store.ts provides it). */
-export type BeginStore = Pick<ContextStore, 'getThread' | 'listMessages'> & {
+/** What the tree's writes need of the store (db/store.ts provides it). */
+export type BeginStore = {
+  listMessages(args: { threadId: string }): (TreeMessage & { role: 'user' | 'assistant' })[];
   transaction<T>(fn: () => T): T;
   insertMessage(row: {
     id: string;
@@ -148,4 +150,54 @@ export function storeRegeneration(
     return question.id;
   });
   return { turnId, threadId, userMessageId, assistantMessageId };
+}
+
+/** What showing a branch and deleting need besides (db/store.ts provides it). */
+export type TreeStore = Pick<BeginStore, 'listMessages' | 'transaction' | 'setCurrentLeaf' | 'touchThread'> & {
+  /** Deletes the rows; answers the files' hashes they referred to. */
+  deleteMessages(args: { threadId: string; ids: string[] }): string[];
+};
+
+/** Shows another branch: the newest message under `messageId` becomes the thread's current leaf. */
+export function showBranch(store: TreeStore, threadId: string, messageId: string): void {
+  const tree = new MessageTree(store.listMessages({ threadId }));
+  const leaf = tree.newestUnder(messageId);
+  if (!leaf) throw new HearthError('not_found', 'branch: there is no such message in this thread.');
+  store.setCurrentLeaf({ threadId, leafId: leaf.id });
+}
+
+/**
+ * Deletes a message and everything that follows it, on every branch under it. When the branch
+ * shown goes, the thread shows the newest remaining version beside it, else what came before.
+ * Answers the hashes of the files the deleted rows referred to.
+ */
+export function deleteFrom(
+  store: TreeStore,
+  thread: { id: string; currentLeafId: string | null },
+  messageId: string,
+  now: number,
+): string[] {
+  const threadId = thread.id;
+  const tree = new MessageTree(store.listMessages({ threadId }));
+  const message = tree.get(messageId);
+  if (!message) throw new HearthError('not_found', 'There is no such message in this thread.');
+  const gone = new Set(tree.subtree(messageId).map((m) => m.id));
+  const shown = tree.leaf(thread.currentLeafId);
+  return store.transaction(() => {
+    const hashes = store.deleteMessages({ threadId, ids: [...gone] });
+    if (shown && gone.has(shown.id)) {
+      const sibling = tree
+        .siblings(messageId)
+        .filter((m) => !gone.has(m.id))
+        .at(-1);
+      const leaf = sibling
+        ? tree.newestUnder(sibling.id)!.id
+        : message.parentId !== null && tree.get(message.parentId)
+          ? message.parentId
+          : null;
+      store.setCurrentLeaf({ threadId, leafId: leaf });
+    }
+    store.touchThread({ id: threadId, now });
+    return hashes;
+  });
 }
