@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { Worker } from 'node:worker_threads';
+import path from 'node:path';
 import { z } from 'zod';
+import { runJob } from '@/lib/data/jobs/job';
 import { defineTool, ToolError, type AttachmentText, type ToolDeps } from './types';
 
 /**
  * Whole attached files, however large: the context shows a file's beginning; these tools read
  * the rest. read_attachment pages through lines; grep_attachment counts the matching lines
- * exactly and shows the first ones. Patterns are model output, so the search runs in a worker
- * thread that the turn ends (terminates) when its time is up: a pattern that backtracks
+ * exactly and shows the first ones. Patterns are model output, so the search runs in a process
+ * of its own that is killed when its time is up or the turn stops it: a pattern that backtracks
  * forever costs at most GREP_TIME_LIMIT_MS and never blocks the server.
  */
 
@@ -103,54 +104,13 @@ export const readAttachmentTool = defineTool({
   },
 });
 
-/** The search, as plain JavaScript for a worker thread (evaluated, so no bundler has to find a file). */
-const GREP_WORKER = `
-const { parentPort, workerData: w } = require('node:worker_threads');
-const fs = require('node:fs');
-const re = w.regex ? new RegExp(w.pattern, w.caseSensitive ? 'u' : 'iu') : null;
-const needle = w.caseSensitive ? w.pattern : w.pattern.toLowerCase();
-const test = re ? (line) => re.test(line) : w.caseSensitive ? (line) => line.includes(needle) : (line) => line.toLowerCase().includes(needle);
-const cut = (line) => (line.length > w.lineMax ? line.slice(0, w.lineMax) + '\\u2026' : line);
-let n = 0, count = 0;
-const shown = [], before = [];
-let waiting = [];
-function onLine(line) {
-  n++;
-  if (line.endsWith('\\r')) line = line.slice(0, -1);
-  if (n === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-  if (waiting.length) {
-    for (const m of waiting) m.after.push(cut(line));
-    waiting = waiting.filter((m) => m.after.length < w.context);
-  }
-  if (test(line)) {
-    count++;
-    if (shown.length < w.maxShown) {
-      const m = { line: n, text: cut(line) };
-      if (w.context > 0) { m.before = before.slice(); m.after = []; waiting.push(m); }
-      shown.push(m);
-    }
-  }
-  if (w.context > 0) { before.push(cut(line)); if (before.length > w.context) before.shift(); }
-}
-if (w.path) {
-  const fd = fs.openSync(w.path, 'r');
-  const buffer = Buffer.alloc(1 << 20);
-  const decoder = new TextDecoder('utf-8');
-  let rest = '';
-  for (;;) {
-    const got = fs.readSync(fd, buffer, 0, buffer.length, null);
-    const text = rest + decoder.decode(buffer.subarray(0, got), { stream: got > 0 });
-    if (got === 0) { if (text.length) onLine(text); break; }
-    let start = 0;
-    for (let i = text.indexOf('\\n'); i >= 0; i = text.indexOf('\\n', start)) { onLine(text.slice(start, i)); start = i + 1; }
-    rest = text.slice(start);
-  }
-  fs.closeSync(fd);
-} else {
-  for (const line of w.text.split('\\n')) onLine(line);
-}
-parentPort.postMessage({ count, shown, lines: n });
-`;
+/**
+ * The search runs as a job (lib/data/jobs/job.ts) in a process of its own, found from the
+ * working directory like the other jobs, so the bundler leaves the script as it is.
+ */
+const GREP_JOB = [process.cwd(), 'lib', 'tools', 'grep-job.mjs'].join(path.sep);
+/** The search holds a line at a time and the matches shown: this is room to spare. */
+const GREP_MEMORY_MB = 128;
 
 type GrepResult = { count: number; shown: { line: number; text: string; before?: string[]; after?: string[] }[]; lines: number };
 
@@ -177,9 +137,9 @@ export const grepAttachmentTool = defineTool({
         throw new ToolError(`the pattern is not a valid regular expression (${(err as Error).message}); fix it or search for plain text`);
       }
     }
-    const workerData = {
+    const job = {
       path: file.path,
-      // the worker reads a file with a path from disk and never looks at text
+      // the job reads a file with a path from disk and never looks at text
       text: file.path ? '' : file.text,
       pattern,
       regex: Boolean(regex),
@@ -188,29 +148,22 @@ export const grepAttachmentTool = defineTool({
       maxShown: GREP_MAX_SHOWN,
       lineMax: LINE_MAX_CHARS,
     };
-    const result = await new Promise<GrepResult>((resolve, reject) => {
-      const worker = new Worker(GREP_WORKER, { eval: true, workerData });
-      const stop = () => {
-        void worker.terminate();
-        reject(
-          new ToolError(`the search took too long and was stopped (a pattern that backtracks badly?); use plain text or a simpler pattern`),
-        );
-      };
-      if (signal.aborted) return stop();
-      // a signal aborts once
-      signal.addEventListener('abort', stop, { once: true });
-      worker.once('message', (r: GrepResult) => {
-        // a stop after the search ended rejects a settled promise
-        signal.removeEventListener('abort', stop);
-        void worker.terminate();
-        resolve(r);
-      });
-      worker.once('error', (err) => {
-        // a stop after the search ended rejects a settled promise
-        signal.removeEventListener('abort', stop);
-        reject(new ToolError(`the search failed: ${err.message}`));
-      });
+    const end = await runJob<GrepResult | { error: string }>(GREP_JOB, job, {
+      memoryMb: GREP_MEMORY_MB,
+      timeMs: GREP_TIME_LIMIT_MS,
+      signal,
     });
+    if (end.kind === 'stopped' || end.kind === 'late')
+      throw new ToolError(
+        'the search took too long and was stopped (a pattern that backtracks badly?); use plain text or a simpler pattern',
+      );
+    if (end.kind === 'failed') throw new ToolError(`the search failed: ${end.message}`);
+    if (end.kind === 'exited')
+      throw new ToolError(
+        end.outOfMemory ? 'the search needed too much memory and was stopped; use a simpler pattern' : `the search failed (${end.how})`,
+      );
+    if ('error' in end.reply) throw new ToolError(`the search failed: ${end.reply.error}`);
+    const result = end.reply;
     return {
       name: file.name,
       pattern,

@@ -6,12 +6,19 @@
 // off at the limit: a 182 KB .docx can hold 60 MB of XML, and a 254 KB PDF a 100 MB content
 // stream. The readers build whole documents in memory from that, and the limit is what keeps
 // them small; the worker's own memory limit and the deadline are the second line.
+// @ts-check
 import { inflateRawSync, inflateSync } from 'node:zlib';
+
+/** @param {unknown} err */
+const messageOf = (err) => (err instanceof Error ? err.message : String(err));
 
 class TooLarge extends Error {}
 class Unreadable extends Error {}
 
-/** Every entry of a zip (a .docx), inflated as a stream and counted; past `limit` bytes in all, TooLarge. */
+/**
+ * Every entry of a zip (a .docx), inflated as a stream and counted; past `limit` bytes in all, TooLarge.
+ * @param {Uint8Array} bytes @param {number} limit
+ */
 async function measureZip(bytes, limit) {
   const jszip = await import('jszip');
   const JSZip = jszip.default ?? jszip;
@@ -19,22 +26,25 @@ async function measureZip(bytes, limit) {
   try {
     zip = await JSZip.loadAsync(bytes);
   } catch (err) {
-    throw new Unreadable(err.message);
+    throw new Unreadable(messageOf(err));
   }
   let total = 0;
   for (const entry of Object.values(zip.files)) {
     if (entry.dir) continue;
     await new Promise((resolve, reject) => {
-      const stream = entry.internalStream('uint8array');
+      // JSZip's own stream of an entry (its typings leave it out): inflated a chunk at a time.
+      const stream = /** @type {{ internalStream(type: 'uint8array'): NodeJS.EventEmitter & { pause(): void; resume(): void } }} */ (
+        /** @type {unknown} */ (entry)
+      ).internalStream('uint8array');
       stream
-        .on('data', (chunk) => {
+        .on('data', (/** @type {Uint8Array} */ chunk) => {
           total += chunk.length;
           if (total > limit) {
             stream.pause();
             reject(new TooLarge(`its parts inflate to more than ${limit / 1024 / 1024} MB`));
           }
         })
-        .on('error', (err) => reject(new Unreadable(err.message)))
+        .on('error', (/** @type {Error} */ err) => reject(new Unreadable(err.message)))
         .on('end', resolve)
         .resume();
     });
@@ -45,6 +55,7 @@ async function measureZip(bytes, limit) {
  * The Flate streams of a PDF that text is read from (images are never decoded for text, so
  * they do not count), each inflated by zlib with its output capped at what is left of `limit`.
  * A stream zlib cannot inflate is left to pdf.js (another filter first, or damage it may mend).
+ * @param {Uint8Array} bytes @param {number} limit
  */
 function measurePdf(bytes, limit) {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
@@ -66,13 +77,14 @@ function measurePdf(bytes, limit) {
         }).length;
         break;
       } catch (err) {
-        if (err.code === 'ERR_BUFFER_TOO_LARGE') throw new TooLarge(`its text streams inflate to more than ${limit / 1024 / 1024} MB`);
+        if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ERR_BUFFER_TOO_LARGE') throw new TooLarge(`its text streams inflate to more than ${limit / 1024 / 1024} MB`);
       }
     }
     if (total > limit) throw new TooLarge(`its text streams inflate to more than ${limit / 1024 / 1024} MB`);
   }
 }
 
+/** @param {Uint8Array} bytes */
 async function pdfText(bytes) {
   const { extractText, getDocumentProxy } = await import('unpdf');
   try {
@@ -82,21 +94,29 @@ async function pdfText(bytes) {
     const { text } = await extractText(pdf, { mergePages: false });
     return (Array.isArray(text) ? text.map((page) => page.trim()).join('\n\f') : text).trim();
   } catch (err) {
-    throw new Unreadable(err.message);
+    throw new Unreadable(messageOf(err));
   }
 }
 
+/** @param {Uint8Array} bytes */
 async function docxText(bytes) {
   const loaded = await import('mammoth');
   const mammoth = loaded.default ?? loaded;
   try {
     return (await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value.trim();
   } catch (err) {
-    throw new Unreadable(err.message);
+    throw new Unreadable(messageOf(err));
   }
 }
 
-process.once('message', async ({ kind, bytes, limits }) => {
+/**
+ * What lib/data/files/extract.ts sends, and what it is answered.
+ * @typedef {{ kind: 'pdf' | 'docx'; bytes: Uint8Array; limits: { inflatedBytes: number; textChars: number } }} ExtractJob
+ * @typedef {{ ok: true; text: string } | { ok: false; tooLarge: boolean; message: string }} ExtractReply
+ */
+
+process.once('message', async (/** @type {ExtractJob} */ { kind, bytes, limits }) => {
+  /** @type {ExtractReply} */
   let reply;
   try {
     if (kind === 'pdf') measurePdf(bytes, limits.inflatedBytes);
@@ -105,7 +125,7 @@ process.once('message', async ({ kind, bytes, limits }) => {
     if (text.length > limits.textChars) throw new TooLarge(`its text is longer than ${limits.textChars.toLocaleString('en')} characters`);
     reply = { ok: true, text };
   } catch (err) {
-    reply = { ok: false, tooLarge: err instanceof TooLarge, message: String(err?.message ?? err) };
+    reply = { ok: false, tooLarge: err instanceof TooLarge, message: messageOf(err) };
   }
-  process.send(reply, () => process.exit(0));
+  process.send?.(reply, () => process.exit(0));
 });

@@ -56,6 +56,7 @@ async function extract(kind: 'pdf' | 'docx', bytes: Uint8Array, limits: Extracti
       if (end.reply.tooLarge) throw new HearthError('too_large', `${what} is too large to read: ${end.reply.message}.`);
       throw new HearthError('unsupported_type', `${what} could not be read (${end.reply.message}).`);
     case 'late':
+    case 'stopped':
       throw new HearthError('too_large', `${what} took longer than ${limits.timeMs / 1000} s to read; it is too large or too complex.`);
     case 'failed':
       throw new HearthError('unsupported_type', `${what} could not be read (${end.message}).`);

@@ -14,12 +14,19 @@ export type JobEnd<T> =
   | { kind: 'late' }
   | { kind: 'failed'; message: string }
   /** It exited without answering: out of heap (V8 said so), or otherwise (`how`: its signal or code). */
-  | { kind: 'exited'; outOfMemory: boolean; how: string };
+  | { kind: 'exited'; outOfMemory: boolean; how: string }
+  /** The caller's signal stopped it (a turn's tool call ran out of time, or the turn ended). */
+  | { kind: 'stopped' };
 
 const OUT_OF_MEMORY = /heap out of memory|Allocation failed/;
 
-export function runJob<T>(script: string, message: unknown, limits: { memoryMb: number; timeMs: number }): Promise<JobEnd<T>> {
+export function runJob<T>(
+  script: string,
+  message: unknown,
+  limits: { memoryMb: number; timeMs: number; signal?: AbortSignal },
+): Promise<JobEnd<T>> {
   return new Promise((resolve) => {
+    if (limits.signal?.aborted) return resolve({ kind: 'stopped' });
     // Plain node (not the parent's loaders and flags), with its own heap limit; the message goes over IPC.
     const child = fork(script, [], {
       execArgv: [`--max-old-space-size=${limits.memoryMb}`],
@@ -39,10 +46,13 @@ export function runJob<T>(script: string, message: unknown, limits: { memoryMb: 
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      limits.signal?.removeEventListener('abort', stop);
       child.kill('SIGKILL');
       resolve(end);
     };
     const timer = setTimeout(() => settle({ kind: 'late' }), limits.timeMs);
+    const stop = () => settle({ kind: 'stopped' });
+    limits.signal?.addEventListener('abort', stop, { once: true });
     child.once('message', (reply: T) => settle({ kind: 'answered', reply }));
     child.once('error', (err) => settle({ kind: 'failed', message: err.message }));
     // 'close', not 'exit': the last of stderr (where V8 says it ran out of heap) can still be on

@@ -13,10 +13,38 @@
 //    for the context and the file tools.
 //  - query: one SELECT over that file, opened read-only, with sum, total and avg computed in
 //    decimal (exact to the cent), the rows capped and their total counted.
+//
+// tsc checks it (// @ts-check below, with the types in JSDoc), as it checks the TypeScript.
+// @ts-check
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { parse as parseCsv } from 'csv-parse';
 import { parse as parseCsvSync } from 'csv-parse/sync';
+
+/**
+ * @typedef {'dot' | 'comma'} NumberStyle
+ * @typedef {'dmy' | 'mdy'} DateOrder
+ * @typedef {{ text: string; places: number; grouped: boolean; leadingZero: boolean }} ParsedNumber
+ * @typedef {{ ok: boolean; places: number; integers: boolean; leadingZero: boolean }} StyleGuess
+ * @typedef {{ type: 'text' } | { type: 'integer'; style: NumberStyle } | { type: 'decimal'; style: NumberStyle; places: number }
+ *   | { type: 'date'; order: DateOrder }} ColumnType
+ * @typedef {ColumnType & { name: string; places?: number }} Column
+ * @typedef {{ decimal: NumberStyle; dates: DateOrder }} Preference
+ * @typedef {'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252'} Encoding
+ * @typedef {string | number | boolean | Date | null | undefined} Cell
+ * @typedef {{ name: string; rows: Cell[][] }} Sheet
+ * @typedef {{ name: string; rows: number; columns: { name: string; type: string; places?: number }[];
+ *   sample: (string | number | null)[][] }} TableMeta
+ * @typedef {{ path: string; name: string; out: string; textOut?: string }} CsvJob
+ * @typedef {{ path: string; kind: 'xlsx' | 'ods'; out: string; textOut: string }} SheetsJob
+ * @typedef {{ db: string; sql: string; maxRows: number; maxBytes?: number; maxCell?: number }} QueryJob
+ * @typedef {({ op: 'query' } & QueryJob) | ({ op: 'build'; kind: 'csv' } & CsvJob) | ({ op: 'build'; kind: 'xlsx' | 'ods' } & SheetsJob)} TableJob
+ * @typedef {{ n: bigint; p: number }} Decimal
+ * @typedef {{ sum: bigint; p: number; count: number; other: boolean }} Aggregate
+ */
+
+/** @param {unknown} err */
+const messageOf = (err) => (err instanceof Error ? err.message : String(err));
 
 // ---------- values ----------
 
@@ -26,6 +54,7 @@ const CURRENCY =
 /**
  * A cell as a number under one convention ('dot': 1,234.56; 'comma': 1.234,56), as its exact
  * decimal text ("-1234.56") and its places, or null when it is not a number that way.
+ * @param {string} raw @param {NumberStyle} style @returns {ParsedNumber | null}
  */
 export function parseNumber(raw, style) {
   let s = raw.trim();
@@ -64,13 +93,17 @@ export function parseNumber(raw, style) {
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** @param {number | string} n */
 const pad = (n) => String(n).padStart(2, '0');
+/** @param {number} y @param {number} m @param {number} d */
 const validDate = (y, m, d) => m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+/** @param {string} y */
 const fullYear = (y) => (y.length === 2 ? (Number(y) < 70 ? 2000 : 1900) + Number(y) : Number(y));
 
 /**
  * A cell as a date, as an ISO date (with its time when it has one), under one order for
  * numeric dates ('dmy' or 'mdy'); null when it is not a date.
+ * @param {string} raw @param {DateOrder} order @returns {string | null}
  */
 export function parseDate(raw, order) {
   const s = raw.trim();
@@ -111,7 +144,9 @@ export function parseDate(raw, order) {
 class ColumnGuess {
   constructor() {
     this.filled = 0;
+    /** @type {StyleGuess} */
     this.dot = { ok: true, places: 0, integers: true, leadingZero: false };
+    /** @type {StyleGuess} */
     this.comma = { ok: true, places: 0, integers: true, leadingZero: false };
     this.dmy = true;
     this.mdy = true;
@@ -119,11 +154,12 @@ class ColumnGuess {
     this.dotOnly = 0;
     this.commaOnly = 0;
   }
+  /** @param {string} raw */
   add(raw) {
     const s = raw.trim();
     if (!s) return;
     this.filled++;
-    for (const style of ['dot', 'comma']) {
+    for (const style of /** @type {NumberStyle[]} */ (['dot', 'comma'])) {
       const g = this[style];
       if (!g.ok) continue;
       const n = parseNumber(s, style);
@@ -143,8 +179,10 @@ class ColumnGuess {
     if (this.mdy && !parseDate(s, 'mdy')) this.mdy = false;
   }
   /** The column's type, and how to read its values: preferring the file's own convention where the values allow both. */
+  /** @param {Preference} prefer @returns {ColumnType} */
   decide(prefer) {
     if (this.filled === 0) return { type: 'text' };
+    /** @type {NumberStyle | null} */
     const numberStyle =
       this.dot.ok && this.comma.ok
         ? this.commaOnly > this.dotOnly || (this.commaOnly === this.dotOnly && prefer.decimal === 'comma')
@@ -169,6 +207,7 @@ class ColumnGuess {
 }
 
 /** A value as the column's type stores it: a number, an ISO date, or the text as it was (a value that does not fit stays text). */
+/** @param {Cell} raw @param {ColumnType} column @returns {string | number | bigint | null} */
 function convert(raw, column) {
   if (raw === null || raw === undefined) return null;
   const s = String(raw).trim();
@@ -189,6 +228,7 @@ function convert(raw, column) {
 // ---------- text and dialect ----------
 
 /** The file's text encoding: a BOM says it; otherwise UTF-8 if it is valid UTF-8, else Windows-1252 (what Excel writes on Windows). */
+/** @param {Uint8Array} head @returns {Encoding | null} */
 function encodingOf(head) {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
   if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
@@ -196,6 +236,7 @@ function encodingOf(head) {
   return null;
 }
 
+/** @param {string} path */
 function isUtf8(path) {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const fd = fs.openSync(path, 'r');
@@ -217,8 +258,9 @@ function isUtf8(path) {
 }
 
 /** The file as a stream of UTF-8 text in the encoding found (a BOM dropped). */
+/** @param {string} path @param {Encoding} encoding @returns {AsyncGenerator<string>} */
 function textStream(path, encoding) {
-  const decoder = new TextDecoder(encoding === 'windows-1252' ? 'windows-1252' : encoding, { ignoreBOM: false });
+  const decoder = new TextDecoder(encoding, { ignoreBOM: false });
   const input = fs.createReadStream(path, { highWaterMark: 1 << 20 });
   return (async function* () {
     for await (const chunk of input) {
@@ -233,6 +275,7 @@ function textStream(path, encoding) {
 const DELIMITERS = [',', ';', '\t', '|'];
 
 /** The last line break outside double quotes. */
+/** @param {string} text */
 function lastLineEnd(text) {
   let inQuotes = false;
   let last = -1;
@@ -245,11 +288,14 @@ function lastLineEnd(text) {
 }
 
 /** The delimiter whose rows agree best on their number of fields, over the first 64 KB. */
+/** @param {string} sample @param {string} name @param {boolean} whole */
 function dialectOf(sample, name, whole) {
+  /** @type {{ delimiter: string; score: number; rows: string[][] }} */
   let best = { delimiter: name.toLowerCase().endsWith('.tsv') ? '\t' : ',', score: -1, rows: [] };
   // The last line of the sample may be cut: only whole lines count (a line break inside quotes is not one).
   const cut = whole ? sample : sample.slice(0, Math.max(lastLineEnd(sample), 1));
   for (const delimiter of DELIMITERS) {
+    /** @type {string[][]} */
     let rows;
     try {
       rows = parseCsvSync(cut, { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, bom: true });
@@ -257,6 +303,7 @@ function dialectOf(sample, name, whole) {
       continue;
     }
     if (rows.length === 0) continue;
+    /** @type {Map<number, number>} */
     const counts = new Map();
     for (const r of rows) counts.set(r.length, (counts.get(r.length) ?? 0) + 1);
     const [width, agree] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
@@ -282,12 +329,14 @@ function dialectOf(sample, name, whole) {
 }
 
 /** Whether the first row names the columns: its cells are text (not numbers or dates) where the rows below hold numbers or dates. */
+/** @param {string[][]} rows @returns {boolean} */
 function hasHeader(rows) {
   if (rows.length < 2) return rows.length === 1 && rows[0].every((c) => c.trim() && !parseNumber(c, 'dot') && !parseDate(c, 'dmy'));
   const [first, ...rest] = rows;
   if (first.some((c) => !c.trim())) return first.filter((c) => c.trim()).length >= Math.max(1, first.length - 1) && differs();
   return differs();
   function differs() {
+    /** @param {string} c */
     const typed = (c) =>
       Boolean(c.trim() && (parseNumber(c, 'dot') || parseNumber(c, 'comma') || parseDate(c, 'dmy') || parseDate(c, 'mdy')));
     if (first.some(typed)) return false;
@@ -300,7 +349,9 @@ function hasHeader(rows) {
 }
 
 /** Column names as the header gives them (trimmed; an empty one, or one that repeats, numbered). */
+/** @param {string[] | null} header @param {number} width */
 function columnNames(header, width) {
+  /** @type {Map<string, number>} */
   const seen = new Map();
   return Array.from({ length: width }, (_, i) => {
     let name = (header?.[i] ?? '').replace(/\s+/g, ' ').trim().slice(0, 100) || `column${i + 1}`;
@@ -311,22 +362,27 @@ function columnNames(header, width) {
   });
 }
 
+/** @param {string} name */
 const quote = (name) => `"${name.replace(/"/g, '""')}"`;
 const SQL_TYPE = { integer: 'INTEGER', decimal: 'REAL', real: 'REAL', date: 'TEXT', text: 'TEXT' };
 
 // ---------- building ----------
 
 /** A table to write rows into (arrays of cell text), in batches; `end` says what it holds. */
+/** @param {import('better-sqlite3').Database} db @param {string} table @param {Column[]} columns */
 function writeTable(db, table, columns) {
   db.exec(`CREATE TABLE ${quote(table)} (${columns.map((c) => `${quote(c.name)} ${SQL_TYPE[c.type]}`).join(', ')})`);
   const insert = db.prepare(`INSERT INTO ${quote(table)} VALUES (${columns.map(() => '?').join(', ')})`);
+  /** @type {unknown[][]} */
   let batch = [];
   let count = 0;
-  const flush = db.transaction((list) => {
+  const flush = db.transaction((/** @type {unknown[][]} */ list) => {
     for (const r of list) insert.run(r);
   });
+  /** @type {(string | number | null)[][]} */
   const sample = [];
   return {
+    /** @param {Cell[]} cells */
     add(cells) {
       const values = columns.map((c, i) => convert(cells[i], c));
       if (sample.length < 5) sample.push(values.map((v) => (typeof v === 'bigint' ? v.toString() : v)));
@@ -337,6 +393,7 @@ function writeTable(db, table, columns) {
         batch = [];
       }
     },
+    /** @returns {TableMeta} */
     end() {
       if (batch.length) flush(batch);
       return {
@@ -349,13 +406,14 @@ function writeTable(db, table, columns) {
   };
 }
 
+/** @param {CsvJob} job */
 async function buildCsv({ path, name, out, textOut }) {
   const head = Buffer.alloc(65_536);
   const fd = fs.openSync(path, 'r');
   const got = fs.readSync(fd, head, 0, head.length, 0);
   fs.closeSync(fd);
   const encoding = encodingOf(head) ?? (isUtf8(path) ? 'utf-8' : 'windows-1252');
-  const sample = new TextDecoder(encoding === 'windows-1252' ? 'windows-1252' : encoding)
+  const sample = new TextDecoder(encoding)
     .decode(head.subarray(0, got))
     .replace(/^\uFEFF/, '');
   const { delimiter, rows: sampleRows } = dialectOf(sample, name, got < head.length);
@@ -368,8 +426,8 @@ async function buildCsv({ path, name, out, textOut }) {
   if (textOut) {
     const text = fs.createWriteStream(textOut);
     for await (const chunk of textStream(path, encoding))
-      if (!text.write(chunk.replace(/^\uFEFF/, ''))) await new Promise((r) => text.once('drain', r));
-    await new Promise((resolve, reject) => text.end((err) => (err ? reject(err) : resolve())));
+      if (!text.write(chunk.replace(/^\uFEFF/, ''))) await drained(text);
+    await ended(text);
   }
   // Pass one: every value's type.
   const guesses = names.map(() => new ColumnGuess());
@@ -384,6 +442,7 @@ async function buildCsv({ path, name, out, textOut }) {
   for (let i = 0; i < extra; i++) guesses.push(new ColumnGuess());
   const allNames = extra ? columnNames(header ? sampleRows[0] : null, guesses.length) : names;
   // Where values allow both readings: a semicolon file is European (1.234,56; day first), a comma file American (month first).
+  /** @type {Preference} */
   const prefer = { decimal: delimiter === ';' ? 'comma' : 'dot', dates: delimiter === ',' ? 'mdy' : 'dmy' };
   const columns = guesses.map((g, i) => ({ name: allNames[i], ...g.decide(prefer) }));
   // Pass two: the rows.
@@ -397,6 +456,10 @@ async function buildCsv({ path, name, out, textOut }) {
   return { tables: [meta], encoding, delimiter, header };
 }
 
+/**
+ * @param {string} path @param {Encoding} encoding @param {import('csv-parse').Options} options
+ * @returns {AsyncGenerator<string[]>}
+ */
 async function* streamRows(path, encoding, options) {
   const parser = parseCsv(options);
   const source = textStream(path, encoding);
@@ -405,7 +468,7 @@ async function* streamRows(path, encoding, options) {
       for await (const text of source) if (!parser.write(text)) await new Promise((r) => parser.once('drain', r));
       parser.end();
     } catch (err) {
-      parser.destroy(err);
+      parser.destroy(/** @type {Error} */ (err));
     }
   })();
   for await (const row of parser) yield row;
@@ -413,29 +476,35 @@ async function* streamRows(path, encoding, options) {
 }
 
 /** The sheets of an XLSX, each as rows of cells (read-excel-file; numbers kept as the text the file has, so decimals stay exact). */
+/** @param {string} path @returns {Promise<Sheet[]>} */
 async function xlsxSheets(path) {
   const { default: readXlsxFile } = await import('read-excel-file/node');
   const sheets = await readXlsxFile(fs.createReadStream(path), { parseNumber: (s) => s });
-  return sheets.map((s) => ({ name: s.sheet, rows: s.data }));
+  return sheets.map((s) => ({ name: s.sheet, rows: /** @type {Cell[][]} */ (s.data) }));
 }
 
 /** The sheets of an ODS: content.xml read with saxes, repeated rows and cells expanded only up to the last one with content. */
+/** @param {string} path @returns {Promise<Sheet[]>} */
 async function odsSheets(path) {
   const JSZip = (await import('jszip')).default;
   const { SaxesParser } = await import('saxes');
   const zip = await JSZip.loadAsync(fs.readFileSync(path));
   const content = zip.file('content.xml');
   if (!content) throw new Error('it is not an OpenDocument spreadsheet (no content.xml)');
+  /** @type {Sheet[]} */
   const sheets = [];
+  /** @type {Sheet | null} */
   let sheet = null;
+  /** @type {Cell[] | null} */
   let row = null;
   let rowRepeat = 1;
+  /** @type {{ value: string | null; text: string; repeat: number } | null} */
   let cell = null;
   let pendingRows = 0;
   let paragraph = 0;
   const parser = new SaxesParser();
   parser.on('opentag', (tag) => {
-    const a = tag.attributes;
+    const a = /** @type {Record<string, string | undefined>} */ (tag.attributes);
     if (tag.name === 'table:table') sheet = { name: a['table:name'] ?? `Sheet${sheets.length + 1}`, rows: [] };
     else if (tag.name === 'table:table-row' && sheet) {
       row = [];
@@ -444,11 +513,11 @@ async function odsSheets(path) {
       const type = a['office:value-type'];
       const value =
         type === 'float' || type === 'currency' || type === 'percentage'
-          ? a['office:value']
+          ? (a['office:value'] ?? null)
           : type === 'date'
-            ? a['office:date-value']
+            ? (a['office:date-value'] ?? null)
             : type === 'boolean'
-              ? a['office:boolean-value']
+              ? (a['office:boolean-value'] ?? null)
               : null;
       cell = { value, text: '', repeat: Math.min(Number(a['table:number-columns-repeated'] ?? 1) || 1, 100_000) };
     } else if (tag.name === 'text:p' && cell) {
@@ -481,11 +550,11 @@ async function odsSheets(path) {
       pendingRows = 0;
     }
   });
-  await new Promise((resolve, reject) => {
+  await new Promise((/** @type {(value?: unknown) => void} */ resolve, reject) => {
     parser.on('error', reject);
     content
       .nodeStream('nodebuffer')
-      .on('data', (chunk) => {
+      .on('data', (/** @type {Buffer} */ chunk) => {
         try {
           parser.write(chunk.toString('utf8'));
         } catch (err) {
@@ -505,6 +574,7 @@ async function odsSheets(path) {
   return sheets;
 }
 
+/** @param {Cell} v @returns {string} */
 const cellText = (v) =>
   v === null || v === undefined
     ? ''
@@ -517,6 +587,7 @@ const cellText = (v) =>
       : String(v);
 
 /** A spreadsheet's sheets as tables (each named as its sheet; the first is also `data`), and as text. */
+/** @param {SheetsJob} job */
 async function buildSheets({ path, kind, out, textOut }) {
   const sheets = (kind === 'ods' ? await odsSheets(path) : await xlsxSheets(path)).filter((s) =>
     s.rows.some((r) => r.some((c) => cellText(c).trim())),
@@ -525,6 +596,7 @@ async function buildSheets({ path, kind, out, textOut }) {
   const db = new Database(out);
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
+  /** @type {TableMeta[]} */
   const tables = [];
   const text = fs.createWriteStream(textOut);
   const taken = new Set(['data']);
@@ -551,13 +623,14 @@ async function buildSheets({ path, kind, out, textOut }) {
   // The first sheet is also `data`, as a CSV's table is.
   db.exec(`CREATE VIEW data AS SELECT * FROM ${quote(tables[0].name)}`);
   db.close();
-  await new Promise((resolve, reject) => text.end((err) => (err ? reject(err) : resolve())));
+  await ended(text);
   return { tables };
 }
 
 // ---------- querying ----------
 
 /** A value as an exact decimal: its digits as a BigInt and its places, or null when it is no number. */
+/** @param {unknown} v @returns {Decimal | null} */
 function decimalOf(v) {
   if (v === null || v === undefined) return null;
   if (typeof v === 'bigint') return { n: v, p: 0 };
@@ -574,24 +647,30 @@ function decimalOf(v) {
   return { n: BigInt(`${m[1] === '-' ? '-' : ''}${digits}`), p: places };
 }
 
+/** @param {Decimal} d @param {number} p */
 const scaleTo = (d, p) => d.n * 10n ** BigInt(p - d.p);
 
+/** @param {bigint} n @param {number} p */
 function decimalText(n, p) {
   const negative = n < 0n;
   const digits = (negative ? -n : n).toString().padStart(p + 1, '0');
   const text = p ? `${digits.slice(0, -p)}.${digits.slice(-p)}` : digits;
-  return `${negative ? '-' : ''}${text}`.replace(/\.(\d*?)0+$/, (all, keep) => (keep ? `.${keep}` : ''));
+  return `${negative ? '-' : ''}${text}`.replace(/\.(\d*?)0+$/, (_all, /** @type {string} */ keep) => (keep ? `.${keep}` : ''));
 }
 
 /** A decimal result as SQLite gets it: a number when a double holds it exactly as written, else its text. */
+/** @param {string} text */
 function asValue(text) {
   const n = Number(text);
   return String(n) === text ? n : text;
 }
 
 /** sum, total and avg over exact decimals: sixteen cents added a thousand times is 160.00, not 159.99999999998. */
+/** @param {import('better-sqlite3').Database} db */
 function exactAggregates(db) {
+  /** @returns {Aggregate} */
   const start = () => ({ sum: 0n, p: 0, count: 0, other: false });
+  /** @param {Aggregate} s @param {unknown} v */
   const step = (s, v) => {
     if (v === null || v === undefined) return;
     const d = decimalOf(v);
@@ -607,12 +686,12 @@ function exactAggregates(db) {
     s.sum += scaleTo(d, s.p);
     s.count++;
   };
-  db.aggregate('sum', { start, step, result: (s) => (s.count === 0 ? null : asValue(decimalText(s.sum, s.p))) });
-  db.aggregate('total', { start, step, result: (s) => Number(decimalText(s.sum, s.p)) });
+  db.aggregate('sum', { start, step, result: (/** @type {Aggregate} */ s) => (s.count === 0 ? null : asValue(decimalText(s.sum, s.p))) });
+  db.aggregate('total', { start, step, result: (/** @type {Aggregate} */ s) => Number(decimalText(s.sum, s.p)) });
   db.aggregate('avg', {
     start,
     step,
-    result: (s) => {
+    result: (/** @type {Aggregate} */ s) => {
       if (s.count === 0) return null;
       // Six places more than the values have, rounded half away from zero.
       const extra = 6;
@@ -626,6 +705,7 @@ function exactAggregates(db) {
 }
 
 /** What a query may be: one SELECT (or WITH … SELECT, or VALUES), nothing that writes, attaches or sets. */
+/** @param {string} sql */
 function refusal(sql) {
   const bare = sql.replace(/^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/, '');
   if (!/^(select|with|values)\b/i.test(bare))
@@ -634,6 +714,7 @@ function refusal(sql) {
 }
 
 /** A cell as it may leave this process: text past `maxCell` characters cut, and said to be. */
+/** @param {unknown} v @param {number} maxCell */
 function shownCell(v, maxCell) {
   const c = typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? `<${v.length} bytes>` : v;
   if (typeof c === 'string' && c.length > maxCell) return { cell: `${c.slice(0, maxCell)}… (cut: ${c.length} characters)`, cut: true };
@@ -647,6 +728,7 @@ function shownCell(v, maxCell) {
  * rows, asked for by a page or a file the model read) never sends more than the cap to the
  * server's own process, nor to the database.
  */
+/** @param {QueryJob} job */
 function query({ db: dbPath, sql, maxRows, maxBytes = 65_536, maxCell = 2_000 }) {
   const refused = refusal(sql);
   if (refused) return { ok: false, error: refused };
@@ -657,18 +739,19 @@ function query({ db: dbPath, sql, maxRows, maxBytes = 65_536, maxCell = 2_000 })
   try {
     stmt = db.prepare(sql);
   } catch (err) {
-    return { ok: false, error: `the query is not valid SQL here: ${err.message}` };
+    return { ok: false, error: `the query is not valid SQL here: ${messageOf(err)}` };
   }
   if (!stmt.reader || !stmt.readonly) return { ok: false, error: refusal('') ?? 'only a SELECT query is allowed' };
   stmt.safeIntegers(false);
   const columns = stmt.columns().map((c) => c.name);
+  /** @type {unknown[][]} */
   const rows = [];
   let total = 0;
   let bytes = 0;
   let cutCells = 0;
   let full = false;
   try {
-    for (const row of stmt.raw(true).iterate()) {
+    for (const row of /** @type {Iterable<unknown[]>} */ (stmt.raw(true).iterate())) {
       total++;
       if (full || rows.length >= maxRows) continue;
       const shown = row.map((v) => shownCell(v, maxCell));
@@ -683,7 +766,7 @@ function query({ db: dbPath, sql, maxRows, maxBytes = 65_536, maxCell = 2_000 })
       rows.push(shown.map((s) => s.cell));
     }
   } catch (err) {
-    return { ok: false, error: `the query failed: ${err.message}` };
+    return { ok: false, error: `the query failed: ${messageOf(err)}` };
   }
   db.close();
   return {
@@ -695,8 +778,21 @@ function query({ db: dbPath, sql, maxRows, maxBytes = 65_536, maxCell = 2_000 })
   };
 }
 
-process.on('message', async (msg) => {
+/** Once a stream that is full has room again. @param {fs.WriteStream} stream @returns {Promise<void>} */
+function drained(stream) {
+  return new Promise((resolve) => {
+    stream.once('drain', () => resolve());
+  });
+}
+
+/** A stream written to its end. @param {fs.WriteStream} stream @returns {Promise<void>} */
+function ended(stream) {
+  return new Promise((resolve, reject) => stream.end((/** @type {Error | null | undefined} */ err) => (err ? reject(err) : resolve())));
+}
+
+process.on('message', async (/** @type {TableJob} */ msg) => {
   try {
+    /** @type {Record<string, unknown>} */
     let reply;
     if (msg.op === 'query') reply = query(msg);
     else {
@@ -704,8 +800,8 @@ process.on('message', async (msg) => {
       // The reader's peak memory (resident, its SQLite included), for the bench.
       reply = { ok: true, ...built, peakMb: Math.round(process.resourceUsage().maxRSS / 1024) };
     }
-    process.send(reply, () => process.exit(0));
+    process.send?.(reply, () => process.exit(0));
   } catch (err) {
-    process.send({ ok: false, error: String(err?.message ?? err) }, () => process.exit(0));
+    process.send?.({ ok: false, error: messageOf(err) }, () => process.exit(0));
   }
 });

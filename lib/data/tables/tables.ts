@@ -67,6 +67,7 @@ async function run<T>(message: Record<string, unknown>, limits: { ms: number; me
       if (end.reply.ok) return end.reply as T;
       throw new Error(end.reply.error);
     case 'late':
+    case 'stopped':
       throw new Error(late);
     case 'failed':
       throw new Error(end.message);
