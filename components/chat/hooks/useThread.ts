@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError, regenerateAnswer, sendMessage } from '@/lib/client/api';
 import type { AttachmentInfo, Rating, ThreadView } from '@/lib/contract/responses';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
-import type { Sampling } from '@/lib/contract/sampling';
+import { useThreadChoices } from './useThreadChoices';
 import { useTurnStream } from './useTurnStream';
 
 /** A thread's own address (app/t/[id]; '/' for a new chat): the page's URL and the sidebar's links. */
@@ -57,10 +57,6 @@ export function useThread({
 }) {
   const [currentId, setCurrentId] = useState<string | null>(initialThreadId);
   const [view, setView] = useState<ThreadView | null>(null);
-  /** The model chosen for a new chat before its first message (the thread is made when it is sent). */
-  const [pendingModel, setPendingModel] = useState<string | null>(null);
-  /** Collections picked with "#" in a new chat: the thread searches them from its first turn. */
-  const [pendingCollections, setPendingCollections] = useState<{ id: string; name: string }[]>([]);
   /** A message to bring into view once its thread is shown (from search, or a link), then the one highlighted. */
   const [focusMessage, setFocusMessage] = useState<string | null>(null);
   const [highlighted, setHighlighted] = useState<string | null>(null);
@@ -88,6 +84,17 @@ export function useThread({
   const showIfCurrent = (threadId: string) => (v: ThreadView) => {
     if (currentRef.current === threadId) setView(v);
   };
+  const choices = useThreadChoices({ currentId, view, showIfCurrent, onError });
+  const { forgetPending } = choices;
+
+  /** A change to the thread shown whose answer is the thread as now shown; an error is said in the notice. */
+  const change = (request: (threadId: string) => Promise<ThreadView>) => {
+    const threadId = currentId;
+    if (!threadId) return;
+    void request(threadId)
+      .then(showIfCurrent(threadId))
+      .catch((e) => onError((e as Error).message));
+  };
 
   const open = useCallback(
     async (id: string | null, push = true, messageId: string | null = null) => {
@@ -102,7 +109,7 @@ export function useThread({
       leave();
       setCurrentId(id);
       currentRef.current = id;
-      setPendingModel(null);
+      forgetPending();
       onOpened();
       if (push && typeof window !== 'undefined' && window.location.pathname + window.location.hash !== path) {
         window.history.pushState(null, '', path);
@@ -130,7 +137,7 @@ export function useThread({
         );
       }
     },
-    [leave, follow, onOpened, onError],
+    [leave, follow, forgetPending, onOpened, onError],
   );
 
   // The thread of the address at first, and the one the browser's back and forward buttons go to.
@@ -155,13 +162,7 @@ export function useThread({
         const created = await api.createThread();
         threadId = created.id;
         // The model and collections picked for the new chat are the thread's before its first turn runs.
-        if (pendingModel || pendingCollections.length) {
-          await api.patchThread(threadId, {
-            ...(pendingModel ? { model: pendingModel } : {}),
-            ...(pendingCollections.length ? { collectionIds: pendingCollections.map((c) => c.id) } : {}),
-          });
-          setPendingCollections([]);
-        }
+        await choices.applyPending(threadId);
         setCurrentId(threadId);
         currentRef.current = threadId;
         window.history.pushState(null, '', threadPath(threadId));
@@ -172,7 +173,7 @@ export function useThread({
           folderId: null,
           archived: false,
           systemPrompt: '',
-          model: pendingModel,
+          model: choices.model,
           messages: [],
           decisions: [],
           activeTurn: null,
@@ -209,98 +210,9 @@ export function useThread({
     if (!accepted && before && currentRef.current === threadId) setView(before);
   };
 
-  const chooseVersion = (messageId: string) => {
-    const threadId = currentId;
-    if (!threadId) return;
-    void api
-      .patchThread(threadId, { branch: messageId })
-      .then(showIfCurrent(threadId))
-      .catch((e) => onError((e as Error).message));
-  };
-
-  const deleteMessage = (messageId: string) => {
-    const threadId = currentId;
-    if (!threadId) return;
-    void api
-      .deleteMessage(threadId, messageId)
-      .then(showIfCurrent(threadId))
-      .catch((e) => onError((e as Error).message));
-  };
-
-  const rateAnswer = (messageId: string, rating: Rating | null) => {
-    const threadId = currentId;
-    if (!threadId) return;
-    void api
-      .rateAnswer(threadId, messageId, rating)
-      .then(showIfCurrent(threadId))
-      .catch((e) => onError((e as Error).message));
-  };
-
-  const saveInstructions = async (systemPrompt: string) => {
-    const threadId = currentId;
-    if (!threadId) return false;
-    try {
-      showIfCurrent(threadId)(await api.patchThread(threadId, { systemPrompt }));
-      return true;
-    } catch (err) {
-      onError((err as Error).message);
-      return false;
-    }
-  };
-
-  /** The thread's thinking: on, off, the model's default, or null to follow Settings. */
-  const setThinking = async (thinking: 'default' | 'on' | 'off' | null) => {
-    const threadId = currentId;
-    if (!threadId) return;
-    try {
-      showIfCurrent(threadId)(await api.patchThread(threadId, { thinking }));
-    } catch (err) {
-      onError((err as Error).message);
-    }
-  };
-
-  /** Sampling for the thread's replies (null: each server's defaults); false when it was refused (the notice says why). */
-  const setSampling = async (sampling: Sampling | null) => {
-    const threadId = currentId;
-    if (!threadId) return false;
-    try {
-      showIfCurrent(threadId)(await api.patchThread(threadId, { sampling }));
-      return true;
-    } catch (err) {
-      onError((err as Error).message);
-      return false;
-    }
-  };
-
-  /** The model this thread's turns ask for (null: the default); for a new chat, the one its thread will have. */
-  const setModel = async (model: string | null) => {
-    const threadId = currentId;
-    if (!threadId) {
-      setPendingModel(model);
-      return;
-    }
-    try {
-      showIfCurrent(threadId)(await api.patchThread(threadId, { model }));
-    } catch (err) {
-      onError((err as Error).message);
-    }
-  };
-
-  /** A collection picked with "#": this thread searches it from now on (a new chat, from its first turn). */
-  const chooseCollection = async (collection: { id: string; name: string }) => {
-    const threadId = currentId;
-    if (!threadId) {
-      setPendingCollections((list) => (list.some((c) => c.id === collection.id) ? list : [...list, collection]));
-      return;
-    }
-    const chosen = view?.collectionIds ?? [];
-    if (chosen.includes(collection.id)) return;
-    try {
-      showIfCurrent(threadId)(await api.patchThread(threadId, { collectionIds: [...chosen, collection.id] }));
-    } catch (err) {
-      onError((err as Error).message);
-    }
-  };
+  const chooseVersion = (messageId: string) => change((threadId) => api.patchThread(threadId, { branch: messageId }));
+  const deleteMessage = (messageId: string) => change((threadId) => api.deleteMessage(threadId, messageId));
+  const rateAnswer = (messageId: string, rating: Rating | null) => change((threadId) => api.rateAnswer(threadId, messageId, rating));
 
   /** Renames a thread of the list; the one shown shows its new name. */
   const rename = (id: string, title: string) => api.patchThread(id, { title }).then(showIfCurrent(id));
@@ -327,16 +239,14 @@ export function useThread({
     chooseVersion,
     deleteMessage,
     rateAnswer,
-    saveInstructions,
-    setThinking,
-    setSampling,
-    setModel,
-    chooseCollection,
-    /** Collections picked for a new chat, until its thread exists. */
-    pendingCollections: currentId ? [] : pendingCollections,
-    dropPendingCollection: (id: string) => setPendingCollections((list) => list.filter((c) => c.id !== id)),
-    /** The model the thread shown asks for (null: the default). */
-    model: currentId ? (view?.model ?? null) : pendingModel,
+    saveInstructions: choices.saveInstructions,
+    setThinking: choices.setThinking,
+    setSampling: choices.setSampling,
+    setModel: choices.setModel,
+    chooseCollection: choices.chooseCollection,
+    pendingCollections: choices.pendingCollections,
+    dropPendingCollection: choices.dropPendingCollection,
+    model: choices.model,
     rename,
     retitle,
     stop: () => {
