@@ -10,7 +10,8 @@ const commonSecurityHeaders = {
   'Referrer-Policy': 'no-referrer',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
-  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+  // The microphone only for Hearth's own page (speak to type); every other power stays off.
+  'Permissions-Policy': 'camera=(), microphone=(self), geolocation=(), payment=(), usb=()',
 };
 const apiSecurityPolicy = "default-src 'none'; frame-ancestors 'none'; sandbox";
 

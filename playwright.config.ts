@@ -42,12 +42,15 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // The microphone: Chromium's own fake device (a tone), allowed without asking.
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
       ],
     },
   },
   webServer: [
     {
-      command: `npx tsx e2e/double/cli.ts --port ${LLAMA_PORT} --searx-port ${SEARX_PORT} --embeddings 64`,
+      command: `npx tsx e2e/double/cli.ts --port ${LLAMA_PORT} --searx-port ${SEARX_PORT} --embeddings 64 --speech`,
       url: `http://127.0.0.1:${LLAMA_PORT}/health`,
       reuseExistingServer: false,
       timeout: 30_000,

@@ -17,6 +17,7 @@ import { useChangeFeed } from './hooks/useChangeFeed';
 import { useMemories } from './hooks/useMemories';
 import { useShortcuts } from './hooks/useShortcuts';
 import { useThread } from './hooks/useThread';
+import { useSpeaker } from './hooks/useSpeaker';
 import { useThreadList } from './hooks/useThreadList';
 import { FileViewer } from './FileViewer';
 import { ImageViewer, isImage } from './Images';
@@ -78,14 +79,18 @@ export function ChatApp({
     setEditing(null);
   }, []);
   const refreshThreads = threads.refresh;
+  const speaker = useSpeaker(setNotice);
+  const { autoSpeak, read: readAloud } = speaker;
   const onTurnEnded = useCallback(
     (final: LiveTurnState | null) => {
       if (final?.error?.code === 'model_unreachable') void checkHealth();
+      // Settings → Voice → Read answers aloud: a finished answer is read as soon as it is accepted.
+      if (autoSpeak && final?.final && !final.error) readAloud(final.assistantMessageId ?? final.turnId, final.final);
       void refreshThreads();
       // A router may have loaded (or dropped) a model for it: the picker's states follow.
       void refreshModels();
     },
-    [checkHealth, refreshThreads, refreshModels],
+    [checkHealth, refreshThreads, refreshModels, autoSpeak, readAloud],
   );
   const thread = useThread({ initialThreadId, onOpened, onTurnEnded, onListChanged: refreshThreads, onError: setNotice });
   const { live, pendingUser, running } = thread.turn;
@@ -222,6 +227,8 @@ export function ChatApp({
             models: (models.models ?? []).map((m) => m.id),
             deleteMessage: thread.deleteMessage,
             rateAnswer: thread.rateAnswer,
+            reading: speaker.speaking,
+            readAloud: (id, content) => (speaker.speaking === id ? speaker.stop() : speaker.read(id, content)),
             editQuestion: (id, text) => {
               setEditing(null);
               void thread.editQuestion(id, text);
@@ -266,6 +273,7 @@ export function ChatApp({
           onCollection={(c) => void thread.chooseCollection(c)}
           pendingCollections={thread.pendingCollections}
           onDropCollection={thread.dropPendingCollection}
+          microphone={speaker.listens}
         />
       </main>
       {viewing &&

@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import type { AttachmentInfo } from '@/lib/contract/responses';
 import { useComposerDraft } from './hooks/useComposerDraft';
 import { ImageThumb, isImage, NoVisionNote } from './Images';
+import { Microphone } from './Microphone';
 import { useSuggestions, type Collection } from './Suggestions';
 
 /** The message box's id: where the page's skip link leads. */
@@ -33,6 +34,8 @@ type Props = {
   /** Collections picked for a new chat, shown until its thread exists, and how to drop one. */
   pendingCollections?: Collection[];
   onDropCollection?: (id: string) => void;
+  /** A speech-to-text server is set: the microphone button speaks into the box. */
+  microphone?: boolean;
 };
 
 function size(bytes: number) {
@@ -60,6 +63,7 @@ export function Composer({
   onCollection,
   pendingCollections = [],
   onDropCollection,
+  microphone = false,
 }: Props) {
   const {
     text,
@@ -177,6 +181,14 @@ export function Composer({
         >
           Attach
         </button>
+        {microphone && (
+          <Microphone
+            onText={(heard) => {
+              setText(text.trim() ? `${text.trimEnd()} ${heard}` : heard);
+              box.current?.focus();
+            }}
+          />
+        )}
         <textarea
           ref={box}
           id={COMPOSER_ID}

@@ -1,6 +1,6 @@
 'use client';
 
-import { Pencil, RotateCcw, ThumbsDown, ThumbsUp } from 'lucide-react';
+import { Pencil, RotateCcw, Square, ThumbsDown, ThumbsUp, Volume2 } from 'lucide-react';
 import type { Rating } from '@/lib/contract/responses';
 import { useEffect, useRef, useState } from 'react';
 
@@ -90,6 +90,8 @@ export function MessageActions({
   onEdit,
   rating,
   onRate,
+  reading,
+  onRead,
   onDelete,
 }: {
   role: 'user' | 'assistant';
@@ -107,6 +109,10 @@ export function MessageActions({
   /** A finished answer's thumbs (null: none yet); undefined: not offered (a question, an answer cut off). */
   rating?: Rating | null;
   onRate?: (rating: Rating | null) => void;
+  /** A finished answer is being read aloud (undefined: not offered). */
+  reading?: boolean;
+  /** Reads it aloud, or (while it is read) stops. */
+  onRead?: () => void;
   onDelete: () => void;
 }) {
   const [confirming, setConfirming] = useState(false);
@@ -118,6 +124,19 @@ export function MessageActions({
     <div data-testid="message-actions" className={`flex flex-wrap items-center gap-1 ${role === 'user' ? 'justify-end' : ''}`}>
       {branch && <VersionSwitcher branch={branch} onChoose={onChoose} disabled={busy} />}
       {rating !== undefined && onRate && <Thumbs rating={rating} onRate={onRate} />}
+      {reading !== undefined && onRead && (
+        <button
+          type="button"
+          data-testid="read-aloud"
+          aria-pressed={reading}
+          onClick={onRead}
+          className={actionClass}
+          title={reading ? 'Stop reading aloud' : 'Read this answer aloud'}
+        >
+          {reading ? <Square className="mr-1 inline h-3 w-3 align-[-1px]" /> : <Volume2 className="mr-1 inline h-3 w-3 align-[-1px]" />}
+          {reading ? 'Stop' : 'Read aloud'}
+        </button>
+      )}
       {onRegenerate && (
         <button
           type="button"

@@ -19,6 +19,10 @@ export type MessageListActions = {
   deleteMessage: (messageId: string) => void;
   /** Thumbs up or down on an answer (null takes them back). */
   rateAnswer: (messageId: string, rating: Rating | null) => void;
+  /** The answer being read aloud (null: none). */
+  reading: string | null;
+  /** Reads an answer aloud, or stops when it is the one being read. */
+  readAloud: (messageId: string, content: string) => void;
   editQuestion: (messageId: string, content: string) => void;
   /** The question being edited in place (null: none). */
   setEditing: (messageId: string | null) => void;
@@ -141,6 +145,8 @@ function StoredAnswer({ m, busy, actions }: { m: MessageView; busy: boolean; act
         models={actions.models}
         rating={m.status === 'complete' ? (m.rating ?? null) : undefined}
         onRate={(rating) => actions.rateAnswer(m.id, rating)}
+        reading={m.status === 'complete' && m.content.trim() ? actions.reading === m.id : undefined}
+        onRead={() => actions.readAloud(m.id, m.content)}
         onDelete={() => actions.deleteMessage(m.id)}
       />
     </>

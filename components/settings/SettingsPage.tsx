@@ -13,6 +13,7 @@ import { ModelServersSection } from './sections/ModelServers';
 import { ThinkingSection } from './sections/Thinking';
 import { ToolsSection } from './sections/Tools';
 import { TurnBudgetSection } from './sections/TurnBudget';
+import { VoiceSection } from './sections/Voice';
 import { YouSection } from './sections/You';
 import { ImportedProposals } from './ImportedProposals';
 import { ToolServers } from './ToolServers';
@@ -87,6 +88,8 @@ export function SettingsPage() {
           <EmbeddingsSection form={form} />
 
           <ThinkingSection form={form} />
+
+          <VoiceSection form={form} />
 
           <TurnBudgetSection form={form} />
 

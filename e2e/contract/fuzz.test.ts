@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { HOSTILE_FILE_NAME } from '@/e2e/double/hostile';
+import { endpoints } from '@/lib/contract/endpoints';
 import { startHearth, type HearthServer } from './hearth-server';
 
 /**
@@ -26,9 +27,12 @@ let hearth: HearthServer;
 const known = { thread: '', turn: '', memory: '', message: '' };
 
 before(async () => {
-  double = await startLlamaDouble();
+  // The speech endpoints too, set as Hearth's speech servers: the audio routes reach a server.
+  double = await startLlamaDouble({ speech: {} });
   hearth = await startHearth({
     LLAMA_URL: double.url,
+    HEARTH_STT_URL: double.baseUrl,
+    HEARTH_TTS_URL: double.baseUrl,
     MODEL_SLOTS: '2',
     MODEL_TIMEOUT_MS: '10000',
     HEARTH_TITLES: 'first-words',
@@ -93,32 +97,26 @@ const id = fc.oneof(
   ),
 );
 
+/** Every endpoint of the table (lib/contract/endpoints.ts), by path, with the methods it serves: a new route is fuzzed without anyone adding it here. */
+const tableRoutes = (() => {
+  const byPath = new Map<string, string[]>();
+  for (const e of Object.values(endpoints)) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e.method]);
+  return [...byPath].map(([template, methods]): [fc.Arbitrary<string>, string[]] => {
+    const names = [...template.matchAll(/:(\w+)/g)];
+    const path =
+      names.length === 0
+        ? fc.constant(template)
+        : fc.array(id, { minLength: names.length, maxLength: names.length }).map((values) => {
+            let i = 0;
+            return template.replace(/:(\w+)/g, () => values[i++]);
+          });
+    return [path, methods];
+  });
+})();
+
 /** Each route with the methods it serves; most requests use one of them, so they reach the route's own checks. */
 const routes: [fc.Arbitrary<string>, string[]][] = [
-  [fc.constant('/api/threads'), ['GET', 'POST']],
-  [id.map((i) => `/api/threads/${i}`), ['GET', 'PATCH', 'DELETE']],
-  [id.map((i) => `/api/threads/${i}/messages`), ['POST']],
-  [fc.tuple(id, id).map(([t, m]) => `/api/threads/${t}/messages/${m}`), ['DELETE']],
-  [fc.tuple(id, id).map(([t, m]) => `/api/threads/${t}/messages/${m}/regenerate`), ['POST']],
-  [id.map((i) => `/api/threads/${i}/export`), ['GET']],
-  [fc.tuple(id, id).map(([t, u]) => `/api/threads/${t}/turns/${u}/cancel`), ['POST']],
-  [fc.tuple(id, id).map(([t, u]) => `/api/threads/${t}/turns/${u}/events`), ['GET']],
-  [fc.constant('/api/memories'), ['GET', 'POST']],
-  [id.map((i) => `/api/memories/${i}`), ['PATCH', 'DELETE']],
-  [fc.constant('/api/attachments'), ['POST']],
-  [id.map((i) => `/api/attachments/${i}`), ['GET']],
-  [fc.constant('/api/search'), ['GET']],
-  [fc.constant('/api/export'), ['GET']],
-  [fc.constant('/api/import'), ['POST']],
-  [fc.constant('/api/health'), ['GET']],
-  [fc.constant('/api/settings'), ['GET', 'PATCH']],
-  [fc.constant('/api/settings/check-model'), ['POST']],
-  [fc.constant('/api/settings/check-search'), ['POST']],
-  [fc.constant('/api/settings/proposals'), ['POST']],
-  [fc.constant('/api/tool-servers/proposals'), ['POST']],
-  [fc.constant('/api/remote-image'), ['GET']],
-  [fc.constantFrom('/api/auth/login', '/api/auth/logout'), ['POST']],
-  [fc.constant('/api/auth/session'), ['GET']],
+  ...tableRoutes,
   [fc.constantFrom('/api', '/api/', '/', '/login'), ['GET']],
   [id.map((i) => `/t/${i}`), ['GET']],
   [fc.string({ maxLength: 60 }).map((s) => `/api/${encodeURIComponent(s)}`), ['GET', 'POST']],

@@ -4,6 +4,7 @@
  *   tsx e2e/double/cli.ts --port 18080 [--searx-port 18888] [--slots 1] [--metrics] [--vision] [--deferring]
  *                         [--router id,id,…]   (router mode: these models, the first one running)
  *                         [--embeddings dims]  (started with --embeddings: /v1/embeddings answers)
+ *                         [--speech]           (the speech endpoints too: /v1/audio/transcriptions and /v1/audio/speech)
  */
 import { deferringModel } from './deferring';
 import { startLlamaDouble } from './llama-double';
@@ -23,6 +24,7 @@ const double = await startLlamaDouble(
     vision: process.argv.includes('--vision'),
     script: process.argv.includes('--deferring') ? deferringModel : undefined,
     ...(arg('embeddings') ? { embeddings: { dims: Number(arg('embeddings')) } } : {}),
+    ...(process.argv.includes('--speech') ? { speech: {} } : {}),
     ...(arg('router')
       ? {
           router: {

@@ -5,6 +5,7 @@ import { persona } from './persona';
 import { promptTokens, renderAnswer, renderPrompt, SlotPool, thinkingBlock, type SlotLease } from './slots';
 import { RouterState, type RouterOptions } from './router';
 import { answerEmbeddings, type EmbeddingsOptions } from './embeddings';
+import { speechDouble, type Heard, type SpeechDoubleOptions, type Spoken } from './speech';
 
 /**
  * A scripted stand-in for llama-server that speaks its wire format as captured from a real
@@ -89,6 +90,8 @@ export type LlamaDoubleOptions = {
   router?: RouterOptions;
   /** Started with --embeddings (embeddings.ts): POST /v1/embeddings answers with vectors of these dimensions. */
   embeddings?: EmbeddingsOptions;
+  /** Speech servers too (speech.ts): POST /v1/audio/transcriptions and /v1/audio/speech answer. */
+  speech?: SpeechDoubleOptions;
 };
 
 export type LlamaDouble = {
@@ -102,6 +105,9 @@ export type LlamaDouble = {
   router?: RouterState;
   /** Every text sent to /v1/embeddings, one list per request (a test sees the batches). */
   embedded: string[][];
+  /** What reached the speech endpoints, when started with `speech`. */
+  heard: Heard[];
+  spoken: Spoken[];
   setScript(script: DoubleScript | undefined): void;
   close(): Promise<void>;
 };
@@ -360,6 +366,7 @@ function postSamplingProbs(content: string, probs: DoubleReply['probs']): TokenE
 
 export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 0, host = '127.0.0.1'): Promise<LlamaDouble> {
   const modelId = options.modelId ?? 'tiny-toy';
+  const speech = options.speech ? speechDouble(options.speech) : undefined;
   const nCtx = options.nCtx ?? 16384;
   const router = options.router ? new RouterState(options.router) : undefined;
   const slots = options.slots ?? 1;
@@ -409,6 +416,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         return sendJson(res, 503, errorBody(503, 'unavailable_error', 'Loading model'));
       }
       if (req.method === 'GET' && route === '/health') return sendJson(res, 200, { status: 'ok' });
+      if (speech && (await speech.handle(route, req, res))) return;
       if (router?.flavour === 'llama-swap') {
         // llama-swap answers these itself and has no /props of its own (it proxies the rest to the model's server).
         if (req.method === 'GET' && route === '/models') return sendJson(res, 200, router.swapList());
@@ -489,6 +497,8 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4', 'Content-Length': Buffer.byteLength(text) });
         return res.end(text);
       }
+      if (req.method === 'GET' && route === '/__speech')
+        return sendJson(res, 200, { heard: speech?.heard ?? [], spoken: speech?.spoken ?? [] });
       if (req.method === 'GET' && route === '/__requests')
         return sendJson(
           res,
@@ -747,6 +757,8 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     slots: pool,
     router,
     embedded,
+    heard: speech?.heard ?? [],
+    spoken: speech?.spoken ?? [],
     setScript(s) {
       script = s;
       calls = 0;

@@ -155,6 +155,14 @@ export const api = {
     return answerOf(e.addCollectionFiles, res);
   },
   searchCollection: (id: string, q: string) => call(e.searchCollection, { params: { id }, query: { q } }),
+  /** Some words as audio from the text-to-speech server; 'no-server' when none is set (the browser's own voice then). */
+  speech: async (text: string, signal?: AbortSignal): Promise<Blob | 'no-server'> => {
+    const res = await request(e.speak, { body: { text }, signal });
+    if (res.ok) return res.blob();
+    const err = failure(res, await res.json().catch(() => null));
+    if (err.code === 'no_speech_server') return 'no-server';
+    throw err;
+  },
   /** A file's lines around a passage, for the citation viewer. */
   passage: (id: string, fileId: string, from: number, to: number) => call(e.passage, { params: { id, fileId }, query: { from, to } }),
   /**
@@ -194,6 +202,14 @@ function upload(path: string, file: File): Promise<Response> {
 /** Adds one file (or a zip of a folder) to a collection. */
 export async function uploadToCollection(id: string, file: File) {
   return answerOf(e.addCollectionFiles, await upload(pathOf(e.addCollectionFiles, { id }), file));
+}
+
+/** The words in a recording, from the speech-to-text server (multipart, as OpenAI's API takes it). */
+export async function transcribe(audio: Blob, language?: string) {
+  const form = new FormData();
+  form.set('file', audio, 'recording');
+  if (language) form.set('language', language);
+  return answerOf(e.transcribe, await fetch(pathOf(e.transcribe), { method: e.transcribe.method, body: form }));
 }
 
 /** Uploads one file; the answer's id goes with the next message. */

@@ -26,6 +26,7 @@ import {
   remoteImageQuery,
   searchQuery,
   serverNameParam,
+  speechBody,
   toolServerBody,
   toolServerProposalsAction,
   attachmentQuery,
@@ -322,6 +323,10 @@ export const endpoints = {
     query: attachmentQuery,
     answer: file,
   }),
+  /** A recording (multipart field "file", optional field "language") → its words. */
+  transcribe: endpoint({ method: 'POST', path: '/api/audio/transcriptions', body: 'upload', answer: json<{ text: string }>() }),
+  /** An answer's text → its audio, streamed from the text-to-speech server. */
+  speak: endpoint({ method: 'POST', path: '/api/audio/speech', body: speechBody, answer: file }),
   remoteImage: endpoint({ method: 'GET', path: '/api/remote-image', query: remoteImageQuery, answer: file }),
   exportLibrary: endpoint({ method: 'GET', path: '/api/export', answer: file }),
   importLibrary: endpoint({ method: 'POST', path: '/api/import', body: 'bytes', answer: json<ImportSummary & { theme?: string }>() }),

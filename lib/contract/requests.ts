@@ -196,6 +196,21 @@ export const approvalBody = z
   })
   .strict();
 
+/** POST /api/audio/speech {text, voice?}: an answer's Markdown, spoken (the route turns it into words). */
+export const speechBody = z
+  .object({
+    text: z.string().max(MAX_MESSAGE_CHARS, `the text can be at most ${MAX_MESSAGE_CHARS} characters`),
+    voice: z.string().trim().max(200).optional(),
+  })
+  .strict();
+
+/** POST /api/audio/transcriptions: the recording's language, when the person set one (ISO 639-1, e.g. "en"). */
+export const transcriptionLanguage = z
+  .string()
+  .trim()
+  .regex(/^[a-z]{2,3}$/, 'is a language code such as en or de')
+  .optional();
+
 /** POST /api/auth/login {password}. */
 export const loginBody = z.object({ password: z.string().max(10_000) }).strict();
 

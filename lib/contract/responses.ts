@@ -181,7 +181,10 @@ export type Health = {
   model: { url: string; reachable: boolean; id?: string; contextSize?: number; vision?: boolean; error?: string };
   /** Every model server (LLAMA_URL may list several). */
   servers?: ModelServerHealth[];
+  /** The speech servers, each null when none is set; they do not make Hearth unhealthy. */
+  speech?: { stt: SpeechServerHealth | null; tts: SpeechServerHealth | null };
 };
+export type SpeechServerHealth = { url: string; reachable: boolean; error?: string };
 
 export type SettingsView = {
   settings: Settings;

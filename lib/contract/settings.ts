@@ -68,6 +68,20 @@ export const SETTING_SHAPES = {
   thinking: z.enum(['default', 'on', 'off']),
   /** Earlier answers go back to the model with their thinking. */
   thinkingInHistory: z.boolean(),
+  /** A speech-to-text server (OpenAI's /v1/audio/transcriptions); empty: the browser's own, where it has one. */
+  sttUrl: z.union([z.literal(''), httpUrl]),
+  /** The transcription model to ask it for (empty: whisper-1, which a server of one model ignores). */
+  sttModel: z.string().trim().max(200),
+  /** A text-to-speech server (OpenAI's /v1/audio/speech); empty: the browser's own voice, where it has one. */
+  ttsUrl: z.union([z.literal(''), httpUrl]),
+  /** The speech model to ask it for (empty: tts-1, which a server of one model ignores). */
+  ttsModel: z.string().trim().max(200),
+  /** The voice, as the server names it (empty: the server's own). */
+  ttsVoice: z.string().trim().max(200),
+  /** How fast answers are spoken: 1 is the voice's own pace. */
+  speechSpeed: z.number().min(0.5).max(2),
+  /** Every finished answer is read aloud without asking. */
+  autoSpeak: z.boolean(),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SHAPES;
@@ -95,6 +109,13 @@ export const SETTING_LABELS: Record<SettingKey, string> = {
   turnModelCalls: 'Model calls',
   thinking: 'Thinking',
   thinkingInHistory: 'Earlier thinking',
+  sttUrl: 'Speech-to-text server',
+  sttModel: 'Transcription model',
+  ttsUrl: 'Text-to-speech server',
+  ttsModel: 'Speech model',
+  ttsVoice: 'Voice',
+  speechSpeed: 'Speed',
+  autoSpeak: 'Read answers aloud',
 };
 
 /** A change from the page: any of the settings, or null to go back to the environment's value. */
@@ -110,7 +131,7 @@ export type SettingsPatch = z.infer<typeof settingsPatch>;
 
 /**
  * Settings that change where Hearth sends conversations, or what it runs and asks: the model,
- * checks, embeddings and search servers, the instructions every conversation gets, which tools
+ * checks, embeddings, search and speech servers (a voice is what was said), the instructions every conversation gets, which tools
  * are on. A library file is data, not configuration: an import only proposes these, and each
  * one takes effect when the owner applies it in Settings (GET /api/settings lists them).
  */
@@ -121,6 +142,8 @@ export const CONFIRMED_SETTINGS = [
   'embeddingsModel',
   'conversationsByMeaning',
   'searxngUrl',
+  'sttUrl',
+  'ttsUrl',
   'defaultInstructions',
   'disabledTools',
 ] as const satisfies readonly SettingKey[];

@@ -22,7 +22,8 @@ export function pageSecurityPolicy(nonce: string, { dev = false }: { dev?: boole
     "img-src 'self' data: blob:",
     "font-src 'self'",
     `connect-src 'self'${dev ? ' ws:' : ''}`,
-    "media-src 'self'",
+    // The audio of an answer read aloud is played from the blob it came in.
+    "media-src 'self' blob:",
     "object-src 'none'",
     "frame-src 'none'",
     "worker-src 'self' blob:",

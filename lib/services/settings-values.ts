@@ -41,6 +41,13 @@ export function settingsFromConfig(config: Config): Settings {
     turnModelCalls: config.TURN_MODEL_CALLS,
     thinking: config.HEARTH_THINKING,
     thinkingInHistory: config.HEARTH_THINKING_HISTORY === 'true',
+    sttUrl: config.HEARTH_STT_URL ?? '',
+    sttModel: config.HEARTH_STT_MODEL ?? '',
+    ttsUrl: config.HEARTH_TTS_URL ?? '',
+    ttsModel: config.HEARTH_TTS_MODEL ?? '',
+    ttsVoice: config.HEARTH_TTS_VOICE ?? '',
+    speechSpeed: 1,
+    autoSpeak: false,
   };
 }
 

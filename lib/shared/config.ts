@@ -72,6 +72,16 @@ const configSchema = z.object({
   EMBEDDINGS_MODEL: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
   /** `true`: messages are embedded too, so Ctrl+K finds past conversations by meaning as well as by their words. */
   HEARTH_CONVERSATIONS_BY_MEANING: z.enum(['true', 'false']).default('false'),
+  /** A speech-to-text server with OpenAI's /v1/audio/transcriptions (llama-server with an audio model, whisper.cpp's server, faster-whisper, llama-swap). */
+  HEARTH_STT_URL: z.preprocess(emptyToUndefined, url('speech-to-text server').optional()),
+  /** The transcription model to ask that server for. */
+  HEARTH_STT_MODEL: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  /** A text-to-speech server with OpenAI's /v1/audio/speech (Kokoro-FastAPI, openedai-speech, llama-swap). */
+  HEARTH_TTS_URL: z.preprocess(emptyToUndefined, url('text-to-speech server').optional()),
+  /** The speech model to ask that server for. */
+  HEARTH_TTS_MODEL: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  /** The voice, as that server names it (Kokoro: af_heart, bm_george, …). */
+  HEARTH_TTS_VOICE: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
   /** Passages per embeddings request while indexing (each must fit the server's --ubatch-size on its own). */
   EMBEDDINGS_BATCH: positiveInt(512).default(32),
   /** Ports fetch_url may connect to, comma-separated. */
@@ -146,11 +156,14 @@ export class ConfigError extends Error {
 export const isConfigError = (err: unknown): err is ConfigError => isBranded(err, 'ConfigError');
 
 /**
- * `LLAMA_API_KEY` for a server the environment itself names (`LLAMA_URL`, `EMBEDDINGS_URL`, same
- * origin), and for no other: a server set in the page or proposed by an imported file never
+ * `LLAMA_API_KEY` for a server the environment itself names (`LLAMA_URL`, `EMBEDDINGS_URL`, the
+ * speech servers; same origin), and for no other: a server set in the page or proposed by an imported file never
  * receives the key the environment holds for its own servers.
  */
-export function apiKeyFor(config: Pick<Config, 'LLAMA_API_KEY' | 'LLAMA_URL' | 'EMBEDDINGS_URL'>, url: string): string | undefined {
+export function apiKeyFor(
+  config: Pick<Config, 'LLAMA_API_KEY' | 'LLAMA_URL' | 'EMBEDDINGS_URL'> & Partial<Pick<Config, 'HEARTH_STT_URL' | 'HEARTH_TTS_URL'>>,
+  url: string,
+): string | undefined {
   if (!config.LLAMA_API_KEY) return undefined;
   const origin = (u: string) => {
     try {
@@ -161,7 +174,9 @@ export function apiKeyFor(config: Pick<Config, 'LLAMA_API_KEY' | 'LLAMA_URL' | '
   };
   const target = origin(url);
   if (target === null) return undefined;
-  const named = [...config.LLAMA_URL, ...(config.EMBEDDINGS_URL ? [config.EMBEDDINGS_URL] : [])];
+  const named = [config.LLAMA_URL, config.EMBEDDINGS_URL, config.HEARTH_STT_URL, config.HEARTH_TTS_URL]
+    .flat()
+    .filter((u) => u !== undefined);
   return named.some((u) => origin(u) === target) ? config.LLAMA_API_KEY : undefined;
 }
 

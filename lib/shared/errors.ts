@@ -18,6 +18,10 @@ export const errorStatus = {
   model_stream_broken: 502,
   context_overflow: 400,
   model_unreachable: 503,
+  /** A speech server is not set (the page speaks and listens with the browser's own), down, or loading. */
+  no_speech_server: 503,
+  speech_unreachable: 503,
+  speech_error: 502,
   db_unavailable: 503,
   budget_exhausted: 429,
   rate_limited: 429,

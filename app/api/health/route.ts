@@ -4,6 +4,7 @@ import { errorStatus, type ErrorCode } from '@/lib/shared/errors';
 import { ModelPool } from '@/lib/models/pool';
 import type { ModelHealth } from '@/lib/models/types';
 import { getRuntime } from '@/lib/services/runtime';
+import { speechHealth } from '@/lib/services/speech';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -18,7 +19,8 @@ export const dynamic = 'force-dynamic';
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.health, async () => {
-    const { store, models, toolServers } = getRuntime();
+    const rt = getRuntime();
+    const { store, models, toolServers } = rt;
     let db = false;
     try {
       store.countThreads();
@@ -27,7 +29,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
       db = false;
     }
     // Every server, asked now; `model` sums them up (for one server it is that server).
-    const servers = await models.refresh();
+    const [servers, speech] = await Promise.all([models.refresh(), speechHealth(rt)]);
     const health = ModelPool.combine(servers);
     // The user's MCP servers: each one's state; one that failed does not make Hearth unhealthy.
     const mcp = toolServers.hub.statuses().map((s) => ({
@@ -37,7 +39,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
       tools: s.tools.length,
       ...(s.error ? { error: s.error } : {}),
     }));
-    const report = { ok: db && health.reachable, db, model: health, servers, toolServers: mcp };
+    const report = { ok: db && health.reachable, db, model: health, servers, toolServers: mcp, speech };
     const problem = healthProblem(db, health);
     if (!problem) return reply(report);
     return reply({ ...report, error: { code: problem.code, message: problem.message } }, errorStatus[problem.code]);

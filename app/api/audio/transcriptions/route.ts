@@ -1,0 +1,37 @@
+import { endpoints } from '@/lib/contract/endpoints';
+import { transcriptionLanguage } from '@/lib/contract/requests';
+import { parseInput, readBodyCapped } from '@/lib/http/handle';
+import { on, reply, serve } from '@/lib/http/serve';
+import { HearthError } from '@/lib/shared/errors';
+import { getRuntime } from '@/lib/services/runtime';
+import { MAX_AUDIO_BYTES, transcribeRecording } from '@/lib/services/speech';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/**
+ * A recording (multipart: "file", and "language" when the person set one) → {text}, through the
+ * speech-to-text server in Settings. Over 25 MB is refused before a byte goes to it.
+ */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.transcribe, async ({ request }) => {
+    const type = request.headers.get('content-type') ?? '';
+    if (!/^multipart\/form-data\s*;/i.test(type))
+      throw new HearthError('unsupported_type', 'Send the recording as multipart/form-data, in a field called "file".');
+    const bytes = await readBodyCapped(request, MAX_AUDIO_BYTES, `The recording is larger than ${MAX_AUDIO_BYTES / 1024 / 1024} MB.`);
+    let form: FormData;
+    try {
+      form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
+    } catch {
+      throw new HearthError(
+        'bad_request',
+        'The form could not be read: send the recording as multipart/form-data in a field called "file".',
+      );
+    }
+    const file = form.get('file');
+    if (!(file instanceof Blob)) throw new HearthError('bad_request', 'file: send the recording in a field called "file".');
+    const language = parseInput(transcriptionLanguage, form.get('language') ?? undefined, () => 'language');
+    const text = await transcribeRecording(getRuntime(), { bytes: new Uint8Array(await file.arrayBuffer()), language }, request.signal);
+    return reply({ text });
+  }),
+);
