@@ -116,7 +116,7 @@ const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * (with Allow) for the rest. All endpoints given must share one path.
  *   export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(on(endpoints.x, …), …);
  */
-export function serve(...served: Served[]): Record<Method | 'HEAD' | 'OPTIONS', RouteHandler> & { endpoints: Endpoint[] } {
+export function serve(...served: Served[]): Record<Method | 'HEAD' | 'OPTIONS', RouteHandler> {
   const paths = new Set(served.map((s) => s.endpoint.path));
   if (paths.size !== 1) throw new Error(`serve: one path per route file, not ${[...paths].join(', ')}`);
   const byMethod = new Map(served.map((s) => [s.endpoint.method, s.run]));
@@ -137,6 +137,5 @@ export function serve(...served: Served[]): Record<Method | 'HEAD' | 'OPTIONS', 
     PATCH: pick('PATCH'),
     DELETE: pick('DELETE'),
     OPTIONS: pick('OPTIONS'),
-    endpoints: served.map((s) => s.endpoint),
   };
 }

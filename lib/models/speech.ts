@@ -38,9 +38,9 @@ export function speechError(err: unknown, what: string, url: string): HearthErro
     return new HearthError('cancelled', `The ${what} call was stopped.`);
   if (err instanceof APIConnectionError) return new HearthError('speech_unreachable', `The ${what} server at ${url} cannot be reached.`);
   if (err instanceof APIError) {
-    const body = (err.error ?? {}) as { message?: string; detail?: unknown };
-    const said =
-      body.message ?? (typeof body.detail === 'string' ? body.detail : body.detail ? JSON.stringify(body.detail) : '') ?? err.message;
+    // OpenAI's {error: {message}}, or FastAPI's {detail} (Kokoro-FastAPI: a string or {error, message, type}).
+    const body = (err.error ?? {}) as { message?: string; detail?: string | { message?: string } };
+    const said = body.message ?? (typeof body.detail === 'string' ? body.detail : body.detail?.message) ?? '';
     if (err.status === 503)
       return new HearthError('speech_unreachable', `The ${what} server at ${url} is still loading its model${said ? ` (${said})` : ''}.`);
     return new HearthError(
