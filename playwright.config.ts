@@ -42,9 +42,6 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
-        // The microphone: Chromium's own fake device (a tone), allowed without asking.
-        '--use-fake-ui-for-media-stream',
-        '--use-fake-device-for-media-stream',
       ],
     },
   },

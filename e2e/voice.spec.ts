@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { fakeMicrophone, voiceWav } from './fake-microphone';
 import { ChatPage } from './pages/chat';
 
 /**
@@ -8,6 +9,16 @@ import { ChatPage } from './pages/chat';
  */
 
 const DOUBLE = 'http://127.0.0.1:18080';
+// The microphone hears a voice-like sound for a second every two.
+test.use({
+  launchOptions: fakeMicrophone(
+    voiceWav(
+      'voice',
+      10,
+      [0, 1, 2, 3, 4].map((n) => [n * 2, n * 2 + 1]),
+    ),
+  ),
+});
 type Spoken = { input: string; voice: string; model: string };
 type Heard = { model: string; file: { type: string; bytes: number; head: string } };
 
@@ -67,7 +78,7 @@ test('speak to type: the microphone records, the speech-to-text server hears it,
   await mic.click();
   await expect(page.getByTestId('listening')).toBeVisible();
   await expect(mic).toHaveAttribute('aria-pressed', 'true');
-  // The fake device's tone is heard: the meter moves.
+  // The fake microphone's voice is heard: the meter moves.
   await expect(page.getByTestId('level')).not.toHaveAttribute('style', /width: 0%/);
   await mic.click();
   await expect(chat.composer).toHaveValue('Tell me: what time is it');

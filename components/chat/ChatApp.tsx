@@ -1,12 +1,14 @@
 'use client';
 
 import { useCallback, useRef, useState } from 'react';
+import type { VoiceFigures } from '@/lib/client/conversation';
 import { QuickSearch } from '@/components/search/QuickSearch';
 import { Sidebar } from '@/components/sidebar/Sidebar';
-import { api, uploadAttachment } from '@/lib/client/api';
+import { api, transcribe, uploadAttachment } from '@/lib/client/api';
 import type { AttachmentInfo, Health } from '@/lib/contract/responses';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
 import { Composer, COMPOSER_ID } from './Composer';
+import { ConversationBar } from './ConversationBar';
 import { useAnnouncement } from './hooks/useAnnouncement';
 import { useDeferredDelete } from './hooks/useDeferredDelete';
 import { useFileDrop } from './hooks/useFileDrop';
@@ -18,6 +20,8 @@ import { useMemories } from './hooks/useMemories';
 import { useShortcuts } from './hooks/useShortcuts';
 import { useThread } from './hooks/useThread';
 import { useSpeaker } from './hooks/useSpeaker';
+import { useConversation } from './hooks/useConversation';
+import { useSpokenTurn } from './hooks/useSpokenTurn';
 import { useThreadList } from './hooks/useThreadList';
 import { FileViewer } from './FileViewer';
 import { ImageViewer, isImage } from './Images';
@@ -80,20 +84,54 @@ export function ChatApp({
   }, []);
   const refreshThreads = threads.refresh;
   const speaker = useSpeaker(setNotice);
-  const { autoSpeak, read: readAloud } = speaker;
+  /** The spoken answer's end (useSpokenTurn's), once the turn's stream has ended. */
+  const spokenEnded = useRef<(final: LiveTurnState | null) => void>(() => undefined);
   const onTurnEnded = useCallback(
     (final: LiveTurnState | null) => {
       if (final?.error?.code === 'model_unreachable') void checkHealth();
-      // Settings → Voice → Read answers aloud: a finished answer is read as soon as it is accepted.
-      if (autoSpeak && final?.final && !final.error) readAloud(final.assistantMessageId ?? final.turnId, final.final);
+      spokenEnded.current(final);
       void refreshThreads();
       // A router may have loaded (or dropped) a model for it: the picker's states follow.
       void refreshModels();
     },
-    [checkHealth, refreshThreads, refreshModels, autoSpeak, readAloud],
+    [checkHealth, refreshThreads, refreshModels],
   );
   const thread = useThread({ initialThreadId, onOpened, onTurnEnded, onListChanged: refreshThreads, onError: setNotice });
   const { live, pendingUser, running } = thread.turn;
+  const runningRef = useRef(running);
+  runningRef.current = running;
+  /** The figures under answers spoken in conversation mode (kept while the page is open). */
+  const [spokenFigures, setSpokenFigures] = useState<Record<string, VoiceFigures>>({});
+  const conversation = useConversation({
+    transcribe: async (audio) => (await transcribe(audio)).text,
+    send: (text) => thread.send(text, []),
+    interrupt: () => {
+      spoken.drop();
+      speaker.stop();
+      if (runningRef.current) thread.stop();
+    },
+    onError: setNotice,
+  });
+  const talking = conversation.phase !== 'off';
+  const noteFigures = (id: string) => {
+    const figures = conversation.figures();
+    if (figures) setSpokenFigures((all) => ({ ...all, [id]: figures }));
+  };
+  const spoken = useSpokenTurn({
+    live,
+    enabled: speaker.autoSpeak || talking,
+    follow: speaker.follow,
+    onFirstToken: conversation.firstToken,
+    onFirstSound: (id) => {
+      conversation.sounding();
+      if (talking) noteFigures(id);
+    },
+    onOver: (id) => {
+      if (talking && id) noteFigures(id);
+      conversation.answered();
+    },
+  });
+  spokenEnded.current = spoken.ended;
   const removal = useDeferredDelete({ onDeleted: refreshThreads, onError: setNotice });
   const drop = useFileDrop((files) => attachRef.current?.(files));
   const announcement = useAnnouncement(live, assistantName);
@@ -228,6 +266,7 @@ export function ChatApp({
             deleteMessage: thread.deleteMessage,
             rateAnswer: thread.rateAnswer,
             reading: speaker.speaking,
+            spoken: spokenFigures,
             readAloud: (id, content) => (speaker.speaking === id ? speaker.stop() : speaker.read(id, content)),
             editQuestion: (id, text) => {
               setEditing(null);
@@ -258,6 +297,7 @@ export function ChatApp({
             {notice}
           </div>
         )}
+        <ConversationBar phase={conversation.phase} level={conversation.level} onEnd={conversation.end} />
         <Composer
           assistantName={assistantName}
           busy={running}
@@ -274,6 +314,7 @@ export function ChatApp({
           pendingCollections={thread.pendingCollections}
           onDropCollection={thread.dropPendingCollection}
           microphone={speaker.listens}
+          onConversation={speaker.listens && !talking ? () => void conversation.start() : undefined}
         />
       </main>
       {viewing &&

@@ -1,6 +1,6 @@
 'use client';
 
-import { FileText } from 'lucide-react';
+import { AudioLines, FileText } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { AttachmentInfo } from '@/lib/contract/responses';
 import { useComposerDraft } from './hooks/useComposerDraft';
@@ -36,6 +36,8 @@ type Props = {
   onDropCollection?: (id: string) => void;
   /** A speech-to-text server is set: the microphone button speaks into the box. */
   microphone?: boolean;
+  /** Starts conversation mode (hands-free turns); absent while it is on or without a speech-to-text server. */
+  onConversation?: () => void;
 };
 
 function size(bytes: number) {
@@ -64,6 +66,7 @@ export function Composer({
   pendingCollections = [],
   onDropCollection,
   microphone = false,
+  onConversation,
 }: Props) {
   const {
     text,
@@ -188,6 +191,18 @@ export function Composer({
               box.current?.focus();
             }}
           />
+        )}
+        {onConversation && (
+          <button
+            type="button"
+            data-testid="conversation-start"
+            aria-label="Talk: hands-free conversation"
+            title="Talk: Hearth listens, answers aloud as it writes, and listens again; speak to cut in"
+            onClick={onConversation}
+            className="rounded-lg border border-stone-300 px-3 py-2 dark:border-stone-700"
+          >
+            <AudioLines className="h-4 w-4" />
+          </button>
         )}
         <textarea
           ref={box}

@@ -5,6 +5,8 @@ import { useEffect, useRef } from 'react';
 import type { AttachmentInfo, MessageView, Rating } from '@/lib/contract/responses';
 import type { LiveTurnState } from '@/lib/contract/turn-state';
 import { AssistantMessage } from './AssistantMessage';
+import { VoiceFiguresLine } from './ConversationBar';
+import type { VoiceFigures } from '@/lib/client/conversation';
 import { messageAnchor } from './hooks/useThread';
 import { ImageThumb, isImage, NoVisionNote } from './Images';
 import { EditQuestion, MessageActions } from './MessageActions';
@@ -21,6 +23,8 @@ export type MessageListActions = {
   rateAnswer: (messageId: string, rating: Rating | null) => void;
   /** The answer being read aloud (null: none). */
   reading: string | null;
+  /** The figures of answers spoken in conversation mode, by message. */
+  spoken: Record<string, VoiceFigures>;
   /** Reads an answer aloud, or stops when it is the one being read. */
   readAloud: (messageId: string, content: string) => void;
   editQuestion: (messageId: string, content: string) => void;
@@ -135,6 +139,7 @@ function StoredAnswer({ m, busy, actions }: { m: MessageView; busy: boolean; act
         remembered={m.remembered}
         stats={m.stats ?? undefined}
       />
+      {actions.spoken[m.id] && <VoiceFiguresLine figures={actions.spoken[m.id]} />}
       <MessageActions
         role="assistant"
         branch={m.branch}

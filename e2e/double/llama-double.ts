@@ -497,6 +497,7 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
         res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4', 'Content-Length': Buffer.byteLength(text) });
         return res.end(text);
       }
+      if (req.method === 'POST' && route === '/__speech' && speech) return speech.control(req, res);
       if (req.method === 'GET' && route === '/__speech')
         return sendJson(res, 200, { heard: speech?.heard ?? [], spoken: speech?.spoken ?? [] });
       if (req.method === 'GET' && route === '/__requests')

@@ -399,6 +399,14 @@ export function persona(req: DoubleRequest): DoubleReply {
       tokenDelayMs: 40,
     };
   }
+  // Spoken in conversation mode: sentences that stream for about 4 s, so the first is said before the last is written.
+  if (/tell me about the lighthouse/i.test(q)) {
+    return {
+      content:
+        'The lighthouse stands on the northern cape. It was built of granite in eighteen fifty four. Its lamp can be seen from twenty miles at sea. Keepers lived there until the light was automated. Today it is a small museum about the coast.',
+      tokenDelayMs: 80,
+    };
+  }
   // Long enough (30 s) that a test can do other things while it streams, then stop it.
   if (/very slowly/i.test(q)) {
     return { content: Array.from({ length: 600 }, (_, i) => `word${i}`).join(' '), tokenDelayMs: 50 };

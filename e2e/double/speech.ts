@@ -54,6 +54,8 @@ const openAiError = (message: string, status: number) => ({
 export function speechDouble(options: SpeechDoubleOptions = {}) {
   const heard: Heard[] = [];
   const spoken: Spoken[] = [];
+  /** What the next recordings are heard as, in order, before `transcript`'s (a test's script: POST /__speech). */
+  const script: string[] = [];
 
   async function transcription(req: http.IncomingMessage, res: http.ServerResponse) {
     const raw = await readRaw(req);
@@ -78,7 +80,7 @@ export function speechDouble(options: SpeechDoubleOptions = {}) {
     };
     heard.push(entry);
     if (options.fail) return send(res, options.fail.status, openAiError(options.fail.message, options.fail.status));
-    const text = options.transcript?.(entry) ?? 'what time is it';
+    const text = script.shift() ?? options.transcript?.(entry) ?? 'what time is it';
     if (form.get('response_format') === 'text') {
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
       return res.end(text);
@@ -123,6 +125,12 @@ export function speechDouble(options: SpeechDoubleOptions = {}) {
   return {
     heard,
     spoken,
+    /** POST /__speech {transcripts}: the words the next recordings are heard as. */
+    async control(req: http.IncomingMessage, res: http.ServerResponse) {
+      const body = JSON.parse((await readRaw(req)).toString('utf8')) as { transcripts?: string[] };
+      script.splice(0, script.length, ...(body.transcripts ?? []));
+      send(res, 200, { script });
+    },
     /** Serves the request when it is one of the audio endpoints; false otherwise. */
     async handle(route: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
       if (req.method !== 'POST') return false;

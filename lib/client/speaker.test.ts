@@ -92,3 +92,70 @@ test('a failure is told once and the reading ends', async () => {
     ['play The first one is here.'],
   );
 });
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+test('an answer still streaming is spoken a sentence at a time as each is complete, none twice, the rest once accepted', async () => {
+  const { log, deps, finish } = fakes();
+  let firstSound = 0;
+  const following = createSpeaker(deps).follow({ onFirstSound: () => firstSound++ });
+  following.update('The first one');
+  await tick();
+  assert.deepEqual(log, [], 'nothing is complete yet');
+  following.update('The first one is here. Then the **sec');
+  await tick();
+  assert.deepEqual(log, ['ask The first one is here.', 'play The first one is here.']);
+  assert.equal(firstSound, 1);
+  following.update('The first one is here. Then the **second** one. And');
+  await tick();
+  assert.deepEqual(log.slice(2), ['ask Then the second one.'], 'asked while the first plays');
+  const done = following.finish(ANSWER);
+  for (let i = 0; i < 3; i++) await finish();
+  await done;
+  assert.deepEqual(log.slice(3), ['ask And a third at last.', 'play Then the second one.', 'play And a third at last.']);
+  assert.equal(firstSound, 1);
+});
+
+test('a short sentence waits for the next one, as a whole reading would join them', async () => {
+  const { log, deps, finish } = fakes();
+  const following = createSpeaker(deps).follow();
+  following.update('Yes. It ');
+  await tick();
+  assert.deepEqual(log, []);
+  const done = following.finish('Yes. It is open today.');
+  await finish();
+  await done;
+  assert.deepEqual(log, ['ask Yes. It is open today.', 'play Yes. It is open today.']);
+});
+
+test('a followed draft cancelled (set aside by the gate, or cut in on) stops at once and says nothing more of it', async () => {
+  const { log, deps } = fakes();
+  const speaker = createSpeaker(deps);
+  const following = speaker.follow();
+  following.update('I can search for that if you like. Shall I look it up? ');
+  await tick();
+  following.cancel();
+  following.update('I can search for that if you like. Shall I look it up? Or maybe not. ');
+  await following.finish('I can search for that if you like. Shall I look it up? Or maybe not. Fine.');
+  assert.deepEqual(log, ['ask I can search for that if you like.', 'ask Shall I look it up?', 'play I can search for that if you like.']);
+  // The next answer is followed afresh.
+  const next = speaker.follow();
+  next.update('It is open. Today ');
+  await tick();
+  assert.equal(log.at(-1), 'play It is open.');
+  speaker.stop();
+});
+
+test('words that change as the answer goes on are said from where they part, not again from the start', async () => {
+  const { log, deps, finish } = fakes();
+  const following = createSpeaker(deps).follow();
+  following.update('It is open from 9. To ');
+  await tick();
+  const done = following.finish('It is open from 9-17 h. Come early.');
+  for (let i = 0; i < 3; i++) await finish();
+  await done;
+  assert.deepEqual(
+    log.filter((l) => l.startsWith('play')),
+    ['play It is open from 9.', 'play 9 to 17 hours.', 'play Come early.'],
+  );
+});

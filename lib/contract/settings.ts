@@ -80,8 +80,10 @@ export const SETTING_SHAPES = {
   ttsVoice: z.string().trim().max(200),
   /** How fast answers are spoken: 1 is the voice's own pace. */
   speechSpeed: z.number().min(0.5).max(2),
-  /** Every finished answer is read aloud without asking. */
+  /** Every answer is read aloud as it is written, without asking. */
   autoSpeak: z.boolean(),
+  /** What is said to Hearth is kept: the recording becomes an attachment of the message it sent, with its transcript. */
+  keepRecordings: z.boolean(),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SHAPES;
@@ -116,6 +118,7 @@ export const SETTING_LABELS: Record<SettingKey, string> = {
   ttsVoice: 'Voice',
   speechSpeed: 'Speed',
   autoSpeak: 'Read answers aloud',
+  keepRecordings: 'Keep recordings',
 };
 
 /** A change from the page: any of the settings, or null to go back to the environment's value. */

@@ -48,6 +48,7 @@ export function settingsFromConfig(config: Config): Settings {
     ttsVoice: config.HEARTH_TTS_VOICE ?? '',
     speechSpeed: 1,
     autoSpeak: false,
+    keepRecordings: false,
   };
 }
 

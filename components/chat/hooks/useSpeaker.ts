@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '@/lib/client/api';
-import { createSpeaker } from '@/lib/client/speaker';
+import { createSpeaker, type Following } from '@/lib/client/speaker';
 
 /** Plays one sentence's audio to its end; a stop pauses it at once. */
 function playAudio(audio: Blob, signal: AbortSignal): Promise<void> {
@@ -52,11 +52,18 @@ function browserVoice(rate: () => number) {
  */
 export function useSpeaker(onError: (message: string) => void) {
   const [speaking, setSpeaking] = useState<string | null>(null);
-  const [settings, setSettings] = useState({ autoSpeak: false, speed: 1, listens: false });
+  const [settings, setSettings] = useState({ autoSpeak: false, speed: 1, listens: false, keepRecordings: false });
   useEffect(() => {
     api
       .getSettings()
-      .then((v) => setSettings({ autoSpeak: v.settings.autoSpeak, speed: v.settings.speechSpeed, listens: Boolean(v.settings.sttUrl) }))
+      .then((v) =>
+        setSettings({
+          autoSpeak: v.settings.autoSpeak,
+          speed: v.settings.speechSpeed,
+          listens: Boolean(v.settings.sttUrl),
+          keepRecordings: v.settings.keepRecordings,
+        }),
+      )
       .catch(() => undefined);
   }, []);
   const speaker = useMemo(
@@ -78,10 +85,38 @@ export function useSpeaker(onError: (message: string) => void) {
     },
     [speaker, onError],
   );
+  /** Follows an answer as it streams (Settings → Voice → Read answers aloud, or conversation mode): `id` is its message. */
+  const follow = useCallback(
+    (id: string, onFirstSound?: () => void): Following => {
+      setSpeaking(id);
+      const following = speaker.follow({
+        onError: (err) => onError(`Reading aloud stopped: ${(err as Error).message}`),
+        onFirstSound,
+      });
+      const over = () => setSpeaking((now) => (now === id ? null : now));
+      return {
+        update: following.update,
+        finish: (markdown) => following.finish(markdown).finally(over),
+        cancel() {
+          following.cancel();
+          over();
+        },
+      };
+    },
+    [speaker, onError],
+  );
   const stop = useCallback(() => {
     speaker.stop();
     setSpeaking(null);
   }, [speaker]);
   /** listens: a speech-to-text server is set, so the composer's microphone can be offered. */
-  return { speaking, read, stop, autoSpeak: settings.autoSpeak, listens: settings.listens };
+  return {
+    speaking,
+    read,
+    follow,
+    stop,
+    autoSpeak: settings.autoSpeak,
+    listens: settings.listens,
+    keepRecordings: settings.keepRecordings,
+  };
 }

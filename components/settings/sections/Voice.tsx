@@ -21,7 +21,7 @@ export function VoiceSection({ form }: { form: SettingsForm }) {
   return (
     <Section
       title="Voice"
-      hint="Your own speech servers, over OpenAI's audio API: speech to text (llama-server with an audio model, whisper.cpp's server, faster-whisper) and text to speech (Kokoro-FastAPI, openedai-speech), or both behind llama-swap. Audio goes only to these servers and is not kept. Without them the page uses the browser's own voice, where it has one."
+      hint="Your own speech servers, over OpenAI's audio API: speech to text (llama-server with an audio model, whisper.cpp's server, faster-whisper) and text to speech (Kokoro-FastAPI, openedai-speech), or both behind llama-swap. Audio goes only to these servers and is not kept unless you turn on Keep recordings. Without them the page uses the browser's own voice, where it has one."
     >
       <div className="grid gap-3 sm:grid-cols-2">
         {text('sttUrl', 'Speech-to-text server', 'http://127.0.0.1:8080 (empty: the browser’s own)')}
@@ -56,6 +56,20 @@ export function VoiceSection({ form }: { form: SettingsForm }) {
             />
             Read every answer aloud as it is written
           </label>,
+        )}
+        {field(
+          'keepRecordings',
+          'Keep recordings',
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              id="setting-keepRecordings-input"
+              type="checkbox"
+              checked={draft.keepRecordings}
+              onChange={(e) => set('keepRecordings', e.target.checked, true)}
+            />
+            Keep what I say: the recording is attached to the message it sent, with its transcript
+          </label>,
+          'Off: audio goes only to the speech-to-text server and is not stored.',
         )}
       </div>
     </Section>

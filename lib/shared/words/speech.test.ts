@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sentences, speakable } from './speech';
+import { sentences, settledMarkdown, speakable } from './speech';
 
 test('Markdown marks go; a link is its text, an image its description', () => {
   assert.equal(
@@ -41,4 +41,34 @@ test('sentences end at a full stop before a capital, not at e.g. or a decimal', 
   assert.deepEqual(sentences('No end yet'), ['No end yet']);
   assert.deepEqual(sentences(''), []);
   assert.deepEqual(sentences('Yes. That is the answer you want. And more.'), ['Yes. That is the answer you want.', 'And more.']);
+});
+
+test('an answer still streaming is settled up to its last complete sentence, heading or list item', () => {
+  assert.equal(settledMarkdown('The harbour is old. It was bui'), 'The harbour is old. ');
+  assert.equal(settledMarkdown('The harbour is old.'), '', 'a full stop at the very end may be a decimal point still arriving');
+  assert.equal(settledMarkdown('It costs 3.'), '');
+  assert.equal(settledMarkdown('It costs 3.5 dollars! And'), 'It costs 3.5 dollars! ');
+  assert.equal(settledMarkdown('## Trip plan\nTake the'), '## Trip plan\n');
+  assert.equal(settledMarkdown('- first thing\n- second'), '- first thing\n');
+  assert.equal(settledMarkdown('**Note.** Then'), '**Note.** ');
+  assert.equal(settledMarkdown(''), '');
+});
+
+test('an open code block, display formula or table waits until it is complete, then is said in one phrase', () => {
+  const code = 'Run this. Now:\n\n```python\nprint("Hello. World. ")\n';
+  assert.equal(settledMarkdown(code), 'Run this. Now:\n\n');
+  assert.equal(settledMarkdown(`${code}\`\`\`\nThen`), `${code}\`\`\`\n`);
+  assert.equal(speakable(settledMarkdown(`${code}\`\`\`\nThen`)), 'Run this. Now: a Python code block.');
+  assert.equal(settledMarkdown('Area:\n$$\n\\pi r. ^2\n'), '');
+  assert.equal(settledMarkdown('Area:\n$$\n\\pi r. ^2\n$$\nSo'), 'Area:\n$$\n\\pi r. ^2\n$$\n');
+  assert.equal(settledMarkdown('See. \n$$x = 1$$\n\nSo'), 'See. \n$$x = 1$$\n\n', 'a formula on one line is complete');
+  const table = 'Counts. \n\n| a | b |\n|---|---|\n| 1. | 2 |\n';
+  assert.equal(settledMarkdown(table), 'Counts. \n\n');
+  assert.equal(settledMarkdown(`${table}\nDone`), `${table}\n`);
+  assert.equal(speakable(settledMarkdown(`${table}\nDone`)), 'Counts. a table of 1 row.');
+});
+
+test('an emphasis cut open mid-stream leaves no marks to be read out, and arithmetic keeps its star', () => {
+  assert.equal(speakable('**This is bold. '), 'This is bold.');
+  assert.equal(speakable('It is 2 * 3 = 6.'), 'It is 2 * 3 = 6.');
 });

@@ -227,10 +227,14 @@ function emojiInWords(text: string): string {
 /** Markdown as the words to speak. */
 export function speakable(markdown: string): string {
   const tree = parser.parse(markdown) as Root;
-  return emojiInWords(numbersInWords(say(tree)))
-    .replace(/\s+/g, ' ')
-    .replace(/\s+([.,!?;:])/g, '$1')
-    .trim();
+  return (
+    emojiInWords(numbersInWords(say(tree)))
+      // An emphasis still open where a streaming answer was cut leaves its marks as text.
+      .replace(/(?<=\S)(?:\*+|~~)(?=\s|$)|(?<=^|\s)(?:\*+|~~)(?=\S)/g, '')
+      .replace(/\s+/g, ' ')
+      .replace(/\s+([.,!?;:])/g, '$1')
+      .trim()
+  );
 }
 
 const ABBREVIATIONS = /(?:^|\s)(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|st|no|fig|approx|[a-z])\.$/i;
@@ -265,4 +269,57 @@ function mergeShort(list: string[]): string[] {
     else out.push(s);
   }
   return out;
+}
+
+/** A line that opens or closes a fenced code block, or a display formula. */
+const FENCE = /^ {0,3}(?:```|~~~)/;
+const DISPLAY_MATH = /^\s*\$\$/;
+/** A sentence's end in Markdown: . ! ? … with any closing quote, bracket or mark, then a space. */
+const SENTENCE_END = /[.!?…]["')\]*_~`]*[ \t\n]/g;
+/** A line that is a block of its own (a heading or a list item): its end ends its words. */
+const LINE_BLOCK = /^ {0,3}(?:#{1,6}\s|[-*+]\s|\d{1,9}[.)]\s)/;
+
+/**
+ * The part of an answer still streaming whose words will not change as more arrives: up to the
+ * last complete sentence, heading or list item, never into an open code block, display formula
+ * or a table still being written (each is said in one phrase once it is complete). What follows
+ * it may still change, so it waits.
+ */
+export function settledMarkdown(markdown: string): string {
+  const lines = markdown.split('\n');
+  // The last line is still arriving unless the text ends with a newline.
+  let offset = 0;
+  let open: 'code' | 'math' | null = null;
+  let tableAt = -1;
+  let settled = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const complete = i < lines.length - 1;
+    const lineEnd = offset + line.length + (complete ? 1 : 0);
+    // Nothing of the next line yet: it may still be a row of the table or the fence's end.
+    if (!complete && !line) break;
+    if (open) {
+      if (complete && (open === 'code' ? FENCE.test(line) : line.includes('$$'))) {
+        open = null;
+        settled = lineEnd;
+      }
+    } else if (FENCE.test(line)) {
+      open = 'code';
+    } else if (DISPLAY_MATH.test(line) && !/^\s*\$\$.*\$\$/.test(line)) {
+      open = 'math';
+    } else if (/^\s*\|/.test(line)) {
+      // A table is complete once a line that is not a row follows it.
+      if (tableAt < 0) tableAt = offset;
+    } else {
+      if (tableAt >= 0) settled = offset;
+      tableAt = -1;
+      if (complete && (!line.trim() || LINE_BLOCK.test(line))) settled = lineEnd;
+      else {
+        const text = complete ? `${line}\n` : line;
+        for (const m of text.matchAll(SENTENCE_END)) settled = Math.max(settled, offset + m.index + m[0].length);
+      }
+    }
+    offset += line.length + 1;
+  }
+  return markdown.slice(0, settled);
 }
