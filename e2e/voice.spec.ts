@@ -89,3 +89,28 @@ test('speak to type: the microphone records, the speech-to-text server hears it,
   expect(heard[0].file.type).toBe('audio/webm');
   expect(heard[0].file.bytes).toBeGreaterThan(100);
 });
+
+test('keep recordings: what the microphone heard goes with the message, and plays back beside its transcript', async ({ page }) => {
+  expect((await page.request.patch('/api/settings', { data: { sttUrl: DOUBLE, keepRecordings: true } })).ok()).toBe(true);
+  const chat = new ChatPage(page);
+  await chat.open();
+  const mic = page.getByTestId('microphone');
+  await mic.click();
+  await expect(page.getByTestId('listening')).toBeVisible();
+  await mic.click();
+  await expect(chat.composer).toHaveValue('what time is it');
+  await expect(page.getByTestId('pending-attachment')).toContainText(/Recording .*\.webm/);
+  await chat.composer.press('Enter');
+  await chat.waitForAnswer();
+  const kept = page.getByTestId('message-attachment');
+  await expect(kept).toContainText(/Recording .*\.webm/);
+  await kept.click();
+  const player = page.getByTestId('recording-player');
+  await expect(player).toBeVisible();
+  // The browser can play what was kept: its length is known once it has loaded.
+  await expect.poll(() => player.evaluate((a: HTMLAudioElement) => a.readyState)).toBeGreaterThan(0);
+  await expect(page.getByTestId('file-viewer')).toContainText('what time is it');
+  await page.keyboard.press('Escape');
+  await page.request.patch('/api/settings', { data: { keepRecordings: null } });
+  await page.request.delete(`/api/threads/${chat.threadId()}`);
+});

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startLlamaDouble, type LlamaDouble } from '@/e2e/double/llama-double';
 import { setRuntime } from '@/lib/services/runtime';
-import { makeRuntime, req, sharedDouble } from './harness';
+import { events, getThread, makeRuntime, newThread, params, req, rounds, sharedDouble } from './harness';
+import * as attachment from './attachments/[id]/route';
+import * as messages from './threads/[id]/messages/route';
 import * as health from './health/route';
 import * as speech from './audio/speech/route';
 import * as transcriptions from './audio/transcriptions/route';
@@ -120,6 +122,49 @@ describe('speech to text', () => {
       assert.match(e.message, message);
     }
     assert.equal(voice.heard.length, before);
+  });
+});
+
+describe('keeping recordings', () => {
+  test('kept only when asked and Keep recordings is on: an attachment of the message, with its transcript, that the model does not read twice', async () => {
+    const rt = withServers();
+    let res = await transcriptions.POST(recording(wav(), { keep: 'true' }));
+    assert.deepEqual(await res.json(), { text: 'what time is it' }, 'Keep recordings is off: nothing is kept');
+    rt.settings.update({ keepRecordings: true }, 1);
+    res = await transcriptions.POST(recording(wav()));
+    assert.deepEqual(await res.json(), { text: 'what time is it' }, 'not asked to keep this one');
+    assert.equal((await error(await transcriptions.POST(recording(wav(), { keep: 'yes' })))).status, 400);
+
+    res = await transcriptions.POST(recording(wav(1600), { keep: 'true' }));
+    const heard = (await res.json()) as {
+      text: string;
+      attachment: { id: string; name: string; mime: string; size: number; kind: string };
+    };
+    assert.equal(heard.text, 'what time is it');
+    assert.match(heard.attachment.name, /^Recording \d{4}-\d\d-\d\d \d\d\.\d\d\.wav$/);
+    assert.deepEqual([heard.attachment.mime, heard.attachment.size, heard.attachment.kind], ['audio/wav', wav(1600).byteLength, 'audio']);
+    // The recording plays in the page as itself; its text is the transcript.
+    const file = await attachment.GET(req('GET', `/api/attachments/${heard.attachment.id}`), params({ id: heard.attachment.id }));
+    assert.equal(file.headers.get('content-type'), 'audio/wav');
+    assert.match(file.headers.get('content-disposition') ?? '', /^inline;/);
+    assert.deepEqual(new Uint8Array(await file.arrayBuffer()), wav(1600));
+    const text = await attachment.GET(req('GET', `/api/attachments/${heard.attachment.id}?part=text`), params({ id: heard.attachment.id }));
+    assert.equal(await text.text(), 'what time is it');
+
+    // Sent with the message it spoke: kept with it, and the model reads the words once, as the message.
+    const id = await newThread();
+    const sent = await messages.POST(
+      req('POST', `/api/threads/${id}/messages`, { content: heard.text, attachmentIds: [heard.attachment.id] }),
+      params({ id }),
+    );
+    assert.ok((await events(sent)).some((e) => e.type === 'done'));
+    const question = rounds(models.double)
+      .at(-1)!
+      .messages.filter((m) => m.role === 'user')
+      .at(-1)!;
+    assert.equal(question.content, 'what time is it');
+    const { body } = await getThread(id);
+    assert.equal(body.messages[0].attachments[0].kind, 'audio');
   });
 });
 

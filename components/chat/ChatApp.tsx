@@ -103,8 +103,8 @@ export function ChatApp({
   /** The figures under answers spoken in conversation mode (kept while the page is open). */
   const [spokenFigures, setSpokenFigures] = useState<Record<string, VoiceFigures>>({});
   const conversation = useConversation({
-    transcribe: async (audio) => (await transcribe(audio)).text,
-    send: (text) => thread.send(text, []),
+    transcribe: (audio) => transcribe(audio, { keep: speaker.keepRecordings }),
+    send: ({ text, attachment }) => thread.send(text, attachment ? [attachment] : []),
     interrupt: () => {
       spoken.drop();
       speaker.stop();
@@ -314,6 +314,7 @@ export function ChatApp({
           pendingCollections={thread.pendingCollections}
           onDropCollection={thread.dropPendingCollection}
           microphone={speaker.listens}
+          keepRecordings={speaker.keepRecordings}
           onConversation={speaker.listens && !talking ? () => void conversation.start() : undefined}
         />
       </main>

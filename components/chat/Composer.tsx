@@ -36,6 +36,8 @@ type Props = {
   onDropCollection?: (id: string) => void;
   /** A speech-to-text server is set: the microphone button speaks into the box. */
   microphone?: boolean;
+  /** Settings → Voice → Keep recordings: what the microphone heard goes with the message. */
+  keepRecordings?: boolean;
   /** Starts conversation mode (hands-free turns); absent while it is on or without a speech-to-text server. */
   onConversation?: () => void;
 };
@@ -66,6 +68,7 @@ export function Composer({
   pendingCollections = [],
   onDropCollection,
   microphone = false,
+  keepRecordings = false,
   onConversation,
 }: Props) {
   const {
@@ -73,6 +76,7 @@ export function Composer({
     setText,
     files,
     removeFile,
+    addFile,
     uploading,
     hint,
     submit,
@@ -186,8 +190,10 @@ export function Composer({
         </button>
         {microphone && (
           <Microphone
-            onText={(heard) => {
+            keep={keepRecordings}
+            onText={(heard, kept) => {
               setText(text.trim() ? `${text.trimEnd()} ${heard}` : heard);
+              if (kept) addFile(kept);
               box.current?.focus();
             }}
           />

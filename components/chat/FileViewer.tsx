@@ -53,7 +53,7 @@ export function FileViewer({ file, onClose }: { file: AttachmentInfo; onClose: (
       >
         <div className="flex items-center gap-2 border-b border-stone-200 px-4 py-2 dark:border-stone-700">
           <h2 className="min-w-0 flex-1 truncate font-medium">{file.name}</h2>
-          {file.kind !== 'image' && <AddToCollection attachmentId={file.id} />}
+          {file.kind !== 'image' && file.kind !== 'audio' && <AddToCollection attachmentId={file.id} />}
           <a
             href={attachmentUrl(file.id)}
             download={file.name}
@@ -71,6 +71,15 @@ export function FileViewer({ file, onClose }: { file: AttachmentInfo; onClose: (
             Close
           </button>
         </div>
+        {file.kind === 'audio' && (
+          <div className="border-b border-stone-200 px-4 py-2 dark:border-stone-700">
+            <audio controls preload="metadata" src={attachmentUrl(file.id)} data-testid="recording-player" className="w-full" />
+            <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">
+              What you said, kept (Settings → Voice → Keep recordings). Below, what the speech-to-text server heard: the words the message
+              sent.
+            </p>
+          </div>
+        )}
         {readFromDocument(file) && (
           <p className="border-b border-stone-200 px-4 py-1 text-xs text-stone-600 dark:border-stone-700 dark:text-stone-400">
             The text Hearth read from this {file.kind === 'pdf' ? 'PDF' : 'Word file'}, as the model reads it. Download it for the original.

@@ -3,6 +3,7 @@
 import { Mic, Square } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { transcribe } from '@/lib/client/api';
+import type { AttachmentInfo } from '@/lib/contract/responses';
 
 /** A press shorter than this is a click (start, then click again to stop); longer is hold-to-talk. */
 const HOLD_MS = 400;
@@ -12,9 +13,10 @@ type State = { kind: 'idle' } | { kind: 'listening'; level: number } | { kind: '
 /**
  * Speak to type: click to start and again to stop, or hold while speaking. The browser records
  * (MediaRecorder, echo cancellation on), shows that it listens and how loud, and the words the
- * speech-to-text server hears go into the message box to edit or send. Nothing is kept.
+ * speech-to-text server hears go into the message box to edit or send. Nothing is kept, unless
+ * Keep recordings is on: then the recording goes with the message, as an attachment.
  */
-export function Microphone({ onText }: { onText: (text: string) => void }) {
+export function Microphone({ onText, keep = false }: { onText: (text: string, kept?: AttachmentInfo) => void; keep?: boolean }) {
   const [state, setState] = useState<State>({ kind: 'idle' });
   const recording = useRef<{ recorder: MediaRecorder; stream: MediaStream; audio: AudioContext; frame: number } | null>(null);
   const pressedAt = useRef(0);
@@ -44,9 +46,9 @@ export function Microphone({ onText }: { onText: (text: string) => void }) {
       release();
       const audio = new Blob(parts, { type: recorder.mimeType || 'audio/webm' });
       setState({ kind: 'transcribing' });
-      transcribe(audio)
-        .then(({ text }) => {
-          if (text) onText(text);
+      transcribe(audio, { keep })
+        .then(({ text, attachment }) => {
+          if (text) onText(text, attachment);
           setState(text ? { kind: 'idle' } : { kind: 'failed', message: 'Nothing was heard.' });
         })
         .catch((err) => setState({ kind: 'failed', message: (err as Error).message }));

@@ -205,10 +205,12 @@ export async function uploadToCollection(id: string, file: File) {
 }
 
 /** The words in a recording, from the speech-to-text server (multipart, as OpenAI's API takes it). */
-export async function transcribe(audio: Blob, language?: string) {
+export async function transcribe(audio: Blob, { language, keep }: { language?: string; keep?: boolean } = {}) {
   const form = new FormData();
   form.set('file', audio, 'recording');
   if (language) form.set('language', language);
+  // Kept (Settings → Voice → Keep recordings): the answer names the attachment for the message.
+  if (keep) form.set('keep', 'true');
   return answerOf(e.transcribe, await fetch(pathOf(e.transcribe), { method: e.transcribe.method, body: form }));
 }
 

@@ -15,9 +15,9 @@ function setup(transcripts: string[] = ['what time is it'], sendOk = true) {
     async transcribe(audio) {
       clock += 300;
       log.push(`transcribe ${await audio.text()}`);
-      return transcripts.shift() ?? '';
+      return { text: transcripts.shift() ?? '' };
     },
-    async send(text) {
+    async send({ text }) {
       log.push(`send ${text}`);
       return sendOk;
     },

@@ -1,3 +1,4 @@
+import type { AttachmentInfo } from '@/lib/contract/responses';
 import type { VoiceEvent } from './voice-activity';
 
 /**
@@ -17,12 +18,15 @@ export type VoiceFigures = { transcriptMs: number; firstTokenMs?: number; firstS
 
 export type Recording = { stop(): Promise<Blob> };
 
+export type Heard = { text: string; attachment?: AttachmentInfo };
+
 export type ConversationDeps = {
   /** Starts recording the microphone (already open). */
   record(): Recording;
-  transcribe(audio: Blob): Promise<string>;
-  /** Sends the words as the next turn; false when it was refused (the notice says why). */
-  send(text: string, audio: Blob): Promise<boolean>;
+  /** The words heard, and the recording kept as an attachment when Keep recordings is on. */
+  transcribe(audio: Blob): Promise<Heard>;
+  /** Sends the words (with the kept recording) as the next turn; false when it was refused (the notice says why). */
+  send(heard: Heard): Promise<boolean>;
   /** Stops Hearth's voice at once, and the turn if it is still being written. */
   interrupt(): void;
   now(): number;
@@ -80,11 +84,9 @@ export class Conversation {
     if (!recording) return;
     this.spokeAt = this.deps.now();
     this.set('transcribing');
-    let text = '';
-    let audio: Blob;
+    let heard: Heard;
     try {
-      audio = await recording.stop();
-      text = (await this.deps.transcribe(audio)).trim();
+      heard = await this.deps.transcribe(await recording.stop());
     } catch (err) {
       if (this.phase === 'off') return;
       this.deps.onError((err as Error).message);
@@ -93,10 +95,11 @@ export class Conversation {
     }
     if (this.phase === 'off') return;
     // Nothing in it (a cough, a door): listen on.
+    const text = heard.text.trim();
     if (!text) return this.listen();
     this.figures = { transcriptMs: this.deps.now() - this.spokeAt };
     this.set('answering');
-    const sent = await this.deps.send(text, audio);
+    const sent = await this.deps.send({ ...heard, text });
     if (!sent && this.phase === 'answering') this.listen();
   }
 

@@ -34,6 +34,7 @@ import {
 import { proposalsAction, settingsPatch } from './settings';
 import type {
   ApprovalAnswer,
+  AttachmentInfo,
   CancelAnswer,
   CollectionDetail,
   CollectionFilesAdded,
@@ -324,7 +325,13 @@ export const endpoints = {
     answer: file,
   }),
   /** A recording (multipart field "file", optional field "language") → its words. */
-  transcribe: endpoint({ method: 'POST', path: '/api/audio/transcriptions', body: 'upload', answer: json<{ text: string }>() }),
+  /** A recording → its words; kept as an attachment for the next message when asked and Keep recordings is on. */
+  transcribe: endpoint({
+    method: 'POST',
+    path: '/api/audio/transcriptions',
+    body: 'upload',
+    answer: json<{ text: string; attachment?: AttachmentInfo }>(),
+  }),
   /** An answer's text → its audio, streamed from the text-to-speech server. */
   speak: endpoint({ method: 'POST', path: '/api/audio/speech', body: speechBody, answer: file }),
   remoteImage: endpoint({ method: 'GET', path: '/api/remote-image', query: remoteImageQuery, answer: file }),

@@ -210,6 +210,11 @@ export const transcriptionLanguage = z
   .trim()
   .regex(/^[a-z]{2,3}$/, 'is a language code such as en or de')
   .optional();
+/** A recording's form field "keep": keep it as an attachment (when Settings → Voice → Keep recordings is on). */
+export const keepField = z
+  .enum(['true', 'false'], { message: 'is true or false' })
+  .optional()
+  .transform((v) => v === 'true');
 
 /** POST /api/auth/login {password}. */
 export const loginBody = z.object({ password: z.string().max(10_000) }).strict();

@@ -15,6 +15,10 @@ export type TurnStatus = (typeof turnStatuses)[number];
 export const collectionFileStatuses = ['queued', 'indexing', 'ready', 'error'] as const;
 export type CollectionFileStatus = (typeof collectionFileStatuses)[number];
 
-/** What a stored file is, as Hearth reads it. sheet: a spreadsheet (XLSX, ODS) or a CSV not in UTF-8, whose text is extracted (and which is a table). */
-export const fileKinds = ['text', 'pdf', 'docx', 'image', 'sheet'] as const;
+/**
+ * What a stored file is, as Hearth reads it. sheet: a spreadsheet (XLSX, ODS) or a CSV not in
+ * UTF-8, whose text is extracted (and which is a table). audio: a recording kept with the message
+ * it sent (Settings → Voice → Keep recordings), its transcript as its text.
+ */
+export const fileKinds = ['text', 'pdf', 'docx', 'image', 'sheet', 'audio'] as const;
 export type FileKind = (typeof fileKinds)[number];

@@ -18,7 +18,7 @@ export type { FileKind };
 export type FilePart = 'original' | 'text';
 
 /** Whether a file's text was extracted from it and is kept beside it as <sha256>.txt. */
-export const hasExtractedText = (kind: FileKind) => kind === 'pdf' || kind === 'docx' || kind === 'sheet';
+export const hasExtractedText = (kind: FileKind) => kind === 'pdf' || kind === 'docx' || kind === 'sheet' || kind === 'audio';
 
 /** A stored file opened for reading: its size as it is now, and a descriptor the caller closes or streams. */
 export type OpenedFile = { fd: number; size: number };

@@ -1,4 +1,7 @@
 import 'server-only';
+import { createHash, randomUUID } from 'node:crypto';
+import type { AttachmentInfo } from '@/lib/contract/responses';
+import { describeText } from '@/lib/data/files/receive';
 import { HearthError } from '@/lib/shared/errors';
 import { apiKeyFor } from '@/lib/shared/config';
 import { speakable } from '@/lib/shared/words/speech';
@@ -8,7 +11,9 @@ import type { Runtime } from './runtime';
 /**
  * Talking to Hearth: a recording becomes words through the speech-to-text server, and an
  * answer's words become audio through the text-to-speech server, both as Settings names them.
- * Audio goes only to those servers and is not kept.
+ * Audio goes only to those servers and is not kept, unless the person turned on Keep recordings:
+ * then a recording they ask to keep becomes an attachment (of kind audio) of the message it
+ * sends, its transcript as its text.
  */
 
 /** OpenAI's own limit for one recording; a larger one is refused before any server is asked. */
@@ -35,22 +40,54 @@ function noServer(what: string): HearthError {
   );
 }
 
-/** The words in a recording (a file the browser recorded, or any audio file). */
+/**
+ * The words in a recording (a file the browser recorded, or any audio file). `keep`: the person
+ * asks for it to be kept; it is, as an attachment for the message they will send, only when
+ * Settings → Voice → Keep recordings is on and something was heard.
+ */
 export async function transcribeRecording(
-  rt: Pick<Runtime, 'settings' | 'config'>,
-  recording: { bytes: Uint8Array; language?: string },
+  rt: Pick<Runtime, 'settings' | 'config' | 'store' | 'files'>,
+  recording: { bytes: Uint8Array; language?: string; keep?: boolean },
   signal?: AbortSignal,
-): Promise<string> {
-  const { sttUrl, sttModel } = rt.settings.current();
+  now: () => Date = () => new Date(),
+): Promise<{ text: string; attachment?: AttachmentInfo }> {
+  const { sttUrl, sttModel, keepRecordings } = rt.settings.current();
   if (!sttUrl) throw noServer('speech-to-text');
   if (recording.bytes.byteLength === 0) throw new HearthError('bad_request', 'file: the recording is empty.');
   const kind = audioType(recording.bytes.subarray(0, 16));
   if (!kind) throw new HearthError('unsupported_type', 'file: this is not audio Hearth can send (WAV, WebM, Ogg, FLAC, MP3 or M4A).');
-  return transcribe(
+  const text = await transcribe(
     { url: sttUrl, model: sttModel, apiKey: apiKeyFor(rt.config, sttUrl) },
     { bytes: recording.bytes, name: `recording.${kind.ext}`, type: kind.type, language: recording.language },
     signal,
   );
+  if (!recording.keep || !keepRecordings || !text.trim()) return { text };
+  return { text, attachment: keepRecording(rt, { ...kind, bytes: recording.bytes, transcript: text, at: now() }) };
+}
+
+/** A recording stored as an attachment (the file store's, by its hash), with its transcript as its text. */
+function keepRecording(
+  { store, files }: Pick<Runtime, 'store' | 'files'>,
+  { bytes, type, ext, transcript, at }: { bytes: Uint8Array; type: string; ext: string; transcript: string; at: Date },
+): AttachmentInfo {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  files.write(sha256, bytes, 'original', 'audio');
+  files.write(sha256, transcript, 'text', 'audio');
+  const about = describeText(transcript);
+  const stamp = at.toISOString().slice(0, 16).replace('T', ' ').replace(':', '.');
+  const row = store.insertAttachment({
+    id: randomUUID(),
+    name: `Recording ${stamp}.${ext}`,
+    mime: type,
+    size: bytes.byteLength,
+    sha256,
+    text: about.prefix,
+    kind: 'audio',
+    chars: about.chars,
+    lines: about.lines,
+    now: at.getTime(),
+  });
+  return { id: row.id, name: row.name, mime: row.mime, size: row.size, kind: row.kind };
 }
 
 /** Some text (Markdown) as spoken audio, streamed as the server makes it. */

@@ -85,6 +85,8 @@ export function useComposerDraft({
   };
 
   const removeFile = (id: string) => setFiles((all) => all.filter((x) => x.id !== id));
+  /** A file already stored (a kept recording) goes with the next message. */
+  const addFile = (info: AttachmentInfo) => setFiles((all) => [...all, info]);
 
-  return { text, setText, files, removeFile, uploading, hint, submit, attach };
+  return { text, setText, files, removeFile, addFile, uploading, hint, submit, attach };
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Conversation, type ConversationPhase, type Recording, type VoiceFigures } from '@/lib/client/conversation';
+import { Conversation, type ConversationPhase, type Heard, type Recording, type VoiceFigures } from '@/lib/client/conversation';
 import { createVoiceActivity } from '@/lib/client/voice-activity';
 
 /** How often the microphone's level is read (ms). */
@@ -12,7 +12,7 @@ type Microphone = { stream: MediaStream; audio: AudioContext; timer: ReturnType<
 /**
  * Conversation mode in the page (lib/client/conversation.ts): the microphone open with echo
  * cancellation, its level read every few milliseconds for the voice-activity detector, and a
- * recording per turn. `send` sends the words (with the recording, for Keep recordings); `interrupt`
+ * recording per turn. `send` sends the words (with the kept recording, for Keep recordings); `interrupt`
  * stops Hearth's voice and its running turn when the person cuts in.
  */
 export function useConversation({
@@ -21,8 +21,8 @@ export function useConversation({
   interrupt,
   onError,
 }: {
-  transcribe: (audio: Blob) => Promise<string>;
-  send: (text: string, audio: Blob) => Promise<boolean>;
+  transcribe: (audio: Blob) => Promise<Heard>;
+  send: (heard: Heard) => Promise<boolean>;
   interrupt: () => void;
   onError: (message: string) => void;
 }) {
@@ -53,7 +53,7 @@ export function useConversation({
           };
         },
         transcribe: (audio) => deps.current.transcribe(audio),
-        send: (text, audio) => deps.current.send(text, audio),
+        send: (heard) => deps.current.send(heard),
         interrupt: () => deps.current.interrupt(),
         now: () => performance.now(),
         onPhase: setPhase,

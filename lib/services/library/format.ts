@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { samplingSchema } from '@/lib/contract/sampling';
+import { fileKinds } from '@/lib/contract/statuses';
 import { PROMPT_NAME } from '@/lib/contract/requests';
 import { issueInWords, issuePath } from '@/lib/shared/zod-issue';
 import { isMimeType } from '@/lib/data/files/mime';
@@ -275,7 +276,7 @@ export const recordSchema = z.discriminatedUnion('type', [
       size: z.number().int().min(0),
       sha256,
       text: text(10_000_000),
-      kind: z.enum(['text', 'pdf', 'docx', 'image', 'sheet']),
+      kind: z.enum(fileKinds),
       chars: z.number().int().min(0),
       lines: z.number().int().min(0),
       width: z.number().int().min(1).max(100_000).nullable().optional(),

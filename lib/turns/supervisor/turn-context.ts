@@ -139,7 +139,8 @@ export type TurnContext = {
 async function filesByMessage({ store, threadId, lease, imageData, tableOf }: ContextRequest): Promise<Map<string, AttachedFile[]>> {
   const files = new Map<string, AttachedFile[]>();
   for (const a of store.attachmentsOfThread({ threadId })) {
-    if (!a.messageId) continue;
+    // A kept recording: the message is its transcript already.
+    if (!a.messageId || a.kind === 'audio') continue;
     const table =
       tableOf && a.sha256 && a.kind !== 'image'
         ? await tableOf({ sha256: a.sha256, name: a.name, mime: a.mime, kind: a.kind ?? 'text' })

@@ -1,10 +1,11 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, serve } from '@/lib/http/serve';
-import { FileStore, type OpenedFile } from '@/lib/data/file-store';
+import { FileStore, hasExtractedText, type FileKind, type OpenedFile } from '@/lib/data/file-store';
 import { ATTACHABLE_IMAGE_TYPES, imageType } from '@/lib/data/files/image';
 import { isMimeType } from '@/lib/data/files/mime';
 import { HearthError } from '@/lib/shared/errors';
 import { getRuntime } from '@/lib/services/runtime';
+import { audioType } from '@/lib/services/speech';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -12,7 +13,7 @@ export const dynamic = 'force-dynamic';
 /**
  * A stored file. It is shown inline only when its stored bytes are an image of one of the raster
  * types Hearth attaches and it is sent as that type, whatever its row says (an imported row can
- * say anything); everything else is a download with a safe type, never rendered by the browser
+ * say anything), or a kept recording whose bytes are audio (played in the page); everything else is a download with a safe type, never rendered by the browser
  * (nosniff and the API's sandbox CSP come with every answer). `?part=text`: the whole text Hearth
  * read from the file (what the model reads), for the page's file viewer.
  */
@@ -26,17 +27,17 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     // One open for everything: the size, the first bytes that say what it is, and the stream.
     const file = files.open(row.sha256);
     if (!file) throw new HearthError('not_found', 'The file of this attachment is no longer stored.');
-    let image: string | null;
+    let inline: string | null;
     try {
-      image = servedImageType(file);
+      inline = servedImageType(file) ?? (row.kind === 'audio' ? (audioType(FileStore.head(file, 16))?.type ?? null) : null);
     } catch (err) {
       FileStore.close(file);
       throw err;
     }
-    const disposition = `${image ? 'inline' : 'attachment'}; filename="${asciiName(row.name)}"; filename*=UTF-8''${encodeURIComponent(row.name)}`;
+    const disposition = `${inline ? 'inline' : 'attachment'}; filename="${asciiName(row.name)}"; filename*=UTF-8''${encodeURIComponent(row.name)}`;
     return new Response(FileStore.stream(file), {
       headers: {
-        'Content-Type': image ?? safeDownloadType(row.mime),
+        'Content-Type': inline ?? safeDownloadType(row.mime),
         'Content-Length': String(file.size),
         'Content-Disposition': disposition,
         // The id names one stored file for good.
@@ -48,11 +49,12 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
 
 /**
  * The text read from a file, as plain UTF-8 shown inline (nosniff and the sandbox CSP keep it
- * text): a text file's own bytes, a PDF's or Word file's extracted text. An image has none.
+ * text): a text file's own bytes, a PDF's, Word file's or spreadsheet's extracted text, a kept
+ * recording's transcript. An image has none.
  */
 function textOf(row: { sha256: string; kind: string; name: string }, files: FileStore): Response {
   if (row.kind === 'image') throw new HearthError('bad_request', 'An image has no text: open it as it is.');
-  const kind = row.kind === 'pdf' || row.kind === 'docx' ? row.kind : 'text';
+  const kind = hasExtractedText(row.kind as FileKind) ? (row.kind as FileKind) : 'text';
   const file = files.open(row.sha256, 'text', kind);
   if (!file) throw new HearthError('not_found', 'The text of this attachment is no longer stored.');
   return new Response(FileStore.stream(file), {

@@ -1,5 +1,5 @@
 import { endpoints } from '@/lib/contract/endpoints';
-import { transcriptionLanguage } from '@/lib/contract/requests';
+import { keepField, transcriptionLanguage } from '@/lib/contract/requests';
 import { parseInput, readBodyCapped } from '@/lib/http/handle';
 import { on, reply, serve } from '@/lib/http/serve';
 import { HearthError } from '@/lib/shared/errors';
@@ -10,8 +10,9 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /**
- * A recording (multipart: "file", and "language" when the person set one) → {text}, through the
- * speech-to-text server in Settings. Over 25 MB is refused before a byte goes to it.
+ * A recording (multipart: "file", "language" when the person set one, "keep" when they keep
+ * recordings) → {text, attachment?}, through the speech-to-text server in Settings. Over 25 MB is
+ * refused before a byte goes to it.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.transcribe, async ({ request }) => {
@@ -31,7 +32,12 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     const file = form.get('file');
     if (!(file instanceof Blob)) throw new HearthError('bad_request', 'file: send the recording in a field called "file".');
     const language = parseInput(transcriptionLanguage, form.get('language') ?? undefined, () => 'language');
-    const text = await transcribeRecording(getRuntime(), { bytes: new Uint8Array(await file.arrayBuffer()), language }, request.signal);
-    return reply({ text });
+    const keep = parseInput(keepField, form.get('keep') ?? undefined, () => 'keep');
+    const heard = await transcribeRecording(
+      getRuntime(),
+      { bytes: new Uint8Array(await file.arrayBuffer()), language, keep },
+      request.signal,
+    );
+    return reply(heard);
   }),
 );
