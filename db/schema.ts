@@ -1,8 +1,8 @@
 import type { Sampling } from '../lib/contract/sampling';
 import { sql } from 'drizzle-orm';
-import { blob, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 // relative, not '@/': drizzle-kit reads this file without the project's paths
-import { collectionFileStatuses, fileKinds, messageStatuses, turnStatuses } from '../lib/contract/statuses';
+import { collectionFileStatuses, fileKinds, messageStatuses, roles, turnStatuses } from '../lib/contract/statuses';
 
 export {
   collectionFileStatuses,
@@ -269,17 +269,43 @@ export const hostSpend = sqliteTable(
 );
 
 /**
+ * The people who may log in (lib/services/auth/people.ts). The username is kept as typed in lower
+ * case, unique; the password as an scrypt hash (none for a person who signs in another way).
+ * A disabled person keeps everything they have but cannot log in. `library`: their library's
+ * database, in DATA_DIR: hearth.db for the first person (the library from before accounts stays
+ * where it was), people/<id>.db for everyone after (lib/services/runtime.ts opens it).
+ */
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    username: text('username').notNull(),
+    role: text('role', { enum: roles }).notNull(),
+    passwordHash: text('password_hash'),
+    disabled: integer('disabled', { mode: 'boolean' }).notNull().default(false),
+    library: text('library').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('users_username_unique').on(t.username)],
+);
+
+/**
  * Login sessions (only used when a password is set). The id is the SHA-256 of the token in
- * the cookie, so a copy of the database does not hold a usable session.
+ * the cookie, so a copy of the database does not hold a usable session. Each is one person's
+ * (a session from before accounts is the owner's once the owner is made); the browser and
+ * address it began from let the person tell their sessions apart.
  */
 export const sessions = sqliteTable(
   'sessions',
   {
     id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
+    userAgent: text('user_agent'),
+    address: text('address'),
   },
-  (t) => [index('sessions_expires_idx').on(t.expiresAt)],
+  (t) => [index('sessions_expires_idx').on(t.expiresAt), index('sessions_user_idx').on(t.userId)],
 );
 
 /**

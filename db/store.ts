@@ -15,6 +15,7 @@ import { sessionQueries } from './queries/sessions';
 import { settingQueries } from './queries/settings';
 import { threadQueries } from './queries/threads';
 import { turnQueries } from './queries/turns';
+import { userQueries } from './queries/users';
 
 /** Every query family over one database handle. */
 export function createStore(db: Db) {
@@ -35,6 +36,7 @@ export function createStore(db: Db) {
     ...searchQueries(db),
     ...libraryQueries(db),
     ...sessionQueries(db),
+    ...userQueries(db),
     ...settingQueries(db),
     /** The database's file: a worker thread opens a connection of its own to it (an import). */
     databaseFile: () => db.$client.name,

@@ -6,6 +6,7 @@
  * zod, the configuration code) stays in memory beside the server.
  */
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { exposureRefusal } from '../lib/services/auth/exposure';
@@ -24,13 +25,28 @@ try {
   throw err;
 }
 
+/** Whether the library has accounts (then every request needs a login, as with a password in the environment). */
+function hasAccounts(dataDir: string): boolean {
+  try {
+    const db = new Database(path.resolve(dataDir, 'hearth.db'), { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n > 0;
+    } finally {
+      db.close();
+    }
+  } catch {
+    // No database yet, or one from before accounts: no accounts.
+    return false;
+  }
+}
+
 // Said before a long first build; the server checks the same again on the address it really binds.
 const exposed = exposureRefusal({
   listening: [config.HOST],
   allowedHosts: config.HEARTH_ALLOWED_HOSTS.split(',')
     .map((h) => h.trim())
     .filter(Boolean),
-  passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH),
+  passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH) || hasAccounts(config.DATA_DIR),
 });
 if (exposed) {
   console.error(exposed);

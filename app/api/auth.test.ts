@@ -5,7 +5,7 @@ import { createAuth } from '@/lib/services/auth/auth';
 import { hashPassword, passwordChecker } from '@/lib/services/auth/password';
 import { PASSWORD_HASH_FORMAT } from '@/lib/shared/config';
 import { clientAddress, DEFAULT_LOGIN_LIMITS, LoginLimiter } from '@/lib/services/auth/rate-limit';
-import { isHttps, SessionBook, type SessionStore } from '@/lib/services/auth/sessions';
+import { isHttps, SessionBook } from '@/lib/services/auth/sessions';
 import { parseConfig } from '@/lib/shared/config';
 import { setRuntime } from '@/lib/services/runtime';
 import { freshStore } from '@/lib/dev/testing/store';
@@ -44,13 +44,15 @@ describe('the login routes, with a password', () => {
       assert.equal(res.status, 200);
       assert.equal(cookieOf(res), `hearth_session=${tokenOf(res)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${days * 86_400}`);
       const token = tokenOf(res);
-      const row = rt.store.sessionById(createHash('sha256').update(token).digest('hex'));
+      const owner = rt.auth.people.owner()!;
+      const row = rt.store.sessionsOfUser(owner.id).find((s) => s.id === createHash('sha256').update(token).digest('hex'));
       assert.deepEqual(row && { createdAt: row.createdAt, expiresAt: row.expiresAt }, { createdAt: now, expiresAt: now + days * DAY_MS });
-      assert.deepEqual(await session(token), { required: true, loggedIn: true });
+      const loggedIn = { required: true, loggedIn: true, person: { username: 'owner', role: 'owner' }, usernames: false };
+      assert.deepEqual(await session(token), loggedIn);
       now += days * DAY_MS - 1;
-      assert.deepEqual(await session(token), { required: true, loggedIn: true }, 'valid to its last millisecond');
+      assert.deepEqual(await session(token), loggedIn, 'valid to its last millisecond');
       now += 1;
-      assert.deepEqual(await session(token), { required: true, loggedIn: false }, 'and not a millisecond more');
+      assert.deepEqual(await session(token), { required: true, loggedIn: false, usernames: false }, 'and not a millisecond more');
     }
   });
 
@@ -88,40 +90,49 @@ describe('the login routes, with a password', () => {
     assert.equal((await login(PASSWORD, from)).status, 200, 'once the first failure is out of the window');
   });
 
+  test('an account takes 30 wrong passwords in 15 minutes from any addresses; then it waits, whoever asks', async () => {
+    makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD }, now: () => now });
+    for (let i = 0; i < 30; i++) {
+      const wrong = await login('not it', { 'X-Forwarded-For': `198.51.100.${Math.floor(i / 10)}` });
+      assert.equal(wrong.status, 401, `failure ${i + 1}`);
+    }
+    const limited = await login(PASSWORD, { 'X-Forwarded-For': '198.51.100.99' });
+    assert.equal(limited.status, 429, 'a fresh address with the right password waits too');
+    now += 15 * 60 * 1000;
+    assert.equal((await login(PASSWORD, { 'X-Forwarded-For': '198.51.100.99' })).status, 200);
+  });
+
   test('log out ends the session on the server and clears the cookie; without a password there is nothing to log in to', async () => {
     makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD }, now: () => now });
     const token = tokenOf(await login(PASSWORD));
     const out = await logoutRoute.POST(req('POST', '/api/auth/logout', {}, { cookie: `hearth_session=${token}` }));
     assert.equal(out.headers.get('set-cookie'), 'hearth_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
-    assert.deepEqual(await session(token), { required: true, loggedIn: false });
+    assert.deepEqual(await session(token), { required: true, loggedIn: false, usernames: false });
     makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', now: () => now });
     const open = await login('anything');
     assert.deepEqual(await open.json(), { ok: true, required: false });
     assert.equal(open.headers.get('set-cookie'), null);
-    assert.deepEqual(await session('x'), { required: false, loggedIn: false });
+    assert.deepEqual(await session('x'), { required: false, loggedIn: false, usernames: false });
   });
 });
 
 describe('createAuth, from the configuration', () => {
-  const store = (): SessionStore => ({
-    insertSession: () => undefined,
-    sessionById: () => undefined,
-    deleteSession: () => undefined,
-    deleteExpiredSessions: () => undefined,
-  });
-
-  test('HEARTH_PASSWORD and HEARTH_PASSWORD_HASH check the same password; the limits are 10, 100 and 15 minutes', async () => {
+  test('HEARTH_PASSWORD and HEARTH_PASSWORD_HASH make the owner with the same password; the limits are 10, 100 and 15 minutes', async () => {
     const hash = hashPassword(PASSWORD);
     for (const env of [{ HEARTH_PASSWORD: PASSWORD }, { HEARTH_PASSWORD_HASH: hash }]) {
-      const auth = createAuth(parseConfig(env), store());
-      assert.equal(auth.required, true);
-      assert.equal(await auth.checkPassword(PASSWORD), true, Object.keys(env)[0]);
-      assert.equal(await auth.checkPassword(`${PASSWORD}!`), false);
+      const auth = createAuth(parseConfig(env), freshStore());
+      assert.equal(auth.required(), true);
+      assert.deepEqual(
+        { ...(await auth.login(undefined, PASSWORD)), id: undefined },
+        { id: undefined, username: 'owner', role: 'owner' },
+        Object.keys(env)[0],
+      );
+      assert.equal(await auth.login(undefined, `${PASSWORD}!`), null);
       assert.equal(auth.sessionMaxAgeSeconds, 30 * 86_400);
     }
-    const none = createAuth(parseConfig({}), store());
-    assert.equal(none.required, false);
-    assert.equal(await none.checkPassword(''), false, 'no password: nothing checks');
+    const none = createAuth(parseConfig({}), freshStore());
+    assert.equal(none.required(), false);
+    assert.equal(await none.login(undefined, ''), null, 'no one to log in as');
     assert.deepEqual(DEFAULT_LOGIN_LIMITS, { perAddress: 10, overall: 100, windowMs: 900_000 });
   });
 });
@@ -131,19 +142,20 @@ describe('what is stored of a session, and how it ends', () => {
     const db = freshStore();
     let now = 5_000;
     const book = new SessionBook(db, 60_000, () => now);
-    const { token, expiresAt } = book.start();
+    const person = db.insertUser({ id: 'u1', username: 'ada', role: 'owner', passwordHash: null, library: 'hearth.db', createdAt: 0 });
+    const { token, expiresAt } = book.start(person);
     assert.equal(expiresAt, 65_000);
     const id = createHash('sha256').update(token).digest('hex');
-    assert.deepEqual(db.sessionById(id), { id, createdAt: 5_000, expiresAt: 65_000 });
+    assert.deepEqual(db.sessionsOfUser('u1'), [{ id, createdAt: 5_000, expiresAt: 65_000, userAgent: null, address: null }]);
     book.end('not a token');
     assert.ok(db.sessionById(id), 'a malformed token ends nothing');
     now = 65_001;
-    const second = book.start();
+    const second = book.start(person);
     assert.equal(db.sessionById(id), undefined, 'the expired row went when the next session started');
     book.end(second.token);
     assert.equal(db.sessionById(createHash('sha256').update(second.token).digest('hex')), undefined);
     // A row expiring exactly now is no longer valid, but only one already past is deleted.
-    db.insertSession({ id: 'edge', createdAt: 0, expiresAt: 70_000 });
+    db.insertSession({ id: 'edge', userId: 'u1', createdAt: 0, expiresAt: 70_000 });
     db.deleteExpiredSessions(70_000);
     assert.ok(db.sessionById('edge'));
     db.deleteExpiredSessions(70_001);

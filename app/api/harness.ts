@@ -100,7 +100,7 @@ export async function send(threadId: string, content: string): Promise<Ev[]> {
   if (res.status !== 200) assert.fail(`POST messages answered ${res.status}: ${await res.text()}`);
   const evs = await events(res);
   // A first exchange's title is written in the background: wait for it, so what a test sees next is settled.
-  await getRuntime().turns.backgroundIdle();
+  for (const library of getRuntime().libraries()) await library.turns.backgroundIdle();
   return evs;
 }
 

@@ -295,6 +295,6 @@ describe('GET /api/events', () => {
     await until(() => page.heard.length > 0, 'the update');
     assert.deepEqual(page.heard, [{ type: 'memories' }]);
     await page.close();
-    assert.equal(getRuntime().updates.listening, 0, 'a closed page is no longer listened to');
+    assert.equal(getRuntime().as(getRuntime().auth.owner()).updates.listening, 0, 'a closed page is no longer listened to');
   });
 });

@@ -95,7 +95,8 @@ describe('a total over an attached statement', () => {
     assert.equal(file.body.kind, 'sheet');
     const attachment = file.body.id as string;
     const dbPath = () => {
-      const { files, store } = getRuntime();
+      const rt = getRuntime();
+      const { files, store } = rt.as(rt.auth.owner());
       const a = store.attachmentsOfThreadMessages({ threadId: id }).find((x) => x.id === attachment)!;
       return files.tablePaths(a.sha256).db;
     };

@@ -70,7 +70,7 @@ async function sendWith(threadId: string, content: string, attachmentIds: string
   );
   assert.equal(res.status, 200);
   await res.text();
-  await (await import('@/lib/services/runtime')).getRuntime().turns.backgroundIdle();
+  for (const library of (await import('@/lib/services/runtime')).getRuntime().libraries()) await library.turns.backgroundIdle();
 }
 
 async function exportText(): Promise<string> {

@@ -13,6 +13,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const { auth } = getRuntime();
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   // Nothing to log in to, or already logged in: straight on.
-  if (!auth.required || auth.sessions.valid(token)) redirect(target);
-  return <LoginForm next={target} />;
+  if (!auth.required() || auth.sessions.valid(token)) redirect(target);
+  // One person who can log in: the password alone, as before accounts.
+  return <LoginForm next={target} askName={!auth.people.only()} />;
 }

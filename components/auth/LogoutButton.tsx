@@ -2,20 +2,20 @@
 
 import { useEffect, useState } from 'react';
 
-/** "Log out", shown only when this Hearth has a password and this browser is logged in. */
+/** "Log out", with who is logged in, shown only when this Hearth has accounts and this browser is logged in. */
 export function LogoutButton() {
-  const [shown, setShown] = useState(false);
+  const [me, setMe] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
     fetch('/api/auth/session', { cache: 'no-store' })
-      .then((r) => (r.ok ? (r.json() as Promise<{ required: boolean; loggedIn: boolean }>) : null))
-      .then((s) => live && setShown(Boolean(s?.required && s.loggedIn)))
+      .then((r) => (r.ok ? (r.json() as Promise<{ required: boolean; loggedIn: boolean; person?: { username: string } }>) : null))
+      .then((s) => live && setMe(s?.required && s.loggedIn ? (s.person?.username ?? '') : null))
       .catch(() => undefined);
     return () => {
       live = false;
     };
   }, []);
-  if (!shown) return null;
+  if (me === null) return null;
   return (
     <button
       type="button"
@@ -27,7 +27,7 @@ export function LogoutButton() {
         )
       }
     >
-      Log out
+      Log out{me ? <span data-testid="logged-in-as"> ({me})</span> : null}
     </button>
   );
 }

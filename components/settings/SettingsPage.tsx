@@ -2,6 +2,9 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { api } from '@/lib/client/api';
+import type { Me } from '@/lib/contract/responses';
 import { unsavedWords } from '@/lib/client/settings-draft';
 import { useSettingsDraft } from './useSettingsDraft';
 import { SettingsContents } from './SettingsGuide';
@@ -18,6 +21,7 @@ import { YouSection } from './sections/You';
 import { ImportedProposals } from './ImportedProposals';
 import { ToolServers } from './ToolServers';
 import { SavedPrompts } from './SavedPrompts';
+import { Sessions } from './Sessions';
 import { ThemePicker } from '@/components/ThemePicker';
 
 /**
@@ -28,6 +32,15 @@ import { ThemePicker } from '@/components/ThemePicker';
  */
 export function SettingsPage() {
   const router = useRouter();
+  /** Who is logged in: a member sees the shared settings but does not change them. */
+  const [me, setMe] = useState<Me | null>(null);
+  useEffect(() => {
+    api
+      .session()
+      .then((s) => setMe(s.person ?? null))
+      .catch(() => undefined);
+  }, []);
+  const member = me?.role === 'member';
   const { view, draft, status, setStatus, saving, invalid, unsaved, unsavedNow, load, set, commit, reset } = useSettingsDraft();
 
   if (!view || !draft) {
@@ -75,23 +88,35 @@ export function SettingsPage() {
             }}
           />
 
-          <ModelServersSection form={form} />
+          {member && (
+            <p
+              role="note"
+              data-testid="shared-settings"
+              className="rounded-md bg-amber-50 p-3 text-sm text-amber-950 dark:bg-stone-900 dark:text-amber-100"
+            >
+              These settings are shared by everyone on this Hearth: only its owner or an admin changes them. Your saved prompts and the
+              appearance are your own.
+            </p>
+          )}
+          <fieldset disabled={member} className="m-0 min-w-0 space-y-4 border-0 p-0">
+            <ModelServersSection form={form} />
 
-          <ChecksSection form={form} />
+            <ChecksSection form={form} />
 
-          <AssistantSection form={form} />
+            <AssistantSection form={form} />
 
-          <YouSection form={form} />
+            <YouSection form={form} />
 
-          <ToolsSection form={form} />
+            <ToolsSection form={form} />
 
-          <EmbeddingsSection form={form} />
+            <EmbeddingsSection form={form} />
 
-          <ThinkingSection form={form} />
+            <ThinkingSection form={form} />
 
-          <VoiceSection form={form} />
+            <VoiceSection form={form} />
 
-          <TurnBudgetSection form={form} />
+            <TurnBudgetSection form={form} />
+          </fieldset>
 
           <Section
             title="Saved prompts"
@@ -100,13 +125,24 @@ export function SettingsPage() {
             <SavedPrompts />
           </Section>
 
-          <Section title="Tool servers" hint="Tools from your own MCP servers: files, a calendar, Home Assistant, a database.">
-            <ToolServers />
-          </Section>
+          {!member && (
+            <Section title="Tool servers" hint="Tools from your own MCP servers: files, a calendar, Home Assistant, a database.">
+              <ToolServers />
+            </Section>
+          )}
 
           <Section title="Appearance">
             <ThemePicker />
           </Section>
+
+          {me && (
+            <Section
+              title="Your sessions"
+              hint={`Logged in as ${me.username}. Every browser you logged in from; end any you no longer use.`}
+            >
+              <Sessions />
+            </Section>
+          )}
         </div>
       </div>
       <div

@@ -54,10 +54,11 @@ test('memories: newest change first; an edit moves one up; a delete says whether
 
 test('sessions: found by id until deleted, expired ones (strictly before now) pruned, all of them at once', () => {
   const s = freshStore();
-  s.insertSession({ id: 'old', createdAt: 1, expiresAt: 10 });
-  s.insertSession({ id: 'edge', createdAt: 1, expiresAt: 20 });
-  s.insertSession({ id: 'new', createdAt: 1, expiresAt: 30 });
-  assert.deepEqual(s.sessionById('new'), { id: 'new', createdAt: 1, expiresAt: 30 });
+  s.insertUser({ id: 'u', username: 'ada', role: 'owner', passwordHash: null, library: 'hearth.db', createdAt: 0 });
+  s.insertSession({ id: 'old', userId: 'u', createdAt: 1, expiresAt: 10 });
+  s.insertSession({ id: 'edge', userId: 'u', createdAt: 1, expiresAt: 20 });
+  s.insertSession({ id: 'new', userId: 'u', createdAt: 1, expiresAt: 30 });
+  assert.deepEqual(s.sessionById('new'), { expiresAt: 30, userId: 'u', role: 'owner', username: 'ada', disabled: false });
   s.deleteExpiredSessions(20);
   assert.equal(s.sessionById('old'), undefined);
   assert.ok(s.sessionById('edge'), 'expiring now is not yet expired');

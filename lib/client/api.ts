@@ -109,6 +109,8 @@ export const api = {
   addPrompt: (prompt: { name: string; text: string }) => call(e.addPrompt, { body: prompt }),
   editPrompt: (id: string, patch: { name?: string; text?: string }) => call(e.editPrompt, { params: { id }, body: patch }),
   removePrompt: (id: string) => call(e.removePrompt, { params: { id } }),
+  listSessions: () => call(e.listSessions, {}),
+  endSession: (id: string) => call(e.endSession, { params: { id } }),
   listMemories: () => call(e.listMemories, {}),
   addMemory: (text: string) => call(e.addMemory, { body: { text } }),
   editMemory: (id: string, text: string) => call(e.editMemory, { params: { id }, body: { text } }),
@@ -117,6 +119,8 @@ export const api = {
   /** Every model the model servers offer, with its load state and what is known of it. */
   listModels: () => call(e.listModels, {}),
   getSettings: () => call(e.getSettings, {}),
+  /** Whether a login is needed, and who is logged in. */
+  session: () => call(e.session, {}),
   /** Changes settings; null puts one back to the environment's value. */
   patchSettings: (patch: Partial<{ [K in keyof Settings]: Settings[K] | null }>) =>
     call(e.patchSettings, { body: patch as BodyOf<Endpoints['patchSettings']> }),

@@ -26,6 +26,7 @@ import {
   remoteImageQuery,
   searchQuery,
   serverNameParam,
+  sessionIdParam,
   speechBody,
   toolServerBody,
   toolServerProposalsAction,
@@ -55,6 +56,7 @@ import type {
   PromptView,
   SearchCheck,
   SearchResult,
+  SessionInfo,
   SessionState,
   SettingsView,
   StreamedEvent,
@@ -108,6 +110,12 @@ export type Endpoint = {
   readonly query?: z.ZodType;
   readonly body?: Body;
   readonly answer: Answer;
+  /**
+   * Who may ask, when not every person: an admin or the owner (what everyone shares: the
+   * servers, the settings), or the owner alone (what runs programs on the host: tool servers).
+   * lib/http/serve.ts refuses anyone else with 403 before the handler runs.
+   */
+  readonly who?: 'admin' | 'owner';
 };
 
 /** The parameter names a path template holds: `/api/threads/:id/turns/:turnId` → 'id' | 'turnId'. */
@@ -133,6 +141,14 @@ export const endpoints = {
   login: endpoint({ method: 'POST', path: '/api/auth/login', body: loginBody, answer: json<LoginAnswer>() }),
   logout: endpoint({ method: 'POST', path: '/api/auth/logout', answer: json<{ ok: true }>() }),
   session: endpoint({ method: 'GET', path: '/api/auth/session', answer: json<SessionState>() }),
+  /** The asking person's sessions, newest first; one of them ended (their own only). */
+  listSessions: endpoint({ method: 'GET', path: '/api/auth/sessions', answer: json<{ sessions: SessionInfo[] }>() }),
+  endSession: endpoint({
+    method: 'DELETE',
+    path: '/api/auth/sessions/:id',
+    params: { id: { schema: sessionIdParam, names: 'session', malformed: 'not_found' } },
+    answer: none,
+  }),
   libraryEvents: endpoint({ method: 'GET', path: '/api/events', answer: events<{ type: string }>() }),
 
   listThreads: endpoint({ method: 'GET', path: '/api/threads', query: listThreadsQuery, answer: json<ThreadPage>() }),
@@ -239,26 +255,47 @@ export const endpoints = {
   listModels: endpoint({ method: 'GET', path: '/api/models', answer: json<ModelsReport>() }),
 
   getSettings: endpoint({ method: 'GET', path: '/api/settings', answer: json<SettingsView>() }),
-  patchSettings: endpoint({ method: 'PATCH', path: '/api/settings', body: settingsPatch, answer: json<SettingsView>() }),
-  decideProposals: endpoint({ method: 'POST', path: '/api/settings/proposals', body: proposalsAction, answer: json<SettingsView>() }),
-  checkModel: endpoint({ method: 'POST', path: '/api/settings/check-model', body: checkModelBody, answer: json<ModelCheck>() }),
-  checkSearch: endpoint({ method: 'POST', path: '/api/settings/check-search', body: checkSearchBody, answer: json<SearchCheck>() }),
+  patchSettings: endpoint({ method: 'PATCH', who: 'admin', path: '/api/settings', body: settingsPatch, answer: json<SettingsView>() }),
+  decideProposals: endpoint({
+    method: 'POST',
+    who: 'admin',
+    path: '/api/settings/proposals',
+    body: proposalsAction,
+    answer: json<SettingsView>(),
+  }),
+  checkModel: endpoint({
+    method: 'POST',
+    who: 'admin',
+    path: '/api/settings/check-model',
+    body: checkModelBody,
+    answer: json<ModelCheck>(),
+  }),
+  checkSearch: endpoint({
+    method: 'POST',
+    who: 'admin',
+    path: '/api/settings/check-search',
+    body: checkSearchBody,
+    answer: json<SearchCheck>(),
+  }),
   checkEmbeddings: endpoint({
     method: 'POST',
+    who: 'admin',
     path: '/api/settings/check-embeddings',
     body: checkEmbeddingsBody,
     answer: json<EmbeddingsCheck>(),
   }),
 
-  toolServers: endpoint({ method: 'GET', path: '/api/tool-servers', answer: json<ToolServersView>() }),
+  toolServers: endpoint({ method: 'GET', who: 'admin', path: '/api/tool-servers', answer: json<ToolServersView>() }),
   decideToolServerProposals: endpoint({
     method: 'POST',
+    who: 'owner',
     path: '/api/tool-servers/proposals',
     body: toolServerProposalsAction,
     answer: json<ToolServersView>(),
   }),
   putToolServer: endpoint({
     method: 'PUT',
+    who: 'owner',
     path: '/api/tool-servers/:name',
     params: { name: { schema: serverNameParam, names: 'tool server', malformed: 'bad_request' } },
     body: toolServerBody,
@@ -266,6 +303,7 @@ export const endpoints = {
   }),
   removeToolServer: endpoint({
     method: 'DELETE',
+    who: 'owner',
     path: '/api/tool-servers/:name',
     params: { name: { schema: serverNameParam, names: 'tool server', malformed: 'bad_request' } },
     answer: none,

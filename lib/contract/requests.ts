@@ -8,6 +8,8 @@ export const MAX_MESSAGE_CHARS = 100_000;
 
 /** Ids are UUIDs; anything else cannot name a stored thing, so it is answered as unknown (404). */
 export const idParam = z.string().uuid('is not a valid id');
+/** A session's id: the SHA-256 of its token, in hex (the token itself is never shown). */
+export const sessionIdParam = z.string().regex(/^[0-9a-f]{64}$/, 'is not a session id');
 
 export const listThreadsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -217,7 +219,8 @@ export const keepField = z
   .transform((v) => v === 'true');
 
 /** POST /api/auth/login {password}. */
-export const loginBody = z.object({ password: z.string().max(10_000) }).strict();
+/** A login: the username may be left out while only one person can log in. */
+export const loginBody = z.object({ username: z.string().max(200).optional(), password: z.string().max(10_000) }).strict();
 
 /** GET /api/attachments/:id?part=text: the whole text Hearth read from the file (what the model reads), for the file viewer. */
 export const attachmentQuery = z.object({

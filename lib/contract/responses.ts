@@ -3,7 +3,7 @@ import type { DecisionRecord } from './decisions';
 import type { TurnEvent, TurnStats } from './events';
 import type { SetAsideDraft, ThinkingBlock } from './turn-state';
 import type { ConfirmedSetting, Settings } from './settings';
-import type { MessageStatus } from './statuses';
+import type { MessageStatus, Role } from './statuses';
 
 /** What the HTTP API answers with: the shapes the server builds and the browser reads. */
 
@@ -347,5 +347,17 @@ export type ApprovalAnswer = { callId: string; answer: 'allow' | 'always' | 'den
 /** POST …/turns/:turnId/cancel: whether the turn is stopping, or the status it had already. */
 export type CancelAnswer = { turnId: string; stopping: boolean; status: string };
 /** The login's state for this browser. */
-export type LoginAnswer = { ok: true; required: boolean };
-export type SessionState = { required: boolean; loggedIn: boolean };
+/** Who is logged in: their name and role (the page shows them, and Admin to an owner or admin). */
+export type Me = { username: string; role: Role };
+export type LoginAnswer = { ok: true; required: boolean; person?: Me };
+/** `usernames`: whether the login form must ask for a username (more than one person can log in). */
+export type SessionState = { required: boolean; loggedIn: boolean; person?: Me; usernames: boolean };
+/** One of a person's sessions (GET /api/auth/sessions): `current` is the browser asking. */
+export type SessionInfo = {
+  id: string;
+  createdAt: number;
+  expiresAt: number;
+  userAgent: string | null;
+  address: string | null;
+  current: boolean;
+};

@@ -11,6 +11,10 @@ export type MessageStatus = (typeof messageStatuses)[number];
 export const turnStatuses = ['queued', 'running', 'done', 'error', 'cancelled', 'interrupted'] as const;
 export type TurnStatus = (typeof turnStatuses)[number];
 
+/** What a person may do: owner (everything), admin (people and settings), member (their own things). */
+export const roles = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof roles)[number];
+
 /** A knowledge collection's file, from upload to searchable. */
 export const collectionFileStatuses = ['queued', 'indexing', 'ready', 'error'] as const;
 export type CollectionFileStatus = (typeof collectionFileStatuses)[number];

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type { AnswerOf, Body, Endpoint, Method } from '@/lib/contract/endpoints';
 import { HearthError } from '@/lib/shared/errors';
+import type { Person } from '@/lib/services/auth/people';
+import { requestPerson } from '@/lib/services/auth/session-check';
+import { getRuntime, type Runtime } from '@/lib/services/runtime';
 import { handle, json, otherMethods, parseInput, readJson, searchParams, type FieldLabels } from './handle';
 import { JSON_BODY, type BodyTypes } from './request-guard';
 
@@ -42,6 +45,13 @@ export type Input<E extends Endpoint> = {
   query: () => E['query'] extends z.ZodType ? z.output<E['query']> : never;
   /** The JSON body, read and parsed when the handler asks. */
   body: () => Promise<E['body'] extends z.ZodType ? z.output<E['body']> : never>;
+  /**
+   * Hearth as the request's person has it: the shared parts and their own library. The only way
+   * a handler reaches a library, so every route reads and writes the asking person's data only
+   * (another's ids are simply not there: 404, as an unknown one). Asked for by the handler, so
+   * the login routes, which have no person yet, never resolve one.
+   */
+  readonly rt: Runtime;
 };
 
 type Handler<E extends Endpoint> = (input: Input<E>) => Promise<Result<E>> | Result<E>;
@@ -92,8 +102,16 @@ export function on<E extends Endpoint>(endpoint: E, handler: Handler<E>, options
       request,
       async () => {
         const params = await checkedParams(endpoint, context);
+        let rt: Runtime | undefined;
+        if (endpoint.who) allowed(endpoint.who, requestPerson(request.headers.get('cookie')));
         const input = {
           request,
+          get rt() {
+            if (rt) return rt;
+            const person = requestPerson(request.headers.get('cookie'));
+            if (!person) throw new HearthError('unauthorized', 'Log in first.');
+            return (rt = getRuntime().as(person));
+          },
           params,
           query: () => (endpoint.query ? parseInput(endpoint.query, searchParams(request)) : undefined),
           body: async () => {
@@ -107,6 +125,16 @@ export function on<E extends Endpoint>(endpoint: E, handler: Handler<E>, options
       bodyTypes(endpoint.body),
     );
   return { endpoint, run };
+}
+
+/** An endpoint for an admin or the owner: anyone else is refused before the handler runs. */
+function allowed(who: 'admin' | 'owner', person: Person | null): void {
+  if (!person) throw new HearthError('unauthorized', 'Log in first.');
+  if (person.role === 'owner' || (who === 'admin' && person.role === 'admin')) return;
+  throw new HearthError(
+    'forbidden',
+    who === 'owner' ? 'Only the owner of this Hearth may change this.' : 'Only the owner or an admin of this Hearth may change this.',
+  );
 }
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { makeTempDir } from '@/lib/dev/testing/temp-dir';
-import { copyTheRest } from './backup';
+import { copyTheRest, peopleLibraries } from './backup';
 
 test('a backup copies everything in DATA_DIR a restore needs: mcp.json (still private) and the rest, not the database nor files/ (issue 46)', () => {
   const data = makeTempDir('hearth-data');
@@ -33,4 +33,16 @@ test('tool servers kept elsewhere (HEARTH_MCP_CONFIG) come in as mcp.json; a bac
   assert.deepEqual(copied, [`mcp.json (from ${elsewhere})`]);
   assert.equal(fs.readFileSync(path.join(out, 'mcp.json'), 'utf8'), '{"mcpServers":{}}');
   assert.ok(!fs.existsSync(path.join(out, 'backups')));
+});
+
+test("each person's library (people/<id>.db) is named for SQLite's backup, and not copied as plain files", () => {
+  const data = makeTempDir('hearth-data');
+  assert.deepEqual(peopleLibraries(data), [], 'before a second person there are none');
+  fs.mkdirSync(path.join(data, 'people'));
+  for (const name of ['a.db', 'a.db-wal', 'b.db', 'notes.txt']) fs.writeFileSync(path.join(data, 'people', name), 'x');
+  assert.deepEqual(peopleLibraries(data).sort(), [path.join('people', 'a.db'), path.join('people', 'b.db')]);
+  const out = path.join(makeTempDir('hearth-backup'), 'copy');
+  fs.mkdirSync(out);
+  copyTheRest(data, out);
+  assert.ok(!fs.existsSync(path.join(out, 'people')), 'a live WAL copied file by file would not open');
 });

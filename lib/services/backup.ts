@@ -5,11 +5,22 @@ import path from 'node:path';
  * What `npm run backup` copies besides the database and the attached files: everything else in
  * DATA_DIR a restore needs (mcp.json with the tool servers, and whatever else is kept there),
  * and the tool servers' file when HEARTH_MCP_CONFIG keeps it elsewhere. The database and its
- * WAL are copied by SQLite's backup, and files/ by the file store, so they are left out here.
+ * WAL are copied by SQLite's backup (each person's library in people/ too), and files/ by the file
+ * store, so they are left out here.
  */
 
-/** Copied otherwise (the database by SQLite's online backup, files/ by FileStore.copyInto), or never needed. */
-const COPIED_OTHERWISE = new Set(['hearth.db', 'hearth.db-wal', 'hearth.db-shm', 'hearth.db-journal', 'files']);
+/** Copied otherwise (the databases by SQLite's online backup, files/ by FileStore.copyInto), or never needed. */
+const COPIED_OTHERWISE = new Set(['hearth.db', 'hearth.db-wal', 'hearth.db-shm', 'hearth.db-journal', 'files', 'people']);
+
+/** The libraries of everyone after the first person (DATA_DIR/people/<id>.db), relative to DATA_DIR: each is backed up as the main database is. */
+export function peopleLibraries(dataDir: string): string[] {
+  const folder = path.join(dataDir, 'people');
+  if (!fs.existsSync(folder)) return [];
+  return fs
+    .readdirSync(folder)
+    .filter((f) => f.endsWith('.db'))
+    .map((f) => path.join('people', f));
+}
 
 export function copyTheRest(dataDir: string, out: string, mcpConfig?: string): { copied: string[] } {
   const copied: string[] = [];

@@ -2,8 +2,10 @@ import 'server-only';
 import { FileStore, type FileKind } from '@/lib/data/file-store';
 import { ensureTable } from '@/lib/data/tables/attached';
 import { getDb } from '@/db';
+import { openDatabase } from '@/db/client';
 import { createAuth, type Auth } from '@/lib/services/auth/auth';
 import { installSessionCheck } from '@/lib/services/auth/session-check';
+import { MAIN_LIBRARY, type Person } from '@/lib/services/auth/people';
 import { createStore, type Store } from '@/db/store';
 import { apiKeyFor, getConfig, type Config } from '@/lib/shared/config';
 import { createLlamaClient } from '@/lib/models/client';
@@ -25,45 +27,71 @@ import { Knowledge } from './knowledge';
 import path from 'node:path';
 
 /**
- * The composition root: the one place that wires the database, the model client, the tools
- * and the turn supervisor together. Route handlers and instrumentation ask for it; everything
+ * The composition root: the one place that wires the databases, the model client, the tools
+ * and the turn supervisors together. Route handlers and instrumentation ask for it; everything
  * in lib/ below it takes its dependencies as arguments. It lives on globalThis because Next
  * bundles each route separately and they must share one registry.
+ *
+ * Each person's library is a database of its own (the first person's is the main one, where the
+ * library from before accounts already is; everyone after has people/<id>.db), with its own
+ * turn supervisor, knowledge indexer, memory and change feed over it. The model servers, their
+ * slots, the settings, the tool servers and the file store are shared. Keeping people apart is
+ * so structural: a query has no way to reach a row of another person's library.
  */
 
-export type Runtime = {
+/**
+ * Hearth as a whole: what every person shares (the configuration, the file store, the model
+ * servers, the settings the owner decides, logins, the tool servers) and each person's library.
+ */
+export type Hearth = {
   config: Config;
-  store: Store;
-  /** The attached files on disk (DATA_DIR/files). */
+  /** The attached files on disk (DATA_DIR/files), by content hash: a person reaches one only through their own library's rows. */
   files: FileStore;
   /** The model servers of the settings in force (a new pool when the Settings page changes them). */
   readonly models: ModelPool;
   settings: SettingsService;
-  turns: TurnSupervisor;
-  updates: ChangeFeed;
   auth: Auth;
   /** The user's MCP servers (mcp.json), their connections and tools. */
   toolServers: ToolServers;
-  /** Knowledge collections: their indexing in the background and their search. */
-  knowledge: Knowledge;
-  /** The tools turns are offered now (Hearth's own and the ready MCP servers'). */
-  readonly tools: ToolSet;
   /** A remote image from model output, fetched once the user clicked to load it (lib/tools/remote-image.ts). */
   remoteImage(url: string, signal: AbortSignal): Promise<{ type: string; bytes: Buffer }>;
+  /**
+   * A person's Hearth: the shared parts with their own library (opened the first time it is
+   * asked for). This is the only way to a library: a route is handed the one of the person its
+   * request is (lib/http/serve.ts), so no route can read another person's data.
+   */
+  as(person: Person): Runtime;
+  /** The libraries open now. */
+  libraries(): Runtime[];
+  /** Opens everyone's library (at start, so each person's unfinished turns resume). */
+  openAll(): Runtime[];
+};
+
+/** One person's Hearth: the shared parts, and their library: its store, turns, knowledge, tools and change feed. */
+export type Runtime = Omit<Hearth, 'as' | 'libraries' | 'openAll'> & {
+  hearth: Hearth;
+  person: Person;
+  store: Store;
+  turns: TurnSupervisor;
+  updates: ChangeFeed;
+  /** Knowledge collections: their indexing in the background and their search. */
+  knowledge: Knowledge;
+  /** The tools this person's turns are offered now (Hearth's own and the ready MCP servers'). */
+  readonly tools: ToolSet;
 };
 
 /** How often new messages are embedded when past conversations are searched by meaning. */
 const MESSAGE_EMBED_EVERY_MS = 20_000;
 
 const key = Symbol.for('hearth.runtime');
-type Holder = { [key]?: Runtime };
+type Holder = { [key]?: Hearth };
 
 /**
  * `model` stands in for the servers of LLAMA_URL (tests hand in a scripted one); `now` for the
  * clock (the identity block carries the hour, so a test of the prompt's prefix fixes it); `log`
  * for the server's log (stderr; tests keep what they expect to hear out of their output).
  */
-export function buildRuntime(
+export function buildHearth(
   config: Config,
   store: Store,
   {
@@ -79,7 +107,7 @@ export function buildRuntime(
     withoutTools?: readonly string[];
     log?: (message: string) => void;
   } = {},
-): Runtime {
+): Hearth {
   const poolFor = (s: Settings) =>
     new ModelPool(
       model
@@ -104,28 +132,15 @@ export function buildRuntime(
       },
     );
   const files = FileStore.of(config.DATA_DIR);
-  const updates = new ChangeFeed();
   // The user's MCP servers connect in the background; their tools join the set once ready.
   const toolServers = new ToolServers(config.HEARTH_MCP_CONFIG ?? path.join(config.DATA_DIR, 'mcp.json'), {
     log,
     proposals: store,
   });
-  const memory = memoryBook({ store, updates });
-  // Settings are read when the indexer asks (the service below exists by then).
-  const knowledge = new Knowledge({ config, store, files, settings: () => settings.current(), log, batch: config.EMBEDDINGS_BATCH });
-  // The tool schemas are computed when a set is made: once, and again when a setting they use changes.
-  const toolSetFor = (s: Settings) =>
-    createToolSet({
-      config: { ...config, SEARXNG_URL: s.searxngUrl || undefined, HEARTH_TIMEZONE: s.timezone },
-      store,
-      files,
-      now,
-      memory,
-      allowAddress,
-      without: [...(withoutTools ?? []), ...s.disabledTools],
-      extra: toolServers.tools(),
-      documents: (threadId) => knowledge.forThread(threadId),
-    });
+  /** Bumped when the tools change (a setting they use, a tool server ready): each library makes its set again. */
+  let toolsVersion = 0;
+  /** The libraries open, by their file in DATA_DIR. */
+  const open = new Map<string, Runtime>();
   const POOL_KEYS: SettingKey[] = ['modelServers', 'modelSlots', 'checksModel'];
   const TOOL_KEYS: SettingKey[] = ['searxngUrl', 'disabledTools', 'timezone'];
   const settings: SettingsService = new SettingsService(config, store, (changed) => {
@@ -135,101 +150,178 @@ export function buildRuntime(
       models = poolFor(settings.current());
       old.close();
     }
-    if (changed.some((k) => TOOL_KEYS.includes(k))) toolSet = toolSetFor(settings.current());
+    if (changed.some((k) => TOOL_KEYS.includes(k))) toolsVersion++;
     // A new embeddings server or model: the indexer embeds everything again with it.
     if (changed.includes('embeddingsUrl') || changed.includes('embeddingsModel') || changed.includes('conversationsByMeaning'))
-      knowledge.indexer.wake();
+      for (const library of open.values()) library.knowledge.indexer.wake();
   });
-  // Indexing goes on where it stopped (files queued or half embedded when the server last stopped).
-  knowledge.indexer.wake();
   // With past conversations searched by meaning, new messages are embedded every little while.
-  setInterval(() => settings.current().conversationsByMeaning && knowledge.indexer.wake(), MESSAGE_EMBED_EVERY_MS).unref();
+  setInterval(() => {
+    if (settings.current().conversationsByMeaning) for (const library of open.values()) library.knowledge.indexer.wake();
+  }, MESSAGE_EMBED_EVERY_MS).unref();
   let models = poolFor(settings.current());
-  let toolSet = toolSetFor(settings.current());
-  toolServers.hub.onChange(() => (toolSet = toolSetFor(settings.current())));
-  const turns = new TurnSupervisor({
-    store,
-    models: () => models,
-    tools: () => toolSet,
-    now,
-    identity: () => {
-      const s = settings.current();
-      return {
-        assistantName: s.assistantName,
-        timezone: s.timezone,
-        location: s.location || undefined,
-        userName: s.userName,
-        defaultInstructions: s.defaultInstructions,
-      };
-    },
-    engine: () => {
-      const s = settings.current();
-      return {
-        maxRounds: s.maxRounds,
-        budget: { fuel: s.turnFuel, modelCalls: s.turnModelCalls, modelCallCost: 100 },
-        judgeEveryAnswer: s.judgeEveryAnswer,
-      };
-    },
-    thinking: () => {
-      const s = settings.current();
-      return { mode: s.thinking, inHistory: s.thinkingInHistory };
-    },
-    titles:
-      config.HEARTH_TITLES === 'model'
-        ? new BackgroundTitles({
-            store,
-            models: { idle: () => models.idle() },
-            onTitle: (id, title) => updates.publish({ type: 'thread', id, title }),
-            log,
-          })
-        : undefined,
-    tableOf: (file) => ensureTable(files, { ...file, kind: file.kind as FileKind }),
-    imageData: ({ sha256, mime }) => {
-      const bytes = files.read(sha256);
-      return bytes ? `data:${mime};base64,${bytes.toString('base64')}` : undefined;
-    },
-    approvalTimeoutMs: config.HEARTH_APPROVAL_TIMEOUT_S * 1000,
-    allowAlways: (server, tool) => toolServers.allowAlways(server, tool),
-    log,
-  });
+  toolServers.hub.onChange(() => toolsVersion++);
   const auth = createAuth(config, store, now);
   // The proxy and the streaming routes check sessions through this gate (lib/services/auth/session-check.ts).
-  installSessionCheck({ required: auth.required, valid: (token) => auth.sessions.valid(token) });
+  installSessionCheck({ required: auth.required, person: (token) => auth.sessions.person(token), owner: auth.owner });
   const imageDeps: WebDeps = {
     policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress },
     pacer: createHostPacer(store, now),
     now,
   };
-  return {
+  const shared = {
     config,
-    store,
     files,
     get models() {
       return models;
     },
     settings,
-    turns,
-    updates,
     auth,
     toolServers,
-    knowledge,
-    get tools() {
-      return toolSet;
-    },
-    remoteImage: (url, signal) => fetchRemoteImage(url, imageDeps, signal),
+    remoteImage: (url: string, signal: AbortSignal) => fetchRemoteImage(url, imageDeps, signal),
   };
+
+  /** A person's library: their database (the main one for the first person), and what works over it. */
+  const library = (person: Person, file: string): Runtime => {
+    const own = file === MAIN_LIBRARY ? store : openLibrary(file);
+    const updates = new ChangeFeed();
+    const memory = memoryBook({ store: own, updates });
+    // Settings are read when the indexer asks.
+    const knowledge = new Knowledge({ config, store: own, files, settings: () => settings.current(), log, batch: config.EMBEDDINGS_BATCH });
+    // The tool schemas are computed when a set is made: once, and again when the tools change.
+    let toolSet: { version: number; set: ToolSet } | null = null;
+    const tools = () => {
+      if (toolSet?.version !== toolsVersion) {
+        const s = settings.current();
+        toolSet = {
+          version: toolsVersion,
+          set: createToolSet({
+            config: { ...config, SEARXNG_URL: s.searxngUrl || undefined, HEARTH_TIMEZONE: s.timezone },
+            store: own,
+            files,
+            now,
+            memory,
+            allowAddress,
+            without: [...(withoutTools ?? []), ...s.disabledTools],
+            extra: toolServers.tools(),
+            documents: (threadId) => knowledge.forThread(threadId),
+          }),
+        };
+      }
+      return toolSet.set;
+    };
+    const turns = new TurnSupervisor({
+      store: own,
+      models: () => models,
+      tools,
+      now,
+      identity: () => {
+        const s = settings.current();
+        return {
+          assistantName: s.assistantName,
+          timezone: s.timezone,
+          location: s.location || undefined,
+          userName: s.userName,
+          defaultInstructions: s.defaultInstructions,
+        };
+      },
+      engine: () => {
+        const s = settings.current();
+        return {
+          maxRounds: s.maxRounds,
+          budget: { fuel: s.turnFuel, modelCalls: s.turnModelCalls, modelCallCost: 100 },
+          judgeEveryAnswer: s.judgeEveryAnswer,
+        };
+      },
+      thinking: () => {
+        const s = settings.current();
+        return { mode: s.thinking, inHistory: s.thinkingInHistory };
+      },
+      titles:
+        config.HEARTH_TITLES === 'model'
+          ? new BackgroundTitles({
+              store: own,
+              models: { idle: () => models.idle() },
+              onTitle: (id, title) => updates.publish({ type: 'thread', id, title }),
+              log,
+            })
+          : undefined,
+      tableOf: (f) => ensureTable(files, { ...f, kind: f.kind as FileKind }),
+      imageData: ({ sha256, mime }) => {
+        const bytes = files.read(sha256);
+        return bytes ? `data:${mime};base64,${bytes.toString('base64')}` : undefined;
+      },
+      approvalTimeoutMs: config.HEARTH_APPROVAL_TIMEOUT_S * 1000,
+      allowAlways: (server, tool) => toolServers.allowAlways(server, tool),
+      log,
+    });
+    // Indexing goes on where it stopped (files queued or half embedded when the server last stopped).
+    knowledge.indexer.wake();
+    return {
+      ...shared,
+      get models() {
+        return models;
+      },
+      hearth,
+      person,
+      store: own,
+      turns,
+      updates,
+      knowledge,
+      get tools() {
+        return tools();
+      },
+    };
+  };
+  const openLibrary = (file: string): Store =>
+    createStore(
+      openDatabase(path.resolve(config.DATA_DIR, file), { maxBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024 }),
+    );
+
+  const hearth: Hearth = {
+    ...shared,
+    get models() {
+      return models;
+    },
+    as(person) {
+      // By file: the one person of a Hearth without accounts and the owner made later are one library.
+      const file = auth.people.libraryOf(person.id);
+      let found = open.get(file);
+      if (!found) {
+        found = library(person, file);
+        open.set(file, found);
+      }
+      // The same library, as the person is now (their role may have changed since it was opened).
+      if (found.person.role !== person.role || found.person.username !== person.username) found.person = person;
+      return found;
+    },
+    libraries: () => [...open.values()],
+    openAll() {
+      const everyone = auth.people.list().map(({ id, username, role }) => ({ id, username, role }));
+      for (const person of everyone.length ? everyone : [auth.owner()]) hearth.as(person);
+      return hearth.libraries();
+    },
+  };
+  return hearth;
 }
 
-export function getRuntime(): Runtime {
+/** Hearth as a whole. A route reaches a library only as its request's person (lib/http/serve.ts). */
+export function getRuntime(): Hearth {
   const holder = globalThis as Holder;
   if (!holder[key]) {
     const config = getConfig();
-    holder[key] = buildRuntime(config, createStore(getDb()));
+    holder[key] = buildHearth(config, createStore(getDb()));
   }
   return holder[key];
 }
 
-/** Tests install a runtime of their own (a temporary database, the double). */
-export function setRuntime(runtime: Runtime | undefined): void {
-  (globalThis as Holder)[key] = runtime;
+/** Tests install a Hearth of their own (a temporary database, the double), or one person's view of it. */
+export function setRuntime(runtime: Hearth | Runtime | undefined): void {
+  (globalThis as Holder)[key] = runtime && 'hearth' in runtime ? runtime.hearth : runtime;
+}
+
+/** The one person of a Hearth without accounts (and the first owner's library): a test's runtime. */
+export function buildRuntime(...args: Parameters<typeof buildHearth>): Runtime {
+  const hearth = buildHearth(...args);
+  return hearth.as(hearth.auth.owner());
 }

@@ -15,7 +15,9 @@ export function startup(): void {
   process.umask(0o077);
   // Running turns are stored as interrupted (their words kept) before the process goes.
   stopOnSignals(() => {
-    const stopped = getRuntime().turns.stopAll();
+    const stopped = getRuntime()
+      .libraries()
+      .flatMap((library) => library.turns.stopAll());
     if (stopped.length) console.log(`Hearth: stopping; ${stopped.length} running turn(s) kept as interrupted.`);
   });
   try {
@@ -25,7 +27,7 @@ export function startup(): void {
       allowedHosts: config.HEARTH_ALLOWED_HOSTS.split(',')
         .map((h) => h.trim())
         .filter(Boolean),
-      passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH),
+      passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH) || getRuntime().auth.required(),
     });
     if (exposed) {
       console.error(exposed);
@@ -40,9 +42,16 @@ export function startup(): void {
   }
   const resume = () => {
     try {
-      const { resumed, interrupted } = getRuntime().turns.resumeUnfinished();
-      if (resumed.length || interrupted.length) {
-        console.log(`Hearth: resumed ${resumed.length} turn(s), marked ${interrupted.length} interrupted.`);
+      let resumed = 0;
+      let interrupted = 0;
+      // Everyone's library is opened now, so each person's unfinished turns go on.
+      for (const library of getRuntime().openAll()) {
+        const done = library.turns.resumeUnfinished();
+        resumed += done.resumed.length;
+        interrupted += done.interrupted.length;
+      }
+      if (resumed || interrupted) {
+        console.log(`Hearth: resumed ${resumed} turn(s), marked ${interrupted} interrupted.`);
       }
     } catch (err) {
       console.error(`Hearth could not start: ${(err as Error).message}`);

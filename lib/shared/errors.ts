@@ -10,6 +10,8 @@ export const errorStatus = {
   not_found: 404,
   method_not_allowed: 405,
   turn_running: 409,
+  /** The change would break what must hold (a name taken, the last owner removed). */
+  conflict: 409,
   too_large: 413,
   unsupported_type: 415,
   image_unavailable: 422,

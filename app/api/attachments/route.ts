@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { endpoints } from '@/lib/contract/endpoints';
 import { receiveUploadRequest } from '@/lib/data/files/receive';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** Uploads one file (multipart field `file`), stores it, and answers with its id for the next message. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.uploadAttachment, async ({ request }) => {
-    const { config, store, files } = getRuntime();
+  on(endpoints.uploadAttachment, async ({ request, rt }) => {
+    const { config, store, files } = rt;
     const file = await receiveUploadRequest(request, { files, maxUploadMb: config.HEARTH_MAX_UPLOAD_MB });
     const row = store.insertAttachment({
       id: randomUUID(),

@@ -3,15 +3,14 @@ import { on, serve } from '@/lib/http/serve';
 import { cookieValue } from '@/lib/services/auth/cookies';
 import { THEME_COOKIE, THEMES } from '@/lib/contract/theme';
 import { exportLibrary } from '@/lib/services/exports/library';
-import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** The whole library as one JSON Lines file, streamed (lib/services/library/format.ts); POST /api/import takes it back. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.exportLibrary, ({ request }) => {
-    const { store, files, toolServers } = getRuntime();
+  on(endpoints.exportLibrary, ({ request, rt }) => {
+    const { store, files, toolServers } = rt;
     const now = Date.now();
     const day = new Date(now).toISOString().slice(0, 10);
     // The browser's theme goes with the library only when one was chosen (else the system's stands).

@@ -3,7 +3,6 @@ import { on, reply, serve } from '@/lib/http/serve';
 import { errorStatus, type ErrorCode } from '@/lib/shared/errors';
 import { ModelPool } from '@/lib/models/pool';
 import type { ModelHealth } from '@/lib/models/types';
-import { getRuntime } from '@/lib/services/runtime';
 import { speechHealth } from '@/lib/services/speech';
 
 export const runtime = 'nodejs';
@@ -18,8 +17,7 @@ export const dynamic = 'force-dynamic';
  * usual `error` when something failed.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.health, async () => {
-    const rt = getRuntime();
+  on(endpoints.health, async ({ rt }) => {
     const { store, models, toolServers } = rt;
     let db = false;
     try {

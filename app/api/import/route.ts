@@ -5,7 +5,6 @@ import { on, reply, serve } from '@/lib/http/serve';
 import { cookieValue } from '@/lib/services/auth/cookies';
 import { HearthError } from '@/lib/shared/errors';
 import { runImport } from '@/lib/services/library/import-job';
-import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -17,9 +16,9 @@ export const dynamic = 'force-dynamic';
  * (the same ids) is kept as it is, so importing twice changes nothing.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.importLibrary, async ({ request }) => {
+  on(endpoints.importLibrary, async ({ request, rt }) => {
     if (!request.body) throw new HearthError('bad_request', 'The request has no body: send the library file.');
-    const { config, store, files, updates, settings, knowledge } = getRuntime();
+    const { config, store, files, updates, settings, knowledge } = rt;
     const maxBytes = config.HEARTH_MAX_IMPORT_MB * 1024 * 1024;
     if (Number(request.headers.get('content-length') ?? 0) > maxBytes) {
       throw new HearthError('too_large', `The import is larger than ${config.HEARTH_MAX_IMPORT_MB} MB (HEARTH_MAX_IMPORT_MB).`);

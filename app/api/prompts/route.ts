@@ -1,6 +1,5 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 import { addPrompt, promptView } from '@/lib/services/prompts';
 
 export const runtime = 'nodejs';
@@ -8,7 +7,7 @@ export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   /** The saved prompts, by name. */
-  on(endpoints.listPrompts, () => reply({ prompts: getRuntime().store.listPrompts().map(promptView) })),
+  on(endpoints.listPrompts, ({ rt }) => reply({ prompts: rt.store.listPrompts().map(promptView) })),
   /** Saves a prompt; a name already taken is a 400 that says so. */
-  on(endpoints.addPrompt, async ({ body }) => reply(addPrompt(getRuntime().store, await body()), 201)),
+  on(endpoints.addPrompt, async ({ body, rt }) => reply(addPrompt(rt.store, await body()), 201)),
 );

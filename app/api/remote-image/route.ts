@@ -1,7 +1,6 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, serve } from '@/lib/http/serve';
 import { HearthError } from '@/lib/shared/errors';
-import { getRuntime } from '@/lib/services/runtime';
 import { isRemoteImageError } from '@/lib/tools/remote-image';
 
 export const runtime = 'nodejs';
@@ -13,12 +12,12 @@ export const dynamic = 'force-dynamic';
  * to fetch things.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.remoteImage, async ({ request, query }) => {
+  on(endpoints.remoteImage, async ({ request, query, rt }) => {
     const site = request.headers.get('sec-fetch-site');
     if (site && site !== 'same-origin') throw new HearthError('forbidden', "Only Hearth's own page may load images through it.");
     const { url } = query();
     try {
-      const image = await getRuntime().remoteImage(url, request.signal);
+      const image = await rt.remoteImage(url, request.signal);
       return new Response(new Uint8Array(image.bytes), {
         headers: { 'Content-Type': image.type, 'Cache-Control': 'private, max-age=3600', 'Content-Disposition': 'inline' },
       });

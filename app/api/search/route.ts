@@ -1,6 +1,5 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 import { searchLibrary, withMeaning } from '@/lib/data/search/search';
 
 export const runtime = 'nodejs';
@@ -11,9 +10,9 @@ export const dynamic = 'force-dynamic';
  * With past conversations embedded (a setting), messages near the query in meaning join in.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.search, async ({ request, query }) => {
+  on(endpoints.search, async ({ request, query, rt }) => {
     const { q, limit, threadId, role, from, to, thinking } = query();
-    const { store, knowledge } = getRuntime();
+    const { store, knowledge } = rt;
     const filters = { threadId, role, from, to, thinking: thinking === 'true' };
     const words = searchLibrary(store, { query: q, limit, now: Date.now(), filters });
     const hits = withMeaning(words, await knowledge.similarMessages(q, limit, request.signal), { filters, limit });

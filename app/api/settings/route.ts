@@ -1,6 +1,5 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 import { settingLabel } from '@/lib/services/setting-labels';
 
 export const runtime = 'nodejs';
@@ -8,9 +7,9 @@ export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   /** The settings in force, the environment's values beside them, and which ones the page changed. */
-  on(endpoints.getSettings, () => reply(getRuntime().settings.view())),
+  on(endpoints.getSettings, ({ rt }) => reply(rt.settings.view())),
   /** Changes settings (null: back to the environment's value); they apply from the next turn. */
-  on(endpoints.patchSettings, async ({ body }) => reply(getRuntime().settings.update(await body(), Date.now())), {
+  on(endpoints.patchSettings, async ({ body, rt }) => reply(rt.settings.update(await body(), Date.now())), {
     labels: settingLabel,
   }),
 );

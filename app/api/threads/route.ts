@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 import { threadPage } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.listThreads, ({ query }) => {
+  on(endpoints.listThreads, ({ query, rt }) => {
     const { limit, cursor, folder, archived } = query();
-    return reply(
-      threadPage(getRuntime().store, limit, cursor, { folderId: folder === 'none' ? null : folder, archived: archived === 'true' }),
-    );
+    return reply(threadPage(rt.store, limit, cursor, { folderId: folder === 'none' ? null : folder, archived: archived === 'true' }));
   }),
-  on(endpoints.createThread, async ({ body }) => {
+  on(endpoints.createThread, async ({ body, rt }) => {
     const { title } = await body();
-    const thread = getRuntime().store.createThread({ id: randomUUID(), title: title ?? '', now: Date.now() });
+    const thread = rt.store.createThread({ id: randomUUID(), title: title ?? '', now: Date.now() });
     return reply({ id: thread.id, title: thread.title, createdAt: thread.createdAt }, 201);
   }),
 );

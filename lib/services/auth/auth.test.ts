@@ -25,12 +25,17 @@ test('a password hash checks the right password and nothing else', async () => {
   );
 });
 
-function memoryStore(): SessionStore & { rows: Map<string, { expiresAt: number }> } {
-  const rows = new Map<string, { expiresAt: number }>();
+function memoryStore(): SessionStore & { rows: Map<string, { expiresAt: number; userId: string | null }> } {
+  const rows = new Map<string, { expiresAt: number; userId: string | null }>();
   return {
     rows,
-    insertSession: (r) => void rows.set(r.id, { expiresAt: r.expiresAt }),
-    sessionById: (id) => rows.get(id),
+    insertSession: (r) => void rows.set(r.id, { expiresAt: r.expiresAt, userId: r.userId }),
+    sessionById: (id) => {
+      const r = rows.get(id);
+      return r && { ...r, role: 'member', username: 'ada', disabled: false };
+    },
+    sessionsOfUser: () => [],
+    deleteSessionOf: () => false,
     deleteSession: (id) => void rows.delete(id),
     deleteExpiredSessions: (now) => {
       for (const [id, r] of rows) if (r.expiresAt < now) rows.delete(id);
@@ -42,7 +47,7 @@ test('sessions: the store keeps a hash of the token, sessions expire, logout end
   let now = 1_000_000;
   const store = memoryStore();
   const book = new SessionBook(store, 60_000, () => now);
-  const { token } = book.start();
+  const { token } = book.start({ id: 'u1' });
   assert.match(token, /^[A-Za-z0-9_-]{43}$/);
   assert.ok(![...store.rows.keys()].includes(token), 'the token itself is not stored');
   assert.equal(book.valid(token), true);
@@ -50,7 +55,7 @@ test('sessions: the store keeps a hash of the token, sessions expire, logout end
   for (const junk of [undefined, '', 'x', 'a'.repeat(1000)]) assert.equal(book.valid(junk), false, String(junk));
   now += 60_001;
   assert.equal(book.valid(token), false, 'expired');
-  const second = book.start();
+  const second = book.start({ id: 'u1' });
   assert.equal(store.rows.size, 1, 'starting a session clears expired ones');
   book.end(second.token);
   assert.equal(book.valid(second.token), false, 'ended');
@@ -121,16 +126,17 @@ test('the gate: public paths pass; with a password every other path needs a vali
   assert.equal(isPublicPath('/_next/static/chunks/a.js'), true);
   for (const p of ['/', '/t/x', '/api/threads', '/api/health', '/api/auth/loginx', '/login/x', '/_next/data/x'])
     assert.equal(isPublicPath(p), false, p);
-  installSessionCheck({ required: true, valid: (t) => t === 'good' });
+  const ada = { id: 'u1', username: 'ada', role: 'member' as const };
+  installSessionCheck({ required: () => true, person: (t) => (t === 'good' ? ada : null), owner: () => null });
   try {
     assert.equal(authVerdict('/api/threads', 'hearth_session=good'), 'ok');
     assert.equal(authVerdict('/api/threads', 'hearth_session=bad'), 'login');
     assert.equal(authVerdict('/', null), 'login');
     assert.equal(authVerdict('/login', null), 'ok');
-    installSessionCheck({ required: false, valid: () => false });
-    assert.equal(authVerdict('/api/threads', null), 'ok', 'no password: open');
+    installSessionCheck({ required: () => false, person: () => null, owner: () => ada });
+    assert.equal(authVerdict('/api/threads', null), 'ok', 'no accounts: open');
   } finally {
-    installSessionCheck({ required: false, valid: () => false });
+    installSessionCheck({ required: () => false, person: () => null, owner: () => null });
   }
 });
 

@@ -1,27 +1,59 @@
 import type { Config } from '@/lib/shared/config';
-import { hashPassword, passwordChecker, type PasswordCheck } from './password';
+import { hashPassword, passwordVerifier } from './password';
+import { People, type PeopleStore, type Person } from './people';
 import { LoginLimiter } from './rate-limit';
 import { SessionBook, type SessionStore } from './sessions';
 
 /** Everything the login routes need, built once with the runtime. */
 export type Auth = {
-  /** Whether a password is set; without one there is nothing to log in to. */
-  required: boolean;
-  checkPassword: PasswordCheck;
+  /**
+   * Whether a login is needed: someone can log in with a password. Asked of the database each
+   * time, so people the users command adds while Hearth runs count at once.
+   */
+  required(): boolean;
+  people: People;
+  /** Who a request is when no one has an account (one person on loopback, as before accounts): the owner. */
+  owner(): Person;
+  /** The person these credentials are (the username may be left out when one person can log in), or null. */
+  login(username: string | undefined, password: string): Promise<Person | null>;
   sessions: SessionBook;
+  /** Wrong passwords per address (and over all addresses). */
   limiter: LoginLimiter;
+  /** Wrong passwords per account, from whatever addresses. */
+  accountLimiter: LoginLimiter;
   sessionMaxAgeSeconds: number;
 };
 
-export function createAuth(config: Config, store: SessionStore, now: () => number = Date.now): Auth {
-  const encoded = config.HEARTH_PASSWORD_HASH ?? (config.HEARTH_PASSWORD ? hashPassword(config.HEARTH_PASSWORD) : undefined);
+/** The one person of a Hearth with no accounts: everything there is theirs. */
+export const LOCAL_OWNER: Person = { id: 'local', username: 'local', role: 'owner' };
+
+/** Wrong passwords for one account, from any number of addresses, in 15 minutes. */
+export const ACCOUNT_LIMITS = { perAddress: 30, overall: Number.MAX_SAFE_INTEGER, windowMs: 15 * 60 * 1000 };
+
+/** A hash no password matches: a login as no one costs the same time as a real one. */
+const NOBODY = hashPassword('no one has this password', Buffer.alloc(16));
+
+export function createAuth(config: Config, store: SessionStore & PeopleStore, now: () => number = Date.now): Auth {
   const lifetimeMs = config.HEARTH_SESSION_DAYS * 24 * 60 * 60 * 1000;
-  const sessions = new SessionBook(store, lifetimeMs, now);
+  const people = new People(store, now);
+  // A library from before accounts: its owner is made from the environment's password, once.
+  people.ensureOwner(config.HEARTH_PASSWORD_HASH ?? (config.HEARTH_PASSWORD ? hashPassword(config.HEARTH_PASSWORD) : undefined));
+  const verify = passwordVerifier();
   return {
-    required: encoded !== undefined,
-    checkPassword: encoded ? passwordChecker(encoded) : async () => false,
-    sessions,
+    // Once anyone has an account, every page and route needs a login, on loopback too.
+    required: () => people.count() > 0,
+    people,
+    owner: () => people.owner() ?? LOCAL_OWNER,
+    async login(username, password) {
+      const name = username?.trim() || people.only();
+      const found = name ? people.credentials(name) : undefined;
+      const right = await verify(found?.passwordHash ?? NOBODY, password);
+      return found && right ? found.person : null;
+    },
+    sessions: new SessionBook(store, lifetimeMs, now),
     limiter: new LoginLimiter(undefined, now),
+    // Higher than one address's limit: one guesser is stopped by that, and cannot lock the person out.
+    accountLimiter: new LoginLimiter(ACCOUNT_LIMITS, now),
     sessionMaxAgeSeconds: Math.floor(lifetimeMs / 1000),
   };
 }

@@ -30,10 +30,10 @@ export function exposureRefusal({
   if (passwordSet) return null;
   const open = listening.filter((h) => !isLoopbackName(h.replace(/^\[|\]$/g, '').replace(/^::ffff:/i, '')));
   if (open.length) {
-    return `Hearth refuses to listen on ${open.join(', ')} without a password: anyone who can reach that address could read every conversation. Set HEARTH_PASSWORD (or HEARTH_PASSWORD_HASH from \`npm run hash-password\`), or listen on 127.0.0.1 only.`;
+    return `Hearth refuses to listen on ${open.join(', ')} without a password: anyone who can reach that address could read every conversation. Set HEARTH_PASSWORD (or HEARTH_PASSWORD_HASH from \`npm run hash-password\`), add the owner with \`npm run users -- add NAME --role owner\`, or listen on 127.0.0.1 only.`;
   }
   if (allowedHosts.length) {
-    return `HEARTH_ALLOWED_HOSTS (${allowedHosts.join(', ')}) lets other machines reach Hearth, so it needs a password: set HEARTH_PASSWORD (or HEARTH_PASSWORD_HASH from \`npm run hash-password\`).`;
+    return `HEARTH_ALLOWED_HOSTS (${allowedHosts.join(', ')}) lets other machines reach Hearth, so it needs a password: set HEARTH_PASSWORD (or HEARTH_PASSWORD_HASH from \`npm run hash-password\`), or add the owner with \`npm run users -- add NAME --role owner\`.`;
   }
   return null;
 }

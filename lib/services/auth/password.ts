@@ -33,20 +33,32 @@ export type PasswordCheck = (typed: string) => Promise<boolean>;
  */
 const CONCURRENT_HASHES = 2;
 
-/** A checker for one stored hash; throws when the hash is not in the format above. */
-export function passwordChecker(encoded: string, { concurrent = CONCURRENT_HASHES }: { concurrent?: number } = {}): PasswordCheck {
+/** A stored hash's parts; throws when it is not in the format above. */
+function parseHash(encoded: string) {
   const m = PASSWORD_HASH_FORMAT.exec(encoded);
   if (!m) throw new Error('not an scrypt password hash');
   const [n, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (n < 2 || (n & (n - 1)) !== 0 || r < 1 || p < 1) throw new Error('not an scrypt password hash');
-  const salt = Buffer.from(m[4], 'base64url');
-  const expected = Buffer.from(m[5], 'base64url');
+  return { n, r, p, salt: Buffer.from(m[4], 'base64url'), expected: Buffer.from(m[5], 'base64url') };
+}
+
+/** Checks typed passwords against stored hashes, at most `concurrent` at once over all of them. */
+export function passwordVerifier({ concurrent = CONCURRENT_HASHES }: { concurrent?: number } = {}) {
   const queue = boundedQueue(concurrent);
-  return (typed) =>
-    queue(async () => {
+  return (encoded: string, typed: string): Promise<boolean> => {
+    const { n, r, p, salt, expected } = parseHash(encoded);
+    return queue(async () => {
       // Long inputs are cut before hashing so a huge body cannot make scrypt slower; the
       // comparison below is of fixed-length hashes, so it takes the same time right or wrong.
       const actual = await scryptAsync(typed.slice(0, 1024).normalize('NFC'), salt, expected.length, { N: n, r, p, maxmem: MAX_MEM });
       return timingSafeEqual(actual, expected);
     });
+  };
+}
+
+/** A checker for one stored hash; throws when the hash is not in the format above. */
+export function passwordChecker(encoded: string, options: { concurrent?: number } = {}): PasswordCheck {
+  parseHash(encoded);
+  const verify = passwordVerifier(options);
+  return (typed) => verify(encoded, typed);
 }

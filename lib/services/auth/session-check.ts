@@ -1,3 +1,4 @@
+import type { Person } from './people';
 import { sessionTokenFrom } from './sessions';
 
 /**
@@ -8,9 +9,12 @@ import { sessionTokenFrom } from './sessions';
  */
 
 export type SessionCheck = {
-  /** Whether a password is set (then every request outside PUBLIC_PATHS needs a session). */
-  required: boolean;
-  valid(token: string | undefined): boolean;
+  /** Whether anyone can log in with a password (then every request outside PUBLIC_PATHS needs a session). */
+  required(): boolean;
+  /** The person a session token is, or null. */
+  person(token: string | undefined): Person | null;
+  /** Who a request is when no login is needed: the owner (null before there is one). */
+  owner(): Person | null;
 };
 
 const key = Symbol.for('hearth.session-check');
@@ -18,11 +22,6 @@ type Holder = { [key]?: SessionCheck };
 
 export function installSessionCheck(gate: SessionCheck): void {
   (globalThis as Holder)[key] = gate;
-}
-
-/** Whether the environment sets a password (known before the runtime has started). */
-export function passwordConfigured(env: Record<string, string | undefined> = process.env): boolean {
-  return Boolean(env.HEARTH_PASSWORD?.trim() || env.HEARTH_PASSWORD_HASH?.trim());
 }
 
 /** Paths open without a session: the login page and its API, and the static files the page needs. */
@@ -43,8 +42,20 @@ export type AuthVerdict = 'ok' | 'login' | 'starting';
 export function authVerdict(pathname: string, cookieHeader: string | null): AuthVerdict {
   if (isPublicPath(pathname)) return 'ok';
   const check = (globalThis as Holder)[key];
-  // Fails closed: with a password set, nothing is served until the sessions can be checked.
-  if (!check) return passwordConfigured() ? 'starting' : 'ok';
-  if (!check.required) return 'ok';
-  return check.valid(sessionTokenFrom(cookieHeader)) ? 'ok' : 'login';
+  // Fails closed: nothing is served until the sessions can be checked (the people who may log
+  // in are in the database, so before it is open no one can tell whether a login is needed).
+  if (!check) return 'starting';
+  if (!check.required()) return 'ok';
+  return check.person(sessionTokenFrom(cookieHeader)) ? 'ok' : 'login';
+}
+
+/**
+ * The person a request is: from its session when a login is needed; the owner when none is
+ * (one person on loopback, as before accounts). Null: no one (the handler answers 401).
+ */
+export function requestPerson(cookieHeader: string | null): Person | null {
+  const check = (globalThis as Holder)[key];
+  if (!check) return null;
+  if (!check.required()) return check.owner();
+  return check.person(sessionTokenFrom(cookieHeader));
 }

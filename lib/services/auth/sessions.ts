@@ -1,24 +1,37 @@
 import { cookieValue } from '@/lib/services/auth/cookies';
 import { createHash, randomBytes } from 'node:crypto';
+import type { sessionQueries } from '@/db/queries/sessions';
+import type { SessionInfo } from '@/lib/contract/responses';
+import type { Person } from './people';
 
 /**
- * Login sessions. The cookie holds a random token; the database keeps only its SHA-256, with
- * an expiry. Checking a session is one lookup by primary key.
+ * Login sessions, each one person's. The cookie holds a random token; the database keeps only
+ * its SHA-256, with an expiry. Checking a session is one lookup by primary key, joined to the
+ * person: a removed or disabled person's session is over at once.
  */
 
 export const SESSION_COOKIE = 'hearth_session';
 
-export type SessionStore = {
-  insertSession(row: { id: string; createdAt: number; expiresAt: number }): void;
-  sessionById(id: string): { expiresAt: number } | undefined;
-  deleteSession(id: string): void;
-  deleteExpiredSessions(now: number): void;
-};
+/** What the session book needs of the store (db/queries/sessions.ts). */
+export type SessionStore = Pick<
+  ReturnType<typeof sessionQueries>,
+  'insertSession' | 'sessionById' | 'sessionsOfUser' | 'deleteSession' | 'deleteSessionOf' | 'deleteExpiredSessions'
+>;
 
 const idOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A token as minted below: 43 base64url characters (32 random bytes). */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** One of a person's sessions as they see it: `current` is the one asking. */
+export type SessionView = {
+  id: string;
+  createdAt: number;
+  expiresAt: number;
+  userAgent: string | null;
+  address: string | null;
+  current: boolean;
+};
 
 export class SessionBook {
   constructor(
@@ -27,20 +40,48 @@ export class SessionBook {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Starts a session; answers the token for the cookie. */
-  start(): { token: string; expiresAt: number } {
+  /** Starts a session for a person; answers the token for the cookie. */
+  start(person: { id: string }, from: { userAgent?: string | null; address?: string | null } = {}): { token: string; expiresAt: number } {
     const now = this.now();
     this.store.deleteExpiredSessions(now);
     const token = randomBytes(32).toString('base64url');
     const expiresAt = now + this.lifetimeMs;
-    this.store.insertSession({ id: idOf(token), createdAt: now, expiresAt });
+    this.store.insertSession({
+      id: idOf(token),
+      userId: person.id,
+      createdAt: now,
+      expiresAt,
+      userAgent: from.userAgent?.slice(0, 300) ?? null,
+      address: from.address?.slice(0, 100) ?? null,
+    });
     return { token, expiresAt };
   }
 
-  valid(token: string | undefined | null): boolean {
-    if (!token || !TOKEN.test(token)) return false;
+  /** The person a session token is, while it lasts and they may log in; null otherwise. */
+  person(token: string | undefined | null): Person | null {
+    if (!token || !TOKEN.test(token)) return null;
     const row = this.store.sessionById(idOf(token));
-    return Boolean(row && row.expiresAt > this.now());
+    if (!row || row.expiresAt <= this.now() || !row.userId || !row.role || !row.username || row.disabled) return null;
+    return { id: row.userId, username: row.username, role: row.role };
+  }
+
+  valid(token: string | undefined | null): boolean {
+    return this.person(token) !== null;
+  }
+
+  /** A person's sessions, newest first (ids are the tokens' hashes: they cannot be used to log in). */
+  list(person: { id: string }, token?: string | null): SessionInfo[] {
+    const current = token && TOKEN.test(token) ? idOf(token) : null;
+    const now = this.now();
+    return this.store
+      .sessionsOfUser(person.id)
+      .filter((s) => s.expiresAt > now)
+      .map((s) => ({ ...s, current: s.id === current }));
+  }
+
+  /** Ends one of the person's own sessions; false when they have none by that id. */
+  revoke(person: { id: string }, id: string): boolean {
+    return this.store.deleteSessionOf(person.id, id);
   }
 
   end(token: string | undefined | null): void {

@@ -4,7 +4,6 @@ import { FileStore, hasExtractedText, type FileKind, type OpenedFile } from '@/l
 import { ATTACHABLE_IMAGE_TYPES, imageType } from '@/lib/data/files/image';
 import { isMimeType } from '@/lib/data/files/mime';
 import { HearthError } from '@/lib/shared/errors';
-import { getRuntime } from '@/lib/services/runtime';
 import { audioType } from '@/lib/services/speech';
 
 export const runtime = 'nodejs';
@@ -18,8 +17,8 @@ export const dynamic = 'force-dynamic';
  * read from the file (what the model reads), for the page's file viewer.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.attachment, ({ params: { id }, query }) => {
-    const { store, files } = getRuntime();
+  on(endpoints.attachment, ({ params: { id }, query, rt }) => {
+    const { store, files } = rt;
     const { part } = query();
     const row = store.attachmentFile({ id });
     if (!row) throw new HearthError('not_found', 'There is no attachment with that id.');

@@ -1,6 +1,5 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 import { speak } from '@/lib/services/speech';
 
 export const runtime = 'nodejs';
@@ -11,8 +10,8 @@ export const dynamic = 'force-dynamic';
  * streamed through from the text-to-speech server in Settings.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.speak, async ({ request, body }) => {
-    const audio = await speak(getRuntime(), await body(), request.signal);
+  on(endpoints.speak, async ({ request, body, rt }) => {
+    const audio = await speak(rt, await body(), request.signal);
     return new Response(audio.body, { headers: { 'Content-Type': audio.type, 'Cache-Control': 'no-store' } });
   }),
 );

@@ -3,7 +3,6 @@ import { keepField, transcriptionLanguage } from '@/lib/contract/requests';
 import { parseInput, readBodyCapped } from '@/lib/http/handle';
 import { on, reply, serve } from '@/lib/http/serve';
 import { HearthError } from '@/lib/shared/errors';
-import { getRuntime } from '@/lib/services/runtime';
 import { MAX_AUDIO_BYTES, transcribeRecording } from '@/lib/services/speech';
 
 export const runtime = 'nodejs';
@@ -15,7 +14,7 @@ export const dynamic = 'force-dynamic';
  * refused before a byte goes to it.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.transcribe, async ({ request }) => {
+  on(endpoints.transcribe, async ({ request, rt }) => {
     const type = request.headers.get('content-type') ?? '';
     if (!/^multipart\/form-data\s*;/i.test(type))
       throw new HearthError('unsupported_type', 'Send the recording as multipart/form-data, in a field called "file".');
@@ -33,11 +32,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     if (!(file instanceof Blob)) throw new HearthError('bad_request', 'file: send the recording in a field called "file".');
     const language = parseInput(transcriptionLanguage, form.get('language') ?? undefined, () => 'language');
     const keep = parseInput(keepField, form.get('keep') ?? undefined, () => 'keep');
-    const heard = await transcribeRecording(
-      getRuntime(),
-      { bytes: new Uint8Array(await file.arrayBuffer()), language, keep },
-      request.signal,
-    );
+    const heard = await transcribeRecording(rt, { bytes: new Uint8Array(await file.arrayBuffer()), language, keep }, request.signal);
     return reply(heard);
   }),
 );

@@ -6,11 +6,17 @@ import { getRuntime } from '@/lib/services/runtime';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** Whether a password is set and whether this browser is logged in (the page shows Log out from it). */
+/** Whether a login is needed, whether this browser is logged in and as whom, and whether the login form asks for a username. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.session, ({ request }) => {
     const { auth } = getRuntime();
-    const loggedIn = auth.required && auth.sessions.valid(sessionTokenFrom(request.headers.get('cookie')));
-    return reply({ required: auth.required, loggedIn });
+    const required = auth.required();
+    const person = required ? auth.sessions.person(sessionTokenFrom(request.headers.get('cookie'))) : null;
+    return reply({
+      required,
+      loggedIn: Boolean(person),
+      ...(person ? { person: { username: person.username, role: person.role } } : {}),
+      usernames: required && !auth.people.only(),
+    });
   }),
 );

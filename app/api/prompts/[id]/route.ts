@@ -1,15 +1,14 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { noContent, on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 import { editPrompt, removePrompt } from '@/lib/services/prompts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.editPrompt, async ({ params, body }) => reply(editPrompt(getRuntime().store, params.id, await body()))),
-  on(endpoints.removePrompt, ({ params }) => {
-    removePrompt(getRuntime().store, params.id);
+  on(endpoints.editPrompt, async ({ params, body, rt }) => reply(editPrompt(rt.store, params.id, await body()))),
+  on(endpoints.removePrompt, ({ params, rt }) => {
+    removePrompt(rt.store, params.id);
     return noContent();
   }),
 );

@@ -3,16 +3,15 @@ import { on, reply, serve } from '@/lib/http/serve';
 import { apiKeyFor } from '@/lib/shared/config';
 import { createLlamaClient } from '@/lib/models/client';
 import { listModels } from '@/lib/models/models';
-import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** Asks a model server how it is (reachable, model, context size, slots, vision) and which models it offers, before it is saved. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.checkModel, async ({ body }) => {
+  on(endpoints.checkModel, async ({ body, rt }) => {
     const { url, model } = await body();
-    const { config } = getRuntime();
+    const { config } = rt;
     const baseURL = url.replace(/\/+$/, '');
     const client = createLlamaClient({
       baseURL,

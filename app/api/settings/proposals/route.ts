@@ -1,6 +1,5 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -11,5 +10,5 @@ export const dynamic = 'force-dynamic';
  * settings as GET /api/settings does.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.decideProposals, async ({ body }) => reply(getRuntime().settings.decideProposals(await body(), Date.now()))),
+  on(endpoints.decideProposals, async ({ body, rt }) => reply(rt.settings.decideProposals(await body(), Date.now()))),
 );

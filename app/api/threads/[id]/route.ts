@@ -2,20 +2,19 @@ import { endpoints } from '@/lib/contract/endpoints';
 import { normalSampling } from '@/lib/contract/sampling';
 import { noContent, on, reply, serve } from '@/lib/http/serve';
 import { requireModel } from '@/lib/services/models';
-import { getRuntime } from '@/lib/services/runtime';
 import { deleteThread, fileThreads, requireThread, showBranch, threadView, useCollections } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.getThread, ({ params }) => {
-    const { store, turns } = getRuntime();
+  on(endpoints.getThread, ({ params, rt }) => {
+    const { store, turns } = rt;
     return reply(threadView(store, turns, params.id));
   }),
-  on(endpoints.patchThread, async ({ params: { id }, body }) => {
+  on(endpoints.patchThread, async ({ params: { id }, body, rt }) => {
     const { branch, folderId, archived, collectionIds, sampling, ...patch } = await body();
-    const runtime = getRuntime();
+    const runtime = rt;
     const { store, turns } = runtime;
     requireThread(store, id);
     if (patch.model) await requireModel(runtime, patch.model);
@@ -26,8 +25,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     if (Object.keys(patch).length > 0) store.updateThread({ id, patch });
     return reply(threadView(store, turns, id));
   }),
-  on(endpoints.deleteThread, ({ params }) => {
-    deleteThread(getRuntime(), params.id);
+  on(endpoints.deleteThread, ({ params, rt }) => {
+    deleteThread(rt, params.id);
     return noContent();
   }),
 );

@@ -1,6 +1,5 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 import { bulkThreads } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
@@ -8,5 +7,5 @@ export const dynamic = 'force-dynamic';
 
 /** One action on the threads selected in the sidebar: delete them, archive or unarchive them, or move them to a folder. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.bulkThreads, async ({ body }) => reply({ count: bulkThreads(getRuntime(), await body()) })),
+  on(endpoints.bulkThreads, async ({ body, rt }) => reply({ count: bulkThreads(rt, await body()) })),
 );

@@ -1,6 +1,5 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -11,9 +10,9 @@ export const dynamic = 'force-dynamic';
  * that runs a program only with a password set, 403 otherwise), `dismiss` drops it.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.decideToolServerProposals, async ({ body }) => {
+  on(endpoints.decideToolServerProposals, async ({ body, rt }) => {
     const action = await body();
-    const { toolServers, config } = getRuntime();
+    const { toolServers, config } = rt;
     toolServers.decideProposals(action, { programs: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH) });
     return reply(toolServers.list());
   }),

@@ -4,15 +4,14 @@ import { receiveUploadRequest } from '@/lib/data/files/receive';
 import { readJson } from '@/lib/http/handle';
 import { on, reply, serve } from '@/lib/http/serve';
 import { HearthError } from '@/lib/shared/errors';
-import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** → 201 {files, skipped}: the files added, queued for indexing. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.addCollectionFiles, async ({ request, params: { id } }) => {
-    const { config, store, files, knowledge } = getRuntime();
+  on(endpoints.addCollectionFiles, async ({ request, params: { id }, rt }) => {
+    const { config, store, files, knowledge } = rt;
     knowledge.collection(id);
     const type = request.headers.get('content-type') ?? '';
     if (/^application\/json/i.test(type)) {

@@ -1,15 +1,14 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** ?q=: the passages search_documents would give, best first. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.searchCollection, async ({ request, params: { id }, query }) => {
+  on(endpoints.searchCollection, async ({ request, params: { id }, query, rt }) => {
     const { q, limit } = query();
-    const { knowledge } = getRuntime();
+    const { knowledge } = rt;
     knowledge.collection(id);
     const found = await knowledge.search({ query: q, collectionIds: [id], limit }, request.signal);
     return reply({ passages: found.passages, byMeaning: found.byMeaning, ...(found.note ? { note: found.note } : {}) });

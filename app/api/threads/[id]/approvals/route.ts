@@ -1,7 +1,6 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
 import { HearthError } from '@/lib/shared/errors';
-import { getRuntime } from '@/lib/services/runtime';
 import { requireThread } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
@@ -9,10 +8,10 @@ export const dynamic = 'force-dynamic';
 
 /** The user's answer to a tool call waiting in this thread: allow once, always allow the tool, or deny. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.answerApproval, async ({ params, body }) => {
+  on(endpoints.answerApproval, async ({ params, body, rt }) => {
     const threadId = params.id;
     const { callId, allow, always } = await body();
-    const { store, turns } = getRuntime();
+    const { store, turns } = rt;
     requireThread(store, threadId);
     const answer = !allow ? 'deny' : always ? 'always' : 'allow';
     if (!turns.answerApproval({ threadId, callId, answer }))

@@ -1,7 +1,6 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, serve } from '@/lib/http/serve';
 import { threadFile } from '@/lib/services/exports/thread-file';
-import { getRuntime } from '@/lib/services/runtime';
 import { threadView } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
@@ -9,9 +8,9 @@ export const dynamic = 'force-dynamic';
 
 /** A thread as JSON (lossless, importable, every branch), Markdown, or one self-contained web page. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.exportThread, ({ params: { id }, query }) => {
+  on(endpoints.exportThread, ({ params: { id }, query, rt }) => {
     const { format } = query();
-    const { store, turns, settings } = getRuntime();
+    const { store, turns, settings } = rt;
     const view = threadView(store, turns, id, { allBranches: format === 'json' });
     const { assistantName, timezone } = settings.current();
     const file = threadFile(view, format, { assistantName, timezone });

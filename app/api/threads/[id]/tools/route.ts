@@ -1,6 +1,5 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 import { requireThread } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
@@ -8,8 +7,8 @@ export const dynamic = 'force-dynamic';
 
 /** The tools a turn of this thread may be offered, and which of them the thread switched off (PATCH the thread's disabledTools). */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.threadTools, ({ params }) => {
-    const { store, tools } = getRuntime();
+  on(endpoints.threadTools, ({ params, rt }) => {
+    const { store, tools } = rt;
     const off = new Set(requireThread(store, params.id).disabledTools ?? []);
     return reply({
       tools: tools.registry.tools.map((t) => ({

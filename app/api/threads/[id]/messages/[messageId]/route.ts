@@ -1,6 +1,5 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 import { deleteMessageAndAfter, threadView } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
@@ -8,8 +7,7 @@ export const dynamic = 'force-dynamic';
 
 /** Deletes a message and what follows it (every branch under it); answers with the thread as it is now shown. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.deleteMessage, ({ params }) => {
-    const rt = getRuntime();
+  on(endpoints.deleteMessage, ({ params, rt }) => {
     deleteMessageAndAfter(rt, params.id, params.messageId);
     return reply(threadView(rt.store, rt.turns, params.id));
   }),

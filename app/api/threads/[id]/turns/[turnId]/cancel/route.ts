@@ -1,6 +1,5 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
-import { getRuntime } from '@/lib/services/runtime';
 import { requireTurn } from '@/lib/services/threads';
 
 export const runtime = 'nodejs';
@@ -8,8 +7,8 @@ export const dynamic = 'force-dynamic';
 
 /** Stops a turn: 202 with whether it is stopping, or the status it ended with already. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.cancelTurn, ({ params: { id, turnId } }) => {
-    const { store, turns } = getRuntime();
+  on(endpoints.cancelTurn, ({ params: { id, turnId }, rt }) => {
+    const { store, turns } = rt;
     const turn = requireTurn(store, id, turnId);
     const stopping = turns.cancel(turnId);
     return reply({ turnId, stopping, status: stopping ? 'cancelling' : turn.status }, 202);

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Role } from '@/lib/contract/statuses';
+import { HearthError } from '@/lib/shared/errors';
+import { hashPassword } from './password';
+
+/**
+ * The people who may use this Hearth, as the owner makes them (`npm run users`, and the admin
+ * page): each with a role (owner: everything; admin: people and settings; member: their own
+ * things) and a password kept as an scrypt hash. There is always an owner: the last one cannot
+ * be removed, disabled or made something else. Removing or disabling a person, or setting a
+ * new password for them, ends their sessions at once (sessions are checked against the
+ * database on every request, so this holds for a server already running).
+ */
+
+export type Person = { id: string; username: string; role: Role };
+
+type UserRow = Person & { passwordHash: string | null; disabled: boolean; library: string; createdAt: number };
+
+/** The first person's library is the database from before accounts; everyone after has their own. */
+export const MAIN_LIBRARY = 'hearth.db';
+const libraryFor = (id: string, first: boolean) => (first ? MAIN_LIBRARY : `people/${id}.db`);
+/** A library's file as the users table may name it (only Hearth writes it; checked before it is opened all the same). */
+export const LIBRARY_FILE = /^(hearth\.db|people\/[0-9a-f-]{36}\.db)$/;
+
+export type PeopleStore = {
+  insertUser(row: { id: string; username: string; role: Role; passwordHash: string | null; library: string; createdAt: number }): UserRow;
+  userById(id: string): UserRow | undefined;
+  userByName(username: string): UserRow | undefined;
+  listUsers(): UserRow[];
+  countUsers(): number;
+  updateUser(id: string, change: Partial<{ role: Role; passwordHash: string | null; disabled: boolean }>): UserRow | undefined;
+  deleteUser(id: string): void;
+  deleteSessionsOfUser(userId: string): void;
+  adoptSessions(userId: string): void;
+  transaction<T>(fn: () => T): T;
+};
+
+/** A username: what a person types to log in, kept in lower case. */
+export const username = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'is 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
+
+export const newPassword = z.string().min(8, 'must be at least 8 characters').max(1024, 'must be at most 1,024 characters');
+
+/** What a listing shows of a person: never the hash. */
+export type PersonView = Person & { disabled: boolean; createdAt: number; hasPassword: boolean };
+
+const view = (u: UserRow): PersonView => ({
+  id: u.id,
+  username: u.username,
+  role: u.role,
+  disabled: u.disabled,
+  createdAt: u.createdAt,
+  hasPassword: Boolean(u.passwordHash),
+});
+
+export class People {
+  constructor(
+    private readonly store: PeopleStore,
+    private readonly now: () => number = Date.now,
+    private readonly hash: (password: string) => string = hashPassword,
+  ) {}
+
+  list(): PersonView[] {
+    return this.store.listUsers().map(view);
+  }
+
+  count(): number {
+    return this.store.countUsers();
+  }
+
+  /** The first owner, if any. */
+  owner(): Person | undefined {
+    const u = this.store.listUsers().find((o) => o.role === 'owner' && !o.disabled);
+    return u && { id: u.id, username: u.username, role: u.role };
+  }
+
+  byId(id: string): PersonView | undefined {
+    const u = this.store.userById(id);
+    return u && view(u);
+  }
+
+  /** Where a person's library is, in DATA_DIR (the main database for the first person, and for the one person of a Hearth without accounts). */
+  libraryOf(id: string): string {
+    const file = this.store.userById(id)?.library ?? MAIN_LIBRARY;
+    if (!LIBRARY_FILE.test(file)) throw new Error(`the users table names a library Hearth does not make: ${file}`);
+    return file;
+  }
+
+  /** The stored hash to check a login against, for a person who may log in. */
+  credentials(name: string): { person: Person; passwordHash: string } | undefined {
+    const clean = username.safeParse(name);
+    const u = clean.success ? this.store.userByName(clean.data) : undefined;
+    if (!u || u.disabled || !u.passwordHash) return undefined;
+    return { person: { id: u.id, username: u.username, role: u.role }, passwordHash: u.passwordHash };
+  }
+
+  /** The one person who may log in, when there is exactly one (then the username may be left out). */
+  only(): string | undefined {
+    const able = this.store.listUsers().filter((u) => !u.disabled && u.passwordHash);
+    return able.length === 1 ? able[0].username : undefined;
+  }
+
+  add({ username: name, role, password }: { username: string; role: Role; password: string }): PersonView {
+    const clean = parse(username, name, 'username');
+    const secret = parse(newPassword, password, 'password');
+    return this.store.transaction(() => {
+      if (this.store.userByName(clean)) throw new HearthError('conflict', `There is already someone called ${clean}.`);
+      const id = randomUUID();
+      const first = this.store.countUsers() === 0;
+      return view(
+        this.store.insertUser({
+          id,
+          username: clean,
+          role,
+          passwordHash: this.hash(secret),
+          library: libraryFor(id, first),
+          createdAt: this.now(),
+        }),
+      );
+    });
+  }
+
+  remove(name: string): void {
+    this.store.transaction(() => {
+      const u = this.find(name);
+      this.keepAnOwner(u, 'removed');
+      this.store.deleteUser(u.id);
+    });
+  }
+
+  resetPassword(name: string, password: string): void {
+    const secret = parse(newPassword, password, 'password');
+    const hash = this.hash(secret);
+    this.store.transaction(() => {
+      const u = this.find(name);
+      this.store.updateUser(u.id, { passwordHash: hash });
+      this.store.deleteSessionsOfUser(u.id);
+    });
+  }
+
+  setRole(name: string, role: Role): PersonView {
+    return this.store.transaction(() => {
+      const u = this.find(name);
+      if (role !== 'owner') this.keepAnOwner(u, `made ${role}`);
+      return view(this.store.updateUser(u.id, { role })!);
+    });
+  }
+
+  setDisabled(name: string, disabled: boolean): PersonView {
+    return this.store.transaction(() => {
+      const u = this.find(name);
+      if (disabled) {
+        this.keepAnOwner(u, 'disabled');
+        this.store.deleteSessionsOfUser(u.id);
+      }
+      return view(this.store.updateUser(u.id, { disabled })!);
+    });
+  }
+
+  /**
+   * A library from before accounts: its owner is made from the password in the environment
+   * (HEARTH_PASSWORD or HEARTH_PASSWORD_HASH), once, and keeps its sessions and everything in
+   * it. After that the environment's password is not read again: people and passwords live here.
+   */
+  ensureOwner(passwordHash: string | undefined, name = 'owner'): void {
+    if (!passwordHash) return;
+    this.store.transaction(() => {
+      if (this.store.countUsers() > 0) return;
+      const owner = this.store.insertUser({
+        id: randomUUID(),
+        username: name,
+        role: 'owner',
+        passwordHash,
+        library: MAIN_LIBRARY,
+        createdAt: this.now(),
+      });
+      this.store.adoptSessions(owner.id);
+    });
+  }
+
+  private find(name: string): UserRow {
+    const u = this.store.userByName(parse(username, name, 'username'));
+    if (!u) throw new HearthError('not_found', `There is no one called ${name.trim().toLowerCase()}.`);
+    return u;
+  }
+
+  private keepAnOwner(u: UserRow, what: string) {
+    if (u.role !== 'owner' || u.disabled) return;
+    const owners = this.store.listUsers().filter((o) => o.role === 'owner' && !o.disabled);
+    if (owners.length <= 1)
+      throw new HearthError('conflict', `${u.username} is the only owner and cannot be ${what}: make someone else owner first.`);
+  }
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new HearthError('bad_request', `${field}: ${r.error.issues[0]?.message ?? 'is not valid'}.`);
+  return r.data;
+}
