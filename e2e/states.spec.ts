@@ -97,7 +97,7 @@ test('while another reply holds the only model slot, the stage line says the rep
   const second = new ChatPage(other);
   await second.open();
   await second.ask('Hello from the queue');
-  await expect(second.lastAnswer().getByTestId('turn-status')).toHaveText('Waiting for the model (place 1 in the queue)…');
+  await expect(second.lastAnswer().getByTestId('turn-status')).toHaveText('Waiting for the model: next in line…');
   await first.stop.click();
   await second.waitForAnswer();
   await expect(second.lastAnswer().getByTestId('answer')).toContainText('Hello from the queue');

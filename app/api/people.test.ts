@@ -5,7 +5,8 @@ import { endpoints, type Endpoint, type EndpointName } from '@/lib/contract/endp
 import type { Role } from '@/lib/contract/statuses';
 import type { Hearth } from '@/lib/services/runtime';
 import { makeTempDir } from '@/lib/dev/testing/temp-dir';
-import { base, makeRuntime, sharedDouble } from './harness';
+import { readSse } from '@/lib/contract/sse';
+import { base, makeRuntime, sharedDouble, type Ev } from './harness';
 
 /**
  * Keeping people apart (issue 48, item 3), walked from the endpoint table: an owner and two
@@ -348,6 +349,67 @@ describe('every endpoint, asked by each person with each other person’s ids', 
         if (other !== p) assert.ok(!exported.includes(other.marker), `${p.name}'s export holds none of ${other.name}'s`);
     }
   });
+});
+
+describe('fair turns on one slot', () => {
+  test(
+    "one member's five waiting turns and another's one: the other's runs second, and each hears its place",
+    { timeout: 60_000 },
+    async () => {
+      const [, ann, ben] = people;
+      /** A slow question in a new thread of the person's, its events gathered as they come. */
+      const start = async (p: Person) => {
+        const created = await ask('createThread', p, p.ids);
+        const threadId = ((await created.json()) as { id: string }).id;
+        BODIES.sendMessage = () => ({ content: 'Answer very slowly please.' });
+        const res = await ask('sendMessage', p, { ...p.ids, thread: threadId });
+        const seen: Ev[] = [];
+        const done = (async () => {
+          for await (const frame of readSse(res.body!)) {
+            seen.push(JSON.parse(frame.data) as Ev);
+            for (const wake of waiting.splice(0)) wake();
+          }
+        })();
+        return { threadId, seen, done, owner: p };
+      };
+      /** Those waiting for the next event of any stream. */
+      const waiting: (() => void)[] = [];
+      /** Waits, an event at a time (never on a clock), until the condition holds; the test's timeout bounds it. */
+      const until = async (what: string, ok: () => boolean) => {
+        while (!ok()) await new Promise<void>((r) => waiting.push(r));
+        assert.ok(ok(), what);
+      };
+      const stage = (t: { seen: Ev[] }) =>
+        t.seen.filter((e) => e.type === 'status').at(-1) as (Ev & { stage: string; queuePosition?: number }) | undefined;
+      const turnOf = (t: { seen: Ev[] }) => (t.seen.find((e) => e.type === 'turn') as (Ev & { turnId: string }) | undefined)?.turnId;
+
+      type Started = Awaited<ReturnType<typeof start>>;
+      const anns: Started[] = [];
+      for (let i = 0; i < 5; i++) anns.push(await start(ann));
+      await until(
+        'ann’s first runs, her other four wait',
+        () => anns.slice(1).every((t) => stage(t)?.stage === 'queued') && Boolean(turnOf(anns[0])),
+      );
+      const bens = await start(ben);
+      await until('ben’s one waits first in line', () => stage(bens)?.queuePosition === 1);
+      assert.deepEqual(
+        anns.slice(1).map((t) => stage(t)?.queuePosition),
+        [2, 3, 4, 5],
+        'ann’s waiting turns hear that they moved back',
+      );
+      // Ann's first is stopped: the slot goes to Ben's, not to her second.
+      const cancel = (t: Started) => ask('cancelTurn', t.owner, { ...t.owner.ids, thread: t.threadId, turn: turnOf(t)! });
+      await cancel(anns[0]);
+      await until('ben’s runs second', () => stage(bens)?.stage !== 'queued');
+      assert.equal(stage(anns[1])?.stage, 'queued');
+      for (const t of [bens, ...anns.slice(1)]) {
+        await until('its turn is named', () => Boolean(turnOf(t)));
+        await cancel(t);
+      }
+      await Promise.all([bens, ...anns].map((t) => t.done));
+      BODIES.sendMessage = () => ({ content: 'a question from someone else' });
+    },
+  );
 });
 
 describe('sessions', () => {

@@ -24,7 +24,9 @@ test('the stage line names what runs now: the web search and its words, the page
   assert.equal(stageLine('checking', [call('web_search', { query: 'x' }, { ok: true })]), 'Checking the answer…');
   assert.equal(stageLine('writing', []), 'Writing…');
   assert.equal(stageLine(null, []), 'Reading the conversation…');
-  assert.equal(stageLine('queued', [], 3), 'Waiting for the model (place 3 in the queue)…');
+  assert.equal(stageLine('queued', [], 3), 'Waiting for the model: 2 turns ahead…');
+  assert.equal(stageLine('queued', [], 2), 'Waiting for the model: 1 turn ahead…');
+  assert.equal(stageLine('queued', [], 1), 'Waiting for the model: next in line…');
   assert.equal(stageLine('resumed', []), 'Resuming after a restart…');
   assert.equal(stageLine('searching', []), 'Using tools…');
 });

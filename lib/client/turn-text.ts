@@ -40,7 +40,9 @@ export function stageLine(
   if (running && (stage === 'searching' || stage === null || stage === undefined)) return `${toolDoing(running)}…`;
   if (writing && (stage === 'thinking' || stage === null || stage === undefined)) return `${STAGE_TEXT.writing}…`;
   const text = STAGE_TEXT[stage ?? 'thinking'] ?? 'Working';
-  if (stage === 'queued' && queuePosition) return `${text} (place ${queuePosition} in the queue)…`;
+  // Place 1 is next; before place n wait n - 1 turns (of anyone: the queue is shared, and fair by person).
+  if (stage === 'queued' && queuePosition)
+    return queuePosition === 1 ? `${text}: next in line…` : `${text}: ${queuePosition - 1} turn${queuePosition === 2 ? '' : 's'} ahead…`;
   return `${text}…`;
 }
 

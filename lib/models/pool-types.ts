@@ -35,6 +35,7 @@ export type Waiter = {
   turnId: string;
   threadId: string;
   model?: string;
+  person?: string;
   avoid?: Server;
   admit: (p: Placement | null) => void;
   notify: (position: number) => void;
@@ -53,4 +54,9 @@ export type PoolOptions = {
 };
 
 /** What a turn asks of the pool: its model, and who hears that a cold model is loading (and when it is done). */
-export type TurnWants = { model?: string; onLoading?: (model: string, loading: boolean) => void };
+export type TurnWants = {
+  model?: string;
+  onLoading?: (model: string, loading: boolean) => void;
+  /** Whose turn it is: turns waiting for a slot are served round-robin by person. */
+  person?: string;
+};

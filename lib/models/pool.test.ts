@@ -73,6 +73,40 @@ describe('the queue in front of the slots', () => {
     assert.deepEqual(pool.stats, { running: 1, waiting: 0, slots: 1 });
   });
 
+  test("waiting turns are served round-robin by person: one person's five do not hold another's one behind them", async () => {
+    const pool = new ModelPool([server('http://a', { slots: 1 })]);
+    const order: string[] = [];
+    const heard: Record<string, number[]> = {};
+    const enter = (turn: string, person: string) => {
+      heard[turn] = [];
+      return pool
+        .enter(turn, `t-${turn}`, (p) => heard[turn].push(p), { person })
+        .then((lease) => {
+          if (lease) order.push(turn);
+        });
+    };
+    const tick = () => new Promise((r) => setImmediate(r));
+    const ann = ['a1', 'a2', 'a3', 'a4', 'a5'].map((t) => enter(t, 'ann'));
+    await tick();
+    const ben = enter('b1', 'ben');
+    await tick();
+    // Ann's first runs; Ben's one goes ahead of her four waiting, and each of hers hears it move her back.
+    assert.deepEqual(order, ['a1']);
+    assert.deepEqual(heard.b1, [1]);
+    assert.deepEqual(heard.a2, [1, 2]);
+    assert.deepEqual(heard.a5, [4, 5]);
+    // Ben's second waits behind Ann's second (one each, in turn).
+    const ben2 = enter('b2', 'ben');
+    await tick();
+    assert.deepEqual(heard.b2, [3]);
+    for (const turn of ['a1', 'b1', 'a2', 'b2', 'a3', 'a4']) {
+      pool.leave(turn);
+      await tick();
+    }
+    await Promise.all([...ann, ben, ben2]);
+    assert.deepEqual(order, ['a1', 'b1', 'a2', 'b2', 'a3', 'a4', 'a5']);
+  });
+
   test('a waiting turn that is stopped leaves the queue with no lease', async () => {
     const pool = new ModelPool([server('http://a', { slots: 1 })]);
     await pool.enter('a', 'ta', () => undefined);

@@ -36,6 +36,8 @@ export class ModelPool {
   private readonly servers: Server[];
   private readonly waiting: Waiter[] = [];
   private readonly running = new Map<string, Placement>();
+  /** Whose each running or waiting turn is (for the round-robin of the queue). */
+  private readonly owners = new Map<string, string>();
   /** The slot each thread's last turn used: it holds that thread's prompt cache. */
   private readonly lastSlot = new Map<string, { url: string; slot: number }>();
   private recheck: NodeJS.Timeout | null = null;
@@ -234,8 +236,12 @@ export class ModelPool {
     this.background.clear();
     // The first turns after start wait for the servers' first answer (slots, model, context).
     await this.firstCheck;
-    const placement = await this.admit({ turnId, threadId, notify, model: wants.model });
-    if (!placement) return null;
+    if (wants.person !== undefined) this.owners.set(turnId, wants.person);
+    const placement = await this.admit({ turnId, threadId, notify, model: wants.model, person: wants.person });
+    if (!placement) {
+      this.owners.delete(turnId);
+      return null;
+    }
     return this.lease(turnId, threadId, placement, wants);
   }
 
@@ -254,14 +260,41 @@ export class ModelPool {
         this.waiting.unshift(waiter);
         this.waiting.forEach((x, i) => x.notify(i + 1));
       } else {
-        this.waiting.push(waiter);
-        waiter.notify(this.waiting.length);
+        // Round-robin by person: one person's five turns do not hold another's one behind all of them.
+        const at = this.fairPlace(w.person);
+        this.waiting.splice(at, 0, waiter);
+        for (let i = at; i < this.waiting.length; i++) this.waiting[i].notify(i + 1);
       }
     });
   }
 
+  /**
+   * Where a new turn waits: after every waiting turn of its round or an earlier one, a turn's
+   * round being how many turns of its person run or wait ahead of it. So a person with nothing
+   * running goes ahead of another's second, third… turn. Turns of no one (background callers)
+   * keep their place at the end.
+   */
+  private fairPlace(person: string | undefined): number {
+    if (person === undefined) return this.waiting.length;
+    const ahead = new Map<string, number>();
+    for (const turnId of this.running.keys()) {
+      const owner = this.owners.get(turnId);
+      if (owner !== undefined) ahead.set(owner, (ahead.get(owner) ?? 0) + 1);
+    }
+    const mine = (ahead.get(person) ?? 0) + this.waiting.filter((w) => w.person === person).length;
+    for (let i = 0; i < this.waiting.length; i++) {
+      const owner = this.waiting[i].person;
+      if (owner === undefined) continue;
+      const round = ahead.get(owner) ?? 0;
+      ahead.set(owner, round + 1);
+      if (round > mine) return i;
+    }
+    return this.waiting.length;
+  }
+
   /** A turn that finished, or was stopped while it waited, gives its slot (or its place) back. */
   leave(turnId: string) {
+    this.owners.delete(turnId);
     const p = this.vacate(turnId);
     const at = this.waiting.findIndex((w) => w.turnId === turnId);
     if (at >= 0) this.waiting.splice(at, 1)[0].admit(null);
@@ -320,7 +353,7 @@ export class ModelPool {
       markUp: (server) => this.markUp(server),
       requeue: (id, thread, avoid) => {
         this.vacate(id);
-        const ticket = this.admit({ turnId: id, threadId: thread, avoid, notify: () => undefined }, true);
+        const ticket = this.admit({ turnId: id, threadId: thread, avoid, notify: () => undefined, person: this.owners.get(id) }, true);
         // The slot given up and the server now down change what every waiting turn can have:
         // one that was waiting to move away from another failure may now have nowhere to go.
         this.advance();

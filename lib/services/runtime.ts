@@ -253,6 +253,8 @@ export function buildHearth(
       },
       approvalTimeoutMs: config.HEARTH_APPROVAL_TIMEOUT_S * 1000,
       allowAlways: (server, tool) => toolServers.allowAlways(server, tool),
+      // One person's library, one place in the round-robin of turns waiting for a slot.
+      person: file,
       log,
     });
     // Indexing goes on where it stopped (files queued or half embedded when the server last stopped).

@@ -48,6 +48,8 @@ export type RunnerOptions = {
   imageData?: (file: { sha256: string; mime: string }) => string | undefined;
   /** An attached file's table, read into one the first time a turn needs it (lib/data/tables/attached.ts). */
   tableOf?: ContextRequest['tableOf'];
+  /** Whose turns these are: the pool serves turns waiting for a slot round-robin by person. */
+  person?: string;
   log?: (message: string) => void;
 };
 
@@ -83,7 +85,7 @@ export class TurnRunner {
       live.turnId,
       live.threadId,
       (position) => events.emit(live, { type: 'status', stage: 'queued', queuePosition: position }),
-      { model, onLoading: (name, loading) => this.loading(live, name, loading) },
+      { model, onLoading: (name, loading) => this.loading(live, name, loading), person: this.options.person },
     );
     const onAbort = () => models.leave(live.turnId);
     // a signal aborts once
