@@ -290,6 +290,20 @@ export const users = sqliteTable(
 );
 
 /**
+ * Invitations to this Hearth (lib/services/auth/people.ts): the link's token is kept only as its
+ * SHA-256, with the role it gives, until when it works, and who used it (once).
+ */
+export const invites = sqliteTable('invites', {
+  id: text('id').primaryKey(),
+  role: text('role', { enum: roles }).notNull(),
+  createdBy: text('created_by').references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: integer('created_at').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+  usedBy: text('used_by'),
+  usedAt: integer('used_at'),
+});
+
+/**
  * Login sessions (only used when a password is set). The id is the SHA-256 of the token in
  * the cookie, so a copy of the database does not hold a usable session. Each is one person's
  * (a session from before accounts is the owner's once the owner is made); the browser and

@@ -127,6 +127,27 @@ test.describe('a household on one Hearth', () => {
     await expect(olivePage.locator('#setting-ttsUrl-input')).toBeEnabled();
     await expect(olivePage.getByTestId('shared-settings')).toHaveCount(0);
 
+    // The owner invites from the admin page; the link makes Cara's account and logs her in.
+    await olivePage.getByTestId('people-link').click();
+    await expect(olivePage.getByTestId('person')).toHaveCount(2);
+    await olivePage.getByTestId('make-invite').click();
+    const link = (await olivePage.getByTestId('invite-link').innerText()).trim();
+    expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+    const invited = await browser.newContext();
+    const caraPage = await invited.newPage();
+    await caraPage.goto(link);
+    await caraPage.getByTestId('invite-username').fill('cara');
+    await caraPage.getByTestId('invite-password').fill('cara password');
+    await caraPage.getByRole('button', { name: 'Join' }).click();
+    await expect(caraPage.getByTestId('composer')).toBeVisible();
+    await expect(caraPage.getByTestId('logged-in-as')).toHaveText(' (cara)');
+    await expect(new ChatPage(caraPage).threads).toHaveCount(0);
+    await caraPage.goto(link);
+    await expect(caraPage.getByTestId('invite-closed')).toBeVisible();
+    await invited.close();
+    await olivePage.reload();
+    await expect(olivePage.getByTestId('person')).toHaveCount(3);
+
     // Removed while logged in: the next request is refused.
     users(home.dataDir, ['remove', 'ann']);
     expect((await page.request.get(`${home.url}/api/threads`)).status()).toBe(401);

@@ -110,6 +110,9 @@ const BODIES: Partial<Record<EndpointName, (ids: Ids) => unknown>> = {
   decideToolServerProposals: () => ({ dismiss: ['notes'] }),
   putToolServer: () => ({ server: { url: 'http://127.0.0.1:9/mcp' } }),
   speak: () => ({ text: 'Hello.' }),
+  createInvite: () => ({ role: 'member' }),
+  patchPerson: () => ({ disabled: true }),
+  acceptInvite: () => ({ username: 'mallory', password: 'a password of hers' }),
   login: () => ({ password: 'wrong' }),
 };
 
@@ -410,6 +413,82 @@ describe('fair turns on one slot', () => {
       BODIES.sendMessage = () => ({ content: 'a question from someone else' });
     },
   );
+});
+
+describe('invitations and the admin page', () => {
+  test('an owner invites; the link makes one account, once, with a library of its own; admins cannot touch owners', async () => {
+    const [olive, ann] = people;
+    const json = async (res: Response) => {
+      assert.ok(res.status < 300, `${res.status} ${await res.clone().text()}`);
+      return res.status === 204 ? null : ((await res.json()) as Record<string, unknown>);
+    };
+    BODIES.createInvite = () => ({ role: 'member' });
+    const made = (await json(await ask('createInvite', olive, olive.ids))) as { path: string; role: string };
+    assert.match(made.path, /^\/invite\/[A-Za-z0-9_-]{43}$/);
+    const token = made.path.slice('/invite/'.length);
+    const listed = (await json(await ask('listPeople', olive, olive.ids))) as { people: { username: string }[]; invites: { id: string }[] };
+    assert.deepEqual(
+      listed.people.map((p) => p.username),
+      ['olive', 'ann', 'ben'],
+    );
+    assert.equal(listed.invites.length, 1);
+    assert.ok(!JSON.stringify(listed).includes(token), 'the link is shown once, when made');
+
+    // Joining: the account is made and logged in; the link is used up.
+    const route = await routeOf(endpoints.acceptInvite);
+    const join = (username: string) =>
+      route.POST(
+        new Request(`${base}/api/invites/${token}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username, password: 'cara password' }),
+        }),
+        { params: Promise.resolve({ token }) },
+      );
+    assert.equal((await join('olive')).status, 409, 'a name taken is refused, and the link still works');
+    const joined = await join('Cara');
+    assert.equal(joined.status, 201);
+    const cara: Person = {
+      name: 'cara',
+      role: 'member',
+      cookie: /hearth_session=[^;]*/.exec(joined.headers.get('set-cookie') ?? '')![0],
+      marker: 'zqcaramarker',
+      ids: nobody(),
+    };
+    assert.deepEqual(JSON.parse(await (await ask('listThreads', cara, cara.ids)).text()).threads, [], 'a library of her own, empty');
+    assert.equal((await join('dora')).status, 404, 'used once');
+    assert.equal(((await json(await ask('listPeople', olive, olive.ids))) as { invites: unknown[] }).invites.length, 0);
+
+    // An admin invites members and admins, not owners; changes members, not owners.
+    const annId = (listed.people as unknown as { id: string; username: string }[]).find((p) => p.username === 'ann')!.id;
+    const oliveId = (listed.people as unknown as { id: string; username: string }[]).find((p) => p.username === 'olive')!.id;
+    const patch = (who: Person, id: string, body: unknown) =>
+      import('./people/[id]/route').then((r) =>
+        r.PATCH(
+          new Request(`${base}/api/people/${id}`, {
+            method: 'PATCH',
+            headers: { cookie: who.cookie, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+          { params: Promise.resolve({ id }) },
+        ),
+      );
+    assert.equal((await patch(olive, annId, { role: 'admin' })).status, 200);
+    assert.equal((await patch(ann, oliveId, { disabled: true })).status, 403, 'an admin does not change an owner');
+    assert.equal((await patch(ann, annId, { role: 'owner' })).status, 403, 'nor makes one');
+    BODIES.createInvite = () => ({ role: 'owner' });
+    assert.equal((await ask('createInvite', ann, ann.ids)).status, 403);
+    BODIES.createInvite = () => ({ role: 'member' });
+    assert.equal((await ask('createInvite', ann, ann.ids)).status, 201);
+    // Disabled from the admin page: out at once.
+    const caraId = ((await json(await ask('listPeople', olive, olive.ids))) as { people: { id: string; username: string }[] }).people.find(
+      (p) => p.username === 'cara',
+    )!.id;
+    assert.equal((await patch(ann, caraId, { disabled: true })).status, 200);
+    assert.equal((await ask('listThreads', cara, cara.ids)).status, 401);
+    assert.equal((await patch(olive, annId, { role: 'member' })).status, 200);
+    BODIES.patchPerson = () => ({ disabled: true });
+  });
 });
 
 describe('sessions', () => {

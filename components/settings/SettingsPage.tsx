@@ -77,6 +77,11 @@ export function SettingsPage() {
               ← Chats
             </Link>
             <h1 className="text-xl font-semibold">Settings</h1>
+            {me && me.role !== 'member' && (
+              <Link href="/admin" className="ml-auto text-sm underline" data-testid="people-link">
+                People →
+              </Link>
+            )}
           </header>
           <SettingsContents />
           <ImportedProposals

@@ -1,6 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { sessions, users } from '../schema';
+import { invites, sessions, users } from '../schema';
 import type { Role } from '@/lib/contract/statuses';
 
 /** The people who may log in (lib/services/auth/people.ts). */
@@ -26,6 +26,34 @@ export function userQueries(db: Db) {
     },
     updateUser(id: string, change: Partial<{ role: Role; passwordHash: string | null; disabled: boolean }>) {
       return db.update(users).set(change).where(eq(users.id, id)).returning().get();
+    },
+    insertInvite(row: { id: string; role: Role; createdBy: string | null; createdAt: number; expiresAt: number }) {
+      db.insert(invites).values(row).run();
+    },
+    inviteById(id: string) {
+      return db.select().from(invites).where(eq(invites.id, id)).get();
+    },
+    /** Invitations not used and not expired, newest first. */
+    openInvites(now: number) {
+      return db
+        .select()
+        .from(invites)
+        .where(and(isNull(invites.usedAt), gt(invites.expiresAt, now)))
+        .orderBy(sql`${invites.createdAt} desc`)
+        .all();
+    },
+    /** Marks an invitation used, if it still was open: false when it was used (or expired) already. */
+    useInvite(id: string, usedBy: string, now: number): boolean {
+      return (
+        db
+          .update(invites)
+          .set({ usedBy, usedAt: now })
+          .where(and(eq(invites.id, id), isNull(invites.usedAt), gt(invites.expiresAt, now)))
+          .run().changes > 0
+      );
+    },
+    deleteInvite(id: string): boolean {
+      return db.delete(invites).where(eq(invites.id, id)).run().changes > 0;
     },
     /** Removes the person and ends their sessions, in one step. */
     deleteUser(id: string) {

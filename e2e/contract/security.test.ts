@@ -245,9 +245,12 @@ describe('login', () => {
     assert.match(secure.headers.get('set-cookie') ?? '', /; Secure$/);
 
     const session = { Cookie: cookie.split(';')[0] };
+    // The password in the environment made the owner (one person: the login form asks no username).
     assert.deepEqual((await httpCall(locked.url, 'GET', '/api/auth/session', { headers: session })).body, {
       required: true,
       loggedIn: true,
+      person: { username: 'owner', role: 'owner' },
+      usernames: false,
     });
     const created = await httpCall(locked.url, 'POST', '/api/threads', { json: {}, headers: session });
     assert.equal(created.status, 201);
@@ -271,6 +274,7 @@ describe('login', () => {
     assert.deepEqual((await httpCall(locked.url, 'GET', '/api/auth/session', { headers: session })).body, {
       required: true,
       loggedIn: false,
+      usernames: false,
     });
   });
 });

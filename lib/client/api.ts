@@ -13,6 +13,7 @@ import type { ProposalsAction, Settings } from '@/lib/contract/settings';
 import type { addAttachmentToCollectionBody, BulkThreadsBody } from '@/lib/contract/requests';
 import type { Health, Rating, SearchFilters, StreamedEvent } from '@/lib/contract/responses';
 import { readSse } from '@/lib/contract/sse';
+import type { Role } from '@/lib/contract/statuses';
 
 /** The browser's calls to Hearth's HTTP API. Errors carry the server's code and sentence. */
 
@@ -110,6 +111,12 @@ export const api = {
   editPrompt: (id: string, patch: { name?: string; text?: string }) => call(e.editPrompt, { params: { id }, body: patch }),
   removePrompt: (id: string) => call(e.removePrompt, { params: { id } }),
   listSessions: () => call(e.listSessions, {}),
+  listPeople: () => call(e.listPeople, {}),
+  createInvite: (role: Role) => call(e.createInvite, { body: { role } }),
+  withdrawInvite: (id: string) => call(e.withdrawInvite, { params: { id } }),
+  patchPerson: (id: string, patch: { role?: Role; disabled?: boolean }) => call(e.patchPerson, { params: { id }, body: patch }),
+  removePerson: (id: string) => call(e.removePerson, { params: { id } }),
+  acceptInvite: (token: string, body: { username: string; password: string }) => call(e.acceptInvite, { params: { token }, body }),
   endSession: (id: string) => call(e.endSession, { params: { id } }),
   listMemories: () => call(e.listMemories, {}),
   addMemory: (text: string) => call(e.addMemory, { body: { text } }),

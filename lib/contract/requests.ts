@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { roles } from './statuses';
 import { isHttpUrl } from './checks';
 import { samplingSchema } from './sampling';
 
@@ -8,6 +9,10 @@ export const MAX_MESSAGE_CHARS = 100_000;
 
 /** Ids are UUIDs; anything else cannot name a stored thing, so it is answered as unknown (404). */
 export const idParam = z.string().uuid('is not a valid id');
+/** An invitation's token, as in its link (32 random bytes, base64url). */
+export const inviteTokenParam = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'is not an invitation');
+/** An invitation's id: the SHA-256 of its token. */
+export const inviteIdParam = z.string().regex(/^[0-9a-f]{64}$/, 'is not an invitation id');
 /** A session's id: the SHA-256 of its token, in hex (the token itself is never shown). */
 export const sessionIdParam = z.string().regex(/^[0-9a-f]{64}$/, 'is not a session id');
 
@@ -237,3 +242,13 @@ export const remoteImageQuery = z
       .regex(/^https?:\/\//i, 'must be an http(s) URL'),
   })
   .strict();
+
+/** POST /api/people/invites: the role the invitation gives. */
+export const inviteBody = z.object({ role: z.enum(roles) }).strict();
+/** PATCH /api/people/:id: a new role, or disabled (or enabled again). */
+export const personPatch = z
+  .object({ role: z.enum(roles).optional(), disabled: z.boolean().optional() })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'give role or disabled');
+/** POST /api/invites/:token: the name and password the invited person chooses. */
+export const acceptInviteBody = z.object({ username: z.string().max(200), password: z.string().max(10_000) }).strict();

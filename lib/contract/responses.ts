@@ -352,6 +352,13 @@ export type Me = { username: string; role: Role };
 export type LoginAnswer = { ok: true; required: boolean; person?: Me };
 /** `usernames`: whether the login form must ask for a username (more than one person can log in). */
 export type SessionState = { required: boolean; loggedIn: boolean; person?: Me; usernames: boolean };
+/** A person as the admin page lists them (never their password's hash). */
+export type PersonInfo = { id: string; username: string; role: Role; disabled: boolean; createdAt: number; hasPassword: boolean };
+/** An invitation not yet used: its id is the hash of the link's token (the link is shown once, when made). */
+export type InviteInfo = { id: string; role: Role; createdAt: number; expiresAt: number };
+export type PeopleView = { people: PersonInfo[]; invites: InviteInfo[] };
+/** A new invitation: the path of its link (…/invite/<token>), shown once. */
+export type CreatedInvite = { path: string; role: Role; expiresAt: number };
 /** One of a person's sessions (GET /api/auth/sessions): `current` is the browser asking. */
 export type SessionInfo = {
   id: string;

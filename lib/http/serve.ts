@@ -101,9 +101,10 @@ export function on<E extends Endpoint>(endpoint: E, handler: Handler<E>, options
     handle(
       request,
       async () => {
+        // Who may ask, before anything of the request is looked at.
+        if (endpoint.who) allowed(endpoint.who, requestPerson(request.headers.get('cookie')));
         const params = await checkedParams(endpoint, context);
         let rt: Runtime | undefined;
-        if (endpoint.who) allowed(endpoint.who, requestPerson(request.headers.get('cookie')));
         const input = {
           request,
           get rt() {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Role } from '@/lib/contract/statuses';
 import { HearthError } from '@/lib/shared/errors';
@@ -31,6 +31,11 @@ export type PeopleStore = {
   countUsers(): number;
   updateUser(id: string, change: Partial<{ role: Role; passwordHash: string | null; disabled: boolean }>): UserRow | undefined;
   deleteUser(id: string): void;
+  insertInvite(row: { id: string; role: Role; createdBy: string | null; createdAt: number; expiresAt: number }): void;
+  inviteById(id: string): { role: Role; expiresAt: number; usedAt: number | null } | undefined;
+  openInvites(now: number): { id: string; role: Role; createdAt: number; expiresAt: number }[];
+  useInvite(id: string, usedBy: string, now: number): boolean;
+  deleteInvite(id: string): boolean;
   deleteSessionsOfUser(userId: string): void;
   adoptSessions(userId: string): void;
   transaction<T>(fn: () => T): T;
@@ -44,6 +49,12 @@ export const username = z
   .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'is 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
 
 export const newPassword = z.string().min(8, 'must be at least 8 characters').max(1024, 'must be at most 1,024 characters');
+
+/** How long an invitation link works. */
+export const INVITE_DAYS = 7;
+const inviteId = (token: string) => createHash('sha256').update(token).digest('hex');
+/** An invitation's token as minted: 43 base64url characters (32 random bytes). */
+export const INVITE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** What a listing shows of a person: never the hash. */
 export type PersonView = Person & { disabled: boolean; createdAt: number; hasPassword: boolean };
@@ -121,6 +132,55 @@ export class People {
           createdAt: this.now(),
         }),
       );
+    });
+  }
+
+  /**
+   * An invitation: a link that makes one account of `role`, once, for INVITE_DAYS. Only an owner
+   * invites an owner. The token is in the link only; the database keeps its hash.
+   */
+  invite(by: Person, role: Role): { token: string; expiresAt: number } {
+    if (role === 'owner' && by.role !== 'owner') throw new HearthError('forbidden', 'Only an owner may invite another owner.');
+    // Without accounts the one person has none to keep: they would be locked out by the first one joining.
+    if (!this.store.userById(by.id))
+      throw new HearthError('conflict', 'Make yourself the owner first: npm run users -- add NAME --role owner. Then invite others.');
+    const token = randomBytes(32).toString('base64url');
+    const now = this.now();
+    const expiresAt = now + INVITE_DAYS * 24 * 60 * 60 * 1000;
+    this.store.insertInvite({ id: inviteId(token), role, createdBy: by.id, createdAt: now, expiresAt });
+    return { token, expiresAt };
+  }
+
+  /** The invitations not yet used and still valid (ids are the tokens' hashes: they cannot be used to join). */
+  invites() {
+    return this.store.openInvites(this.now()).map(({ id, role, createdAt, expiresAt }) => ({ id, role, createdAt, expiresAt }));
+  }
+
+  withdrawInvite(id: string): boolean {
+    return this.store.deleteInvite(id);
+  }
+
+  /** Whether an invitation link still works (the page asks before showing its form). */
+  inviteOpen(token: string): Role | null {
+    if (!INVITE_TOKEN.test(token)) return null;
+    const found = this.store.inviteById(inviteId(token));
+    return found && found.usedAt === null && found.expiresAt > this.now() ? found.role : null;
+  }
+
+  /** Joins with an invitation: the account is made and the link used up, in one step. */
+  accept(token: string, { username: name, password }: { username: string; password: string }): Person {
+    const clean = parse(username, name, 'username');
+    const secret = parse(newPassword, password, 'password');
+    const hash = this.hash(secret);
+    return this.store.transaction(() => {
+      const role = this.inviteOpen(token);
+      if (!role) throw new HearthError('not_found', 'This invitation has been used or has expired: ask for a new one.');
+      if (this.store.userByName(clean)) throw new HearthError('conflict', `There is already someone called ${clean}: choose another name.`);
+      const id = randomUUID();
+      this.store.insertUser({ id, username: clean, role, passwordHash: hash, library: libraryFor(id, false), createdAt: this.now() });
+      if (!this.store.useInvite(inviteId(token), clean, this.now()))
+        throw new HearthError('not_found', 'This invitation has just been used.');
+      return { id, username: clean, role };
     });
   }
 

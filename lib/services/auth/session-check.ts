@@ -31,6 +31,9 @@ export function isPublicPath(pathname: string): boolean {
     pathname === '/api/auth/login' ||
     pathname === '/api/auth/logout' ||
     pathname === '/api/auth/session' ||
+    // An invitation's page and its API: the invited person has no session yet (the token is the key).
+    pathname.startsWith('/invite/') ||
+    pathname.startsWith('/api/invites/') ||
     pathname === '/favicon.svg' ||
     pathname.startsWith('/_next/static/')
   );

@@ -98,3 +98,33 @@ test("removing, disabling or resetting a person's password ends their sessions a
   await run('remove', 'ann');
   assert.equal(book.person(token), null, 'removed');
 });
+
+test('an invitation works once, within its week; withdrawn it works no more; without accounts there is no one to invite for', async () => {
+  const store = freshStore();
+  let now = 1_000;
+  const people = new People(
+    store,
+    () => now,
+    (p) => hashPassword(p, Buffer.alloc(16)),
+  );
+  const local = { id: 'local', username: 'local', role: 'owner' as const };
+  assert.throws(() => people.invite(local, 'member'), /Make yourself the owner first/);
+  const olive = people.add({ username: 'olive', role: 'owner', password: 'owner password' });
+  const first = people.invite(olive, 'member');
+  assert.equal(first.expiresAt, 1_000 + 7 * 24 * 60 * 60 * 1000);
+  assert.equal(people.inviteOpen(first.token), 'member');
+  now = first.expiresAt;
+  assert.equal(people.inviteOpen(first.token), null, 'expired at its last millisecond');
+  assert.throws(() => people.accept(first.token, { username: 'ann', password: 'ann password' }), /used or has expired/);
+  now = 2_000;
+  const second = people.invite(olive, 'admin');
+  const [open] = people.invites();
+  assert.equal(people.withdrawInvite(open.id), true);
+  assert.equal(people.inviteOpen(second.token), null);
+  const third = people.invite(olive, 'member');
+  assert.throws(() => people.accept(third.token, { username: 'ann', password: 'short' }), /at least 8/);
+  assert.equal(people.accept(third.token, { username: 'Ann', password: 'ann password' }).username, 'ann');
+  assert.match(store.userByName('ann')!.library, /^people\/[0-9a-f-]{36}\.db$/);
+  assert.throws(() => people.accept(third.token, { username: 'ben', password: 'ben password' }), /used or has expired/);
+  assert.equal(people.inviteOpen('not a token'), null);
+});

@@ -1,0 +1,33 @@
+import type { Role } from '@/lib/contract/statuses';
+import { endpoints } from '@/lib/contract/endpoints';
+import { noContent, on, reply, serve } from '@/lib/http/serve';
+import type { Runtime } from '@/lib/services/runtime';
+import { HearthError } from '@/lib/shared/errors';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** The person of an id, when the asker may change them: an admin changes admins and members; only an owner changes an owner or makes one. */
+function changeable(rt: Runtime, id: string, newRole?: Role) {
+  const target = rt.auth.people.byId(id);
+  if (!target) throw new HearthError('not_found', 'There is no person with that id.');
+  if ((target.role === 'owner' || newRole === 'owner') && rt.person.role !== 'owner')
+    throw new HearthError('forbidden', 'Only an owner may change an owner, or make one.');
+  return target;
+}
+
+/** A person's role changed, or their account disabled (their sessions end) or enabled. */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.patchPerson, async ({ params: { id }, body, rt }) => {
+    const { role, disabled } = await body();
+    const target = changeable(rt, id, role);
+    const people = rt.auth.people;
+    let changed = role ? people.setRole(target.username, role) : target;
+    if (disabled !== undefined) changed = people.setDisabled(target.username, disabled);
+    return reply(changed);
+  }),
+  on(endpoints.removePerson, ({ params: { id }, rt }) => {
+    rt.auth.people.remove(changeable(rt, id).username);
+    return noContent();
+  }),
+);

@@ -1,0 +1,10 @@
+import { endpoints } from '@/lib/contract/endpoints';
+import { on, reply, serve } from '@/lib/http/serve';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Everyone who may use this Hearth, and the invitations still open: the admin page's list. */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.listPeople, ({ rt }) => reply({ people: rt.auth.people.list(), invites: rt.auth.people.invites() })),
+);
