@@ -147,6 +147,8 @@ test.describe('a household on one Hearth', () => {
     await invited.close();
     await olivePage.reload();
     await expect(olivePage.getByTestId('person')).toHaveCount(3);
+    // The owner can take a copy of anyone's library.
+    await expect(olivePage.getByTestId('person-export')).toHaveCount(3);
 
     // Removed while logged in: the next request is refused.
     users(home.dataDir, ['remove', 'ann']);

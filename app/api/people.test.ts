@@ -487,6 +487,17 @@ describe('invitations and the admin page', () => {
     assert.equal((await patch(ann, caraId, { disabled: true })).status, 200);
     assert.equal((await ask('listThreads', cara, cara.ids)).status, 401);
     assert.equal((await patch(olive, annId, { role: 'member' })).status, 200);
+    // The owner's copy of a person's library: theirs whole, no one else's; an admin may not.
+    const exportOf = (who: Person, id: string) =>
+      import('./people/[id]/export/route').then((r) =>
+        r.GET(new Request(`${base}/api/people/${id}/export`, { headers: { cookie: who.cookie } }), { params: Promise.resolve({ id }) }),
+      );
+    const annsFile = await (await exportOf(olive, annId)).text();
+    assert.ok(annsFile.includes(ann.marker));
+    assert.ok(!annsFile.includes(olive.marker));
+    assert.equal((await patch(olive, annId, { role: 'admin' })).status, 200);
+    assert.equal((await exportOf(ann, oliveId)).status, 403, 'an admin does not read the owner’s library');
+    assert.equal((await patch(olive, annId, { role: 'member' })).status, 200);
     BODIES.patchPerson = () => ({ disabled: true });
   });
 });

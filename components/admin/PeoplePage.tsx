@@ -21,6 +21,8 @@ export function PeoplePage() {
   const [error, setError] = useState<string | null>(null);
   const [inviteRole, setInviteRole] = useState<Role>('member');
   const [link, setLink] = useState<string | null>(null);
+  /** Whether the asker is an owner: only an owner exports another person's library. */
+  const [owner, setOwner] = useState(false);
   const load = () =>
     api
       .listPeople()
@@ -31,6 +33,10 @@ export function PeoplePage() {
       .catch((err: Error) => setError(err.message));
   useEffect(() => {
     void load();
+    api
+      .session()
+      .then((s) => setOwner(s.person?.role === 'owner'))
+      .catch(() => undefined);
   }, []);
   /** A change, then the list again; a refusal is said. */
   const change = (p: Promise<unknown>) => void p.then(load).catch((err: Error) => setError(err.message));
@@ -81,6 +87,17 @@ export function PeoplePage() {
                   >
                     {p.disabled ? 'Enable' : 'Disable'}
                   </button>
+                  {owner && (
+                    <a
+                      href={`/api/people/${p.id}/export`}
+                      download
+                      className={button}
+                      data-testid="person-export"
+                      title={`Download ${p.username}'s library file`}
+                    >
+                      Export
+                    </a>
+                  )}
                   <button
                     type="button"
                     data-testid="person-remove"

@@ -168,6 +168,14 @@ export const endpoints = {
     answer: json<PersonInfo>(),
   }),
   removePerson: endpoint({ method: 'DELETE', who: 'admin', path: '/api/people/:id', params: { id: id('person') }, answer: none }),
+  /** A person's whole library as its file (the owner's copy of everyone's: a person leaving, a move, a backup of one). */
+  exportPersonLibrary: endpoint({
+    method: 'GET',
+    who: 'owner',
+    path: '/api/people/:id/export',
+    params: { id: id('person') },
+    answer: file,
+  }),
   /** Joining with an invitation: the account made, and logged in (no session needed to ask). */
   acceptInvite: endpoint({
     method: 'POST',
