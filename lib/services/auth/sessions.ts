@@ -23,16 +23,6 @@ const idOf = (token: string) => createHash('sha256').update(token).digest('hex')
 /** A token as minted below: 43 base64url characters (32 random bytes). */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-/** One of a person's sessions as they see it: `current` is the one asking. */
-export type SessionView = {
-  id: string;
-  createdAt: number;
-  expiresAt: number;
-  userAgent: string | null;
-  address: string | null;
-  current: boolean;
-};
-
 export class SessionBook {
   constructor(
     private readonly store: SessionStore,
