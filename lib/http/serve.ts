@@ -101,17 +101,20 @@ export function on<E extends Endpoint>(endpoint: E, handler: Handler<E>, options
     handle(
       request,
       async () => {
+        // The request's person, looked up once, when first needed (the login routes never need one).
+        let person: Person | null | undefined;
+        const asker = () => (person === undefined ? (person = requestPerson(request.headers.get('cookie'))) : person);
         // Who may ask, before anything of the request is looked at.
-        if (endpoint.who) allowed(endpoint.who, requestPerson(request.headers.get('cookie')));
+        if (endpoint.who) allowed(endpoint.who, asker());
         const params = await checkedParams(endpoint, context);
         let rt: Runtime | undefined;
         const input = {
           request,
           get rt() {
             if (rt) return rt;
-            const person = requestPerson(request.headers.get('cookie'));
-            if (!person) throw new HearthError('unauthorized', 'Log in first.');
-            return (rt = getRuntime().as(person));
+            const who = asker();
+            if (!who) throw new HearthError('unauthorized', 'Log in first.');
+            return (rt = getRuntime().as(who));
           },
           params,
           query: () => (endpoint.query ? parseInput(endpoint.query, searchParams(request)) : undefined),
