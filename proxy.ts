@@ -30,7 +30,7 @@ export function proxy(request: NextRequest) {
   const why = requestRefusal(guardedRequest(request), guardConfig);
   if (why) return refuse(why.code === 'forbidden' ? 403 : 415, why.code, why.message);
 
-  const verdict = authVerdict(pathname, request.headers.get('cookie'));
+  const verdict = authVerdict(pathname, request.headers);
   if (verdict === 'starting') return refuse(503, 'starting', STARTING);
   if (verdict === 'login') {
     const login = new URL('/login', request.url);

@@ -1,10 +1,11 @@
 import { ChatApp } from '@/components/chat/ChatApp';
-import { getRuntime } from '@/lib/services/runtime';
+import { headers } from 'next/headers';
+import { settingsOfRequest } from '@/lib/services/runtime';
 
-// The assistant's name and the user's place come from Settings, read when the page is asked for.
+// The assistant's name and the user's place come from Settings (the person's own place), read when the page is asked for.
 export const dynamic = 'force-dynamic';
 
-export default function Home() {
-  const { assistantName, location } = getRuntime().settings.current();
+export default async function Home() {
+  const { assistantName, location } = settingsOfRequest(await headers());
   return <ChatApp initialThreadId={null} assistantName={assistantName} location={location} />;
 }

@@ -285,8 +285,42 @@ export const users = sqliteTable(
     disabled: integer('disabled', { mode: 'boolean' }).notNull().default(false),
     library: text('library').notNull(),
     createdAt: integer('created_at').notNull(),
+    /** Turns this person may begin in a day (in Hearth's timezone); null: no limit. */
+    turnsPerDay: integer('turns_per_day'),
+    /** The most fuel one of their turns may burn (below the Settings page's budget); null: that budget. */
+    fuelPerTurn: integer('fuel_per_turn'),
+    /** Who they are at a single sign-on provider: its issuer and the `sub` claim, as `issuer sub`; null: none. */
+    oidcSubject: text('oidc_subject'),
+    /** Their e-mail address, as the sign-on provider gave it (shown on the People page). */
+    email: text('email'),
+    /** Who a trusted reverse proxy says they are, exactly as its header gives it; null: none. */
+    proxyUser: text('proxy_user'),
   },
-  (t) => [uniqueIndex('users_username_unique').on(t.username)],
+  (t) => [
+    uniqueIndex('users_username_unique').on(t.username),
+    uniqueIndex('users_oidc_subject_unique').on(t.oidcSubject),
+    uniqueIndex('users_proxy_user_unique').on(t.proxyUser),
+  ],
+);
+
+/**
+ * What a person's turns used of the model servers, by day (in Hearth's timezone) and model: one
+ * row each, added to as each turn ends. Kept apart from the turns so deleting a thread does not
+ * change what was used (nor a day's count of turns against a limit).
+ */
+export const usage = sqliteTable(
+  'usage',
+  {
+    day: text('day').notNull(),
+    /** The model that wrote the answers, as the server named it ('' when no model answered). */
+    model: text('model').notNull(),
+    turns: integer('turns').notNull().default(0),
+    promptTokens: integer('prompt_tokens').notNull().default(0),
+    generatedTokens: integer('generated_tokens').notNull().default(0),
+    /** Time spent waiting on the model server, in milliseconds. */
+    modelMs: integer('model_ms').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.model] })],
 );
 
 /**
@@ -341,6 +375,8 @@ export const collections = sqliteTable('collections', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   everyThread: integer('every_thread', { mode: 'boolean' }).notNull().default(false),
+  /** Offered to everyone on this Hearth, read-only to all but its owner's library (set by the owner or an admin). */
+  shared: integer('shared', { mode: 'boolean' }).notNull().default(false),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });

@@ -15,6 +15,7 @@ import { sessionQueries } from './queries/sessions';
 import { settingQueries } from './queries/settings';
 import { threadQueries } from './queries/threads';
 import { turnQueries } from './queries/turns';
+import { usageQueries } from './queries/usage';
 import { userQueries } from './queries/users';
 
 /** Every query family over one database handle. */
@@ -25,6 +26,7 @@ export function createStore(db: Db) {
     ...folderQueries(db),
     ...messageQueries(db),
     ...turnQueries(db),
+    ...usageQueries(db),
     ...decisionQueries(db),
     ...hostQueries(db),
     ...memoryQueries(db),

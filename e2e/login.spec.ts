@@ -73,6 +73,8 @@ test.describe('a household on one Hearth', () => {
     page,
     browser,
   }) => {
+    // Four people in four browsers, each step a page load: more than the default half-minute on a busy machine.
+    test.setTimeout(90_000);
     // One person: the password alone, on loopback too once there is an account.
     await page.goto(home.url);
     await expect(page).toHaveURL(`${home.url}/login`);

@@ -3,7 +3,8 @@
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { api } from '@/lib/client/api';
-import type { PeopleView } from '@/lib/contract/responses';
+import type { PeopleView, PersonInfo, UsageView } from '@/lib/contract/responses';
+import { UsageTable } from '@/components/UsageTable';
 import { roles, type Role } from '@/lib/contract/statuses';
 
 const button =
@@ -38,6 +39,15 @@ export function PeoplePage() {
       .then((s) => setOwner(s.person?.role === 'owner'))
       .catch(() => undefined);
   }, []);
+  /** Everyone's usage, for the owner. */
+  const [usage, setUsage] = useState<UsageView | null>(null);
+  useEffect(() => {
+    if (owner)
+      api
+        .everyonesUsage()
+        .then(setUsage)
+        .catch((err: Error) => setError(err.message));
+  }, [owner]);
   /** A change, then the list again; a refusal is said. */
   const change = (p: Promise<unknown>) => void p.then(load).catch((err: Error) => setError(err.message));
 
@@ -87,6 +97,20 @@ export function PeoplePage() {
                   >
                     {p.disabled ? 'Enable' : 'Disable'}
                   </button>
+                  <Limit
+                    person={p}
+                    which="turnsPerDay"
+                    label="turns a day"
+                    owner={owner}
+                    onChange={(v) => change(api.patchPerson(p.id, v))}
+                  />
+                  <Limit
+                    person={p}
+                    which="fuelPerTurn"
+                    label="fuel a turn"
+                    owner={owner}
+                    onChange={(v) => change(api.patchPerson(p.id, v))}
+                  />
                   {owner && (
                     <a
                       href={`/api/people/${p.id}/export`}
@@ -114,9 +138,21 @@ export function PeoplePage() {
             </ul>
             <p className="text-xs text-stone-600 dark:text-stone-400">
               An owner may do everything; an admin changes the shared settings and the people (but not an owner); a member uses Hearth with
-              their own library. Disabling or removing someone ends their sessions at once.
+              their own library. Disabling or removing someone ends their sessions at once. Limits: how many turns someone may begin in a
+              day (in this Hearth&apos;s timezone) and the most fuel one of their turns may burn, below the turn budget of Settings; empty:
+              no limit of their own.
             </p>
           </section>
+
+          {owner && usage && (
+            <section className="space-y-2">
+              <h2 className="font-medium">Usage</h2>
+              <p className="text-xs text-stone-600 dark:text-stone-400">
+                What everyone&apos;s turns used of the model servers in the last 30 days, by day and model.
+              </p>
+              <UsageTable lines={usage.lines} people csv="/api/people/usage/csv" />
+            </section>
+          )}
 
           <section className="space-y-2">
             <h2 className="font-medium">Invite someone</h2>
@@ -179,5 +215,51 @@ export function PeoplePage() {
         </>
       )}
     </main>
+  );
+}
+
+/** A person's limit: a whole number, or empty for none; saved when the box is left (the owner's to set). */
+function Limit({
+  person,
+  which,
+  label,
+  owner,
+  onChange,
+}: {
+  person: PersonInfo;
+  which: 'turnsPerDay' | 'fuelPerTurn';
+  label: string;
+  /** Only the owner sets limits; an admin sees them. */
+  owner: boolean;
+  onChange: (patch: { turnsPerDay?: number | null; fuelPerTurn?: number | null }) => void;
+}) {
+  const saved = person[which];
+  const [text, setText] = useState(saved === null ? '' : String(saved));
+  useEffect(() => setText(saved === null ? '' : String(saved)), [saved]);
+  const save = () => {
+    const value = text.trim() === '' ? null : Number(text);
+    if (value === saved) return;
+    onChange({ [which]: value });
+  };
+  return (
+    <label className="flex items-center gap-1 text-xs text-stone-600 dark:text-stone-400">
+      <input
+        type="number"
+        min={1}
+        inputMode="numeric"
+        aria-label={`${label} for ${person.username}`}
+        data-testid={`person-${which}`}
+        disabled={!owner}
+        className={`${select} w-20`}
+        value={text}
+        placeholder="no limit"
+        onChange={(e) => setText(e.target.value)}
+        onBlur={save}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') save();
+        }}
+      />
+      {label}
+    </label>
   );
 }

@@ -83,3 +83,19 @@ export function SubmitRow({
     </>
   );
 }
+
+/** "Sign in with …": single sign-on, a link the browser follows to the provider (lib/services/auth/oidc.ts). */
+export function SignOnLink({ href, label, testId }: { href: string; label: string; testId: string }) {
+  return (
+    <>
+      <a
+        href={href}
+        data-testid={testId}
+        className="block w-full rounded-md border border-stone-300 px-3 py-2 text-center text-sm font-medium text-stone-800 hover:bg-white dark:border-stone-700 dark:text-stone-100 dark:hover:bg-stone-800"
+      >
+        {label}
+      </a>
+      <p className="text-center text-xs text-stone-500">or</p>
+    </>
+  );
+}

@@ -1,12 +1,12 @@
 'use client';
 
 import { useState } from 'react';
-import { AuthCard, authInput, SubmitRow, UsernameField } from './AuthCard';
+import { AuthCard, authInput, SignOnLink, SubmitRow, UsernameField } from './AuthCard';
 import { api } from '@/lib/client/api';
 import type { Role } from '@/lib/contract/statuses';
 
 /** Joining a Hearth with an invitation: a name and a password; then the chats open, logged in. */
-export function InviteForm({ token, role }: { token: string; role: Role | null }) {
+export function InviteForm({ token, role, signOn }: { token: string; role: Role | null; signOn?: string }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -37,6 +37,13 @@ export function InviteForm({ token, role }: { token: string; role: Role | null }
             You are invited as {role === 'member' ? 'a member' : `an ${role}`}. Choose the name you will log in with and a password (at
             least 8 characters). Your conversations, files and memory will be yours alone.
           </p>
+          {signOn && (
+            <SignOnLink
+              href={`/api/auth/oidc/login?invite=${encodeURIComponent(token)}`}
+              label={`Join with ${signOn}`}
+              testId="join-sign-on"
+            />
+          )}
           <UsernameField testId="invite-username" value={username} onChange={setUsername} />
           <label className="block text-sm font-medium text-stone-800 dark:text-stone-200">
             Password

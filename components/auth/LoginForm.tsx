@@ -1,16 +1,28 @@
 'use client';
 
 import { useState } from 'react';
-import { AuthCard, authInput, SubmitRow, UsernameField } from './AuthCard';
+import { AuthCard, authInput, SignOnLink, SubmitRow, UsernameField } from './AuthCard';
 
 /**
  * The login form: the username and password (the password alone while one person can log in).
  * On success the browser holds an httpOnly session cookie; the page moves on.
  */
-export function LoginForm({ next, askName = false }: { next: string; askName?: boolean }) {
+export function LoginForm({
+  next,
+  askName = false,
+  signOn,
+  failed,
+}: {
+  next: string;
+  askName?: boolean;
+  /** Single sign-on's provider, when it is set up. */
+  signOn?: string;
+  /** Why a sign-on came back without a login. */
+  failed?: string;
+}) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(failed ?? null);
   const [busy, setBusy] = useState(false);
 
   async function submit(e: React.FormEvent) {
@@ -41,6 +53,9 @@ export function LoginForm({ next, askName = false }: { next: string; askName?: b
       <p className="text-sm text-stone-600 dark:text-stone-400">
         {askName ? 'Log in to see your conversations.' : 'This Hearth has a password. Enter it to see your conversations.'}
       </p>
+      {signOn && (
+        <SignOnLink href={`/api/auth/oidc/login?next=${encodeURIComponent(next)}`} label={`Sign in with ${signOn}`} testId="sign-on" />
+      )}
       {askName && <UsernameField testId="login-username" value={username} onChange={setUsername} />}
       <label className="block text-sm font-medium text-stone-800 dark:text-stone-200">
         Password

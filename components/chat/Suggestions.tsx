@@ -38,7 +38,8 @@ export function useSuggestions({
       );
     if (kind === 'collection')
       void api.listCollections().then(
-        (r) => setCollections(r.collections),
+        // A collection shared by another is searched in every thread already (and is not theirs to choose).
+        (r) => setCollections(r.collections.filter((c) => !('sharedBy' in c && c.sharedBy))),
         () => setCollections([]),
       );
   }, [kind]);

@@ -47,20 +47,26 @@ export function ThreadKnowledge({ threadId }: { threadId: string }) {
             <li key={c.id}>
               <label
                 className="flex items-center gap-1"
-                title={c.everyThread ? 'Used by every conversation (change it on the Knowledge page)' : undefined}
+                title={
+                  c.sharedBy
+                    ? `Shared with everyone by ${c.sharedBy}: every conversation searches it`
+                    : c.everyThread
+                      ? 'Used by every conversation (change it on the Knowledge page)'
+                      : undefined
+                }
               >
                 <input
                   type="checkbox"
                   data-testid="thread-collection"
                   data-collection={c.name}
-                  checked={c.everyThread || chosen.includes(c.id)}
-                  disabled={c.everyThread}
+                  checked={c.everyThread || Boolean(c.sharedBy) || chosen.includes(c.id)}
+                  disabled={c.everyThread || Boolean(c.sharedBy)}
                   onChange={(e) => void toggle(c.id, e.target.checked)}
                 />
                 <span className="truncate">{c.name}</span>
                 <span className="text-stone-500">
                   ({c.files} file{c.files === 1 ? '' : 's'}
-                  {c.everyThread ? ', every thread' : ''})
+                  {c.sharedBy ? `, shared by ${c.sharedBy}` : c.everyThread ? ', every thread' : ''})
                 </span>
               </label>
             </li>

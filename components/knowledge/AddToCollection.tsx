@@ -11,7 +11,8 @@ export function AddToCollection({ attachmentId }: { attachmentId: string }) {
   useEffect(() => {
     api
       .listCollections()
-      .then((r) => setCollections(r.collections))
+      // Another person's shared collection is read-only: files go into one's own.
+      .then((r) => setCollections(r.collections.filter((c) => !c.sharedBy)))
       .catch(() => setCollections([]));
   }, []);
   if (!collections || collections.length === 0) return null;

@@ -20,11 +20,14 @@ export function CollectionFiles({
   reload,
   onChanged,
   onError,
+  readOnly = false,
 }: {
   detail: CollectionDetail;
   reload: () => Promise<unknown>;
   onChanged: () => void;
   onError: (message: string | null) => void;
+  /** Another person's shared collection: its files listed, nothing added or removed. */
+  readOnly?: boolean;
 }) {
   const { id } = detail;
   const [uploads, setUploads] = useState<{ name: string; state: string }[]>([]);
@@ -59,7 +62,7 @@ export function CollectionFiles({
 
   return (
     <>
-      <div className="space-y-1">
+      <div className="space-y-1" hidden={readOnly}>
         <div
           data-testid="collection-drop-zone"
           data-dragging={drop.dragging || undefined}
@@ -116,9 +119,11 @@ export function CollectionFiles({
               <span className={`text-xs ${TONE[status.tone]}`} data-testid="file-status">
                 {status.text}
               </span>
-              <button type="button" className="text-xs underline" aria-label={`Remove ${f.name}`} onClick={() => void remove(f.id)}>
-                Remove
-              </button>
+              {!readOnly && (
+                <button type="button" className="text-xs underline" aria-label={`Remove ${f.name}`} onClick={() => void remove(f.id)}>
+                  Remove
+                </button>
+              )}
             </li>
           );
         })}

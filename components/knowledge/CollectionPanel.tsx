@@ -8,8 +8,22 @@ import { CollectionFiles } from './CollectionFiles';
 import { buttonClass, inputClass } from './styles';
 import { TrySearch } from './TrySearch';
 
-/** One collection: its name, whether every conversation uses it, deleting it, its files and a search to try. */
-export function CollectionPanel({ id, onChanged, onDeleted }: { id: string; onChanged: () => void; onDeleted: () => void }) {
+/**
+ * One collection: its name, whether every conversation uses it, whether everyone on this Hearth
+ * may search it (the owner's and admins' to say), deleting it, its files and a search to try.
+ * Another person's shared collection is shown read-only: its files and the search.
+ */
+export function CollectionPanel({
+  id,
+  mayShare,
+  onChanged,
+  onDeleted,
+}: {
+  id: string;
+  mayShare: boolean;
+  onChanged: () => void;
+  onDeleted: () => void;
+}) {
   const [detail, setDetail] = useState<CollectionDetail | null>(null);
   const [rename, setRename] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -33,7 +47,7 @@ export function CollectionPanel({ id, onChanged, onDeleted }: { id: string; onCh
     return () => clearInterval(timer);
   }, [busy, load, onChanged]);
 
-  async function save(patch: { name?: string; everyThread?: boolean }) {
+  async function save(patch: { name?: string; everyThread?: boolean; shared?: boolean }) {
     try {
       await api.patchCollection(id, patch);
       setRename(null);
@@ -55,6 +69,19 @@ export function CollectionPanel({ id, onChanged, onDeleted }: { id: string; onCh
   }
 
   if (!detail) return <section>{error ? <p role="alert">{error}</p> : <p>Loading…</p>}</section>;
+  if (detail.sharedBy)
+    return (
+      <section className="space-y-4 rounded-xl border border-stone-200 p-4 dark:border-stone-800" data-testid="collection-panel">
+        <h2 className="text-lg font-semibold" data-testid="collection-name">
+          {detail.name}
+        </h2>
+        <p className="text-sm text-stone-600 dark:text-stone-400" data-testid="shared-by">
+          Shared with everyone by {detail.sharedBy}: every conversation of yours searches it; only they change it.
+        </p>
+        <CollectionFiles detail={detail} reload={load} onChanged={onChanged} onError={setError} readOnly />
+        <TrySearch id={id} />
+      </section>
+    );
   return (
     <section className="space-y-4 rounded-xl border border-stone-200 p-4 dark:border-stone-800" data-testid="collection-panel">
       <div className="flex flex-wrap items-center gap-2">
@@ -87,6 +114,20 @@ export function CollectionPanel({ id, onChanged, onDeleted }: { id: string; onCh
           />
           Use in every conversation
         </label>
+        {mayShare && (
+          <label
+            className="flex items-center gap-1 text-sm"
+            title="Everyone on this Hearth searches it in their conversations; only you change it"
+          >
+            <input
+              type="checkbox"
+              data-testid="share-collection"
+              checked={detail.shared}
+              onChange={(e) => void save({ shared: e.target.checked })}
+            />
+            Share with everyone
+          </label>
+        )}
         <button
           type="button"
           data-testid="delete-collection"

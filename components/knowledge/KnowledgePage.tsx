@@ -22,6 +22,14 @@ export function KnowledgePage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** The owner and admins share their collections with everyone. */
+  const [mayShare, setMayShare] = useState(false);
+  useEffect(() => {
+    api
+      .session()
+      .then((s) => setMayShare(!s.required || s.person?.role !== 'member'))
+      .catch(() => undefined);
+  }, []);
 
   const reload = useCallback(async () => {
     try {
@@ -107,6 +115,7 @@ export function KnowledgePage() {
           <CollectionPanel
             key={selected}
             id={selected}
+            mayShare={mayShare}
             onChanged={() => void reload()}
             onDeleted={() => {
               setSelected(null);

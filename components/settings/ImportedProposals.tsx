@@ -12,10 +12,15 @@ function proposedValue(p: SettingProposal): string {
       return p.value.map((s) => (s.model ? `${s.url} (model ${s.model})` : s.url)).join(', ');
     case 'conversationsByMeaning':
       return p.value ? 'on: every message is sent to the embeddings server' : 'off';
-    case 'disabledTools': {
+    case 'disabledTools':
+    case 'memberDisabledTools': {
       const off = TOOL_CATALOG.filter((t) => p.value.includes(t.name)).map((t) => t.name);
       return off.length ? `switched off: ${off.join(', ')}` : 'every tool on';
     }
+    case 'memberToolServers':
+      return p.value ? "on: members' turns use the tool servers" : 'off';
+    case 'memberModels':
+      return p.value.length ? p.value.join(', ') : 'any model';
     default:
       return p.value === '' ? '(empty)' : p.value;
   }

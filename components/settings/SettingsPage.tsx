@@ -17,6 +17,8 @@ import { ThinkingSection } from './sections/Thinking';
 import { ToolsSection } from './sections/Tools';
 import { TurnBudgetSection } from './sections/TurnBudget';
 import { VoiceSection } from './sections/Voice';
+import { MembersSection } from './sections/Members';
+import { YourUsage } from './YourUsage';
 import { YouSection } from './sections/You';
 import { ImportedProposals } from './ImportedProposals';
 import { ToolServers } from './ToolServers';
@@ -99,27 +101,34 @@ export function SettingsPage() {
               data-testid="shared-settings"
               className="rounded-md bg-amber-50 p-3 text-sm text-amber-950 dark:bg-stone-900 dark:text-amber-100"
             >
-              These settings are shared by everyone on this Hearth: only its owner or an admin changes them. Your saved prompts and the
-              appearance are your own.
+              Your name, instructions, timezone, location, memory, thinking and voice are your own. The other settings are shared by
+              everyone on this Hearth: only its owner or an admin changes them.
             </p>
           )}
+          {/* The household's sections: a member sees them, greyed. Those with a person's own settings mark each field (form.tsx). */}
           <fieldset disabled={member} className="m-0 min-w-0 space-y-4 border-0 p-0">
             <ModelServersSection form={form} />
 
             <ChecksSection form={form} />
+          </fieldset>
 
-            <AssistantSection form={form} />
+          <AssistantSection form={form} />
 
-            <YouSection form={form} />
+          <YouSection form={form} />
 
+          <fieldset disabled={member} className="m-0 min-w-0 space-y-4 border-0 p-0">
             <ToolsSection form={form} />
 
             <EmbeddingsSection form={form} />
+          </fieldset>
 
-            <ThinkingSection form={form} />
+          <ThinkingSection form={form} />
 
-            <VoiceSection form={form} />
+          <VoiceSection form={form} />
 
+          {!member && <MembersSection form={form} />}
+
+          <fieldset disabled={member} className="m-0 min-w-0 space-y-4 border-0 p-0">
             <TurnBudgetSection form={form} />
           </fieldset>
 
@@ -138,6 +147,10 @@ export function SettingsPage() {
 
           <Section title="Appearance">
             <ThemePicker />
+          </Section>
+
+          <Section title="Your usage" hint="What your turns used of the model servers in the last 30 days, by day and model.">
+            <YourUsage />
           </Section>
 
           {me && (

@@ -72,7 +72,7 @@ export function settingsForm(p: Omit<SettingsForm, 'field' | 'marked'> & { inval
         <label htmlFor={`setting-${key}-input`} className="text-sm font-medium">
           {label}
         </label>
-        {view.overridden.includes(key) && (
+        {view.overridden.includes(key) && view.editable.includes(key) && (
           <button
             type="button"
             data-testid={`reset-${key}`}
@@ -84,7 +84,10 @@ export function settingsForm(p: Omit<SettingsForm, 'field' | 'marked'> & { inval
           </button>
         )}
       </div>
-      {invalid === key && isValidElement<Record<string, unknown>>(control) ? cloneElement(control, marked(key)) : control}
+      {/* What the person asking may not change (a member, the household's settings) is shown, not editable. */}
+      <fieldset disabled={!view.editable.includes(key)} className="m-0 min-w-0 border-0 p-0">
+        {invalid === key && isValidElement<Record<string, unknown>>(control) ? cloneElement(control, marked(key)) : control}
+      </fieldset>
       {hint && <p className="text-xs text-stone-600 dark:text-stone-400">{hint}</p>}
     </div>
   );

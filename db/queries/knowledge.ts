@@ -75,11 +75,38 @@ export function knowledgeQueries(db: Db) {
       return c && { ...c, ...fileCounts(c.id) };
     },
 
-    updateCollection({ id, name, everyThread, now }: { id: string; name?: string; everyThread?: boolean; now: number }) {
+    /** The collections of this library offered to everyone on this Hearth (lib/services/shared-collections.ts). */
+    sharedCollections() {
+      return db
+        .select({ id: collections.id, name: collections.name })
+        .from(collections)
+        .where(eq(collections.shared, true))
+        .orderBy(asc(collections.name), asc(collections.id))
+        .all();
+    },
+
+    updateCollection({
+      id,
+      name,
+      everyThread,
+      shared,
+      now,
+    }: {
+      id: string;
+      name?: string;
+      everyThread?: boolean;
+      shared?: boolean;
+      now: number;
+    }) {
       return (
         db
           .update(collections)
-          .set({ ...(name !== undefined ? { name } : {}), ...(everyThread !== undefined ? { everyThread } : {}), updatedAt: now })
+          .set({
+            ...(name !== undefined ? { name } : {}),
+            ...(everyThread !== undefined ? { everyThread } : {}),
+            ...(shared !== undefined ? { shared } : {}),
+            updatedAt: now,
+          })
           .where(eq(collections.id, id))
           .run().changes > 0
       );

@@ -6,8 +6,17 @@ import type { Role } from '@/lib/contract/statuses';
 /** The people who may log in (lib/services/auth/people.ts). */
 export function userQueries(db: Db) {
   return {
-    insertUser(row: { id: string; username: string; role: Role; passwordHash: string | null; library: string; createdAt: number }) {
+    insertUser(row: typeof users.$inferInsert) {
       return db.insert(users).values(row).returning().get();
+    },
+    userBySubject(subject: string) {
+      return db.select().from(users).where(eq(users.oidcSubject, subject)).get();
+    },
+    userByProxyUser(value: string) {
+      return db.select().from(users).where(eq(users.proxyUser, value)).get();
+    },
+    joinedByInvite(username: string): boolean {
+      return db.select({ id: invites.id }).from(invites).where(eq(invites.usedBy, username)).get() !== undefined;
     },
     userById(id: string) {
       return db.select().from(users).where(eq(users.id, id)).get();
@@ -24,7 +33,18 @@ export function userQueries(db: Db) {
         .from(users)
         .get()!.n;
     },
-    updateUser(id: string, change: Partial<{ role: Role; passwordHash: string | null; disabled: boolean }>) {
+    updateUser(
+      id: string,
+      change: Partial<{
+        role: Role;
+        passwordHash: string | null;
+        disabled: boolean;
+        email: string | null;
+        turnsPerDay: number | null;
+        fuelPerTurn: number | null;
+        proxyUser: string;
+      }>,
+    ) {
       return db.update(users).set(change).where(eq(users.id, id)).returning().get();
     },
     insertInvite(row: { id: string; role: Role; createdBy: string | null; createdAt: number; expiresAt: number }) {

@@ -456,3 +456,59 @@ describe('what a library file or an upload says of a file', () => {
     }
   });
 });
+
+describe('trusted-header login behind a reverse proxy', () => {
+  /** A request from a loopback address of the test's choosing (the proxy is 127.0.0.2; everyone else comes from 127.0.0.1). */
+  const from = (app: HearthServer, local: string, path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(path, app.url);
+      const request = http.request(
+        { host: url.hostname, port: url.port, path: url.pathname, localAddress: local, headers: { host: url.host, ...headers } },
+        (response) => {
+          let body = '';
+          response.on('data', (c: Buffer) => (body += c.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        },
+      );
+      request.on('error', reject);
+      request.end();
+    });
+
+  test('the header names the person only on a connection from the proxy’s address; forged addresses change nothing', async () => {
+    const app = await startHearth({
+      LLAMA_URL: double.url,
+      MODEL_SLOTS: '1',
+      HEARTH_PASSWORD: PASSWORD,
+      HEARTH_TRUSTED_HEADER: 'Remote-User',
+      HEARTH_TRUSTED_PROXIES: '127.0.0.2',
+    });
+    try {
+      // From the proxy: the owner (made from the password) by name, and a new person made a member.
+      const owner = await from(app, '127.0.0.2', '/api/auth/session', { 'Remote-User': 'owner' });
+      assert.deepEqual(JSON.parse(owner.body).person, { username: 'owner', role: 'owner' });
+      assert.equal((await from(app, '127.0.0.2', '/api/threads', { 'Remote-User': 'Alice' })).status, 200);
+      const alice = await from(app, '127.0.0.2', '/api/auth/session', { 'Remote-User': 'alice' });
+      assert.deepEqual(JSON.parse(alice.body).person, { username: 'alice', role: 'member' });
+      // What the proxy says wins over a session cookie the browser still holds for someone else.
+      const ownerLogin = await httpCall(app.url, 'POST', '/api/auth/login', { json: { password: PASSWORD } });
+      const ownersCookie = /hearth_session=[^;]*/.exec(ownerLogin.headers.get('set-cookie') ?? '')![0];
+      const both = await from(app, '127.0.0.2', '/api/auth/session', { 'Remote-User': 'alice', Cookie: ownersCookie });
+      assert.deepEqual(JSON.parse(both.body).person, { username: 'alice', role: 'member' });
+      // The page itself, not only the API (the proxy file checks the same way).
+      assert.equal((await from(app, '127.0.0.2', '/', { 'Remote-User': 'alice' })).status, 200);
+      // From anywhere else the header is ignored, however the request claims to come from the proxy.
+      const forged: Record<string, string>[] = [
+        { 'Remote-User': 'owner' },
+        { 'Remote-User': 'owner', 'X-Forwarded-For': '127.0.0.2' },
+        { 'Remote-User': 'owner', 'X-Hearth-Peer': '127.0.0.2' },
+        { 'Remote-User': 'owner', 'X-Real-IP': '127.0.0.2', Forwarded: 'for=127.0.0.2' },
+      ];
+      for (const headers of forged) {
+        assert.equal((await from(app, '127.0.0.1', '/api/threads', headers)).status, 401, JSON.stringify(headers));
+        assert.equal((await from(app, '127.0.0.1', '/', headers)).status, 303, `the page asks for a login: ${JSON.stringify(headers)}`);
+      }
+    } finally {
+      await app.stop();
+    }
+  });
+});

@@ -114,7 +114,12 @@ export const api = {
   listPeople: () => call(e.listPeople, {}),
   createInvite: (role: Role) => call(e.createInvite, { body: { role } }),
   withdrawInvite: (id: string) => call(e.withdrawInvite, { params: { id } }),
-  patchPerson: (id: string, patch: { role?: Role; disabled?: boolean }) => call(e.patchPerson, { params: { id }, body: patch }),
+  patchPerson: (id: string, patch: { role?: Role; disabled?: boolean; turnsPerDay?: number | null; fuelPerTurn?: number | null }) =>
+    call(e.patchPerson, { params: { id }, body: patch }),
+  /** What the person's own turns used, by day and model, and their limits. */
+  usage: (days = 30) => call(e.getUsage, { query: { days } }),
+  /** Everyone's usage (the owner's). */
+  everyonesUsage: (days = 30) => call(e.everyonesUsage, { query: { days } }),
   removePerson: (id: string) => call(e.removePerson, { params: { id } }),
   acceptInvite: (token: string, body: { username: string; password: string }) => call(e.acceptInvite, { params: { token }, body }),
   endSession: (id: string) => call(e.endSession, { params: { id } }),
@@ -152,7 +157,7 @@ export const api = {
   listCollections: () => call(e.listCollections, {}),
   createCollection: (name: string) => call(e.createCollection, { body: { name } }),
   getCollection: (id: string) => call(e.getCollection, { params: { id } }),
-  patchCollection: (id: string, patch: { name?: string; everyThread?: boolean }) =>
+  patchCollection: (id: string, patch: { name?: string; everyThread?: boolean; shared?: boolean }) =>
     call(e.patchCollection, { params: { id }, body: patch }),
   deleteCollection: (id: string) => call(e.deleteCollection, { params: { id } }),
   removeCollectionFile: (id: string, fileId: string) => call(e.removeCollectionFile, { params: { id, fileId } }),

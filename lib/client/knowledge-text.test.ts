@@ -21,9 +21,15 @@ test('the search mode names words alone, words and meaning, or the embeddings se
 });
 
 test("a collection's line says how far indexing is only while files wait, and whether every conversation uses it", () => {
-  assert.equal(collectionLine({ files: 1, ready: 1, failed: 0, everyThread: false }), '1 file');
-  assert.equal(collectionLine({ files: 3, ready: 1, failed: 1, everyThread: false }), '3 files · indexing 1/3');
-  assert.equal(collectionLine({ files: 2, ready: 1, failed: 1, everyThread: true }), '2 files · every conversation');
+  assert.equal(collectionLine({ files: 1, ready: 1, failed: 0, everyThread: false, shared: false }), '1 file');
+  assert.equal(collectionLine({ files: 3, ready: 1, failed: 1, everyThread: false, shared: false }), '3 files · indexing 1/3');
+  assert.equal(collectionLine({ files: 2, ready: 1, failed: 1, everyThread: true, shared: false }), '2 files · every conversation');
+  // Shared: by me with everyone, or by someone else with me (then every conversation of mine searches it).
+  assert.equal(collectionLine({ files: 1, ready: 1, failed: 0, everyThread: false, shared: true }), '1 file · shared with everyone');
+  assert.equal(
+    collectionLine({ files: 1, ready: 1, failed: 0, everyThread: false, shared: true, sharedBy: 'olive' }),
+    '1 file · shared by olive',
+  );
 });
 
 test("a collection's progress names unreadable files and vectors only when there are any", () => {

@@ -16,11 +16,12 @@ export function searchModeText(mode: { byMeaning: boolean; embeddingsError: stri
 }
 
 /** A collection's line in the list: its files, how far indexing is, whether every conversation uses it. */
-export function collectionLine(c: Pick<CollectionView, 'files' | 'ready' | 'failed' | 'everyThread'>): string {
+export function collectionLine(c: Pick<CollectionView, 'files' | 'ready' | 'failed' | 'everyThread' | 'shared' | 'sharedBy'>): string {
   return [
     count(c.files, 'file'),
     ...(c.files > c.ready + c.failed ? [`indexing ${c.ready}/${c.files}`] : []),
-    ...(c.everyThread ? ['every conversation'] : []),
+    ...(c.sharedBy ? [`shared by ${c.sharedBy}`] : c.everyThread ? ['every conversation'] : []),
+    ...(c.shared && !c.sharedBy ? ['shared with everyone'] : []),
   ].join(' · ');
 }
 

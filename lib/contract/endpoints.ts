@@ -36,6 +36,8 @@ import {
   toolServerBody,
   toolServerProposalsAction,
   attachmentQuery,
+  usageQuery,
+  signOnQuery,
 } from './requests';
 import { proposalsAction, settingsPatch } from './settings';
 import type {
@@ -73,6 +75,7 @@ import type {
   ThreadView,
   ToolServersView,
   UploadedAttachment,
+  UsageView,
 } from './responses';
 
 /**
@@ -149,6 +152,10 @@ export const endpoints = {
   login: endpoint({ method: 'POST', path: '/api/auth/login', body: loginBody, answer: json<LoginAnswer>() }),
   logout: endpoint({ method: 'POST', path: '/api/auth/logout', answer: json<{ ok: true }>() }),
   session: endpoint({ method: 'GET', path: '/api/auth/session', answer: json<SessionState>() }),
+  /** Single sign-on begins: a redirect to the provider (?next=/path, ?invite=token to join with an invitation). */
+  signOn: endpoint({ method: 'GET', path: '/api/auth/oidc/login', query: signOnQuery, answer: file }),
+  /** The provider sends the browser back here: logged in and sent on, or back to the login page with the reason. */
+  signOnCallback: endpoint({ method: 'GET', path: '/api/auth/oidc/callback', answer: file }),
   /** Who may use this Hearth, and the invitations still open (the admin page). */
   listPeople: endpoint({ method: 'GET', who: 'admin', path: '/api/people', answer: json<PeopleView>() }),
   createInvite: endpoint({ method: 'POST', who: 'admin', path: '/api/people/invites', body: inviteBody, answer: json<CreatedInvite>() }),
@@ -169,6 +176,12 @@ export const endpoints = {
   }),
   removePerson: endpoint({ method: 'DELETE', who: 'admin', path: '/api/people/:id', params: { id: id('person') }, answer: none }),
   /** A person's whole library as its file (the owner's copy of everyone's: a person leaving, a move, a backup of one). */
+  /** Everyone's usage, by person, day and model: the owner's to see. */
+  everyonesUsage: endpoint({ method: 'GET', who: 'owner', path: '/api/people/usage', query: usageQuery, answer: json<UsageView>() }),
+  everyonesUsageCsv: endpoint({ method: 'GET', who: 'owner', path: '/api/people/usage/csv', query: usageQuery, answer: file }),
+  /** The person's own usage, by day and model, and their limits. */
+  getUsage: endpoint({ method: 'GET', path: '/api/usage', query: usageQuery, answer: json<UsageView>() }),
+  usageCsv: endpoint({ method: 'GET', path: '/api/usage/csv', query: usageQuery, answer: file }),
   exportPersonLibrary: endpoint({
     method: 'GET',
     who: 'owner',
@@ -298,10 +311,11 @@ export const endpoints = {
   listModels: endpoint({ method: 'GET', path: '/api/models', answer: json<ModelsReport>() }),
 
   getSettings: endpoint({ method: 'GET', path: '/api/settings', answer: json<SettingsView>() }),
-  patchSettings: endpoint({ method: 'PATCH', who: 'admin', path: '/api/settings', body: settingsPatch, answer: json<SettingsView>() }),
+  /** Anyone changes their own settings (PERSONAL_SETTINGS); the household's are the owner's and admins' (403 for a member). */
+  patchSettings: endpoint({ method: 'PATCH', path: '/api/settings', body: settingsPatch, answer: json<SettingsView>() }),
+  /** The household's proposals are the owner's and admins' to decide (403 for a member); each person decides their own settings'. */
   decideProposals: endpoint({
     method: 'POST',
-    who: 'admin',
     path: '/api/settings/proposals',
     body: proposalsAction,
     answer: json<SettingsView>(),

@@ -52,9 +52,14 @@ export const folderBody = z.object({ name: z.string().trim().min(1, 'give the fo
 const collectionName = z.string().trim().min(1, 'give the collection a name').max(100);
 export const createCollectionBody = z.object({ name: collectionName, everyThread: z.boolean().optional() }).strict();
 export const patchCollectionBody = z
-  .object({ name: collectionName.optional(), everyThread: z.boolean().optional() })
+  .object({
+    name: collectionName.optional(),
+    everyThread: z.boolean().optional(),
+    /** Offered to everyone on this Hearth, read-only to them (the owner's and admins' to set). */
+    shared: z.boolean().optional(),
+  })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'give name or everyThread');
+  .refine((b) => Object.keys(b).length > 0, 'give name, everyThread or shared');
 /** POST /api/collections/:id/files as JSON: a file already attached to a message, added to the collection. */
 export const addAttachmentToCollectionBody = z.object({ attachmentId: z.string().uuid('is not an attachment id') }).strict();
 /** GET /api/collections/:id/search?q= */
@@ -245,10 +250,25 @@ export const remoteImageQuery = z
 
 /** POST /api/people/invites: the role the invitation gives. */
 export const inviteBody = z.object({ role: z.enum(roles) }).strict();
-/** PATCH /api/people/:id: a new role, or disabled (or enabled again). */
+/** A limit the owner sets on a person: a whole number, or null for none. */
+const limit = (max: number) => z.number().int().min(1).max(max).nullable().optional();
+/** PATCH /api/people/:id: a new role, disabled (or enabled again), or their limits. */
 export const personPatch = z
-  .object({ role: z.enum(roles).optional(), disabled: z.boolean().optional() })
+  .object({
+    role: z.enum(roles).optional(),
+    disabled: z.boolean().optional(),
+    /** Turns they may begin a day (null: no limit). */
+    turnsPerDay: limit(100_000),
+    /** The most fuel one of their turns may burn (null: the Settings page's budget). */
+    fuelPerTurn: limit(1_000_000),
+  })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'give role or disabled');
+  .refine((b) => Object.keys(b).length > 0, 'give role, disabled, turnsPerDay or fuelPerTurn');
 /** POST /api/invites/:token: the name and password the invited person chooses. */
 export const acceptInviteBody = z.object({ username: z.string().max(200), password: z.string().max(10_000) }).strict();
+
+/** GET /api/usage and /api/people/usage (and their /csv): the last `days` days, today included. */
+export const usageQuery = z.object({ days: z.coerce.number().int().min(1).max(366).default(30) }).strict();
+
+/** GET /api/auth/oidc/login: where to go once signed on, and an invitation to join with. */
+export const signOnQuery = z.object({ next: z.string().max(2000).optional(), invite: z.string().max(100).optional() }).strict();

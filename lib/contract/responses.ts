@@ -190,6 +190,8 @@ export type SettingsView = {
   settings: Settings;
   defaults: Settings;
   overridden: (keyof Settings)[];
+  /** What the person asking may change: their own settings (a member), or all of them (the owner, an admin). */
+  editable: (keyof Settings)[];
   tools: readonly { name: string; what: string }[];
   /** Values an imported library file proposed for settings only the owner puts in force (CONFIRMED_SETTINGS). */
   proposals: SettingProposal[];
@@ -269,6 +271,10 @@ export type CollectionView = {
   name: string;
   /** Searched by every thread (not only those that chose it). */
   everyThread: boolean;
+  /** Offered to everyone on this Hearth (set by the owner or an admin on a collection of theirs). */
+  shared: boolean;
+  /** Another person's collection shared with everyone: who shared it; it is read-only here. */
+  sharedBy?: string;
   createdAt: number;
   updatedAt: number;
   files: number;
@@ -351,9 +357,30 @@ export type CancelAnswer = { turnId: string; stopping: boolean; status: string }
 export type Me = { username: string; role: Role };
 export type LoginAnswer = { ok: true; required: boolean; person?: Me };
 /** `usernames`: whether the login form must ask for a username (more than one person can log in). */
-export type SessionState = { required: boolean; loggedIn: boolean; person?: Me; usernames: boolean };
+export type SessionState = {
+  required: boolean;
+  loggedIn: boolean;
+  person?: Me;
+  usernames: boolean;
+  /** Single sign-on is set up: the login page offers "Sign in with <name>". */
+  signOn?: { name: string };
+};
 /** A person as the admin page lists them (never their password's hash). */
-export type PersonInfo = { id: string; username: string; role: Role; disabled: boolean; createdAt: number; hasPassword: boolean };
+export type PersonInfo = {
+  id: string;
+  username: string;
+  role: Role;
+  disabled: boolean;
+  createdAt: number;
+  hasPassword: boolean;
+  /** They sign in through the single sign-on provider (OpenID Connect). */
+  singleSignOn: boolean;
+  email: string | null;
+  /** Turns they may begin a day; null: no limit. */
+  turnsPerDay: number | null;
+  /** The most fuel one of their turns may burn; null: the Settings page's budget. */
+  fuelPerTurn: number | null;
+};
 /** An invitation not yet used: its id is the hash of the link's token (the link is shown once, when made). */
 export type InviteInfo = { id: string; role: Role; createdAt: number; expiresAt: number };
 export type PeopleView = { people: PersonInfo[]; invites: InviteInfo[] };
@@ -368,3 +395,17 @@ export type SessionInfo = {
   address: string | null;
   current: boolean;
 };
+
+/** What one person's turns used of one model on one day (by day in Hearth's timezone). */
+export type UsageLine = {
+  username: string;
+  day: string;
+  model: string;
+  turns: number;
+  promptTokens: number;
+  generatedTokens: number;
+  /** Time waiting on the model server, in milliseconds. */
+  modelMs: number;
+};
+/** GET /api/usage: the lines from `from` (YYYY-MM-DD) to today; what limits apply to the person asking. */
+export type UsageView = { from: string; lines: UsageLine[]; limits?: { turnsPerDay: number | null; fuelPerTurn: number | null } };

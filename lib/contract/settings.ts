@@ -84,6 +84,20 @@ export const SETTING_SHAPES = {
   autoSpeak: z.boolean(),
   /** What is said to Hearth is kept: the recording becomes an attachment of the message it sent, with its transcript. */
   keepRecordings: z.boolean(),
+  /** Hearth keeps facts about you (the remember tool) and gives them to every conversation; off: neither. */
+  memory: z.boolean(),
+  /** Tools members' turns are never offered (on top of those switched off for everyone). */
+  memberDisabledTools: z
+    .array(z.enum(toolNames))
+    .max(toolNames.length)
+    .transform((list) => [...new Set(list)]),
+  /** Members' turns are offered the tool servers' tools too (they reach what those servers reach: the owner's files, a calendar). */
+  memberToolServers: z.boolean(),
+  /** The models members may choose for a thread or an answer; empty: any a server offers (the default model is always theirs). */
+  memberModels: z
+    .array(z.string().trim().min(1).max(200))
+    .max(100)
+    .transform((list) => [...new Set(list)]),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SHAPES;
@@ -119,7 +133,32 @@ export const SETTING_LABELS: Record<SettingKey, string> = {
   speechSpeed: 'Speed',
   autoSpeak: 'Read answers aloud',
   keepRecordings: 'Keep recordings',
+  memory: 'Memory',
+  memberDisabledTools: "Tools members can't use",
+  memberToolServers: 'Tool servers for members',
+  memberModels: 'Models members may choose',
 };
+
+/**
+ * The settings that are each person's own: every person has theirs, kept in their own library
+ * (the owner's are the main library's, as before accounts). The rest are the household's, kept
+ * in the main library, and only the owner or an admin changes them.
+ */
+export const PERSONAL_SETTINGS = [
+  'userName',
+  'defaultInstructions',
+  'timezone',
+  'location',
+  'thinking',
+  'thinkingInHistory',
+  'ttsVoice',
+  'speechSpeed',
+  'autoSpeak',
+  'keepRecordings',
+  'memory',
+] as const satisfies readonly SettingKey[];
+export const isPersonalSetting = (key: string): key is (typeof PERSONAL_SETTINGS)[number] =>
+  (PERSONAL_SETTINGS as readonly string[]).includes(key);
 
 /** A change from the page: any of the settings, or null to go back to the environment's value. */
 export const settingsPatch = z
@@ -149,6 +188,9 @@ export const CONFIRMED_SETTINGS = [
   'ttsUrl',
   'defaultInstructions',
   'disabledTools',
+  'memberDisabledTools',
+  'memberToolServers',
+  'memberModels',
 ] as const satisfies readonly SettingKey[];
 export type ConfirmedSetting = (typeof CONFIRMED_SETTINGS)[number];
 export const isConfirmedSetting = (key: string): key is ConfirmedSetting => (CONFIRMED_SETTINGS as readonly string[]).includes(key);

@@ -121,7 +121,7 @@ export const STARTING = 'Hearth is still starting; try again in a moment.';
 export function guardRoute(request: Request, config: GuardConfig, bodyTypes: BodyTypes): void {
   const why = requestRefusal(guardedRequest(request), config, bodyTypes);
   if (why) throw new HearthError(why.code, why.message);
-  const verdict = authVerdict(new URL(request.url).pathname, request.headers.get('cookie'));
+  const verdict = authVerdict(new URL(request.url).pathname, request.headers);
   if (verdict === 'login') throw new HearthError('unauthorized', NOT_LOGGED_IN);
   if (verdict === 'starting') throw new HearthError('starting', STARTING);
 }

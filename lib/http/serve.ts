@@ -103,7 +103,7 @@ export function on<E extends Endpoint>(endpoint: E, handler: Handler<E>, options
       async () => {
         // The request's person, looked up once, when first needed (the login routes never need one).
         let person: Person | null | undefined;
-        const asker = () => (person === undefined ? (person = requestPerson(request.headers.get('cookie'))) : person);
+        const asker = () => (person === undefined ? (person = requestPerson(request.headers)) : person);
         // Who may ask, before anything of the request is looked at.
         if (endpoint.who) allowed(endpoint.who, asker());
         const params = await checkedParams(endpoint, context);

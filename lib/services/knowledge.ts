@@ -109,6 +109,11 @@ export class Knowledge {
     };
   }
 
+  /** Whether this library holds a collection of that id. */
+  has(id: string): boolean {
+    return this.deps.store.getCollection({ id }) !== undefined;
+  }
+
   /** A collection as the API shows it, or not_found. */
   collection(id: string): CollectionView {
     const c = this.deps.store.getCollection({ id });

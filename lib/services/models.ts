@@ -18,8 +18,15 @@ const serversModels = ({ config, settings }: Pick<Runtime, 'config' | 'settings'
  * picker's list), each with its eval scorecard and its gate judges' measurement when a report on
  * this machine has them, and the thumbs its answers got here.
  */
-export async function availableModels(runtime: Pick<Runtime, 'config' | 'settings' | 'store'>): Promise<ModelsReport> {
-  const report = await serversModels(runtime);
+/** Whether this person may choose a model: the owner and admins any; members those the owner lets them (all when none are named). */
+export function mayChoose(runtime: Pick<Runtime, 'settings' | 'person'>, id: string): boolean {
+  const allowed = runtime.settings.current().memberModels;
+  return runtime.person.role !== 'member' || allowed.length === 0 || allowed.includes(id);
+}
+
+export async function availableModels(runtime: Pick<Runtime, 'config' | 'settings' | 'store' | 'person'>): Promise<ModelsReport> {
+  const all = await serversModels(runtime);
+  const report = { ...all, models: all.models.filter((m) => mayChoose(runtime, m.id)) };
   const cards = readScorecards(runtime.config.HEARTH_EVAL_DIR);
   const gates = readGateScorecards(runtime.config.HEARTH_EVAL_DIR);
   const ratings = runtime.store.ratingsByModel();
@@ -38,7 +45,12 @@ export async function availableModels(runtime: Pick<Runtime, 'config' | 'setting
  * A model a thread (or one answer) may ask for: one a server lists. Refused with its name
  * otherwise; when no server answered, it cannot be checked, and that is said instead.
  */
-export async function requireModel(runtime: Pick<Runtime, 'config' | 'settings'>, model: string): Promise<void> {
+export async function requireModel(runtime: Pick<Runtime, 'config' | 'settings' | 'person'>, model: string): Promise<void> {
+  if (!mayChoose(runtime, model))
+    throw new HearthError(
+      'forbidden',
+      `This Hearth's owner has not let members choose "${model}": the models you may choose are in the picker.`,
+    );
   // The servers' lists alone: the eval reports are the picker's, not the check's.
   const report = await serversModels(runtime);
   if (report.models.some((m) => m.id === model)) return;

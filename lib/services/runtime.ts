@@ -4,7 +4,7 @@ import { ensureTable } from '@/lib/data/tables/attached';
 import { getDb } from '@/db';
 import { openDatabase } from '@/db/client';
 import { createAuth, type Auth } from '@/lib/services/auth/auth';
-import { installSessionCheck } from '@/lib/services/auth/session-check';
+import { installSessionCheck, requestPerson } from '@/lib/services/auth/session-check';
 import { MAIN_LIBRARY, type Person } from '@/lib/services/auth/people';
 import { createStore, type Store } from '@/db/store';
 import { apiKeyFor, getConfig, type Config } from '@/lib/shared/config';
@@ -19,11 +19,14 @@ import type { WebDeps } from '@/lib/tools/web';
 import { TurnSupervisor } from '@/lib/turns/supervisor/supervisor';
 import { BackgroundTitles } from '@/lib/turns/supervisor/titles';
 import { memoryBook } from './memories';
-import { SettingsService } from './settings';
+import { PersonalSettings, SettingsService } from './settings';
+import { admitTurn, dayIn, fuelFor } from './usage';
 import type { SettingKey, Settings } from '@/lib/services/settings-values';
 import { ChangeFeed } from './change-feed';
 import { ToolServers } from './tool-servers';
 import { Knowledge } from './knowledge';
+import { documentsWithShared, type SharedCollection } from './shared-collections';
+import { mayChoose } from './models';
 import path from 'node:path';
 
 /**
@@ -65,12 +68,16 @@ export type Hearth = {
   libraries(): Runtime[];
   /** Opens everyone's library (at start, so each person's unfinished turns resume). */
   openAll(): Runtime[];
+  /** The knowledge collections the owner and admins shared with everyone, each with its library's knowledge. */
+  sharedCollections(): (SharedCollection & { library: Runtime })[];
 };
 
 /** One person's Hearth: the shared parts, and their library: its store, turns, knowledge, tools and change feed. */
-export type Runtime = Omit<Hearth, 'as' | 'libraries' | 'openAll'> & {
+export type Runtime = Omit<Hearth, 'as' | 'libraries' | 'openAll' | 'settings' | 'sharedCollections'> & {
   hearth: Hearth;
   person: Person;
+  /** The household's settings with this person's own over them (lib/services/settings.ts). */
+  settings: PersonalSettings;
   store: Store;
   turns: TurnSupervisor;
   updates: ChangeFeed;
@@ -78,6 +85,8 @@ export type Runtime = Omit<Hearth, 'as' | 'libraries' | 'openAll'> & {
   knowledge: Knowledge;
   /** The tools this person's turns are offered now (Hearth's own and the ready MCP servers'). */
   readonly tools: ToolSet;
+  /** Collections others shared with everyone (read-only here); never this person's own. */
+  sharedWithMe(): SharedCollection[];
 };
 
 /** How often new messages are embedded when past conversations are searched by meaning. */
@@ -142,7 +151,7 @@ export function buildHearth(
   /** The libraries open, by their file in DATA_DIR. */
   const open = new Map<string, Runtime>();
   const POOL_KEYS: SettingKey[] = ['modelServers', 'modelSlots', 'checksModel'];
-  const TOOL_KEYS: SettingKey[] = ['searxngUrl', 'disabledTools', 'timezone'];
+  const TOOL_KEYS: SettingKey[] = ['searxngUrl', 'disabledTools', 'timezone', 'memory', 'memberDisabledTools', 'memberToolServers'];
   const settings: SettingsService = new SettingsService(config, store, (changed) => {
     if (changed.some((k) => POOL_KEYS.includes(k))) {
       // Turns under way finish on the pool they entered; new ones go to the new servers.
@@ -163,7 +172,12 @@ export function buildHearth(
   toolServers.hub.onChange(() => toolsVersion++);
   const auth = createAuth(config, store, now);
   // The proxy and the streaming routes check sessions through this gate (lib/services/auth/session-check.ts).
-  installSessionCheck({ required: auth.required, person: (token) => auth.sessions.person(token), owner: auth.owner });
+  installSessionCheck({
+    required: auth.required,
+    person: (token) => auth.sessions.person(token),
+    owner: auth.owner,
+    vouched: auth.vouched,
+  });
   const imageDeps: WebDeps = {
     policy: { allowedPorts: config.FETCH_ALLOWED_PORTS, allowAddress },
     pacer: createHostPacer(store, now),
@@ -185,16 +199,20 @@ export function buildHearth(
   const library = (person: Person, file: string): Runtime => {
     const own = file === MAIN_LIBRARY ? store : openLibrary(file);
     const updates = new ChangeFeed();
+    const mine = new PersonalSettings(settings, config, own, file === MAIN_LIBRARY, () => runtime.person.role);
     const memory = memoryBook({ store: own, updates });
     // Settings are read when the indexer asks.
     const knowledge = new Knowledge({ config, store: own, files, settings: () => settings.current(), log, batch: config.EMBEDDINGS_BATCH });
-    // The tool schemas are computed when a set is made: once, and again when the tools change.
-    let toolSet: { version: number; set: ToolSet } | null = null;
+    // The tool schemas are computed when a set is made: once, and again when the tools, this
+    // person's own settings or their role change.
+    let toolSet: { version: string; set: ToolSet } | null = null;
     const tools = () => {
-      if (toolSet?.version !== toolsVersion) {
-        const s = settings.current();
+      const version = `${toolsVersion} ${mine.version} ${runtime.person.role}`;
+      if (toolSet?.version !== version) {
+        const s = mine.current();
+        const member = runtime.person.role === 'member';
         toolSet = {
-          version: toolsVersion,
+          version,
           set: createToolSet({
             config: { ...config, SEARXNG_URL: s.searxngUrl || undefined, HEARTH_TIMEZONE: s.timezone },
             store: own,
@@ -202,9 +220,15 @@ export function buildHearth(
             now,
             memory,
             allowAddress,
-            without: [...(withoutTools ?? []), ...s.disabledTools],
-            extra: toolServers.tools(),
-            documents: (threadId) => knowledge.forThread(threadId),
+            without: [
+              ...(withoutTools ?? []),
+              ...s.disabledTools,
+              ...(member ? s.memberDisabledTools : []),
+              ...(s.memory ? [] : ['remember']),
+            ],
+            // The tool servers reach what they reach as Hearth (the owner's files, a calendar): members' only when the owner says.
+            extra: member && !s.memberToolServers ? [] : toolServers.tools(),
+            documents: (threadId) => documentsWithShared(knowledge.forThread(threadId), () => runtime.sharedWithMe()),
           }),
         };
       }
@@ -216,25 +240,26 @@ export function buildHearth(
       tools,
       now,
       identity: () => {
-        const s = settings.current();
+        const s = mine.current();
         return {
           assistantName: s.assistantName,
           timezone: s.timezone,
           location: s.location || undefined,
           userName: s.userName,
           defaultInstructions: s.defaultInstructions,
+          memory: s.memory,
         };
       },
       engine: () => {
-        const s = settings.current();
+        const s = mine.current();
         return {
           maxRounds: s.maxRounds,
-          budget: { fuel: s.turnFuel, modelCalls: s.turnModelCalls, modelCallCost: 100 },
+          budget: { ...fuelFor(auth.people.limitsOf(runtime.person.id), s.turnFuel), modelCalls: s.turnModelCalls, modelCallCost: 100 },
           judgeEveryAnswer: s.judgeEveryAnswer,
         };
       },
       thinking: () => {
-        const s = settings.current();
+        const s = mine.current();
         return { mode: s.thinking, inHistory: s.thinkingInHistory };
       },
       titles:
@@ -252,20 +277,39 @@ export function buildHearth(
         return bytes ? `data:${mime};base64,${bytes.toString('base64')}` : undefined;
       },
       approvalTimeoutMs: config.HEARTH_APPROVAL_TIMEOUT_S * 1000,
-      allowAlways: (server, tool) => toolServers.allowAlways(server, tool),
+      // "Always allow" changes mcp.json for everyone: a member's answer counts for this call only.
+      allowAlways: (server, tool) => (runtime.person.role === 'member' ? undefined : toolServers.allowAlways(server, tool)),
+      mayUse: (model) => mayChoose(runtime, model),
+      // A thread's collections, with those shared with everyone (search_documents is offered when there are any).
+      collections: (threadId) => [
+        ...own.collectionsOfThread({ threadId }),
+        ...runtime.sharedWithMe().map(({ id, name }) => ({ id, name })),
+      ],
       // One person's library, one place in the round-robin of turns waiting for a slot.
       person: file,
+      admit: (running) =>
+        admitTurn(auth.people.limitsOf(runtime.person.id), own.turnsOnDay(dayIn(settings.current().timezone, now())), running),
+      used: ({ model, stats, now: at }) =>
+        own.addUsage({
+          day: dayIn(settings.current().timezone, at),
+          model: model ?? '',
+          turns: 1,
+          promptTokens: stats.promptTokens,
+          generatedTokens: stats.completionTokens,
+          modelMs: Math.round(stats.modelMs),
+        }),
       log,
     });
     // Indexing goes on where it stopped (files queued or half embedded when the server last stopped).
     knowledge.indexer.wake();
-    return {
+    const runtime: Runtime = {
       ...shared,
       get models() {
         return models;
       },
       hearth,
       person,
+      settings: mine,
       store: own,
       turns,
       updates,
@@ -273,7 +317,9 @@ export function buildHearth(
       get tools() {
         return tools();
       },
+      sharedWithMe: () => hearth.sharedCollections().filter((c) => c.library !== runtime),
     };
+    return runtime;
   };
   const openLibrary = (file: string): Store =>
     createStore(
@@ -298,6 +344,14 @@ export function buildHearth(
       return found;
     },
     libraries: () => [...open.values()],
+    sharedCollections() {
+      // Only the owner's and admins' libraries share: a member's collection is never offered, whatever its flag.
+      const sharers = auth.people.list().filter((p) => p.role !== 'member' && !p.disabled);
+      return sharers.flatMap(({ id, username, role }) => {
+        const library = hearth.as({ id, username, role });
+        return library.store.sharedCollections().map((c) => ({ ...c, sharedBy: username, knowledge: library.knowledge, library }));
+      });
+    },
     openAll() {
       const everyone = auth.people.list().map(({ id, username, role }) => ({ id, username, role }));
       for (const person of everyone.length ? everyone : [auth.owner()]) hearth.as(person);
@@ -326,4 +380,15 @@ export function setRuntime(runtime: Hearth | Runtime | undefined): void {
 export function buildRuntime(...args: Parameters<typeof buildHearth>): Runtime {
   const hearth = buildHearth(...args);
   return hearth.as(hearth.auth.owner());
+}
+
+/**
+ * The settings a page shows to the person asking (their own over the household's): a page
+ * component's way to them, as serve() is a route's. Before anyone is logged in (the proxy sent
+ * the request on, so only a page open to all), the household's, without anyone's own.
+ */
+export function settingsOfRequest(headers: Headers): Settings {
+  const hearth = getRuntime();
+  const person = requestPerson(headers);
+  return person ? hearth.as(person).settings.current() : hearth.settings.defaultsForNobody();
 }

@@ -49,6 +49,10 @@ export function settingsFromConfig(config: Config): Settings {
     speechSpeed: 1,
     autoSpeak: false,
     keepRecordings: false,
+    memory: true,
+    memberDisabledTools: [],
+    memberToolServers: false,
+    memberModels: [],
   };
 }
 

@@ -2,7 +2,15 @@ import 'server-only';
 import type { Store } from '@/db/store';
 import type { Config } from '@/lib/shared/config';
 import type { SettingProposal } from '@/lib/contract/responses';
-import { isConfirmedSetting, type ConfirmedSetting } from '@/lib/contract/settings';
+import {
+  isConfirmedSetting,
+  isPersonalSetting,
+  PERSONAL_SETTINGS,
+  SETTING_KEYS,
+  SETTING_LABELS,
+  type ConfirmedSetting,
+} from '@/lib/contract/settings';
+import type { Role } from '@/lib/contract/statuses';
 import { HearthError } from '@/lib/shared/errors';
 import {
   effectiveSettings,
@@ -38,6 +46,17 @@ export class SettingsService {
 
   current(): Settings {
     return this.read().settings;
+  }
+
+  /** The keys a stored value is in force for (the rest are the environment's). */
+  overridden(): SettingKey[] {
+    return this.read().overridden;
+  }
+
+  /** The household's settings with no one's own in them (each person's own are the environment's). */
+  defaultsForNobody(): Settings {
+    const current = this.current();
+    return { ...current, ...Object.fromEntries(PERSONAL_SETTINGS.map((k) => [k, this.defaults[k]])) };
   }
 
   /** What GET /api/settings answers: the settings, the environment's values, which are changed here, the tools. */
@@ -88,4 +107,129 @@ export class SettingsService {
     if (changed.length) this.onChange(changed);
     return this.view();
   }
+}
+
+type SettingsStore = ConstructorParameters<typeof SettingsService>[1];
+
+/**
+ * A person's own settings they have not set: these follow the household's (the owner chose the
+ * household's timezone, its voice, whether it thinks); their name, instructions and place never
+ * do (the owner's own are not theirs), and start from the environment's.
+ */
+const FOLLOW_HOUSEHOLD: readonly SettingKey[] = PERSONAL_SETTINGS.filter(
+  (key) => key !== 'userName' && key !== 'defaultInstructions' && key !== 'location',
+);
+
+/**
+ * One person's settings: the household's (SettingsService, over the main library) with their
+ * own PERSONAL_SETTINGS from their own library over them. The owner's own library is the main
+ * one, so for them this is the household's settings as before accounts. A member changes only
+ * their own; the owner and admins change both. What an import into a person's own library
+ * proposed for their own settings waits for them, as the household's waits for the owner.
+ */
+export class PersonalSettings {
+  /** Their own library's settings (the main library's for the first owner: then unused). */
+  private readonly own: SettingsService;
+  /** Bumped when this person's own settings change (their tool set is made again). */
+  version = 0;
+
+  constructor(
+    readonly shared: SettingsService,
+    config: Config,
+    store: SettingsStore,
+    /** Whether this is the main library (the first owner's), whose settings are the household's. */
+    private readonly main: boolean,
+    private readonly role: () => Role,
+  ) {
+    this.own = new SettingsService(config, store, () => this.version++);
+  }
+
+  get defaults(): Settings {
+    return this.shared.defaults;
+  }
+
+  current(): Settings {
+    if (this.main) return this.shared.current();
+    const household = this.shared.current();
+    const overridden = this.own.overridden();
+    const mine = this.own.current();
+    const personal = Object.fromEntries(
+      PERSONAL_SETTINGS.map((k) => [k, overridden.includes(k) ? mine[k] : FOLLOW_HOUSEHOLD.includes(k) ? household[k] : this.defaults[k]]),
+    );
+    return { ...household, ...personal };
+  }
+
+  /** What this person may change: their own settings; the household's too for the owner and admins. */
+  editable(): SettingKey[] {
+    return this.role() === 'member' ? [...PERSONAL_SETTINGS] : [...SETTING_KEYS];
+  }
+
+  /** What imports proposed that waits for this person: the household's for the owner and admins, their own library's for their own settings. */
+  private proposals(): SettingProposal[] {
+    const household = this.role() === 'member' ? [] : this.shared.proposals();
+    if (this.main) return household;
+    return [...household, ...this.own.proposals().filter((p) => isPersonalSetting(p.key))];
+  }
+
+  view() {
+    const shared = this.shared.view();
+    const overridden = this.main
+      ? shared.overridden
+      : [...shared.overridden.filter((k) => !isPersonalSetting(k)), ...this.own.overridden().filter(isPersonalSetting)];
+    return { ...shared, settings: this.current(), overridden, editable: this.editable(), proposals: this.proposals() };
+  }
+
+  /** A change from this person: their own settings to their library, the household's (owner and admins only) to the main one. */
+  update(patch: SettingsPatch, now: number) {
+    this.mayChange(Object.keys(patch) as SettingKey[]);
+    if (this.main) {
+      this.shared.update(patch, now);
+    } else {
+      const { mine, household } = split(patch);
+      if (Object.keys(mine).length) this.own.update(mine, now);
+      if (Object.keys(household).length) this.shared.update(household, now);
+    }
+    return this.view();
+  }
+
+  /** Proposals applied or dismissed: this person's own from their library, the household's (owner and admins) from the main one. */
+  decideProposals({ apply = [], dismiss = [] }: Parameters<SettingsService['decideProposals']>[0], now: number) {
+    this.mayChange([...apply, ...dismiss]);
+    if (this.main) {
+      this.shared.decideProposals({ apply, dismiss }, now);
+      return this.view();
+    }
+    const waitingHere = new Set(this.own.proposals().map((p) => p.key));
+    const here = (k: ConfirmedSetting) => isPersonalSetting(k) && waitingHere.has(k);
+    const mine = { apply: apply.filter(here), dismiss: dismiss.filter(here) };
+    const household = { apply: apply.filter((k) => !here(k)), dismiss: dismiss.filter((k) => !here(k)) };
+    if (mine.apply.length + mine.dismiss.length) this.own.decideProposals(mine, now);
+    if (household.apply.length + household.dismiss.length) this.shared.decideProposals(household, now);
+    return this.view();
+  }
+
+  /** Reads this person's stored settings again (an import wrote some). */
+  reread() {
+    if (this.main) this.shared.reread();
+    else this.own.reread();
+    return this.view();
+  }
+
+  private mayChange(keys: SettingKey[]) {
+    const notMine = keys.filter((k) => !this.editable().includes(k));
+    if (notMine.length)
+      throw new HearthError(
+        'forbidden',
+        `Only this Hearth's owner or an admin changes ${notMine.map((k) => SETTING_LABELS[k]).join(', ')}: shared by everyone here.`,
+      );
+  }
+}
+
+/** A patch as this person's own settings and the household's. */
+function split(patch: SettingsPatch): { mine: SettingsPatch; household: SettingsPatch } {
+  const entries = Object.entries(patch);
+  return {
+    mine: Object.fromEntries(entries.filter(([k]) => isPersonalSetting(k))) as SettingsPatch,
+    household: Object.fromEntries(entries.filter(([k]) => !isPersonalSetting(k))) as SettingsPatch,
+  };
 }

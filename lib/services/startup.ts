@@ -1,5 +1,6 @@
 import { exposureRefusal, listeningHosts } from '@/lib/services/auth/exposure';
 import { getConfig, isConfigError } from '@/lib/shared/config';
+import { installPeerStamp } from '@/lib/services/auth/peer';
 import { getRuntime } from './runtime';
 import { stopOnSignals } from './shutdown';
 
@@ -13,6 +14,8 @@ export function startup(): void {
   // Everything Hearth writes (the database, stored files, mcp.json, backups) is the owner's
   // alone: 0600 files, 0700 folders, whatever umask the shell had.
   process.umask(0o077);
+  // Each request is stamped with the address its connection came from, for trusted-header login (lib/http/peer.ts).
+  installPeerStamp();
   // Running turns are stored as interrupted (their words kept) before the process goes.
   stopOnSignals(() => {
     const stopped = getRuntime()

@@ -72,7 +72,8 @@ test('every default docs/configuration.md states is the default Hearth uses, and
   for (const [key, stated] of rows) {
     const literal = /^`([^`]*)`$/.exec(stated)?.[1];
     if (stated === 'unset') {
-      assert.ok(defaults[key] === undefined || defaults[key] === '', `${key}: documented unset, is ${shown(defaults[key])}`);
+      const none = defaults[key] === undefined || defaults[key] === '' || (Array.isArray(defaults[key]) && defaults[key].length === 0);
+      assert.ok(none, `${key}: documented unset, is ${shown(defaults[key])}`);
     } else if (literal !== undefined && !literal.includes('DATA_DIR')) {
       assert.equal(shown(defaults[key]), literal, `${key}: documented default ${literal}`);
       // A different valid value is taken as given: the key is read, not ignored.
@@ -87,4 +88,30 @@ test('every default docs/configuration.md states is the default Hearth uses, and
     checked++;
   }
   assert.ok(checked >= 25, `${checked} documented defaults checked`);
+});
+
+test('single sign-on and a trusted header need all their parts: half a setting stops the start, naming what is missing', () => {
+  assert.throws(
+    () => parseConfig({ HEARTH_OIDC_ISSUER: 'https://auth.example' }),
+    (e: Error) => e instanceof ConfigError && /HEARTH_OIDC_CLIENT_ID must be set with HEARTH_OIDC_ISSUER/.test(e.message),
+  );
+  assert.throws(
+    () => parseConfig({ HEARTH_TRUSTED_HEADER: 'Remote-User' }),
+    (e: Error) => /HEARTH_TRUSTED_PROXIES must name the proxy's address/.test(e.message),
+  );
+  assert.throws(() => parseConfig({ HEARTH_TRUSTED_HEADER: 'Remote User', HEARTH_TRUSTED_PROXIES: '127.0.0.1' }), /a header name/);
+  assert.throws(() => parseConfig({ HEARTH_TRUSTED_PROXIES: '10.0.0.0/8' }), /must be IP addresses.*10\.0\.0\.0\/8/);
+  const set = parseConfig({
+    HEARTH_TRUSTED_HEADER: 'Remote-User',
+    HEARTH_TRUSTED_PROXIES: ' 10.0.0.2, ::1 ',
+    HEARTH_OIDC_DOMAINS: '@Example.org, other.example',
+  });
+  assert.equal(set.HEARTH_TRUSTED_HEADER, 'remote-user');
+  assert.deepEqual(set.HEARTH_TRUSTED_PROXIES, ['10.0.0.2', '::1']);
+  assert.deepEqual(set.HEARTH_OIDC_DOMAINS, ['example.org', 'other.example']);
+  // The client secret is never echoed when it is refused.
+  assert.throws(
+    () => parseConfig({ HEARTH_OIDC_CLIENT_SECRET: 'x'.repeat(3000) }),
+    (e: Error) => /HEARTH_OIDC_CLIENT_SECRET/.test(e.message) && !e.message.includes('xxxx'),
+  );
 });

@@ -27,6 +27,10 @@ export const errorStatus = {
   db_unavailable: 503,
   budget_exhausted: 429,
   rate_limited: 429,
+  /** The single sign-on provider did not answer. */
+  sign_on_unreachable: 503,
+  /** A person's own limit (turns a day), as the owner set it. */
+  limit_reached: 429,
   storage_full: 507,
   starting: 503,
   cancelled: 499,

@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
+import type { CollectionView } from '@/lib/contract/responses';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  /** The knowledge collections, newest first, with their files' progress. */
+  /** The knowledge collections, newest first, with their files' progress; then those others shared with everyone. */
   on(endpoints.listCollections, ({ rt }) => {
     const { store, knowledge } = rt;
+    const shared: CollectionView[] = rt.sharedWithMe().map((c) => ({ ...c.knowledge.collection(c.id), sharedBy: c.sharedBy }));
     return reply({
-      collections: store.listCollections(),
+      collections: [...store.listCollections(), ...shared],
       search: { byMeaning: knowledge.embedder() !== undefined, embeddingsError: knowledge.indexer.state().embeddingsError },
     });
   }),

@@ -35,7 +35,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     // Imported collections' files are cut and embedded here, as uploaded ones are.
     if (summary.added.collectionFiles > 0) knowledge.indexer.wake();
     // What the file proposed waits in Settings, except what is already so here.
-    const waiting = new Set(settings.proposals().map((p) => p.key));
+    const waiting = new Set(settings.view().proposals.map((p) => p.key));
     summary.proposed = summary.proposed.filter((key) => waiting.has(key));
     updates.publish({ type: 'library' });
     // The file's theme comes into this browser only where none was chosen here (as a setting already made here stays).

@@ -1,11 +1,12 @@
 import { ChatApp } from '@/components/chat/ChatApp';
-import { getRuntime } from '@/lib/services/runtime';
+import { headers } from 'next/headers';
+import { settingsOfRequest } from '@/lib/services/runtime';
 
-// The assistant's name and the user's place come from Settings, read when the page is asked for.
+// The assistant's name and the user's place come from Settings (the person's own place), read when the page is asked for.
 export const dynamic = 'force-dynamic';
 
 export default async function ThreadPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { assistantName, location } = getRuntime().settings.current();
+  const { assistantName, location } = settingsOfRequest(await headers());
   return <ChatApp initialThreadId={id} assistantName={assistantName} location={location} />;
 }

@@ -49,6 +49,15 @@ export function YouSection({ form }: { form: SettingsForm }) {
         />,
         'For weather, local news and "near me".',
       )}
+      {field(
+        'memory',
+        'Memory',
+        <label className="flex items-center gap-2 text-sm">
+          <input id="setting-memory-input" type="checkbox" checked={draft.memory} onChange={(e) => set('memory', e.target.checked, true)} />
+          Remember facts about me and use them in every conversation
+        </label>,
+        'Off: the remember tool is not offered and no kept fact is given to the model (the facts stay in Memory until you delete them).',
+      )}
     </Section>
   );
 }

@@ -127,16 +127,16 @@ test('the gate: public paths pass; with a password every other path needs a vali
   for (const p of ['/', '/t/x', '/api/threads', '/api/health', '/api/auth/loginx', '/login/x', '/_next/data/x'])
     assert.equal(isPublicPath(p), false, p);
   const ada = { id: 'u1', username: 'ada', role: 'member' as const };
-  installSessionCheck({ required: () => true, person: (t) => (t === 'good' ? ada : null), owner: () => null });
+  installSessionCheck({ required: () => true, person: (t) => (t === 'good' ? ada : null), owner: () => null, vouched: () => null });
   try {
-    assert.equal(authVerdict('/api/threads', 'hearth_session=good'), 'ok');
-    assert.equal(authVerdict('/api/threads', 'hearth_session=bad'), 'login');
-    assert.equal(authVerdict('/', null), 'login');
-    assert.equal(authVerdict('/login', null), 'ok');
-    installSessionCheck({ required: () => false, person: () => null, owner: () => ada });
-    assert.equal(authVerdict('/api/threads', null), 'ok', 'no accounts: open');
+    assert.equal(authVerdict('/api/threads', new Headers({ cookie: 'hearth_session=good' })), 'ok');
+    assert.equal(authVerdict('/api/threads', new Headers({ cookie: 'hearth_session=bad' })), 'login');
+    assert.equal(authVerdict('/', new Headers()), 'login');
+    assert.equal(authVerdict('/login', new Headers()), 'ok');
+    installSessionCheck({ required: () => false, person: () => null, owner: () => ada, vouched: () => null });
+    assert.equal(authVerdict('/api/threads', new Headers()), 'ok', 'no accounts: open');
   } finally {
-    installSessionCheck({ required: () => false, person: () => null, owner: () => null });
+    installSessionCheck({ required: () => false, person: () => null, owner: () => null, vouched: () => null });
   }
 });
 

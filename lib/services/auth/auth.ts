@@ -3,6 +3,7 @@ import { hashPassword, passwordVerifier } from './password';
 import { People, type PeopleStore, type Person } from './people';
 import { LoginLimiter } from './rate-limit';
 import { SessionBook, type SessionStore } from './sessions';
+import { trustedUsername, type TrustedHeader } from './trusted-header';
 
 /** Everything the login routes need, built once with the runtime. */
 export type Auth = {
@@ -22,6 +23,8 @@ export type Auth = {
   /** Wrong passwords per account, from whatever addresses. */
   accountLimiter: LoginLimiter;
   sessionMaxAgeSeconds: number;
+  /** The person a trusted reverse proxy names in its header (trusted-header.ts), or null. */
+  vouched(headers: Headers): Person | null;
 };
 
 /** The one person of a Hearth with no accounts: everything there is theirs. */
@@ -39,7 +42,14 @@ export function createAuth(config: Config, store: SessionStore & PeopleStore, no
   // A library from before accounts: its owner is made from the environment's password, once.
   people.ensureOwner(config.HEARTH_PASSWORD_HASH ?? (config.HEARTH_PASSWORD ? hashPassword(config.HEARTH_PASSWORD) : undefined));
   const verify = passwordVerifier();
+  const trusted: TrustedHeader | null = config.HEARTH_TRUSTED_HEADER
+    ? { header: config.HEARTH_TRUSTED_HEADER, proxies: config.HEARTH_TRUSTED_PROXIES }
+    : null;
   return {
+    vouched(headers) {
+      const name = trustedUsername(headers, trusted);
+      return name ? people.vouchedFor(name) : null;
+    },
     // Once anyone has an account, every page and route needs a login, on loopback too.
     required: () => people.count() > 0,
     people,

@@ -15,7 +15,22 @@ import { hashPassword } from './password';
 
 export type Person = { id: string; username: string; role: Role };
 
-type UserRow = Person & { passwordHash: string | null; disabled: boolean; library: string; createdAt: number };
+/** What the owner allows a person: turns a day, fuel a turn (null: no limit of their own). */
+export type Limits = { turnsPerDay: number | null; fuelPerTurn: number | null };
+
+type UserRow = Person &
+  Limits & {
+    passwordHash: string | null;
+    disabled: boolean;
+    library: string;
+    createdAt: number;
+    oidcSubject: string | null;
+    email: string | null;
+    proxyUser: string | null;
+  };
+
+type NewUser = Pick<UserRow, 'id' | 'username' | 'role' | 'passwordHash' | 'library' | 'createdAt'> &
+  Partial<Pick<UserRow, 'oidcSubject' | 'email' | 'proxyUser'>>;
 
 /** The first person's library is the database from before accounts; everyone after has their own. */
 export const MAIN_LIBRARY = 'hearth.db';
@@ -24,12 +39,19 @@ const libraryFor = (id: string, first: boolean) => (first ? MAIN_LIBRARY : `peop
 export const LIBRARY_FILE = /^(hearth\.db|people\/[0-9a-f-]{36}\.db)$/;
 
 export type PeopleStore = {
-  insertUser(row: { id: string; username: string; role: Role; passwordHash: string | null; library: string; createdAt: number }): UserRow;
+  insertUser(row: NewUser): UserRow;
+  userBySubject(subject: string): UserRow | undefined;
+  userByProxyUser(value: string): UserRow | undefined;
+  /** Whether this username's account was made by accepting an invitation (its holder chose the name). */
+  joinedByInvite(username: string): boolean;
   userById(id: string): UserRow | undefined;
   userByName(username: string): UserRow | undefined;
   listUsers(): UserRow[];
   countUsers(): number;
-  updateUser(id: string, change: Partial<{ role: Role; passwordHash: string | null; disabled: boolean }>): UserRow | undefined;
+  updateUser(
+    id: string,
+    change: Partial<Limits & { role: Role; passwordHash: string | null; disabled: boolean; email: string | null; proxyUser: string }>,
+  ): UserRow | undefined;
   deleteUser(id: string): void;
   insertInvite(row: { id: string; role: Role; createdBy: string | null; createdAt: number; expiresAt: number }): void;
   inviteById(id: string): { role: Role; expiresAt: number; usedAt: number | null } | undefined;
@@ -57,7 +79,8 @@ const inviteId = (token: string) => createHash('sha256').update(token).digest('h
 export const INVITE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** What a listing shows of a person: never the hash. */
-export type PersonView = Person & { disabled: boolean; createdAt: number; hasPassword: boolean };
+export type PersonView = Person &
+  Limits & { disabled: boolean; createdAt: number; hasPassword: boolean; singleSignOn: boolean; email: string | null };
 
 const view = (u: UserRow): PersonView => ({
   id: u.id,
@@ -66,6 +89,10 @@ const view = (u: UserRow): PersonView => ({
   disabled: u.disabled,
   createdAt: u.createdAt,
   hasPassword: Boolean(u.passwordHash),
+  singleSignOn: Boolean(u.oidcSubject),
+  email: u.email,
+  turnsPerDay: u.turnsPerDay,
+  fuelPerTurn: u.fuelPerTurn,
 });
 
 export class People {
@@ -165,6 +192,112 @@ export class People {
     if (!INVITE_TOKEN.test(token)) return null;
     const found = this.store.inviteById(inviteId(token));
     return found && found.usedAt === null && found.expiresAt > this.now() ? found.role : null;
+  }
+
+  /** What the owner allows this person (no limits for someone not in the table: the one person without accounts). */
+  limitsOf(id: string): Limits {
+    const u = this.store.userById(id);
+    return { turnsPerDay: u?.turnsPerDay ?? null, fuelPerTurn: u?.fuelPerTurn ?? null };
+  }
+
+  setLimits(name: string, limits: Partial<Limits>): PersonView {
+    return this.store.transaction(() => view(this.store.updateUser(this.find(name).id, limits)!));
+  }
+
+  /**
+   * The person a single sign-on provider vouches for (`subject`: its issuer and their `sub`):
+   * the account it made before, or a new member's when `mayJoin` (an allowed e-mail domain, or
+   * an open invitation whose token the login carried). Null: not known here and not let in.
+   */
+  signOn(
+    subject: string,
+    claims: { email?: string; preferredUsername?: string },
+    mayJoin: { invite?: string; byDomain: boolean },
+  ): Person | null {
+    return this.store.transaction(() => {
+      const known = this.store.userBySubject(subject);
+      if (known) {
+        if (known.disabled) return null;
+        if (claims.email && claims.email !== known.email) this.store.updateUser(known.id, { email: claims.email });
+        return { id: known.id, username: known.username, role: known.role };
+      }
+      const invited = mayJoin.invite ? this.inviteOpen(mayJoin.invite) : null;
+      if (!invited && !mayJoin.byDomain) return null;
+      if (this.store.countUsers() === 0)
+        throw new HearthError('conflict', 'This Hearth has no owner yet: make one first (npm run users -- add NAME --role owner).');
+      const name = this.freeName(claims.preferredUsername ?? claims.email?.split('@')[0] ?? 'someone');
+      const id = randomUUID();
+      this.store.insertUser({
+        id,
+        username: name,
+        role: invited ?? 'member',
+        passwordHash: null,
+        library: libraryFor(id, false),
+        createdAt: this.now(),
+        oidcSubject: subject,
+        email: claims.email ?? null,
+      });
+      if (invited && !this.store.useInvite(inviteId(mayJoin.invite!), name, this.now()))
+        throw new HearthError('not_found', 'This invitation has just been used.');
+      return { id, username: name, role: invited ?? 'member' };
+    });
+  }
+
+  /**
+   * The person a trusted reverse proxy names, by the header's exact value: the account tied to
+   * it; the first time, an account the owner made under that very username (with the users
+   * command or from the environment's password: never one whose name its holder chose, through
+   * an invitation or a sign-on provider, which anyone could have chosen first); else a new
+   * member, named after it. Null when the account is disabled, when the value is not one name
+   * (a repeated header arrives as "a, b"), or when there are no accounts yet (the owner first).
+   */
+  vouchedFor(value: string): Person | null {
+    const raw = value.trim();
+    if (!raw || raw.length > 200 || raw.includes(',')) return null;
+    return this.store.transaction(() => {
+      const tied = this.store.userByProxyUser(raw);
+      if (tied) return tied.disabled ? null : { id: tied.id, username: tied.username, role: tied.role };
+      if (this.store.countUsers() === 0) return null;
+      const same = username.safeParse(raw);
+      const named = same.success ? this.store.userByName(same.data) : undefined;
+      if (named && !named.proxyUser && !named.oidcSubject && !this.store.joinedByInvite(named.username)) {
+        if (named.disabled) return null;
+        this.store.updateUser(named.id, { proxyUser: raw });
+        return { id: named.id, username: named.username, role: named.role };
+      }
+      const id = randomUUID();
+      const name = this.freeName(raw);
+      this.store.insertUser({
+        id,
+        username: name,
+        role: 'member',
+        passwordHash: null,
+        library: libraryFor(id, false),
+        createdAt: this.now(),
+        proxyUser: raw,
+      });
+      return { id, username: name, role: 'member' };
+    });
+  }
+
+  /** A name as a username: lower case, what a username may not hold made dashes (alice@example.com → alice-example.com). */
+  private cleanName(wanted: string): string {
+    return (
+      wanted
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]+/g, '-')
+        .replace(/^[^a-z0-9]+/, '')
+        .slice(0, 56) || 'someone'
+    );
+  }
+
+  /** A username made from what a provider calls someone: cleaned, and numbered when taken. */
+  private freeName(wanted: string): string {
+    const base = this.cleanName(wanted);
+    for (let n = 1; ; n++) {
+      const name = n === 1 ? base : `${base}-${n}`;
+      if (!this.store.userByName(name)) return name;
+    }
   }
 
   /** Joins with an invitation: the account is made and the link used up, in one step. */

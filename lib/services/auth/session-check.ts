@@ -15,6 +15,8 @@ export type SessionCheck = {
   person(token: string | undefined): Person | null;
   /** Who a request is when no login is needed: the owner (null before there is one). */
   owner(): Person | null;
+  /** The person a trusted reverse proxy names in its header (lib/services/auth/trusted-header.ts), or null. */
+  vouched(headers: Headers): Person | null;
 };
 
 const key = Symbol.for('hearth.session-check');
@@ -31,6 +33,10 @@ export function isPublicPath(pathname: string): boolean {
     pathname === '/api/auth/login' ||
     pathname === '/api/auth/logout' ||
     pathname === '/api/auth/session' ||
+    // Single sign-on: its beginning and the provider's way back.
+    pathname === '/api/auth/oidc/login' ||
+    pathname === '/api/auth/oidc/callback' ||
+    pathname === '/signed-in' ||
     // An invitation's page and its API: the invited person has no session yet (the token is the key).
     pathname.startsWith('/invite/') ||
     pathname.startsWith('/api/invites/') ||
@@ -42,23 +48,30 @@ export function isPublicPath(pathname: string): boolean {
 export type AuthVerdict = 'ok' | 'login' | 'starting';
 
 /** Whether a request may go on, must log in first, or came before the runtime was ready. */
-export function authVerdict(pathname: string, cookieHeader: string | null): AuthVerdict {
+export function authVerdict(pathname: string, headers: Headers): AuthVerdict {
   if (isPublicPath(pathname)) return 'ok';
   const check = (globalThis as Holder)[key];
   // Fails closed: nothing is served until the sessions can be checked (the people who may log
   // in are in the database, so before it is open no one can tell whether a login is needed).
   if (!check) return 'starting';
   if (!check.required()) return 'ok';
-  return check.person(sessionTokenFrom(cookieHeader)) ? 'ok' : 'login';
+  return loggedIn(check, headers) ? 'ok' : 'login';
 }
 
 /**
- * The person a request is: from its session when a login is needed; the owner when none is
- * (one person on loopback, as before accounts). Null: no one (the handler answers 401).
+ * The person a trusted proxy names, else a session's: what the proxy says wins, so a browser
+ * still holding someone else's session (a shared computer) is not served their library.
  */
-export function requestPerson(cookieHeader: string | null): Person | null {
+const loggedIn = (check: SessionCheck, headers: Headers) => check.vouched(headers) ?? check.person(sessionTokenFrom(headers.get('cookie')));
+
+/**
+ * The person a request is: from its session (or a trusted proxy's header) when a login is
+ * needed; the owner when none is (one person on loopback, as before accounts). Null: no one
+ * (the handler answers 401).
+ */
+export function requestPerson(headers: Headers): Person | null {
   const check = (globalThis as Holder)[key];
   if (!check) return null;
   if (!check.required()) return check.owner();
-  return check.person(sessionTokenFrom(cookieHeader));
+  return loggedIn(check, headers);
 }

@@ -9,6 +9,8 @@ export type BudgetLimits = {
   fuel: number;
   modelCalls: number;
   modelCallCost: number;
+  /** The fuel is the person's own limit, set by the owner (below the Settings page's budget): the message says so. */
+  personalFuel?: boolean;
 };
 
 export const DEFAULT_BUDGET: BudgetLimits = { fuel: 2000, modelCalls: 16, modelCallCost: 100 };
@@ -40,7 +42,9 @@ export class TurnBudget {
     if (this.fuelUsed + cost > this.limits.fuel) {
       throw new HearthError(
         'budget_exhausted',
-        `This turn ran out of fuel (${this.fuelUsed} of ${this.limits.fuel} used) before ${what}.`,
+        `This turn ran out of fuel (${this.fuelUsed} of ${this.limits.fuel} used) before ${what}.${
+          this.limits.personalFuel ? " That is the limit this Hearth's owner set for your turns." : ''
+        }`,
         {
           fuelUsed: this.fuelUsed,
         },

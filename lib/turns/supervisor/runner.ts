@@ -50,6 +50,12 @@ export type RunnerOptions = {
   tableOf?: ContextRequest['tableOf'];
   /** Whose turns these are: the pool serves turns waiting for a slot round-robin by person. */
   person?: string;
+  /** Whether this person may ask for a model (members: those the owner lets them choose); unset: any. */
+  mayUse?: (model: string) => boolean;
+  /** A thread's knowledge collections, when more than its store's (those others shared with everyone). */
+  collections?: ContextRequest['collections'];
+  /** An ended turn's figures, by the model that answered (null: none did), for the person's usage. */
+  used?: (turn: { model: string | null; stats: TurnOutcome['stats']; now: number }) => void;
   log?: (message: string) => void;
 };
 
@@ -80,7 +86,9 @@ export class TurnRunner {
     // The pool of this turn's start: if the servers change meanwhile, the turn leaves the pool it entered.
     const models = this.options.models();
     // The answer's own model (a regeneration with another, or a resumed turn's), else the thread's; unset: the default.
-    const model = store.getMessage({ id: ids.assistantMessageId })?.model ?? store.getThread({ id: live.threadId })?.model ?? undefined;
+    const asked = store.getMessage({ id: ids.assistantMessageId })?.model ?? store.getThread({ id: live.threadId })?.model ?? undefined;
+    // One this person may not choose (now: the owner may have narrowed the list since) gives way to the default.
+    const model = asked && this.options.mayUse && !this.options.mayUse(asked) ? undefined : asked;
     const ticket = models.enter(
       live.turnId,
       live.threadId,
@@ -157,6 +165,7 @@ export class TurnRunner {
       imageData: this.options.imageData,
       tableOf: this.options.tableOf,
       thinking: this.options.thinking?.(),
+      collections: this.options.collections,
     });
     const steps = new StepJournal(ids.steps, (step) => store.appendStep({ turnId: live.turnId, ...step, now: now() }));
     const outcome = await runTurn(
@@ -191,10 +200,22 @@ export class TurnRunner {
     return outcome;
   }
 
+  /** What the turn used of the model servers, added to its day (never in the way of its ending). */
+  private countUsage(assistantMessageId: string, outcome: TurnOutcome) {
+    try {
+      const model = this.store.getMessage({ id: assistantMessageId })?.model ?? null;
+      this.options.used?.({ model, stats: outcome.stats, now: this.parts.now() });
+    } catch (err) {
+      this.options.log?.(`could not count a turn's usage: ${(err as Error).message}`);
+    }
+  }
+
   /** The ending stored (the answer, the turn's status and stats), then heard; the log compacted. */
   private finish(live: LiveTurn, assistantMessageId: string, outcome: TurnOutcome) {
     const { store } = this;
     const { events, now: clock } = this.parts;
+    // Every ending counts, a stop at shutdown too (such a turn is kept interrupted, never resumed).
+    this.countUsage(assistantMessageId, outcome);
     if (live.stopped) return this.parts.live.release(live);
     if (live.gone) {
       events.emit(live, { type: 'error', code: 'cancelled', message: 'Stopped: the thread was deleted.' });

@@ -42,6 +42,11 @@ export type RegistryOptions = RunnerOptions & {
   approvalTimeoutMs?: number;
   /** "Always allow this tool": the tool runs without asking from now on. */
   allowAlways?: (server: string, tool: string) => void;
+  /**
+   * Before a turn begins: throws (limit_reached) when the person may begin no more today.
+   * `running`: their turns begun and not yet over (the ended ones are counted in their usage).
+   */
+  admit?: (running: number) => void;
 };
 
 export class TurnSupervisor {
@@ -70,6 +75,7 @@ export class TurnSupervisor {
    * question on a new branch beside it (keeping its files; the old branch stays).
    */
   start(question: { threadId: string; content: string; attachmentIds?: string[]; editOf?: string }) {
+    this.options.admit?.(this.live.unfinished().length);
     return this.begin(storeQuestion(this.store, (id) => this.requireIdle(id), this.now(), question));
   }
 
@@ -78,6 +84,7 @@ export class TurnSupervisor {
    * reachable). `messageId` is that answer (or the question itself, when its answer is gone).
    */
   regenerate(request: { threadId: string; messageId: string; model?: string }) {
+    this.options.admit?.(this.live.unfinished().length);
     return this.begin(storeRegeneration(this.store, (id) => this.requireIdle(id), this.now(), request));
   }
 

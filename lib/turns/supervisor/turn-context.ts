@@ -92,10 +92,14 @@ export type TurnIdentity = {
   userName?: string;
   /** Instructions for every conversation, before the thread's own. */
   defaultInstructions?: string;
+  /** False: the person switched memory off, so no remembered fact is given to the model. */
+  memory?: boolean;
 };
 
 export type ContextRequest = {
   store: ContextStore;
+  /** The thread's knowledge collections, when more than its store knows (those shared with everyone); else the store's. */
+  collections?: (threadId: string) => { id: string; name: string }[];
   threadId: string;
   turnId: string;
   /** The question this turn answers. */
@@ -173,7 +177,7 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
   if (!thread) throw new HearthError('not_found', 'The thread was deleted.');
   // The thread's own choice of tools (some switched off in it).
   // search_documents only where the thread has collections to search.
-  const collections = store.collectionsOfThread?.({ threadId }) ?? [];
+  const collections = request.collections?.(threadId) ?? store.collectionsOfThread?.({ threadId }) ?? [];
   const off = [...(thread.disabledTools ?? []), ...(collections.length ? [] : ['search_documents'])];
   const tools = request.tools.without?.(off) ?? request.tools;
   // The model sees the branch the question is on: the path from the thread's first message to it.
@@ -218,7 +222,7 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
     append: ({ layerId, scope, scopeKey, record, maxRecords }) =>
       store.appendDecisions({ layerId, scope, scopeKey, records: [record], maxRecords, turnId, threadId }),
   };
-  const facts = factsFor(store.listMemories(), question);
+  const facts = request.identity.memory === false ? { standing: [], recalled: [] } : factsFor(store.listMemories(), question);
   const context = await ContextRuntime.create(
     [
       identityLayer({

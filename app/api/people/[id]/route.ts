@@ -16,14 +16,18 @@ function changeable(rt: Runtime, id: string, newRole?: Role) {
   return target;
 }
 
-/** A person's role changed, or their account disabled (their sessions end) or enabled. */
+/** A person's role changed, their account disabled (their sessions end) or enabled, or their limits set. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.patchPerson, async ({ params: { id }, body, rt }) => {
-    const { role, disabled } = await body();
+    const { role, disabled, turnsPerDay, fuelPerTurn } = await body();
     const target = changeable(rt, id, role);
+    // Limits are the owner's word (an admin could otherwise lift their own): refused before anything changes.
+    const limits = turnsPerDay !== undefined || fuelPerTurn !== undefined;
+    if (limits && rt.person.role !== 'owner') throw new HearthError('forbidden', "Only this Hearth's owner sets people's limits.");
     const people = rt.auth.people;
     let changed = role ? people.setRole(target.username, role) : target;
     if (disabled !== undefined) changed = people.setDisabled(target.username, disabled);
+    if (limits) changed = people.setLimits(target.username, { turnsPerDay, fuelPerTurn });
     return reply(changed);
   }),
   on(endpoints.removePerson, ({ params: { id }, rt }) => {

@@ -4,6 +4,7 @@ import { receiveUploadRequest } from '@/lib/data/files/receive';
 import { readJson } from '@/lib/http/handle';
 import { on, reply, serve } from '@/lib/http/serve';
 import { HearthError } from '@/lib/shared/errors';
+import { ownCollection } from '@/lib/services/shared-collections';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -12,7 +13,7 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.addCollectionFiles, async ({ request, params: { id }, rt }) => {
     const { config, store, files, knowledge } = rt;
-    knowledge.collection(id);
+    ownCollection(knowledge, rt.sharedWithMe(), id);
     const type = request.headers.get('content-type') ?? '';
     if (/^application\/json/i.test(type)) {
       const { attachmentId } = await readJson(request, addAttachmentToCollectionBody);

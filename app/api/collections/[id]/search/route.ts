@@ -1,5 +1,6 @@
 import { endpoints } from '@/lib/contract/endpoints';
 import { on, reply, serve } from '@/lib/http/serve';
+import { reachCollection } from '@/lib/services/shared-collections';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -8,8 +9,7 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.searchCollection, async ({ request, params: { id }, query, rt }) => {
     const { q, limit } = query();
-    const { knowledge } = rt;
-    knowledge.collection(id);
+    const { knowledge } = reachCollection(rt.knowledge, rt.sharedWithMe(), id);
     const found = await knowledge.search({ query: q, collectionIds: [id], limit }, request.signal);
     return reply({ passages: found.passages, byMeaning: found.byMeaning, ...(found.note ? { note: found.note } : {}) });
   }),
