@@ -486,16 +486,17 @@ describe('trusted-header login behind a reverse proxy', () => {
       // From the proxy: the owner (made from the password) by name, and a new person made a member.
       const owner = await from(app, '127.0.0.2', '/api/auth/session', { 'Remote-User': 'owner' });
       assert.deepEqual(JSON.parse(owner.body).person, { username: 'owner', role: 'owner' });
+      // The account is tied to the header's exact value ("Alice"), and named as a username is written.
       assert.equal((await from(app, '127.0.0.2', '/api/threads', { 'Remote-User': 'Alice' })).status, 200);
-      const alice = await from(app, '127.0.0.2', '/api/auth/session', { 'Remote-User': 'alice' });
+      const alice = await from(app, '127.0.0.2', '/api/auth/session', { 'Remote-User': 'Alice' });
       assert.deepEqual(JSON.parse(alice.body).person, { username: 'alice', role: 'member' });
       // What the proxy says wins over a session cookie the browser still holds for someone else.
       const ownerLogin = await httpCall(app.url, 'POST', '/api/auth/login', { json: { password: PASSWORD } });
       const ownersCookie = /hearth_session=[^;]*/.exec(ownerLogin.headers.get('set-cookie') ?? '')![0];
-      const both = await from(app, '127.0.0.2', '/api/auth/session', { 'Remote-User': 'alice', Cookie: ownersCookie });
+      const both = await from(app, '127.0.0.2', '/api/auth/session', { 'Remote-User': 'Alice', Cookie: ownersCookie });
       assert.deepEqual(JSON.parse(both.body).person, { username: 'alice', role: 'member' });
       // The page itself, not only the API (the proxy file checks the same way).
-      assert.equal((await from(app, '127.0.0.2', '/', { 'Remote-User': 'alice' })).status, 200);
+      assert.equal((await from(app, '127.0.0.2', '/', { 'Remote-User': 'Alice' })).status, 200);
       // From anywhere else the header is ignored, however the request claims to come from the proxy.
       const forged: Record<string, string>[] = [
         { 'Remote-User': 'owner' },
