@@ -743,6 +743,10 @@ export async function startLlamaDouble(options: LlamaDoubleOptions = {}, port = 
     return answerTokens;
   }
 
+  // Idle keep-alive connections stay open until close() (which destroys them): with Node's 5 s
+  // timeout, a test's next request could go out on a connection the double was closing at that
+  // moment and fail with ECONNRESET (seen in a browser test that polls /__speech).
+  server.keepAliveTimeout = 0;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
