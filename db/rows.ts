@@ -42,3 +42,11 @@ export type StoredChunk = {
 
 /** A passage found, with its file. */
 export type ChunkHit = StoredChunk & { fileName: string; collectionId: string; sha256: string };
+
+/**
+ * What a search asks an index for, in no engine's syntax (lib/data/search/query.ts makes it from
+ * a person's words): the words, all of them or any, and whether the last also matches as a
+ * prefix. Each engine's store writes it in its own: FTS5's MATCH (db/queries/fts.ts), PostgreSQL's
+ * tsquery (db/pg/search.ts).
+ */
+export type WordMatch = { words: string[]; anyWord: boolean; prefix: boolean };

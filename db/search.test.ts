@@ -47,33 +47,33 @@ const find = (store: Store, query: string, filters = {}) => searchLibrary(store,
 const ids = (hits: { messageId: string | null }[]) => hits.map((h) => h.messageId);
 
 describe('the index follows the rows, whoever writes them', () => {
-  test('a message is found once written; a streaming answer only once it is complete', () => {
+  test('a message is found once written; a streaming answer only once it is complete', async () => {
     const s = fresh();
     const t = thread(s, 'Baking');
     const q = message(s, t.id, 'How long should a sourdough starter rest?');
     const a = message(s, t.id, '', { role: 'assistant', status: 'streaming' });
     s.updateMessage({ id: a, content: 'The starter wants' });
-    assert.deepEqual(ids(find(s, 'starter')), [q], 'a partial save during the stream is not indexed');
+    assert.deepEqual(ids(await find(s, 'starter')), [q], 'a partial save during the stream is not indexed');
     s.updateMessage({ id: a, content: 'The starter wants twelve hours at room temperature.', status: 'complete' });
-    assert.deepEqual(new Set(ids(find(s, 'starter'))), new Set([q, a]));
-    assert.deepEqual(ids(find(s, 'twelve hours')), [a]);
+    assert.deepEqual(new Set(ids(await find(s, 'starter'))), new Set([q, a]));
+    assert.deepEqual(ids(await find(s, 'twelve hours')), [a]);
     s.updateMessage({ id: a, content: 'Changed entirely.' });
-    assert.deepEqual(ids(find(s, 'twelve')), [], 'an edit replaces what was indexed');
+    assert.deepEqual(ids(await find(s, 'twelve')), [], 'an edit replaces what was indexed');
   });
 
-  test('titles are found, renamed titles by their new name only', () => {
+  test('titles are found, renamed titles by their new name only', async () => {
     const s = fresh();
     const t = thread(s, 'Holiday plans');
     assert.deepEqual(
-      find(s, 'holiday').map((h) => [h.kind, h.threadId]),
+      (await find(s, 'holiday')).map((h) => [h.kind, h.threadId]),
       [['title', t.id]],
     );
     s.updateThread({ id: t.id, patch: { title: 'Trip to Lisbon' } });
-    assert.deepEqual(find(s, 'holiday'), []);
-    assert.equal(find(s, 'lisbon')[0].threadTitle, 'Trip to Lisbon');
+    assert.deepEqual(await find(s, 'holiday'), []);
+    assert.equal((await find(s, 'lisbon'))[0].threadTitle, 'Trip to Lisbon');
   });
 
-  test('an attachment is found by its name and text, in the thread of the message it came with', () => {
+  test('an attachment is found by its name and text, in the thread of the message it came with', async () => {
     const s = fresh();
     const t = thread(s, 'Taxes');
     const att = s.insertAttachment({
@@ -85,19 +85,19 @@ describe('the index follows the rows, whoever writes them', () => {
       text: 'Total due: 42 EUR by April.',
       now: NOW,
     });
-    assert.deepEqual(find(s, 'invoice'), [], 'not yet sent with a message: nowhere to open it');
+    assert.deepEqual(await find(s, 'invoice'), [], 'not yet sent with a message: nowhere to open it');
     const m = message(s, t.id, 'Here is the file');
     s.linkAttachments({ ids: [att.id], messageId: m });
-    const byName = find(s, 'invoice march');
+    const byName = await find(s, 'invoice march');
     assert.equal(byName.length, 1);
     assert.deepEqual(
       [byName[0].kind, byName[0].threadId, byName[0].messageId, byName[0].attachment?.name],
       ['attachment', t.id, m, 'invoice-march.pdf'],
     );
-    assert.equal(find(s, 'april')[0].kind, 'attachment');
+    assert.equal((await find(s, 'april'))[0].kind, 'attachment');
   });
 
-  test('deleting a thread takes its messages, titles and files out of search, and the files out of the database', () => {
+  test('deleting a thread takes its messages, titles and files out of search, and the files out of the database', async () => {
     const s = fresh();
     const t = thread(s, 'Secret project');
     const m = message(s, t.id, 'The password hint is blue giraffe');
@@ -111,16 +111,16 @@ describe('the index follows the rows, whoever writes them', () => {
       now: NOW,
     });
     s.linkAttachments({ ids: [att.id], messageId: m });
-    assert.equal(find(s, 'giraffe').length, 2);
+    assert.equal((await find(s, 'giraffe')).length, 2);
     assert.ok(s.deleteThread({ id: t.id }));
-    assert.deepEqual(find(s, 'giraffe'), []);
-    assert.deepEqual(find(s, 'secret'), []);
+    assert.deepEqual(await find(s, 'giraffe'), []);
+    assert.deepEqual(await find(s, 'secret'), []);
     assert.equal((s.db.$client.prepare('select count(*) n from attachments').get() as { n: number }).n, 0);
   });
 });
 
 describe('a model’s thinking', () => {
-  test('is found only when the search asks for it, at the answer it led to; recompacting and deleting follow', () => {
+  test('is found only when the search asks for it, at the answer it led to; recompacting and deleting follow', async () => {
     const store = fresh();
     const t = thread(store, 'Tides');
     const { turn, assistant } = seedExchange(
@@ -137,33 +137,36 @@ describe('a model’s thinking', () => {
         { seq: 5, type: 'draft', data: 'answer-draft' },
       ],
     });
-    const find = (query: string, thinking?: boolean) =>
-      searchLibrary(store, { query, limit: 10, now: NOW, filters: thinking ? { thinking } : {} }).map((h) => [h.kind, h.messageId]);
-    assert.deepEqual(find('gravitational'), [], 'left out of a plain search');
-    assert.deepEqual(find('gravitational', true), [['thinking', assistant]]);
-    assert.match(searchLibrary(store, { query: 'gradient', limit: 1, now: NOW, filters: { thinking: true } })[0].snippet, /gradient/);
-    assert.deepEqual(find('Moon', true), [['message', assistant]], 'the answer is a message hit as before');
+    const find = async (query: string, thinking?: boolean) =>
+      (await searchLibrary(store, { query, limit: 10, now: NOW, filters: thinking ? { thinking } : {} })).map((h) => [h.kind, h.messageId]);
+    assert.deepEqual(await find('gravitational'), [], 'left out of a plain search');
+    assert.deepEqual(await find('gravitational', true), [['thinking', assistant]]);
+    assert.match(
+      (await searchLibrary(store, { query: 'gradient', limit: 1, now: NOW, filters: { thinking: true } }))[0].snippet,
+      /gradient/,
+    );
+    assert.deepEqual(await find('Moon', true), [['message', assistant]], 'the answer is a message hit as before');
     // Written again (a resumed turn compacted once more): the old words go, the new ones come.
     store.storeCompactLog({
       turnId: turn,
       events: [{ seq: 3, type: 'thinking', data: { type: 'thinking', text: 'Think about orbital resonance.', whole: true } }],
     });
-    assert.deepEqual(find('gravitational', true), []);
-    assert.deepEqual(find('resonance', true), [['thinking', assistant]]);
+    assert.deepEqual(await find('gravitational', true), []);
+    assert.deepEqual(await find('resonance', true), [['thinking', assistant]]);
     store.deleteThread({ id: t.id });
-    assert.deepEqual(find('resonance', true), [], 'gone with its thread');
+    assert.deepEqual(await find('resonance', true), [], 'gone with its thread');
   });
 });
 
 describe('ranking and filters', () => {
-  test('bm25 weighed by recency: the same match ranks the newer first; a far better old match still wins', () => {
+  test('bm25 weighed by recency: the same match ranks the newer first; a far better old match still wins', async () => {
     const s = fresh();
     const t = thread(s);
     // Most of a library is about other things (a word in every message would weigh nothing).
     for (let i = 0; i < 20; i++) message(s, t.id, `Unrelated note ${i} about trains, tides and timetables.`, { now: NOW - i * DAY });
     const old = message(s, t.id, 'Notes on tomato soup.', { now: NOW - 365 * DAY });
     const recent = message(s, t.id, 'Notes on tomato soup.', { now: NOW - DAY });
-    assert.deepEqual(ids(find(s, 'tomato')), [recent, old]);
+    assert.deepEqual(ids(await find(s, 'tomato')), [recent, old]);
     const strongOld = message(s, t.id, 'Tomato varieties', { now: NOW - RECENCY_HALF_LIFE_MS / 4 });
     const weakNew = message(
       s,
@@ -171,33 +174,33 @@ describe('ranking and filters', () => {
       `A long message about many other things and gardens, ${'and more words '.repeat(40)} with a single tomato.`,
       { now: NOW },
     );
-    const ranked = ids(find(s, 'tomato'));
+    const ranked = ids(await find(s, 'tomato'));
     assert.ok(ranked.indexOf(strongOld) < ranked.indexOf(weakNew), JSON.stringify(ranked));
   });
 
-  test('search ignores case, both ways', () => {
+  test('search ignores case, both ways', async () => {
     const s = fresh();
     const t = thread(s);
     const upper = message(s, t.id, 'BITCOIN rallied overnight');
     const mixed = message(s, t.id, 'Bitcoin fell back by noon', { now: NOW - DAY });
-    for (const q of ['bitcoin', 'BITCOIN', 'BitCoin']) assert.deepEqual(new Set(ids(find(s, q))), new Set([upper, mixed]), q);
+    for (const q of ['bitcoin', 'BITCOIN', 'BitCoin']) assert.deepEqual(new Set(ids(await find(s, q))), new Set([upper, mixed]), q);
   });
 
-  test('filters: this thread, who wrote it, a date range', () => {
+  test('filters: this thread, who wrote it, a date range', async () => {
     const s = fresh();
     const a = thread(s);
     const b = thread(s);
     const inA = message(s, a.id, 'lentil curry for tonight', { now: NOW - 10 * DAY });
     const answerA = message(s, a.id, 'A lentil curry takes 40 minutes', { role: 'assistant', now: NOW - 10 * DAY + 1 });
     const inB = message(s, b.id, 'lentil soup recipe', { now: NOW - DAY });
-    assert.deepEqual(new Set(ids(find(s, 'lentil', { threadId: a.id }))), new Set([inA, answerA]));
-    assert.deepEqual(ids(find(s, 'lentil', { role: 'assistant' })), [answerA]);
-    assert.deepEqual(ids(find(s, 'lentil', { from: NOW - 2 * DAY })), [inB]);
-    assert.deepEqual(new Set(ids(find(s, 'lentil', { to: NOW - 2 * DAY }))), new Set([inA, answerA]));
-    assert.deepEqual(ids(find(s, 'lentil', { excludeThreadId: a.id })), [inB]);
+    assert.deepEqual(new Set(ids(await find(s, 'lentil', { threadId: a.id }))), new Set([inA, answerA]));
+    assert.deepEqual(ids(await find(s, 'lentil', { role: 'assistant' })), [answerA]);
+    assert.deepEqual(ids(await find(s, 'lentil', { from: NOW - 2 * DAY })), [inB]);
+    assert.deepEqual(new Set(ids(await find(s, 'lentil', { to: NOW - 2 * DAY }))), new Set([inA, answerA]));
+    assert.deepEqual(ids(await find(s, 'lentil', { excludeThreadId: a.id })), [inB]);
   });
 
-  test('a query matching more than MAX_SCORED messages is ranked newest first; a long last word that common is searched whole', () => {
+  test('a query matching more than MAX_SCORED messages is ranked newest first; a long last word that common is searched whole', async () => {
     const s = fresh();
     const t = thread(s);
     const insert = s.db.$client.prepare(
@@ -207,7 +210,7 @@ describe('ranking and filters', () => {
       for (let i = 0; i < MAX_SCORED + 20; i++)
         insert.run(`m${i}`, t.id, i % 2 ? 'weather weather weather report' : 'weather', NOW - (i % 7) * DAY - i);
     });
-    const hits = find(s, 'weather');
+    const hits = await find(s, 'weather');
     assert.equal(hits.length, 20);
     assert.deepEqual(
       hits.map((h) => h.createdAt),
@@ -217,21 +220,21 @@ describe('ranking and filters', () => {
     // 'weathe' as typed would merge every word starting with it; 'weather' as a whole word is
     // already common, so the results are those of the whole word.
     const rare = message(s, t.id, 'weatherproofing the shed');
-    assert.ok(!ids(find(s, 'weather')).includes(rare));
-    assert.ok(ids(find(s, 'weatherp')).includes(rare), 'a rarer prefix still finds longer words');
+    assert.ok(!ids(await find(s, 'weather')).includes(rare));
+    assert.ok(ids(await find(s, 'weatherp')).includes(rare), 'a rarer prefix still finds longer words');
   });
 
-  test('the last word matches as a prefix, so results come as you type', () => {
+  test('the last word matches as a prefix, so results come as you type', async () => {
     const s = fresh();
     const t = thread(s);
     const m = message(s, t.id, 'We compared photosynthesis in algae');
-    for (const typed of ['phot', 'photos', 'compared photo', 'algae comp']) assert.deepEqual(ids(find(s, typed)), [m], typed);
-    assert.deepEqual(ids(find(s, 'pho')), [], 'three letters are a whole word, not a prefix');
-    assert.deepEqual(ids(find(s, 'photo compared')), [], 'only the last word is a prefix');
+    for (const typed of ['phot', 'photos', 'compared photo', 'algae comp']) assert.deepEqual(ids(await find(s, typed)), [m], typed);
+    assert.deepEqual(ids(await find(s, 'pho')), [], 'three letters are a whole word, not a prefix');
+    assert.deepEqual(ids(await find(s, 'photo compared')), [], 'only the last word is a prefix');
   });
 });
 
-test('no query is an FTS syntax error: quotes, operators, brackets, stars and any Unicode are searched as text', () => {
+test('no query is an FTS syntax error: quotes, operators, brackets, stars and any Unicode are searched as text', async () => {
   const s = fresh();
   const t = thread(s);
   const m = message(s, t.id, 'He said "NOT now" (twice) — c++ costs $5, 東京 🙂 near the café; a*b^c.');
@@ -267,11 +270,12 @@ test('no query is an FTS syntax error: quotes, operators, brackets, stars and an
     'ﬁ',
     '😀😀',
   ];
-  for (const q of odd) assert.doesNotThrow(() => find(s, q), q);
-  for (const q of ['"NOT now"', 'NOT', '(twice', 'c++', '$5', '東京', '🙂', 'cafe', 'Café']) assert.deepEqual(ids(find(s, q)), [m], q);
+  for (const q of odd) await assert.doesNotReject(find(s, q), q);
+  for (const q of ['"NOT now"', 'NOT', '(twice', 'c++', '$5', '東京', '🙂', 'cafe', 'Café'])
+    assert.deepEqual(ids(await find(s, q)), [m], q);
 });
 
-test('the migration indexes what was stored before it', () => {
+test('the migration indexes what was stored before it', async () => {
   const dir = makeTempDir('hearth-search');
   const file = path.join(dir, 'h.db');
   // A database as it was before the search index (migrations up to 0002).
@@ -294,32 +298,32 @@ test('the migration indexes what was stored before it', () => {
   before.$client.close();
 
   const s = createStore(openDatabase(file));
-  assert.deepEqual(ids(find(s, 'paddle')), [m]);
-  assert.equal(find(s, 'kayaks')[0].kind, 'title');
+  assert.deepEqual(ids(await find(s, 'paddle')), [m]);
+  assert.equal((await find(s, 'kayaks'))[0].kind, 'title');
   // And new rows after it keep their own entries.
   const n = message(s, t.id, 'Another paddle question');
-  assert.deepEqual(new Set(ids(find(s, 'paddle'))), new Set([m, n]));
+  assert.deepEqual(new Set(ids(await find(s, 'paddle'))), new Set([m, n]));
 });
 
 describe('as you type', () => {
-  test('the last word also matches as a prefix: the word itself ranks first, completions follow newest first', () => {
+  test('the last word also matches as a prefix: the word itself ranks first, completions follow newest first', async () => {
     const s = fresh();
     const t = thread(s);
     const older = message(s, t.id, 'The castles of the Loire are worth a week', { now: NOW - 30 * DAY });
     const newer = message(s, t.id, 'Castlemaine is a town in Victoria', { now: NOW - 2 * DAY });
     const exact = message(s, t.id, 'Which castle should we visit first?', { now: NOW - 300 * DAY });
     message(s, t.id, 'Nothing to do with it');
-    assert.deepEqual(ids(find(s, 'castle')), [exact, newer, older]);
-    assert.deepEqual(ids(find(s, 'castl')), [newer, older, exact], 'a word still being typed: every completion, newest first');
-    assert.deepEqual(ids(find(s, 'cas')), [], 'under four letters a word matches whole');
+    assert.deepEqual(ids(await find(s, 'castle')), [exact, newer, older]);
+    assert.deepEqual(ids(await find(s, 'castl')), [newer, older, exact], 'a word still being typed: every completion, newest first');
+    assert.deepEqual(ids(await find(s, 'cas')), [], 'under four letters a word matches whole');
   });
 });
 
-test('a message’s snippet reads as its words, not its Markdown, with the match marked there', () => {
+test('a message’s snippet reads as its words, not its Markdown, with the match marked there', async () => {
   const store = fresh();
   const t = thread(store, 'Prices');
   message(store, t.id, '**Latest on bitcoin**: see [the page](https://example.org/btc).', { role: 'assistant' });
-  const [hit] = searchLibrary(store, { query: 'bitcoin', limit: 5, now: NOW });
+  const [hit] = await searchLibrary(store, { query: 'bitcoin', limit: 5, now: NOW });
   assert.equal(hit.snippet, 'Latest on bitcoin: see the page.');
   assert.deepEqual(
     hit.highlights.map(([a, b]) => hit.snippet.slice(a, b)),

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Store } from '../db/store';
-import { searchLibrary } from '../lib/data/search/search';
+import { searchLibrary, type SearchStore } from '../lib/data/search/search';
 import { threadView } from '../lib/services/threads';
 import { grepAttachmentTool } from '../lib/tools/attachments';
 
@@ -128,14 +128,14 @@ export function pct(values: number[], p: number): number {
 }
 
 /** Search latency per kind of query: p50 and p95 in ms, and hits found. */
-export function measureSearch(store: Store, now: number) {
+export async function measureSearch(store: SearchStore, now: number) {
   const rows: { label: string; p50: number; p95: number; hits: number }[] = [];
   for (const { label, queries } of benchQueries()) {
     const times: number[] = [];
     let hits = 0;
     for (const q of queries) {
       const t0 = performance.now();
-      hits += searchLibrary(store, { query: q, limit: 20, now }).length;
+      hits += (await searchLibrary(store, { query: q, limit: 20, now })).length;
       times.push(performance.now() - t0);
     }
     rows.push({ label, p50: pct(times, 50), p95: pct(times, 95), hits: hits / queries.length });

@@ -214,7 +214,7 @@ for (const size of sizes) {
   const s = seedLibrary(library, size - seeded, Date.UTC(2026, 11, 1), size);
   seeded = size;
   console.log(`search over ${size.toLocaleString('en')} messages (seeded in ${s.seconds.toFixed(0)} s; target p95 <= 50 ms at 1,000,000):`);
-  const kinds = measureSearch(library, Date.UTC(2026, 11, 1));
+  const kinds = await measureSearch(library, Date.UTC(2026, 11, 1));
   for (const r of kinds) {
     console.log(
       `  ${r.label.padEnd(24)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${r.hits.toFixed(1)} hits)`,

@@ -1,7 +1,8 @@
-import type { ChunkHit } from '../rows';
+import type { ChunkHit, WordMatch } from '../rows';
 import { and, eq, inArray } from 'drizzle-orm';
 import { hasVectorSearch, type Db } from '../client';
 import { chunkVectors, collectionFiles, docChunks, vectorIndex } from '../schema';
+import { fts5Match } from './fts';
 import { BITS_TABLE, rankedByCosine, vectorIndexHelpers } from './vector-index';
 
 /**
@@ -16,13 +17,14 @@ export function knowledgeSearchQueries(db: Db) {
   const bitsTableExists = () => tableExists(BITS_TABLE);
   return {
     /**
-     * Chunks matching an FTS5 expression in these collections, best first (bm25). The best
+     * Chunks matching a match (lib/data/search/query.ts) in these collections, best first (bm25). The best
      * of the whole index are ranked alone first (the join to each chunk's collection, done for
      * every match, cost more than the ranking: 24 against 9 ms at 100,000 chunks) and kept
      * when they are in these collections; only when too few are does it rank with the join.
      */
-    chunksMatching({ match, collectionIds, limit }: { match: string; collectionIds: string[]; limit: number }): number[] {
+    chunksMatching({ match: words, collectionIds, limit }: { match: WordMatch; collectionIds: string[]; limit: number }): number[] {
       if (collectionIds.length === 0) return [];
+      const match = fts5Match(words);
       const marks = collectionIds.map(() => '?').join(', ');
       const wide = limit * 4;
       const best = (

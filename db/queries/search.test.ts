@@ -3,6 +3,9 @@ import { test } from 'node:test';
 import { freshStore } from '@/lib/dev/testing/store';
 import type { Store } from '@/db/store';
 
+/** A match of whole words. */
+const words = (...w: string[]) => ({ words: w, anyWord: false, prefix: false });
+
 /** The full-text index's queries on a real database (the ranking and snippets above them: lib/data/search). */
 
 const DAY = 24 * 3600 * 1000;
@@ -17,7 +20,7 @@ test('an equal match loses half its weight in 182 days: the recency half-life, b
   const now = 1000 * DAY;
   message(s, 'new', 'kestrel sighting', now);
   message(s, 'old', 'kestrel sighting', now - 182 * DAY);
-  const hits = s.searchIndex({ match: 'kestrel', limit: 10, now });
+  const hits = s.searchIndex({ match: words('kestrel'), limit: 10, now });
   assert.deepEqual(
     hits.map((h) => h.refId),
     ['new', 'old'],
@@ -34,7 +37,7 @@ test('an empty filter is no filter; each filter narrows', () => {
   message(s, 'b', 'otter', 20, 'two', 'assistant');
   const ids = (filters: Parameters<Store['searchIndex']>[0]['filters']) =>
     s
-      .searchIndex({ match: 'otter', filters, limit: 10, now: 30 })
+      .searchIndex({ match: words('otter'), filters, limit: 10, now: 30 })
       .map((h) => h.refId)
       .sort();
   assert.deepEqual(ids({ threadId: '' }), ['a', 'b']);
@@ -51,7 +54,7 @@ test('up to 500 matches are ranked by bm25; from 501 on, the newest 500 by time 
   // Written first (the lowest rowid, the last the backwards walk reaches) but dated latest.
   message(s, 'late', 'heron', 10_000);
   for (let i = 1; i < 500; i++) message(s, `m${i}`, 'heron', i);
-  const scored = s.searchIndex({ match: 'heron', limit: 1000, now: 10_000 });
+  const scored = s.searchIndex({ match: words('heron'), limit: 1000, now: 10_000 });
   assert.equal(scored.length, 500);
   assert.ok(
     scored.every((h) => h.score < 0),
@@ -59,7 +62,7 @@ test('up to 500 matches are ranked by bm25; from 501 on, the newest 500 by time 
   );
 
   message(s, 'm500', 'heron', 500);
-  const byTime = s.searchIndex({ match: 'heron', limit: 1000, now: 10_000 });
+  const byTime = s.searchIndex({ match: words('heron'), limit: 1000, now: 10_000 });
   assert.equal(byTime.length, 500, 'the newest 500 written');
   assert.ok(
     byTime.every((h) => h.score === 0),
@@ -72,7 +75,7 @@ test('up to 500 matches are ranked by bm25; from 501 on, the newest 500 by time 
     'newest first',
   );
   assert.deepEqual(
-    s.searchIndex({ match: 'heron', limit: 2, now: 10_000 }).map((h) => h.refId),
+    s.searchIndex({ match: words('heron'), limit: 2, now: 10_000 }).map((h) => h.refId),
     ['m500', 'm499'],
     'then cut to the limit',
   );
@@ -98,11 +101,11 @@ test('newest matches: the last written first, cut to the limit, filters applied'
   message(s, 'b', 'wren', 1, 'two');
   message(s, 'c', 'wren', 2, 'one');
   assert.deepEqual(
-    s.newestMatches({ match: 'wren', limit: 2 }).map((h) => h.refId),
+    s.newestMatches({ match: words('wren'), limit: 2 }).map((h) => h.refId),
     ['c', 'b'],
   );
   assert.deepEqual(
-    s.newestMatches({ match: 'wren', filters: { threadId: 'one' }, limit: 5 }).map((h) => h.refId),
+    s.newestMatches({ match: words('wren'), filters: { threadId: 'one' }, limit: 5 }).map((h) => h.refId),
     ['c', 'a'],
   );
 });

@@ -1,4 +1,6 @@
+import type { WordMatch } from '../rows';
 import type { Db } from '../client';
+import { fts5Match } from './fts';
 
 /**
  * Full-text search over the index built by migration 0003: message text, attachment names
@@ -30,6 +32,9 @@ export type IndexHit = {
   score: number;
 };
 
+/** The rows whose text a page of hits shows: messages, attachments, thread titles, turns' thinking. */
+export type SourceIds = { messageIds: string[]; attachmentIds: string[]; threadIds: string[]; turnIds?: string[] };
+
 /** Half the weight after this long (about six months). */
 export const RECENCY_HALF_LIFE_MS = 182 * 24 * 3600 * 1000;
 
@@ -42,11 +47,11 @@ export const RECENCY_HALF_LIFE_MS = 182 * 24 * 3600 * 1000;
  */
 export const MAX_SCORED = 500;
 
-/** The WHERE clause and its parameters for a MATCH expression and filters. */
-function conditions(match: string, filters: SearchFilters) {
+/** The WHERE clause and its parameters for a match and filters. */
+function conditions(match: WordMatch, filters: SearchFilters) {
   const where = ['search_index MATCH @match', "(kind != 'attachment' OR thread_id IS NOT NULL)"];
   if (!filters.thinking) where.push("kind != 'thinking'");
-  const params: Record<string, string | number> = { match };
+  const params: Record<string, string | number> = { match: fts5Match(match) };
   const filter = (clause: string, key: Exclude<keyof SearchFilters, 'thinking'>) => {
     const value = filters[key];
     if (value === undefined || value === '') return;
@@ -67,8 +72,18 @@ export function searchQueries(db: Db) {
   const prepared = (sql: string) => sqlite.prepare(sql);
 
   return {
-    /** Hits for an FTS5 MATCH expression (see lib/data/search/query.ts), best first. */
-    searchIndex({ match, filters = {}, limit, now }: { match: string; filters?: SearchFilters; limit: number; now: number }): IndexHit[] {
+    /** Hits for a match (lib/data/search/query.ts), best first. */
+    searchIndex({
+      match,
+      filters = {},
+      limit,
+      now,
+    }: {
+      match: WordMatch;
+      filters?: SearchFilters;
+      limit: number;
+      now: number;
+    }): IndexHit[] {
       const { where, params } = conditions(match, filters);
       Object.assign(params, { limit, now });
       const columns = 'kind, ref_id AS refId, thread_id AS threadId, role, created_at AS createdAt';
@@ -85,8 +100,8 @@ export function searchQueries(db: Db) {
       return prepared(sql).all(params) as IndexHit[];
     },
 
-    /** The newest rows a MATCH expression finds (FTS5 walks its lists backwards and stops), unranked. */
-    newestMatches({ match, filters = {}, limit }: { match: string; filters?: SearchFilters; limit: number }): IndexHit[] {
+    /** The newest rows a match finds (FTS5 walks its lists backwards and stops), unranked. */
+    newestMatches({ match, filters = {}, limit }: { match: WordMatch; filters?: SearchFilters; limit: number }): IndexHit[] {
       const { where, params } = conditions(match, filters);
       return prepared(
         `SELECT kind, ref_id AS refId, thread_id AS threadId, role, created_at AS createdAt, 0 AS score FROM search_index WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT @limit`,
@@ -97,17 +112,7 @@ export function searchQueries(db: Db) {
     },
 
     /** The text behind hits: messages, attachments (with the message they came with), thread titles, turns' thinking (with their answer). */
-    searchSources({
-      messageIds,
-      attachmentIds,
-      threadIds,
-      turnIds = [],
-    }: {
-      messageIds: string[];
-      attachmentIds: string[];
-      threadIds: string[];
-      turnIds?: string[];
-    }) {
+    searchSources({ messageIds, attachmentIds, threadIds, turnIds = [] }: SourceIds) {
       const list = (ids: string[]) => JSON.stringify(ids);
       const messages = messageIds.length
         ? (prepared(

@@ -27,7 +27,7 @@ function deps(hits: ConversationHit[], asked: unknown[]): ToolDeps {
     now: () => 0,
     timezone: 'UTC',
     threadId: 'current',
-    searchConversations: (args) => {
+    searchConversations: async (args) => {
       asked.push(args);
       return hits;
     },

@@ -28,7 +28,7 @@ export const searchConversationsTool = defineTool({
     if (!deps.searchConversations) throw new ToolError('conversation search is not available here');
     const words = searchWords(query);
     if (words.length === 0) throw new ToolError('give one or more distinctive words to search for');
-    const hits = deps.searchConversations({ query: words.join(' '), limit: limit ?? 6, excludeThreadId: deps.threadId });
+    const hits = await deps.searchConversations({ query: words.join(' '), limit: limit ?? 6, excludeThreadId: deps.threadId });
     return {
       note: 'These are earlier conversations, not current facts: anything time-sensitive in them may have changed.',
       query: words.join(' '),

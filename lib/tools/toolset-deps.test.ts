@@ -115,7 +115,7 @@ test('a file is read from this thread only, from disk when its text is kept ther
   assert.equal(deps.attachmentText?.('missing'), undefined);
 });
 
-test('earlier conversations: all the words first, any word when none match all; the other side of each exchange, cut', () => {
+test('earlier conversations: all the words first, any word when none match all; the other side of each exchange, cut', async () => {
   const store = freshStore();
   const long = `Sourdough wants a warm place. ${'x'.repeat(700)}`;
   seedExchange(store, { thread: 'bread' }, { question: 'How do I keep a sourdough starter alive?', answer: long, now: 10 });
@@ -123,13 +123,13 @@ test('earlier conversations: all the words first, any word when none match all; 
   seedExchange(store, { thread: 'cake' }, { question: 'Is a cake starter a thing?', answer: 'Not really.', now: 15 });
   store.setModelTitle({ id: 'bread', title: 'Sourdough care' });
   const deps = createToolSet({ config: parseConfig({}), store, now: () => 100 }).deps('here');
-  const all = deps.searchConversations?.({ query: 'starter alive', limit: 5, excludeThreadId: 'here' }) ?? [];
+  const all = (await deps.searchConversations?.({ query: 'starter alive', limit: 5, excludeThreadId: 'here' })) ?? [];
   assert.equal(all.length, 1);
   assert.deepEqual([all[0].threadId, all[0].title, all[0].role, all[0].createdAt], ['bread', 'Sourdough care', 'user', 10]);
   assert.equal(all[0].other, long.slice(0, 600), 'the answer to the question found, cut to 600 characters');
-  const anyWord = deps.searchConversations?.({ query: 'starter zebra', limit: 5, excludeThreadId: 'here' }) ?? [];
+  const anyWord = (await deps.searchConversations?.({ query: 'starter zebra', limit: 5, excludeThreadId: 'here' })) ?? [];
   assert.deepEqual(anyWord.map((h) => h.threadId).sort(), ['bread', 'cake'], 'no message has both words: any word finds them');
-  const none = deps.searchConversations?.({ query: 'zebra', limit: 5 }) ?? [];
+  const none = (await deps.searchConversations?.({ query: 'zebra', limit: 5 })) ?? [];
   assert.deepEqual(none, []);
 });
 

@@ -139,12 +139,12 @@ export function createToolSet({
           ? { name: a.name, db: files.tablePaths(a.sha256).db, meta, queryMs: config.HEARTH_TABLE_QUERY_MS }
           : { name: a.name, db: null, meta: null };
       },
-      searchConversations: ({ query, limit, excludeThreadId }) => {
+      searchConversations: async ({ query, limit, excludeThreadId }) => {
         const search = (anyWord: boolean) =>
           searchLibrary(store, { query, limit, now: now(), anyWord, snippetChars: EXCERPT_CHARS, filters: { excludeThreadId } });
         // All words first; a model's query often carries words the conversation did not use.
-        const hits = search(false);
-        return (hits.length ? hits : search(true)).map((hit): ConversationHit => {
+        const hits = await search(false);
+        return (hits.length ? hits : await search(true)).map((hit): ConversationHit => {
           const other = hit.turnId
             ? store
                 .exchangeOf({ turnId: hit.turnId })

@@ -33,7 +33,7 @@ export type ToolDeps = {
   timezone: string;
   threadId: string;
   /** Searches earlier conversations, best first (the library's full-text index in the app, scripted in tests). */
-  searchConversations?: (args: { query: string; limit: number; excludeThreadId?: string }) => ConversationHit[];
+  searchConversations?: (args: { query: string; limit: number; excludeThreadId?: string }) => Promise<ConversationHit[]>;
   fetch?: typeof fetch;
   /** A file attached in this conversation (never another's), by its id. */
   attachmentText?: (id: string) => AttachmentText | undefined;

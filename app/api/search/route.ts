@@ -14,7 +14,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     const { q, limit, threadId, role, from, to, thinking } = query();
     const { store, knowledge } = rt;
     const filters = { threadId, role, from, to, thinking: thinking === 'true' };
-    const words = searchLibrary(store, { query: q, limit, now: Date.now(), filters });
+    const words = await searchLibrary(store, { query: q, limit, now: Date.now(), filters });
     const hits = withMeaning(words, await knowledge.similarMessages(q, limit, request.signal), { filters, limit });
     return reply({
       results: hits.map((h) => ({

@@ -25,8 +25,9 @@ function storeOf(
   const asked: string[] = [];
   const store: RetrievalStore = {
     chunksMatching: ({ match }) => {
-      asked.push(match);
-      return match.includes(' OR ') ? (rankings.any ?? []) : (rankings.every ?? []);
+      // Written down as FTS5 would read it, for the assertions to read easily.
+      asked.push(match.words.map((w) => `"${w}"`).join(match.anyWord ? ' OR ' : ' '));
+      return match.anyWord ? (rankings.any ?? []) : (rankings.every ?? []);
     },
     chunksNear: () => (rankings.near ?? []).map((id) => ({ id, similarity: 0.9 })),
     chunksByIds: ({ ids }) =>

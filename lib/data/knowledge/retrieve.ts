@@ -1,6 +1,6 @@
 import type { ChunkHit, StoredChunk } from '@/db/rows';
 import type { PassageView } from '@/lib/contract/responses';
-import { matchExpression, searchTerms } from '@/lib/data/search/query';
+import { sameMatch, searchTerms, wordMatch, type WordMatch } from '@/lib/data/search/query';
 import type { Embedder } from './indexer';
 import { normalised } from './indexer';
 
@@ -30,7 +30,7 @@ const SHORT_CHARS = 400;
 
 /** What retrieval reads (db/queries/knowledge.ts). */
 export type RetrievalStore = {
-  chunksMatching(args: { match: string; collectionIds: string[]; limit: number }): number[];
+  chunksMatching(args: { match: WordMatch; collectionIds: string[]; limit: number }): number[];
   termCounts(args: { terms: string[] }): { total: number; counts: Map<string, number> };
   chunksNear(args: {
     vector: Float32Array;
@@ -94,10 +94,10 @@ export async function retrieve({
   // Two word rankings: passages with every word of the query, and with any of them. A passage
   // holding them all (a part number, a name, an exact phrase) is in both, so it counts twice
   // and an exact match is not outranked by passages merely near in meaning.
-  const every = matchExpression(query, { prefix: false });
-  const any = matchExpression(telling(store, query), { anyWord: true, prefix: false });
+  const every = wordMatch(query, { prefix: false });
+  const any = wordMatch(telling(store, query), { anyWord: true, prefix: false });
   const withEvery = every ? store.chunksMatching({ match: every, collectionIds, limit: CANDIDATES }) : [];
-  const withAny = any && any !== every ? store.chunksMatching({ match: any, collectionIds, limit: CANDIDATES }) : withEvery;
+  const withAny = any && !sameMatch(any, every) ? store.chunksMatching({ match: any, collectionIds, limit: CANDIDATES }) : withEvery;
   const byWords = [...new Set([...withEvery, ...withAny])];
   const byMeaning = await nearby;
   const fused = fuse([withEvery, withAny, byMeaning]);

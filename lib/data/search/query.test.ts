@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fold, matchExpression, searchTerms, snippetOf } from './query';
+import { fold, sameMatch, searchTerms, snippetOf, wordMatch } from './query';
 
-test('every word is quoted, the last also a prefix; operators, quotes and brackets are only text', () => {
-  assert.equal(matchExpression('sourdough starter'), '"sourdough" "starter"*');
-  assert.equal(matchExpression('NOT this OR that'), '"not" "this" "or" "that"*');
-  assert.equal(matchExpression('say "hello" (again) -nowhere'), '"say" "hello" "again" "nowhere"*');
-  assert.equal(matchExpression('col:umn NEAR(a b) x^2 *'), '"col" "umn" "near" "a" "b" "x^2"');
-  assert.equal(matchExpression('c++ and $5'), '"c++" "and" "$5"', 'a short last word is a whole word, not a prefix');
-  assert.equal(matchExpression('photo sou'), '"photo" "sou"');
-  assert.equal(matchExpression('photo soup'), '"photo" "soup"*');
-  assert.equal(matchExpression('a'), '"a"');
-  assert.equal(matchExpression('rain rain RAIN'), '"rain"*', 'repeats count once, case folds');
-  assert.equal(matchExpression('Café crème'), '"cafe" "creme"*', 'accents fold as the index folds them');
-  assert.equal(matchExpression('東京 ラーメン'), '"東京" "ラーメン"*');
-  assert.equal(matchExpression('🙂 okay'), '"🙂" "okay"*');
-  assert.equal(matchExpression('pasta tomato', { anyWord: true }), '"pasta" OR "tomato"*');
+test('a query is its folded words, each once, the last also a prefix from four letters; nothing to search is null', () => {
+  assert.deepEqual(wordMatch('Sourdough STARTER sourdough'), { words: ['sourdough', 'starter'], anyWord: false, prefix: true });
+  assert.deepEqual(wordMatch('photo sou'), { words: ['photo', 'sou'], anyWord: false, prefix: false });
+  assert.deepEqual(wordMatch('photo soup', { prefix: false }), { words: ['photo', 'soup'], anyWord: false, prefix: false });
+  assert.deepEqual(wordMatch('pasta tomato', { anyWord: true }), { words: ['pasta', 'tomato'], anyWord: true, prefix: true });
+  assert.deepEqual(wordMatch('pasta', { anyWord: true }), { words: ['pasta'], anyWord: false, prefix: true }, 'any of one word is that word');
+  assert.ok(sameMatch(wordMatch('pasta', { anyWord: true }), wordMatch('pasta')));
+  assert.ok(!sameMatch(wordMatch('pasta'), wordMatch('pasta', { prefix: false })));
   for (const nothing of ['', '   ', '"', '()', '---', '...?!', '""""'])
-    assert.equal(matchExpression(nothing), null, JSON.stringify(nothing));
+    assert.equal(wordMatch(nothing), null, JSON.stringify(nothing));
   assert.equal(searchTerms('one two three four five six seven eight nine ten eleven twelve thirteen').words.length, 12);
 });
 

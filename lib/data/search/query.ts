@@ -1,15 +1,18 @@
 /**
- * A person's search words, made safe for SQLite FTS5, and the snippets shown for a hit.
+ * A person's search words, as a match either engine's index can run, and the snippets shown for a hit.
  *
- * The query is never FTS syntax: it is split into words the way the index's tokenizer
+ * The query is never an index's syntax: it is split into words the way the index's tokenizer
  * (unicode61) splits text (spaces, punctuation and control characters separate words;
  * letters, digits, marks and symbols belong to them), and every word is quoted, so quotes,
  * operators (AND, OR, NOT, NEAR), parentheses, stars and any Unicode are searched for as
  * text. All words must occur; the last one also matches as a prefix, for results as you type.
+ * Each engine's store quotes the words in its own syntax.
  *
  * The index is contentless (the text is stored once, in its own table), so snippets are cut
  * here from the source text, around the first word that matches, with highlight ranges.
  */
+
+import type { WordMatch } from '@/db/rows';
 
 const SEPARATORS = /[\p{Z}\p{P}\p{Cc}\s]+/u;
 const WORD = /[^\p{Z}\p{P}\p{Cc}\s]+/gu;
@@ -46,19 +49,20 @@ export function searchTerms(query: string): SearchTerms {
   return { words, prefix: last && last.length >= MIN_PREFIX ? last : null };
 }
 
-const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
+export type { WordMatch };
 
 /**
- * The FTS5 MATCH expression for a query; null when the query has no word to search for.
- * Every word must occur, or with `anyWord` any of them.
+ * The match for a query; null when the query has no word to search for. Every word must
+ * occur, or with `anyWord` any of them.
  */
-export function matchExpression(query: string, { anyWord = false, prefix: asPrefix = true } = {}): string | null {
+export function wordMatch(query: string, { anyWord = false, prefix: asPrefix = true } = {}): WordMatch | null {
   const { words, prefix } = searchTerms(query);
   if (words.length === 0) return null;
-  return words
-    .map((w, i) => (asPrefix && prefix !== null && i === words.length - 1 ? `${quote(w)}*` : quote(w)))
-    .join(anyWord ? ' OR ' : ' ');
+  return { words, anyWord: anyWord && words.length > 1, prefix: asPrefix && prefix !== null };
 }
+
+/** Whether two matches ask for the same rows. */
+export const sameMatch = (a: WordMatch | null, b: WordMatch | null) => JSON.stringify(a) === JSON.stringify(b);
 
 export type Snippet = { snippet: string; highlights: [number, number][] };
 

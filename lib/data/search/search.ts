@@ -1,6 +1,6 @@
-import type { IndexHit, SearchFilters, SearchKind } from '@/db/queries/search';
+import type { IndexHit, SearchFilters, SearchKind, SourceIds } from '@/db/queries/search';
 import { markdownToPlain } from '@/lib/shared/markdown/plain';
-import { matchExpression, searchTerms, snippetOf } from './query';
+import { searchTerms, snippetOf, wordMatch, type WordMatch } from './query';
 
 /**
  * Search over the whole library (messages, attached files, thread titles), shared by
@@ -26,15 +26,19 @@ export type SearchHit = {
   byMeaning?: true;
 };
 
+/** A value now (SQLite's store) or later (PostgreSQL's): the search is written once for both. */
+type Awaitable<T> = T | Promise<T>;
+
+/** What a search asks of a library's store: db/queries/search.ts on SQLite, db/pg/search.ts on PostgreSQL. */
 export type SearchStore = {
-  searchIndex(args: { match: string; filters?: SearchFilters; limit: number; now: number }): IndexHit[];
-  newestMatches(args: { match: string; filters?: SearchFilters; limit: number }): IndexHit[];
-  searchSources(args: { messageIds: string[]; attachmentIds: string[]; threadIds: string[]; turnIds?: string[] }): {
+  searchIndex(args: { match: WordMatch; filters?: SearchFilters; limit: number; now: number }): Awaitable<IndexHit[]>;
+  newestMatches(args: { match: WordMatch; filters?: SearchFilters; limit: number }): Awaitable<IndexHit[]>;
+  searchSources(args: SourceIds): Awaitable<{
     messages: { id: string; threadId: string; role: 'user' | 'assistant'; content: string; turnId: string | null }[];
     attachments: { id: string; name: string; text: string; messageId: string | null }[];
     threads: { id: string; title: string }[];
     thinking?: { id: string; messageId: string | null; text: string }[];
-  };
+  }>;
 };
 
 export type SearchArgs = {
@@ -53,28 +57,27 @@ export type SearchArgs = {
  * ("castle" finds "castles"). Ranking the completions too would merge every word the prefix
  * starts twice (once to match, once for bm25's statistics); newest first merges it once.
  */
-function asYouType(store: SearchStore, args: SearchArgs, prefixMatch: string) {
-  const whole = matchExpression(args.query, { anyWord: args.anyWord, prefix: false })!;
-  const exact = store.searchIndex({ match: whole, filters: args.filters, limit: args.limit, now: args.now });
+async function asYouType(store: SearchStore, args: SearchArgs, prefixMatch: WordMatch) {
+  const whole = wordMatch(args.query, { anyWord: args.anyWord, prefix: false })!;
+  const exact = await store.searchIndex({ match: whole, filters: args.filters, limit: args.limit, now: args.now });
   if (exact.length >= args.limit) return exact;
   const seen = new Set(exact.map((h) => `${h.kind}:${h.refId}`));
-  const more = store
-    .newestMatches({ match: prefixMatch, filters: args.filters, limit: args.limit + exact.length })
+  const more = (await store.newestMatches({ match: prefixMatch, filters: args.filters, limit: args.limit + exact.length }))
     .filter((h) => !seen.has(`${h.kind}:${h.refId}`))
     .sort((a, b) => b.createdAt - a.createdAt);
   return [...exact, ...more].slice(0, args.limit);
 }
 
-export function searchLibrary(store: SearchStore, args: SearchArgs): SearchHit[] {
-  const match = matchExpression(args.query, { anyWord: args.anyWord });
+export async function searchLibrary(store: SearchStore, args: SearchArgs): Promise<SearchHit[]> {
+  const match = wordMatch(args.query, { anyWord: args.anyWord });
   if (!match) return [];
   const terms = searchTerms(args.query);
   const cut = (text: string) => snippetOf(text, terms, args.snippetChars);
   const hits = terms.prefix
-    ? asYouType(store, args, match)
-    : store.searchIndex({ match, filters: args.filters, limit: args.limit, now: args.now });
+    ? await asYouType(store, args, match)
+    : await store.searchIndex({ match, filters: args.filters, limit: args.limit, now: args.now });
   const ids = (kind: SearchKind) => hits.filter((h) => h.kind === kind).map((h) => h.refId);
-  const sources = store.searchSources({
+  const sources = await store.searchSources({
     messageIds: ids('message'),
     attachmentIds: ids('attachment'),
     threadIds: [...new Set(hits.map((h) => h.threadId))],
