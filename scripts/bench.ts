@@ -18,7 +18,9 @@
  *    every row (bench-tables.ts);
  *  - knowledge collections: indexing throughput (the embedding calls timed apart), retrieval
  *    p50 and p95 at 100,000 and 1,000,000 passages of 384 and 768 dimensions, and the bytes
- *    kept per passage (bench-knowledge.ts).
+ *    kept per passage (bench-knowledge.ts);
+ *  - history search on PostgreSQL beside SQLite's, over the same library copied there with
+ *    db:copy (when BENCH_DATABASE_URL names a server), and the copy's time.
  * Targets: p50 ≤ 10 ms per turn, ≤ 1 ms per token (the double answers at once, so these are
  * Hearth's own costs).
  */
@@ -43,6 +45,11 @@ import { measureGrep, measureSearch, measureThreadOpen, pct, seedLibrary } from 
 import { measureLoad } from './bench-load';
 import { measureStorage } from './bench-storage';
 import { BenchTable } from './bench-table';
+import pg from 'pg';
+import { copyInstallation, placeOf } from '../db/pg/copy';
+import { libraryOptions } from '../db/pg/migrate';
+import { pgSearchQueries } from '../db/pg/search';
+import { withScratchDatabase } from '../db/pg/testing';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 40);
 /** `npm run bench -- --json FILE` also writes the table as JSON. */
@@ -208,7 +215,8 @@ const sizes = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000')
   .split(',')
   .map(Number)
   .filter((n) => n > 0);
-const library = createStore(openDatabase(path.join(makeTempDir('hearth-bench'), 'library.db')));
+const libraryDir = makeTempDir('hearth-bench');
+const library = createStore(openDatabase(path.join(libraryDir, 'hearth.db')));
 let seeded = 0;
 for (const size of sizes) {
   const s = seedLibrary(library, size - seeded, Date.UTC(2026, 11, 1), size);
@@ -232,6 +240,36 @@ for (const size of sizes) {
 }
 
 // A long thread opened, and grep over a large attached log.
+// The same search on PostgreSQL (BENCH_DATABASE_URL: a server where the bench may make a database),
+// over the largest library above, copied there with db:copy.
+if (process.env.BENCH_DATABASE_URL) {
+  const size = sizes.at(-1) ?? 0;
+  await withScratchDatabase(process.env.BENCH_DATABASE_URL, async (url) => {
+    const copyStarted = performance.now();
+    await copyInstallation(placeOf(libraryDir), placeOf(url));
+    const copySeconds = (performance.now() - copyStarted) / 1000;
+    const pool = new pg.Pool({ connectionString: url, options: libraryOptions('hearth'), max: 2 });
+    try {
+      await pool.query('ANALYZE');
+      console.log(`search on PostgreSQL over ${size.toLocaleString('en')} messages (copied there in ${copySeconds.toFixed(0)} s):`);
+      const kinds = await measureSearch(pgSearchQueries(pool), Date.UTC(2026, 11, 1));
+      for (const r of kinds)
+        console.log(
+          `  ${r.label.padEnd(24)} p50 ${r.p50.toFixed(1).padStart(6)} ms  p95 ${r.p95.toFixed(1).padStart(6)} ms  (${r.hits.toFixed(1)} hits)`,
+        );
+      table.add({
+        measure: `search on PostgreSQL, ${size.toLocaleString('en')} messages (slowest query kind)`,
+        unit: 'ms',
+        p50: Math.max(...kinds.map((k) => k.p50)),
+        p95: Math.max(...kinds.map((k) => k.p95)),
+      });
+      table.add({ measure: `db:copy of ${size.toLocaleString('en')} messages to PostgreSQL`, unit: 's', p50: copySeconds, p95: null });
+    } finally {
+      await pool.end();
+    }
+  });
+} else console.log('search on PostgreSQL: skipped (set BENCH_DATABASE_URL to a server where the bench may make a database)');
+
 const opened = measureThreadOpen(createStore(openDatabase(path.join(makeTempDir('hearth-bench'), 'thread.db'))), Date.UTC(2026, 11, 1));
 console.log(
   `open a ${opened.messages.toLocaleString('en')}-message thread (GET /api/threads/:id, view built and serialised): p50 ${opened.p50.toFixed(1)} ms, p95 ${opened.p95.toFixed(1)} ms, ${(opened.bytes / 1e6).toFixed(1)} MB of JSON`,

@@ -4,6 +4,9 @@
  * files are listed here. Ends with a plain "N passed, N failed" line (also written to
  * .test-summary/unit.txt). The contract suite in e2e/contract needs a build and runs with
  * `npm run test:e2e`.
+ *
+ * The PostgreSQL tests (db/pg) run when TEST_DATABASE_URL names a server where they may make
+ * databases of their own (CI sets it); without it they are skipped, and this says so plainly.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +30,11 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
+const postgres = process.env.TEST_DATABASE_URL
+  ? `PostgreSQL tests: run against the server TEST_DATABASE_URL names (${new URL(process.env.TEST_DATABASE_URL).host}).`
+  : 'PostgreSQL tests: SKIPPED, because TEST_DATABASE_URL is not set. To run them, set it to a server where the tests may make databases, such as postgres://postgres@127.0.0.1:5432/postgres.';
+console.log(postgres);
 const counts = await runNodeTests(files);
+console.log(`\n${postgres}`);
 writeSummary('unit', counts);
 process.exit(counts.code);

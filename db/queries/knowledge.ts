@@ -11,7 +11,7 @@ import {
   type CollectionFileStatus,
 } from '../schema';
 import type { FileKind } from '@/lib/contract/statuses';
-import { BITS_TABLE, MESSAGE_BITS_TABLE, vectorIndexHelpers } from './vector-index';
+import { BITS_TABLE, createBitsTable, MESSAGE_BITS_TABLE, vectorIndexHelpers } from './vector-index';
 
 /**
  * Knowledge collections, their files and the index over them: full-text (doc_chunks_fts, kept
@@ -270,8 +270,7 @@ export function knowledgeQueries(db: Db) {
       const dims = vectors[0].vector.length;
       db.transaction(() => {
         claimIndex(model, dims);
-        if (vectorsAvailable && !bitsTableExists())
-          sqlite.exec(`create virtual table ${BITS_TABLE} using vec0(collection text partition key, bits bit[${dims}])`);
+        if (vectorsAvailable && !bitsTableExists()) createBitsTable(sqlite, BITS_TABLE, dims);
         const insertBits = vectorsAvailable
           ? sqlite.prepare(`insert into ${BITS_TABLE}(rowid, collection, bits) values (?, ?, vec_quantize_binary(?))`)
           : null;

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { hasVectorSearch, type Db } from '../client';
 import { messages, messageVectors, threads, vectorIndex } from '../schema';
-import { MESSAGE_BITS_TABLE, rankedByCosine, vectorIndexHelpers } from './vector-index';
+import { createBitsTable, MESSAGE_BITS_TABLE, rankedByCosine, vectorIndexHelpers } from './vector-index';
 
 /**
  * Past conversations by meaning: each complete message's vector, kept whole in message_vectors
@@ -29,8 +29,7 @@ export function messageVectorQueries(db: Db) {
       const dims = vectors[0].vector.length;
       db.transaction(() => {
         claimIndex(model, dims);
-        if (vectorsAvailable && !tableExists(MESSAGE_BITS_TABLE))
-          sqlite.exec(`create virtual table ${MESSAGE_BITS_TABLE} using vec0(bits bit[${dims}])`);
+        if (vectorsAvailable && !tableExists(MESSAGE_BITS_TABLE)) createBitsTable(sqlite, MESSAGE_BITS_TABLE, dims);
         const insertBits = vectorsAvailable
           ? sqlite.prepare(`insert into ${MESSAGE_BITS_TABLE}(rowid, bits) values (?, vec_quantize_binary(?))`)
           : null;
