@@ -28,18 +28,21 @@ const COMMON_AT_LEAST = 200;
 /** A passage shorter than this is read with the passages before and after it. */
 const SHORT_CHARS = 400;
 
-/** What retrieval reads (db/queries/knowledge.ts). */
+/** A value now (SQLite's store) or later (PostgreSQL's): retrieval is written once for both. */
+type Awaitable<T> = T | Promise<T>;
+
+/** What retrieval reads: db/queries/knowledge-search.ts on SQLite, db/pg/knowledge-search.ts on PostgreSQL. */
 export type RetrievalStore = {
-  chunksMatching(args: { match: WordMatch; collectionIds: string[]; limit: number }): number[];
-  termCounts(args: { terms: string[] }): { total: number; counts: Map<string, number> };
+  chunksMatching(args: { match: WordMatch; collectionIds: string[]; limit: number }): Awaitable<number[]>;
+  termCounts(args: { terms: string[] }): Awaitable<{ total: number; counts: Map<string, number> }>;
   chunksNear(args: {
     vector: Float32Array;
     collectionIds: string[];
     limit: number;
     candidates: number;
-  }): { id: number; similarity: number }[];
-  chunksByIds(args: { ids: number[] }): ChunkHit[];
-  chunkAt(args: { fileId: string; seq: number }): StoredChunk | undefined;
+  }): Awaitable<{ id: number; similarity: number }[]>;
+  chunksByIds(args: { ids: number[] }): Awaitable<ChunkHit[]>;
+  chunkAt(args: { fileId: string; seq: number }): Awaitable<StoredChunk | undefined>;
 };
 
 /** A passage found, numbered, with where it is (the API's shape: lib/contract/responses.ts). */
@@ -95,13 +98,13 @@ export async function retrieve({
   // holding them all (a part number, a name, an exact phrase) is in both, so it counts twice
   // and an exact match is not outranked by passages merely near in meaning.
   const every = wordMatch(query, { prefix: false });
-  const any = wordMatch(telling(store, query), { anyWord: true, prefix: false });
-  const withEvery = every ? store.chunksMatching({ match: every, collectionIds, limit: CANDIDATES }) : [];
-  const withAny = any && !sameMatch(any, every) ? store.chunksMatching({ match: any, collectionIds, limit: CANDIDATES }) : withEvery;
+  const any = wordMatch(await telling(store, query), { anyWord: true, prefix: false });
+  const withEvery = every ? await store.chunksMatching({ match: every, collectionIds, limit: CANDIDATES }) : [];
+  const withAny = any && !sameMatch(any, every) ? await store.chunksMatching({ match: any, collectionIds, limit: CANDIDATES }) : withEvery;
   const byWords = [...new Set([...withEvery, ...withAny])];
   const byMeaning = await nearby;
   const fused = fuse([withEvery, withAny, byMeaning]);
-  const found = new Map(store.chunksByIds({ ids: fused.slice(0, limit * 3).map((f) => f.id) }).map((c) => [c.id, c]));
+  const found = new Map((await store.chunksByIds({ ids: fused.slice(0, limit * 3).map((f) => f.id) })).map((c) => [c.id, c]));
   const seen = new Set<string>();
   const passages: Passage[] = [];
   for (const { id } of fused) {
@@ -112,7 +115,7 @@ export async function retrieve({
     if (seen.has(key) || seen.has(text)) continue;
     seen.add(key);
     seen.add(text);
-    const whole = text.length < SHORT_CHARS ? withNeighbours(store, chunk) : chunk;
+    const whole = text.length < SHORT_CHARS ? await withNeighbours(store, chunk) : chunk;
     passages.push({
       n: passages.length + 1,
       chunkId: chunk.id,
@@ -138,10 +141,10 @@ export async function retrieve({
  * least common word that is comes back, so a question still finds its passage; a query of
  * nothing but common words is kept whole.
  */
-function telling(store: Pick<RetrievalStore, 'termCounts'>, query: string): string {
+async function telling(store: Pick<RetrievalStore, 'termCounts'>, query: string): Promise<string> {
   const { words } = searchTerms(query);
   if (words.length < 2) return query;
-  const { total, counts } = store.termCounts({ terms: words });
+  const { total, counts } = await store.termCounts({ terms: words });
   const count = (w: string) => counts.get(w) ?? 0;
   const common = (w: string) => count(w) > total * COMMON_SHARE && count(w) > COMMON_AT_LEAST;
   const kept = words.filter((w) => !common(w));
@@ -161,11 +164,11 @@ export function fuse(rankings: number[][]): { id: number; score: number }[] {
 }
 
 /** A short passage with the passages before and after it on its page, joined by their line numbers. */
-function withNeighbours(store: RetrievalStore, chunk: StoredChunk): { text: string; lineStart: number; lineEnd: number } {
+async function withNeighbours(store: RetrievalStore, chunk: StoredChunk): Promise<{ text: string; lineStart: number; lineEnd: number }> {
   const around = [
-    store.chunkAt({ fileId: chunk.fileId, seq: chunk.seq - 1 }),
+    await store.chunkAt({ fileId: chunk.fileId, seq: chunk.seq - 1 }),
     chunk,
-    store.chunkAt({ fileId: chunk.fileId, seq: chunk.seq + 1 }),
+    await store.chunkAt({ fileId: chunk.fileId, seq: chunk.seq + 1 }),
   ].filter((c): c is StoredChunk => c !== undefined && c.page === chunk.page);
   const lines = new Map<number, string>();
   for (const c of around) c.text.split('\n').forEach((line, i) => lines.set(c.lineStart + i, line));

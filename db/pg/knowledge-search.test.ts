@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import pg from 'pg';
+import { retrieve } from '@/lib/data/knowledge/retrieve';
+import { wordMatch } from '@/lib/data/search/query';
+import { makeTempDir } from '@/lib/dev/testing/temp-dir';
+import { openDatabase } from '../client';
+import { createStore, type Store } from '../store';
+import { copyInstallation, placeOf } from './copy';
+import { pgKnowledgeSearchQueries } from './knowledge-search';
+import { libraryOptions } from './migrate';
+import { skipWithoutPostgres, withTestDatabase } from './testing';
+
+const DIMS = 8;
+
+/** A normalised vector leaning towards one of eight directions, a little towards the next. */
+function toward(i: number): Float32Array {
+  const v = new Float32Array(DIMS).fill(0.02);
+  v[i % DIMS] = 1;
+  v[(i + 1) % DIMS] = 0.3;
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+}
+
+/** Two collections of passages in three languages, each with a vector; one collection made by another file with a short passage. */
+function fill(s: Store) {
+  const passages: [string, string, string[]][] = [
+    [
+      'co',
+      'boiler.md',
+      [
+        'The boiler pressure should read 1.5 bar when cold.',
+        'Bleed the radiators if the pressure rises above 2.5 bar.',
+        'Warranty: the heat pump warranty lasts five years.',
+      ],
+    ],
+    ['co', 'pâtisserie.md', ['La pâte à choux se cuit à 180 degrés.', 'Crème pâtissière: lait, œufs, sucre et farine.', 'Short.']],
+    ['other', 'brot.md', ['Brötchen brauchen Hefe und Zeit.', 'Die Bäckerei öffnet um sechs Uhr.']],
+  ];
+  s.createCollection({ id: 'co', name: 'House', now: 1 });
+  s.createCollection({ id: 'other', name: 'Bread', now: 1 });
+  let chunk = 0;
+  const vectors: { chunkId: number; vector: Float32Array }[] = [];
+  for (const [collectionId, name, texts] of passages) {
+    const fileId = `f-${name}`;
+    s.db.$client
+      .prepare(
+        "insert into collection_files (id, collection_id, name, mime, size, sha256, kind, status, created_at) values (?, ?, ?, 'text/markdown', 10, ?, 'text', 'indexing', 1)",
+      )
+      .run(fileId, collectionId, name, `sha-${name}`);
+    s.setFileChunks({
+      fileId,
+      status: 'indexing',
+      chunks: texts.map((text, i) => ({ text, page: null, lineStart: i + 1, lineEnd: i + 1 })),
+    });
+    for (const id of (s.db.$client.prepare('select id from doc_chunks where file_id = ? order by seq').all(fileId) as { id: number }[]).map(
+      (r) => r.id,
+    ))
+      vectors.push({ chunkId: id, vector: toward(chunk++) });
+  }
+  s.storeVectors({ model: 'embed', vectors });
+}
+
+describe('knowledge collections on PostgreSQL', { skip: skipWithoutPostgres }, () => {
+  test('a collection answers the same on both engines: by words, by meaning, and the passages retrieval gives', async () => {
+    const dir = makeTempDir('hearth-pg-knowledge');
+    const lite = createStore(openDatabase(path.join(dir, 'hearth.db')));
+    fill(lite);
+    await withTestDatabase(async (url) => {
+      await copyInstallation(placeOf(dir), placeOf(url));
+      const pool = new pg.Pool({ connectionString: url, options: libraryOptions('hearth') });
+      const there = pgKnowledgeSearchQueries(pool);
+      try {
+        let answered = 0;
+        for (const [query, options] of [
+          ['pressure bar', {}],
+          ['pressure warranty', { anyWord: true }],
+          ['pate choux', {}],
+          ['CRÈME', {}],
+          ['brotchen', {}],
+          ['bäckerei', {}],
+          ['nothing here', {}],
+        ] as const) {
+          const match = wordMatch(query, { ...options, prefix: false })!;
+          for (const collectionIds of [['co'], ['other'], ['co', 'other'], []]) {
+            const here = lite.chunksMatching({ match, collectionIds, limit: 10 });
+            assert.deepEqual(
+              (await there.chunksMatching({ match, collectionIds, limit: 10 })).sort(),
+              [...here].sort(),
+              `${query} in ${collectionIds}`,
+            );
+            if (here.length > 0) answered++;
+          }
+        }
+        assert.ok(answered >= 10, `the queries find passages (${answered})`);
+        const terms = ['pressure', 'bar', 'brotchen', 'absent'];
+        assert.deepEqual(await there.termCounts({ terms }), lite.termCounts({ terms }));
+
+        for (let i = 0; i < DIMS; i++) {
+          const near = { vector: toward(i), collectionIds: ['co', 'other'], limit: 3, candidates: 50 };
+          assert.deepEqual(
+            (await there.chunksNear(near)).map((h) => h.id),
+            lite.chunksNear(near).map((h) => h.id),
+            `nearest to direction ${i}`,
+          );
+        }
+        assert.deepEqual(
+          await there.chunksNear({ vector: new Float32Array(4), collectionIds: ['co'], limit: 3, candidates: 3 }),
+          [],
+          'another size: none',
+        );
+        assert.deepEqual(await there.chunksByIds({ ids: [1, 5, 8] }), lite.chunksByIds({ ids: [1, 5, 8] }));
+        assert.deepEqual(await there.chunkAt({ fileId: 'f-boiler.md', seq: 1 }), lite.chunkAt({ fileId: 'f-boiler.md', seq: 1 }));
+        assert.equal(await there.chunkAt({ fileId: 'f-boiler.md', seq: 9 }), undefined);
+
+        // Retrieval as a turn runs it, by words and meaning, with a short passage read with its neighbours.
+        const embedder = { model: 'embed', client: { embed: async () => [toward(4)] } };
+        for (const query of ['Crème pâtissière short', 'boiler pressure', 'Hefe']) {
+          const here = await retrieve({ store: lite, query, collectionIds: ['co', 'other'], embedder });
+          assert.ok(here.passages.length >= 2 && here.byMeaning, query);
+          assert.deepEqual(await retrieve({ store: there, query, collectionIds: ['co', 'other'], embedder }), here, query);
+        }
+      } finally {
+        await pool.end();
+        lite.db.$client.close();
+      }
+    });
+  });
+});
