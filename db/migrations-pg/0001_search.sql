@@ -18,6 +18,16 @@ ALTER TEXT SEARCH CONFIGURATION hearth_words
   ALTER MAPPING FOR asciiword, word, numword, asciihword, hword, numhword, hword_asciipart, hword_part, hword_numpart
   WITH unaccent, simple;
 --> statement-breakpoint
+-- A text's words. PostgreSQL's parser keeps addresses, file names, paths and decimals whole
+-- (example.com, os.path.join, 3.14) where unicode61 splits them at their punctuation, as the
+-- query's words are split (lib/data/search/query.ts): punctuation is made a space first, so
+-- "join" finds os.path.join on both engines. Bound when it is made (BEGIN ATOMIC), so the
+-- configuration is this library's whatever the caller's search_path.
+CREATE FUNCTION hearth_words(t text) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT to_tsvector('hearth_words'::regconfig, regexp_replace(t, '[[:punct:]]+', ' ', 'g'));
+END;
+--> statement-breakpoint
 CREATE TABLE search_index (
   id bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY,
   words tsvector NOT NULL,
@@ -40,7 +50,7 @@ BEGIN
   END IF;
   IF TG_OP <> 'DELETE' AND NEW.status <> 'streaming' THEN
     INSERT INTO search_index (words, kind, ref_id, thread_id, role, created_at)
-      VALUES (to_tsvector('hearth_words', NEW.content), 'message', NEW.id, NEW.thread_id, NEW.role, NEW.created_at);
+      VALUES (hearth_words(NEW.content), 'message', NEW.id, NEW.thread_id, NEW.role, NEW.created_at);
   END IF;
   RETURN NULL;
 END $$;
@@ -56,7 +66,7 @@ BEGIN
   END IF;
   IF TG_OP <> 'DELETE' THEN
     INSERT INTO search_index (words, kind, ref_id, thread_id, role, created_at)
-      VALUES (to_tsvector('hearth_words', NEW.name || E'\n' || NEW.text), 'attachment', NEW.id,
+      VALUES (hearth_words(NEW.name || E'\n' || NEW.text), 'attachment', NEW.id,
         (SELECT thread_id FROM messages WHERE id = NEW.message_id), 'user', NEW.created_at);
   END IF;
   RETURN NULL;
@@ -73,7 +83,7 @@ BEGIN
   END IF;
   IF TG_OP <> 'DELETE' AND NEW.title <> '' THEN
     INSERT INTO search_index (words, kind, ref_id, thread_id, role, created_at)
-      VALUES (to_tsvector('hearth_words', NEW.title), 'title', NEW.id, NEW.id, NULL, NEW.created_at);
+      VALUES (hearth_words(NEW.title), 'title', NEW.id, NEW.id, NULL, NEW.created_at);
   END IF;
   RETURN NULL;
 END $$;
@@ -83,9 +93,21 @@ CREATE TRIGGER threads_search AFTER INSERT OR DELETE OR UPDATE OF title ON threa
 --> statement-breakpoint
 -- A model's thinking, from its turn's compacted log (one `thinking` event per call:
 -- [seq, {"type":"thinking","text":…}]), as kind 'thinking'.
-CREATE FUNCTION turn_thinking(events text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
-  SELECT string_agg(e -> 1 ->> 'text', E'\n') FROM jsonb_array_elements(events::jsonb) e WHERE e -> 1 ->> 'type' = 'thinking'
-$$;
+-- jsonb refuses the escape \u0000 (a NUL a model wrote): the log is then read without it, and a
+-- log that still cannot be read is left out of the search rather than refusing the turn's write.
+CREATE FUNCTION turn_thinking(events text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  BEGIN
+    RETURN (SELECT string_agg(e -> 1 ->> 'text', E'\n') FROM jsonb_array_elements(events::jsonb) e WHERE e -> 1 ->> 'type' = 'thinking');
+  EXCEPTION WHEN others THEN
+    BEGIN
+      RETURN (SELECT string_agg(e -> 1 ->> 'text', E'\n')
+        FROM jsonb_array_elements(regexp_replace(events, '(?<!\\)\\u0000', '', 'g')::jsonb) e WHERE e -> 1 ->> 'type' = 'thinking');
+    EXCEPTION WHEN others THEN
+      RETURN NULL;
+    END;
+  END;
+END $$;
 --> statement-breakpoint
 CREATE FUNCTION search_turns() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
@@ -98,7 +120,7 @@ BEGIN
     thought := turn_thinking(NEW.events);
     IF thought IS NOT NULL THEN
       INSERT INTO search_index (words, kind, ref_id, thread_id, role, created_at)
-        VALUES (to_tsvector('hearth_words', thought), 'thinking', NEW.id, NEW.thread_id, 'assistant', NEW.created_at);
+        VALUES (hearth_words(thought), 'thinking', NEW.id, NEW.thread_id, 'assistant', NEW.created_at);
     END IF;
   END IF;
   RETURN NULL;
@@ -108,6 +130,6 @@ CREATE TRIGGER turns_search AFTER INSERT OR DELETE OR UPDATE OF events ON turns
   FOR EACH ROW EXECUTE FUNCTION search_turns();
 --> statement-breakpoint
 -- Passages of knowledge collections: their words beside them (a stored generated column).
-ALTER TABLE doc_chunks ADD COLUMN words tsvector GENERATED ALWAYS AS (to_tsvector('hearth_words', text)) STORED;
+ALTER TABLE doc_chunks ADD COLUMN words tsvector GENERATED ALWAYS AS (hearth_words(text)) STORED;
 --> statement-breakpoint
 CREATE INDEX doc_chunks_words_idx ON doc_chunks USING gin (words);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { eq, is } from 'drizzle-orm';
@@ -7,7 +8,9 @@ import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 import { openDatabase, type Db } from '../client';
 import * as schema from '../schema';
 import { createStore } from '../store';
+import pg from 'pg';
 import { copyInstallation, placeOf } from './copy';
+import { librarySchema } from './migrate';
 import { skipWithoutPostgres, withTestDatabase } from './testing';
 
 const MEMBER = '5d1f6c2a-3b4e-4f70-8a9b-0c1d2e3f4a5b';
@@ -284,5 +287,65 @@ describe('db:copy between SQLite and PostgreSQL', { skip: skipWithoutPostgres },
       1,
     );
     for (const db of [main, member, mainBack, memberBack]) db.$client.close();
+  });
+});
+
+describe('db:copy that fails part way', { skip: skipWithoutPostgres }, () => {
+  test('leaves the target as empty as it was, and runs again once the cause is gone', async () => {
+    const source = makeTempDir('hearth-copy-partial');
+    const main = openDatabase(path.join(source, 'hearth.db'));
+    main
+      .insert(schema.users)
+      .values([
+        { id: 'owner-1', username: 'anne', role: 'owner', library: 'hearth.db', createdAt: 1 },
+        { id: MEMBER, username: 'bob', role: 'member', library: MEMBER_LIBRARY, createdAt: 1 },
+      ])
+      .run();
+    createStore(main).createThread({ id: 'th', title: 'Kept', now: 1 });
+    const back = makeTempDir('hearth-copy-partial-back');
+    await withTestDatabase(async (url) => {
+      const schemas = async () => {
+        const pool = new pg.Pool({ connectionString: url });
+        const found = await pool.query<{ name: string }>(
+          "select schema_name as name from information_schema.schemata where schema_name like 'hearth%' order by 1",
+        );
+        await pool.end();
+        return found.rows.map((r) => r.name);
+      };
+      // Bob's library file is missing: the main library was copied first, and is taken out again.
+      await assert.rejects(copyInstallation(placeOf(source), placeOf(url)), /is not there/);
+      assert.deepEqual(await schemas(), []);
+      openDatabase(path.join(source, MEMBER_LIBRARY)).$client.close();
+      assert.equal((await copyInstallation(placeOf(source), placeOf(url))).length, 2);
+      assert.deepEqual(await schemas(), ['hearth', librarySchema(MEMBER_LIBRARY)]);
+
+      // A NUL character, which PostgreSQL's text cannot hold: the copy stops and names the row.
+      await withTestDatabase(async (other) => {
+        createStore(main).insertMessage({
+          id: 'nul',
+          threadId: 'th',
+          turnId: null,
+          parentId: null,
+          role: 'user',
+          content: 'a\u0000b',
+          status: 'complete',
+          now: 2,
+        });
+        await assert.rejects(copyInstallation(placeOf(source), placeOf(other)), /messages "nul": its content holds the NUL character/);
+        main.$client.prepare("delete from messages where id = 'nul'").run();
+      });
+
+      // Back to SQLite, with Bob's schema gone: no file of the copy is left in the folder.
+      const pool = new pg.Pool({ connectionString: url });
+      await pool.query(`drop schema ${librarySchema(MEMBER_LIBRARY)} cascade`);
+      await pool.end();
+      await assert.rejects(copyInstallation(placeOf(url), placeOf(back)));
+      assert.deepEqual(
+        fs.readdirSync(back).filter((f) => f.endsWith('.db') || f.includes('.db-')),
+        [],
+      );
+      assert.equal(fs.existsSync(path.join(back, MEMBER_LIBRARY)), false);
+    });
+    main.$client.close();
   });
 });

@@ -98,6 +98,8 @@ type Target = {
   insert(table: ReturnType<typeof tablesInOrder>[number], rows: Record<string, unknown>[]): Promise<void>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
+  /** Removes the libraries this copy made (it failed part way): the target is as empty as it was, and the copy can run again. */
+  discard(libraries: string[]): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -179,6 +181,9 @@ function sqliteTarget(dataDir: string): Target {
       db?.$client.close();
       db = null;
     },
+    async discard(libraries) {
+      for (const file of libraries) for (const made of ['', '-wal', '-shm']) fs.rmSync(path.join(dataDir, file + made), { force: true });
+    },
     async close() {},
   };
 }
@@ -201,6 +206,7 @@ function postgresSource(url: string): Source {
     async *rows(file, table) {
       const columns = Object.entries(getTableColumns(table.pg));
       const client = await pool(file).connect();
+      let done = false;
       try {
         // Read by a cursor in one REPEATABLE READ transaction: one snapshot, a batch at a time.
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -212,10 +218,10 @@ function postgresSource(url: string): Source {
           yield rows.map((raw) => decode(columns, raw));
         }
         await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
+        done = true;
       } finally {
+        // Also when the reader stopped early (the target failed): the cursor's transaction ends here.
+        if (!done) await client.query('ROLLBACK').catch(() => undefined);
         client.release();
       }
     },
@@ -249,10 +255,22 @@ function postgresTarget(url: string): Target {
       schema = librarySchema(file);
       await migrateLibrary(admin, schema);
       client = await admin.connect();
-      await client.query('BEGIN');
-      await client.query(`SET LOCAL search_path TO ${quoteSchema(schema)}, public`);
+      try {
+        await client.query('BEGIN');
+        await client.query(`SET LOCAL search_path TO ${quoteSchema(schema)}, public`);
+      } catch (err) {
+        client.release(true);
+        client = null;
+        throw err;
+      }
     },
     async insert(table, rows) {
+      for (const row of rows)
+        for (const [key, value] of Object.entries(row))
+          if (typeof value === 'string' && value.includes('\u0000'))
+            throw new Error(
+              `${table.name} ${JSON.stringify(row.id ?? row)}: its ${key} holds the NUL character, which PostgreSQL's text cannot hold`,
+            );
       const db = pgDrizzle(client!);
       const size = batchRows(Object.keys(rows[0]).length, 60_000);
       for (let i = 0; i < rows.length; i += size) await db.insert(table.pg).values(rows.slice(i, i + size) as never);
@@ -276,6 +294,9 @@ function postgresTarget(url: string): Target {
       client.release();
       client = null;
     },
+    async discard(libraries) {
+      for (const file of libraries) await admin.query(`DROP SCHEMA IF EXISTS ${quoteSchema(librarySchema(file))} CASCADE`);
+    },
     async close() {
       await admin.end();
     },
@@ -288,13 +309,16 @@ export async function copyInstallation(from: Place, to: Place, log: (line: strin
   const source = from.engine === 'sqlite' ? sqliteSource(from.dataDir) : postgresSource(from.url);
   const target = to.engine === 'sqlite' ? sqliteTarget(to.dataDir) : postgresTarget(to.url);
   const copied: Copied = [];
+  /** The libraries this copy has begun to make in the target: removed again if it fails. */
+  const made: string[] = [];
   try {
     const libraries = await source.libraries();
     await target.checkEmpty(libraries);
     for (const library of libraries) {
       const rows: Record<string, number> = {};
-      await target.begin(library);
       try {
+        made.push(library);
+        await target.begin(library);
         for (const table of tablesInOrder()) {
           rows[table.name] = 0;
           for await (const batch of source.rows(library, table)) {
@@ -312,6 +336,9 @@ export async function copyInstallation(from: Place, to: Place, log: (line: strin
       copied.push({ library, rows });
     }
     return copied;
+  } catch (err) {
+    await target.discard(made).catch(() => undefined);
+    throw err;
   } finally {
     await Promise.all([source.close(), target.close()]);
   }

@@ -37,6 +37,7 @@ function fill(s: Store) {
     ],
     ['co', 'pâtisserie.md', ['La pâte à choux se cuit à 180 degrés.', 'Crème pâtissière: lait, œufs, sucre et farine.', 'Short.']],
     ['other', 'brot.md', ['Brötchen brauchen Hefe und Zeit.', 'Die Bäckerei öffnet um sechs Uhr.']],
+    ['other', 'code.md', ['Build paths with os.path.join; the recipes are at https://example.com/brot.']],
   ];
   s.createCollection({ id: 'co', name: 'House', now: 1 });
   s.createCollection({ id: 'other', name: 'Bread', now: 1 });
@@ -81,6 +82,8 @@ describe('knowledge collections on PostgreSQL', { skip: skipWithoutPostgres }, (
           ['brotchen', {}],
           ['bäckerei', {}],
           ['nothing here', {}],
+          ['join', {}],
+          ['example brot', {}],
         ] as const) {
           const match = wordMatch(query, { ...options, prefix: false })!;
           for (const collectionIds of [['co'], ['other'], ['co', 'other'], []]) {

@@ -125,6 +125,12 @@ describe('PostgreSQL migrations', { skip: skipWithoutPostgres }, () => {
         await main.query(`update turns set events = $1, status = 'done' where id = 'u1'`, [events]);
         assert.deepEqual(await found(main, 'sachertorte linzer'), ['thinking:u1']);
         assert.deepEqual(await found(main, 'no'), [], 'only the thinking of a turn is indexed');
+        // A NUL a model wrote (jsonb refuses its escape) neither refuses the write nor hides the rest.
+        await main.query(
+          `insert into turns (id, thread_id, user_message_id, status, events, created_at) values ('u2', 't1', 'm1', 'done', $1, 6)`,
+          [JSON.stringify([[1, { type: 'thinking', text: 'Null\u0000byte, then Stollen' }]])],
+        );
+        assert.deepEqual(await found(main, 'stollen'), ['thinking:u2']);
 
         await main.query(`insert into collections (id, name, created_at, updated_at) values ('c1', 'Rezepte', 6, 6)`);
         await main.query(

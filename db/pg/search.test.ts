@@ -52,6 +52,13 @@ function fill(s: Store) {
   message('en1', 'en', 'user', 'My sourdough starter smells of acetone; is the starter dead?', NOW - DAY);
   message('en2', 'en', 'assistant', 'A starter that smells of acetone is hungry, not dead: feed it.', NOW - DAY + 1);
   message('en3', 'en', 'assistant', 'Sourdough starters recover after two feedings.', NOW - DAY + 2);
+  message(
+    'en4',
+    'en',
+    'user',
+    'Notes at https://github.com/hearth/issues, in os.path.join and C:\\bread\\v2.txt; pi is 3.14',
+    NOW - DAY + 3,
+  );
   s.insertAttachment({
     id: 'at1',
     name: 'recette-crème.txt',
@@ -99,6 +106,10 @@ describe('history search on PostgreSQL', { skip: skipWithoutPostgres }, () => {
           ['sourdough acetone', { anyWord: true, prefix: false }, {}],
           ['patissiere', { prefix: false }, { threadId: 'fr' }],
           ['half written', { prefix: false }, {}],
+          ['github', { prefix: false }, {}],
+          ['join', { prefix: false }, {}],
+          ['14', { prefix: false }, {}],
+          ['bread v2 txt', { prefix: false }, {}],
           ['"NOT" (OR) *', { prefix: false }, {}],
         ];
         let answered = 0;
