@@ -9,7 +9,7 @@ import { openDatabase, type Db } from '../client';
 import { vectorIndexHelpers } from '../queries/vector-index';
 import * as sqliteSchema from '../schema';
 import * as pgSchema from '../schema.pg';
-import { libraryOptions, librarySchema, migrateLibrary, quoteSchema } from './migrate';
+import { libraryOptions, librarySchema, migrateLibrary, quoteSchema, searchPath } from './migrate';
 
 /**
  * `npm run db:copy`: a whole installation from one engine to the other, without loss. Every
@@ -35,8 +35,15 @@ export function placeOf(value: string): Place {
 
 export type Copied = { library: string; rows: Record<string, number> }[];
 
-/** The tables in an order where each comes after those its foreign keys name. */
-function tablesInOrder(): { sqlite: SQLiteTable; pg: PgTable; name: string }[] {
+type CopiedTable = { sqlite: SQLiteTable; pg: PgTable; name: string };
+let ordered: CopiedTable[] | undefined;
+
+/** The tables in an order where each comes after those its foreign keys name (worked out once). */
+function tablesInOrder(): CopiedTable[] {
+  return (ordered ??= orderTables());
+}
+
+function orderTables(): CopiedTable[] {
   const byName = new Map<string, PgTable>();
   for (const value of Object.values(pgSchema) as unknown[]) if (is(value, PgTable)) byName.set(pgTableConfig(value).name, value);
   const tables = Object.values(sqliteSchema).flatMap((v): SQLiteTable[] => (is(v, SQLiteTable) ? [v] : []));
@@ -73,8 +80,11 @@ function decode(columns: [string, Column][], raw: Record<string, unknown>): Reco
   return row;
 }
 
-/** How many rows go in one INSERT: under each engine's limit on parameters, and a few MB of text. */
-const batchRows = (columns: number, limit: number) => Math.max(1, Math.min(1000, Math.floor(limit / columns)));
+/**
+ * How many rows a source reads at once, each batch one INSERT in the target: under both engines'
+ * limits on parameters (SQLite's 32,766 is the lower), and a few MB of text.
+ */
+const batchRows = (columns: number) => Math.max(1, Math.min(1000, Math.floor(30_000 / columns)));
 const BATCH_BYTES = 8 * 1024 * 1024;
 const sizeOf = (row: Record<string, unknown>) =>
   Object.values(row).reduce<number>((n, v) => n + (typeof v === 'string' ? v.length : Buffer.isBuffer(v) ? v.length : 16), 0);
@@ -87,7 +97,7 @@ function librariesOf(main: { library: string }[]): string[] {
 type Source = {
   libraries(): Promise<string[]>;
   /** The rows of a table, a batch at a time, decoded; in one consistent reading of the library. */
-  rows(library: string, table: ReturnType<typeof tablesInOrder>[number]): AsyncIterable<Record<string, unknown>[]>;
+  rows(library: string, table: CopiedTable): AsyncIterable<Record<string, unknown>[]>;
   close(): Promise<void>;
 };
 
@@ -95,7 +105,7 @@ type Target = {
   /** Refuses a target that already holds a library. */
   checkEmpty(libraries: string[]): Promise<void>;
   begin(library: string): Promise<void>;
-  insert(table: ReturnType<typeof tablesInOrder>[number], rows: Record<string, unknown>[]): Promise<void>;
+  insert(table: CopiedTable, rows: Record<string, unknown>[]): Promise<void>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
   /** Removes the libraries this copy made (it failed part way): the target is as empty as it was, and the copy can run again. */
@@ -124,7 +134,7 @@ function sqliteSource(dataDir: string): Source {
     async *rows(file, table) {
       const db = library(file);
       const columns = Object.entries(getTableColumns(table.sqlite));
-      const size = batchRows(columns.length, 30_000);
+      const size = batchRows(columns.length);
       // One read transaction per table: a consistent reading even if something else writes meanwhile.
       db.$client.exec('begin');
       try {
@@ -164,11 +174,10 @@ function sqliteTarget(dataDir: string): Target {
       db.$client.exec('begin immediate');
     },
     async insert(table, rows) {
-      for (let i = 0; i < rows.length; i += batchRows(Object.keys(rows[0]).length, 30_000))
-        db!
-          .insert(table.sqlite)
-          .values(rows.slice(i, i + batchRows(Object.keys(rows[0]).length, 30_000)) as never)
-          .run();
+      db!
+        .insert(table.sqlite)
+        .values(rows as never)
+        .run();
     },
     async commit() {
       db!.$client.exec('commit');
@@ -211,7 +220,7 @@ function postgresSource(url: string): Source {
         // Read by a cursor in one REPEATABLE READ transaction: one snapshot, a batch at a time.
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
         await client.query(`DECLARE rows NO SCROLL CURSOR FOR SELECT * FROM "${table.name}"`);
-        const size = batchRows(columns.length, 60_000);
+        const size = batchRows(columns.length);
         for (;;) {
           const { rows } = await client.query<Record<string, unknown>>(`FETCH ${size} FROM rows`);
           if (rows.length === 0) break;
@@ -257,7 +266,7 @@ function postgresTarget(url: string): Target {
       client = await admin.connect();
       try {
         await client.query('BEGIN');
-        await client.query(`SET LOCAL search_path TO ${quoteSchema(schema)}, public`);
+        await client.query(`SET LOCAL search_path TO ${searchPath(schema)}`);
       } catch (err) {
         client.release(true);
         client = null;
@@ -271,9 +280,9 @@ function postgresTarget(url: string): Target {
             throw new Error(
               `${table.name} ${JSON.stringify(row.id ?? row)}: its ${key} holds the NUL character, which PostgreSQL's text cannot hold`,
             );
-      const db = pgDrizzle(client!);
-      const size = batchRows(Object.keys(rows[0]).length, 60_000);
-      for (let i = 0; i < rows.length; i += size) await db.insert(table.pg).values(rows.slice(i, i + size) as never);
+      await pgDrizzle(client!)
+        .insert(table.pg)
+        .values(rows as never);
     },
     async commit() {
       // Identity columns were given their values: each goes on from the highest copied.

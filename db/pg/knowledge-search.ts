@@ -21,7 +21,15 @@ type ChunkRow = Omit<ChunkHit, 'id' | 'seq' | 'page' | 'lineStart' | 'lineEnd'> 
 };
 
 const CHUNK_COLUMNS = `d.id, d.file_id AS "fileId", d.seq, d.text, d.page, d.line_start AS "lineStart", d.line_end AS "lineEnd"`;
-const num = (v: string | null) => (v === null ? null : Number(v));
+/** A passage as pg gives it (bigint columns as text) in the numbers SQLite's store gives. */
+const chunkOf = <R extends Pick<ChunkRow, 'id' | 'seq' | 'page' | 'lineStart' | 'lineEnd'>>(r: R) => ({
+  ...r,
+  id: Number(r.id),
+  seq: Number(r.seq),
+  page: r.page === null ? null : Number(r.page),
+  lineStart: Number(r.lineStart),
+  lineEnd: Number(r.lineEnd),
+});
 
 export function pgKnowledgeSearchQueries(db: Queryable) {
   return {
@@ -87,14 +95,7 @@ export function pgKnowledgeSearchQueries(db: Queryable) {
          FROM doc_chunks d JOIN collection_files cf ON cf.id = d.file_id WHERE d.id = ANY($1)`,
         [ids],
       );
-      return found.rows.map((r) => ({
-        ...r,
-        id: Number(r.id),
-        seq: Number(r.seq),
-        page: num(r.page),
-        lineStart: Number(r.lineStart),
-        lineEnd: Number(r.lineEnd),
-      }));
+      return found.rows.map(chunkOf);
     },
 
     /** A file's chunk at this place in its order (a passage's neighbour). */
@@ -103,10 +104,7 @@ export function pgKnowledgeSearchQueries(db: Queryable) {
         `SELECT ${CHUNK_COLUMNS}, d.embedded_with AS "embeddedWith" FROM doc_chunks d WHERE d.file_id = $1 AND d.seq = $2`,
         [fileId, seq],
       );
-      const r = found.rows[0];
-      return (
-        r && { ...r, id: Number(r.id), seq: Number(r.seq), page: num(r.page), lineStart: Number(r.lineStart), lineEnd: Number(r.lineEnd) }
-      );
+      return found.rows[0] && chunkOf(found.rows[0]);
     },
   };
 }

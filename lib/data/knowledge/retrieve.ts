@@ -1,3 +1,4 @@
+import type { Awaitable } from '@/lib/shared/awaitable';
 import type { ChunkHit, StoredChunk } from '@/db/rows';
 import type { PassageView } from '@/lib/contract/responses';
 import { sameMatch, searchTerms, wordMatch, type WordMatch } from '@/lib/data/search/query';
@@ -27,9 +28,6 @@ const COMMON_SHARE = 0.2;
 const COMMON_AT_LEAST = 200;
 /** A passage shorter than this is read with the passages before and after it. */
 const SHORT_CHARS = 400;
-
-/** A value now (SQLite's store) or later (PostgreSQL's): retrieval is written once for both. */
-type Awaitable<T> = T | Promise<T>;
 
 /** What retrieval reads: db/queries/knowledge-search.ts on SQLite, db/pg/knowledge-search.ts on PostgreSQL. */
 export type RetrievalStore = {

@@ -1,3 +1,4 @@
+import type { Awaitable } from '@/lib/shared/awaitable';
 import type { IndexHit, SearchFilters, SearchKind, SourceIds } from '@/db/queries/search';
 import { markdownToPlain } from '@/lib/shared/markdown/plain';
 import { searchTerms, snippetOf, wordMatch, type WordMatch } from './query';
@@ -25,9 +26,6 @@ export type SearchHit = {
   /** Found by meaning (the embeddings) and not by its words. */
   byMeaning?: true;
 };
-
-/** A value now (SQLite's store) or later (PostgreSQL's): the search is written once for both. */
-type Awaitable<T> = T | Promise<T>;
 
 /** What a search asks of a library's store: db/queries/search.ts on SQLite, db/pg/search.ts on PostgreSQL. */
 export type SearchStore = {
