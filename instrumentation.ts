@@ -2,6 +2,6 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
     const { startup } = await import('./lib/services/startup');
-    startup();
+    await startup();
   }
 }

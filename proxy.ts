@@ -18,7 +18,7 @@ const refuse = (status: number, code: string, message: string) =>
 /** What pages and static files answer: Hearth has no server actions, every write goes to /api. */
 const PAGE_METHODS = 'GET, HEAD, OPTIONS';
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   // Next answers other methods on a static file with a bare 500, and OPTIONS on a page with 400.
   if (request.method === 'OPTIONS') return new NextResponse(null, { status: 204, headers: { Allow: PAGE_METHODS } });
@@ -30,7 +30,7 @@ export function proxy(request: NextRequest) {
   const why = requestRefusal(guardedRequest(request), guardConfig);
   if (why) return refuse(why.code === 'forbidden' ? 403 : 415, why.code, why.message);
 
-  const verdict = authVerdict(pathname, request.headers);
+  const verdict = await authVerdict(pathname, request.headers);
   if (verdict === 'starting') return refuse(503, 'starting', STARTING);
   if (verdict === 'login') {
     const login = new URL('/login', request.url);

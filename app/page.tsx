@@ -6,6 +6,6 @@ import { settingsOfRequest } from '@/lib/services/runtime';
 export const dynamic = 'force-dynamic';
 
 export default async function Home() {
-  const { assistantName, location } = settingsOfRequest(await headers());
+  const { assistantName, location } = await settingsOfRequest(await headers());
   return <ChatApp initialThreadId={null} assistantName={assistantName} location={location} />;
 }

@@ -42,7 +42,7 @@ test('opens with WAL, foreign keys and a busy timeout, and migrates a new file',
   db.$client.close();
 });
 
-test('a statement is compiled once per SQL text and comes back as a fresh one would', () => {
+test('a statement is compiled once per SQL text and comes back as a fresh one would', async () => {
   const db = openDatabase(':memory:');
   const sqlite = db.$client;
   sqlite.exec('create table t (n integer); insert into t values (1), (2), (3)');
@@ -59,16 +59,16 @@ test('a statement is compiled once per SQL text and comes back as a fresh one wo
   assert.equal(seen.length, 3);
   // Writes through drizzle's prepared queries and its builder still land (they share the cache).
   const store = createStore(db);
-  store.createThread({ id: 'a', title: '', now: 1 });
-  store.touchThread({ id: 'a', now: 5 });
-  assert.equal(store.getThread({ id: 'a' })?.updatedAt, 5);
+  await store.createThread({ id: 'a', title: '', now: 1 });
+  await store.touchThread({ id: 'a', now: 5 });
+  assert.equal((await store.getThread({ id: 'a' }))?.updatedAt, 5);
 });
 
-test('a pending migration copies the database aside first; a failing one stops and loses nothing', () => {
+test('a pending migration copies the database aside first; a failing one stops and loses nothing', async () => {
   const dir = tempDir();
   const file = path.join(dir, 'h.db');
   const db = openDatabase(file);
-  createStore(db).createThread({ id: '00000000-0000-4000-8000-000000000001', title: 'keep me', now: 1 });
+  await createStore(db).createThread({ id: '00000000-0000-4000-8000-000000000001', title: 'keep me', now: 1 });
   db.$client.close();
 
   // A copy of the real migrations plus one that fails half-way.
@@ -88,7 +88,7 @@ test('a pending migration copies the database aside first; a failing one stops a
 
   const again = openDatabase(file); // the real migrations: nothing pending
   const store = createStore(again);
-  assert.equal(store.getThread({ id: '00000000-0000-4000-8000-000000000001' })?.title, 'keep me');
+  assert.equal((await store.getThread({ id: '00000000-0000-4000-8000-000000000001' }))?.title, 'keep me');
   const cols = again.$client
     .prepare('pragma table_info(threads)')
     .all()
@@ -136,13 +136,13 @@ test('decision records persist in SQLite by scope and survive a reopen', async (
   db.$client.close();
 });
 
-test('host penalties survive a restart', () => {
+test('host penalties survive a restart', async () => {
   const file = path.join(tempDir(), 'h.db');
   let db = openDatabase(file);
-  createStore(db).setPenalty({ host: 'a.example', until: 99, reason: 'r' });
+  await createStore(db).setPenalty({ host: 'a.example', until: 99, reason: 'r' });
   db.$client.close();
   db = openDatabase(file);
-  assert.equal(createStore(db).penaltyOf({ host: 'a.example' })?.until, 99);
+  assert.equal((await createStore(db).penaltyOf({ host: 'a.example' }))?.until, 99);
   db.$client.close();
 });
 

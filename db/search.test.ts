@@ -23,14 +23,14 @@ function thread(store: Store, title = '', now = NOW) {
   return store.createThread({ id: randomUUID(), title, now });
 }
 
-function message(
+async function message(
   store: Store,
   threadId: string,
   content: string,
   opts: { role?: 'user' | 'assistant'; now?: number; status?: 'complete' | 'streaming' } = {},
 ) {
   const id = randomUUID();
-  store.insertMessage({
+  await store.insertMessage({
     id,
     threadId,
     turnId: null,
@@ -49,34 +49,34 @@ const ids = (hits: { messageId: string | null }[]) => hits.map((h) => h.messageI
 describe('the index follows the rows, whoever writes them', () => {
   test('a message is found once written; a streaming answer only once it is complete', async () => {
     const s = fresh();
-    const t = thread(s, 'Baking');
-    const q = message(s, t.id, 'How long should a sourdough starter rest?');
-    const a = message(s, t.id, '', { role: 'assistant', status: 'streaming' });
-    s.updateMessage({ id: a, content: 'The starter wants' });
+    const t = await thread(s, 'Baking');
+    const q = await message(s, t.id, 'How long should a sourdough starter rest?');
+    const a = await message(s, t.id, '', { role: 'assistant', status: 'streaming' });
+    await s.updateMessage({ id: a, content: 'The starter wants' });
     assert.deepEqual(ids(await find(s, 'starter')), [q], 'a partial save during the stream is not indexed');
-    s.updateMessage({ id: a, content: 'The starter wants twelve hours at room temperature.', status: 'complete' });
+    await s.updateMessage({ id: a, content: 'The starter wants twelve hours at room temperature.', status: 'complete' });
     assert.deepEqual(new Set(ids(await find(s, 'starter'))), new Set([q, a]));
     assert.deepEqual(ids(await find(s, 'twelve hours')), [a]);
-    s.updateMessage({ id: a, content: 'Changed entirely.' });
+    await s.updateMessage({ id: a, content: 'Changed entirely.' });
     assert.deepEqual(ids(await find(s, 'twelve')), [], 'an edit replaces what was indexed');
   });
 
   test('titles are found, renamed titles by their new name only', async () => {
     const s = fresh();
-    const t = thread(s, 'Holiday plans');
+    const t = await thread(s, 'Holiday plans');
     assert.deepEqual(
       (await find(s, 'holiday')).map((h) => [h.kind, h.threadId]),
       [['title', t.id]],
     );
-    s.updateThread({ id: t.id, patch: { title: 'Trip to Lisbon' } });
+    await s.updateThread({ id: t.id, patch: { title: 'Trip to Lisbon' } });
     assert.deepEqual(await find(s, 'holiday'), []);
     assert.equal((await find(s, 'lisbon'))[0].threadTitle, 'Trip to Lisbon');
   });
 
   test('an attachment is found by its name and text, in the thread of the message it came with', async () => {
     const s = fresh();
-    const t = thread(s, 'Taxes');
-    const att = s.insertAttachment({
+    const t = await thread(s, 'Taxes');
+    const att = await s.insertAttachment({
       id: randomUUID(),
       name: 'invoice-march.pdf',
       mime: 'application/pdf',
@@ -86,8 +86,8 @@ describe('the index follows the rows, whoever writes them', () => {
       now: NOW,
     });
     assert.deepEqual(await find(s, 'invoice'), [], 'not yet sent with a message: nowhere to open it');
-    const m = message(s, t.id, 'Here is the file');
-    s.linkAttachments({ ids: [att.id], messageId: m });
+    const m = await message(s, t.id, 'Here is the file');
+    await s.linkAttachments({ ids: [att.id], messageId: m });
     const byName = await find(s, 'invoice march');
     assert.equal(byName.length, 1);
     assert.deepEqual(
@@ -99,9 +99,9 @@ describe('the index follows the rows, whoever writes them', () => {
 
   test('deleting a thread takes its messages, titles and files out of search, and the files out of the database', async () => {
     const s = fresh();
-    const t = thread(s, 'Secret project');
-    const m = message(s, t.id, 'The password hint is blue giraffe');
-    const att = s.insertAttachment({
+    const t = await thread(s, 'Secret project');
+    const m = await message(s, t.id, 'The password hint is blue giraffe');
+    const att = await s.insertAttachment({
       id: randomUUID(),
       name: 'plan.txt',
       mime: 'text/plain',
@@ -110,9 +110,9 @@ describe('the index follows the rows, whoever writes them', () => {
       text: 'giraffe plan',
       now: NOW,
     });
-    s.linkAttachments({ ids: [att.id], messageId: m });
+    await s.linkAttachments({ ids: [att.id], messageId: m });
     assert.equal((await find(s, 'giraffe')).length, 2);
-    assert.ok(s.deleteThread({ id: t.id }));
+    assert.ok(await s.deleteThread({ id: t.id }));
     assert.deepEqual(await find(s, 'giraffe'), []);
     assert.deepEqual(await find(s, 'secret'), []);
     assert.equal((s.db.$client.prepare('select count(*) n from attachments').get() as { n: number }).n, 0);
@@ -122,13 +122,13 @@ describe('the index follows the rows, whoever writes them', () => {
 describe('a model’s thinking', () => {
   test('is found only when the search asks for it, at the answer it led to; recompacting and deleting follow', async () => {
     const store = fresh();
-    const t = thread(store, 'Tides');
-    const { turn, assistant } = seedExchange(
+    const t = await thread(store, 'Tides');
+    const { turn, assistant } = await seedExchange(
       store,
       { thread: t.id },
       { now: NOW, question: 'Why tides?', answer: 'The Moon pulls the sea.' },
     );
-    store.storeCompactLog({
+    await store.storeCompactLog({
       turnId: turn,
       events: [
         { seq: 1, type: 'turn', data: 'turn' },
@@ -147,13 +147,13 @@ describe('a model’s thinking', () => {
     );
     assert.deepEqual(await find('Moon', true), [['message', assistant]], 'the answer is a message hit as before');
     // Written again (a resumed turn compacted once more): the old words go, the new ones come.
-    store.storeCompactLog({
+    await store.storeCompactLog({
       turnId: turn,
       events: [{ seq: 3, type: 'thinking', data: { type: 'thinking', text: 'Think about orbital resonance.', whole: true } }],
     });
     assert.deepEqual(await find('gravitational', true), []);
     assert.deepEqual(await find('resonance', true), [['thinking', assistant]]);
-    store.deleteThread({ id: t.id });
+    await store.deleteThread({ id: t.id });
     assert.deepEqual(await find('resonance', true), [], 'gone with its thread');
   });
 });
@@ -161,14 +161,14 @@ describe('a model’s thinking', () => {
 describe('ranking and filters', () => {
   test('bm25 weighed by recency: the same match ranks the newer first; a far better old match still wins', async () => {
     const s = fresh();
-    const t = thread(s);
+    const t = await thread(s);
     // Most of a library is about other things (a word in every message would weigh nothing).
-    for (let i = 0; i < 20; i++) message(s, t.id, `Unrelated note ${i} about trains, tides and timetables.`, { now: NOW - i * DAY });
-    const old = message(s, t.id, 'Notes on tomato soup.', { now: NOW - 365 * DAY });
-    const recent = message(s, t.id, 'Notes on tomato soup.', { now: NOW - DAY });
+    for (let i = 0; i < 20; i++) await message(s, t.id, `Unrelated note ${i} about trains, tides and timetables.`, { now: NOW - i * DAY });
+    const old = await message(s, t.id, 'Notes on tomato soup.', { now: NOW - 365 * DAY });
+    const recent = await message(s, t.id, 'Notes on tomato soup.', { now: NOW - DAY });
     assert.deepEqual(ids(await find(s, 'tomato')), [recent, old]);
-    const strongOld = message(s, t.id, 'Tomato varieties', { now: NOW - RECENCY_HALF_LIFE_MS / 4 });
-    const weakNew = message(
+    const strongOld = await message(s, t.id, 'Tomato varieties', { now: NOW - RECENCY_HALF_LIFE_MS / 4 });
+    const weakNew = await message(
       s,
       t.id,
       `A long message about many other things and gardens, ${'and more words '.repeat(40)} with a single tomato.`,
@@ -180,19 +180,19 @@ describe('ranking and filters', () => {
 
   test('search ignores case, both ways', async () => {
     const s = fresh();
-    const t = thread(s);
-    const upper = message(s, t.id, 'BITCOIN rallied overnight');
-    const mixed = message(s, t.id, 'Bitcoin fell back by noon', { now: NOW - DAY });
+    const t = await thread(s);
+    const upper = await message(s, t.id, 'BITCOIN rallied overnight');
+    const mixed = await message(s, t.id, 'Bitcoin fell back by noon', { now: NOW - DAY });
     for (const q of ['bitcoin', 'BITCOIN', 'BitCoin']) assert.deepEqual(new Set(ids(await find(s, q))), new Set([upper, mixed]), q);
   });
 
   test('filters: this thread, who wrote it, a date range', async () => {
     const s = fresh();
-    const a = thread(s);
-    const b = thread(s);
-    const inA = message(s, a.id, 'lentil curry for tonight', { now: NOW - 10 * DAY });
-    const answerA = message(s, a.id, 'A lentil curry takes 40 minutes', { role: 'assistant', now: NOW - 10 * DAY + 1 });
-    const inB = message(s, b.id, 'lentil soup recipe', { now: NOW - DAY });
+    const a = await thread(s);
+    const b = await thread(s);
+    const inA = await message(s, a.id, 'lentil curry for tonight', { now: NOW - 10 * DAY });
+    const answerA = await message(s, a.id, 'A lentil curry takes 40 minutes', { role: 'assistant', now: NOW - 10 * DAY + 1 });
+    const inB = await message(s, b.id, 'lentil soup recipe', { now: NOW - DAY });
     assert.deepEqual(new Set(ids(await find(s, 'lentil', { threadId: a.id }))), new Set([inA, answerA]));
     assert.deepEqual(ids(await find(s, 'lentil', { role: 'assistant' })), [answerA]);
     assert.deepEqual(ids(await find(s, 'lentil', { from: NOW - 2 * DAY })), [inB]);
@@ -202,11 +202,11 @@ describe('ranking and filters', () => {
 
   test('a query matching more than MAX_SCORED messages is ranked newest first; a long last word that common is searched whole', async () => {
     const s = fresh();
-    const t = thread(s);
+    const t = await thread(s);
     const insert = s.db.$client.prepare(
       "INSERT INTO messages (id, thread_id, role, content, status, created_at) VALUES (?, ?, 'user', ?, 'complete', ?)",
     );
-    s.transaction(() => {
+    await s.transaction(() => {
       for (let i = 0; i < MAX_SCORED + 20; i++)
         insert.run(`m${i}`, t.id, i % 2 ? 'weather weather weather report' : 'weather', NOW - (i % 7) * DAY - i);
     });
@@ -219,15 +219,15 @@ describe('ranking and filters', () => {
     );
     // 'weathe' as typed would merge every word starting with it; 'weather' as a whole word is
     // already common, so the results are those of the whole word.
-    const rare = message(s, t.id, 'weatherproofing the shed');
+    const rare = await message(s, t.id, 'weatherproofing the shed');
     assert.ok(!ids(await find(s, 'weather')).includes(rare));
     assert.ok(ids(await find(s, 'weatherp')).includes(rare), 'a rarer prefix still finds longer words');
   });
 
   test('the last word matches as a prefix, so results come as you type', async () => {
     const s = fresh();
-    const t = thread(s);
-    const m = message(s, t.id, 'We compared photosynthesis in algae');
+    const t = await thread(s);
+    const m = await message(s, t.id, 'We compared photosynthesis in algae');
     for (const typed of ['phot', 'photos', 'compared photo', 'algae comp']) assert.deepEqual(ids(await find(s, typed)), [m], typed);
     assert.deepEqual(ids(await find(s, 'pho')), [], 'three letters are a whole word, not a prefix');
     assert.deepEqual(ids(await find(s, 'photo compared')), [], 'only the last word is a prefix');
@@ -236,8 +236,8 @@ describe('ranking and filters', () => {
 
 test('no query is an FTS syntax error: quotes, operators, brackets, stars and any Unicode are searched as text', async () => {
   const s = fresh();
-  const t = thread(s);
-  const m = message(s, t.id, 'He said "NOT now" (twice) — c++ costs $5, 東京 🙂 near the café; a*b^c.');
+  const t = await thread(s);
+  const m = await message(s, t.id, 'He said "NOT now" (twice) — c++ costs $5, 東京 🙂 near the café; a*b^c.');
   const odd = [
     '"',
     '""',
@@ -301,18 +301,18 @@ test('the migration indexes what was stored before it', async () => {
   assert.deepEqual(ids(await find(s, 'paddle')), [m]);
   assert.equal((await find(s, 'kayaks'))[0].kind, 'title');
   // And new rows after it keep their own entries.
-  const n = message(s, t.id, 'Another paddle question');
+  const n = await message(s, t.id, 'Another paddle question');
   assert.deepEqual(new Set(ids(await find(s, 'paddle'))), new Set([m, n]));
 });
 
 describe('as you type', () => {
   test('the last word also matches as a prefix: the word itself ranks first, completions follow newest first', async () => {
     const s = fresh();
-    const t = thread(s);
-    const older = message(s, t.id, 'The castles of the Loire are worth a week', { now: NOW - 30 * DAY });
-    const newer = message(s, t.id, 'Castlemaine is a town in Victoria', { now: NOW - 2 * DAY });
-    const exact = message(s, t.id, 'Which castle should we visit first?', { now: NOW - 300 * DAY });
-    message(s, t.id, 'Nothing to do with it');
+    const t = await thread(s);
+    const older = await message(s, t.id, 'The castles of the Loire are worth a week', { now: NOW - 30 * DAY });
+    const newer = await message(s, t.id, 'Castlemaine is a town in Victoria', { now: NOW - 2 * DAY });
+    const exact = await message(s, t.id, 'Which castle should we visit first?', { now: NOW - 300 * DAY });
+    await message(s, t.id, 'Nothing to do with it');
     assert.deepEqual(ids(await find(s, 'castle')), [exact, newer, older]);
     assert.deepEqual(ids(await find(s, 'castl')), [newer, older, exact], 'a word still being typed: every completion, newest first');
     assert.deepEqual(ids(await find(s, 'cas')), [], 'under four letters a word matches whole');
@@ -321,8 +321,8 @@ describe('as you type', () => {
 
 test('a message’s snippet reads as its words, not its Markdown, with the match marked there', async () => {
   const store = fresh();
-  const t = thread(store, 'Prices');
-  message(store, t.id, '**Latest on bitcoin**: see [the page](https://example.org/btc).', { role: 'assistant' });
+  const t = await thread(store, 'Prices');
+  await message(store, t.id, '**Latest on bitcoin**: see [the page](https://example.org/btc).', { role: 'assistant' });
   const [hit] = await searchLibrary(store, { query: 'bitcoin', limit: 5, now: NOW });
   assert.equal(hit.snippet, 'Latest on bitcoin: see the page.');
   assert.deepEqual(

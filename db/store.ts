@@ -1,4 +1,5 @@
 import type { Db } from './client';
+import { ConnectionGate } from './connection-gate';
 import { attachmentQueries } from './queries/attachments';
 import { decisionQueries } from './queries/decisions';
 import { folderQueries } from './queries/folders';
@@ -18,32 +19,41 @@ import { turnQueries } from './queries/turns';
 import { usageQueries } from './queries/usage';
 import { userQueries } from './queries/users';
 
-/** Every query family over one database handle. */
+/**
+ * Every query family over one database handle, as the store's port: each call answers with a
+ * promise. On SQLite the work underneath is synchronous and runs at once unless another request's
+ * transaction holds the connection (see ConnectionGate); PostgreSQL's is asynchronous by nature.
+ */
 export function createStore(db: Db) {
+  const gate = new ConnectionGate(db.$client);
   return {
+    /** The SQLite handle itself: for scripts, workers and tests that work below the port. */
     db,
-    ...threadQueries(db),
-    ...folderQueries(db),
-    ...messageQueries(db),
-    ...turnQueries(db),
-    ...usageQueries(db),
-    ...decisionQueries(db),
-    ...hostQueries(db),
-    ...memoryQueries(db),
-    ...promptQueries(db),
-    ...attachmentQueries(db),
-    ...knowledgeQueries(db),
-    ...knowledgeSearchQueries(db),
-    ...messageVectorQueries(db),
-    ...searchQueries(db),
-    ...libraryQueries(db),
-    ...sessionQueries(db),
-    ...userQueries(db),
-    ...settingQueries(db),
+    ...gate.asynchronous({
+      ...threadQueries(db),
+      ...folderQueries(db),
+      ...messageQueries(db),
+      ...turnQueries(db),
+      ...usageQueries(db),
+      ...decisionQueries(db),
+      ...hostQueries(db),
+      ...memoryQueries(db),
+      ...promptQueries(db),
+      ...attachmentQueries(db),
+      ...knowledgeQueries(db),
+      ...knowledgeSearchQueries(db),
+      ...messageVectorQueries(db),
+      ...searchQueries(db),
+      ...libraryQueries(db),
+      ...sessionQueries(db),
+      ...userQueries(db),
+      ...settingQueries(db),
+    }),
     /** The database's file: a worker thread opens a connection of its own to it (an import). */
     databaseFile: () => db.$client.name,
-    transaction<T>(fn: () => T): T {
-      return db.transaction(() => fn());
+    /** Runs `work` atomically: its writes land together or not at all. */
+    transaction<T>(work: () => Promise<T> | T): Promise<T> {
+      return gate.transaction(work);
     },
   };
 }

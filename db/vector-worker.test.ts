@@ -23,7 +23,7 @@ function unit(): Float32Array {
 }
 
 /** A file database with two collections: A with 1,500 passages (two of sqlite-vec's 1,024-slot chunks), B with 300. */
-function setUp() {
+async function setUp() {
   const file = path.join(makeTempDir('hearth-vector-worker'), 'hearth.db');
   const store = createStore(openDatabase(file));
   const vectors = new Map<number, Float32Array>();
@@ -32,9 +32,9 @@ function setUp() {
     ['A', ['a1', 'a2', 'a3']],
     ['B', ['b1']],
   ] as const) {
-    store.createCollection({ id: collection, name: collection, now: 0 });
+    await store.createCollection({ id: collection, name: collection, now: 0 });
     for (const id of files) {
-      store.addCollectionFile({
+      await store.addCollectionFile({
         id,
         collectionId: collection,
         name: `${id}.md`,
@@ -45,7 +45,7 @@ function setUp() {
         now: 0,
       });
       const count = collection === 'A' ? 500 : 300;
-      store.setFileChunks({
+      await store.setFileChunks({
         fileId: id,
         chunks: Array.from({ length: count }, (_, i) => ({ text: `${id} passage ${i}`, page: null, lineStart: i + 1, lineEnd: i + 1 })),
         status: 'indexing',
@@ -62,12 +62,12 @@ function setUp() {
   }
   // In batches, as the indexer stores them.
   for (let i = 0; i < ids.length; i += 200)
-    store.storeVectors({ model: 'm1', vectors: ids.slice(i, i + 200).map(({ id }) => ({ chunkId: id, vector: vectors.get(id)! })) });
+    await store.storeVectors({ model: 'm1', vectors: ids.slice(i, i + 200).map(({ id }) => ({ chunkId: id, vector: vectors.get(id)! })) });
   return { file, store, vectors, fileOf };
 }
 
-describe('the vector search worker', { skip: !hasVectorSearch(openDatabase(':memory:').$client) && 'no sqlite-vec here' }, () => {
-  const { file, store, vectors, fileOf } = setUp();
+describe('the vector search worker', { skip: !hasVectorSearch(openDatabase(':memory:').$client) && 'no sqlite-vec here' }, async () => {
+  const { file, store, vectors, fileOf } = await setUp();
   const worker = createVectorWorker(file);
   after(() => worker.close());
 
@@ -79,7 +79,7 @@ describe('the vector search worker', { skip: !hasVectorSearch(openDatabase(':mem
       for (const collectionIds of [['A'], ['B'], ['A', 'B']]) {
         const args = { vector, collectionIds, limit: 8, candidates: 2000 };
         const inMemory = await worker.near(args);
-        const bySqliteVec = store.chunksNear(args);
+        const bySqliteVec = await store.chunksNear(args);
         assert.deepEqual(
           inMemory.map((h) => h.id),
           bySqliteVec.map((h) => h.id),
@@ -102,7 +102,7 @@ describe('the vector search worker', { skip: !hasVectorSearch(openDatabase(':mem
 
   test('a change to the vectors is seen at the next search: a file removed, vectors added, a new model', async () => {
     const before = (await worker.held())!;
-    store.removeCollectionFile({ collectionId: 'A', id: 'a2' });
+    await store.removeCollectionFile({ collectionId: 'A', id: 'a2' });
     const removed = (await worker.held())!;
     assert.notEqual(removed.generation, before.generation);
     assert.equal(removed.rows, 1300);
@@ -110,11 +110,11 @@ describe('the vector search worker', { skip: !hasVectorSearch(openDatabase(':mem
     const hits = await worker.near({ vector: vectors.get(gone[0])!, collectionIds: ['A'], limit: 50, candidates: 2000 });
     assert.ok(hits.length > 0 && hits.every((h) => !gone.includes(h.id)), "a removed file's passages are not found");
 
-    store.resetVectors();
+    await store.resetVectors();
     assert.equal(await worker.held(), null, 'no vectors: nothing held');
     const fresh = store.db.$client.prepare('select id from doc_chunks order by id limit 10').all() as { id: number }[];
     const second = new Map(fresh.map(({ id }) => [id, unit()]));
-    store.storeVectors({ model: 'm2', vectors: [...second].map(([chunkId, vector]) => ({ chunkId, vector })) });
+    await store.storeVectors({ model: 'm2', vectors: [...second].map(([chunkId, vector]) => ({ chunkId, vector })) });
     assert.equal((await worker.held())?.rows, 10);
     const [id, vector] = [...second][3];
     const [hit] = await worker.near({ vector, collectionIds: ['A', 'B'], limit: 1, candidates: 1 });

@@ -40,11 +40,11 @@ export type ChecksResult = { without: ChecksRun; with: ChecksRun };
 async function withRuntime<T>(
   searxUrl: string,
   checksModel: string | undefined,
-  body: (rt: ReturnType<typeof buildRuntime>, double: Awaited<ReturnType<typeof startLlamaDouble>>) => Promise<T>,
+  body: (rt: Awaited<ReturnType<typeof buildRuntime>>, double: Awaited<ReturnType<typeof startLlamaDouble>>) => Promise<T>,
 ): Promise<T> {
   const double = await startLlamaDouble({ slots: 2, router: { models: [LARGE, SMALL].map((m) => ({ ...m, loaded: true })) } });
   const dir = makeTempDir('hearth-bench');
-  const rt = buildRuntime(
+  const rt = await buildRuntime(
     parseConfig({
       LLAMA_URL: double.url,
       SEARXNG_URL: searxUrl,
@@ -66,21 +66,19 @@ async function withRuntime<T>(
 }
 
 /** One turn on the large model in a new thread: its requests to the double, and when its last answer token and its end came. */
-async function oneTurn(rt: ReturnType<typeof buildRuntime>, double: Awaited<ReturnType<typeof startLlamaDouble>>, content: string) {
-  const thread = rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
-  rt.store.updateThread({ id: thread.id, patch: { model: LARGE.id } });
+async function oneTurn(
+  rt: Awaited<ReturnType<typeof buildRuntime>>,
+  double: Awaited<ReturnType<typeof startLlamaDouble>>,
+  content: string,
+) {
+  const thread = await rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
+  await rt.store.updateThread({ id: thread.id, patch: { model: LARGE.id } });
   const seen = double.requests.length;
   const t0 = performance.now();
   let lastToken = t0;
-  const { turnId } = rt.turns.start({ threadId: thread.id, content });
-  await new Promise<void>((resolve) => {
-    const sub = rt.turns.subscribe(turnId, 0, {
-      event: (e) => {
-        if (e.type === 'delta') lastToken = performance.now();
-      },
-      end: resolve,
-    });
-    if (!sub.live) resolve();
+  const { turnId } = await rt.turns.start({ threadId: thread.id, content });
+  await rt.turns.follow(turnId, (e) => {
+    if (e.type === 'delta') lastToken = performance.now();
   });
   const end = performance.now();
   return { requests: double.requests.slice(seen), ms: end - t0, tailMs: end - lastToken };

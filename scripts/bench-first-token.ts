@@ -60,7 +60,7 @@ export async function measureFirstToken(
 ): Promise<FirstTokenResult> {
   const double = await startLlamaDouble({ slots: 2, metrics: true });
   const dir = makeTempDir('hearth-bench');
-  const rt = buildRuntime(
+  const rt = await buildRuntime(
     parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searxUrl, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC' }),
     createStore(openDatabase(path.join(dir, 'hearth.db'))),
   );
@@ -75,23 +75,17 @@ export async function measureFirstToken(
   };
   try {
     await rt.models.ready();
-    rt.store.insertMemory({ id: crypto.randomUUID(), text: 'I like short answers about the sea', now: Date.now() });
+    await rt.store.insertMemory({ id: crypto.randomUUID(), text: 'I like short answers about the sea', now: Date.now() });
     for (let t = 0; t < threads; t++) {
-      const thread = rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
+      const thread = await rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
       for (let i = 0; i < THREAD_TURNS; i++) {
         const seen = double.requests.length;
         const t0 = performance.now();
         let first = 0;
-        const { turnId } = rt.turns.start({ threadId: thread.id, content: `Tell me about the sea, part ${i + 1}.` });
-        await new Promise<void>((resolve) => {
-          const sub = rt.turns.subscribe(turnId, 0, {
-            event: (e) => {
-              if (e.type === 'delta' && !first) first = performance.now() - t0;
-              if (e.type === 'done' && e.stats.toolCalls === 0) result.callsPerPlainTurn.push(e.stats.modelCalls);
-            },
-            end: resolve,
-          });
-          if (!sub.live) resolve();
+        const { turnId } = await rt.turns.start({ threadId: thread.id, content: `Tell me about the sea, part ${i + 1}.` });
+        await rt.turns.follow(turnId, (e) => {
+          if (e.type === 'delta' && !first) first = performance.now() - t0;
+          if (e.type === 'done' && e.stats.toolCalls === 0) result.callsPerPlainTurn.push(e.stats.modelCalls);
         });
         const turnCalls = double.requests.slice(seen);
         if (!turnCalls.some((r) => !r.schema && r.messages.some((m) => m.role === 'tool')))
@@ -151,7 +145,7 @@ export async function measureThinking(
 ): Promise<ThinkingResult> {
   const double = await startLlamaDouble({ slots: 2, metrics: true, thinking: true });
   const dir = makeTempDir('hearth-bench');
-  const rt = buildRuntime(
+  const rt = await buildRuntime(
     parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searxUrl, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC' }),
     createStore(openDatabase(path.join(dir, 'hearth.db'))),
   );
@@ -159,23 +153,17 @@ export async function measureThinking(
   try {
     await rt.models.ready();
     for (let t = 0; t < threads; t++) {
-      const thread = rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
+      const thread = await rt.store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
       let heldBefore = 0;
       for (let i = 0; i < THINKING_TURNS; i++) {
         const seen = double.requests.length;
         const t0 = performance.now();
         let thinking = 0;
         let answer = 0;
-        const { turnId } = rt.turns.start({ threadId: thread.id, content: `Tell me about the sea, part ${i + 1}.` });
-        await new Promise<void>((resolve) => {
-          const sub = rt.turns.subscribe(turnId, 0, {
-            event: (e) => {
-              if (e.type === 'thinking' && !thinking) thinking = performance.now() - t0;
-              if (e.type === 'delta' && !answer) answer = performance.now() - t0;
-            },
-            end: resolve,
-          });
-          if (!sub.live) resolve();
+        const { turnId } = await rt.turns.start({ threadId: thread.id, content: `Tell me about the sea, part ${i + 1}.` });
+        await rt.turns.follow(turnId, (e) => {
+          if (e.type === 'thinking' && !thinking) thinking = performance.now() - t0;
+          if (e.type === 'delta' && !answer) answer = performance.now() - t0;
         });
         await rt.turns.backgroundIdle();
         const round = double.requests.slice(seen).find((r) => !r.schema && !isTitleRequest(r))!;

@@ -55,19 +55,18 @@ export async function measureIndexing(files = 20, linesPerFile = 600) {
       i % 12 === 0 ? `## Section ${f}.${i}\n` : `${sentence(next, 14)}.${i % 4 === 3 ? '\n' : ''}`,
     ).join('\n'),
   );
-  store.createCollection({ id: 'bench', name: 'Bench', now: 0 });
-  texts.forEach((_, i) =>
-    store.addCollectionFile({
+  await store.createCollection({ id: 'bench', name: 'Bench', now: 0 });
+  for (const [i, text] of texts.entries())
+    await store.addCollectionFile({
       id: `f${i}`,
       collectionId: 'bench',
       name: `doc-${i}.md`,
       mime: 'text/markdown',
-      size: texts[i].length,
+      size: text.length,
       sha256: `${i}`,
       kind: 'text',
       now: i,
-    }),
-  );
+    });
   const real = createEmbeddingsClient({ baseURL: double.url, model: 'bge-small' });
   let embedMs = 0;
   const timed: EmbeddingsClient = {
@@ -90,7 +89,7 @@ export async function measureIndexing(files = 20, linesPerFile = 600) {
   indexer.wake();
   await indexer.settled();
   const totalMs = performance.now() - t0;
-  const chunks = store.listCollections()[0].chunks;
+  const chunks = (await store.listCollections())[0].chunks;
   await double.close();
   store.db.$client.close();
   fs.rmSync(dir, { recursive: true, force: true });
@@ -111,10 +110,10 @@ export async function measureRetrieval(size: number, dims: number, queries = 60)
   const store = createStore(openDatabase(file));
   const sqlite = store.db.$client;
   const next = random(size + dims);
-  store.createCollection({ id: 'bench', name: 'Bench', now: 0 });
+  await store.createCollection({ id: 'bench', name: 'Bench', now: 0 });
   const files = Math.max(1, Math.floor(size / 500));
   for (let f = 0; f < files; f++)
-    store.addCollectionFile({
+    await store.addCollectionFile({
       id: `f${f}`,
       collectionId: 'bench',
       name: `doc-${f}.md`,
@@ -125,8 +124,12 @@ export async function measureRetrieval(size: number, dims: number, queries = 60)
       now: f,
     });
   // The first vector through the store makes the quantised search table; the rest go in straight, in large transactions.
-  store.setFileChunks({ fileId: 'f0', chunks: [{ text: sentence(next, 60), page: null, lineStart: 1, lineEnd: 8 }], status: 'indexing' });
-  store.storeVectors({ model: 'bench', vectors: [{ chunkId: 1, vector: unitVector(next, dims) }] });
+  await store.setFileChunks({
+    fileId: 'f0',
+    chunks: [{ text: sentence(next, 60), page: null, lineStart: 1, lineEnd: 8 }],
+    status: 'indexing',
+  });
+  await store.storeVectors({ model: 'bench', vectors: [{ chunkId: 1, vector: unitVector(next, dims) }] });
   const insertChunk = sqlite.prepare(
     'insert into doc_chunks (file_id, seq, text, page, line_start, line_end, embedded_with) values (?, ?, ?, null, ?, ?, ?)',
   );

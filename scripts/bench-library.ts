@@ -148,7 +148,7 @@ export async function measureSearch(store: SearchStore, now: number) {
  * fifth turn, two decision records a turn) seeded straight into SQLite, then the thread view
  * that GET /api/threads/:id answers with, built and serialised, timed.
  */
-export function measureThreadOpen(store: Store, now: number, messages = 2000) {
+export async function measureThreadOpen(store: Store, now: number, messages = 2000) {
   const sqlite = store.db.$client;
   const threadId = '00000000-0000-4000-8000-00000000b00c';
   const turns = messages / 2;
@@ -235,7 +235,7 @@ export function measureThreadOpen(store: Store, now: number, messages = 2000) {
   let bytes = 0;
   for (let run = 0; run < 30; run++) {
     const t0 = performance.now();
-    bytes = JSON.stringify(threadView(store, registry, threadId)).length;
+    bytes = JSON.stringify(await threadView(store, registry, threadId)).length;
     times.push(performance.now() - t0);
   }
   return { messages, p50: pct(times.slice(5), 50), p95: pct(times.slice(5), 95), bytes };

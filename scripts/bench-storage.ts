@@ -44,7 +44,10 @@ export async function measureStorage(turns = 30) {
   });
   const dir = makeTempDir('hearth-bench');
   const store = createStore(openDatabase(path.join(dir, 'hearth.db')));
-  const rt = buildRuntime(parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searx.url, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC' }), store);
+  const rt = await buildRuntime(
+    parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searx.url, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC' }),
+    store,
+  );
   await rt.models.ready();
   const used = () =>
     sqlite.prepare('SELECT name, SUM(pgsize - unused) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as {
@@ -53,7 +56,7 @@ export async function measureStorage(turns = 30) {
     }[];
   const sqlite = store.db.$client;
   const empty = new Map(used().map((t) => [t.name, t.bytes]));
-  const thread = store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
+  const thread = await store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
   // Per turn: rows SQLite changed (total_changes) and pages the database grew by.
   const changes = () => (sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
   const size = () => (sqlite.pragma('page_count', { simple: true }) as number) * (sqlite.pragma('page_size', { simple: true }) as number);
@@ -65,11 +68,8 @@ export async function measureStorage(turns = 30) {
       i % 3 === 0
         ? `What are the vegetable prices today at the market, number ${i}?`
         : `Tell me more about growing tomatoes, part ${i}, with some detail.`;
-    const { turnId } = rt.turns.start({ threadId: thread.id, content });
-    await new Promise<void>((resolve) => {
-      const sub = rt.turns.subscribe(turnId, 0, { event: () => undefined, end: resolve });
-      if (!sub.live) resolve();
-    });
+    const { turnId } = await rt.turns.start({ threadId: thread.id, content });
+    await rt.turns.follow(turnId);
     await rt.turns.backgroundIdle(); // the thread's title, written after its first exchange
     writesPerTurn.push(changes() - c0);
     bytesPerTurn.push(size() - s0);

@@ -103,20 +103,17 @@ const model: ModelClient = {
     }
   },
 };
-const rt = buildRuntime(config, store, { model });
+const rt = await buildRuntime(config, store, { model });
 
 const questions = ['Explain how tides work.', 'What is the price of bitcoin today?', 'Tell me a short story about a lighthouse.'];
 const perTurn: Record<string, number[]> = {};
 for (let i = 0; i < TURNS + 3; i++) {
-  const thread = store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
+  const thread = await store.createThread({ id: crypto.randomUUID(), title: '', now: Date.now() });
   const q = questions[i % questions.length];
   modelMs = 0;
   const t0 = performance.now();
-  const { turnId } = rt.turns.start({ threadId: thread.id, content: q });
-  await new Promise<void>((resolve) => {
-    const sub = rt.turns.subscribe(turnId, 0, { event: () => undefined, end: resolve });
-    if (!sub.live) resolve();
-  });
+  const { turnId } = await rt.turns.start({ threadId: thread.id, content: q });
+  await rt.turns.follow(turnId);
   const engineMs = performance.now() - t0 - modelMs;
   if (i >= 3) (perTurn[q] ??= []).push(engineMs); // the first turns warm up the JIT and SQLite
 }
@@ -270,7 +267,10 @@ if (process.env.BENCH_DATABASE_URL) {
   });
 } else console.log('search on PostgreSQL: skipped (set BENCH_DATABASE_URL to a server where the bench may make a database)');
 
-const opened = measureThreadOpen(createStore(openDatabase(path.join(makeTempDir('hearth-bench'), 'thread.db'))), Date.UTC(2026, 11, 1));
+const opened = await measureThreadOpen(
+  createStore(openDatabase(path.join(makeTempDir('hearth-bench'), 'thread.db'))),
+  Date.UTC(2026, 11, 1),
+);
 console.log(
   `open a ${opened.messages.toLocaleString('en')}-message thread (GET /api/threads/:id, view built and serialised): p50 ${opened.p50.toFixed(1)} ms, p95 ${opened.p95.toFixed(1)} ms, ${(opened.bytes / 1e6).toFixed(1)} MB of JSON`,
 );

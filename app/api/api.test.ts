@@ -50,7 +50,7 @@ let rt: Runtime;
 /** This test's data folder: a runtime made again in the same test is a restart over the same database. */
 let dataDir: string;
 
-function makeRuntime(opts: { llamaUrl?: string; searx?: boolean; model?: ModelClient } = {}): Runtime {
+function makeRuntime(opts: { llamaUrl?: string; searx?: boolean; model?: ModelClient } = {}): Promise<Runtime> {
   const llamaUrl = opts.llamaUrl ?? double.url;
   return makeTestRuntime({
     llamaUrl,
@@ -69,10 +69,10 @@ after(async () => {
   await double.close();
   await searx.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
   dataDir = makeTempDir('hearth-api');
   double.setScript(undefined);
-  rt = makeRuntime();
+  rt = await makeRuntime();
 });
 
 describe('threads', () => {
@@ -194,7 +194,7 @@ describe('turns', () => {
       assert.deepEqual(seen(client), seen(whole), `after=${after}`);
     }
     // The stored log was compacted: one row per streamed word no longer.
-    assert.ok(rt.store.eventsAfter({ turnId, after: 0 }).length < evs.filter((e) => e.type !== 'delta').length + 2);
+    assert.ok((await rt.store.eventsAfter({ turnId, after: 0 })).length < evs.filter((e) => e.type !== 'delta').length + 2);
     const bad = await eventsRoute.GET(req('GET', `/x?after=-1`), params({ id, turnId }));
     assert.equal(bad.status, 400);
   });
@@ -298,7 +298,7 @@ describe('turns', () => {
   // "At once" without a clock: the model timeout is an hour, so a turn that waited for it instead
   // of failing on the refused connection would meet this test's own timeout and fail.
   test('model server down: the message is stored and the turn ends with model_unreachable at once', { timeout: 60_000 }, async () => {
-    rt = makeRuntime({
+    rt = await makeRuntime({
       llamaUrl: 'http://127.0.0.1:9/v1',
       model: createLlamaClient({ baseURL: 'http://127.0.0.1:9/v1', timeoutMs: 3_600_000 }),
     });
@@ -324,7 +324,7 @@ describe('turns', () => {
   });
 
   test('a deferral, in whichever phrasing, is set aside and web_search through SearXNG answers instead', async () => {
-    rt = makeRuntime({ searx: true });
+    rt = await makeRuntime({ searx: true });
     // Three questions the double defers on in three different ways.
     const questions = ['What is the price of bitcoin today?', 'What is the weather in Paris today?', 'What is the price of gold today?'];
     assert.equal(new Set(questions.map(deferralFor)).size, 3, 'three phrasings');
@@ -365,7 +365,7 @@ describe('turns', () => {
   });
 
   test('decision records stream, are stored with the turn, come back with the thread and survive a restart', async () => {
-    rt = makeRuntime({ searx: true });
+    rt = await makeRuntime({ searx: true });
     const id = await newThread();
     const evs = await send(id, 'Explain how tides work.');
     const streamed = evs.filter((e) => e.type === 'decision').map((e) => (e.type === 'decision' ? e.record.stepId : ''));
@@ -376,7 +376,7 @@ describe('turns', () => {
     const judged = evs.find((e) => e.type === 'decision' && e.record.stepId === 'deferral_classifier');
     assert.ok(judged?.type === 'decision' && judged.record.source === 'classifier');
     // A restart: a new runtime over the same database file.
-    rt = makeRuntime({ searx: true });
+    rt = await makeRuntime({ searx: true });
     const { body } = await getThread(id);
     assert.deepEqual(body.decisions.map((d: { stepId: string }) => d.stepId).sort(), [
       'acceptance',
@@ -439,7 +439,7 @@ describe('turns', () => {
         return new Promise(() => undefined);
       },
     };
-    rt = makeRuntime({ model: hanging });
+    rt = await makeRuntime({ model: hanging });
     const id = await newThread();
     const res = await messagesRoute.POST(
       req('POST', `/api/threads/${id}/messages`, { content: 'Explain what day it is.' }),
@@ -452,12 +452,12 @@ describe('turns', () => {
     // The tool step is written to the ledger before its tool_result event is sent.
     void reader.cancel();
     const turnId = (await getThread(id)).body.activeTurn.id;
-    const eventsBefore = rt.store.lastEventSeq({ turnId });
+    const eventsBefore = await rt.store.lastEventSeq({ turnId });
 
     // Second server over the same file.
     const seenByDouble = double.requests.length;
-    rt = makeRuntime();
-    const { resumed } = rt.turns.resumeUnfinished();
+    rt = await makeRuntime();
+    const { resumed } = await rt.turns.resumeUnfinished();
     assert.deepEqual(resumed, [turnId]);
     await rt.turns.idle();
     const newRequests = double.requests.slice(seenByDouble);
@@ -601,7 +601,7 @@ describe('memory', () => {
   test('facts are kept, refused with a reason, recalled into a model call, and forgotten', async () => {
     // The first facts kept apply to every turn from the system block; a fact past them is recalled by its words.
     for (let i = 0; i < STANDING_COUNT; i++)
-      rt.store.insertMemory({ id: randomUUID(), text: `The user owns a plant called P${i}`, now: 0 });
+      await rt.store.insertMemory({ id: randomUUID(), text: `The user owns a plant called P${i}`, now: 0 });
     const add = await memoriesRoute.POST(req('POST', '/api/memories', { text: 'I live in Lyon and cycle to work' }));
     assert.equal(add.status, 201);
     const fact = await add.json();

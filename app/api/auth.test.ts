@@ -39,13 +39,13 @@ describe('the login routes, with a password', () => {
       [30, {}],
       [2, { HEARTH_SESSION_DAYS: '2' }],
     ] as const) {
-      const rt = makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD, ...env }, now: () => now });
+      const rt = await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD, ...env }, now: () => now });
       const res = await login(PASSWORD);
       assert.equal(res.status, 200);
       assert.equal(cookieOf(res), `hearth_session=${tokenOf(res)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${days * 86_400}`);
       const token = tokenOf(res);
-      const owner = rt.auth.people.owner()!;
-      const row = rt.store.sessionsOfUser(owner.id).find((s) => s.id === createHash('sha256').update(token).digest('hex'));
+      const owner = (await rt.auth.people.owner())!;
+      const row = (await rt.store.sessionsOfUser(owner.id)).find((s) => s.id === createHash('sha256').update(token).digest('hex'));
       assert.deepEqual(row && { createdAt: row.createdAt, expiresAt: row.expiresAt }, { createdAt: now, expiresAt: now + days * DAY_MS });
       const loggedIn = { required: true, loggedIn: true, person: { username: 'owner', role: 'owner' }, usernames: false };
       assert.deepEqual(await session(token), loggedIn);
@@ -57,7 +57,7 @@ describe('the login routes, with a password', () => {
   });
 
   test('a session cookie is Secure when the request came over https, directly or as a proxy says', async () => {
-    makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD }, now: () => now });
+    await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD }, now: () => now });
     assert.match(cookieOf(await login(PASSWORD, { 'X-Forwarded-Proto': 'https' })), /; Secure$/);
     assert.doesNotMatch(cookieOf(await login(PASSWORD)), /Secure/);
     for (const [proto, url, https] of [
@@ -72,7 +72,7 @@ describe('the login routes, with a password', () => {
   });
 
   test('a wrong password is 401; the 11th failure from one address in 15 minutes is 429 with Retry-After in seconds', async () => {
-    makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD }, now: () => now });
+    await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD }, now: () => now });
     const from = { 'X-Forwarded-For': '203.0.113.7' };
     for (let i = 0; i < 10; i++) {
       const wrong = await login('not it', from);
@@ -91,7 +91,7 @@ describe('the login routes, with a password', () => {
   });
 
   test('an account takes 30 wrong passwords in 15 minutes from any addresses; then it waits, whoever asks', async () => {
-    makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD }, now: () => now });
+    await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD }, now: () => now });
     for (let i = 0; i < 30; i++) {
       const wrong = await login('not it', { 'X-Forwarded-For': `198.51.100.${Math.floor(i / 10)}` });
       assert.equal(wrong.status, 401, `failure ${i + 1}`);
@@ -103,12 +103,12 @@ describe('the login routes, with a password', () => {
   });
 
   test('log out ends the session on the server and clears the cookie; without a password there is nothing to log in to', async () => {
-    makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD }, now: () => now });
+    await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_PASSWORD: PASSWORD }, now: () => now });
     const token = tokenOf(await login(PASSWORD));
     const out = await logoutRoute.POST(req('POST', '/api/auth/logout', {}, { cookie: `hearth_session=${token}` }));
     assert.equal(out.headers.get('set-cookie'), 'hearth_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
     assert.deepEqual(await session(token), { required: true, loggedIn: false, usernames: false });
-    makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', now: () => now });
+    await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', now: () => now });
     const open = await login('anything');
     assert.deepEqual(await open.json(), { ok: true, required: false });
     assert.equal(open.headers.get('set-cookie'), null);
@@ -121,7 +121,7 @@ describe('createAuth, from the configuration', () => {
     const hash = hashPassword(PASSWORD);
     for (const env of [{ HEARTH_PASSWORD: PASSWORD }, { HEARTH_PASSWORD_HASH: hash }]) {
       const auth = createAuth(parseConfig(env), freshStore());
-      assert.equal(auth.required(), true);
+      assert.equal(await auth.required(), true);
       assert.deepEqual(
         { ...(await auth.login(undefined, PASSWORD)), id: undefined },
         { id: undefined, username: 'owner', role: 'owner' },
@@ -131,35 +131,42 @@ describe('createAuth, from the configuration', () => {
       assert.equal(auth.sessionMaxAgeSeconds, 30 * 86_400);
     }
     const none = createAuth(parseConfig({}), freshStore());
-    assert.equal(none.required(), false);
+    assert.equal(await none.required(), false);
     assert.equal(await none.login(undefined, ''), null, 'no one to log in as');
     assert.deepEqual(DEFAULT_LOGIN_LIMITS, { perAddress: 10, overall: 100, windowMs: 900_000 });
   });
 });
 
 describe('what is stored of a session, and how it ends', () => {
-  test('the row is the SHA-256 of the token, made when it starts and gone when it ends; expired rows go at the next login', () => {
+  test('the row is the SHA-256 of the token, made when it starts and gone when it ends; expired rows go at the next login', async () => {
     const db = freshStore();
     let now = 5_000;
     const book = new SessionBook(db, 60_000, () => now);
-    const person = db.insertUser({ id: 'u1', username: 'ada', role: 'owner', passwordHash: null, library: 'hearth.db', createdAt: 0 });
-    const { token, expiresAt } = book.start(person);
+    const person = await db.insertUser({
+      id: 'u1',
+      username: 'ada',
+      role: 'owner',
+      passwordHash: null,
+      library: 'hearth.db',
+      createdAt: 0,
+    });
+    const { token, expiresAt } = await book.start(person);
     assert.equal(expiresAt, 65_000);
     const id = createHash('sha256').update(token).digest('hex');
-    assert.deepEqual(db.sessionsOfUser('u1'), [{ id, createdAt: 5_000, expiresAt: 65_000, userAgent: null, address: null }]);
-    book.end('not a token');
-    assert.ok(db.sessionById(id), 'a malformed token ends nothing');
+    assert.deepEqual(await db.sessionsOfUser('u1'), [{ id, createdAt: 5_000, expiresAt: 65_000, userAgent: null, address: null }]);
+    await book.end('not a token');
+    assert.ok(await db.sessionById(id), 'a malformed token ends nothing');
     now = 65_001;
-    const second = book.start(person);
-    assert.equal(db.sessionById(id), undefined, 'the expired row went when the next session started');
-    book.end(second.token);
-    assert.equal(db.sessionById(createHash('sha256').update(second.token).digest('hex')), undefined);
+    const second = await book.start(person);
+    assert.equal(await db.sessionById(id), undefined, 'the expired row went when the next session started');
+    await book.end(second.token);
+    assert.equal(await db.sessionById(createHash('sha256').update(second.token).digest('hex')), undefined);
     // A row expiring exactly now is no longer valid, but only one already past is deleted.
-    db.insertSession({ id: 'edge', userId: 'u1', createdAt: 0, expiresAt: 70_000 });
-    db.deleteExpiredSessions(70_000);
-    assert.ok(db.sessionById('edge'));
-    db.deleteExpiredSessions(70_001);
-    assert.equal(db.sessionById('edge'), undefined);
+    await db.insertSession({ id: 'edge', userId: 'u1', createdAt: 0, expiresAt: 70_000 });
+    await db.deleteExpiredSessions(70_000);
+    assert.ok(await db.sessionById('edge'));
+    await db.deleteExpiredSessions(70_001);
+    assert.equal(await db.sessionById('edge'), undefined);
   });
 });
 

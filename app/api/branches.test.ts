@@ -40,10 +40,10 @@ after(async () => {
   setRuntime(undefined);
   await double.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
   double.requests.length = 0;
   numberedAnswers();
-  rt = makeRuntime({ llamaUrl: double.url });
+  rt = await makeRuntime({ llamaUrl: double.url });
 });
 afterEach(() => double.setScript(undefined));
 
@@ -356,7 +356,7 @@ describe('branches', () => {
     );
 
     // Into a fresh library: the same two branches, the same one shown.
-    makeRuntime({ llamaUrl: double.url, dataDir: makeTempDir('hearth-api') });
+    await makeRuntime({ llamaUrl: double.url, dataDir: makeTempDir('hearth-api') });
     const imported = await importRoute.POST(
       new Request('http://127.0.0.1:3000/api/import', {
         method: 'POST',

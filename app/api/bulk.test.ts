@@ -19,7 +19,7 @@ const place = async (id: string) => {
 const NO_SUCH = '00000000-0000-4000-8000-00000000dead';
 
 test('selected threads are moved, archived and brought back, and deleted, each action for all of them', async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const [a, b, c] = [await newThread(), await newThread(), await newThread()];
   const folder = ((await (await foldersRoute.POST(req('POST', '/api/folders', { name: 'Trips' }))).json()) as { id: string }).id;
 
@@ -58,7 +58,7 @@ test('selected threads are moved, archived and brought back, and deleted, each a
 });
 
 test('one missing thread or folder changes nothing, and the refusal names it', async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const [a, b] = [await newThread(), await newThread()];
   const gone = await bulk({ ids: [a, NO_SUCH, b], action: { kind: 'delete' } });
   assert.equal(gone.status, 404);
@@ -79,7 +79,7 @@ test('one missing thread or folder changes nothing, and the refusal names it', a
 });
 
 test('a selection in any other shape is refused in words', async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const a = await newThread();
   for (const [body, words] of [
     [{ ids: [], action: { kind: 'delete' } }, /select at least one thread/],

@@ -104,7 +104,7 @@ async function search(id: string, q: string) {
 
 describe('a collection indexed against the embeddings server', () => {
   test('finds a passage among hundreds by its words and by a paraphrase that shares none, with its file and lines', async () => {
-    const rt = makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: embed64.url, EMBEDDINGS_MODEL: 'bge-small' } });
+    const rt = await makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: embed64.url, EMBEDDINGS_MODEL: 'bge-small' } });
     const id = await createCollection('Manuals');
     const { text, resetLine } = manual();
     const added = await addFile(id, 'lamp.md', text, 'text/markdown');
@@ -148,7 +148,7 @@ describe('a collection indexed against the embeddings server', () => {
   });
 
   test('search_documents answers in a thread that uses the collection, with numbered passages, file and place; a thread without one is not offered it', async () => {
-    const rt = makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: embed64.url } });
+    const rt = await makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: embed64.url } });
     const id = await createCollection('Manuals');
     await addFile(id, 'lamp.md', manual().text, 'text/markdown');
     await rt.knowledge.indexer.settled();
@@ -191,7 +191,7 @@ describe('indexing survives a restart', () => {
   test('a server stopped after its first file was cut goes on where it stopped: every file ready, no passage embedded twice', async () => {
     const dataDir = makeTempDir('hearth-knowledge');
     const env = { EMBEDDINGS_URL: embed64.url, EMBEDDINGS_BATCH: '8' };
-    const first = makeRuntime({ llamaUrl: chat.url, dataDir, env });
+    const first = await makeRuntime({ llamaUrl: chat.url, dataDir, env });
     const id = await createCollection('Notes');
     // The indexer stops after its first step: one file cut, none embedded.
     first.knowledge.indexer.onProgress(() => first.knowledge.indexer.stop());
@@ -205,7 +205,7 @@ describe('indexing survives a restart', () => {
     );
     assert.equal(halfway.embedded, 0);
 
-    const second = makeRuntime({ llamaUrl: chat.url, dataDir, env });
+    const second = await makeRuntime({ llamaUrl: chat.url, dataDir, env });
     await second.knowledge.indexer.settled();
     const done = await detail(id);
     assert.deepEqual(
@@ -221,7 +221,7 @@ describe('indexing survives a restart', () => {
 
 describe('a change of embedding model', () => {
   test('embeds everything again with the new model (other dimensions), and search by meaning goes on', async () => {
-    const rt = makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: embed64.url, EMBEDDINGS_MODEL: 'bge-small' } });
+    const rt = await makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: embed64.url, EMBEDDINGS_MODEL: 'bge-small' } });
     const id = await createCollection('Manuals');
     await addFile(id, 'lamp.md', manual().text);
     await rt.knowledge.indexer.settled();
@@ -238,7 +238,7 @@ describe('a change of embedding model', () => {
     assert.equal(after.embedded, after.chunks);
     assert.equal(after.fileList[0].status, 'ready');
     assert.equal(embed32.embedded.flat().length, after.chunks, 'every passage embedded again by the new model');
-    assert.deepEqual(rt.store.vectorIndexState(), { id: 1, model: 'nomic-embed-text', dims: 32 });
+    assert.deepEqual(await rt.store.vectorIndexState(), { id: 1, model: 'nomic-embed-text', dims: 32 });
     const found = await search(id, PARAPHRASE);
     assert.ok(found.passages[0].text.includes(RESET));
     assert.equal(found.byMeaning, true);
@@ -247,7 +247,7 @@ describe('a change of embedding model', () => {
 
 describe('no embeddings server', () => {
   test('collections work by words alone and say so', async () => {
-    const rt = makeRuntime({ llamaUrl: chat.url });
+    const rt = await makeRuntime({ llamaUrl: chat.url });
     const id = await createCollection('Manuals');
     await addFile(id, 'lamp.md', manual().text);
     await rt.knowledge.indexer.settled();
@@ -264,7 +264,7 @@ describe('no embeddings server', () => {
   });
 
   test('an embeddings server that is down leaves files searchable by words, says why, and they are embedded once it answers', async () => {
-    const rt = makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: 'http://127.0.0.1:9' } });
+    const rt = await makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: 'http://127.0.0.1:9' } });
     const id = await createCollection('Manuals');
     await addFile(id, 'lamp.md', manual().text);
     await rt.knowledge.indexer.settled();
@@ -282,7 +282,7 @@ describe('no embeddings server', () => {
 
 describe('collections and their files', () => {
   test('a zip of a folder adds each file in it, skipping what Hearth cannot read; files and collections are removed with their bytes', async () => {
-    const rt = makeRuntime({ llamaUrl: chat.url });
+    const rt = await makeRuntime({ llamaUrl: chat.url });
     const id = await createCollection('Project');
     const zip = new JSZip();
     zip.file('docs/readme.md', '# Project\n\nIt builds with make.\n');
@@ -297,7 +297,7 @@ describe('collections and their files', () => {
     await rt.knowledge.indexer.settled();
     assert.match((await search(id, 'builds with make')).passages[0].fileName, /readme/);
 
-    const stored = rt.store.listCollectionFiles({ collectionId: id });
+    const stored = await rt.store.listCollectionFiles({ collectionId: id });
     const readme = stored.find((f) => f.name.includes('readme'))!;
     const onDisk = rt.files.pathOf(readme.sha256);
     assert.ok(fs.existsSync(onDisk));
@@ -314,7 +314,7 @@ describe('collections and their files', () => {
   });
 
   test('a zip whose files together unpack past the upload limit is refused as it inflates, and nothing of it is added', async () => {
-    const rt = makeRuntime({ llamaUrl: chat.url, env: { HEARTH_MAX_UPLOAD_MB: '1' } });
+    const rt = await makeRuntime({ llamaUrl: chat.url, env: { HEARTH_MAX_UPLOAD_MB: '1' } });
     const id = await createCollection('Bomb');
     const zip = new JSZip();
     // Each within the limit, both past it (and a few kilobytes packed).
@@ -326,7 +326,7 @@ describe('collections and their files', () => {
     assert.equal(refused.status, 413, JSON.stringify(refused.body));
     assert.equal(refused.body.error.code, 'too_large');
     assert.match(refused.body.error.message, /bomb\.zip unpacks to more than 1 MB/);
-    assert.deepEqual(rt.store.listCollectionFiles({ collectionId: id }), []);
+    assert.deepEqual(await rt.store.listCollectionFiles({ collectionId: id }), []);
     const first = createHash('sha256')
       .update('a'.repeat(600 * 1024))
       .digest('hex');
@@ -334,18 +334,18 @@ describe('collections and their files', () => {
   });
 
   test('a file attached to a message is added from there, and stays on disk while the collection has it', async () => {
-    const rt = makeRuntime({ llamaUrl: chat.url });
+    const rt = await makeRuntime({ llamaUrl: chat.url });
     const id = await createCollection('From chats');
     const file = await upload('recipe.txt', 'Bake the bread at 220 degrees for forty minutes.\n');
     const res = await filesRoute.POST(req('POST', `/api/collections/${id}/files`, { attachmentId: file.body.id }), params({ id }));
     assert.equal(res.status, 201);
     await rt.knowledge.indexer.settled();
     assert.match((await search(id, 'bread degrees')).passages[0].text, /220 degrees/);
-    assert.ok(rt.store.isFileReferenced({ sha256: file.body.sha256 }));
+    assert.ok(await rt.store.isFileReferenced({ sha256: file.body.sha256 }));
   });
 
   test('bad input is refused with what to do, and nothing stored changes', async () => {
-    const rt = makeRuntime({ llamaUrl: chat.url });
+    const rt = await makeRuntime({ llamaUrl: chat.url });
     const bad = await collectionsRoute.POST(req('POST', '/api/collections', { name: '  ' }));
     assert.equal(bad.status, 400);
     assert.equal((await bad.json()).error.code, 'bad_request');
@@ -407,7 +407,7 @@ describe('past conversations by meaning (Ctrl+K)', () => {
   }
 
   test('with the setting on, a message is found by a query that shares none of its words, marked as found by meaning', async () => {
-    const rt = makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: embedTrip.url, HEARTH_CONVERSATIONS_BY_MEANING: 'true' } });
+    const rt = await makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: embedTrip.url, HEARTH_CONVERSATIONS_BY_MEANING: 'true' } });
     const cabin = await newThread();
     await send(cabin, CABIN);
     const other = await newThread();
@@ -435,7 +435,7 @@ describe('past conversations by meaning (Ctrl+K)', () => {
   });
 
   test('with the setting off, nothing is embedded and search is by words alone', async () => {
-    const rt = makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: embedTrip.url } });
+    const rt = await makeRuntime({ llamaUrl: chat.url, env: { EMBEDDINGS_URL: embedTrip.url } });
     embedTrip.embedded.length = 0;
     await send(await newThread(), CABIN);
     rt.knowledge.indexer.wake();

@@ -51,8 +51,8 @@ const load = (file: string) => import(file) as Promise<RouteModule>;
 const double = sharedDouble();
 
 describe('the endpoint table', () => {
-  before(() => {
-    makeRuntime({ llamaUrl: double.double.url });
+  before(async () => {
+    await makeRuntime({ llamaUrl: double.double.url });
   });
   after(() => setRuntime(undefined));
 

@@ -35,7 +35,7 @@ const patch = (id: string, data: unknown) => threadRoute.PATCH(req('PATCH', `/ap
 
 describe('folders and the archive', () => {
   test('a thread goes in a folder and the archive; the list filters by both; search still finds an archived thread', async () => {
-    makeRuntime({ llamaUrl: double.url });
+    await makeRuntime({ llamaUrl: double.url });
     const made = await body(await foldersRoute.POST(req('POST', '/api/folders', { name: '  Trips  ' })));
     assert.equal(made.status, 201);
     assert.equal(made.body.name, 'Trips');
@@ -82,14 +82,14 @@ describe('folders and the archive', () => {
   });
 
   test('folders and the archive survive export and import', async () => {
-    makeRuntime({ llamaUrl: double.url });
+    await makeRuntime({ llamaUrl: double.url });
     const folder = (await body(await foldersRoute.POST(req('POST', '/api/folders', { name: 'Work' })))).body.id as string;
     const [inFolder, archived] = [await newThread(), await newThread()];
     await patch(inFolder, { folderId: folder });
     await patch(archived, { archived: true });
     const file = await (await exportRoute.GET(req('GET', '/api/export'))).text();
 
-    makeRuntime({ llamaUrl: double.url });
+    await makeRuntime({ llamaUrl: double.url });
     const imported = await importRoute.POST(
       new Request(`${base}/api/import`, { method: 'POST', body: file, headers: { 'Content-Type': 'application/x-ndjson' } }),
     );
@@ -102,7 +102,7 @@ describe('folders and the archive', () => {
     const orphan = file
       .replace(/^\{"type":"folder"[^\n]*\n/m, '')
       .replace(/"records":(\d+)/, (_, n: string) => `"records":${Number(n) - 1}`);
-    makeRuntime({ llamaUrl: double.url });
+    await makeRuntime({ llamaUrl: double.url });
     const refused = await importRoute.POST(
       new Request(`${base}/api/import`, { method: 'POST', body: orphan, headers: { 'Content-Type': 'application/x-ndjson' } }),
     );

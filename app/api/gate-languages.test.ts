@@ -20,7 +20,7 @@ let searx: SearxDouble;
 before(async () => {
   double = await startLlamaDouble();
   searx = await startSearxDouble();
-  makeRuntime({ llamaUrl: double.url, searxUrl: searx.url });
+  await makeRuntime({ llamaUrl: double.url, searxUrl: searx.url });
 });
 after(async () => {
   setRuntime(undefined);

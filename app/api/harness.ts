@@ -49,7 +49,7 @@ export const rounds = (double: { requests: DoubleRequest[] }) => turnRequests(do
 /** What the runtimes of this test file logged, for a test that asserts on it, instead of the test run's output. */
 export const serverLog: string[] = [];
 
-export function makeRuntime(opts: RuntimeOptions): Runtime {
+export async function makeRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const dataDir = opts.dataDir ?? makeTempDir('hearth-api');
   const config = parseConfig({
     LLAMA_URL: opts.llamaUrl,
@@ -60,7 +60,7 @@ export function makeRuntime(opts: RuntimeOptions): Runtime {
     MODEL_TIMEOUT_MS: '5000',
     ...opts.env,
   });
-  const runtime = buildRuntime(config, createStore(openDatabase(path.join(dataDir, 'hearth.db'))), {
+  const runtime = await buildRuntime(config, createStore(openDatabase(path.join(dataDir, 'hearth.db'))), {
     model: opts.model,
     now: opts.now,
     allowAddress: opts.allowAddress,
@@ -100,7 +100,7 @@ export async function send(threadId: string, content: string): Promise<Ev[]> {
   if (res.status !== 200) assert.fail(`POST messages answered ${res.status}: ${await res.text()}`);
   const evs = await events(res);
   // A first exchange's title is written in the background: wait for it, so what a test sees next is settled.
-  for (const library of getRuntime().libraries()) await library.turns.backgroundIdle();
+  for (const library of (await getRuntime()).libraries()) await library.turns.backgroundIdle();
   return evs;
 }
 

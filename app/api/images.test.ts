@@ -57,7 +57,7 @@ type Uploaded = { id: string; name: string; mime: string; size: number; sha256: 
 
 describe('uploads', () => {
   test('PNG, JPEG, WebP and GIF are taken by their bytes, scaled to 1536 px at most, upright, with no metadata kept', async () => {
-    const runtime = makeRuntime({ llamaUrl: blind.url });
+    const runtime = await makeRuntime({ llamaUrl: blind.url });
     const dir = filesDir(runtime.config.DATA_DIR);
     const made = await images();
     const cases: [string, Buffer, string, string, number, number][] = [
@@ -92,7 +92,7 @@ describe('uploads', () => {
   });
 
   test('a file that claims to be an image but is not is 415, whatever its name or type; an unknown image type too', async () => {
-    makeRuntime({ llamaUrl: blind.url });
+    await makeRuntime({ llamaUrl: blind.url });
     const fakes: [string, Buffer, string][] = [
       ['photo.png', Buffer.from('not an image at all, just words'), 'image/png'],
       ['broken.png', Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(200, 7)]), 'image/png'],
@@ -109,7 +109,7 @@ describe('uploads', () => {
   });
 
   test('GET /api/attachments/:id serves the stored file: an image inline, anything else as a download, nosniff by the app', async () => {
-    makeRuntime({ llamaUrl: blind.url });
+    await makeRuntime({ llamaUrl: blind.url });
     const image = (await upload('chart.png', (await images()).webp, 'image/webp')).body as Uploaded;
     const res = await attachmentRoute.GET(req('GET', `/api/attachments/${image.id}`), params({ id: image.id }));
     assert.equal(res.status, 200);
@@ -133,7 +133,7 @@ const userContents = (double: LlamaDouble) =>
 
 describe('to the model', () => {
   test('a vision server gets the images as data URLs at their message, in the order attached, turn after turn', async () => {
-    makeRuntime({ llamaUrl: vision.url, env: { HEARTH_TITLES: 'first-words' } });
+    await makeRuntime({ llamaUrl: vision.url, env: { HEARTH_TITLES: 'first-words' } });
     const made = await images();
     const first = (await upload('one.png', made.png, 'image/png')).body as Uploaded;
     const second = (await upload('two.webp', made.webp, 'image/webp')).body as Uploaded;
@@ -161,7 +161,7 @@ describe('to the model', () => {
   });
 
   test('a server without vision never gets an image part: the model is told, the turn goes on', async () => {
-    makeRuntime({ llamaUrl: blind.url, env: { HEARTH_TITLES: 'first-words' } });
+    await makeRuntime({ llamaUrl: blind.url, env: { HEARTH_TITLES: 'first-words' } });
     const image = (await upload('receipt.jpg', (await images()).jpeg, 'image/jpeg')).body as Uploaded;
     const threadId = await newThread();
     blind.requests.length = 0;
@@ -181,7 +181,7 @@ describe('to the model', () => {
 
 describe('the library', () => {
   test('export and import carry images; search finds a thread by an image file name', async () => {
-    const source = makeRuntime({ llamaUrl: blind.url, env: { HEARTH_TITLES: 'first-words' } });
+    const source = await makeRuntime({ llamaUrl: blind.url, env: { HEARTH_TITLES: 'first-words' } });
     const image = (await upload('holiday-beach-sunset.png', (await images()).png, 'image/png')).body as Uploaded;
     const threadId = await newThread();
     await sendWith(threadId, 'Look at this', [image.id]);
@@ -192,7 +192,7 @@ describe('the library', () => {
     const library = Buffer.from(await (await exportRoute.GET(req('GET', '/api/export'))).arrayBuffer());
     assert.ok(source.config.DATA_DIR);
 
-    const target = makeRuntime({ llamaUrl: blind.url });
+    const target = await makeRuntime({ llamaUrl: blind.url });
     const res = await importRoute.POST(
       new Request(`${base}/api/import`, { method: 'POST', body: library, headers: { 'Content-Type': 'application/x-ndjson' } }),
     );
@@ -201,7 +201,7 @@ describe('the library', () => {
     assert.equal(copied.length, image.size);
     const served = await attachmentRoute.GET(req('GET', `/api/attachments/${image.id}`), params({ id: image.id }));
     assert.equal(served.headers.get('content-type'), 'image/png');
-    const meta = target.store.attachmentFile({ id: image.id });
+    const meta = await target.store.attachmentFile({ id: image.id });
     assert.deepEqual([meta?.kind, meta?.width, meta?.height], ['image', 1536, 1024]);
   });
 });

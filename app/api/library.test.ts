@@ -67,7 +67,7 @@ describe('whole files, however large', () => {
   let rt: Runtime;
   test("the context shows a large file's beginning and names the tools; grep counts every matching line exactly; read pages to any line", async () => {
     double.setScript(fileReader);
-    rt = makeRuntime({ llamaUrl: double.url });
+    rt = await makeRuntime({ llamaUrl: double.url });
     const { text, planted } = bigLog(97);
     const up = await upload('payments.log', text);
     assert.equal(up.status, 201, JSON.stringify(up.body));
@@ -99,7 +99,7 @@ describe('whole files, however large', () => {
   });
 
   test('a file stays at the message it came with in every later turn, word for word', async () => {
-    makeRuntime({ llamaUrl: double.url, env: { HEARTH_TITLES: 'first-words' } });
+    await makeRuntime({ llamaUrl: double.url, env: { HEARTH_TITLES: 'first-words' } });
     const id = await newThread();
     const up = await upload('recipe.txt', 'Soak the lentils for two hours, then simmer for 25 minutes.\n');
     await sendWith(id, 'What is in the attached file?', [up.body.id]);
@@ -124,7 +124,7 @@ describe('whole files, however large', () => {
         return { toolCalls: [{ name: 'read_attachment', arguments: { id: other } }] };
       return { content: 'done' };
     });
-    rt = makeRuntime({ llamaUrl: double.url });
+    rt = await makeRuntime({ llamaUrl: double.url });
     const up = await upload('secret.txt', 'the other thread keeps this');
     const first = await newThread();
     await sendWith(first, 'here is a file', [up.body.id]);
@@ -139,7 +139,7 @@ describe('whole files, however large', () => {
 
   test('deleting a thread deletes the files sent in it, unless another thread sent the same file', async () => {
     double.setScript(undefined);
-    rt = makeRuntime({ llamaUrl: double.url });
+    rt = await makeRuntime({ llamaUrl: double.url });
     const a = await upload('shared.txt', 'same bytes in two threads');
     const b = await upload('shared-again.txt', 'same bytes in two threads');
     const only = await upload('only-here.txt', 'just in one thread');
@@ -176,7 +176,7 @@ function listen() {
 describe('memory from the chat', () => {
   test('"remember that …" keeps the fact through the remember tool, the turn shows it, the page hears of it; a secret is refused', async () => {
     double.setScript(undefined);
-    const rt = makeRuntime({ llamaUrl: double.url });
+    const rt = await makeRuntime({ llamaUrl: double.url });
     const page = listen();
     const id = await newThread();
     const evs = await send(id, "Remember that I'm vegetarian");
@@ -205,7 +205,7 @@ describe('memory from the chat', () => {
     const no = refused.find((e) => e.type === 'tool_result');
     assert.ok(no?.type === 'tool_result' && !no.ok && /password, key or token/.test(no.error ?? ''), String(JSON.stringify(no)));
     assert.deepEqual(
-      rt.store.listMemories().map((m) => m.text),
+      (await rt.store.listMemories()).map((m) => m.text),
       ['The user is vegetarian.'],
     );
 
@@ -224,7 +224,7 @@ describe('memory from the chat', () => {
     const forgot = await send(id, "Forget that I'm vegetarian");
     const gone = forgot.find((e) => e.type === 'tool_result');
     assert.ok(gone?.type === 'tool_result' && gone.ok, String(JSON.stringify(gone)));
-    assert.deepEqual(rt.store.listMemories(), []);
+    assert.deepEqual(await rt.store.listMemories(), []);
     await page.close();
   });
 });
@@ -232,7 +232,7 @@ describe('memory from the chat', () => {
 describe('titles written by the model', () => {
   test('after the first exchange the model titles the thread in the background; later turns and typed titles are left alone', async () => {
     double.setScript(undefined);
-    makeRuntime({ llamaUrl: double.url });
+    await makeRuntime({ llamaUrl: double.url });
     const page = listen();
     const seen = double.requests.length;
     const id = await newThread();
@@ -268,7 +268,7 @@ describe('titles written by the model', () => {
       }
       return persona(r);
     });
-    const rt = makeRuntime({ llamaUrl: double.url });
+    const rt = await makeRuntime({ llamaUrl: double.url });
     const seen = double.requests.length;
     const id = await newThread();
     await sendWith(id, 'Explain how tides work', []);
@@ -288,13 +288,14 @@ describe('titles written by the model', () => {
 
 describe('GET /api/events', () => {
   test('a memory added from another tab reaches an open page; the stream ends when the page goes', async () => {
-    makeRuntime({ llamaUrl: double.url });
+    await makeRuntime({ llamaUrl: double.url });
     const page = listen();
     const res = await memoriesRoute.POST(req('POST', '/api/memories', { text: 'I live in Lyon' }));
     assert.equal(res.status, 201);
     await until(() => page.heard.length > 0, 'the update');
     assert.deepEqual(page.heard, [{ type: 'memories' }]);
     await page.close();
-    assert.equal(getRuntime().as(getRuntime().auth.owner()).updates.listening, 0, 'a closed page is no longer listened to');
+    const hearth = await getRuntime();
+    assert.equal((await hearth.as(await hearth.auth.owner())).updates.listening, 0, 'a closed page is no longer listened to');
   });
 });

@@ -24,7 +24,7 @@ const MB = 1024 * 1024;
 const code = (r: { status: number; body: unknown }) => [r.status, (r.body as { error?: { code: string } }).error?.code ?? 'ok'];
 
 test('a PDF of 20 MB is taken as far as size goes; one byte more is 413', async () => {
-  makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
+  await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
   const pdf = (size: number) => Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(size - 9, 0x20)]);
   const over = await upload('big.pdf', pdf(20 * MB + 1), 'application/pdf');
   assert.deepEqual(code(over), [413, 'too_large']);
@@ -35,16 +35,16 @@ test('a PDF of 20 MB is taken as far as size goes; one byte more is 413', async 
 });
 
 test('text files may be larger than 20 MB by default (512 MB); a smaller HEARTH_MAX_UPLOAD_MB takes effect', async () => {
-  makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
+  await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
   const text = 'a line of a log\n'.repeat(Math.ceil((21 * MB) / 16));
   assert.deepEqual(code(await upload('big.log', text)), [201, 'ok']);
-  makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_MAX_UPLOAD_MB: '1' } });
+  await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', env: { HEARTH_MAX_UPLOAD_MB: '1' } });
   assert.deepEqual(code(await upload('small.log', 'x\n'.repeat(MB))), [413, 'too_large'], 'just over 1 MB');
   assert.deepEqual(code(await upload('fits.log', 'x\n'.repeat(MB / 4))), [201, 'ok']);
 });
 
 test('a 180 KB Word file that inflates to 60 MB and a PDF whose stream inflates to 100 MB are 413; other requests are answered meanwhile; nothing is kept', async () => {
-  const rt = makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
+  const rt = await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
   for (const [name, bytes, type] of [
     ['bomb.docx', docxInflatingTo(60 * MB), DOCX_MIME],
     ['bomb.pdf', pdfInflatingTo(100 * MB), 'application/pdf'],

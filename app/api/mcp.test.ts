@@ -48,7 +48,7 @@ before(async () => {
       },
     }),
   );
-  rt = makeRuntime({ llamaUrl: double.url, dataDir: dir, env: { HEARTH_MCP_CONFIG: configFile, HEARTH_APPROVAL_TIMEOUT_S: '30' } });
+  rt = await makeRuntime({ llamaUrl: double.url, dataDir: dir, env: { HEARTH_MCP_CONFIG: configFile, HEARTH_APPROVAL_TIMEOUT_S: '30' } });
   await ready(['notes', 'weather']);
 });
 after(async () => {
@@ -251,7 +251,11 @@ describe('MCP servers', () => {
       file,
       JSON.stringify({ mcpServers: { weather: { url: weather.url, hearth: { approval: { get_forecast: 'ask' } } } } }),
     );
-    const other = makeRuntime({ llamaUrl: double.url, dataDir: dir, env: { HEARTH_MCP_CONFIG: file, HEARTH_APPROVAL_TIMEOUT_S: '1' } });
+    const other = await makeRuntime({
+      llamaUrl: double.url,
+      dataDir: dir,
+      env: { HEARTH_MCP_CONFIG: file, HEARTH_APPROVAL_TIMEOUT_S: '1' },
+    });
     try {
       await new Promise<void>((resolve) => {
         const done = () => other.toolServers.hub.statuses()[0]?.state === 'ready';

@@ -21,7 +21,11 @@ after(async () => {
 });
 
 test('LLAMA_API_KEY and LLAMA_MODEL reach the server on every call of a turn', async () => {
-  makeRuntime({ llamaUrl: double.url, searxUrl: searx.url, env: { LLAMA_API_KEY: 'sk-local-7f3a', LLAMA_MODEL: 'qwen3-8b-instruct' } });
+  await makeRuntime({
+    llamaUrl: double.url,
+    searxUrl: searx.url,
+    env: { LLAMA_API_KEY: 'sk-local-7f3a', LLAMA_MODEL: 'qwen3-8b-instruct' },
+  });
   double.requests.length = 0;
   const evs = await send(await newThread(), 'What is the price of bitcoin today?');
   assert.equal(evs.at(-1)?.type, 'done');
@@ -33,7 +37,7 @@ test('LLAMA_API_KEY and LLAMA_MODEL reach the server on every call of a turn', a
 });
 
 test('decide steps sample at temperature 1, top_p 1, top_k 0, min_p 0 (their probabilities mean something only there)', async () => {
-  makeRuntime({ llamaUrl: double.url, searxUrl: searx.url });
+  await makeRuntime({ llamaUrl: double.url, searxUrl: searx.url });
   double.requests.length = 0;
   // Answered without tools: freshness is asked of it (the classifier spares the verdict).
   await send(await newThread(), 'Explain how tides work.');

@@ -61,14 +61,14 @@ async function turn(who: string, content = 'hello there'): Promise<Ev[]> {
 
 describe('what the owner decides and what is each person’s own', () => {
   before(async () => {
-    hearth = makeRuntime({ llamaUrl: models.double.url }).hearth;
+    hearth = (await makeRuntime({ llamaUrl: models.double.url })).hearth;
     const cast: [string, Role][] = [
       ['olive', 'owner'],
       ['ann', 'member'],
       ['ben', 'member'],
       ['adam', 'admin'],
     ];
-    for (const [username, role] of cast) ids.set(username, hearth.auth.people.add({ username, role, password: PASSWORD }).id);
+    for (const [username, role] of cast) ids.set(username, (await hearth.auth.people.add({ username, role, password: PASSWORD })).id);
     for (const [username] of cast) {
       const res = await ask('', 'login', { body: { username, password: PASSWORD } });
       assert.equal(res.status, 200);
@@ -93,7 +93,7 @@ describe('what the owner decides and what is each person’s own', () => {
           /Only this Hearth's owner sets people's limits/,
         );
       }
-      assert.equal(hearth.auth.people.limitsOf(ids.get('ann')!).turnsPerDay, 2, 'nothing changed');
+      assert.equal((await hearth.auth.people.limitsOf(ids.get('ann')!)).turnsPerDay, 2, 'nothing changed');
 
       await turn('ann');
       await turn('ann');
@@ -265,13 +265,13 @@ describe('what the owner decides and what is each person’s own', () => {
       }
     });
 
-    test('a page shows the person’s own settings, never the owner’s own', () => {
-      hearth.as(hearth.auth.people.owner()!).settings.update({ location: 'Oslo' }, Date.now());
-      hearth.as({ id: ids.get('ann')!, username: 'ann', role: 'member' }).settings.update({ location: 'Lima' }, Date.now());
-      assert.equal(settingsOfRequest(new Headers({ cookie: cookies.get('ann')! })).location, 'Lima');
-      assert.equal(settingsOfRequest(new Headers({ cookie: cookies.get('ben')! })).location, '');
-      assert.equal(settingsOfRequest(new Headers({ cookie: cookies.get('olive')! })).location, 'Oslo');
-      assert.equal(settingsOfRequest(new Headers()).location, '', 'no one logged in: no one’s own');
+    test('a page shows the person’s own settings, never the owner’s own', async () => {
+      await (await hearth.as((await hearth.auth.people.owner())!)).settings.update({ location: 'Oslo' }, Date.now());
+      await (await hearth.as({ id: ids.get('ann')!, username: 'ann', role: 'member' })).settings.update({ location: 'Lima' }, Date.now());
+      assert.equal((await settingsOfRequest(new Headers({ cookie: cookies.get('ann')! }))).location, 'Lima');
+      assert.equal((await settingsOfRequest(new Headers({ cookie: cookies.get('ben')! }))).location, '');
+      assert.equal((await settingsOfRequest(new Headers({ cookie: cookies.get('olive')! }))).location, 'Oslo');
+      assert.equal((await settingsOfRequest(new Headers())).location, '', 'no one logged in: no one’s own');
     });
 
     test('what an import into a member’s own library proposes for their own settings waits for them, not the owner', async () => {

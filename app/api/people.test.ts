@@ -253,13 +253,13 @@ async function snapshot(p: Person): Promise<string> {
 
 describe('every endpoint, asked by each person with each other person’s ids', () => {
   before(async () => {
-    hearth = makeRuntime({ llamaUrl: models.double.url }).hearth;
+    hearth = (await makeRuntime({ llamaUrl: models.double.url })).hearth;
     const cast: [string, Role][] = [
       ['olive', 'owner'],
       ['ann', 'member'],
       ['ben', 'member'],
     ];
-    for (const [name, role] of cast) hearth.auth.people.add({ username: name, role, password: PASSWORD });
+    for (const [name, role] of cast) await hearth.auth.people.add({ username: name, role, password: PASSWORD });
     for (const [name, role] of cast) {
       const cookie = await login(name);
       const marker = `zq${name}marker`;
@@ -524,23 +524,23 @@ describe('a library from before accounts', () => {
   test('upgrades in place: the password in the environment makes its owner, who keeps the sessions and everything in it', async () => {
     const dataDir = makeTempDir('hearth-upgrade');
     // Before accounts: one person on loopback, no login.
-    const before = makeRuntime({ llamaUrl: models.double.url, dataDir });
-    const thread = before.store.createThread({ id: randomUUID(), title: 'from before accounts', now: 1 });
-    before.store.insertSession({ id: 'a'.repeat(64), userId: null, createdAt: 1, expiresAt: Date.now() + 60_000 });
-    assert.equal(before.auth.required(), false);
+    const before = await makeRuntime({ llamaUrl: models.double.url, dataDir });
+    const thread = await before.store.createThread({ id: randomUUID(), title: 'from before accounts', now: 1 });
+    await before.store.insertSession({ id: 'a'.repeat(64), userId: null, createdAt: 1, expiresAt: Date.now() + 60_000 });
+    assert.equal(await before.auth.required(), false);
 
     // The next start has a password: its owner is made once, with everything.
-    const after = makeRuntime({ llamaUrl: models.double.url, dataDir, env: { HEARTH_PASSWORD: PASSWORD } });
-    const owner = after.auth.people.owner()!;
+    const after = await makeRuntime({ llamaUrl: models.double.url, dataDir, env: { HEARTH_PASSWORD: PASSWORD } });
+    const owner = (await after.auth.people.owner())!;
     assert.equal(owner.username, 'owner');
-    assert.equal(after.auth.required(), true);
-    assert.equal(after.auth.people.libraryOf(owner.id), 'hearth.db', 'the library stays where it was');
-    assert.equal(after.store.sessionsOfUser(owner.id).length, 1, 'the session from before is the owner’s');
+    assert.equal(await after.auth.required(), true);
+    assert.equal(await after.auth.people.libraryOf(owner.id), 'hearth.db', 'the library stays where it was');
+    assert.equal((await after.store.sessionsOfUser(owner.id)).length, 1, 'the session from before is the owner’s');
     const cookie = await login('owner');
     const listed = await (await ask('listThreads', { name: 'owner', role: 'owner', cookie, marker: '', ids: nobody() }, nobody())).text();
     assert.ok(listed.includes(thread.id));
     // Started again with another password in the environment: people live in the database now.
-    makeRuntime({ llamaUrl: models.double.url, dataDir, env: { HEARTH_PASSWORD: 'another password entirely' } });
+    await makeRuntime({ llamaUrl: models.double.url, dataDir, env: { HEARTH_PASSWORD: 'another password entirely' } });
     assert.ok(await login('owner'));
   });
 });

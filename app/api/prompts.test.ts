@@ -25,7 +25,7 @@ const importFile = async (file: string) =>
   importRoute.POST(new Request(`${base}/api/import`, { method: 'POST', body: file, headers: { 'Content-Type': 'application/x-ndjson' } }));
 
 test('a prompt is saved under the name typed after "/", listed by name, edited and deleted', async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const made = await add({ name: '/Summarize', text: 'Summarize in five bullet points:' });
   assert.equal(made.status, 201);
   assert.equal(made.body.name, 'summarize', 'the slash and capitals are not part of the name');
@@ -50,7 +50,7 @@ test('a prompt is saved under the name typed after "/", listed by name, edited a
 });
 
 test('a name taken, a name that cannot be typed after "/", or an empty text is refused in words', async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const first = await add({ name: 'translate', text: 'Translate into French:' });
   const second = await add({ name: 'other', text: 'Something else.' });
   for (const [body, words] of [
@@ -81,13 +81,13 @@ test('a name taken, a name that cannot be typed after "/", or an empty text is r
 });
 
 test('the library file carries the prompts: one already here stays, one whose name is taken arrives under the next free name', async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   await add({ name: 'summarize', text: 'Summarize:' });
   await add({ name: 'review', text: 'Review this code:' });
   const file = await (await exportRoute.GET(req('GET', '/api/export'))).text();
   assert.equal(file.split('\n').filter((l) => l.includes('"type":"prompt"')).length, 2);
 
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   await add({ name: 'summarize', text: 'Summarize:' });
   await add({ name: 'review', text: 'Review for security only:' });
   const res = await importFile(file);
@@ -108,7 +108,7 @@ test('the library file carries the prompts: one already here stays, one whose na
   assert.equal((await list()).length, 3);
 
   // A name no one could type after "/" is refused by name.
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const forged = await importFile(file.replace('"name":"review"', '"name":"../x"'));
   assert.equal(forged.status, 400);
   assert.match(((await forged.json()) as Err).error.message, /prompt name/);

@@ -28,7 +28,7 @@ const ratingsOf = async (model: string) => {
 };
 
 test('an answer takes thumbs up or down, counted by its model; a second press changes or takes them back', async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const threadId = await newThread();
   await send(threadId, 'What is the capital of France?');
   await send(threadId, 'And of Italy?');
@@ -55,7 +55,7 @@ test('an answer takes thumbs up or down, counted by its model; a second press ch
 });
 
 test('thumbs are refused on a question, on another thread’s answer, and in any other shape', async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const one = await newThread();
   const other = await newThread();
   await send(one, 'Hello there.');
@@ -81,7 +81,7 @@ test('thumbs are refused on a question, on another thread’s answer, and in any
 });
 
 test('the library file carries the thumbs to a fresh Hearth', async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const threadId = await newThread();
   await send(threadId, 'What is two and two?');
   const [, answer] = await messagesOf(threadId);
@@ -94,7 +94,7 @@ test('the library file carries the thumbs to a fresh Hearth', async () => {
     .find((r) => r.type === 'message' && r.id === answer.id);
   assert.equal(record?.rating, -1);
 
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const res = await importRoute.POST(
     new Request(`${base}/api/import`, { method: 'POST', body: file, headers: { 'Content-Type': 'application/x-ndjson' } }),
   );
@@ -104,7 +104,7 @@ test('the library file carries the thumbs to a fresh Hearth', async () => {
 
   // A thumbs value the format does not know is refused by name.
   const forged = file.replace('"rating":-1', '"rating":5');
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const refused = await importRoute.POST(
     new Request(`${base}/api/import`, { method: 'POST', body: forged, headers: { 'Content-Type': 'application/x-ndjson' } }),
   );

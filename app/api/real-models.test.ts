@@ -64,7 +64,7 @@ describe('every turn that gathered something ends with an answer', () => {
   ] as [string, DoubleReply][]) {
     test(`a round without tools that is ${what}, even when asked again, ends with an answer compiled from what was found`, async () => {
       const d = await double({ script: searchThen(lastRound) });
-      makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MAX_ROUNDS: '2' } });
+      await makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MAX_ROUNDS: '2' } });
       const id = await newThread();
       const evs = await send(id, 'What is the bitcoin price today?');
       assert.equal(last(evs).type, 'done', JSON.stringify(last(evs)));
@@ -99,7 +99,7 @@ describe('every turn that gathered something ends with an answer', () => {
         return searchThen({ content: '<tool_call>{"name": "web_search", "arguments": {}}</tool_call>' })(req);
       },
     });
-    makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MAX_ROUNDS: '2' } });
+    await makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MAX_ROUNDS: '2' } });
     const evs = await send(await newThread(), 'What is the bitcoin price today?');
     assert.equal(answerOf(evs), 'Bitcoin is at 42 today, according to example.org.');
     assert.ok(last(evs).type === 'done' && !(last(evs) as Extract<Ev, { type: 'done' }>).stats.compiled);
@@ -114,7 +114,7 @@ describe('every turn that gathered something ends with an answer', () => {
         return { content: `I could not check: ${String(result.content)}` };
       },
     });
-    makeRuntime({ llamaUrl: d.url, searxUrl: searx.url });
+    await makeRuntime({ llamaUrl: d.url, searxUrl: searx.url });
     const evs = await send(await newThread(), 'Will it rain in Paris?');
     const result = evs.find((e) => e.type === 'tool_result');
     assert.ok(result?.type === 'tool_result' && !result.ok);
@@ -129,8 +129,8 @@ describe('the prompt cache survives from turn to turn', () => {
     const d = await double({ slots: 2, metrics: true });
     // A clock that ticks but stays within one hour: the identity block carries the hour.
     let clock = Date.UTC(2026, 11, 1, 9, 0);
-    const rt = makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, now: () => clock++, env: { MODEL_SLOTS: '' } });
-    addMemory(rt, 'I am vegetarian and cook for two');
+    const rt = await makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, now: () => clock++, env: { MODEL_SLOTS: '' } });
+    await addMemory(rt, 'I am vegetarian and cook for two');
     const id = await newThread();
     const questions = [
       'Suggest a vegetarian breakfast for two.',
@@ -184,7 +184,7 @@ describe('the prompt cache survives from turn to turn', () => {
 
   test('with two slots, rounds go to the conversation slot and side calls to the other', async () => {
     const d = await double({ slots: 2, metrics: true });
-    makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
+    await makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
     await send(await newThread(), 'What is the weather today in Lyon?');
     assert.ok(
       d.requests.some((r) => r.schema),
@@ -199,7 +199,7 @@ describe('the prompt cache survives from turn to turn', () => {
 
   test('with one slot, the title call between two turns does not cost the next turn its prompt cache (--cache-ram)', async () => {
     const d = await double({ slots: 1, metrics: true });
-    makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
+    await makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
     const id = await newThread();
     await send(id, 'Explain how a heat pump works.');
     assert.equal(d.requests.at(-1) && isTitleRequest(d.requests.at(-1)!), true, 'the title was written after the first exchange');
@@ -215,7 +215,7 @@ describe('the prompt cache survives from turn to turn', () => {
 
   test('with one slot, nothing is sent before the round the user waits for', async () => {
     const d = await double({ slots: 1 });
-    makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
+    await makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
     await send(await newThread(), 'Explain how tides work.');
     assert.equal(d.requests[0].schema, null, 'the first request is the round, not a side call');
     assert.ok(
@@ -229,7 +229,7 @@ describe('several model servers', () => {
   test('two llama-servers behind LLAMA_URL, one stopped half-way: every turn is still answered', async () => {
     const a = await double({ slots: 1 });
     const b = await double({ slots: 1 });
-    const rt = makeRuntime({ llamaUrl: `${a.url},${b.url}`, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
+    const rt = await makeRuntime({ llamaUrl: `${a.url},${b.url}`, searxUrl: searx.url, env: { MODEL_SLOTS: '' } });
     const id = await newThread();
     for (let i = 0; i < 6; i++) {
       if (i === 3) await a.close();

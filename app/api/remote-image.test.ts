@@ -45,7 +45,7 @@ async function errorCode(res: Response) {
 }
 
 test('a clicked image is fetched through Hearth and served with its own type, recognised by its bytes', async () => {
-  makeRuntime({
+  await makeRuntime({
     llamaUrl: 'http://127.0.0.1:9/v1',
     allowAddress: (a) => a === '127.0.0.1',
     env: { FETCH_ALLOWED_PORTS: String((site.address() as AddressInfo).port) },
@@ -60,7 +60,7 @@ test('a clicked image is fetched through Hearth and served with its own type, re
 });
 
 test('the SSRF check applies: loopback, private and metadata addresses are refused without a request', async () => {
-  makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
+  await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1' });
   const before = hits.length;
   for (const url of [
     `${siteUrl}/cat.png`,
@@ -78,7 +78,7 @@ test('the SSRF check applies: loopback, private and metadata addresses are refus
 });
 
 test('only the page itself may ask; a malformed URL is 400', async () => {
-  makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', allowAddress: () => true });
+  await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', allowAddress: () => true });
   assert.deepEqual(await errorCode(await get(`${siteUrl}/cat.png`, { 'Sec-Fetch-Site': 'cross-site' })), {
     status: 403,
     code: 'forbidden',

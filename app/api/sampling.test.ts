@@ -22,7 +22,7 @@ const SAMPLING_FIELDS = ['temperature', 'top_p', 'top_k', 'min_p'];
 const sent = (body: Record<string, unknown>) => Object.fromEntries(SAMPLING_FIELDS.filter((f) => f in body).map((f) => [f, body[f]]));
 
 test("a thread's sampling goes with its reply calls only, and null gives the servers' defaults back", async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const id = await newThread();
   assert.equal((await getThread(id)).body.sampling, null, 'a new thread keeps the servers’ defaults');
   const set = await patch(id, { sampling: { temperature: 0.7, topP: 0.9, topK: 40, minP: 0.05 } });
@@ -54,7 +54,7 @@ test("a thread's sampling goes with its reply calls only, and null gives the ser
 });
 
 test('a value outside its range is refused by its label, and the thread keeps what it had', async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const id = await newThread();
   await patch(id, { sampling: { temperature: 0.5 } });
   for (const [body, words] of [
@@ -76,18 +76,18 @@ test('a value outside its range is refused by its label, and the thread keeps wh
 });
 
 test('the library file carries a thread’s sampling to a fresh Hearth', async () => {
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const id = await newThread();
   await patch(id, { sampling: { temperature: 0.2, minP: 0.1 } });
   const file = await (await exportRoute.GET(req('GET', '/api/export'))).text();
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const res = await importRoute.POST(
     new Request(`${base}/api/import`, { method: 'POST', body: file, headers: { 'Content-Type': 'application/x-ndjson' } }),
   );
   assert.equal(res.status, 200);
   assert.deepEqual((await getThread(id)).body.sampling, { temperature: 0.2, minP: 0.1 });
   // A file with a value out of range is refused, not stored.
-  makeRuntime({ llamaUrl: doubles.double.url });
+  await makeRuntime({ llamaUrl: doubles.double.url });
   const forged = await importRoute.POST(
     new Request(`${base}/api/import`, {
       method: 'POST',

@@ -38,8 +38,8 @@ async function double(port = 0): Promise<LlamaDouble> {
 }
 
 /** Hearth on both doubles, slots read from their /props (two each: one for turns, one for checks). */
-function hearthOn(servers: LlamaDouble[], env: Record<string, string> = {}): Runtime {
-  runtime = makeRuntime({
+async function hearthOn(servers: LlamaDouble[], env: Record<string, string> = {}): Promise<Runtime> {
+  runtime = await makeRuntime({
     llamaUrl: servers.map((d) => d.url).join(','),
     searxUrl: searx.url,
     env: { MODEL_SLOTS: '', MODEL_TIMEOUT_MS: '20000', HEARTH_TITLES: 'first-words', ...env },
@@ -107,7 +107,7 @@ describe('a model server that stops between turns', () => {
     const [a, b] = [await double(), await double()];
     const relay = await silenceable(a);
     try {
-      runtime = makeRuntime({
+      runtime = await makeRuntime({
         llamaUrl: `${relay.url},${b.url}`,
         searxUrl: searx.url,
         env: { MODEL_SLOTS: '', MODEL_TIMEOUT_MS: '60000', MODEL_FIRST_BYTE_TIMEOUT_MS: '300', HEARTH_TITLES: 'first-words' },
@@ -132,7 +132,7 @@ describe('a model server that stops between turns', () => {
 
   test('the next turns of its threads are answered by the other at once, and turns queued behind them run', async () => {
     const [a, b] = [await double(), await double()];
-    hearthOn([a, b]);
+    await hearthOn([a, b]);
     const [onA, onB] = await threadsOnBoth(a, b);
     // A third thread, alone: it starts on the first server with a free slot, a.
     const alsoOnA = await newThread();
@@ -173,7 +173,7 @@ describe('a model server that stops between turns', () => {
       }
       return { content: 'An answer from a.' };
     });
-    hearthOn([a, b]);
+    await hearthOn([a, b]);
     const id = await newThread();
     const turn = send(id, 'Tell me about the news today.');
     await checkSeen;
@@ -187,7 +187,7 @@ describe('a model server that stops between turns', () => {
 
   test('with both servers stopped a turn ends at once with the clear error, and the queue is empty after it', async () => {
     const [a, b] = [await double(), await double()];
-    hearthOn([a, b]);
+    await hearthOn([a, b]);
     const [onA, onB] = await threadsOnBoth(a, b);
     await Promise.all([a.close(), b.close()]);
     const turns = await Promise.all([send(onA, 'Anything new today?'), send(onB, 'Anything new today?')]);
@@ -201,7 +201,7 @@ describe('a model server that stops between turns', () => {
 
   test('a server that comes back is used again after the background check', async () => {
     const [a, b] = [await double(), await double()];
-    const rt = hearthOn([a, b], { MODEL_RECHECK_MS: '50' });
+    const rt = await hearthOn([a, b], { MODEL_RECHECK_MS: '50' });
     const [onA] = await threadsOnBoth(a, b);
     const port = a.port;
     await a.close();

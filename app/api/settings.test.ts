@@ -36,11 +36,11 @@ after(async () => {
   setRuntime(undefined);
   await Promise.all([first.close(), second.close(), searx.close()]);
 });
-beforeEach(() => {
+beforeEach(async () => {
   dataDir = makeTempDir('hearth-settings');
   first.requests.length = 0;
   second.requests.length = 0;
-  rt = runtime();
+  rt = await runtime();
 });
 
 async function patch(body: unknown) {
@@ -101,7 +101,7 @@ describe('settings', () => {
     assert.match(system, /The user's instructions for every conversation:\nAnswer in one short paragraph\./);
 
     // Kept across a restart.
-    rt = runtime();
+    rt = await runtime();
     assert.equal((await read()).settings.assistantName, 'Ember');
 
     const reset = await patch({ assistantName: null, userName: null });
@@ -166,8 +166,8 @@ describe('settings', () => {
   });
 
   test('a stored value that no longer passes its check falls back to the default, alone', async () => {
-    rt.store.writeSettings({ set: { assistantName: 'Ember', timezone: 'Not/AZone' }, reset: [], now: 1 });
-    rt = runtime();
+    await rt.store.writeSettings({ set: { assistantName: 'Ember', timezone: 'Not/AZone' }, reset: [], now: 1 });
+    rt = await runtime();
     const view = await read();
     assert.equal(view.settings.assistantName, 'Ember');
     assert.equal(view.settings.timezone, 'UTC');

@@ -20,24 +20,26 @@ const CALLBACK = `${base}/api/auth/oidc/callback`;
 let provider: TestProvider;
 let hearth: Hearth;
 
-const start = (env: Record<string, string> = {}) => {
-  hearth = makeRuntime({
-    llamaUrl: 'http://127.0.0.1:9/v1',
-    env: {
-      HEARTH_OIDC_ISSUER: provider.issuer,
-      HEARTH_OIDC_CLIENT_ID: provider.clientId,
-      HEARTH_OIDC_CLIENT_SECRET: provider.clientSecret,
-      HEARTH_OIDC_REDIRECT_URL: CALLBACK,
-      HEARTH_OIDC_NAME: 'Test Provider',
-      ...env,
-    },
-  }).hearth;
-  hearth.auth.people.add({ username: 'olive', role: 'owner', password: 'correct horse battery staple' });
+const start = async (env: Record<string, string> = {}) => {
+  hearth = (
+    await makeRuntime({
+      llamaUrl: 'http://127.0.0.1:9/v1',
+      env: {
+        HEARTH_OIDC_ISSUER: provider.issuer,
+        HEARTH_OIDC_CLIENT_ID: provider.clientId,
+        HEARTH_OIDC_CLIENT_SECRET: provider.clientSecret,
+        HEARTH_OIDC_REDIRECT_URL: CALLBACK,
+        HEARTH_OIDC_NAME: 'Test Provider',
+        ...env,
+      },
+    })
+  ).hearth;
+  await hearth.auth.people.add({ username: 'olive', role: 'owner', password: 'correct horse battery staple' });
 };
 
 before(async () => {
   provider = await startProvider({ redirectUris: [CALLBACK] });
-  start();
+  await start();
 });
 after(() => provider.close());
 
@@ -145,34 +147,34 @@ describe('single sign-on', () => {
     assert.equal(session, undefined);
     assert.match(failed!, /^stranger@example\.test has no account here\. Ask this Hearth's owner for an invitation/);
     assert.equal(
-      hearth.auth.people.list().some((p) => p.username === 'stranger'),
+      (await hearth.auth.people.list()).some((p) => p.username === 'stranger'),
       false,
     );
   });
 
   test('an invitation’s link joins through the provider: the account is theirs by its `sub`, once', async () => {
-    const { token } = hearth.auth.people.invite(hearth.auth.people.owner()!, 'admin');
+    const { token } = await hearth.auth.people.invite((await hearth.auth.people.owner())!, 'admin');
     const joined = await signOn('carol', `?invite=${token}&next=/settings`);
     assert.equal(joined.location, '/settings');
     assert.deepEqual(await whoIs(joined.session!), { username: 'carol', role: 'admin' });
-    const carol = hearth.auth.people.list().find((p) => p.username === 'carol')!;
+    const carol = (await hearth.auth.people.list()).find((p) => p.username === 'carol')!;
     assert.equal(carol.singleSignOn, true);
     assert.equal(carol.hasPassword, false);
     assert.equal(carol.email, 'carol@example.test');
     // The link is used up; signing on again is the same person, without it.
-    assert.equal(hearth.auth.people.inviteOpen(token), null);
+    assert.equal(await hearth.auth.people.inviteOpen(token), null);
     const again = await signOn('carol');
     assert.deepEqual(await whoIs(again.session!), { username: 'carol', role: 'admin' });
-    assert.equal(hearth.auth.people.list().filter((p) => p.username.startsWith('carol')).length, 1);
+    assert.equal((await hearth.auth.people.list()).filter((p) => p.username.startsWith('carol')).length, 1);
     // With the session, the API answers.
     const threads = await threadsRoute.GET(req('GET', '/api/threads', undefined, { cookie: again.session! }), params({}));
     assert.equal(threads.status, 200);
     // Disabled: not let in.
-    hearth.auth.people.setDisabled('carol', true);
+    await hearth.auth.people.setDisabled('carol', true);
     const refused = await signOn('carol');
     assert.equal(refused.session, undefined);
     assert.match(refused.failed!, /has no account here/);
-    hearth.auth.people.setDisabled('carol', false);
+    await hearth.auth.people.setDisabled('carol', false);
   });
 
   test('a callback not begun here, or with another state, logs no one in', async () => {
@@ -195,20 +197,20 @@ describe('single sign-on', () => {
       false,
     );
     // A next that leaves the site is not followed.
-    const { token } = hearth.auth.people.invite(hearth.auth.people.owner()!, 'member');
+    const { token } = await hearth.auth.people.invite((await hearth.auth.people.owner())!, 'member');
     const away = await signOn('erin', `?invite=${token}&next=${encodeURIComponent('//evil.example/')}`);
     assert.equal(away.location, '/');
   });
 
   test('people of an allowed e-mail domain join as members; the provider being down is said', async () => {
-    start({ HEARTH_OIDC_DOMAINS: 'other.example, @example.test' });
+    await start({ HEARTH_OIDC_DOMAINS: 'other.example, @example.test' });
     const joined = await signOn('dave');
     assert.deepEqual(await whoIs(joined.session!), { username: 'dave', role: 'member' });
     // An address the provider did not verify says nothing of its domain.
     const unverified = await signOn('unverified-eve');
     assert.equal(unverified.session, undefined);
     assert.match(unverified.failed!, /^You have no account here/);
-    start({ HEARTH_OIDC_ISSUER: 'http://127.0.0.1:9' });
+    await start({ HEARTH_OIDC_ISSUER: 'http://127.0.0.1:9' });
     const down = await signOnRoute.GET(req('GET', '/api/auth/oidc/login'), params({}));
     assert.equal(down.status, 503);
     assert.match(

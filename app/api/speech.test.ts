@@ -67,7 +67,7 @@ function withServers(env: Record<string, string> = {}) {
 
 describe('speech to text', () => {
   test('a recording goes to the server as a multipart file with a model (and the language) and comes back as words', async () => {
-    withServers({ HEARTH_STT_MODEL: 'whisper-large-v3-turbo' });
+    await withServers({ HEARTH_STT_MODEL: 'whisper-large-v3-turbo' });
     const before = voice.heard.length;
     const res = await transcriptions.POST(recording(wav(), { language: 'de' }));
     assert.equal(res.status, 200);
@@ -77,14 +77,14 @@ describe('speech to text', () => {
     assert.equal(heard.language, 'de');
     assert.deepEqual(heard.file, { name: 'recording.wav', type: 'audio/wav', bytes: wav().byteLength, head: 'RIFF' });
     // With no model set, OpenAI's own name, which a server of one model ignores.
-    withServers();
+    await withServers();
     await transcriptions.POST(recording(wav()));
     assert.equal(voice.heard.at(-1)!.model, 'whisper-1');
     assert.equal(voice.heard.at(-1)!.language, undefined);
   });
 
   test('bad input is a clear 4xx and nothing reaches the server', async () => {
-    withServers();
+    await withServers();
     const before = voice.heard.length;
     const cases: [Request, number, string, RegExp][] = [
       [recording(new TextEncoder().encode('just some text, not audio at all')), 415, 'unsupported_type', /not audio/],
@@ -127,10 +127,10 @@ describe('speech to text', () => {
 
 describe('keeping recordings', () => {
   test('kept only when asked and Keep recordings is on: an attachment of the message, with its transcript, that the model does not read twice', async () => {
-    const rt = withServers();
+    const rt = await withServers();
     let res = await transcriptions.POST(recording(wav(), { keep: 'true' }));
     assert.deepEqual(await res.json(), { text: 'what time is it' }, 'Keep recordings is off: nothing is kept');
-    rt.settings.update({ keepRecordings: true }, 1);
+    await rt.settings.update({ keepRecordings: true }, 1);
     res = await transcriptions.POST(recording(wav()));
     assert.deepEqual(await res.json(), { text: 'what time is it' }, 'not asked to keep this one');
     assert.equal((await error(await transcriptions.POST(recording(wav(), { keep: 'yes' })))).status, 400);
@@ -170,7 +170,7 @@ describe('keeping recordings', () => {
 
 describe('text to speech', () => {
   test("an answer's Markdown reaches the server as words, with the voice, and its audio comes back as it is streamed", async () => {
-    withServers({ HEARTH_TTS_MODEL: 'kokoro' });
+    await withServers({ HEARTH_TTS_MODEL: 'kokoro' });
     const before = voice.spoken.length;
     const res = await speak({ text: '## Result\n\nIt is **12 km** to [Bergen](https://example.com).\n\n```sh\nls -la\n```' });
     assert.equal(res.status, 200);
@@ -182,7 +182,9 @@ describe('text to speech', () => {
       { model: 'kokoro', input: 'Result. It is 12 kilometres to Bergen. a shell code block.', voice: 'af_heart', responseFormat: 'mp3' },
     ]);
     // A voice asked for wins for this once; a speed set in Settings goes with it.
-    makeRuntime({ llamaUrl: models.double.url, env: { HEARTH_TTS_URL: voice.baseUrl } }).settings.update({ speechSpeed: 1.25 }, 1);
+    await (
+      await makeRuntime({ llamaUrl: models.double.url, env: { HEARTH_TTS_URL: voice.baseUrl } })
+    ).settings.update({ speechSpeed: 1.25 }, 1);
     await (await speak({ text: 'Hello there.', voice: 'bm_george' })).arrayBuffer();
     assert.deepEqual(voice.spoken.at(-1), {
       model: 'tts-1',
@@ -194,7 +196,7 @@ describe('text to speech', () => {
   });
 
   test('nothing to say, too much at once, or not text is a 4xx and the server is not asked', async () => {
-    withServers();
+    await withServers();
     const before = voice.spoken.length;
     const cases: [unknown, number, string, RegExp][] = [
       [{ text: '' }, 400, 'bad_request', /no words/],
@@ -215,7 +217,7 @@ describe('text to speech', () => {
 
 describe('speech servers that are not there', () => {
   test('with none set both routes say so (the page then uses the browser’s own), and health lists none', async () => {
-    makeRuntime({ llamaUrl: models.double.url });
+    await makeRuntime({ llamaUrl: models.double.url });
     for (const res of [await transcriptions.POST(recording(wav())), await speak({ text: 'Hello.' })]) {
       const e = await error(res);
       assert.equal(e.status, 503);
@@ -228,7 +230,7 @@ describe('speech servers that are not there', () => {
 
   test('a server that is down, loading or failing is named with what it said; health says how each is', async () => {
     const down = 'http://127.0.0.1:9';
-    makeRuntime({ llamaUrl: models.double.url, env: { HEARTH_STT_URL: down, HEARTH_TTS_URL: down } });
+    await makeRuntime({ llamaUrl: models.double.url, env: { HEARTH_STT_URL: down, HEARTH_TTS_URL: down } });
     let e = await error(await speak({ text: 'Hello.' }));
     assert.deepEqual([e.status, e.code], [503, 'speech_unreachable']);
     assert.match(e.message, /text-to-speech server at http:\/\/127\.0\.0\.1:9 cannot be reached/);
@@ -241,7 +243,7 @@ describe('speech servers that are not there', () => {
     const loading = await startLlamaDouble({ speech: { fail: { status: 503, message: 'Loading model' } } });
     const failing = await startLlamaDouble({ speech: { fail: { status: 500, message: 'CUDA out of memory' } } });
     try {
-      makeRuntime({ llamaUrl: models.double.url, env: { HEARTH_STT_URL: loading.baseUrl, HEARTH_TTS_URL: failing.baseUrl } });
+      await makeRuntime({ llamaUrl: models.double.url, env: { HEARTH_STT_URL: loading.baseUrl, HEARTH_TTS_URL: failing.baseUrl } });
       e = await error(await transcriptions.POST(recording(wav())));
       assert.deepEqual([e.status, e.code], [503, 'speech_unreachable']);
       assert.match(e.message, /still loading its model \(Loading model\)/);

@@ -20,12 +20,12 @@ after(async () => {
 });
 
 test('a full disk mid-turn ends the turn with storage_full; the question and the partial answer stay', async () => {
-  const runtime = makeRuntime({ llamaUrl: double.url, env: { HEARTH_TITLES: 'first-words' } });
+  const runtime = await makeRuntime({ llamaUrl: double.url, env: { HEARTH_TITLES: 'first-words' } });
   const threadId = await newThread();
   double.setScript(() => ({ content: 'one two three four five six seven eight nine ten' }));
   const appendEvent = runtime.store.appendEvent;
   let writes = 0;
-  runtime.store.appendEvent = (row) => {
+  runtime.store.appendEvent = async (row) => {
     if (row.type === 'delta' && ++writes > 3) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
     return appendEvent(row);
   };

@@ -47,7 +47,7 @@ const results = (evs: Ev[], name = 'query_table') => evs.flatMap((e) => (e.type 
 describe('a total over an attached statement', () => {
   test('a CSV of 2,000 transactions (semicolons, decimal commas, € signs, a BOM): the program plans the query and the answer has the total to the cent', async () => {
     double.setScript(undefined);
-    makeRuntime({ llamaUrl: double.url });
+    await makeRuntime({ llamaUrl: double.url });
     const { rows, total } = statement();
     const csv = `\uFEFFDatum;Empfänger;Kategorie;Betrag\r\n${rows
       .map((r) => `${String(r.day).padStart(2, '0')}.03.2025;"${r.payee}";${r.category};${money(BigInt(r.cents)).replace('.', ',')} €`)
@@ -85,7 +85,7 @@ describe('a total over an attached statement', () => {
     const { rows, total } = statement();
     const sheet: Cell[][] = [['Date', 'Payee', 'Category', 'Amount']];
     for (const r of rows) sheet.push([new Date(Date.UTC(2025, 2, r.day)), r.payee, r.category, Number(money(BigInt(r.cents)))]);
-    makeRuntime({ llamaUrl: double.url });
+    await makeRuntime({ llamaUrl: double.url });
     const file = await upload(
       'statement.xlsx',
       await xlsxBytes([{ name: 'March', rows: sheet }]),
@@ -94,10 +94,10 @@ describe('a total over an attached statement', () => {
     assert.equal(file.status, 201, JSON.stringify(file.body));
     assert.equal(file.body.kind, 'sheet');
     const attachment = file.body.id as string;
-    const dbPath = () => {
-      const rt = getRuntime();
-      const { files, store } = rt.as(rt.auth.owner());
-      const a = store.attachmentsOfThreadMessages({ threadId: id }).find((x) => x.id === attachment)!;
+    const dbPath = async () => {
+      const rt = await getRuntime();
+      const { files, store } = await rt.as(await rt.auth.owner());
+      const a = (await store.attachmentsOfThreadMessages({ threadId: id })).find((x) => x.id === attachment)!;
       return files.tablePaths(a.sha256).db;
     };
     const queries = [
@@ -133,14 +133,14 @@ describe('a total over an attached statement', () => {
     }
     assert.deepEqual((ran[3].result as { rows: unknown[][] }).rows, [[2000, Number(money(total))]], 'the table is whole, the sum exact');
     assert.ok(!fs.existsSync('/tmp/hearth-elsewhere.db'), 'nothing was attached or made');
-    assert.ok(fs.existsSync(dbPath()));
+    assert.ok(fs.existsSync(await dbPath()));
     double.setScript(undefined);
   });
 });
 
 describe('a query that never ends', () => {
   test('is stopped at its deadline while the server answers other requests, and the turn still answers', async () => {
-    makeRuntime({ llamaUrl: double.url, env: { HEARTH_TABLE_QUERY_MS: '1500' } });
+    await makeRuntime({ llamaUrl: double.url, env: { HEARTH_TABLE_QUERY_MS: '1500' } });
     const file = await upload('n.csv', `n\n${Array.from({ length: 100 }, (_, i) => i).join('\n')}\n`, 'text/csv');
     const runaway = 'WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r';
     double.setScript((r: DoubleRequest) => {
@@ -188,7 +188,7 @@ describe('a query that never ends', () => {
 
 describe('uploads', () => {
   test('a CSV that is not UTF-8 is read as a table with its text decoded; a zip called .xlsx that is none is refused with the reason', async () => {
-    makeRuntime({ llamaUrl: double.url });
+    await makeRuntime({ llamaUrl: double.url });
     const latin = await upload('kasse.csv', Buffer.from('Artikel;Preis\nKäse;3,20\nBrötchen;0,45\n', 'latin1'), 'text/csv');
     assert.equal(latin.status, 201, JSON.stringify(latin.body));
     assert.equal(latin.body.kind, 'sheet');

@@ -48,7 +48,7 @@ const searchThenAnswer = (req: DoubleRequest): DoubleReply => {
 describe('a thinking model through the API', () => {
   test('thinking, a tool call, thinking again and an answer: the second round carries the first round’s reasoning_content; side calls ask with thinking off', async () => {
     const d = await double({ script: searchThenAnswer, slots: 2 });
-    makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '2' } });
+    await makeRuntime({ llamaUrl: d.url, searxUrl: searx.url, env: { MODEL_SLOTS: '2' } });
     const id = await newThread();
     const evs = await send(id, 'What is the weather in Lyon today?');
     assert.equal(evs.at(-1)!.type, 'done', JSON.stringify(evs.at(-1)));
@@ -83,7 +83,7 @@ describe('a thinking model through the API', () => {
 
   test('inline <think> (reasoning_format none) is split off, and an unclosed one is asked again with thinking off', async () => {
     const d = await double({ reasoningFormat: 'none' });
-    makeRuntime({ llamaUrl: d.url });
+    await makeRuntime({ llamaUrl: d.url });
     const id = await newThread();
     await send(id, 'Explain how tides work.');
     const answer = await answerView(id);
@@ -100,7 +100,7 @@ describe('a thinking model through the API', () => {
 
   test('a thread set to think off asks so and gets no thinking; Settings can send earlier thinking back', async () => {
     const d = await double();
-    makeRuntime({ llamaUrl: d.url });
+    await makeRuntime({ llamaUrl: d.url });
     const id = await newThread();
     await send(id, 'Explain how tides work.');
     const res = await threadRoute.PATCH(req('PATCH', `/api/threads/${id}`, { thinking: 'off' }), params({ id }));

@@ -53,7 +53,7 @@ const askedFor = (d: LlamaDouble) => turnRequests(d).map((r) => r.body.model);
 describe('a model per thread behind a router', () => {
   test('lists the three models, sets a thread to one, refuses an unknown one, and every request of its rounds names it', async () => {
     const router = await double({ router: { models: THREE } });
-    makeRuntime({ llamaUrl: router.url, searxUrl: searx.url });
+    await makeRuntime({ llamaUrl: router.url, searxUrl: searx.url });
     const listed = await (await modelsRoute.GET(req('GET', '/api/models'))).json();
     assert.deepEqual(
       listed.models.map((m: { id: string; state: string }) => [m.id, m.state]),
@@ -112,7 +112,7 @@ describe('a model per thread behind a router', () => {
         summaries: [{ model: '30b', runs: 16, met: 44, total: 48, completed: 15, deferralsLeft: 1, tokensPerSecond: 38.2 }],
       }),
     );
-    makeRuntime({ llamaUrl: router.url, env: { HEARTH_EVAL_DIR: evalDir } });
+    await makeRuntime({ llamaUrl: router.url, env: { HEARTH_EVAL_DIR: evalDir } });
     const listed = (await (await modelsRoute.GET(req('GET', '/api/models'))).json()) as {
       models: { id: string; scorecard?: { completed: number; runs: number; deferralsLeft: number; tokensPerSecond: number } }[];
     };
@@ -145,7 +145,7 @@ describe('a model per thread behind a router', () => {
         ],
       }),
     );
-    makeRuntime({ llamaUrl: router.url, env: { HEARTH_EVAL_DIR: evalDir } });
+    await makeRuntime({ llamaUrl: router.url, env: { HEARTH_EVAL_DIR: evalDir } });
     const listed = (await (await modelsRoute.GET(req('GET', '/api/models'))).json()) as { models: { id: string; gate?: unknown }[] };
     assert.deepEqual(listed.models.find((m) => m.id === 'qwen3-4b')?.gate, {
       recall: 0.85,
@@ -160,7 +160,7 @@ describe('a model per thread behind a router', () => {
 
   test('regenerates an answer with another model; the versions say which model wrote which', async () => {
     const router = await double({ router: { models: THREE } });
-    makeRuntime({ llamaUrl: router.url, searxUrl: searx.url });
+    await makeRuntime({ llamaUrl: router.url, searxUrl: searx.url });
     const id = await newThread();
     await patch(id, { model: 'qwen3-4b' });
     await send(id, 'What is the capital of France?');
@@ -202,7 +202,7 @@ describe('a model per thread behind a router', () => {
         loading: (model) => (model === 'qwen3-30b-a3b' ? held : Promise.resolve()),
       },
     });
-    makeRuntime({ llamaUrl: router.url, searxUrl: searx.url });
+    await makeRuntime({ llamaUrl: router.url, searxUrl: searx.url });
     const id = await newThread();
     await patch(id, { model: 'qwen3-30b-a3b' });
     const res = await messagesRoute.POST(req('POST', `/api/threads/${id}/messages`, { content: 'Hello there' }), params({ id }));
@@ -241,7 +241,7 @@ describe('routing by model', () => {
   test('two threads with different models go to the servers that have them', async () => {
     const alpha = await double({ modelId: 'alpha-7b' });
     const beta = await double({ modelId: 'beta-3b' });
-    makeRuntime({ llamaUrl: `${alpha.url},${beta.url}`, searxUrl: searx.url });
+    await makeRuntime({ llamaUrl: `${alpha.url},${beta.url}`, searxUrl: searx.url });
     const listed = await (await modelsRoute.GET(req('GET', '/api/models'))).json();
     assert.deepEqual(
       listed.models.map((m: { id: string; servers: string[] }) => [m.id, m.servers]),
@@ -282,7 +282,7 @@ describe('a checks model', () => {
         ],
       },
     });
-    makeRuntime({ llamaUrl: router.url, searxUrl: searx.url, env: { HEARTH_CHECKS_MODEL: 'qwen3-0.6b' } });
+    await makeRuntime({ llamaUrl: router.url, searxUrl: searx.url, env: { HEARTH_CHECKS_MODEL: 'qwen3-0.6b' } });
     const id = await newThread();
     await patch(id, { model: 'qwen3-30b-a3b' });
     const evs = await send(id, 'What is the capital of France?');

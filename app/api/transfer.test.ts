@@ -70,7 +70,7 @@ async function sendWith(threadId: string, content: string, attachmentIds: string
   );
   assert.equal(res.status, 200);
   await res.text();
-  for (const library of (await import('@/lib/services/runtime')).getRuntime().libraries()) await library.turns.backgroundIdle();
+  for (const library of (await (await import('@/lib/services/runtime')).getRuntime()).libraries()) await library.turns.backgroundIdle();
 }
 
 async function exportText(): Promise<string> {
@@ -92,11 +92,11 @@ async function importBody(body: string | Uint8Array) {
   return { status: res.status, body: await res.json() };
 }
 
-const views = (rt: Runtime) =>
-  rt.store
-    .libraryThreadIds()
-    .map((id) => threadView(rt.store, rt.turns, id))
-    .sort((a, b) => a.id.localeCompare(b.id));
+const views = async (rt: Runtime) => {
+  const out = [];
+  for (const id of await rt.store.libraryThreadIds()) out.push(await threadView(rt.store, rt.turns, id));
+  return out.sort((a, b) => a.id.localeCompare(b.id));
+};
 
 /** Everything a library holds, row by row (search index and autoincrement numbers aside). */
 function dump(rt: Runtime) {
@@ -153,9 +153,9 @@ async function fillLibrary(rt: Runtime) {
 
 describe('export and import', () => {
   test('a library exported and imported into an empty data folder gives every thread view back, files and facts too; importing again changes nothing', async () => {
-    const source = runtime();
+    const source = await runtime();
     const { logSha } = await fillLibrary(source);
-    const before = views(source);
+    const before = await views(source);
     assert.ok(
       before.some((v) => v.messages.some((m) => m.setAside.length > 0)),
       'the library has a set-aside draft',
@@ -177,12 +177,12 @@ describe('export and import', () => {
     assert.deepEqual(lines.at(-1), { type: 'end', records: lines.length - 2 });
     const sourceDump = dump(source);
 
-    const target = runtime();
+    const target = await runtime();
     const first = await importBody(file);
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.added.threads, 3);
     assert.equal(first.body.added.files, 3, 'the log, the PDF and its extracted text');
-    assert.deepEqual(views(target), before, 'every thread view is the same');
+    assert.deepEqual(await views(target), before, 'every thread view is the same');
     assert.deepEqual(dump(target), sourceDump, 'every row is the same');
     const dir = (rt: Runtime) => filesDir(rt.config.DATA_DIR);
     assert.ok(
@@ -206,7 +206,7 @@ describe('export and import', () => {
   });
 
   test('every kind of file travels whole: text, PDF, Word, spreadsheet and image, each original and each extracted text byte for byte', async () => {
-    const source = runtime();
+    const source = await runtime();
     const t = await newThread();
     const sheet = await xlsxBytes([
       {
@@ -247,7 +247,7 @@ describe('export and import', () => {
       ],
     );
     const file = await exportText();
-    const target = runtime();
+    const target = await runtime();
     const res = await importBody(file);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     // Five originals and the text of the PDF, the Word file and the spreadsheet.
@@ -267,7 +267,7 @@ describe('export and import', () => {
   });
 
   test('knowledge collections travel with their files and the threads that chose them, and are indexed again where imported', async () => {
-    const source = runtime();
+    const source = await runtime();
     const created = await collectionsRoute.POST(req('POST', '/api/collections', { name: 'Manuals', everyThread: false }));
     assert.equal(created.status, 201);
     const collection = (await created.json()).id as string;
@@ -287,7 +287,7 @@ describe('export and import', () => {
     const file = await exportText();
     assert.ok(file.includes('"type":"collection_file"'), 'the file names its collections');
 
-    const target = runtime();
+    const target = await runtime();
     const res = await importBody(file);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual([res.body.added.collections, res.body.added.collectionFiles], [1, 1]);
@@ -299,21 +299,21 @@ describe('export and import', () => {
       [['heat-pump.md', 'ready']],
     );
     assert.ok(detail.chunks > 0, 'cut into passages here');
-    assert.deepEqual(target.store.threadCollectionIds({ threadId: t }), [collection], 'the thread still chose it');
+    assert.deepEqual(await target.store.threadCollectionIds({ threadId: t }), [collection], 'the thread still chose it');
     const again = await importBody(file);
     assert.deepEqual([again.body.added.collections, again.body.added.collectionFiles, again.body.alreadyHere.collectionFiles], [0, 0, 1]);
   });
 
   test("one thread's JSON export imports too: its messages, tool calls, decisions, set-aside drafts and calculation", async () => {
-    const source = runtime();
+    const source = await runtime();
     const { a } = await fillLibrary(source);
     const json = await (await threadExportRoute.GET(req('GET', `/x?format=json`), params({ id: a }))).text();
-    const view = threadView(source.store, source.turns, a);
-    const target = runtime();
+    const view = await threadView(source.store, source.turns, a);
+    const target = await runtime();
     const res = await importBody(json);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.source, 'thread');
-    assert.deepEqual(threadView(target.store, target.turns, a), view);
+    assert.deepEqual(await threadView(target.store, target.turns, a), view);
     assert.ok(
       Object.values((await importBody(json)).body.added as Record<string, number>).every((n) => n === 0),
       'twice changes nothing',
@@ -321,11 +321,11 @@ describe('export and import', () => {
   });
 
   test('a broken, cut-off or foreign file is a 400 that names what is wrong, and nothing is half-imported', async () => {
-    const source = runtime();
+    const source = await runtime();
     await fillLibrary(source);
     const file = await exportText();
     const lines = file.trimEnd().split('\n');
-    const target = runtime();
+    const target = await runtime();
     await newThread(); // something already here, which must stay as it is
     const here = dump(target);
     const refused = async (body: string, why: RegExp, status = 400) => {
@@ -389,7 +389,7 @@ describe('export and import', () => {
   });
 
   test("the settings made in the Settings page and the browser's theme travel with the library; what is set here already stays", async () => {
-    const source = runtime();
+    const source = await runtime();
     const patched = await settingsRoute.PATCH(
       req('PATCH', '/api/settings', { assistantName: 'Ember', defaultInstructions: 'Answer in French.', disabledTools: ['web_search'] }),
     );
@@ -399,7 +399,7 @@ describe('export and import', () => {
     const file = await exported.text();
     assert.ok(source.settings.current().assistantName === 'Ember');
 
-    const fresh = runtime();
+    const fresh = await runtime();
     assert.equal(fresh.settings.current().assistantName, 'Hearth');
     const res = await importRoute.POST(
       new Request(`${base}/api/import`, { method: 'POST', body: file, headers: { 'Content-Type': 'application/x-ndjson' } }),
@@ -448,7 +448,7 @@ describe('export and import', () => {
     assert.equal(again.headers.get('set-cookie'), null);
 
     // A Hearth with its own name keeps it; the settings it has not made come from the file.
-    const mine = runtime();
+    const mine = await runtime();
     await settingsRoute.PATCH(req('PATCH', '/api/settings', { assistantName: 'Mine' }));
     const third = await importBody(file);
     assert.deepEqual([mine.settings.current().assistantName, mine.settings.current().defaultInstructions], ['Mine', '']);
@@ -526,7 +526,7 @@ describe("other apps' exports", () => {
   };
 
   test("node ids that are the names of an object's own properties import like any other; a circle of parents and deep nesting are refused by name", async () => {
-    const rt = runtime();
+    const rt = await runtime();
     const node = (id: string, role: string, text: string, parent: string | null, children: string[]) => ({
       id,
       message: { id, author: { role }, create_time: 1700000000, content: { content_type: 'text', parts: [text] } },
@@ -548,7 +548,7 @@ describe("other apps' exports", () => {
     const res = await importBody(file);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.added.messages, 3, 'every message, whatever its id');
-    const view = threadView(rt.store, rt.turns, derivedId('chatgpt', 'c-ids'));
+    const view = await threadView(rt.store, rt.turns, derivedId('chatgpt', 'c-ids'));
     assert.deepEqual(
       view?.messages.map((m) => m.content),
       ['First question', 'First answer', 'Second question'],
@@ -566,7 +566,7 @@ describe("other apps' exports", () => {
     const tooDeep = await importBody(deep);
     assert.equal(tooDeep.status, 400, JSON.stringify(tooDeep.body));
     assert.match(tooDeep.body.error.message, /entry 1: it nests deeper than 200 levels/);
-    assert.throws(
+    await assert.rejects(
       () => threadView(rt.store, rt.turns, derivedId('chatgpt', 'c-circle')),
       /There is no thread/,
       'nothing of the refused files',
@@ -574,13 +574,13 @@ describe("other apps' exports", () => {
   });
 
   test("ChatGPT's conversations.json: every branch kept, the one ChatGPT showed shown, browsing output as the answer's tool call; twice changes nothing", async () => {
-    const rt = runtime();
+    const rt = await runtime();
     const file = JSON.stringify(chatgptExport());
     const first = await importBody(file);
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.source, 'chatgpt');
     assert.deepEqual([first.body.added.threads, first.body.added.messages, first.body.added.toolCalls], [1, 3, 1]);
-    const [view] = views(rt);
+    const [view] = await views(rt);
     assert.equal(view.title, 'Packing for Bergen');
     assert.equal(view.createdAt, 1700000000250);
     assert.deepEqual(
@@ -613,7 +613,7 @@ describe("other apps' exports", () => {
   });
 
   test('a list of conversations is read as it streams: pretty-printed or with a BOM it imports; cut off, with a bad later entry, or empty it is refused whole', async () => {
-    const rt = runtime();
+    const rt = await runtime();
     const here = dump(rt);
     const second = { ...chatgptExport()[0], conversation_id: '6790c2a1-0000-8000-9000-00000000beef', title: 'Second' };
     const two = [chatgptExport()[0], second];
@@ -639,22 +639,17 @@ describe("other apps' exports", () => {
     const res = await importBody(`\ufeff${JSON.stringify(two, null, 2)}\n`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual([res.body.source, res.body.added.threads], ['chatgpt', 2]);
-    assert.deepEqual(
-      views(rt)
-        .map((v) => v.title)
-        .sort(),
-      ['Packing for Bergen', 'Second'],
-    );
+    assert.deepEqual((await views(rt)).map((v) => v.title).sort(), ['Packing for Bergen', 'Second']);
   });
 
   /** What a test reads of an imported thread: its shown messages as role: text, the answer's versions and calls. */
-  const shownOf = (rt: Runtime) => {
-    const [view] = views(rt);
+  const shownOf = async (rt: Runtime) => {
+    const [view] = await views(rt);
     return { view, lines: view.messages.map((m) => `${m.role}: ${m.content}`) };
   };
 
   test("Open WebUI's chat export: its history tree with the branch it showed, files named, times in seconds; twice changes nothing", async () => {
-    const rt = runtime();
+    const rt = await runtime();
     const msg = (id: string, parentId: string | null, childrenIds: string[], role: string, content: string, extra = {}) => ({
       id,
       parentId,
@@ -697,7 +692,7 @@ describe("other apps' exports", () => {
     const first = await importBody(file);
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.deepEqual([first.body.source, first.body.added.threads, first.body.added.messages], ['open-webui', 1, 4]);
-    const { view, lines } = shownOf(rt);
+    const { view, lines } = await shownOf(rt);
     assert.deepEqual(lines, ['user: Summarise this file\n[file: notes.txt]', 'assistant: A better summary.', 'user: Thanks']);
     assert.deepEqual([view.title, view.pinned, view.createdAt, view.updatedAt], ['Summaries', true, 1710000000000, 1710000600000]);
     assert.deepEqual(view.messages[1].branch, {
@@ -710,7 +705,7 @@ describe("other apps' exports", () => {
   });
 
   test("LibreChat's conversation export: the message tree from parentMessageId, tool calls with their output, the newest branch shown", async () => {
-    const rt = runtime();
+    const rt = await runtime();
     const m = (messageId: string, parentMessageId: string, isCreatedByUser: boolean, text: string, minute: number, extra = {}) => ({
       messageId,
       conversationId: 'lc-1',
@@ -745,7 +740,7 @@ describe("other apps' exports", () => {
     const first = await importBody(file);
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.source, 'librechat');
-    const { view, lines } = shownOf(rt);
+    const { view, lines } = await shownOf(rt);
     assert.deepEqual(lines, ['user: Weather in Lima?', 'assistant: Lima is clear at 24 °C.']);
     assert.equal(view.title, 'Weather in Lima');
     assert.equal(view.messages[1].branch?.ids.length, 2);
@@ -757,7 +752,7 @@ describe("other apps' exports", () => {
   });
 
   test("llama.cpp's page: its JSON Lines sessions and its older JSON, with the branch it showed, a tool's result named by its call", async () => {
-    const rt = runtime();
+    const rt = await runtime();
     const conv = { id: 'conv-1', name: 'Primes', lastModified: 1720000009000, currNode: 'm5', pinned: false };
     const messages = [
       { id: 'm0', convId: 'conv-1', type: 'root', timestamp: 1720000000000, role: 'system', content: '', parent: null, children: ['m1'] },
@@ -826,7 +821,7 @@ describe("other apps' exports", () => {
       [first.body.source, first.body.added.threads, first.body.added.messages, first.body.added.toolCalls],
       ['llama.cpp', 1, 3, 2],
     );
-    const { view, lines } = shownOf(rt);
+    const { view, lines } = await shownOf(rt);
     assert.deepEqual(lines, ['user: Is 97 prime?\n[file: list.txt]', 'assistant: Yes, 97 is prime.']);
     assert.equal(view.title, 'Primes');
     assert.equal(view.messages[1].model, 'qwen3', 'the model the page says wrote the answer');
@@ -855,12 +850,7 @@ describe("other apps' exports", () => {
       [zipped.body.source, zipped.body.added.threads, zipped.body.alreadyHere.threads, zipped.body.added.messages],
       ['llama.cpp', 1, 1, 3],
     );
-    assert.deepEqual(
-      views(rt)
-        .map((v) => v.title)
-        .sort(),
-      ['Primes', 'Squares'],
-    );
+    assert.deepEqual((await views(rt)).map((v) => v.title).sort(), ['Primes', 'Squares']);
     zip.file('z_broken.jsonl', `${JSON.stringify({ type: 'session', id: 'y' })}\n{oops`);
     const refused = await importBody(await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }));
     assert.equal(refused.status, 400);
@@ -879,7 +869,7 @@ describe("other apps' exports", () => {
   });
 
   test("ChatGPT's data export as it is mailed, a zip: its conversations.json is read, the images beside it left", async () => {
-    const rt = runtime();
+    const rt = await runtime();
     const zip = new JSZip();
     zip.file('conversations.json', JSON.stringify(chatgptExport()));
     zip.file('chat.html', '<html>the same, as a page</html>');
@@ -887,7 +877,7 @@ describe("other apps' exports", () => {
     const res = await importBody(await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual([res.body.source, res.body.added.threads, res.body.added.messages], ['chatgpt', 1, 3]);
-    assert.equal(views(rt)[0].title, 'Packing for Bergen');
+    assert.equal((await views(rt))[0].title, 'Packing for Bergen');
   });
 });
 
@@ -895,7 +885,7 @@ describe('what a library file or an upload may say of a file', () => {
   const attachmentRoute = () => import('./attachments/[id]/route');
 
   test('an imported "image" that is really HTML is a download with a safe type, never shown on Hearth\'s origin', async () => {
-    runtime();
+    await runtime();
     const page = '<html><body><form action="https://evil.example/"><input name=password></form></body></html>';
     const id = await upload('page.html', page, 'text/html');
     const thread = await newThread();
@@ -904,7 +894,7 @@ describe('what a library file or an upload may say of a file', () => {
       .replace(/"type":"attachment"([^\n]*?)"kind":"text"/, '"type":"attachment"$1"kind":"image"')
       .replace(/"mime":"text\/html[^"]*"/, '"mime":"text/html"');
     assert.match(file, /"kind":"image"/);
-    runtime();
+    await runtime();
     const imported = await importBody(file);
     assert.equal(imported.status, 200, JSON.stringify(imported.body));
     const { GET } = await attachmentRoute();
@@ -916,7 +906,7 @@ describe('what a library file or an upload may say of a file', () => {
   });
 
   test('a real image is shown inline as the type its bytes are', async () => {
-    runtime();
+    await runtime();
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==', 'base64');
     const id = await upload('dot.png', png, 'image/png');
     const { GET } = await attachmentRoute();
@@ -926,7 +916,7 @@ describe('what a library file or an upload may say of a file', () => {
   });
 
   test('a type with a control character or a line break is stored as a plain type (upload) or refused (import); its file still downloads', async () => {
-    runtime();
+    await runtime();
     const boundary = 'hearthboundary';
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\x01\r\n\r\nsome notes\r\n--${boundary}--\r\n`;
     const res = await attachmentsRoute.POST(
@@ -946,7 +936,7 @@ describe('what a library file or an upload may say of a file', () => {
     const thread = await newThread();
     await sendWith(thread, 'What do the attached notes say?', [id]);
     const file = (await exportText()).replace('"mime":"text/plain"', '"mime":"text/plain\\r\\nX-Evil: 1"');
-    runtime();
+    await runtime();
     const refused = await importBody(file);
     assert.equal(refused.status, 400);
     assert.match(refused.body.error.message, /its "mime" must be a content type/);
@@ -955,7 +945,7 @@ describe('what a library file or an upload may say of a file', () => {
 
 describe('a library file is data, never work to resume', () => {
   test('a turn the file says is running is stored as interrupted, its steps are not imported, and a start resumes nothing', async () => {
-    const rt = runtime();
+    const rt = await runtime();
     const res = await importBody(forgedRunningTurn('calculator', { expression: '6*7' }));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.added.turns, 1);
@@ -963,11 +953,11 @@ describe('a library file is data, never work to resume', () => {
       res.body.skipped.map((s: { what: string; count: number }) => [s.what, s.count]),
       [['steps of how turns ran', 2]],
     );
-    assert.deepEqual(rt.store.unfinishedTurns(), [], 'nothing is waiting or running');
-    assert.deepEqual(rt.store.stepsOf({ turnId: FORGED.turn }), [], 'no step of the file is stored');
-    assert.deepEqual(rt.turns.resumeUnfinished(), { resumed: [], interrupted: [] });
-    assert.equal(rt.store.getTurn({ id: FORGED.turn })?.status, 'interrupted');
-    assert.equal(rt.store.getMessage({ id: FORGED.answer })?.status, 'interrupted');
+    assert.deepEqual(await rt.store.unfinishedTurns(), [], 'nothing is waiting or running');
+    assert.deepEqual(await rt.store.stepsOf({ turnId: FORGED.turn }), [], 'no step of the file is stored');
+    assert.deepEqual(await rt.turns.resumeUnfinished(), { resumed: [], interrupted: [] });
+    assert.equal((await rt.store.getTurn({ id: FORGED.turn }))?.status, 'interrupted');
+    assert.equal((await rt.store.getMessage({ id: FORGED.answer }))?.status, 'interrupted');
   });
 });
 
@@ -988,13 +978,13 @@ describe('tool servers in the library file', () => {
         },
       }),
     );
-    const source = makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', dataDir });
+    const source = await makeRuntime({ llamaUrl: 'http://127.0.0.1:9/v1', dataDir });
     const file = await exportText();
     await source.toolServers.close();
     for (const secret of ['k-1234567', 'sk-home-123456789', 'tok-123456', 'hunter2hunter2']) assert.ok(!file.includes(secret), secret);
     assert.equal(file.match(/"type":"tool_server"/g)?.length, 2);
 
-    const target = runtime();
+    const target = await runtime();
     const res = await importBody(file);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.proposedToolServers, ['home', 'notes']);

@@ -15,13 +15,13 @@ export default async function LoginPage({
 }) {
   const { next, signOn } = await searchParams;
   const target = safeNextPath(Array.isArray(next) ? next[0] : next);
-  const { auth, config } = getRuntime();
+  const { auth, config } = await getRuntime();
   const jar = await cookies();
   const token = jar.get(SESSION_COOKIE)?.value;
   // Nothing to log in to, or already logged in: straight on.
-  if (!auth.required() || auth.sessions.valid(token)) redirect(target);
+  if (!(await auth.required()) || (await auth.sessions.valid(token))) redirect(target);
   // One person who can log in: the password alone, as before accounts.
   // A sign-on that came back without a login says why (the callback's words, from its cookie).
   const failed = signOn === 'failed' ? (failedReason(jar.get(FAILED_COOKIE)?.value) ?? 'The sign-on did not succeed.') : undefined;
-  return <LoginForm next={target} askName={!auth.people.only()} signOn={signOnSetup(config)?.name} failed={failed} />;
+  return <LoginForm next={target} askName={!(await auth.people.only())} signOn={signOnSetup(config)?.name} failed={failed} />;
 }

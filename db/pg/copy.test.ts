@@ -30,7 +30,7 @@ test('a copy is between the two engines, never from one to itself', async () => 
 });
 
 /** A row in every table, with what is hard to carry: accents, quotes, emoji, JSON, booleans, bytes, nulls, times past 32 bits. */
-function fillMain(db: Db) {
+async function fillMain(db: Db) {
   const s = createStore(db);
   const now = 1_765_000_000_123;
   db.insert(schema.users)
@@ -81,7 +81,7 @@ function fillMain(db: Db) {
       updatedAt: now + 9,
     })
     .run();
-  s.insertMessage({
+  await s.insertMessage({
     id: 'u1',
     threadId: 'th',
     turnId: 't1',
@@ -91,7 +91,7 @@ function fillMain(db: Db) {
     status: 'complete',
     now,
   });
-  s.insertMessage({
+  await s.insertMessage({
     id: 'a1',
     threadId: 'th',
     turnId: 't1',
@@ -101,7 +101,7 @@ function fillMain(db: Db) {
     status: 'complete',
     now: now + 1,
   });
-  s.insertMessage({
+  await s.insertMessage({
     id: 'a2',
     threadId: 'th',
     turnId: 't2',
@@ -160,7 +160,7 @@ function fillMain(db: Db) {
     .run();
   db.insert(schema.memories).values({ id: 'me', text: 'Anne is vegetarian', createdAt: now, updatedAt: now }).run();
   db.insert(schema.prompts).values({ id: 'pr', name: 'tldr', text: 'Summarise: ', createdAt: now, updatedAt: now }).run();
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'hearth',
     scope: 'execution',
     scopeKey: 't1',
@@ -169,7 +169,7 @@ function fillMain(db: Db) {
     maxRecords: 50,
     records: [{ stepId: 'verdict', at: now, modelId: 'm', source: 'native', answers: { verdict: { value: 'answer', p: 0.9 } } as never }],
   });
-  s.createCollection({ id: 'co', name: 'Rezepte', now });
+  await s.createCollection({ id: 'co', name: 'Rezepte', now });
   db.update(schema.collections).set({ shared: true }).run();
   db.insert(schema.collectionFiles)
     .values({
@@ -194,14 +194,14 @@ function fillMain(db: Db) {
       .get().id;
   const first = chunk(0, 'Pâte à choux');
   const second = chunk(1, 'Crème pâtissière');
-  s.storeVectors({
+  await s.storeVectors({
     model: 'embed',
     vectors: [
       { chunkId: first, vector: unit([1, 0, 0, 0]) },
       { chunkId: second, vector: unit([0, 1, 0.2, 0]) },
     ],
   });
-  s.storeMessageVectors({ model: 'embed', vectors: [{ messageId: 'u1', vector: unit([0, 0, 1, 0]) }] });
+  await s.storeMessageVectors({ model: 'embed', vectors: [{ messageId: 'u1', vector: unit([0, 0, 1, 0]) }] });
   db.insert(schema.threadCollections).values({ threadId: 'th', collectionId: 'co' }).run();
 }
 
@@ -230,9 +230,9 @@ describe('db:copy between SQLite and PostgreSQL', { skip: skipWithoutPostgres },
     const source = makeTempDir('hearth-copy-from');
     const back = makeTempDir('hearth-copy-back');
     const main = openDatabase(path.join(source, 'hearth.db'));
-    fillMain(main);
+    await fillMain(main);
     const member = openDatabase(path.join(source, MEMBER_LIBRARY));
-    createStore(member).createThread({ id: 'bob-th', title: "Bob's plans", now: 5 });
+    await createStore(member).createThread({ id: 'bob-th', title: "Bob's plans", now: 5 });
     const before = { main: everything(main), member: everything(member) };
     for (const table of TABLES) assert.ok(before.main[table].length > 0, `the test fills ${table} (a new table needs a row here)`);
 
@@ -266,24 +266,24 @@ describe('db:copy between SQLite and PostgreSQL', { skip: skipWithoutPostgres },
     const [was, is_] = [createStore(main), createStore(mainBack)];
     for (const match of ['zurich', 'creme', 'tatin', 'sachertorte'].map((w) => ({ words: [w], anyWord: false, prefix: false })))
       assert.deepEqual(
-        is_.searchIndex({ match, filters: { thinking: true }, limit: 10, now: 2e12 }),
-        was.searchIndex({ match, filters: { thinking: true }, limit: 10, now: 2e12 }),
+        await is_.searchIndex({ match, filters: { thinking: true }, limit: 10, now: 2e12 }),
+        await was.searchIndex({ match, filters: { thinking: true }, limit: 10, now: 2e12 }),
         match.words[0],
       );
     assert.equal(
-      is_.searchIndex({ match: { words: ['writ'], anyWord: false, prefix: false }, limit: 10, now: 2e12 }).length,
+      (await is_.searchIndex({ match: { words: ['writ'], anyWord: false, prefix: false }, limit: 10, now: 2e12 })).length,
       0,
       'a streaming answer is not indexed',
     );
     const near = { vector: unit([0, 1, 0.1, 0]), collectionIds: ['co'], limit: 2, candidates: 4 };
-    assert.deepEqual(is_.chunksNear(near), was.chunksNear(near));
-    assert.equal(is_.chunksNear(near).length, 2);
+    assert.deepEqual(await is_.chunksNear(near), await was.chunksNear(near));
+    assert.equal((await is_.chunksNear(near)).length, 2);
     assert.deepEqual(
-      is_.messagesNear({ vector: unit([0, 0, 1, 0]), limit: 1 }),
-      was.messagesNear({ vector: unit([0, 0, 1, 0]), limit: 1 }),
+      await is_.messagesNear({ vector: unit([0, 0, 1, 0]), limit: 1 }),
+      await was.messagesNear({ vector: unit([0, 0, 1, 0]), limit: 1 }),
     );
     assert.deepEqual(
-      is_.chunksMatching({ match: { words: ['pate'], anyWord: false, prefix: false }, collectionIds: ['co'], limit: 5 }).length,
+      (await is_.chunksMatching({ match: { words: ['pate'], anyWord: false, prefix: false }, collectionIds: ['co'], limit: 5 })).length,
       1,
     );
     for (const db of [main, member, mainBack, memberBack]) db.$client.close();
@@ -301,7 +301,7 @@ describe('db:copy that fails part way', { skip: skipWithoutPostgres }, () => {
         { id: MEMBER, username: 'bob', role: 'member', library: MEMBER_LIBRARY, createdAt: 1 },
       ])
       .run();
-    createStore(main).createThread({ id: 'th', title: 'Kept', now: 1 });
+    await createStore(main).createThread({ id: 'th', title: 'Kept', now: 1 });
     const back = makeTempDir('hearth-copy-partial-back');
     await withTestDatabase(async (url) => {
       const schemas = async () => {
@@ -321,7 +321,7 @@ describe('db:copy that fails part way', { skip: skipWithoutPostgres }, () => {
 
       // A NUL character, which PostgreSQL's text cannot hold: the copy stops and names the row.
       await withTestDatabase(async (other) => {
-        createStore(main).insertMessage({
+        await createStore(main).insertMessage({
           id: 'nul',
           threadId: 'th',
           turnId: null,

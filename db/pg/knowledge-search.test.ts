@@ -24,7 +24,7 @@ function toward(i: number): Float32Array {
 }
 
 /** Two collections of passages in three languages, each with a vector; one collection made by another file with a short passage. */
-function fill(s: Store) {
+async function fill(s: Store) {
   const passages: [string, string, string[]][] = [
     [
       'co',
@@ -39,8 +39,8 @@ function fill(s: Store) {
     ['other', 'brot.md', ['Brötchen brauchen Hefe und Zeit.', 'Die Bäckerei öffnet um sechs Uhr.']],
     ['other', 'code.md', ['Build paths with os.path.join; the recipes are at https://example.com/brot.']],
   ];
-  s.createCollection({ id: 'co', name: 'House', now: 1 });
-  s.createCollection({ id: 'other', name: 'Bread', now: 1 });
+  await s.createCollection({ id: 'co', name: 'House', now: 1 });
+  await s.createCollection({ id: 'other', name: 'Bread', now: 1 });
   let chunk = 0;
   const vectors: { chunkId: number; vector: Float32Array }[] = [];
   for (const [collectionId, name, texts] of passages) {
@@ -50,7 +50,7 @@ function fill(s: Store) {
         "insert into collection_files (id, collection_id, name, mime, size, sha256, kind, status, created_at) values (?, ?, ?, 'text/markdown', 10, ?, 'text', 'indexing', 1)",
       )
       .run(fileId, collectionId, name, `sha-${name}`);
-    s.setFileChunks({
+    await s.setFileChunks({
       fileId,
       status: 'indexing',
       chunks: texts.map((text, i) => ({ text, page: null, lineStart: i + 1, lineEnd: i + 1 })),
@@ -60,14 +60,14 @@ function fill(s: Store) {
     ))
       vectors.push({ chunkId: id, vector: toward(chunk++) });
   }
-  s.storeVectors({ model: 'embed', vectors });
+  await s.storeVectors({ model: 'embed', vectors });
 }
 
 describe('knowledge collections on PostgreSQL', { skip: skipWithoutPostgres }, () => {
   test('a collection answers the same on both engines: by words, by meaning, and the passages retrieval gives', async () => {
     const dir = makeTempDir('hearth-pg-knowledge');
     const lite = createStore(openDatabase(path.join(dir, 'hearth.db')));
-    fill(lite);
+    await fill(lite);
     await withTestDatabase(async (url) => {
       await copyInstallation(placeOf(dir), placeOf(url));
       const pool = new pg.Pool({ connectionString: url, options: libraryOptions('hearth') });
@@ -87,7 +87,7 @@ describe('knowledge collections on PostgreSQL', { skip: skipWithoutPostgres }, (
         ] as const) {
           const match = wordMatch(query, { ...options, prefix: false })!;
           for (const collectionIds of [['co'], ['other'], ['co', 'other'], []]) {
-            const here = lite.chunksMatching({ match, collectionIds, limit: 10 });
+            const here = await lite.chunksMatching({ match, collectionIds, limit: 10 });
             assert.deepEqual(
               (await there.chunksMatching({ match, collectionIds, limit: 10 })).sort(),
               [...here].sort(),
@@ -98,13 +98,13 @@ describe('knowledge collections on PostgreSQL', { skip: skipWithoutPostgres }, (
         }
         assert.ok(answered >= 10, `the queries find passages (${answered})`);
         const terms = ['pressure', 'bar', 'brotchen', 'absent'];
-        assert.deepEqual(await there.termCounts({ terms }), lite.termCounts({ terms }));
+        assert.deepEqual(await there.termCounts({ terms }), await lite.termCounts({ terms }));
 
         for (let i = 0; i < DIMS; i++) {
           const near = { vector: toward(i), collectionIds: ['co', 'other'], limit: 3, candidates: 50 };
           assert.deepEqual(
             (await there.chunksNear(near)).map((h) => h.id),
-            lite.chunksNear(near).map((h) => h.id),
+            (await lite.chunksNear(near)).map((h) => h.id),
             `nearest to direction ${i}`,
           );
         }
@@ -113,8 +113,8 @@ describe('knowledge collections on PostgreSQL', { skip: skipWithoutPostgres }, (
           [],
           'another size: none',
         );
-        assert.deepEqual(await there.chunksByIds({ ids: [1, 5, 8] }), lite.chunksByIds({ ids: [1, 5, 8] }));
-        assert.deepEqual(await there.chunkAt({ fileId: 'f-boiler.md', seq: 1 }), lite.chunkAt({ fileId: 'f-boiler.md', seq: 1 }));
+        assert.deepEqual(await there.chunksByIds({ ids: [1, 5, 8] }), await lite.chunksByIds({ ids: [1, 5, 8] }));
+        assert.deepEqual(await there.chunkAt({ fileId: 'f-boiler.md', seq: 1 }), await lite.chunkAt({ fileId: 'f-boiler.md', seq: 1 }));
         assert.equal(await there.chunkAt({ fileId: 'f-boiler.md', seq: 9 }), undefined);
 
         // Retrieval as a turn runs it, by words and meaning, with a short passage read with its neighbours.

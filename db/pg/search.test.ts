@@ -27,8 +27,8 @@ const DAY = 24 * 3600 * 1000;
 const NOW = 1_765_000_000_000;
 
 /** A library in several languages, with every kind of hit and enough rows of one word to be ranked by recency alone. */
-function fill(s: Store) {
-  const message = (
+async function fill(s: Store) {
+  const message = async (
     id: string,
     thread: string,
     role: 'user' | 'assistant',
@@ -36,30 +36,30 @@ function fill(s: Store) {
     at: number,
     status: 'complete' | 'streaming' = 'complete',
   ) => {
-    if (!s.getThread({ id: thread })) s.createThread({ id: thread, title: '', now: at });
-    s.insertMessage({ id, threadId: thread, turnId: null, parentId: null, role, content, status, now: at });
+    if (!(await s.getThread({ id: thread }))) await s.createThread({ id: thread, title: '', now: at });
+    await s.insertMessage({ id, threadId: thread, turnId: null, parentId: null, role, content, status, now: at });
   };
-  s.createThread({ id: 'fr', title: 'Voyage à Zürich', now: NOW - 300 * DAY });
-  message('fr1', 'fr', 'user', 'Où manger une crème brûlée près de la gare de Zürich?', NOW - 300 * DAY);
-  message('fr2', 'fr', 'assistant', 'La crème brûlée du Café Odéon est célèbre.', NOW - 299 * DAY);
-  s.createThread({ id: 'de', title: 'Backen', now: NOW - 10 * DAY });
-  message('de1', 'de', 'user', 'Wie backe ich Brötchen? Die Bäckerei Müller macht gute Brötchen.', NOW - 10 * DAY);
-  message('de2', 'de', 'assistant', 'Brötchen brauchen Hefe, Mehl, Wasser und Salz.', NOW - 10 * DAY + 1);
-  message('de3', 'de', 'assistant', 'Brötchen — half written', NOW - 9 * DAY, 'streaming');
-  s.createThread({ id: 'ja', title: '東京 旅行', now: NOW - 5 * DAY });
-  message('ja1', 'ja', 'user', '東京 ラーメン おすすめ', NOW - 5 * DAY);
-  s.createThread({ id: 'en', title: 'Sourdough', now: NOW - DAY });
-  message('en1', 'en', 'user', 'My sourdough starter smells of acetone; is the starter dead?', NOW - DAY);
-  message('en2', 'en', 'assistant', 'A starter that smells of acetone is hungry, not dead: feed it.', NOW - DAY + 1);
-  message('en3', 'en', 'assistant', 'Sourdough starters recover after two feedings.', NOW - DAY + 2);
-  message(
+  await s.createThread({ id: 'fr', title: 'Voyage à Zürich', now: NOW - 300 * DAY });
+  await message('fr1', 'fr', 'user', 'Où manger une crème brûlée près de la gare de Zürich?', NOW - 300 * DAY);
+  await message('fr2', 'fr', 'assistant', 'La crème brûlée du Café Odéon est célèbre.', NOW - 299 * DAY);
+  await s.createThread({ id: 'de', title: 'Backen', now: NOW - 10 * DAY });
+  await message('de1', 'de', 'user', 'Wie backe ich Brötchen? Die Bäckerei Müller macht gute Brötchen.', NOW - 10 * DAY);
+  await message('de2', 'de', 'assistant', 'Brötchen brauchen Hefe, Mehl, Wasser und Salz.', NOW - 10 * DAY + 1);
+  await message('de3', 'de', 'assistant', 'Brötchen — half written', NOW - 9 * DAY, 'streaming');
+  await s.createThread({ id: 'ja', title: '東京 旅行', now: NOW - 5 * DAY });
+  await message('ja1', 'ja', 'user', '東京 ラーメン おすすめ', NOW - 5 * DAY);
+  await s.createThread({ id: 'en', title: 'Sourdough', now: NOW - DAY });
+  await message('en1', 'en', 'user', 'My sourdough starter smells of acetone; is the starter dead?', NOW - DAY);
+  await message('en2', 'en', 'assistant', 'A starter that smells of acetone is hungry, not dead: feed it.', NOW - DAY + 1);
+  await message('en3', 'en', 'assistant', 'Sourdough starters recover after two feedings.', NOW - DAY + 2);
+  await message(
     'en4',
     'en',
     'user',
     'Notes at https://github.com/hearth/issues, in os.path.join and C:\\bread\\v2.txt; pi is 3.14',
     NOW - DAY + 3,
   );
-  s.insertAttachment({
+  await s.insertAttachment({
     id: 'at1',
     name: 'recette-crème.txt',
     mime: 'text/plain',
@@ -70,12 +70,12 @@ function fill(s: Store) {
     lines: 1,
     now: NOW - 299 * DAY,
   });
-  s.linkAttachments({ ids: ['at1'], messageId: 'fr1' });
-  s.insertTurn({ id: 'tu', threadId: 'en', userMessageId: 'en1', assistantMessageId: 'en2', now: NOW - DAY });
+  await s.linkAttachments({ ids: ['at1'], messageId: 'fr1' });
+  await s.insertTurn({ id: 'tu', threadId: 'en', userMessageId: 'en1', assistantMessageId: 'en2', now: NOW - DAY });
   s.db.$client
     .prepare('update turns set events = ? where id = ?')
     .run(JSON.stringify([[1, { type: 'thinking', text: 'Acetone means the starter wants flour.' }]]), 'tu');
-  for (let i = 0; i < 520; i++) message(`many${i}`, 'bulk', i % 2 ? 'user' : 'assistant', `lantern number ${i}`, NOW - 100 * DAY + i);
+  for (let i = 0; i < 520; i++) await message(`many${i}`, 'bulk', i % 2 ? 'user' : 'assistant', `lantern number ${i}`, NOW - 100 * DAY + i);
 }
 
 const keys = (hits: { kind: string; refId: string }[]) => hits.map((h) => `${h.kind}:${h.refId}`);
@@ -84,7 +84,7 @@ describe('history search on PostgreSQL', { skip: skipWithoutPostgres }, () => {
   test('finds what SQLite finds: the same query syntax, languages, filters, prefixes; ranked by match and recency', async () => {
     const dir = makeTempDir('hearth-pg-search');
     const lite = createStore(openDatabase(path.join(dir, 'hearth.db')));
-    fill(lite);
+    await fill(lite);
     await withTestDatabase(async (url) => {
       await copyInstallation(placeOf(dir), placeOf(url));
       const pool = new pg.Pool({ connectionString: url, options: libraryOptions('hearth') });
@@ -115,11 +115,11 @@ describe('history search on PostgreSQL', { skip: skipWithoutPostgres }, () => {
         let answered = 0;
         for (const [query, options, filters] of asked) {
           const match = wordMatch(query, options)!;
-          const here = lite.searchIndex({ match, filters, limit: 50, now: NOW });
+          const here = await lite.searchIndex({ match, filters, limit: 50, now: NOW });
           const found = await there.searchIndex({ match, filters, limit: 50, now: NOW });
           assert.deepEqual(keys(found).sort(), keys(here).sort(), `${query} ${JSON.stringify({ options, filters })}`);
           if (here.length > 0) answered++;
-          const newest = lite.newestMatches({ match, filters, limit: 50 });
+          const newest = await lite.newestMatches({ match, filters, limit: 50 });
           assert.deepEqual(keys(await there.newestMatches({ match, filters, limit: 50 })).sort(), keys(newest).sort(), query);
         }
         assert.equal(answered, asked.length - 3, 'all but three queries find something (the test asks real questions)');
@@ -133,12 +133,15 @@ describe('history search on PostgreSQL', { skip: skipWithoutPostgres }, () => {
         assert.deepEqual(keys(lanterns), ['message:many519', 'message:many518', 'message:many517']);
         assert.deepEqual(
           keys(lanterns),
-          keys(lite.searchIndex({ match: wordMatch('lantern', { prefix: false })!, limit: 3, now: NOW })),
+          keys(await lite.searchIndex({ match: wordMatch('lantern', { prefix: false })!, limit: 3, now: NOW })),
           'SQLite too',
         );
 
         const sources = await there.searchSources({ messageIds: ['en1'], attachmentIds: ['at1'], threadIds: ['fr'], turnIds: ['tu'] });
-        assert.deepEqual(sources, lite.searchSources({ messageIds: ['en1'], attachmentIds: ['at1'], threadIds: ['fr'], turnIds: ['tu'] }));
+        assert.deepEqual(
+          sources,
+          await lite.searchSources({ messageIds: ['en1'], attachmentIds: ['at1'], threadIds: ['fr'], turnIds: ['tu'] }),
+        );
       } finally {
         await pool.end();
         lite.db.$client.close();

@@ -18,14 +18,14 @@ const upload = (s: Store, id: string, opts: { sha?: string; text?: string; now?:
     ...(opts.width ? { width: opts.width, height: 20 } : {}),
   });
 
-test('an upload counts its characters and lines (a final newline ends a line, it starts none)', () => {
+test('an upload counts its characters and lines (a final newline ends a line, it starts none)', async () => {
   const s = freshStore();
-  const row = upload(s, 'a', { text: 'one\ntwo\n' });
+  const row = await upload(s, 'a', { text: 'one\ntwo\n' });
   assert.deepEqual([row.chars, row.lines, row.kind, row.messageId, row.createdAt], [8, 2, 'text', null, 1]);
-  assert.equal(upload(s, 'b', { text: 'one\ntwo' }).lines, 2);
-  assert.equal(upload(s, 'c', { text: 'single' }).lines, 1);
-  assert.deepEqual([upload(s, 'd', { text: '' }).lines, s.attachmentFile({ id: 'd' })?.size], [0, 10]);
-  const given = s.insertAttachment({
+  assert.equal((await upload(s, 'b', { text: 'one\ntwo' })).lines, 2);
+  assert.equal((await upload(s, 'c', { text: 'single' })).lines, 1);
+  assert.deepEqual([(await upload(s, 'd', { text: '' })).lines, (await s.attachmentFile({ id: 'd' }))?.size], [0, 10]);
+  const given = await s.insertAttachment({
     id: 'e',
     name: 'e.pdf',
     mime: 'application/pdf',
@@ -37,25 +37,25 @@ test('an upload counts its characters and lines (a final newline ends a line, it
     now: 2,
   });
   assert.deepEqual([given.chars, given.lines], [5000, 300], 'counts given (a document’s whole text) are kept');
-  const image = upload(s, 'img', { kind: 'image', width: 40 });
+  const image = await upload(s, 'img', { kind: 'image', width: 40 });
   assert.deepEqual([image.kind, image.width, image.height], ['image', 40, 20]);
 });
 
-test('uploads link once, to the message they were sent with', () => {
+test('uploads link once, to the message they were sent with', async () => {
   const s = freshStore();
-  const ex = seedExchange(s, { thread: 't' });
-  upload(s, 'a');
-  upload(s, 'b');
-  assert.equal(s.linkAttachments({ ids: [], messageId: ex.user }), 0);
-  assert.equal(s.linkAttachments({ ids: ['a', 'b', 'missing'], messageId: ex.user }), 2);
-  assert.equal(s.linkAttachments({ ids: ['a'], messageId: ex.assistant }), 0, 'already sent with another message');
-  assert.equal(s.attachmentFile({ id: 'a' })?.messageId, ex.user);
+  const ex = await seedExchange(s, { thread: 't' });
+  await upload(s, 'a');
+  await upload(s, 'b');
+  assert.equal(await s.linkAttachments({ ids: [], messageId: ex.user }), 0);
+  assert.equal(await s.linkAttachments({ ids: ['a', 'b', 'missing'], messageId: ex.user }), 2);
+  assert.equal(await s.linkAttachments({ ids: ['a'], messageId: ex.assistant }), 0, 'already sent with another message');
+  assert.equal((await s.attachmentFile({ id: 'a' }))?.messageId, ex.user);
 });
 
-test('an edited question gets copies of its files: new rows, the same stored files, in their order', () => {
+test('an edited question gets copies of its files: new rows, the same stored files, in their order', async () => {
   const s = freshStore();
-  const ex = seedExchange(s, { thread: 't' });
-  s.insertMessage({
+  const ex = await seedExchange(s, { thread: 't' });
+  await s.insertMessage({
     id: 'edited',
     threadId: 't',
     turnId: null,
@@ -65,52 +65,46 @@ test('an edited question gets copies of its files: new rows, the same stored fil
     status: 'complete',
     now: 5,
   });
-  upload(s, 'z', { now: 1, sha: 'first' });
-  upload(s, 'y', { now: 2, sha: 'second' });
-  s.linkAttachments({ ids: ['z', 'y'], messageId: ex.user });
+  await upload(s, 'z', { now: 1, sha: 'first' });
+  await upload(s, 'y', { now: 2, sha: 'second' });
+  await s.linkAttachments({ ids: ['z', 'y'], messageId: ex.user });
   let n = 0;
-  assert.equal(s.copyAttachments({ fromMessageId: ex.user, toMessageId: 'edited', newId: () => `copy${++n}`, now: 9 }), 2);
-  const copies = s.attachmentsOfThreadMessages({ threadId: 't' }).filter((a) => a.messageId === 'edited');
+  assert.equal(await s.copyAttachments({ fromMessageId: ex.user, toMessageId: 'edited', newId: () => `copy${++n}`, now: 9 }), 2);
+  const copies = (await s.attachmentsOfThreadMessages({ threadId: 't' })).filter((a) => a.messageId === 'edited');
   assert.deepEqual(copies.map((c) => [c.id, c.sha256, c.name]).sort(), [
     ['copy1', 'first', 'z.txt'],
     ['copy2', 'second', 'y.txt'],
   ]);
-  assert.equal(s.attachmentOfThread({ id: 'copy1', threadId: 't' })?.text, 'one\ntwo');
-  assert.equal(s.copyAttachments({ fromMessageId: 'edited-none', toMessageId: 'edited', newId: () => 'never', now: 9 }), 0);
+  assert.equal((await s.attachmentOfThread({ id: 'copy1', threadId: 't' }))?.text, 'one\ntwo');
+  assert.equal(await s.copyAttachments({ fromMessageId: 'edited-none', toMessageId: 'edited', newId: () => 'never', now: 9 }), 0);
 });
 
-test('a thread’s files: by thread only, oldest message first, each stored file once', () => {
+test('a thread’s files: by thread only, oldest message first, each stored file once', async () => {
   const s = freshStore();
-  const later = seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 't2' }, { now: 20 });
-  const earlier = seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 't1' }, { now: 10 });
-  const other = seedExchange(s, { thread: 'o' });
-  upload(s, 'late', { sha: 'same', now: 1 });
-  upload(s, 'early', { sha: 'same', now: 2 });
-  upload(s, 'theirs', { sha: 'theirs' });
-  upload(s, 'unsent');
-  s.linkAttachments({ ids: ['late'], messageId: later.user });
-  s.linkAttachments({ ids: ['early'], messageId: earlier.user });
-  s.linkAttachments({ ids: ['theirs'], messageId: other.user });
+  const later = await seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 't2' }, { now: 20 });
+  const earlier = await seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 't1' }, { now: 10 });
+  const other = await seedExchange(s, { thread: 'o' });
+  await upload(s, 'late', { sha: 'same', now: 1 });
+  await upload(s, 'early', { sha: 'same', now: 2 });
+  await upload(s, 'theirs', { sha: 'theirs' });
+  await upload(s, 'unsent');
+  await s.linkAttachments({ ids: ['late'], messageId: later.user });
+  await s.linkAttachments({ ids: ['early'], messageId: earlier.user });
+  await s.linkAttachments({ ids: ['theirs'], messageId: other.user });
   assert.deepEqual(
-    s.attachmentsOfThread({ threadId: 't' }).map((a) => [a.id, a.createdAt]),
+    (await s.attachmentsOfThread({ threadId: 't' })).map((a) => [a.id, a.createdAt]),
     [
       ['early', 10],
       ['late', 20],
     ],
   );
-  assert.deepEqual(s.fileHashesOfThread({ threadId: 't' }), ['same']);
-  assert.deepEqual(
-    s
-      .attachmentsOfThreadMessages({ threadId: 't' })
-      .map((a) => a.id)
-      .sort(),
-    ['early', 'late'],
-  );
-  assert.equal(s.attachmentOfThread({ id: 'theirs', threadId: 't' }), undefined, 'another thread’s file is unknown here');
-  assert.equal(s.attachmentOfThread({ id: 'unsent', threadId: 't' }), undefined);
-  const mine = s.attachmentOfThread({ id: 'early', threadId: 't' });
+  assert.deepEqual(await s.fileHashesOfThread({ threadId: 't' }), ['same']);
+  assert.deepEqual((await s.attachmentsOfThreadMessages({ threadId: 't' })).map((a) => a.id).sort(), ['early', 'late']);
+  assert.equal(await s.attachmentOfThread({ id: 'theirs', threadId: 't' }), undefined, 'another thread’s file is unknown here');
+  assert.equal(await s.attachmentOfThread({ id: 'unsent', threadId: 't' }), undefined);
+  const mine = await s.attachmentOfThread({ id: 'early', threadId: 't' });
   assert.deepEqual([mine?.text, mine?.chars, mine?.lines, mine?.sha256], ['one\ntwo', 7, 2, 'same']);
-  assert.equal(s.isFileReferenced({ sha256: 'same' }), true);
-  assert.equal(s.isFileReferenced({ sha256: 'sha-unsent' }), true, 'an upload not yet sent still needs its file');
-  assert.equal(s.isFileReferenced({ sha256: 'nobody' }), false);
+  assert.equal(await s.isFileReferenced({ sha256: 'same' }), true);
+  assert.equal(await s.isFileReferenced({ sha256: 'sha-unsent' }), true, 'an upload not yet sent still needs its file');
+  assert.equal(await s.isFileReferenced({ sha256: 'nobody' }), false);
 });

@@ -12,10 +12,10 @@ const record = (stepId: string, at: number) => ({
   answers: { verdict: { kind: 'choice', value: 'answered', p: 0.75 } } as never,
 });
 
-test('records read back whole, oldest first, within their layer and scope only', () => {
+test('records read back whole, oldest first, within their layer and scope only', async () => {
   const s = freshStore();
-  const { turn } = seedExchange(s, { thread: 't' });
-  s.appendDecisions({
+  const { turn } = await seedExchange(s, { thread: 't' });
+  await s.appendDecisions({
     layerId: 'l',
     scope: 'thread',
     scopeKey: 't',
@@ -24,7 +24,7 @@ test('records read back whole, oldest first, within their layer and scope only',
     turnId: turn,
     threadId: 't',
   });
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'l',
     scope: 'resource',
     scopeKey: 'r',
@@ -33,7 +33,7 @@ test('records read back whole, oldest first, within their layer and scope only',
     turnId: null,
     threadId: 't',
   });
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'other',
     scope: 'thread',
     scopeKey: 't',
@@ -42,7 +42,7 @@ test('records read back whole, oldest first, within their layer and scope only',
     turnId: null,
     threadId: 't',
   });
-  assert.deepEqual(s.loadDecisions({ layerId: 'l', scope: 'thread', scopeKey: 't' }), [
+  assert.deepEqual(await s.loadDecisions({ layerId: 'l', scope: 'thread', scopeKey: 't' }), [
     {
       stepId: 'a',
       at: 1,
@@ -61,22 +61,22 @@ test('records read back whole, oldest first, within their layer and scope only',
     },
   ]);
   assert.deepEqual(
-    s.loadDecisions({ layerId: 'l', scope: 'resource', scopeKey: 'r' }).map((r) => [r.stepId, r.turnId]),
+    (await s.loadDecisions({ layerId: 'l', scope: 'resource', scopeKey: 'r' })).map((r) => [r.stepId, r.turnId]),
     [['res', null]],
   );
-  assert.deepEqual(s.loadDecisions({ layerId: 'l', scope: 'thread', scopeKey: 'other-thread' }), []);
+  assert.deepEqual(await s.loadDecisions({ layerId: 'l', scope: 'thread', scopeKey: 'other-thread' }), []);
   assert.deepEqual(
-    s.decisionsOfThread({ threadId: 't', layerId: 'l' }).map((r) => r.stepId),
+    (await s.decisionsOfThread({ threadId: 't', layerId: 'l' })).map((r) => r.stepId),
     ['a', 'b'],
   );
-  const rows = s.decisionRowsOfThread({ threadId: 't', layerId: 'l' });
+  const rows = await s.decisionRowsOfThread({ threadId: 't', layerId: 'l' });
   assert.ok(rows[0].id < rows[1].id, 'row ids in order');
   assert.equal(rows[0].stepId, 'a');
 });
 
-test('beyond maxRecords the oldest go, in that scope alone', () => {
+test('beyond maxRecords the oldest go, in that scope alone', async () => {
   const s = freshStore();
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'l',
     scope: 'thread',
     scopeKey: 't',
@@ -85,7 +85,7 @@ test('beyond maxRecords the oldest go, in that scope alone', () => {
     turnId: null,
     threadId: 't',
   });
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'l',
     scope: 'thread',
     scopeKey: 'u',
@@ -94,7 +94,7 @@ test('beyond maxRecords the oldest go, in that scope alone', () => {
     turnId: null,
     threadId: 'u',
   });
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'l',
     scope: 'thread',
     scopeKey: 't',
@@ -104,14 +104,14 @@ test('beyond maxRecords the oldest go, in that scope alone', () => {
     threadId: 't',
   });
   assert.deepEqual(
-    s.loadDecisions({ layerId: 'l', scope: 'thread', scopeKey: 't' }).map((r) => r.stepId),
+    (await s.loadDecisions({ layerId: 'l', scope: 'thread', scopeKey: 't' })).map((r) => r.stepId),
     ['2', '3', '4'],
   );
   assert.deepEqual(
-    s.loadDecisions({ layerId: 'l', scope: 'thread', scopeKey: 'u' }).map((r) => r.stepId),
+    (await s.loadDecisions({ layerId: 'l', scope: 'thread', scopeKey: 'u' })).map((r) => r.stepId),
     ['u1'],
   );
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'l',
     scope: 'thread',
     scopeKey: 't',
@@ -121,14 +121,14 @@ test('beyond maxRecords the oldest go, in that scope alone', () => {
     threadId: 't',
   });
   assert.deepEqual(
-    s.loadDecisions({ layerId: 'l', scope: 'thread', scopeKey: 't' }).map((r) => r.stepId),
+    (await s.loadDecisions({ layerId: 'l', scope: 'thread', scopeKey: 't' })).map((r) => r.stepId),
     ['5'],
   );
 });
 
-test('a thread-scoped record names its thread by its scope key only; others keep the thread they came from', () => {
+test('a thread-scoped record names its thread by its scope key only; others keep the thread they came from', async () => {
   const s = freshStore();
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'l',
     scope: 'thread',
     scopeKey: 't',
@@ -137,7 +137,7 @@ test('a thread-scoped record names its thread by its scope key only; others keep
     turnId: null,
     threadId: 't',
   });
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'l',
     scope: 'resource',
     scopeKey: 'r',

@@ -6,20 +6,24 @@ import type { Store } from '@/db/store';
 /** The whole-library reads and writes behind export and import (lib/services/library), on real databases. */
 
 /** A thread with everything a thread can hold: two exchanges, a turn's log, a tool call, decisions, a file. */
-function richThread(s: Store, id = 'th') {
-  s.createThread({ id, title: 'Trip', now: 100 });
-  seedExchange(s, { thread: id, user: 'u1', assistant: 'a1', turn: 't1' }, { now: 100, question: 'Weather in Lyon?', answer: 'Sunny.' });
-  seedExchange(s, { thread: id, user: 'u2', assistant: 'a2', turn: 't2' }, { now: 200, question: 'And tomorrow?', answer: 'Rain.' });
-  s.setTurnStatus({
+async function richThread(s: Store, id = 'th') {
+  await s.createThread({ id, title: 'Trip', now: 100 });
+  await seedExchange(
+    s,
+    { thread: id, user: 'u1', assistant: 'a1', turn: 't1' },
+    { now: 100, question: 'Weather in Lyon?', answer: 'Sunny.' },
+  );
+  await seedExchange(s, { thread: id, user: 'u2', assistant: 'a2', turn: 't2' }, { now: 200, question: 'And tomorrow?', answer: 'Rain.' });
+  await s.setTurnStatus({
     id: 't1',
     status: 'done',
     stats: { rounds: 2, modelCalls: 3, toolCalls: 1, compiled: true, tokensPerSecond: 41.5 },
     now: 150,
   });
-  s.appendEvent({ turnId: 't1', seq: 2, type: 'delta', data: { text: 'Sunny.' }, now: 120 });
-  s.appendEvent({ turnId: 't1', seq: 1, type: 'status', data: { status: 'running' }, now: 110 });
-  s.appendStep({ turnId: 't1', seq: 1, kind: 'tool', data: { name: 'web_search' }, now: 111 });
-  s.insertToolCall({
+  await s.appendEvent({ turnId: 't1', seq: 2, type: 'delta', data: { text: 'Sunny.' }, now: 120 });
+  await s.appendEvent({ turnId: 't1', seq: 1, type: 'status', data: { status: 'running' }, now: 110 });
+  await s.appendStep({ turnId: 't1', seq: 1, kind: 'tool', data: { name: 'web_search' }, now: 111 });
+  await s.insertToolCall({
     id: 't1:c1',
     turnId: 't1',
     threadId: id,
@@ -31,7 +35,7 @@ function richThread(s: Store, id = 'th') {
     ms: 30,
     createdAt: 112,
   });
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'hearth',
     scope: 'execution',
     scopeKey: 't1',
@@ -40,7 +44,7 @@ function richThread(s: Store, id = 'th') {
     maxRecords: 50,
     records: [{ stepId: 'verdict', at: 113, modelId: 'm', source: 'native', answers: { verdict: { value: 'answer', p: 0.9 } } as never }],
   });
-  s.insertAttachment({
+  await s.insertAttachment({
     id: 'f1',
     name: 'notes.txt',
     mime: 'text/plain',
@@ -51,13 +55,13 @@ function richThread(s: Store, id = 'th') {
     lines: 1,
     now: 101,
   });
-  s.linkAttachments({ ids: ['f1'], messageId: 'u1' });
+  await s.linkAttachments({ ids: ['f1'], messageId: 'u1' });
 }
 
-test('a thread read from one library and written into another reads back the same, row for row', () => {
+test('a thread read from one library and written into another reads back the same, row for row', async () => {
   const from = freshStore();
-  richThread(from);
-  const rows = from.threadRows('th');
+  await richThread(from);
+  const rows = await from.threadRows('th');
   assert.ok(rows, 'the thread is there');
   assert.deepEqual(
     rows.messages.map((m) => m.id),
@@ -86,30 +90,30 @@ test('a thread read from one library and written into another reads back the sam
   assert.equal(rows.toolCalls[0].arguments, '{"query":"Lyon weather"}');
 
   const to = freshStore();
-  assert.equal(to.importThread(rows.thread), true);
-  for (const m of rows.messages) assert.equal(to.importMessage(m), true, m.id);
-  for (const t of rows.turns) assert.equal(to.importTurn(t), true, t.id);
-  for (const e of rows.turnEvents) assert.equal(to.importTurnEvent(e), true);
-  for (const c of rows.toolCalls) assert.equal(to.importToolCall(c), true);
-  for (const a of rows.attachments) assert.equal(to.importAttachment(a), true);
-  for (const { id: _id, ...d } of rows.decisions) assert.deepEqual(to.importDecision(d), { id: 1, added: true });
-  assert.deepEqual(to.threadRows('th'), rows);
+  assert.equal(await to.importThread(rows.thread), true);
+  for (const m of rows.messages) assert.equal(await to.importMessage(m), true, m.id);
+  for (const t of rows.turns) assert.equal(await to.importTurn(t), true, t.id);
+  for (const e of rows.turnEvents) assert.equal(await to.importTurnEvent(e), true);
+  for (const c of rows.toolCalls) assert.equal(await to.importToolCall(c), true);
+  for (const a of rows.attachments) assert.equal(await to.importAttachment(a), true);
+  for (const { id: _id, ...d } of rows.decisions) assert.deepEqual(await to.importDecision(d), { id: 1, added: true });
+  assert.deepEqual(await to.threadRows('th'), rows);
 
   // The same file again: every row is there, nothing is added or changed.
-  assert.equal(to.importThread({ ...rows.thread, title: 'Renamed' }), false);
-  for (const m of rows.messages) assert.equal(to.importMessage({ ...m, content: 'changed' }), false);
-  for (const t of rows.turns) assert.equal(to.importTurn(t), false);
-  for (const e of rows.turnEvents) assert.equal(to.importTurnEvent(e), false);
-  for (const c of rows.toolCalls) assert.equal(to.importToolCall(c), false);
-  for (const a of rows.attachments) assert.equal(to.importAttachment(a), false);
-  for (const { id: _id, ...d } of rows.decisions) assert.deepEqual(to.importDecision(d), { id: 1, added: false });
-  assert.deepEqual(to.threadRows('th'), rows);
+  assert.equal(await to.importThread({ ...rows.thread, title: 'Renamed' }), false);
+  for (const m of rows.messages) assert.equal(await to.importMessage({ ...m, content: 'changed' }), false);
+  for (const t of rows.turns) assert.equal(await to.importTurn(t), false);
+  for (const e of rows.turnEvents) assert.equal(await to.importTurnEvent(e), false);
+  for (const c of rows.toolCalls) assert.equal(await to.importToolCall(c), false);
+  for (const a of rows.attachments) assert.equal(await to.importAttachment(a), false);
+  for (const { id: _id, ...d } of rows.decisions) assert.deepEqual(await to.importDecision(d), { id: 1, added: false });
+  assert.deepEqual(await to.threadRows('th'), rows);
 });
 
-test('a row pointing at a thread that is not there is refused (foreign keys are on)', () => {
+test('a row pointing at a thread that is not there is refused (foreign keys are on)', async () => {
   const s = freshStore();
-  assert.throws(
-    () =>
+  await assert.rejects(
+    async () =>
       s.importMessage({
         id: 'm',
         thread_id: 'nowhere',
@@ -123,25 +127,29 @@ test('a row pointing at a thread that is not there is refused (foreign keys are 
       }),
     /FOREIGN KEY/,
   );
-  assert.equal(s.threadRows('nowhere'), undefined);
+  assert.equal(await s.threadRows('nowhere'), undefined);
 });
 
-test('a memory already known under another id or another case is not imported again', () => {
+test('a memory already known under another id or another case is not imported again', async () => {
   const s = freshStore();
-  assert.equal(s.importMemory({ id: 'm1', text: 'Lives in Lyon', created_at: 1, updated_at: 1 }), true);
-  assert.equal(s.importMemory({ id: 'm2', text: 'LIVES IN LYON', created_at: 2, updated_at: 2 }), false);
-  assert.equal(s.importMemory({ id: 'm1', text: 'Something else', created_at: 3, updated_at: 3 }), false, 'the same id is the same row');
-  assert.equal(s.importMemory({ id: 'm3', text: 'Lives in Lyons', created_at: 4, updated_at: 4 }), true);
-  assert.deepEqual(s.memoryRows(), [
+  assert.equal(await s.importMemory({ id: 'm1', text: 'Lives in Lyon', created_at: 1, updated_at: 1 }), true);
+  assert.equal(await s.importMemory({ id: 'm2', text: 'LIVES IN LYON', created_at: 2, updated_at: 2 }), false);
+  assert.equal(
+    await s.importMemory({ id: 'm1', text: 'Something else', created_at: 3, updated_at: 3 }),
+    false,
+    'the same id is the same row',
+  );
+  assert.equal(await s.importMemory({ id: 'm3', text: 'Lives in Lyons', created_at: 4, updated_at: 4 }), true);
+  assert.deepEqual(await s.memoryRows(), [
     { id: 'm1', text: 'Lives in Lyon', created_at: 1, updated_at: 1 },
     { id: 'm3', text: 'Lives in Lyons', created_at: 4, updated_at: 4 },
   ]);
 });
 
-test('a decision is found by what it is: layer, scope, key, turn (or none), step and time; any of them differing is another', () => {
+test('a decision is found by what it is: layer, scope, key, turn (or none), step and time; any of them differing is another', async () => {
   const s = freshStore();
-  seedExchange(s, { thread: 'th', turn: 't1' });
-  seedExchange(s, { thread: 'th', user: 'u9', assistant: 'a9', turn: 't9' }, { now: 2000 });
+  await seedExchange(s, { thread: 'th', turn: 't1' });
+  await seedExchange(s, { thread: 'th', user: 'u9', assistant: 'a9', turn: 't9' }, { now: 2000 });
   const base = {
     layer_id: 'hearth',
     scope: 'thread',
@@ -154,9 +162,9 @@ test('a decision is found by what it is: layer, scope, key, turn (or none), step
     source: 'native',
     answers: '{}',
   };
-  assert.deepEqual(s.importDecision(base), { id: 1, added: true });
+  assert.deepEqual(await s.importDecision(base), { id: 1, added: true });
   assert.deepEqual(
-    s.importDecision({ ...base, model_id: 'other', answers: '{"x":1}' }),
+    await s.importDecision({ ...base, model_id: 'other', answers: '{"x":1}' }),
     { id: 1, added: false },
     'the model and answers do not name it',
   );
@@ -168,21 +176,22 @@ test('a decision is found by what it is: layer, scope, key, turn (or none), step
     { step_id: 'verdict' },
     { at: 11 },
   ];
-  variants.forEach((v, i) => assert.deepEqual(s.importDecision({ ...base, ...v }), { id: i + 2, added: true }, JSON.stringify(v)));
-  assert.deepEqual(s.importDecision({ ...base, turn_id: 't1' }), { id: 5, added: false }, 'a turn id matches itself');
-  assert.deepEqual(s.importDecision({ ...base, turn_id: 't9' }), { id: 8, added: true }, 'and no other turn');
+  for (const [i, v] of variants.entries())
+    assert.deepEqual(await s.importDecision({ ...base, ...v }), { id: i + 2, added: true }, JSON.stringify(v));
+  assert.deepEqual(await s.importDecision({ ...base, turn_id: 't1' }), { id: 5, added: false }, 'a turn id matches itself');
+  assert.deepEqual(await s.importDecision({ ...base, turn_id: 't9' }), { id: 8, added: true }, 'and no other turn');
   assert.deepEqual(
-    s.looseDecisionRows().map((d) => d.id),
+    (await s.looseDecisionRows()).map((d) => d.id),
     [1, 2, 3, 4, 5, 6, 7, 8],
     'none of them belongs to a thread',
   );
 });
 
-test('loose decisions are those of no thread; a thread’s own come with its rows', () => {
+test('loose decisions are those of no thread; a thread’s own come with its rows', async () => {
   const s = freshStore();
-  seedExchange(s, { thread: 'th', turn: 't1' });
+  await seedExchange(s, { thread: 'th', turn: 't1' });
   const rec = (stepId: string) => [{ stepId, at: 1, modelId: 'm', source: 'native' as const, answers: {} }];
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'hearth',
     scope: 'execution',
     scopeKey: 't1',
@@ -191,7 +200,7 @@ test('loose decisions are those of no thread; a thread’s own come with its row
     maxRecords: 9,
     records: rec('of-thread'),
   });
-  s.appendDecisions({
+  await s.appendDecisions({
     layerId: 'hearth',
     scope: 'resource',
     scopeKey: 'web',
@@ -201,42 +210,52 @@ test('loose decisions are those of no thread; a thread’s own come with its row
     records: rec('loose'),
   });
   assert.deepEqual(
-    s.looseDecisionRows().map((d) => d.step_id),
+    (await s.looseDecisionRows()).map((d) => d.step_id),
     ['loose'],
   );
   assert.deepEqual(
-    s.threadRows('th')?.decisions.map((d) => d.step_id),
+    (await s.threadRows('th'))?.decisions.map((d) => d.step_id),
     ['of-thread'],
   );
 });
 
-test('the library’s threads oldest first (ties by id), and what is known of ids, messages, turns and files', () => {
+test('the library’s threads oldest first (ties by id), and what is known of ids, messages, turns and files', async () => {
   const s = freshStore();
-  s.createThread({ id: 'b', title: '', now: 5 });
-  s.createThread({ id: 'c', title: '', now: 1 });
-  s.createThread({ id: 'a', title: '', now: 5 });
-  assert.deepEqual(s.libraryThreadIds(), ['c', 'a', 'b']);
-  seedExchange(s, { thread: 'a', user: 'qa', turn: 'ta' });
-  seedExchange(s, { thread: 'b', user: 'qb', turn: 'tb' });
-  assert.equal(s.threadExists('a'), true);
-  assert.equal(s.threadExists('z'), false);
-  assert.equal(s.messageOfThread('qa', 'a'), true);
-  assert.equal(s.messageOfThread('qa', 'b'), false, 'a message of another thread');
-  assert.equal(s.turnThread('tb'), 'b');
-  assert.equal(s.turnThread('nope'), undefined);
-  s.insertAttachment({ id: 'f', name: 'r.md', mime: 'text/markdown', size: 3, sha256: 'h1', text: '# R', chars: 3, lines: 1, now: 1 });
-  assert.deepEqual(s.attachmentByHash('h1'), { text: '# R', kind: 'text', chars: 3, lines: 1 });
-  assert.equal(s.attachmentByHash('h2'), undefined);
+  await s.createThread({ id: 'b', title: '', now: 5 });
+  await s.createThread({ id: 'c', title: '', now: 1 });
+  await s.createThread({ id: 'a', title: '', now: 5 });
+  assert.deepEqual(await s.libraryThreadIds(), ['c', 'a', 'b']);
+  await seedExchange(s, { thread: 'a', user: 'qa', turn: 'ta' });
+  await seedExchange(s, { thread: 'b', user: 'qb', turn: 'tb' });
+  assert.equal(await s.threadExists('a'), true);
+  assert.equal(await s.threadExists('z'), false);
+  assert.equal(await s.messageOfThread('qa', 'a'), true);
+  assert.equal(await s.messageOfThread('qa', 'b'), false, 'a message of another thread');
+  assert.equal(await s.turnThread('tb'), 'b');
+  assert.equal(await s.turnThread('nope'), undefined);
+  await s.insertAttachment({
+    id: 'f',
+    name: 'r.md',
+    mime: 'text/markdown',
+    size: 3,
+    sha256: 'h1',
+    text: '# R',
+    chars: 3,
+    lines: 1,
+    now: 1,
+  });
+  assert.deepEqual(await s.attachmentByHash('h1'), { text: '# R', kind: 'text', chars: 3, lines: 1 });
+  assert.equal(await s.attachmentByHash('h2'), undefined);
 });
 
-test('a thread’s rows hold only its own: another thread’s messages, turns, logs, calls and files stay out', () => {
+test('a thread’s rows hold only its own: another thread’s messages, turns, logs, calls and files stay out', async () => {
   const s = freshStore();
-  richThread(s, 'th');
-  s.createThread({ id: 'other', title: 'Other', now: 300 });
-  seedExchange(s, { thread: 'other', user: 'ou', assistant: 'oa', turn: 'ot' }, { now: 300 });
-  s.appendEvent({ turnId: 'ot', seq: 1, type: 'status', data: {}, now: 301 });
-  s.appendStep({ turnId: 'ot', seq: 1, kind: 'tool', data: {}, now: 301 });
-  s.insertToolCall({
+  await richThread(s, 'th');
+  await s.createThread({ id: 'other', title: 'Other', now: 300 });
+  await seedExchange(s, { thread: 'other', user: 'ou', assistant: 'oa', turn: 'ot' }, { now: 300 });
+  await s.appendEvent({ turnId: 'ot', seq: 1, type: 'status', data: {}, now: 301 });
+  await s.appendStep({ turnId: 'ot', seq: 1, kind: 'tool', data: {}, now: 301 });
+  await s.insertToolCall({
     id: 'ot:c',
     turnId: 'ot',
     threadId: 'other',
@@ -248,9 +267,9 @@ test('a thread’s rows hold only its own: another thread’s messages, turns, l
     ms: 1,
     createdAt: 302,
   });
-  s.insertAttachment({ id: 'f2', name: 'o.txt', mime: 'text/plain', size: 1, sha256: 'o', text: 'o', now: 303 });
-  s.linkAttachments({ ids: ['f2'], messageId: 'ou' });
-  const rows = s.threadRows('th');
+  await s.insertAttachment({ id: 'f2', name: 'o.txt', mime: 'text/plain', size: 1, sha256: 'o', text: 'o', now: 303 });
+  await s.linkAttachments({ ids: ['f2'], messageId: 'ou' });
+  const rows = await s.threadRows('th');
   assert.ok(rows, 'the thread is there');
   assert.deepEqual(
     {

@@ -10,17 +10,17 @@ const words = (...w: string[]) => ({ words: w, anyWord: false, prefix: false });
 
 const DAY = 24 * 3600 * 1000;
 
-function message(s: Store, id: string, content: string, now: number, threadId = 'th', role: 'user' | 'assistant' = 'user') {
-  if (!s.getThread({ id: threadId })) s.createThread({ id: threadId, title: '', now: 0 });
-  s.insertMessage({ id, threadId, turnId: null, parentId: null, role, content, status: 'complete', now });
+async function message(s: Store, id: string, content: string, now: number, threadId = 'th', role: 'user' | 'assistant' = 'user') {
+  if (!(await s.getThread({ id: threadId }))) await s.createThread({ id: threadId, title: '', now: 0 });
+  await s.insertMessage({ id, threadId, turnId: null, parentId: null, role, content, status: 'complete', now });
 }
 
-test('an equal match loses half its weight in 182 days: the recency half-life, by hand', () => {
+test('an equal match loses half its weight in 182 days: the recency half-life, by hand', async () => {
   const s = freshStore();
   const now = 1000 * DAY;
-  message(s, 'new', 'kestrel sighting', now);
-  message(s, 'old', 'kestrel sighting', now - 182 * DAY);
-  const hits = s.searchIndex({ match: words('kestrel'), limit: 10, now });
+  await message(s, 'new', 'kestrel sighting', now);
+  await message(s, 'old', 'kestrel sighting', now - 182 * DAY);
+  const hits = await s.searchIndex({ match: words('kestrel'), limit: 10, now });
   assert.deepEqual(
     hits.map((h) => h.refId),
     ['new', 'old'],
@@ -31,38 +31,35 @@ test('an equal match loses half its weight in 182 days: the recency half-life, b
   assert.ok(Math.abs(fresh / aged - 2) < 1e-9, `half the weight: ${fresh} / ${aged}`);
 });
 
-test('an empty filter is no filter; each filter narrows', () => {
+test('an empty filter is no filter; each filter narrows', async () => {
   const s = freshStore();
-  message(s, 'a', 'otter', 10, 'one', 'user');
-  message(s, 'b', 'otter', 20, 'two', 'assistant');
-  const ids = (filters: Parameters<Store['searchIndex']>[0]['filters']) =>
-    s
-      .searchIndex({ match: words('otter'), filters, limit: 10, now: 30 })
-      .map((h) => h.refId)
-      .sort();
-  assert.deepEqual(ids({ threadId: '' }), ['a', 'b']);
-  assert.deepEqual(ids({ excludeThreadId: '' }), ['a', 'b']);
-  assert.deepEqual(ids({ threadId: 'one' }), ['a']);
-  assert.deepEqual(ids({ excludeThreadId: 'one' }), ['b']);
-  assert.deepEqual(ids({ role: 'assistant' }), ['b']);
-  assert.deepEqual(ids({ from: 20 }), ['b'], 'from is inclusive');
-  assert.deepEqual(ids({ to: 20 }), ['a'], 'to is exclusive');
+  await message(s, 'a', 'otter', 10, 'one', 'user');
+  await message(s, 'b', 'otter', 20, 'two', 'assistant');
+  const ids = async (filters: Parameters<Store['searchIndex']>[0]['filters']) =>
+    (await s.searchIndex({ match: words('otter'), filters, limit: 10, now: 30 })).map((h) => h.refId).sort();
+  assert.deepEqual(await ids({ threadId: '' }), ['a', 'b']);
+  assert.deepEqual(await ids({ excludeThreadId: '' }), ['a', 'b']);
+  assert.deepEqual(await ids({ threadId: 'one' }), ['a']);
+  assert.deepEqual(await ids({ excludeThreadId: 'one' }), ['b']);
+  assert.deepEqual(await ids({ role: 'assistant' }), ['b']);
+  assert.deepEqual(await ids({ from: 20 }), ['b'], 'from is inclusive');
+  assert.deepEqual(await ids({ to: 20 }), ['a'], 'to is exclusive');
 });
 
-test('up to 500 matches are ranked by bm25; from 501 on, the newest 500 by time alone', () => {
+test('up to 500 matches are ranked by bm25; from 501 on, the newest 500 by time alone', async () => {
   const s = freshStore();
   // Written first (the lowest rowid, the last the backwards walk reaches) but dated latest.
-  message(s, 'late', 'heron', 10_000);
-  for (let i = 1; i < 500; i++) message(s, `m${i}`, 'heron', i);
-  const scored = s.searchIndex({ match: words('heron'), limit: 1000, now: 10_000 });
+  await message(s, 'late', 'heron', 10_000);
+  for (let i = 1; i < 500; i++) await message(s, `m${i}`, 'heron', i);
+  const scored = await s.searchIndex({ match: words('heron'), limit: 1000, now: 10_000 });
   assert.equal(scored.length, 500);
   assert.ok(
     scored.every((h) => h.score < 0),
     'each of 500 matches is scored',
   );
 
-  message(s, 'm500', 'heron', 500);
-  const byTime = s.searchIndex({ match: words('heron'), limit: 1000, now: 10_000 });
+  await message(s, 'm500', 'heron', 500);
+  const byTime = await s.searchIndex({ match: words('heron'), limit: 1000, now: 10_000 });
   assert.equal(byTime.length, 500, 'the newest 500 written');
   assert.ok(
     byTime.every((h) => h.score === 0),
@@ -75,37 +72,41 @@ test('up to 500 matches are ranked by bm25; from 501 on, the newest 500 by time 
     'newest first',
   );
   assert.deepEqual(
-    s.searchIndex({ match: words('heron'), limit: 2, now: 10_000 }).map((h) => h.refId),
+    (await s.searchIndex({ match: words('heron'), limit: 2, now: 10_000 })).map((h) => h.refId),
     ['m500', 'm499'],
     'then cut to the limit',
   );
 });
 
-test('the text behind hits: none asked, none read; each kind by its ids', () => {
+test('the text behind hits: none asked, none read; each kind by its ids', async () => {
   const s = freshStore();
-  assert.deepEqual(s.searchSources({ messageIds: [], attachmentIds: [], threadIds: [] }), { messages: [], attachments: [], threads: [] });
-  s.createThread({ id: 'th', title: 'Birds', now: 1 });
-  message(s, 'q', 'About herons', 2);
-  s.insertAttachment({ id: 'f', name: 'birds.txt', mime: 'text/plain', size: 5, sha256: 'x', text: 'heron', now: 3 });
-  s.linkAttachments({ ids: ['f'], messageId: 'q' });
-  assert.deepEqual(s.searchSources({ messageIds: ['q', 'missing'], attachmentIds: ['f'], threadIds: ['th'] }), {
+  assert.deepEqual(await s.searchSources({ messageIds: [], attachmentIds: [], threadIds: [] }), {
+    messages: [],
+    attachments: [],
+    threads: [],
+  });
+  await s.createThread({ id: 'th', title: 'Birds', now: 1 });
+  await message(s, 'q', 'About herons', 2);
+  await s.insertAttachment({ id: 'f', name: 'birds.txt', mime: 'text/plain', size: 5, sha256: 'x', text: 'heron', now: 3 });
+  await s.linkAttachments({ ids: ['f'], messageId: 'q' });
+  assert.deepEqual(await s.searchSources({ messageIds: ['q', 'missing'], attachmentIds: ['f'], threadIds: ['th'] }), {
     messages: [{ id: 'q', threadId: 'th', role: 'user', content: 'About herons', turnId: null }],
     attachments: [{ id: 'f', name: 'birds.txt', text: 'heron', messageId: 'q' }],
     threads: [{ id: 'th', title: 'Birds' }],
   });
 });
 
-test('newest matches: the last written first, cut to the limit, filters applied', () => {
+test('newest matches: the last written first, cut to the limit, filters applied', async () => {
   const s = freshStore();
-  message(s, 'a', 'wren', 3, 'one');
-  message(s, 'b', 'wren', 1, 'two');
-  message(s, 'c', 'wren', 2, 'one');
+  await message(s, 'a', 'wren', 3, 'one');
+  await message(s, 'b', 'wren', 1, 'two');
+  await message(s, 'c', 'wren', 2, 'one');
   assert.deepEqual(
-    s.newestMatches({ match: words('wren'), limit: 2 }).map((h) => h.refId),
+    (await s.newestMatches({ match: words('wren'), limit: 2 })).map((h) => h.refId),
     ['c', 'b'],
   );
   assert.deepEqual(
-    s.newestMatches({ match: words('wren'), filters: { threadId: 'one' }, limit: 5 }).map((h) => h.refId),
+    (await s.newestMatches({ match: words('wren'), filters: { threadId: 'one' }, limit: 5 })).map((h) => h.refId),
     ['c', 'a'],
   );
 });

@@ -16,28 +16,28 @@ test('a cursor reads back as written, and anything else reads as none', () => {
   }
 });
 
-test('a title given at creation is the user’s; none is left for the model', () => {
+test('a title given at creation is the user’s; none is left for the model', async () => {
   const s = freshStore();
-  const named = s.createThread({ id: 'a', title: 'Trip', now: 5 });
-  const untitled = s.createThread({ id: 'b', title: '', now: 6 });
+  const named = await s.createThread({ id: 'a', title: 'Trip', now: 5 });
+  const untitled = await s.createThread({ id: 'b', title: '', now: 6 });
   assert.equal(named.titleSource, 'user');
   assert.equal(untitled.titleSource, 'auto');
   assert.equal(named.createdAt, 5);
   assert.equal(named.updatedAt, 5);
-  assert.equal(s.getThread({ id: 'b' })?.title, '');
-  assert.equal(s.getThread({ id: 'missing' }), undefined);
-  assert.equal(s.countThreads(), 2);
+  assert.equal((await s.getThread({ id: 'b' }))?.title, '');
+  assert.equal(await s.getThread({ id: 'missing' }), undefined);
+  assert.equal(await s.countThreads(), 2);
 });
 
-test('the list: pinned first, then the most recently active, ties by id; pages follow their cursor to the end', () => {
+test('the list: pinned first, then the most recently active, ties by id; pages follow their cursor to the end', async () => {
   const s = freshStore();
-  s.createThread({ id: 'old', title: '', now: 1 });
-  s.createThread({ id: 'new', title: '', now: 3 });
-  s.createThread({ id: 'tie-a', title: '', now: 2 });
-  s.createThread({ id: 'tie-b', title: '', now: 2 });
-  s.createThread({ id: 'pinned', title: '', now: 0 });
-  s.updateThread({ id: 'pinned', patch: { pinned: true } });
-  const all = s.listThreads({ limit: 10 });
+  await s.createThread({ id: 'old', title: '', now: 1 });
+  await s.createThread({ id: 'new', title: '', now: 3 });
+  await s.createThread({ id: 'tie-a', title: '', now: 2 });
+  await s.createThread({ id: 'tie-b', title: '', now: 2 });
+  await s.createThread({ id: 'pinned', title: '', now: 0 });
+  await s.updateThread({ id: 'pinned', patch: { pinned: true } });
+  const all = await s.listThreads({ limit: 10 });
   assert.deepEqual(
     all.threads.map((t) => t.id),
     ['pinned', 'new', 'tie-b', 'tie-a', 'old'],
@@ -48,7 +48,7 @@ test('the list: pinned first, then the most recently active, ties by id; pages f
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const page: ReturnType<typeof s.listThreads> = s.listThreads({
+    const page: Awaited<ReturnType<typeof s.listThreads>> = await s.listThreads({
       limit: 2,
       cursor: cursor ? (decodeCursor(cursor) ?? undefined) : undefined,
     });
@@ -58,80 +58,84 @@ test('the list: pinned first, then the most recently active, ties by id; pages f
   } while (cursor && pages < 10);
   assert.deepEqual(seen, ['pinned', 'new', 'tie-b', 'tie-a', 'old']);
   assert.equal(pages, 3);
-  const byThree = s.listThreads({ limit: 3 });
-  const rest = s.listThreads({ limit: 3, cursor: decodeCursor(byThree.nextCursor ?? '') ?? undefined });
+  const byThree = await s.listThreads({ limit: 3 });
+  const rest = await s.listThreads({ limit: 3, cursor: decodeCursor(byThree.nextCursor ?? '') ?? undefined });
   assert.deepEqual(
     rest.threads.map((t) => t.id),
     ['tie-a', 'old'],
     'the next page starts after the last of the page',
   );
-  assert.equal(s.listThreads({ limit: 5 }).nextCursor, null, 'exactly a page: no next one');
-  assert.notEqual(s.listThreads({ limit: 4 }).nextCursor, null);
+  assert.equal((await s.listThreads({ limit: 5 })).nextCursor, null, 'exactly a page: no next one');
+  assert.notEqual((await s.listThreads({ limit: 4 })).nextCursor, null);
 });
 
-test('renaming makes the title the user’s; pinning or a system prompt does not; none is activity', () => {
+test('renaming makes the title the user’s; pinning or a system prompt does not; none is activity', async () => {
   const s = freshStore();
-  s.createThread({ id: 'a', title: '', now: 1 });
-  const pinned = s.updateThread({ id: 'a', patch: { pinned: true, systemPrompt: 'Be brief.' } });
+  await s.createThread({ id: 'a', title: '', now: 1 });
+  const pinned = await s.updateThread({ id: 'a', patch: { pinned: true, systemPrompt: 'Be brief.' } });
   assert.equal(pinned?.titleSource, 'auto');
   assert.equal(pinned?.pinned, true);
   assert.equal(pinned?.systemPrompt, 'Be brief.');
   assert.equal(pinned?.updatedAt, 1, 'a setting is not activity');
-  const renamed = s.updateThread({ id: 'a', patch: { title: 'Mine' } });
+  const renamed = await s.updateThread({ id: 'a', patch: { title: 'Mine' } });
   assert.equal(renamed?.titleSource, 'user');
   assert.equal(renamed?.title, 'Mine');
   assert.equal(renamed?.pinned, true, 'what the patch leaves out stays');
   assert.equal(renamed?.updatedAt, 1, 'a rename keeps the thread where it was in the list');
-  assert.equal(s.updateThread({ id: 'missing', patch: { title: 'x' } }), undefined);
-  s.touchThread({ id: 'a', now: 9 });
-  assert.equal(s.getThread({ id: 'a' })?.updatedAt, 9);
+  assert.equal(await s.updateThread({ id: 'missing', patch: { title: 'x' } }), undefined);
+  await s.touchThread({ id: 'a', now: 9 });
+  assert.equal((await s.getThread({ id: 'a' }))?.updatedAt, 9);
 });
 
-test('the model’s title lands only on a thread nobody named, and moves nothing in the list', () => {
+test('the model’s title lands only on a thread nobody named, and moves nothing in the list', async () => {
   const s = freshStore();
-  s.createThread({ id: 'auto', title: '', now: 1 });
-  s.createThread({ id: 'user', title: 'Mine', now: 1 });
-  assert.equal(s.setModelTitle({ id: 'auto', title: 'Sourdough' }), true);
-  assert.equal(s.setModelTitle({ id: 'user', title: 'Sourdough' }), false);
-  assert.equal(s.setModelTitle({ id: 'missing', title: 'Sourdough' }), false);
+  await s.createThread({ id: 'auto', title: '', now: 1 });
+  await s.createThread({ id: 'user', title: 'Mine', now: 1 });
+  assert.equal(await s.setModelTitle({ id: 'auto', title: 'Sourdough' }), true);
+  assert.equal(await s.setModelTitle({ id: 'user', title: 'Sourdough' }), false);
+  assert.equal(await s.setModelTitle({ id: 'missing', title: 'Sourdough' }), false);
   assert.deepEqual(
-    [s.getThread({ id: 'auto' })?.title, s.getThread({ id: 'auto' })?.titleSource, s.getThread({ id: 'auto' })?.updatedAt],
+    [
+      (await s.getThread({ id: 'auto' }))?.title,
+      (await s.getThread({ id: 'auto' }))?.titleSource,
+      (await s.getThread({ id: 'auto' }))?.updatedAt,
+    ],
     ['Sourdough', 'model', 1],
   );
-  assert.equal(s.getThread({ id: 'user' })?.title, 'Mine');
-  assert.equal(s.setModelTitle({ id: 'auto', title: 'Again' }), false, 'a model title is not replaced by another');
+  assert.equal((await s.getThread({ id: 'user' }))?.title, 'Mine');
+  assert.equal(await s.setModelTitle({ id: 'auto', title: 'Again' }), false, 'a model title is not replaced by another');
 });
 
-test('a first message titles only an untitled thread', () => {
+test('a first message titles only an untitled thread', async () => {
   const s = freshStore();
-  s.createThread({ id: 'a', title: '', now: 1 });
-  s.createThread({ id: 'b', title: 'Kept', now: 1 });
-  s.titleIfUntitled({ id: 'a', title: 'From the message' });
-  s.titleIfUntitled({ id: 'b', title: 'From the message' });
-  assert.equal(s.getThread({ id: 'a' })?.title, 'From the message');
-  assert.equal(s.getThread({ id: 'b' })?.title, 'Kept');
+  await s.createThread({ id: 'a', title: '', now: 1 });
+  await s.createThread({ id: 'b', title: 'Kept', now: 1 });
+  await s.titleIfUntitled({ id: 'a', title: 'From the message' });
+  await s.titleIfUntitled({ id: 'b', title: 'From the message' });
+  assert.equal((await s.getThread({ id: 'a' }))?.title, 'From the message');
+  assert.equal((await s.getThread({ id: 'b' }))?.title, 'Kept');
 });
 
-test('deleting a thread takes its messages, turns and the attachments sent in it, and nothing of another thread', () => {
+test('deleting a thread takes its messages, turns and the attachments sent in it, and nothing of another thread', async () => {
   const s = freshStore();
-  const gone = seedExchange(s, { thread: 'gone' });
-  const kept = seedExchange(s, { thread: 'kept' });
+  const gone = await seedExchange(s, { thread: 'gone' });
+  const kept = await seedExchange(s, { thread: 'kept' });
   for (const [id, messageId] of [
     ['f1', gone.user],
     ['f2', kept.user],
   ]) {
-    s.insertAttachment({ id, name: `${id}.txt`, mime: 'text/plain', size: 3, sha256: `sha-${id}`, text: 'abc', now: 1 });
-    s.linkAttachments({ ids: [id], messageId });
+    await s.insertAttachment({ id, name: `${id}.txt`, mime: 'text/plain', size: 3, sha256: `sha-${id}`, text: 'abc', now: 1 });
+    await s.linkAttachments({ ids: [id], messageId });
   }
-  s.insertAttachment({ id: 'loose', name: 'loose.txt', mime: 'text/plain', size: 3, sha256: 'sha-loose', text: 'abc', now: 1 });
-  assert.equal(s.deleteThread({ id: 'gone' }), true);
-  assert.equal(s.deleteThread({ id: 'gone' }), false, 'a second delete finds nothing');
-  assert.equal(s.getThread({ id: 'gone' }), undefined);
-  assert.equal(s.getMessage({ id: gone.user }), undefined);
-  assert.equal(s.getTurn({ id: gone.turn }), undefined);
-  assert.equal(s.attachmentFile({ id: 'f1' }), undefined);
-  assert.ok(s.attachmentFile({ id: 'f2' }), 'another thread’s file stays');
-  assert.ok(s.attachmentFile({ id: 'loose' }), 'an upload not yet sent stays');
-  assert.ok(s.getMessage({ id: kept.user }));
-  assert.equal(s.countThreads(), 1);
+  await s.insertAttachment({ id: 'loose', name: 'loose.txt', mime: 'text/plain', size: 3, sha256: 'sha-loose', text: 'abc', now: 1 });
+  assert.equal(await s.deleteThread({ id: 'gone' }), true);
+  assert.equal(await s.deleteThread({ id: 'gone' }), false, 'a second delete finds nothing');
+  assert.equal(await s.getThread({ id: 'gone' }), undefined);
+  assert.equal(await s.getMessage({ id: gone.user }), undefined);
+  assert.equal(await s.getTurn({ id: gone.turn }), undefined);
+  assert.equal(await s.attachmentFile({ id: 'f1' }), undefined);
+  assert.ok(await s.attachmentFile({ id: 'f2' }), 'another thread’s file stays');
+  assert.ok(await s.attachmentFile({ id: 'loose' }), 'an upload not yet sent stays');
+  assert.ok(await s.getMessage({ id: kept.user }));
+  assert.equal(await s.countThreads(), 1);
 });

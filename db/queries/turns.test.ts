@@ -48,86 +48,86 @@ test('a turn’s figures are stored as an array in a fixed order and read back b
   assert.equal(decodeStats(undefined), null);
 });
 
-test('a new turn is queued; its status, figures and end are set as it goes', () => {
+test('a new turn is queued; its status, figures and end are set as it goes', async () => {
   const s = freshStore();
-  const { turn, user, assistant } = seedExchange(s, { thread: 't' }, { now: 50 });
-  const row = s.getTurn({ id: turn });
+  const { turn, user, assistant } = await seedExchange(s, { thread: 't' }, { now: 50 });
+  const row = await s.getTurn({ id: turn });
   assert.deepEqual(
     [row?.status, row?.threadId, row?.userMessageId, row?.assistantMessageId, row?.createdAt, row?.finishedAt, row?.stats],
     ['queued', 't', user, assistant, 50, null, null],
   );
-  s.setTurnStatus({ id: turn, status: 'running' });
+  await s.setTurnStatus({ id: turn, status: 'running' });
   assert.deepEqual(
-    [s.getTurn({ id: turn })?.status, s.getTurn({ id: turn })?.stats, s.getTurn({ id: turn })?.finishedAt],
+    [(await s.getTurn({ id: turn }))?.status, (await s.getTurn({ id: turn }))?.stats, (await s.getTurn({ id: turn }))?.finishedAt],
     ['running', null, null],
   );
-  s.setTurnStatus({ id: turn, status: 'done', stats: { rounds: 1 }, now: 90 });
-  const done = s.getTurn({ id: turn });
+  await s.setTurnStatus({ id: turn, status: 'done', stats: { rounds: 1 }, now: 90 });
+  const done = await s.getTurn({ id: turn });
   assert.equal(done?.status, 'done');
   assert.equal(done?.finishedAt, 90);
   assert.deepEqual(done?.stats, [1], 'trailing zeros are left out');
-  s.setTurnStatus({ id: turn, status: 'error' });
-  const changed = s.getTurn({ id: turn });
+  await s.setTurnStatus({ id: turn, status: 'error' });
+  const changed = await s.getTurn({ id: turn });
   assert.deepEqual(
     [changed?.status, changed?.finishedAt, changed?.stats],
     ['error', 90, [1]],
     'a status alone keeps the figures and the end',
   );
-  assert.equal(s.getTurn({ id: 'missing' }), undefined);
+  assert.equal(await s.getTurn({ id: 'missing' }), undefined);
 });
 
-test('the figures of a thread’s turns, by turn, for those that have any', () => {
+test('the figures of a thread’s turns, by turn, for those that have any', async () => {
   const s = freshStore();
-  const a = seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'done' });
-  seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'running' });
-  seedExchange(s, { thread: 'o' });
-  s.setTurnStatus({ id: a.turn, status: 'done', stats: { rounds: 2, ms: 30 }, now: 5 });
-  s.setTurnStatus({ id: 'o-t', status: 'done', stats: { rounds: 9 }, now: 5 });
-  const stats = s.turnStatsOfThread({ threadId: 't' });
+  const a = await seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'done' });
+  await seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'running' });
+  await seedExchange(s, { thread: 'o' });
+  await s.setTurnStatus({ id: a.turn, status: 'done', stats: { rounds: 2, ms: 30 }, now: 5 });
+  await s.setTurnStatus({ id: 'o-t', status: 'done', stats: { rounds: 9 }, now: 5 });
+  const stats = await s.turnStatsOfThread({ threadId: 't' });
   assert.deepEqual([...stats.keys()], ['done']);
   assert.equal(stats.get('done')?.rounds, 2);
   assert.equal(stats.get('done')?.ms, 30);
 });
 
-test('the active turn of a thread is its newest queued or running one; unfinished turns are listed oldest first', () => {
+test('the active turn of a thread is its newest queued or running one; unfinished turns are listed oldest first', async () => {
   const s = freshStore();
-  seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'first' }, { now: 1 });
-  seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'second' }, { now: 2 });
-  seedExchange(s, { thread: 'o', turn: 'other' }, { now: 0 });
-  seedExchange(s, { thread: 'd', turn: 'finished' }, { now: 0 });
-  s.setTurnStatus({ id: 'first', status: 'running' });
-  s.setTurnStatus({ id: 'finished', status: 'done' });
-  assert.equal(s.activeTurnOf({ threadId: 't' })?.id, 'second');
-  assert.equal(s.activeTurnOf({ threadId: 'd' }), undefined);
+  await seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'first' }, { now: 1 });
+  await seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'second' }, { now: 2 });
+  await seedExchange(s, { thread: 'o', turn: 'other' }, { now: 0 });
+  await seedExchange(s, { thread: 'd', turn: 'finished' }, { now: 0 });
+  await s.setTurnStatus({ id: 'first', status: 'running' });
+  await s.setTurnStatus({ id: 'finished', status: 'done' });
+  assert.equal((await s.activeTurnOf({ threadId: 't' }))?.id, 'second');
+  assert.equal(await s.activeTurnOf({ threadId: 'd' }), undefined);
   assert.deepEqual(
-    s.unfinishedTurns().map((t) => t.id),
+    (await s.unfinishedTurns()).map((t) => t.id),
     ['other', 'first', 'second'],
   );
-  s.setTurnStatus({ id: 'second', status: 'cancelled' });
-  assert.equal(s.activeTurnOf({ threadId: 't' })?.id, 'first');
+  await s.setTurnStatus({ id: 'second', status: 'cancelled' });
+  assert.equal((await s.activeTurnOf({ threadId: 't' }))?.id, 'first');
 });
 
-test('events are read after a sequence number, in order, first as rows and then from the compacted log', () => {
+test('events are read after a sequence number, in order, first as rows and then from the compacted log', async () => {
   const s = freshStore();
-  const { turn } = seedExchange(s, { thread: 't' });
-  const other = seedExchange(s, { thread: 'o' });
-  assert.equal(s.lastEventSeq({ turnId: turn }), 0, 'no events yet');
-  s.appendEvent({ turnId: turn, seq: 2, type: 'delta', data: { type: 'delta', text: 'b' }, now: 1 });
-  s.appendEvent({ turnId: turn, seq: 1, type: 'delta', data: { type: 'delta', text: 'a' }, now: 1 });
-  s.appendEvent({ turnId: turn, seq: 3, type: 'done', data: { type: 'done' }, now: 1 });
-  s.appendEvent({ turnId: other.turn, seq: 9, type: 'done', data: { type: 'done' }, now: 1 });
-  assert.deepEqual(s.eventsAfter({ turnId: turn, after: 0 }), [
+  const { turn } = await seedExchange(s, { thread: 't' });
+  const other = await seedExchange(s, { thread: 'o' });
+  assert.equal(await s.lastEventSeq({ turnId: turn }), 0, 'no events yet');
+  await s.appendEvent({ turnId: turn, seq: 2, type: 'delta', data: { type: 'delta', text: 'b' }, now: 1 });
+  await s.appendEvent({ turnId: turn, seq: 1, type: 'delta', data: { type: 'delta', text: 'a' }, now: 1 });
+  await s.appendEvent({ turnId: turn, seq: 3, type: 'done', data: { type: 'done' }, now: 1 });
+  await s.appendEvent({ turnId: other.turn, seq: 9, type: 'done', data: { type: 'done' }, now: 1 });
+  assert.deepEqual(await s.eventsAfter({ turnId: turn, after: 0 }), [
     { seq: 1, type: 'delta', data: { type: 'delta', text: 'a' } },
     { seq: 2, type: 'delta', data: { type: 'delta', text: 'b' } },
     { seq: 3, type: 'done', data: { type: 'done' } },
   ]);
   assert.deepEqual(
-    s.eventsAfter({ turnId: turn, after: 1 }).map((e) => e.seq),
+    (await s.eventsAfter({ turnId: turn, after: 1 })).map((e) => e.seq),
     [2, 3],
   );
-  assert.equal(s.lastEventSeq({ turnId: turn }), 3);
+  assert.equal(await s.lastEventSeq({ turnId: turn }), 3);
 
-  s.storeCompactLog({
+  await s.storeCompactLog({
     turnId: turn,
     events: [
       { seq: 1, type: 'turn', data: 'turn' },
@@ -135,26 +135,26 @@ test('events are read after a sequence number, in order, first as rows and then 
       { seq: 6, type: 'status', data: { type: 'status', stage: 'writing' } },
     ],
   });
-  assert.equal(s.getTurn({ id: turn })?.events, '[[1,"turn"],[4,{"decision":7}],[6,{"type":"status","stage":"writing"}]]');
-  assert.deepEqual(s.eventsAfter({ turnId: turn, after: 1 }), [
+  assert.equal((await s.getTurn({ id: turn }))?.events, '[[1,"turn"],[4,{"decision":7}],[6,{"type":"status","stage":"writing"}]]');
+  assert.deepEqual(await s.eventsAfter({ turnId: turn, after: 1 }), [
     { seq: 4, type: 'decision', data: { decision: 7 } },
     { seq: 6, type: 'status', data: { type: 'status', stage: 'writing' } },
   ]);
-  assert.deepEqual(s.eventsAfter({ turnId: turn, after: 0 })[0], { seq: 1, type: 'turn', data: 'turn' });
-  assert.equal(s.lastEventSeq({ turnId: turn }), 6);
-  assert.equal(s.lastEventSeq({ turnId: other.turn }), 9, 'another turn’s rows stay');
-  s.storeCompactLog({ turnId: other.turn, events: [] });
-  assert.equal(s.lastEventSeq({ turnId: other.turn }), 0, 'an empty log');
+  assert.deepEqual((await s.eventsAfter({ turnId: turn, after: 0 }))[0], { seq: 1, type: 'turn', data: 'turn' });
+  assert.equal(await s.lastEventSeq({ turnId: turn }), 6);
+  assert.equal(await s.lastEventSeq({ turnId: other.turn }), 9, 'another turn’s rows stay');
+  await s.storeCompactLog({ turnId: other.turn, events: [] });
+  assert.equal(await s.lastEventSeq({ turnId: other.turn }), 0, 'an empty log');
 });
 
-test('the turns that set a draft aside or ran a calculation, with the events that rebuild them', () => {
+test('the turns that set a draft aside or ran a calculation, with the events that rebuild them', async () => {
   const s = freshStore();
-  const compacted = seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'compacted' });
-  const running = seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'running' });
-  const plain = seedExchange(s, { thread: 't', user: 'u3', assistant: 'a3', turn: 'plain' });
-  const calc = seedExchange(s, { thread: 't', user: 'u4', assistant: 'a4', turn: 'calc' });
-  seedExchange(s, { thread: 'o', turn: 'elsewhere' });
-  s.storeCompactLog({
+  const compacted = await seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'compacted' });
+  const running = await seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'running' });
+  const plain = await seedExchange(s, { thread: 't', user: 'u3', assistant: 'a3', turn: 'plain' });
+  const calc = await seedExchange(s, { thread: 't', user: 'u4', assistant: 'a4', turn: 'calc' });
+  await seedExchange(s, { thread: 'o', turn: 'elsewhere' });
+  await s.storeCompactLog({
     turnId: compacted.turn,
     events: [
       { seq: 1, type: 'turn', data: 'turn' },
@@ -166,19 +166,19 @@ test('the turns that set a draft aside or ran a calculation, with the events tha
       { seq: 7, type: 'draft', data: 'answer-draft' },
     ],
   });
-  s.storeCompactLog({ turnId: plain.turn, events: [{ seq: 1, type: 'delta', data: { type: 'delta', text: 'Hi' } }] });
-  s.storeCompactLog({
+  await s.storeCompactLog({ turnId: plain.turn, events: [{ seq: 1, type: 'delta', data: { type: 'delta', text: 'Hi' } }] });
+  await s.storeCompactLog({
     turnId: calc.turn,
     events: [{ seq: 2, type: 'calculation', data: { type: 'calculation', expression: '1+1', result: '2', exact: true } }],
   });
   const row = (turnId: string, seq: number, data: Record<string, unknown>) =>
     s.appendEvent({ turnId, seq, type: String(data.type), data, now: 1 });
-  row(running.turn, 2, { type: 'delta', text: 'Let me' });
-  row(running.turn, 1, { type: 'status', stage: 'thinking' });
-  row(running.turn, 3, { type: 'draft_rejected', reason: 'tool_call' });
-  row(running.turn, 4, { type: 'tool_call', id: 'x' });
-  row('elsewhere', 1, { type: 'draft_rejected', reason: 'deferral' });
-  const notable = s.eventsOfNotableTurns({ threadId: 't' });
+  await row(running.turn, 2, { type: 'delta', text: 'Let me' });
+  await row(running.turn, 1, { type: 'status', stage: 'thinking' });
+  await row(running.turn, 3, { type: 'draft_rejected', reason: 'tool_call' });
+  await row(running.turn, 4, { type: 'tool_call', id: 'x' });
+  await row('elsewhere', 1, { type: 'draft_rejected', reason: 'deferral' });
+  const notable = await s.eventsOfNotableTurns({ threadId: 't' });
   assert.deepEqual([...notable.keys()].sort(), ['calc', 'compacted', 'running']);
   assert.deepEqual(
     notable.get('compacted')?.map((e) => [e.seq, e.type]),
@@ -203,29 +203,29 @@ test('the turns that set a draft aside or ran a calculation, with the events tha
     notable.get('calc')?.map((e) => e.type),
     ['calculation'],
   );
-  assert.equal(s.eventsOfNotableTurns({ threadId: 'nothing' }).size, 0);
+  assert.equal((await s.eventsOfNotableTurns({ threadId: 'nothing' })).size, 0);
 });
 
-test('a turn’s steps: stored in order, a step taken again replaces the one at its place, and they go when the turn ends', () => {
+test('a turn’s steps: stored in order, a step taken again replaces the one at its place, and they go when the turn ends', async () => {
   const s = freshStore();
-  const { turn } = seedExchange(s, { thread: 't' });
-  s.appendStep({ turnId: turn, seq: 2, kind: 'tool', data: { ok: true }, now: 1 });
-  s.appendStep({ turnId: turn, seq: 1, kind: 'model', data: { content: 'a' }, now: 1 });
-  s.appendStep({ turnId: turn, seq: 2, kind: 'model', data: { content: 'other path' }, now: 2 });
-  assert.deepEqual(s.stepsOf({ turnId: turn }), [
+  const { turn } = await seedExchange(s, { thread: 't' });
+  await s.appendStep({ turnId: turn, seq: 2, kind: 'tool', data: { ok: true }, now: 1 });
+  await s.appendStep({ turnId: turn, seq: 1, kind: 'model', data: { content: 'a' }, now: 1 });
+  await s.appendStep({ turnId: turn, seq: 2, kind: 'model', data: { content: 'other path' }, now: 2 });
+  assert.deepEqual(await s.stepsOf({ turnId: turn }), [
     { seq: 1, kind: 'model', data: { content: 'a' } },
     { seq: 2, kind: 'model', data: { content: 'other path' } },
   ]);
-  s.deleteTurnSteps({ turnId: turn });
-  assert.deepEqual(s.stepsOf({ turnId: turn }), []);
+  await s.deleteTurnSteps({ turnId: turn });
+  assert.deepEqual(await s.stepsOf({ turnId: turn }), []);
 });
 
-test('a turn’s facts for replay: ids, answer, figures, its tool calls by the model’s id, its own thread-scoped decisions', () => {
+test('a turn’s facts for replay: ids, answer, figures, its tool calls by the model’s id, its own thread-scoped decisions', async () => {
   const s = freshStore();
-  const { turn, user, assistant } = seedExchange(s, { thread: 't' }, { answer: 'Forty-two.' });
-  const other = seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 't2' });
-  s.setTurnStatus({ id: turn, status: 'done', stats: { rounds: 3 }, now: 2 });
-  s.insertToolCall({
+  const { turn, user, assistant } = await seedExchange(s, { thread: 't' }, { answer: 'Forty-two.' });
+  const other = await seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 't2' });
+  await s.setTurnStatus({ id: turn, status: 'done', stats: { rounds: 3 }, now: 2 });
+  await s.insertToolCall({
     id: `${turn}:call_0_0`,
     turnId: turn,
     threadId: 't',
@@ -237,7 +237,7 @@ test('a turn’s facts for replay: ids, answer, figures, its tool calls by the m
     ms: 4,
     createdAt: 1,
   });
-  s.insertToolCall({
+  await s.insertToolCall({
     id: `${other.turn}:call_0_0`,
     turnId: other.turn,
     threadId: 't',
@@ -260,11 +260,11 @@ test('a turn’s facts for replay: ids, answer, figures, its tool calls by the m
       turnId,
       threadId: 't',
     });
-  record('verdict', turn);
-  record('freshness', other.turn);
-  record('resource-wide', turn, 'resource');
-  record('other-layer', turn, 'thread', 'elsewhere');
-  const facts = s.turnFacts({ turnId: turn, layerId: 'decisions' });
+  await record('verdict', turn);
+  await record('freshness', other.turn);
+  await record('resource-wide', turn, 'resource');
+  await record('other-layer', turn, 'thread', 'elsewhere');
+  const facts = await s.turnFacts({ turnId: turn, layerId: 'decisions' });
   assert.ok(facts, 'the turn is there');
   assert.deepEqual(
     [facts.turnId, facts.threadId, facts.userMessageId, facts.assistantMessageId, facts.answer],
@@ -279,13 +279,13 @@ test('a turn’s facts for replay: ids, answer, figures, its tool calls by the m
     [...facts.decisions.values()],
     [{ stepId: 'verdict', at: 5, modelId: 'qwen', source: 'native', answers: { verdict: { kind: 'choice', value: 'answered', p: 0.9 } } }],
   );
-  assert.equal(s.turnFacts({ turnId: 'missing', layerId: 'decisions' }), undefined);
+  assert.equal(await s.turnFacts({ turnId: 'missing', layerId: 'decisions' }), undefined);
 });
 
-test('a turn without an answer message (an imported library may hold one): its facts name none and hold no words', () => {
+test('a turn without an answer message (an imported library may hold one): its facts name none and hold no words', async () => {
   const s = freshStore();
-  const ex = seedExchange(s, { thread: 't' });
-  s.importTurn({
+  const ex = await seedExchange(s, { thread: 't' });
+  await s.importTurn({
     id: 'bare',
     thread_id: 't',
     user_message_id: ex.user,
@@ -296,27 +296,24 @@ test('a turn without an answer message (an imported library may hold one): its f
     created_at: 1,
     finished_at: 2,
   });
-  const facts = s.turnFacts({ turnId: 'bare', layerId: 'decisions' });
+  const facts = await s.turnFacts({ turnId: 'bare', layerId: 'decisions' });
   assert.deepEqual([facts?.assistantMessageId, facts?.answer], ['', '']);
 });
 
-test('a running turn that only calculated, or wrote a draft, is notable with those events', () => {
+test('a running turn that only calculated, or wrote a draft, is notable with those events', async () => {
   const s = freshStore();
-  const ex = seedExchange(s, { thread: 't' });
-  s.appendEvent({ turnId: ex.turn, seq: 1, type: 'draft', data: { type: 'draft', text: 'So' }, now: 1 });
-  s.appendEvent({
+  const ex = await seedExchange(s, { thread: 't' });
+  await s.appendEvent({ turnId: ex.turn, seq: 1, type: 'draft', data: { type: 'draft', text: 'So' }, now: 1 });
+  await s.appendEvent({
     turnId: ex.turn,
     seq: 2,
     type: 'calculation',
     data: { type: 'calculation', expression: '2*3', result: '6', exact: true },
     now: 1,
   });
-  s.appendEvent({ turnId: ex.turn, seq: 3, type: 'tool_call', data: { type: 'tool_call' }, now: 1 });
+  await s.appendEvent({ turnId: ex.turn, seq: 3, type: 'tool_call', data: { type: 'tool_call' }, now: 1 });
   assert.deepEqual(
-    s
-      .eventsOfNotableTurns({ threadId: 't' })
-      .get(ex.turn)
-      ?.map((e) => [e.seq, e.type]),
+    (await s.eventsOfNotableTurns({ threadId: 't' })).get(ex.turn)?.map((e) => [e.seq, e.type]),
     [
       [1, 'draft'],
       [2, 'calculation'],

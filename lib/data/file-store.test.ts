@@ -21,7 +21,7 @@ test('files live under DATA_DIR/files by hash, a document’s text beside it, a 
   assert.throws(() => files.pathOf(h.toUpperCase()), /not a SHA-256/);
 });
 
-test('a name that is not a hash is simply not stored: nothing is read, opened or deleted outside the store', () => {
+test('a name that is not a hash is simply not stored: nothing is read, opened or deleted outside the store', async () => {
   const files = new FileStore(makeTempDir('hearth-store'));
   const outside = path.join(files.root, '..', 'secret');
   fs.writeFileSync(outside, 'x');
@@ -30,7 +30,7 @@ test('a name that is not a hash is simply not stored: nothing is read, opened or
     assert.equal(files.read(name), undefined);
     assert.equal(files.open(name), undefined);
   }
-  files.removeUnreferenced(['../secret'], () => false);
+  await files.removeUnreferenced(['../secret'], () => false);
   assert.ok(fs.existsSync(outside));
 });
 
@@ -70,7 +70,7 @@ test('write keeps what is stored; read, open, head and stream give the bytes bac
   FileStore.close(text);
 });
 
-test('removeUnreferenced deletes a file and its text unless something still refers to it; copyInto leaves tmp/ out', () => {
+test('removeUnreferenced deletes a file and its text unless something still refers to it; copyInto leaves tmp/ out', async () => {
   const files = new FileStore(makeTempDir('hearth-store'));
   const kept = sha('kept');
   const gone = sha('gone');
@@ -81,7 +81,7 @@ test('removeUnreferenced deletes a file and its text unless something still refe
   const backup = new FileStore(makeTempDir('hearth-backup'));
   assert.deepEqual(files.copyInto(backup), { files: 3, bytes: 4 + 4 + 8 });
   assert.ok(!fs.existsSync(path.join(backup.root, 'tmp')));
-  files.removeUnreferenced([kept, gone, gone], (h) => h === kept);
+  await files.removeUnreferenced([kept, gone, gone], (h) => h === kept);
   assert.equal(files.has(kept), true);
   assert.equal(files.has(gone), false);
   assert.equal(files.has(gone, 'text', 'docx'), false);

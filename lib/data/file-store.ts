@@ -1,3 +1,4 @@
+import type { Awaitable } from '@/lib/shared/awaitable';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -171,10 +172,10 @@ export class FileStore {
   }
 
   /** Deletes the files (and their extracted text) that nothing refers to any more. */
-  removeUnreferenced(sha256s: readonly string[], stillReferenced: (sha256: string) => boolean): void {
+  async removeUnreferenced(sha256s: readonly string[], stillReferenced: (sha256: string) => Awaitable<boolean>): Promise<void> {
     for (const sha of new Set(sha256s)) {
       const original = this.locate(sha, 'original');
-      if (original === null || stillReferenced(sha)) continue;
+      if (original === null || (await stillReferenced(sha))) continue;
       fs.rmSync(original, { force: true });
       fs.rmSync(`${original}.txt`, { force: true });
       fs.rmSync(`${original}.table.db`, { force: true });

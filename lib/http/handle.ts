@@ -42,7 +42,7 @@ export async function handle(
   bodyTypes: BodyTypes = JSON_BODY,
 ): Promise<Response> {
   try {
-    guardRoute(request, guard, bodyTypes);
+    await guardRoute(request, guard, bodyTypes);
     return await fn();
   } catch (err) {
     return errorResponse(err);

@@ -118,10 +118,10 @@ export const STARTING = 'Hearth is still starting; try again in a moment.';
  * The checks every API route makes before it reads anything (lib/http/handle.ts's handle):
  * throws a HearthError (401, 403, 415 or 503) when the request must be refused.
  */
-export function guardRoute(request: Request, config: GuardConfig, bodyTypes: BodyTypes): void {
+export async function guardRoute(request: Request, config: GuardConfig, bodyTypes: BodyTypes): Promise<void> {
   const why = requestRefusal(guardedRequest(request), config, bodyTypes);
   if (why) throw new HearthError(why.code, why.message);
-  const verdict = authVerdict(new URL(request.url).pathname, request.headers);
+  const verdict = await authVerdict(new URL(request.url).pathname, request.headers);
   if (verdict === 'login') throw new HearthError('unauthorized', NOT_LOGGED_IN);
   if (verdict === 'starting') throw new HearthError('starting', STARTING);
 }

@@ -6,7 +6,7 @@ import { installSessionCheck } from '@/lib/services/auth/session-check';
 import { noContent, on, refusal, reply, serve } from './serve';
 
 // A Hearth without accounts: every request may go on (until a runtime installs its check, all are held back).
-installSessionCheck({ required: () => false, person: () => null, owner: () => null, vouched: () => null });
+installSessionCheck({ required: async () => false, person: async () => null, owner: async () => null, vouched: async () => null });
 
 /** Route handlers declared through the table: what they are given, what they must answer, and what the rest of the methods get. */
 

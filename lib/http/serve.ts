@@ -101,20 +101,17 @@ export function on<E extends Endpoint>(endpoint: E, handler: Handler<E>, options
     handle(
       request,
       async () => {
-        // The request's person, looked up once, when first needed (the login routes never need one).
-        let person: Person | null | undefined;
-        const asker = () => (person === undefined ? (person = requestPerson(request.headers)) : person);
+        // The request's person, looked up once (null: no one, which the login routes do not need).
+        const who = await requestPerson(request.headers);
         // Who may ask, before anything of the request is looked at.
-        if (endpoint.who) allowed(endpoint.who, asker());
+        if (endpoint.who) allowed(endpoint.who, who);
         const params = await checkedParams(endpoint, context);
-        let rt: Runtime | undefined;
+        const rt: Runtime | undefined = who ? await (await getRuntime()).as(who) : undefined;
         const input = {
           request,
           get rt() {
-            if (rt) return rt;
-            const who = asker();
-            if (!who) throw new HearthError('unauthorized', 'Log in first.');
-            return (rt = getRuntime().as(who));
+            if (!rt) throw new HearthError('unauthorized', 'Log in first.');
+            return rt;
           },
           params,
           query: () => (endpoint.query ? parseInput(endpoint.query, searchParams(request)) : undefined),

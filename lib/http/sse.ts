@@ -89,11 +89,22 @@ export function turnEventStream(turns: TurnSupervisor, turnId: string, after: nu
       lastSeq = event.seq;
       write(frame(event));
     };
-    const sub = turns.subscribe(turnId, after, { event: send, end: close });
-    for (const e of sub.backlog) send(e);
-    // Closing the tab ends this stream, never the turn.
-    if (!sub.live) close();
-    return sub.unsubscribe;
+    // The backlog comes first through `send`, then live events; a stream closed meanwhile lets go.
+    let unsubscribe: (() => void) | null = null;
+    let over = false;
+    turns.subscribe(turnId, after, { event: send, end: close }).then(
+      (sub) => {
+        if (over) return sub.unsubscribe();
+        unsubscribe = sub.unsubscribe;
+        // Closing the tab ends this stream, never the turn.
+        if (!sub.live) close();
+      },
+      () => close(),
+    );
+    return () => {
+      over = true;
+      unsubscribe?.();
+    };
   });
 }
 

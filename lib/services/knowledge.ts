@@ -75,11 +75,12 @@ export class Knowledge {
   }
 
   /** Passages of these collections for a query (the tool, the page's search). */
-  search(args: { query: string; collectionIds: string[]; limit?: number }, signal?: AbortSignal): Promise<Retrieval> {
+  async search(args: { query: string; collectionIds: string[]; limit?: number }, signal?: AbortSignal): Promise<Retrieval> {
     const embedder = this.embedder();
     if (embedder && this.vectorWorker === null) {
-      const file = this.deps.store.db.$client.name;
-      this.vectorWorker = file && file !== ':memory:' && this.deps.store.vectorSearchAvailable() ? createVectorWorker(file) : undefined;
+      const file = this.deps.store.databaseFile();
+      this.vectorWorker =
+        file && file !== ':memory:' && (await this.deps.store.vectorSearchAvailable()) ? createVectorWorker(file) : undefined;
     }
     const worker = this.vectorWorker ?? undefined;
     return retrieve({ store: this.deps.store, embedder, near: worker && ((a) => worker.near(a)), signal, ...args });
@@ -95,7 +96,7 @@ export class Knowledge {
     if (!embedder || !this.deps.settings().conversationsByMeaning) return [];
     try {
       const [vector] = await embedder.client.embed([query], signal);
-      return this.deps.store.messagesNear({ vector: normalised(vector), limit }).filter((m) => m.similarity >= MIN_SIMILARITY);
+      return (await this.deps.store.messagesNear({ vector: normalised(vector), limit })).filter((m) => m.similarity >= MIN_SIMILARITY);
     } catch {
       return [];
     }
@@ -110,43 +111,48 @@ export class Knowledge {
   }
 
   /** Whether this library holds a collection of that id. */
-  has(id: string): boolean {
-    return this.deps.store.getCollection({ id }) !== undefined;
+  async has(id: string): Promise<boolean> {
+    return (await this.deps.store.getCollection({ id })) !== undefined;
   }
 
   /** A collection as the API shows it, or not_found. */
-  collection(id: string): CollectionView {
-    const c = this.deps.store.getCollection({ id });
+  async collection(id: string): Promise<CollectionView> {
+    const c = await this.deps.store.getCollection({ id });
     if (!c) throw new HearthError('not_found', 'There is no collection with that id.');
     return c;
   }
 
   /** A collection with its files and how it is searched now. */
-  detail(id: string): CollectionDetail {
-    const collection = this.collection(id);
+  async detail(id: string): Promise<CollectionDetail> {
+    const collection = await this.collection(id);
     return {
       ...collection,
-      fileList: this.deps.store.listCollectionFiles({ collectionId: id }).map(fileView),
+      fileList: (await this.deps.store.listCollectionFiles({ collectionId: id })).map(fileView),
       search: { byMeaning: this.embedder() !== undefined, embeddingsError: this.indexer.state().embeddingsError },
     };
   }
 
   /** Adds received files to a collection (queued for indexing). Images are not indexed: they are refused. */
-  add(collectionId: string, received: Pick<ReceivedFile, 'name' | 'mime' | 'size' | 'sha256' | 'kind'>[]): CollectionFileView[] {
-    this.collection(collectionId);
+  async add(
+    collectionId: string,
+    received: Pick<ReceivedFile, 'name' | 'mime' | 'size' | 'sha256' | 'kind'>[],
+  ): Promise<CollectionFileView[]> {
+    await this.collection(collectionId);
     const now = Date.now();
-    const rows = received.map((file) =>
-      this.deps.store.addCollectionFile({
-        id: randomUUID(),
-        collectionId,
-        name: file.name,
-        mime: file.mime,
-        size: file.size,
-        sha256: file.sha256,
-        kind: file.kind,
-        now,
-      }),
-    );
+    const rows = [];
+    for (const file of received)
+      rows.push(
+        await this.deps.store.addCollectionFile({
+          id: randomUUID(),
+          collectionId,
+          name: file.name,
+          mime: file.mime,
+          size: file.size,
+          sha256: file.sha256,
+          kind: file.kind,
+          now,
+        }),
+      );
     this.indexer.wake();
     return rows.map(fileView);
   }
@@ -193,7 +199,7 @@ export class Knowledge {
           const file = await receiveBytes({ bytes, name: entry.name, files: this.deps.files, limits });
           if (file.kind === 'image') {
             skipped.push({ name: entry.name, reason: 'an image: collections index text' });
-            this.forget([file.sha256]);
+            await this.forget([file.sha256]);
           } else received.push(file);
         } catch (err) {
           skipped.push({ name: entry.name, reason: (err as Error).message });
@@ -202,7 +208,7 @@ export class Knowledge {
       return { received, skipped };
     } catch (err) {
       // Refused whole: what was kept of its files before the refusal leaves the disk again.
-      this.forget(received.map((f) => f.sha256));
+      await this.forget(received.map((f) => f.sha256));
       throw err;
     } finally {
       fs.rmSync(archive.path, { force: true });
@@ -224,7 +230,7 @@ export class Knowledge {
     highlight: { from: number; to: number };
     totalLines: number;
   }> {
-    const file = this.deps.store.getCollectionFile({ id: fileId });
+    const file = await this.deps.store.getCollectionFile({ id: fileId });
     if (!file || file.collectionId !== collectionId) throw new HearthError('not_found', 'There is no such file in this collection.');
     const text = (await this.readText(file)) ?? '';
     const all = text.replace(/\r\n?/g, '\n').replace(/\f/g, '').split('\n');
@@ -236,21 +242,21 @@ export class Knowledge {
   }
 
   /** Removes a file from a collection; its bytes leave the disk when nothing else uses them. */
-  removeFile(collectionId: string, fileId: string): void {
-    const sha256 = this.deps.store.removeCollectionFile({ collectionId, id: fileId });
+  async removeFile(collectionId: string, fileId: string): Promise<void> {
+    const sha256 = await this.deps.store.removeCollectionFile({ collectionId, id: fileId });
     if (sha256 === null) throw new HearthError('not_found', 'There is no such file in this collection.');
-    this.forget([sha256]);
+    await this.forget([sha256]);
   }
 
-  deleteCollection(id: string): void {
-    const hashes = this.deps.store.deleteCollection({ id });
+  async deleteCollection(id: string): Promise<void> {
+    const hashes = await this.deps.store.deleteCollection({ id });
     if (hashes === null) throw new HearthError('not_found', 'There is no collection with that id.');
-    this.forget(hashes);
+    await this.forget(hashes);
   }
 
   /** Files' bytes leave the disk when no collection or message holds them (any more, or ever: a refused upload's). */
-  forget(hashes: string[]): void {
-    this.deps.files.removeUnreferenced(hashes, (hash) => this.deps.store.isFileReferenced({ sha256: hash }));
+  async forget(hashes: string[]): Promise<void> {
+    await this.deps.files.removeUnreferenced(hashes, (hash) => this.deps.store.isFileReferenced({ sha256: hash }));
   }
 
   /** A stored file's whole text: the file itself, or the text extracted beside it. */

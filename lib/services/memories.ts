@@ -16,13 +16,13 @@ type Deps = { store: Store; updates: ChangeFeed };
 
 export const memoryView = (m: Memory) => ({ id: m.id, text: m.text, createdAt: m.createdAt, updatedAt: m.updatedAt });
 
-export function addMemory({ store, updates }: Deps, text: string) {
+export async function addMemory({ store, updates }: Deps, text: string) {
   const why = factRefusal(
     text,
-    store.listMemories().map((m) => m.text),
+    (await store.listMemories()).map((m) => m.text),
   );
   if (why) throw new HearthError('refused', `Not kept: ${why}.`);
-  const fact = memoryView(store.insertMemory({ id: randomUUID(), text: normaliseFact(text), now: Date.now() }));
+  const fact = memoryView(await store.insertMemory({ id: randomUUID(), text: normaliseFact(text), now: Date.now() }));
   updates.publish({ type: 'memories' });
   return fact;
 }
@@ -31,32 +31,29 @@ export function addMemory({ store, updates }: Deps, text: string) {
  * A fact the user changes or forgets also leaves the context blocks stored with earlier
  * messages, which later turns would otherwise send again: forgetting means forgetting.
  */
-export function editMemory({ store, updates }: Deps, id: string, text: string) {
-  const old = store.getMemory({ id });
+export async function editMemory({ store, updates }: Deps, id: string, text: string) {
+  const old = await store.getMemory({ id });
   if (!old) throw new HearthError('not_found', 'There is no memory with that id.');
   const why = factRefusal(
     text,
-    store
-      .listMemories()
-      .filter((m) => m.id !== id)
-      .map((m) => m.text),
+    (await store.listMemories()).filter((m) => m.id !== id).map((m) => m.text),
   );
   if (why) throw new HearthError('refused', `Not kept: ${why}.`);
-  const fact = store.transaction(() => {
-    const updated = store.updateMemory({ id, text: normaliseFact(text), now: Date.now() })!;
-    if (updated.text !== old.text) store.scrubContextLine({ line: factLine(old.text) });
+  const fact = await store.transaction(async () => {
+    const updated = (await store.updateMemory({ id, text: normaliseFact(text), now: Date.now() }))!;
+    if (updated.text !== old.text) await store.scrubContextLine({ line: factLine(old.text) });
     return memoryView(updated);
   });
   updates.publish({ type: 'memories' });
   return fact;
 }
 
-export function forgetMemory({ store, updates }: Deps, id: string) {
-  const old = store.getMemory({ id });
+export async function forgetMemory({ store, updates }: Deps, id: string) {
+  const old = await store.getMemory({ id });
   if (!old) throw new HearthError('not_found', 'There is no memory with that id.');
-  store.transaction(() => {
-    store.deleteMemory({ id });
-    store.scrubContextLine({ line: factLine(old.text) });
+  await store.transaction(async () => {
+    await store.deleteMemory({ id });
+    await store.scrubContextLine({ line: factLine(old.text) });
   });
   updates.publish({ type: 'memories' });
 }
@@ -64,7 +61,7 @@ export function forgetMemory({ store, updates }: Deps, id: string) {
 /** The same operations as the remember tool sees them. */
 export function memoryBook(deps: Deps): MemoryBook {
   return {
-    list: () => deps.store.listMemories().map((m) => ({ id: m.id, text: m.text })),
+    list: async () => (await deps.store.listMemories()).map((m) => ({ id: m.id, text: m.text })),
     add: (text) => addMemory(deps, text),
     edit: (id, text) => editMemory(deps, id, text),
     forget: (id) => forgetMemory(deps, id),

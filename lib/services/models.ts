@@ -29,7 +29,7 @@ export async function availableModels(runtime: Pick<Runtime, 'config' | 'setting
   const report = { ...all, models: all.models.filter((m) => mayChoose(runtime, m.id)) };
   const cards = readScorecards(runtime.config.HEARTH_EVAL_DIR);
   const gates = readGateScorecards(runtime.config.HEARTH_EVAL_DIR);
-  const ratings = runtime.store.ratingsByModel();
+  const ratings = await runtime.store.ratingsByModel();
   return {
     ...report,
     models: report.models.map((m) => ({

@@ -15,22 +15,22 @@ export const promptView = (p: Prompt): PromptView => ({
   updatedAt: p.updatedAt,
 });
 
-function nameFree(store: Store, name: string, id?: string) {
-  const taken = store.promptNamed({ name });
+async function nameFree(store: Store, name: string, id?: string) {
+  const taken = await store.promptNamed({ name });
   if (taken && taken.id !== id) throw new HearthError('bad_request', `name: there is a prompt /${name} already; choose another name.`);
 }
 
-export function addPrompt(store: Store, body: { name: string; text: string }, now = Date.now()): PromptView {
-  nameFree(store, body.name);
-  return promptView(store.insertPrompt({ id: randomUUID(), ...body, now }));
+export async function addPrompt(store: Store, body: { name: string; text: string }, now = Date.now()): Promise<PromptView> {
+  await nameFree(store, body.name);
+  return promptView(await store.insertPrompt({ id: randomUUID(), ...body, now }));
 }
 
-export function editPrompt(store: Store, id: string, patch: { name?: string; text?: string }, now = Date.now()): PromptView {
-  if (!store.getPrompt({ id })) throw new HearthError('not_found', 'There is no such prompt.');
-  if (patch.name) nameFree(store, patch.name, id);
-  return promptView(store.updatePrompt({ id, ...patch, now })!);
+export async function editPrompt(store: Store, id: string, patch: { name?: string; text?: string }, now = Date.now()): Promise<PromptView> {
+  if (!(await store.getPrompt({ id }))) throw new HearthError('not_found', 'There is no such prompt.');
+  if (patch.name) await nameFree(store, patch.name, id);
+  return promptView((await store.updatePrompt({ id, ...patch, now }))!);
 }
 
-export function removePrompt(store: Store, id: string): void {
-  if (!store.deletePrompt({ id })) throw new HearthError('not_found', 'There is no such prompt.');
+export async function removePrompt(store: Store, id: string): Promise<void> {
+  if (!(await store.deletePrompt({ id }))) throw new HearthError('not_found', 'There is no such prompt.');
 }

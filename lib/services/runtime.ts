@@ -63,13 +63,13 @@ export type Hearth = {
    * asked for). This is the only way to a library: a route is handed the one of the person its
    * request is (lib/http/serve.ts), so no route can read another person's data.
    */
-  as(person: Person): Runtime;
+  as(person: Person): Promise<Runtime>;
   /** The libraries open now. */
   libraries(): Runtime[];
   /** Opens everyone's library (at start, so each person's unfinished turns resume). */
-  openAll(): Runtime[];
+  openAll(): Promise<Runtime[]>;
   /** The knowledge collections the owner and admins shared with everyone, each with its library's knowledge. */
-  sharedCollections(): (SharedCollection & { library: Runtime })[];
+  sharedCollections(): Promise<(SharedCollection & { library: Runtime })[]>;
 };
 
 /** One person's Hearth: the shared parts, and their library: its store, turns, knowledge, tools and change feed. */
@@ -86,21 +86,21 @@ export type Runtime = Omit<Hearth, 'as' | 'libraries' | 'openAll' | 'settings' |
   /** The tools this person's turns are offered now (Hearth's own and the ready MCP servers'). */
   readonly tools: ToolSet;
   /** Collections others shared with everyone (read-only here); never this person's own. */
-  sharedWithMe(): SharedCollection[];
+  sharedWithMe(): Promise<SharedCollection[]>;
 };
 
 /** How often new messages are embedded when past conversations are searched by meaning. */
 const MESSAGE_EMBED_EVERY_MS = 20_000;
 
 const key = Symbol.for('hearth.runtime');
-type Holder = { [key]?: Hearth };
+type Holder = { [key]?: Promise<Hearth> };
 
 /**
  * `model` stands in for the servers of LLAMA_URL (tests hand in a scripted one); `now` for the
  * clock (the identity block carries the hour, so a test of the prompt's prefix fixes it); `log`
  * for the server's log (stderr; tests keep what they expect to hear out of their output).
  */
-export function buildHearth(
+export async function buildHearth(
   config: Config,
   store: Store,
   {
@@ -116,7 +116,7 @@ export function buildHearth(
     withoutTools?: readonly string[];
     log?: (message: string) => void;
   } = {},
-): Hearth {
+): Promise<Hearth> {
   const poolFor = (s: Settings) =>
     new ModelPool(
       model
@@ -150,9 +150,11 @@ export function buildHearth(
   let toolsVersion = 0;
   /** The libraries open, by their file in DATA_DIR. */
   const open = new Map<string, Runtime>();
+  /** The libraries being opened: two requests at once get the same one. */
+  const opening = new Map<string, Promise<Runtime>>();
   const POOL_KEYS: SettingKey[] = ['modelServers', 'modelSlots', 'checksModel'];
   const TOOL_KEYS: SettingKey[] = ['searxngUrl', 'disabledTools', 'timezone', 'memory', 'memberDisabledTools', 'memberToolServers'];
-  const settings: SettingsService = new SettingsService(config, store, (changed) => {
+  const settings: SettingsService = await SettingsService.open(config, store, (changed) => {
     if (changed.some((k) => POOL_KEYS.includes(k))) {
       // Turns under way finish on the pool they entered; new ones go to the new servers.
       const old = models;
@@ -196,10 +198,10 @@ export function buildHearth(
   };
 
   /** A person's library: their database (the main one for the first person), and what works over it. */
-  const library = (person: Person, file: string): Runtime => {
+  const library = async (person: Person, file: string): Promise<Runtime> => {
     const own = file === MAIN_LIBRARY ? store : openLibrary(file);
     const updates = new ChangeFeed();
-    const mine = new PersonalSettings(settings, config, own, file === MAIN_LIBRARY, () => runtime.person.role);
+    const mine = await PersonalSettings.open(settings, config, own, file === MAIN_LIBRARY, () => runtime.person.role);
     const memory = memoryBook({ store: own, updates });
     // Settings are read when the indexer asks.
     const knowledge = new Knowledge({ config, store: own, files, settings: () => settings.current(), log, batch: config.EMBEDDINGS_BATCH });
@@ -250,11 +252,15 @@ export function buildHearth(
           memory: s.memory,
         };
       },
-      engine: () => {
+      engine: async () => {
         const s = mine.current();
         return {
           maxRounds: s.maxRounds,
-          budget: { ...fuelFor(auth.people.limitsOf(runtime.person.id), s.turnFuel), modelCalls: s.turnModelCalls, modelCallCost: 100 },
+          budget: {
+            ...fuelFor(await auth.people.limitsOf(runtime.person.id), s.turnFuel),
+            modelCalls: s.turnModelCalls,
+            modelCallCost: 100,
+          },
           judgeEveryAnswer: s.judgeEveryAnswer,
         };
       },
@@ -281,14 +287,14 @@ export function buildHearth(
       allowAlways: (server, tool) => (runtime.person.role === 'member' ? undefined : toolServers.allowAlways(server, tool)),
       mayUse: (model) => mayChoose(runtime, model),
       // A thread's collections, with those shared with everyone (search_documents is offered when there are any).
-      collections: (threadId) => [
-        ...own.collectionsOfThread({ threadId }),
-        ...runtime.sharedWithMe().map(({ id, name }) => ({ id, name })),
+      collections: async (threadId) => [
+        ...(await own.collectionsOfThread({ threadId })),
+        ...(await runtime.sharedWithMe()).map(({ id, name }) => ({ id, name })),
       ],
       // One person's library, one place in the round-robin of turns waiting for a slot.
       person: file,
-      admit: (running) =>
-        admitTurn(auth.people.limitsOf(runtime.person.id), own.turnsOnDay(dayIn(settings.current().timezone, now())), running),
+      admit: async (running) =>
+        admitTurn(await auth.people.limitsOf(runtime.person.id), await own.turnsOnDay(dayIn(settings.current().timezone, now())), running),
       used: ({ model, stats, now: at }) =>
         own.addUsage({
           day: dayIn(settings.current().timezone, at),
@@ -317,7 +323,7 @@ export function buildHearth(
       get tools() {
         return tools();
       },
-      sharedWithMe: () => hearth.sharedCollections().filter((c) => c.library !== runtime),
+      sharedWithMe: async () => (await hearth.sharedCollections()).filter((c) => c.library !== runtime),
     };
     return runtime;
   };
@@ -331,12 +337,17 @@ export function buildHearth(
     get models() {
       return models;
     },
-    as(person) {
+    async as(person) {
       // By file: the one person of a Hearth without accounts and the owner made later are one library.
-      const file = auth.people.libraryOf(person.id);
+      const file = await auth.people.libraryOf(person.id);
       let found = open.get(file);
       if (!found) {
-        found = library(person, file);
+        let pending = opening.get(file);
+        if (!pending) {
+          pending = library(person, file).finally(() => opening.delete(file));
+          opening.set(file, pending);
+        }
+        found = await pending;
         open.set(file, found);
       }
       // The same library, as the person is now (their role may have changed since it was opened).
@@ -344,17 +355,25 @@ export function buildHearth(
       return found;
     },
     libraries: () => [...open.values()],
-    sharedCollections() {
+    async sharedCollections() {
       // Only the owner's and admins' libraries share: a member's collection is never offered, whatever its flag.
-      const sharers = auth.people.list().filter((p) => p.role !== 'member' && !p.disabled);
-      return sharers.flatMap(({ id, username, role }) => {
-        const library = hearth.as({ id, username, role });
-        return library.store.sharedCollections().map((c) => ({ ...c, sharedBy: username, knowledge: library.knowledge, library }));
-      });
+      const sharers = (await auth.people.list()).filter((p) => p.role !== 'member' && !p.disabled);
+      const found = await Promise.all(
+        sharers.map(async ({ id, username, role }) => {
+          const library = await hearth.as({ id, username, role });
+          return (await library.store.sharedCollections()).map((c) => ({
+            ...c,
+            sharedBy: username,
+            knowledge: library.knowledge,
+            library,
+          }));
+        }),
+      );
+      return found.flat();
     },
-    openAll() {
-      const everyone = auth.people.list().map(({ id, username, role }) => ({ id, username, role }));
-      for (const person of everyone.length ? everyone : [auth.owner()]) hearth.as(person);
+    async openAll() {
+      const everyone = (await auth.people.list()).map(({ id, username, role }) => ({ id, username, role }));
+      for (const person of everyone.length ? everyone : [await auth.owner()]) await hearth.as(person);
       return hearth.libraries();
     },
   };
@@ -362,7 +381,7 @@ export function buildHearth(
 }
 
 /** Hearth as a whole. A route reaches a library only as its request's person (lib/http/serve.ts). */
-export function getRuntime(): Hearth {
+export function getRuntime(): Promise<Hearth> {
   const holder = globalThis as Holder;
   if (!holder[key]) {
     const config = getConfig();
@@ -373,13 +392,13 @@ export function getRuntime(): Hearth {
 
 /** Tests install a Hearth of their own (a temporary database, the double), or one person's view of it. */
 export function setRuntime(runtime: Hearth | Runtime | undefined): void {
-  (globalThis as Holder)[key] = runtime && 'hearth' in runtime ? runtime.hearth : runtime;
+  (globalThis as Holder)[key] = runtime && Promise.resolve('hearth' in runtime ? runtime.hearth : runtime);
 }
 
 /** The one person of a Hearth without accounts (and the first owner's library): a test's runtime. */
-export function buildRuntime(...args: Parameters<typeof buildHearth>): Runtime {
-  const hearth = buildHearth(...args);
-  return hearth.as(hearth.auth.owner());
+export async function buildRuntime(...args: Parameters<typeof buildHearth>): Promise<Runtime> {
+  const hearth = await buildHearth(...args);
+  return hearth.as(await hearth.auth.owner());
 }
 
 /**
@@ -387,8 +406,8 @@ export function buildRuntime(...args: Parameters<typeof buildHearth>): Runtime {
  * component's way to them, as serve() is a route's. Before anyone is logged in (the proxy sent
  * the request on, so only a page open to all), the household's, without anyone's own.
  */
-export function settingsOfRequest(headers: Headers): Settings {
-  const hearth = getRuntime();
-  const person = requestPerson(headers);
-  return person ? hearth.as(person).settings.current() : hearth.settings.defaultsForNobody();
+export async function settingsOfRequest(headers: Headers): Promise<Settings> {
+  const hearth = await getRuntime();
+  const person = await requestPerson(headers);
+  return person ? (await hearth.as(person)).settings.current() : hearth.settings.defaultsForNobody();
 }

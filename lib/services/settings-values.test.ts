@@ -61,14 +61,14 @@ test('a patch: URLs lose their trailing slash, tools are listed once, null means
   assert.equal(settingsPatch.safeParse({ modelSlots: null }).success, true);
 });
 
-test('stored in SQLite: set and reset in one write; a row that is not JSON is ignored', () => {
+test('stored in SQLite: set and reset in one write; a row that is not JSON is ignored', async () => {
   const db = openDatabase(path.join(makeTempDir('hearth-settings'), 'h.db'));
   const store = createStore(db);
-  store.writeSettings({ set: { assistantName: 'Ember', turnFuel: 500 }, reset: [], now: 1 });
-  store.writeSettings({ set: { assistantName: 'Ash' }, reset: ['turnFuel'], now: 2 });
-  assert.deepEqual(store.storedSettings(), { assistantName: 'Ash' });
+  await store.writeSettings({ set: { assistantName: 'Ember', turnFuel: 500 }, reset: [], now: 1 });
+  await store.writeSettings({ set: { assistantName: 'Ash' }, reset: ['turnFuel'], now: 2 });
+  assert.deepEqual(await store.storedSettings(), { assistantName: 'Ash' });
   db.$client.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('location', '{not json', 3)").run();
-  assert.deepEqual(store.storedSettings(), { assistantName: 'Ash' });
+  assert.deepEqual(await store.storedSettings(), { assistantName: 'Ash' });
   assert.deepEqual(db.$client.prepare("SELECT updated_at FROM settings WHERE key = 'assistantName'").get(), { updated_at: 2 });
   db.$client.close();
 });

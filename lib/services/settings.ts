@@ -23,24 +23,35 @@ import {
   type SettingsPatch,
 } from '@/lib/services/settings-values';
 
+type SettingsStore = Pick<Store, 'storedSettings' | 'writeSettings' | 'settingProposals' | 'acceptProposals' | 'dismissProposals'>;
+
 /**
- * The settings in force (settings-values.ts), read from SQLite once and again after each change;
- * `onChange` hears which settings changed, so the runtime rebuilds what depends on them.
+ * The settings in force (settings-values.ts), read from the store when opened and again after
+ * each change, and kept: what is in force is asked everywhere, at once. `onChange` hears which
+ * settings changed, so the runtime rebuilds what depends on them.
  */
 export class SettingsService {
-  private cached: { settings: Settings; overridden: SettingKey[] } | null = null;
   readonly defaults: Settings;
 
-  constructor(
+  private constructor(
     config: Config,
-    private readonly store: Pick<Store, 'storedSettings' | 'writeSettings' | 'settingProposals' | 'acceptProposals' | 'dismissProposals'>,
-    private readonly onChange: (changed: SettingKey[]) => void = () => undefined,
+    private readonly store: SettingsStore,
+    private readonly onChange: (changed: SettingKey[]) => void,
+    private cached: { settings: Settings; overridden: SettingKey[] },
   ) {
     this.defaults = settingsFromConfig(config);
   }
 
+  /** The settings of a library, read from its store. */
+  static async open(
+    config: Config,
+    store: SettingsStore,
+    onChange: (changed: SettingKey[]) => void = () => undefined,
+  ): Promise<SettingsService> {
+    return new SettingsService(config, store, onChange, effectiveSettings(settingsFromConfig(config), await store.storedSettings()));
+  }
+
   private read() {
-    this.cached ??= effectiveSettings(this.defaults, this.store.storedSettings());
     return this.cached;
   }
 
@@ -60,9 +71,9 @@ export class SettingsService {
   }
 
   /** What GET /api/settings answers: the settings, the environment's values, which are changed here, the tools. */
-  view() {
+  async view() {
     const { settings, overridden } = this.read();
-    return { settings, defaults: this.defaults, overridden, tools: TOOL_CATALOG, proposals: this.proposals() };
+    return { settings, defaults: this.defaults, overridden, tools: TOOL_CATALOG, proposals: await this.proposals() };
   }
 
   /**
@@ -70,10 +81,10 @@ export class SettingsService {
    * setting's check and differs from the one in force (the owner's own backup proposes nothing
    * that is already so).
    */
-  proposals(): SettingProposal[] {
+  async proposals(): Promise<SettingProposal[]> {
     const current = this.current();
     const out: SettingProposal[] = [];
-    for (const { key, value, proposedAt } of this.store.settingProposals()) {
+    for (const { key, value, proposedAt } of await this.store.settingProposals()) {
       if (!isConfirmedSetting(key)) continue;
       const parsed = SETTING_SHAPES[key].safeParse(value);
       if (!parsed.success || JSON.stringify(parsed.data) === JSON.stringify(current[key])) continue;
@@ -83,33 +94,31 @@ export class SettingsService {
   }
 
   /** The owner's word on proposals: those applied go in force as if saved in the page; both kinds are gone after. */
-  decideProposals({ apply = [], dismiss = [] }: { apply?: ConfirmedSetting[]; dismiss?: ConfirmedSetting[] }, now: number) {
-    const open = new Map(this.proposals().map((p) => [p.key, p.value] as const));
+  async decideProposals({ apply = [], dismiss = [] }: { apply?: ConfirmedSetting[]; dismiss?: ConfirmedSetting[] }, now: number) {
+    const open = new Map((await this.proposals()).map((p) => [p.key, p.value] as const));
     const missing = [...apply, ...dismiss].filter((k) => !open.has(k));
     if (missing.length) throw new HearthError('not_found', `No imported value waits for ${missing.join(', ')}.`);
     const set = Object.fromEntries(apply.map((k) => [k, open.get(k)]));
-    this.store.acceptProposals({ set, now });
-    this.store.dismissProposals(dismiss);
+    await this.store.acceptProposals({ set, now });
+    await this.store.dismissProposals(dismiss);
     return this.reread();
   }
 
-  update(patch: SettingsPatch, now: number) {
-    this.store.writeSettings({ ...patchRows(patch), now });
+  async update(patch: SettingsPatch, now: number) {
+    await this.store.writeSettings({ ...patchRows(patch), now });
     return this.reread();
   }
 
   /** Reads the stored settings again (an import wrote some), telling `onChange` what changed. */
-  reread() {
+  async reread() {
     const before = this.current();
-    this.cached = null;
+    this.cached = effectiveSettings(this.defaults, await this.store.storedSettings());
     const after = this.current();
     const changed = (Object.keys(after) as SettingKey[]).filter((k) => JSON.stringify(after[k]) !== JSON.stringify(before[k]));
     if (changed.length) this.onChange(changed);
     return this.view();
   }
 }
-
-type SettingsStore = ConstructorParameters<typeof SettingsService>[1];
 
 /**
  * A person's own settings they have not set: these follow the household's (the owner chose the
@@ -129,19 +138,28 @@ const FOLLOW_HOUSEHOLD: readonly SettingKey[] = PERSONAL_SETTINGS.filter(
  */
 export class PersonalSettings {
   /** Their own library's settings (the main library's for the first owner: then unused). */
-  private readonly own: SettingsService;
+  private own!: SettingsService;
   /** Bumped when this person's own settings change (their tool set is made again). */
   version = 0;
 
-  constructor(
+  private constructor(
     readonly shared: SettingsService,
-    config: Config,
-    store: SettingsStore,
     /** Whether this is the main library (the first owner's), whose settings are the household's. */
     private readonly main: boolean,
     private readonly role: () => Role,
-  ) {
-    this.own = new SettingsService(config, store, () => this.version++);
+  ) {}
+
+  /** A person's settings over their own library's store. */
+  static async open(
+    shared: SettingsService,
+    config: Config,
+    store: SettingsStore,
+    main: boolean,
+    role: () => Role,
+  ): Promise<PersonalSettings> {
+    const personal = new PersonalSettings(shared, main, role);
+    personal.own = await SettingsService.open(config, store, () => personal.version++);
+    return personal;
   }
 
   get defaults(): Settings {
@@ -165,53 +183,53 @@ export class PersonalSettings {
   }
 
   /** What imports proposed that waits for this person: the household's for the owner and admins, their own library's for their own settings. */
-  private proposals(): SettingProposal[] {
-    const household = this.role() === 'member' ? [] : this.shared.proposals();
+  private async proposals(): Promise<SettingProposal[]> {
+    const household = this.role() === 'member' ? [] : await this.shared.proposals();
     if (this.main) return household;
-    return [...household, ...this.own.proposals().filter((p) => isPersonalSetting(p.key))];
+    return [...household, ...(await this.own.proposals()).filter((p) => isPersonalSetting(p.key))];
   }
 
-  view() {
-    const shared = this.shared.view();
+  async view() {
+    const shared = await this.shared.view();
     const overridden = this.main
       ? shared.overridden
       : [...shared.overridden.filter((k) => !isPersonalSetting(k)), ...this.own.overridden().filter(isPersonalSetting)];
-    return { ...shared, settings: this.current(), overridden, editable: this.editable(), proposals: this.proposals() };
+    return { ...shared, settings: this.current(), overridden, editable: this.editable(), proposals: await this.proposals() };
   }
 
   /** A change from this person: their own settings to their library, the household's (owner and admins only) to the main one. */
-  update(patch: SettingsPatch, now: number) {
+  async update(patch: SettingsPatch, now: number) {
     this.mayChange(Object.keys(patch) as SettingKey[]);
     if (this.main) {
-      this.shared.update(patch, now);
+      await this.shared.update(patch, now);
     } else {
       const { mine, household } = split(patch);
-      if (Object.keys(mine).length) this.own.update(mine, now);
-      if (Object.keys(household).length) this.shared.update(household, now);
+      if (Object.keys(mine).length) await this.own.update(mine, now);
+      if (Object.keys(household).length) await this.shared.update(household, now);
     }
     return this.view();
   }
 
   /** Proposals applied or dismissed: this person's own from their library, the household's (owner and admins) from the main one. */
-  decideProposals({ apply = [], dismiss = [] }: Parameters<SettingsService['decideProposals']>[0], now: number) {
+  async decideProposals({ apply = [], dismiss = [] }: Parameters<SettingsService['decideProposals']>[0], now: number) {
     this.mayChange([...apply, ...dismiss]);
     if (this.main) {
-      this.shared.decideProposals({ apply, dismiss }, now);
+      await this.shared.decideProposals({ apply, dismiss }, now);
       return this.view();
     }
-    const waitingHere = new Set(this.own.proposals().map((p) => p.key));
+    const waitingHere = new Set((await this.own.proposals()).map((p) => p.key));
     const here = (k: ConfirmedSetting) => isPersonalSetting(k) && waitingHere.has(k);
     const mine = { apply: apply.filter(here), dismiss: dismiss.filter(here) };
     const household = { apply: apply.filter((k) => !here(k)), dismiss: dismiss.filter((k) => !here(k)) };
-    if (mine.apply.length + mine.dismiss.length) this.own.decideProposals(mine, now);
-    if (household.apply.length + household.dismiss.length) this.shared.decideProposals(household, now);
+    if (mine.apply.length + mine.dismiss.length) await this.own.decideProposals(mine, now);
+    if (household.apply.length + household.dismiss.length) await this.shared.decideProposals(household, now);
     return this.view();
   }
 
   /** Reads this person's stored settings again (an import wrote some). */
-  reread() {
-    if (this.main) this.shared.reread();
-    else this.own.reread();
+  async reread() {
+    if (this.main) await this.shared.reread();
+    else await this.own.reread();
     return this.view();
   }
 

@@ -1,5 +1,6 @@
 import type { Retrieval } from '@/lib/data/knowledge/retrieve';
 import type { DocumentSearch } from '@/lib/tools/search-documents';
+import type { Awaitable } from '@/lib/shared/awaitable';
 import { HearthError } from '@/lib/shared/errors';
 import type { Knowledge } from './knowledge';
 
@@ -16,29 +17,33 @@ import type { Knowledge } from './knowledge';
 export type SharedCollection = { id: string; name: string; sharedBy: string; knowledge: Knowledge };
 
 /** The knowledge a collection id reaches for a person: their own, or another's shared one (read-only). */
-export function reachCollection(own: Knowledge, shared: SharedCollection[], id: string): { knowledge: Knowledge; sharedBy?: string } {
-  if (own.has(id)) return { knowledge: own };
-  const found = shared.find((c) => c.id === id);
+export async function reachCollection(
+  own: Knowledge,
+  shared: Awaitable<SharedCollection[]>,
+  id: string,
+): Promise<{ knowledge: Knowledge; sharedBy?: string }> {
+  if (await own.has(id)) return { knowledge: own };
+  const found = (await shared).find((c) => c.id === id);
   if (found) return { knowledge: found.knowledge, sharedBy: found.sharedBy };
   throw new HearthError('not_found', 'There is no collection with that id.');
 }
 
 /** A change to a collection: only to one's own (a shared one of another's is read-only; an unknown one is 404). */
-export function ownCollection(own: Knowledge, shared: SharedCollection[], id: string): void {
-  const { sharedBy } = reachCollection(own, shared, id);
+export async function ownCollection(own: Knowledge, shared: Awaitable<SharedCollection[]>, id: string): Promise<void> {
+  const { sharedBy } = await reachCollection(own, shared, id);
   if (sharedBy) throw new HearthError('forbidden', `This collection is ${sharedBy}'s, shared with everyone to read: only they change it.`);
 }
 
 /** A thread's collections for search_documents: its own, and every collection shared with everyone. */
-export function documentsWithShared(own: DocumentSearch, shared: () => SharedCollection[]): DocumentSearch {
+export function documentsWithShared(own: DocumentSearch, shared: () => Promise<SharedCollection[]>): DocumentSearch {
   return {
-    collections: () => {
-      const mine = own.collections();
+    collections: async () => {
+      const mine = await own.collections();
       const ids = new Set(mine.map((c) => c.id));
-      return [...mine, ...shared().filter((c) => !ids.has(c.id))];
+      return [...mine, ...(await shared()).filter((c) => !ids.has(c.id))];
     },
     async search({ query, collectionIds }, signal) {
-      const others = shared().filter((c) => collectionIds.includes(c.id));
+      const others = (await shared()).filter((c) => collectionIds.includes(c.id));
       const otherIds = new Set(others.map((c) => c.id));
       const mine = collectionIds.filter((id) => !otherIds.has(id));
       // Each library searched for its own collections, by the same query.

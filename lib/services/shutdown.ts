@@ -7,7 +7,8 @@
  */
 
 const key = Symbol.for('hearth.shutdown');
-type Holder = { [key]?: AbortController };
+const stopping = Symbol.for('hearth.shutdown.begun');
+type Holder = { [key]?: AbortController; [stopping]?: boolean };
 
 /** Aborted once Hearth has been asked to stop. */
 export function shutdownSignal(): AbortSignal {
@@ -20,11 +21,12 @@ export function shutdownSignal(): AbortSignal {
  * Stops what runs, then ends the live streams: called on SIGINT and SIGTERM (lib/services/startup.ts).
  * `stopWork` runs first, so a page still connected hears why its turn ended before its stream closes.
  */
-export function beginShutdown(stopWork?: () => void): void {
+export async function beginShutdown(stopWork?: () => Promise<void> | void): Promise<void> {
   const holder = globalThis as Holder;
-  if (holder[key]?.signal.aborted) return;
+  if (holder[key]?.signal.aborted || holder[stopping]) return;
+  holder[stopping] = true;
   try {
-    stopWork?.();
+    await stopWork?.();
   } catch (err) {
     console.error(`Hearth: while stopping: ${(err as Error).message}`);
   }
@@ -33,6 +35,7 @@ export function beginShutdown(stopWork?: () => void): void {
 }
 
 /** Stops Hearth on SIGINT and SIGTERM: work stops and the streams end first, then Next's own handler closes the server. */
-export function stopOnSignals(stopWork: () => void): void {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => beginShutdown(stopWork));
+export function stopOnSignals(stopWork: () => Promise<void> | void): void {
+  // Next's own handler closes the server meanwhile, waiting for open requests (these streams) to end.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void beginShutdown(stopWork));
 }

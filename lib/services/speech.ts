@@ -62,20 +62,20 @@ export async function transcribeRecording(
     signal,
   );
   if (!recording.keep || !keepRecordings || !text.trim()) return { text };
-  return { text, attachment: keepRecording(rt, { ...kind, bytes: recording.bytes, transcript: text, at: now() }) };
+  return { text, attachment: await keepRecording(rt, { ...kind, bytes: recording.bytes, transcript: text, at: now() }) };
 }
 
 /** A recording stored as an attachment (the file store's, by its hash), with its transcript as its text. */
-function keepRecording(
+async function keepRecording(
   { store, files }: Pick<Runtime, 'store' | 'files'>,
   { bytes, type, ext, transcript, at }: { bytes: Uint8Array; type: string; ext: string; transcript: string; at: Date },
-): AttachmentInfo {
+): Promise<AttachmentInfo> {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   files.write(sha256, bytes, 'original', 'audio');
   files.write(sha256, transcript, 'text', 'audio');
   const about = describeText(transcript);
   const stamp = at.toISOString().slice(0, 16).replace('T', ' ').replace(':', '.');
-  const row = store.insertAttachment({
+  const row = await store.insertAttachment({
     id: randomUUID(),
     name: `Recording ${stamp}.${ext}`,
     mime: type,

@@ -10,17 +10,16 @@ import { stopOnSignals } from './shutdown';
  * opens and migrates the database (a failed migration stops it and
  * loses nothing), and resumes turns that were running when the server last stopped.
  */
-export function startup(): void {
+export async function startup(): Promise<void> {
   // Everything Hearth writes (the database, stored files, mcp.json, backups) is the owner's
   // alone: 0600 files, 0700 folders, whatever umask the shell had.
   process.umask(0o077);
   // Each request is stamped with the address its connection came from, for trusted-header login (lib/http/peer.ts).
   installPeerStamp();
   // Running turns are stored as interrupted (their words kept) before the process goes.
-  stopOnSignals(() => {
-    const stopped = getRuntime()
-      .libraries()
-      .flatMap((library) => library.turns.stopAll());
+  stopOnSignals(async () => {
+    const hearth = await getRuntime();
+    const stopped = (await Promise.all(hearth.libraries().map((library) => library.turns.stopAll()))).flat();
     if (stopped.length) console.log(`Hearth: stopping; ${stopped.length} running turn(s) kept as interrupted.`);
   });
   try {
@@ -30,7 +29,7 @@ export function startup(): void {
       allowedHosts: config.HEARTH_ALLOWED_HOSTS.split(',')
         .map((h) => h.trim())
         .filter(Boolean),
-      passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH) || getRuntime().auth.required(),
+      passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH) || (await (await getRuntime()).auth.required()),
     });
     if (exposed) {
       console.error(exposed);
@@ -43,13 +42,13 @@ export function startup(): void {
     }
     throw err;
   }
-  const resume = () => {
+  const resume = async () => {
     try {
       let resumed = 0;
       let interrupted = 0;
       // Everyone's library is opened now, so each person's unfinished turns go on.
-      for (const library of getRuntime().openAll()) {
-        const done = library.turns.resumeUnfinished();
+      for (const library of await (await getRuntime()).openAll()) {
+        const done = await library.turns.resumeUnfinished();
         resumed += done.resumed.length;
         interrupted += done.interrupted.length;
       }
@@ -64,9 +63,9 @@ export function startup(): void {
   // A resumed turn must find the tools it was using: the MCP servers' first connections are
   // waited for (at most 15 s) before turns resume; without any, turns resume at once.
   try {
-    const { hub } = getRuntime().toolServers;
+    const { hub } = (await getRuntime()).toolServers;
     if (hub.connecting) void hub.settled(15_000).then(resume);
-    else resume();
+    else await resume();
   } catch (err) {
     console.error(`Hearth could not start: ${(err as Error).message}`);
     process.exit(1);

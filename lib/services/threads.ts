@@ -30,34 +30,35 @@ export function threadSummary(t: Thread): ThreadSummary {
 }
 
 /** A page of the thread list, newest first; `cursor` is the one the previous page gave out. */
-export function threadPage(
+export async function threadPage(
   store: Store,
   limit: number,
   cursor: string | undefined,
   filter: { folderId?: string | null; archived?: boolean } = {},
-): { threads: ThreadSummary[]; nextCursor: string | null } {
+): Promise<{ threads: ThreadSummary[]; nextCursor: string | null }> {
   const decoded = cursor ? decodeCursor(cursor) : undefined;
   if (cursor && !decoded) throw new HearthError('bad_request', 'cursor: not a cursor this server gave out');
-  if (filter.folderId && !store.getFolder({ id: filter.folderId })) throw new HearthError('not_found', 'folder: there is no such folder.');
-  const page = store.listThreads({ limit, cursor: decoded ?? undefined, ...filter });
+  if (filter.folderId && !(await store.getFolder({ id: filter.folderId })))
+    throw new HearthError('not_found', 'folder: there is no such folder.');
+  const page = await store.listThreads({ limit, cursor: decoded ?? undefined, ...filter });
   return { threads: page.threads.map(threadSummary), nextCursor: page.nextCursor };
 }
 
 /** Deletes a thread: its running turn stops, its rows go, and the files nothing else refers to leave the disk. */
-export function deleteThread(rt: Runtime, id: string): void {
-  const files = rt.store.fileHashesOfThread({ threadId: id });
+export async function deleteThread(rt: Runtime, id: string): Promise<void> {
+  const files = await rt.store.fileHashesOfThread({ threadId: id });
   rt.turns.forgetThread(id);
-  if (!rt.store.deleteThread({ id })) throw new HearthError('not_found', 'There is no thread with that id.');
-  rt.files.removeUnreferenced(files, (sha256) => rt.store.isFileReferenced({ sha256 }));
+  if (!(await rt.store.deleteThread({ id }))) throw new HearthError('not_found', 'There is no thread with that id.');
+  await rt.files.removeUnreferenced(files, (sha256) => rt.store.isFileReferenced({ sha256 }));
 }
 
 /** Puts threads in a folder (null: none) or the archive, in one transaction; a folder that does not exist is a 400 that says so. */
-export function fileThreads(store: Store, ids: string[], place: { folderId?: string | null; archived?: boolean }): void {
-  if (place.folderId && !store.getFolder({ id: place.folderId })) {
+export async function fileThreads(store: Store, ids: string[], place: { folderId?: string | null; archived?: boolean }): Promise<void> {
+  if (place.folderId && !(await store.getFolder({ id: place.folderId }))) {
     throw new HearthError('bad_request', `folderId: there is no folder ${place.folderId}; make it first (POST /api/folders).`);
   }
-  store.transaction(() => {
-    for (const id of ids) store.fileThread({ id, ...place });
+  await store.transaction(async () => {
+    for (const id of ids) await store.fileThread({ id, ...place });
   });
 }
 
@@ -65,63 +66,65 @@ export function fileThreads(store: Store, ids: string[], place: { folderId?: str
  * One action on many threads (the sidebar's selection): every id is checked first, so a missing
  * thread or folder changes nothing; a move or an archive is one transaction. Says how many.
  */
-export function bulkThreads(rt: Runtime, { ids, action }: BulkThreadsBody): number {
-  const missing = ids.filter((id) => !rt.store.getThread({ id }));
+export async function bulkThreads(rt: Runtime, { ids, action }: BulkThreadsBody): Promise<number> {
+  const missing: string[] = [];
+  for (const id of ids) if (!(await rt.store.getThread({ id }))) missing.push(id);
   if (missing.length)
     throw new HearthError(
       'not_found',
       `There is no thread ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` (and ${missing.length - 3} more)` : ''}.`,
     );
   if (action.kind === 'delete') {
-    for (const id of ids) deleteThread(rt, id);
+    for (const id of ids) await deleteThread(rt, id);
     return ids.length;
   }
-  fileThreads(rt.store, ids, action.kind === 'move' ? { folderId: action.folderId } : { archived: action.archived });
+  await fileThreads(rt.store, ids, action.kind === 'move' ? { folderId: action.folderId } : { archived: action.archived });
   return ids.length;
 }
 
 /** The knowledge collections a thread searches; one that does not exist is a 400 that names it. */
-export function useCollections(store: Store, threadId: string, collectionIds: string[]): void {
-  const missing = collectionIds.filter((id) => !store.getCollection({ id }));
+export async function useCollections(store: Store, threadId: string, collectionIds: string[]): Promise<void> {
+  const missing: string[] = [];
+  for (const id of collectionIds) if (!(await store.getCollection({ id }))) missing.push(id);
   if (missing.length)
     throw new HearthError(
       'bad_request',
       `collectionIds: there is no collection ${missing.join(', ')}; make it first (POST /api/collections).`,
     );
-  store.setThreadCollections({ threadId, collectionIds });
+  await store.setThreadCollections({ threadId, collectionIds });
 }
 
-export function requireThread(store: Store, id: string): Thread {
-  const thread = store.getThread({ id });
+export async function requireThread(store: Store, id: string): Promise<Thread> {
+  const thread = await store.getThread({ id });
   if (!thread) throw new HearthError('not_found', 'There is no thread with that id.');
   return thread;
 }
 
 /** A turn of a thread, or not_found (a turn id from another thread is unknown here). */
-export function requireTurn(store: Store, threadId: string, turnId: string) {
-  const turn = store.getTurn({ id: turnId });
+export async function requireTurn(store: Store, threadId: string, turnId: string) {
+  const turn = await store.getTurn({ id: turnId });
   if (!turn || turn.threadId !== threadId) throw new HearthError('not_found', 'There is no such turn in this thread.');
   return turn;
 }
 
 /** Shows another branch: the newest message under `messageId` becomes the thread's current leaf. */
-export function showBranch(store: Store, turns: TurnSupervisor, threadId: string, messageId: string): void {
-  if (turns.busy(threadId))
+export async function showBranch(store: Store, turns: TurnSupervisor, threadId: string, messageId: string): Promise<void> {
+  if (await turns.busy(threadId))
     throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
-  showBranchIn(store, threadId, messageId);
+  await showBranchIn(store, threadId, messageId);
 }
 
 /**
  * Deletes a message and everything that follows it, on every branch under it
  * (lib/turns/conversation/writes.ts), then the files nothing refers to any more.
  */
-export function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: string): void {
+export async function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: string): Promise<void> {
   const { store, turns } = rt;
-  if (turns.busy(threadId))
+  if (await turns.busy(threadId))
     throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
-  const files = deleteFrom(store, requireThread(store, threadId), messageId, Date.now());
+  const files = await deleteFrom(store, await requireThread(store, threadId), messageId, Date.now());
   // Once the rows are gone: a file still sent elsewhere stays.
-  rt.files.removeUnreferenced(files, (sha256) => store.isFileReferenced({ sha256 }));
+  await rt.files.removeUnreferenced(files, (sha256) => store.isFileReferenced({ sha256 }));
 }
 
 /**
@@ -133,30 +136,30 @@ export function deleteMessageAndAfter(rt: Runtime, threadId: string, messageId: 
 export const ratingOf = (stored: number | null): Rating | null => (stored === 1 ? 'up' : stored === -1 ? 'down' : null);
 
 /** Puts the user's thumbs on an answer of the thread, or takes them back (null). */
-export function rateAnswer(store: Store, threadId: string, messageId: string, rating: Rating | null): void {
-  requireThread(store, threadId);
+export async function rateAnswer(store: Store, threadId: string, messageId: string, rating: Rating | null): Promise<void> {
+  await requireThread(store, threadId);
   const stored = rating === 'up' ? 1 : rating === 'down' ? -1 : null;
-  if (!store.setRating({ threadId, id: messageId, rating: stored }))
+  if (!(await store.setRating({ threadId, id: messageId, rating: stored })))
     throw new HearthError('not_found', 'There is no such answer in this thread.');
 }
 
-export function threadView(
+export async function threadView(
   store: Store,
   turns: TurnSupervisor,
   id: string,
   { allBranches = false }: { allBranches?: boolean } = {},
-): ThreadExport {
-  const thread = requireThread(store, id);
-  const tree = new MessageTree(store.listMessages({ threadId: id }));
+): Promise<ThreadExport> {
+  const thread = await requireThread(store, id);
+  const tree = new MessageTree(await store.listMessages({ threadId: id }));
   const shown = tree.shownPath(thread.currentLeafId);
-  const calls = store.listToolCallsForThread({ threadId: id });
-  const decisions = store.decisionsOfThread({ threadId: id, layerId: DECISIONS_LAYER_ID });
-  const attachments = store.attachmentsOfThreadMessages({ threadId: id });
-  const stats = store.turnStatsOfThread({ threadId: id });
-  const active = store.activeTurnOf({ threadId: id });
+  const calls = await store.listToolCallsForThread({ threadId: id });
+  const decisions = await store.decisionsOfThread({ threadId: id, layerId: DECISIONS_LAYER_ID });
+  const attachments = await store.attachmentsOfThreadMessages({ threadId: id });
+  const stats = await store.turnStatsOfThread({ threadId: id });
+  const active = await store.activeTurnOf({ threadId: id });
   // Set-aside drafts and calculations live in the event log; rebuild them with the same
   // reducer the browser uses while a turn streams.
-  const notable = store.eventsOfNotableTurns({ threadId: id });
+  const notable = await store.eventsOfNotableTurns({ threadId: id });
   const extras = new Map(
     [...notable].map(([turnId, evs]) => {
       // References of a compacted turn (its answer, kept in the message) play no part in set-aside
@@ -250,11 +253,13 @@ export function threadView(
     thinking: thread.thinking ?? null,
     model: thread.model ?? null,
     sampling: normalSampling(thread.sampling),
-    collectionIds: store.threadCollectionIds({ threadId: thread.id }),
+    collectionIds: await store.threadCollectionIds({ threadId: thread.id }),
     currentLeafId: shown.at(-1)?.id ?? null,
     messages: shown.map(show),
     ...(allBranches ? { otherMessages: tree.offPath(thread.currentLeafId).map(show) } : {}),
     decisions: decisions.map(({ turnId: _t, ...d }) => d),
-    activeTurn: active ? { id: active.id, lastEventSeq: store.lastEventSeq({ turnId: active.id }), live: turns.isLive(active.id) } : null,
+    activeTurn: active
+      ? { id: active.id, lastEventSeq: await store.lastEventSeq({ turnId: active.id }), live: turns.isLive(active.id) }
+      : null,
   };
 }

@@ -1,3 +1,4 @@
+import type { Port } from '@/lib/shared/awaitable';
 import path from 'node:path';
 import { HearthError } from '@/lib/shared/errors';
 import {
@@ -23,10 +24,10 @@ import type { Tool } from '@/lib/tools/types';
  */
 
 /** Where an imported file's proposals wait (the settings' proposals table, under TOOL_SERVER_PROPOSAL). */
-export type ToolServerProposals = {
+export type ToolServerProposals = Port<{
   settingProposals(): { key: string; value: unknown; proposedAt: number }[];
   dismissProposals(keys: string[]): void;
-};
+}>;
 
 export class ToolServers {
   readonly hub: McpHub;
@@ -58,13 +59,13 @@ export class ToolServers {
     return this.made().tools;
   }
 
-  list(): ToolServersView {
+  async list(): Promise<ToolServersView> {
     const problem = new Map(this.made().problems.map((p) => [`${p.server}\0${p.tool}`, p.reason]));
     const statuses = new Map(this.hub.statuses().map((s) => [s.name, s]));
     return {
       file: this.file,
       problems: this.problems,
-      proposals: this.proposals().map(({ name, server }) => ({ name, config: maskServer(server) })),
+      proposals: (await this.proposals()).map(({ name, server }) => ({ name, config: maskServer(server) })),
       servers: [...this.servers].map(([name, config]) => {
         const status = statuses.get(name) ?? { name, transport: config.command ? 'stdio' : 'http', state: 'off', log: [], tools: [] };
         return {
@@ -113,9 +114,9 @@ export class ToolServers {
   }
 
   /** Servers imported files proposed that the owner has not added or dismissed, each as its file had it. */
-  private proposals(): { name: string; server: ServerConfig }[] {
+  private async proposals(): Promise<{ name: string; server: ServerConfig }[]> {
     const out: { name: string; server: ServerConfig }[] = [];
-    for (const p of this.proposalStore?.settingProposals() ?? []) {
+    for (const p of (await this.proposalStore?.settingProposals()) ?? []) {
       if (!p.key.startsWith(TOOL_SERVER_PROPOSAL)) continue;
       const name = p.key.slice(TOOL_SERVER_PROPOSAL.length);
       const server = serverSchema.safeParse(p.value);
@@ -129,11 +130,11 @@ export class ToolServers {
    * switched off while a secret in it is still masked (the owner types the secrets in, then
    * switches it on); a program to run is added only where `programs` allows, as through put.
    */
-  decideProposals(
+  async decideProposals(
     { apply = [], dismiss = [] }: { apply?: string[]; dismiss?: string[] },
     { programs = true }: { programs?: boolean } = {},
   ) {
-    const open = new Map(this.proposals().map((p) => [p.name, p.server]));
+    const open = new Map((await this.proposals()).map((p) => [p.name, p.server]));
     const missing = [...apply, ...dismiss].filter((n) => !open.has(n));
     if (missing.length) throw new HearthError('not_found', `No imported tool server waits under the name ${missing.join(', ')}.`);
     const program = apply.find((name) => open.get(name)!.command);
@@ -150,7 +151,7 @@ export class ToolServers {
       this.servers = new Map(this.servers).set(name, next);
     }
     if (apply.length) this.save();
-    this.proposalStore?.dismissProposals([...apply, ...dismiss].map((n) => `${TOOL_SERVER_PROPOSAL}${n}`));
+    await this.proposalStore?.dismissProposals([...apply, ...dismiss].map((n) => `${TOOL_SERVER_PROPOSAL}${n}`));
   }
 
   remove(name: string): boolean {

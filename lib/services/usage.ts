@@ -53,23 +53,20 @@ export function usageCsv(lines: UsageLine[]): string {
 }
 
 /** A person's own usage over the last `days` days, with the limits they have. */
-export function usageOf(rt: Pick<Runtime, 'store' | 'person' | 'auth' | 'hearth'>, days: number, now: number): UsageView {
+export async function usageOf(rt: Pick<Runtime, 'store' | 'person' | 'auth' | 'hearth'>, days: number, now: number): Promise<UsageView> {
   const from = firstDay(rt.hearth.settings.current().timezone, now, days);
-  const lines = rt.store.usageSince(from).map((row) => ({ username: rt.person.username, ...row }));
-  return { from, lines, limits: rt.auth.people.limitsOf(rt.person.id) };
+  const lines = (await rt.store.usageSince(from)).map((row) => ({ username: rt.person.username, ...row }));
+  return { from, lines, limits: await rt.auth.people.limitsOf(rt.person.id) };
 }
 
 /** Everyone's usage over the last `days` days (each library opened to read it), by person, day and model. */
-export function everyonesUsage(hearth: Hearth, days: number, now: number): UsageView {
+export async function everyonesUsage(hearth: Hearth, days: number, now: number): Promise<UsageView> {
   const from = firstDay(hearth.settings.current().timezone, now, days);
-  const listed = hearth.auth.people.list();
-  const everyone = listed.length ? listed.map(({ id, username, role }) => ({ id, username, role })) : [hearth.auth.owner()];
-  const lines = everyone.flatMap((person) =>
-    hearth
-      .as(person)
-      .store.usageSince(from)
-      .map((row) => ({ username: person.username, ...row })),
-  );
+  const listed = await hearth.auth.people.list();
+  const everyone = listed.length ? listed.map(({ id, username, role }) => ({ id, username, role })) : [await hearth.auth.owner()];
+  const lines = [];
+  for (const person of everyone)
+    for (const row of await (await hearth.as(person)).store.usageSince(from)) lines.push({ username: person.username, ...row });
   return { from, lines };
 }
 

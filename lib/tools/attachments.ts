@@ -25,8 +25,8 @@ export const GREP_TIME_LIMIT_MS = 30_000;
 
 const idParam = z.string().uuid().describe('the attachment id, as the context shows it');
 
-function attachment(deps: ToolDeps, id: string): AttachmentText {
-  const found = deps.attachmentText?.(id);
+async function attachment(deps: ToolDeps, id: string): Promise<AttachmentText> {
+  const found = await deps.attachmentText?.(id);
   if (!found) throw new ToolError(`there is no file with the id ${id} in this conversation; use an id shown with an attached file`);
   return found;
 }
@@ -71,7 +71,7 @@ export const readAttachmentTool = defineTool({
   cost: 1,
   timeoutMs: 20_000,
   async run({ id, from_line, to_line }, deps, signal) {
-    const file = attachment(deps, id);
+    const file = await attachment(deps, id);
     const from = from_line ?? 1;
     if (to_line !== undefined && to_line < from) throw new ToolError('to_line comes before from_line');
     if (from > Math.max(1, file.lines)) throw new ToolError(`the file has ${file.lines} lines; from_line must be at most ${file.lines}`);
@@ -129,7 +129,7 @@ export const grepAttachmentTool = defineTool({
   cost: 2,
   timeoutMs: GREP_TIME_LIMIT_MS,
   async run({ id, pattern, regex, case_sensitive, context_lines }, deps, signal) {
-    const file = attachment(deps, id);
+    const file = await attachment(deps, id);
     if (regex) {
       try {
         new RegExp(pattern, case_sensitive ? 'u' : 'iu');

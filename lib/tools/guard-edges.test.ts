@@ -12,26 +12,26 @@ import { defineTool, type Tool } from './types';
 const deps = { now: () => Date.UTC(2026, 11, 1, 12), timezone: 'Europe/Paris', threadId: 't' };
 const live = () => new AbortController().signal;
 
-test('a host’s minute: a request exactly a minute old no longer counts; a full minute rests the host for a minute from now', () => {
+test('a host’s minute: a request exactly a minute old no longer counts; a full minute rests the host for a minute from now', async () => {
   let t = 1_000_000;
   const pacer = createHostPacer(memoryHosts(), () => t, {}, { minGapMs: 0, perMinute: 2, perHour: 100, perDay: 100 });
-  assert.ok(pacer.admit('h').ok);
+  assert.ok((await pacer.admit('h')).ok);
   t += 1;
-  assert.ok(pacer.admit('h').ok);
+  assert.ok((await pacer.admit('h')).ok);
   t += 10;
-  assert.deepEqual(pacer.admit('h'), { ok: false, reason: 'rate budget for this minute is used up', until: t + 60_000 });
+  assert.deepEqual(await pacer.admit('h'), { ok: false, reason: 'rate budget for this minute is used up', until: t + 60_000 });
   t = 1_000_000 + 60_000;
-  assert.ok(pacer.admit('h').ok, 'the first request is a minute old: it no longer counts');
+  assert.ok((await pacer.admit('h')).ok, 'the first request is a minute old: it no longer counts');
 });
 
-test('the gap is measured from the latest request, not the first', () => {
+test('the gap is measured from the latest request, not the first', async () => {
   let t = 1_000_000;
   const pacer = createHostPacer(memoryHosts(), () => t, {}, { minGapMs: 1000, perMinute: 60, perHour: 900, perDay: 8000 });
-  pacer.admit('h');
+  await pacer.admit('h');
   t += 5000;
-  assert.deepEqual(pacer.admit('h'), { ok: true, waitMs: 0 });
+  assert.deepEqual(await pacer.admit('h'), { ok: true, waitMs: 0 });
   t += 300;
-  assert.deepEqual(pacer.admit('h'), { ok: true, waitMs: 700 });
+  assert.deepEqual(await pacer.admit('h'), { ok: true, waitMs: 700 });
 });
 
 test('a resting host is said with its minutes left, rounded, and never under one', () => {

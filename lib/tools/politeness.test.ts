@@ -9,40 +9,40 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-test('the hour and the day budgets refuse with their own reason and until when they come free', () => {
+test('the hour and the day budgets refuse with their own reason and until when they come free', async () => {
   let t = 10 * DAY;
   const pacer = createHostPacer(memoryHosts(), () => t, { h: { minGapMs: 0, perMinute: 100, perHour: 3, perDay: 5 } });
   for (let i = 0; i < 3; i++) {
-    assert.deepEqual(pacer.admit('h'), { ok: true, waitMs: 0 });
+    assert.deepEqual(await pacer.admit('h'), { ok: true, waitMs: 0 });
     t += 2 * MINUTE;
   }
-  assert.deepEqual(pacer.admit('h'), { ok: false, reason: 'rate budget for this hour is used up', until: t + HOUR });
+  assert.deepEqual(await pacer.admit('h'), { ok: false, reason: 'rate budget for this hour is used up', until: t + HOUR });
   t += HOUR;
-  assert.equal(pacer.admit('h').ok, true);
-  assert.equal(pacer.admit('h').ok, true);
-  assert.deepEqual(pacer.admit('h'), { ok: false, reason: 'rate budget for today is used up', until: t + DAY });
+  assert.equal((await pacer.admit('h')).ok, true);
+  assert.equal((await pacer.admit('h')).ok, true);
+  assert.deepEqual(await pacer.admit('h'), { ok: false, reason: 'rate budget for today is used up', until: t + DAY });
   // Another host has its own budget (the default one).
-  assert.equal(pacer.admit('other').ok, true);
+  assert.equal((await pacer.admit('other')).ok, true);
 });
 
-test('a refusal rests the host six hours with the status in the reason; the rest ends exactly at its time', () => {
+test('a refusal rests the host six hours with the status in the reason; the rest ends exactly at its time', async () => {
   let t = 1_000;
   const store = memoryHosts();
   const pacer = createHostPacer(store, () => t);
-  pacer.refused('search.example:8888', 429);
+  await pacer.refused('search.example:8888', 429);
   assert.deepEqual(store.boxes.get('search.example:8888'), { until: 1_000 + 6 * HOUR, reason: 'it answered HTTP 429 (too many requests)' });
   t = 1_000 + 6 * HOUR - 1;
-  assert.equal(pacer.isResting('search.example:8888'), true);
-  assert.deepEqual(pacer.admit('search.example:8888'), {
+  assert.equal(await pacer.isResting('search.example:8888'), true);
+  assert.deepEqual(await pacer.admit('search.example:8888'), {
     ok: false,
     reason: 'it answered HTTP 429 (too many requests)',
     until: 1_000 + 6 * HOUR,
   });
   t = 1_000 + 6 * HOUR;
-  assert.equal(pacer.isResting('search.example:8888'), false);
-  assert.equal(pacer.admit('search.example:8888').ok, true);
+  assert.equal(await pacer.isResting('search.example:8888'), false);
+  assert.equal((await pacer.admit('search.example:8888')).ok, true);
   // Success clears a box only when there is one.
-  pacer.succeeded('never-boxed');
+  await pacer.succeeded('never-boxed');
   assert.equal(store.boxes.size, 1);
 });
 

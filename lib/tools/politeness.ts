@@ -1,3 +1,4 @@
+import type { Awaitable } from '@/lib/shared/awaitable';
 /**
  * Politeness towards outside hosts: a per-host circuit breaker and rate budgets, kept in
  * SQLite (through HostStore) so they survive a restart. A host that refuses us (429, or the
@@ -6,12 +7,12 @@
  */
 
 export type HostStore = {
-  penaltyOf(args: { host: string }): { until: number; reason: string } | undefined;
-  setPenalty(args: { host: string; until: number; reason: string }): void;
-  clearPenalty(args: { host: string }): void;
-  recordSpend(args: { host: string; at: number }): void;
-  spendSince(args: { host: string; since: number }): number[];
-  pruneSpend(args: { before: number }): void;
+  penaltyOf(args: { host: string }): Awaitable<{ until: number; reason: string } | undefined>;
+  setPenalty(args: { host: string; until: number; reason: string }): Awaitable<void>;
+  clearPenalty(args: { host: string }): Awaitable<void>;
+  recordSpend(args: { host: string; at: number }): Awaitable<void>;
+  spendSince(args: { host: string; since: number }): Awaitable<number[]>;
+  pruneSpend(args: { before: number }): Awaitable<void>;
 };
 
 /** Spend older than a day no longer counts; it is deleted every this many requests. */
@@ -42,12 +43,12 @@ export function createHostPacer(
   let admitted = 0;
   return {
     /** May we ask this host now? Spends one request when yes. */
-    admit(host: string): HostVerdict {
+    async admit(host: string): Promise<HostVerdict> {
       const t = now();
-      const box = store.penaltyOf({ host });
+      const box = await store.penaltyOf({ host });
       if (box && box.until > t) return { ok: false, reason: box.reason, until: box.until };
       const budget = budgets[host] ?? defaultBudget;
-      const day = store.spendSince({ host, since: t - 86_400_000 });
+      const day = await store.spendSince({ host, since: t - 86_400_000 });
       const within = (ms: number) => day.filter((at) => at > t - ms).length;
       const last = day.length ? Math.max(...day) : -Infinity;
       // A very short gap is waited out rather than refused.
@@ -55,23 +56,23 @@ export function createHostPacer(
       if (within(60_000) >= budget.perMinute) return { ok: false, reason: 'rate budget for this minute is used up', until: t + 60_000 };
       if (within(3_600_000) >= budget.perHour) return { ok: false, reason: 'rate budget for this hour is used up', until: t + 3_600_000 };
       if (day.length >= budget.perDay) return { ok: false, reason: 'rate budget for today is used up', until: t + 86_400_000 };
-      store.recordSpend({ host, at: t });
+      await store.recordSpend({ host, at: t });
       // counting down reaches a multiple of PRUNE_EVERY as often as counting up
-      if (++admitted % PRUNE_EVERY === 0) store.pruneSpend({ before: t - 86_400_000 });
+      if (++admitted % PRUNE_EVERY === 0) await store.pruneSpend({ before: t - 86_400_000 });
       return { ok: true, waitMs };
     },
-    refused(host: string, status: number) {
-      store.setPenalty({ host, until: now() + REFUSAL_REST_MS, reason: `it answered HTTP ${status} (too many requests)` });
+    async refused(host: string, status: number) {
+      await store.setPenalty({ host, until: now() + REFUSAL_REST_MS, reason: `it answered HTTP ${status} (too many requests)` });
     },
-    stumbled(host: string, why: string) {
-      store.setPenalty({ host, until: now() + STUMBLE_REST_MS, reason: why });
+    async stumbled(host: string, why: string) {
+      await store.setPenalty({ host, until: now() + STUMBLE_REST_MS, reason: why });
     },
-    succeeded(host: string) {
+    async succeeded(host: string) {
       // clearing a rest that is not there changes nothing
-      if (store.penaltyOf({ host })) store.clearPenalty({ host });
+      if (await store.penaltyOf({ host })) await store.clearPenalty({ host });
     },
-    isResting(host: string): boolean {
-      const box = store.penaltyOf({ host });
+    async isResting(host: string): Promise<boolean> {
+      const box = await store.penaltyOf({ host });
       return Boolean(box && box.until > now());
     },
   };

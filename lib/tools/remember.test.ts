@@ -20,7 +20,7 @@ function setup() {
   const registry = createToolRegistry([rememberTool as Tool]);
   const deps = { now: () => 0, timezone: 'UTC', threadId: 't', memory };
   const run = (args: Record<string, unknown>) => registry.run('remember', JSON.stringify(args), deps, new AbortController().signal);
-  const facts = () => store.listMemories().map((m) => m.text);
+  const facts = async () => (await store.listMemories()).map((m) => m.text);
   return { run, facts, seen, store };
 }
 
@@ -28,11 +28,11 @@ test('add keeps a fact and announces it; the same fact again is not kept twice',
   const { run, facts, seen } = setup();
   const r = await run({ action: 'add', fact: 'The user is vegetarian.' });
   assert.deepEqual(r, { ok: true, data: { remembered: 'The user is vegetarian.' } });
-  assert.deepEqual(facts(), ['The user is vegetarian.']);
+  assert.deepEqual(await facts(), ['The user is vegetarian.']);
   assert.deepEqual(seen, [{ type: 'memories' }], 'an open Memory panel hears of it');
   const again = await run({ action: 'add', fact: 'the user is  vegetarian.' });
   assert.ok(again.ok, String(JSON.stringify(again)));
-  assert.deepEqual(facts(), ['The user is vegetarian.']);
+  assert.deepEqual(await facts(), ['The user is vegetarian.']);
 });
 
 test('a near-duplicate replaces the fact it repeats instead of sitting beside it', async () => {
@@ -41,7 +41,7 @@ test('a near-duplicate replaces the fact it repeats instead of sitting beside it
   await run({ action: 'add', fact: 'The user has two cats.' });
   const r = await run({ action: 'add', fact: 'The user lives in Lyon, France.' });
   assert.deepEqual(r, { ok: true, data: { remembered: 'The user lives in Lyon, France.', replaced: 'The user lives in Lyon.' } });
-  assert.deepEqual(facts().sort(), ['The user has two cats.', 'The user lives in Lyon, France.']);
+  assert.deepEqual((await facts()).sort(), ['The user has two cats.', 'The user lives in Lyon, France.']);
 });
 
 test('replace and forget name a kept fact by its words; an unknown one is an error that lists what is kept', async () => {
@@ -52,7 +52,7 @@ test('replace and forget name a kept fact by its words; an unknown one is an err
   assert.deepEqual(replaced, { ok: true, data: { remembered: 'The user is vegetarian.', replaced: 'The user eats fish.' } });
   const forgot = await run({ action: 'forget', fact: 'The user cycles to work' });
   assert.deepEqual(forgot, { ok: true, data: { forgotten: 'The user cycles to work.' } });
-  assert.deepEqual(facts(), ['The user is vegetarian.']);
+  assert.deepEqual(await facts(), ['The user is vegetarian.']);
   const unknown = await run({ action: 'forget', fact: 'The user owns a boat.' });
   assert.ok(!unknown.ok && /no remembered fact matches[\s\S]*vegetarian/.test(unknown.error), String(JSON.stringify(unknown)));
   const noTarget = await run({ action: 'replace', fact: 'The user is vegan.' });
@@ -62,11 +62,11 @@ test('replace and forget name a kept fact by its words; an unknown one is an err
 test('a fact named by its exact words is that fact, even beside one with the same words in another order (an imported library may hold both)', async () => {
   for (const named of ['The user likes green tea.', 'Green tea, the user likes.']) {
     const { run, facts, store } = setup();
-    store.insertMemory({ id: 'a', text: 'The user likes green tea.', now: 1 });
-    store.insertMemory({ id: 'b', text: 'Green tea, the user likes.', now: 2 });
+    await store.insertMemory({ id: 'a', text: 'The user likes green tea.', now: 1 });
+    await store.insertMemory({ id: 'b', text: 'Green tea, the user likes.', now: 2 });
     const forgot = await run({ action: 'forget', fact: named });
     assert.deepEqual(forgot, { ok: true, data: { forgotten: named } });
-    assert.equal(facts().length, 1, 'the other is kept');
+    assert.equal((await facts()).length, 1, 'the other is kept');
   }
 });
 
@@ -78,7 +78,7 @@ test('a secret or an over-long fact is refused with the reason, and nothing is k
   assert.ok(!key.ok, String(JSON.stringify(key)));
   const long = await run({ action: 'add', fact: `The user likes ${'very '.repeat(80)}long facts.` });
   assert.ok(!long.ok && /at most 300 characters/.test(long.error), String(JSON.stringify(long)));
-  assert.deepEqual(facts(), []);
+  assert.deepEqual(await facts(), []);
   assert.deepEqual(seen, [], 'nothing changed, nothing announced');
 });
 

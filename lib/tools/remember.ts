@@ -1,3 +1,4 @@
+import type { Awaitable } from '@/lib/shared/awaitable';
 import { z } from 'zod';
 import { hasErrorCode } from '@/lib/shared/errors';
 import { closestFact, MAX_FACT_CHARS, normaliseFact } from '@/lib/data/memory/facts';
@@ -22,9 +23,9 @@ function book(memory: MemoryBook | undefined): MemoryBook {
 }
 
 /** A refusal under the panel's rules, worded for the model to pass on. */
-function kept<T>(write: () => T): T {
+async function kept<T>(write: () => Awaitable<T>): Promise<T> {
   try {
-    return write();
+    return await write();
   } catch (err) {
     if (hasErrorCode(err, 'refused', 'not_found')) throw new ToolError(`${(err as Error).message} Tell the user why.`);
     throw err;
@@ -33,8 +34,8 @@ function kept<T>(write: () => T): T {
 
 const same = (a: string, b: string) => normaliseFact(a).toLowerCase() === normaliseFact(b).toLowerCase();
 
-function named(memory: MemoryBook, words: string) {
-  const facts = memory.list();
+async function named(memory: MemoryBook, words: string) {
+  const facts = await memory.list();
   const exact = facts.find((f) => same(f.text, words));
   const found = exact ?? closestFact(facts, words, NAMED);
   if (!found) {
@@ -64,22 +65,22 @@ export const rememberTool = defineTool({
   async run({ action, fact, replaces }, deps) {
     const memory = book(deps.memory);
     if (action === 'forget') {
-      const old = named(memory, fact);
-      kept(() => memory.forget(old.id));
+      const old = await named(memory, fact);
+      await kept(() => memory.forget(old.id));
       return { forgotten: old.text };
     }
     if (action === 'replace') {
       if (!replaces) throw new ToolError('say which kept fact to replace in "replaces", or use action "add"');
-      const old = named(memory, replaces);
-      const updated = kept(() => memory.edit(old.id, fact));
+      const old = await named(memory, replaces);
+      const updated = await kept(() => memory.edit(old.id, fact));
       return { remembered: updated.text, replaced: old.text };
     }
-    const near = closestFact(memory.list(), fact, NEAR_DUPLICATE);
+    const near = closestFact(await memory.list(), fact, NEAR_DUPLICATE);
     if (near) {
       if (same(near.text, fact)) return { remembered: near.text, note: 'this was already remembered' };
-      const updated = kept(() => memory.edit(near.id, fact));
+      const updated = await kept(() => memory.edit(near.id, fact));
       return { remembered: updated.text, replaced: near.text };
     }
-    return { remembered: kept(() => memory.add(fact)).text };
+    return { remembered: (await kept(() => memory.add(fact))).text };
   },
 });

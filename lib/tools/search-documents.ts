@@ -1,3 +1,4 @@
+import type { Awaitable } from '@/lib/shared/awaitable';
 import { z } from 'zod';
 import { placeOf } from '@/lib/shared/words/place';
 import type { Retrieval } from '@/lib/data/knowledge/retrieve';
@@ -11,7 +12,7 @@ import { defineTool, ToolError } from './types';
 
 /** What the tool asks of the app: the thread's collections, and a search over some of them. */
 export type DocumentSearch = {
-  collections(): { id: string; name: string }[];
+  collections(): Awaitable<{ id: string; name: string }[]>;
   search(args: { query: string; collectionIds: string[] }, signal: AbortSignal): Promise<Retrieval>;
 };
 
@@ -28,7 +29,7 @@ export const searchDocumentsTool = defineTool({
   timeoutMs: 30_000,
   async run({ query, collection }, deps, signal) {
     const search = deps.documents;
-    const collections = search?.collections() ?? [];
+    const collections = (await search?.collections()) ?? [];
     if (!search || collections.length === 0) throw new ToolError('this conversation uses no knowledge collection; answer without one');
     let chosen = collections;
     if (collection !== undefined && collection.trim() !== '') {

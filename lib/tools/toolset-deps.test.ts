@@ -28,7 +28,7 @@ const memory: MemoryBook = {
 };
 const SEARX = 'http://127.0.0.1:8888';
 
-test('remember only with a memory; tools left out are gone, and research with web_search', () => {
+test('remember only with a memory; tools left out are gone, and research with web_search', async () => {
   const store = freshStore();
   const names = (set: ReturnType<typeof createToolSet>) => set.registry.tools.map((t) => t.name).sort();
   const plain = createToolSet({ config: parseConfig({}), store, now: () => 0 });
@@ -53,7 +53,7 @@ test('remember only with a memory; tools left out are gone, and research with we
     'search_conversations',
     'web_search',
   ]);
-  assert.equal(full.researchAvailable(), true);
+  assert.equal(await full.researchAvailable(), true);
   const without = createToolSet({
     config: parseConfig({ SEARXNG_URL: SEARX }),
     store,
@@ -61,17 +61,17 @@ test('remember only with a memory; tools left out are gone, and research with we
     without: ['web_search', 'calculator'],
   });
   assert.ok(!without.registry.has('web_search') && !without.registry.has('calculator'));
-  assert.equal(without.researchAvailable(), false, 'no research without web_search');
+  assert.equal(await without.researchAvailable(), false, 'no research without web_search');
 });
 
-test('research is unavailable while the SearXNG host rests, and available again after', () => {
+test('research is unavailable while the SearXNG host rests, and available again after', async () => {
   const store = freshStore();
   let t = 1000;
   const set = createToolSet({ config: parseConfig({ SEARXNG_URL: SEARX }), store, now: () => t });
-  store.setPenalty({ host: '127.0.0.1:8888', until: 5000, reason: 'it answered HTTP 429 (too many requests)' });
-  assert.equal(set.researchAvailable(), false);
+  await store.setPenalty({ host: '127.0.0.1:8888', until: 5000, reason: 'it answered HTTP 429 (too many requests)' });
+  assert.equal(await set.researchAvailable(), false);
   t = 5000;
-  assert.equal(set.researchAvailable(), true);
+  assert.equal(await set.researchAvailable(), true);
 });
 
 test('a turn’s tool dependencies: the clock, the user’s timezone, the thread, the memory', () => {
@@ -83,12 +83,12 @@ test('a turn’s tool dependencies: the clock, the user’s timezone, the thread
   assert.equal(deps.memory, memory);
 });
 
-test('a file is read from this thread only, from disk when its text is kept there', () => {
+test('a file is read from this thread only, from disk when its text is kept there', async () => {
   const store = freshStore();
   const dataDir = makeTempDir('hearth-toolset');
-  const mine = seedExchange(store, { thread: 'th' });
-  const theirs = seedExchange(store, { thread: 'other' });
-  store.insertAttachment({
+  const mine = await seedExchange(store, { thread: 'th' });
+  const theirs = await seedExchange(store, { thread: 'other' });
+  await store.insertAttachment({
     id: 'notes',
     name: 'notes.txt',
     mime: 'text/plain',
@@ -97,31 +97,45 @@ test('a file is read from this thread only, from disk when its text is kept ther
     text: 'line one\nline two',
     now: 1,
   });
-  store.insertAttachment({ id: 'old', name: 'old.txt', mime: 'text/plain', size: 3, sha256: 'b2'.repeat(32), text: 'old', now: 1 });
-  store.insertAttachment({ id: 'foreign', name: 'f.txt', mime: 'text/plain', size: 3, sha256: 'c3'.repeat(32), text: 'not yours', now: 1 });
-  store.linkAttachments({ ids: ['notes', 'old'], messageId: mine.user });
-  store.linkAttachments({ ids: ['foreign'], messageId: theirs.user });
+  await store.insertAttachment({ id: 'old', name: 'old.txt', mime: 'text/plain', size: 3, sha256: 'b2'.repeat(32), text: 'old', now: 1 });
+  await store.insertAttachment({
+    id: 'foreign',
+    name: 'f.txt',
+    mime: 'text/plain',
+    size: 3,
+    sha256: 'c3'.repeat(32),
+    text: 'not yours',
+    now: 1,
+  });
+  await store.linkAttachments({ ids: ['notes', 'old'], messageId: mine.user });
+  await store.linkAttachments({ ids: ['foreign'], messageId: theirs.user });
   const onDisk = textPath(filesDir(dataDir), { sha256: 'a1'.repeat(32), kind: 'text' });
   fs.mkdirSync(path.dirname(onDisk), { recursive: true });
   fs.writeFileSync(onDisk, 'line one\nline two');
   const deps = createToolSet({ config: parseConfig({ DATA_DIR: dataDir }), store, now: () => 0 }).deps('th');
-  assert.deepEqual(deps.attachmentText?.('notes'), { name: 'notes.txt', path: onDisk, text: 'line one\nline two', chars: 17, lines: 2 });
+  assert.deepEqual(await deps.attachmentText?.('notes'), {
+    name: 'notes.txt',
+    path: onDisk,
+    text: 'line one\nline two',
+    chars: 17,
+    lines: 2,
+  });
   assert.deepEqual(
-    deps.attachmentText?.('old'),
+    await deps.attachmentText?.('old'),
     { name: 'old.txt', path: null, text: 'old', chars: 3, lines: 1 },
     'a file attached before files were kept: its stored text',
   );
-  assert.equal(deps.attachmentText?.('foreign'), undefined, 'another thread’s file');
-  assert.equal(deps.attachmentText?.('missing'), undefined);
+  assert.equal(await deps.attachmentText?.('foreign'), undefined, 'another thread’s file');
+  assert.equal(await deps.attachmentText?.('missing'), undefined);
 });
 
 test('earlier conversations: all the words first, any word when none match all; the other side of each exchange, cut', async () => {
   const store = freshStore();
   const long = `Sourdough wants a warm place. ${'x'.repeat(700)}`;
-  seedExchange(store, { thread: 'bread' }, { question: 'How do I keep a sourdough starter alive?', answer: long, now: 10 });
-  seedExchange(store, { thread: 'here' }, { question: 'Sourdough starter again?', answer: 'Feed it.', now: 20 });
-  seedExchange(store, { thread: 'cake' }, { question: 'Is a cake starter a thing?', answer: 'Not really.', now: 15 });
-  store.setModelTitle({ id: 'bread', title: 'Sourdough care' });
+  await seedExchange(store, { thread: 'bread' }, { question: 'How do I keep a sourdough starter alive?', answer: long, now: 10 });
+  await seedExchange(store, { thread: 'here' }, { question: 'Sourdough starter again?', answer: 'Feed it.', now: 20 });
+  await seedExchange(store, { thread: 'cake' }, { question: 'Is a cake starter a thing?', answer: 'Not really.', now: 15 });
+  await store.setModelTitle({ id: 'bread', title: 'Sourdough care' });
   const deps = createToolSet({ config: parseConfig({}), store, now: () => 100 }).deps('here');
   const all = (await deps.searchConversations?.({ query: 'starter alive', limit: 5, excludeThreadId: 'here' })) ?? [];
   assert.equal(all.length, 1);
@@ -152,14 +166,14 @@ test('the user’s own SearXNG is asked without a gap between searches; an outsi
 
     // Every other host has the pacer's default: a second request to it waits 400 ms.
     const pacer = createHostPacer(freshStore(), () => 1000);
-    assert.deepEqual(pacer.admit('site.example'), { ok: true, waitMs: 0 });
-    assert.deepEqual(pacer.admit('site.example'), { ok: true, waitMs: 400 });
+    assert.deepEqual(await pacer.admit('site.example'), { ok: true, waitMs: 0 });
+    assert.deepEqual(await pacer.admit('site.example'), { ok: true, waitMs: 400 });
   } finally {
     mock.timers.reset();
   }
 });
 
-test('a tool server marked as a source of information counts as research, even without SearXNG; a thread can leave tools out', () => {
+test('a tool server marked as a source of information counts as research, even without SearXNG; a thread can leave tools out', async () => {
   const source = (research: boolean) => ({
     name: 'home__lookup',
     description: 'look something up',
@@ -172,14 +186,14 @@ test('a tool server marked as a source of information counts as research, even w
     },
   });
   const config = parseConfig({ DATA_DIR: makeTempDir('hearth-toolset') });
-  assert.equal(createToolSet({ config, store: freshStore(), now: () => 0 }).researchAvailable(), false);
-  assert.equal(createToolSet({ config, store: freshStore(), now: () => 0, extra: [source(false)] }).researchAvailable(), false);
+  assert.equal(await createToolSet({ config, store: freshStore(), now: () => 0 }).researchAvailable(), false);
+  assert.equal(await createToolSet({ config, store: freshStore(), now: () => 0, extra: [source(false)] }).researchAvailable(), false);
   const set = createToolSet({ config, store: freshStore(), now: () => 0, extra: [source(true)] });
-  assert.equal(set.researchAvailable(), true);
+  assert.equal(await set.researchAvailable(), true);
   assert.ok(set.registry.has('home__lookup'));
   const narrowed = set.without!(['home__lookup']);
   assert.equal(narrowed.registry.has('home__lookup'), false);
-  assert.equal(narrowed.researchAvailable(), false, 'without its only research tool, a thread has none');
+  assert.equal(await narrowed.researchAvailable(), false, 'without its only research tool, a thread has none');
   assert.equal(set.without!(['home__lookup']), narrowed, 'made once per choice');
   assert.equal(set.without!([]), set);
 });

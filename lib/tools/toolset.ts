@@ -3,6 +3,7 @@ import { FileStore, type FileKind } from '@/lib/data/file-store';
 import { grepAttachmentTool, readAttachmentTool } from './attachments';
 import { queryTableTool } from './query-table';
 import { ensureTable } from '@/lib/data/tables/attached';
+import type { Awaitable } from '@/lib/shared/awaitable';
 import type { Config } from '@/lib/shared/config';
 import { calculatorTool } from './calculator';
 import { nowTool } from './now';
@@ -24,7 +25,7 @@ const SEARXNG_BUDGET: RateBudget = { minGapMs: 0, perMinute: 60, perHour: 600, p
  */
 export type ToolSet = {
   registry: ToolRegistry;
-  researchAvailable: () => boolean;
+  researchAvailable: () => Promise<boolean>;
   deps: (threadId: string) => ToolDeps;
   without?: (names: readonly string[]) => ToolSet;
 };
@@ -39,7 +40,12 @@ function narrowable(set: Omit<ToolSet, 'without'>): ToolSet {
     let narrowed = made.get(key);
     if (!narrowed) {
       const registry = createToolRegistry(set.registry.tools.filter((t) => !off.includes(t.name)));
-      narrowed = { ...set, registry, researchAvailable: () => registry.hasResearchTool() && set.researchAvailable(), without };
+      narrowed = {
+        ...set,
+        registry,
+        researchAvailable: async () => registry.hasResearchTool() && (await set.researchAvailable()),
+        without,
+      };
       made.set(key, narrowed);
     }
     return narrowed;
@@ -51,11 +57,11 @@ function narrowable(set: Omit<ToolSet, 'without'>): ToolSet {
 /** What the tool set needs from the database. */
 export type ToolStore = HostStore &
   SearchStore & {
-    exchangeOf(args: { turnId: string }): { role: 'user' | 'assistant'; content: string }[];
+    exchangeOf(args: { turnId: string }): Awaitable<{ role: 'user' | 'assistant'; content: string }[]>;
     attachmentOfThread(args: {
       id: string;
       threadId: string;
-    }): { name: string; mime: string; sha256: string; kind: FileKind; text: string; chars: number; lines: number } | undefined;
+    }): Awaitable<{ name: string; mime: string; sha256: string; kind: FileKind; text: string; chars: number; lines: number } | undefined>;
   };
 
 /** What the model reads of each earlier message found. */
@@ -118,21 +124,22 @@ export function createToolSet({
   const researchElsewhere = extra.some((t) => t.research && !without.includes(t.name));
   return narrowable({
     registry,
-    researchAvailable: () => researchElsewhere || (searchHost !== null && !without.includes('web_search') && !pacer.isResting(searchHost)),
+    researchAvailable: async () =>
+      researchElsewhere || (searchHost !== null && !without.includes('web_search') && !(await pacer.isResting(searchHost))),
     deps: (threadId) => ({
       now,
       timezone: config.HEARTH_TIMEZONE,
       threadId,
       memory,
       documents: documents?.(threadId),
-      attachmentText: (id) => {
-        const a = store.attachmentOfThread({ id, threadId });
+      attachmentText: async (id) => {
+        const a = await store.attachmentOfThread({ id, threadId });
         if (!a) return undefined;
         const onDisk = files.has(a.sha256, 'text', a.kind) ? files.textPathOf(a) : null;
         return { name: a.name, path: onDisk, text: a.text, chars: a.chars, lines: a.lines };
       },
       attachmentTable: async (id) => {
-        const a = store.attachmentOfThread({ id, threadId });
+        const a = await store.attachmentOfThread({ id, threadId });
         if (!a) return undefined;
         const meta = await ensureTable(files, { sha256: a.sha256, name: a.name, mime: a.mime, kind: a.kind });
         return meta
@@ -144,15 +151,22 @@ export function createToolSet({
           searchLibrary(store, { query, limit, now: now(), anyWord, snippetChars: EXCERPT_CHARS, filters: { excludeThreadId } });
         // All words first; a model's query often carries words the conversation did not use.
         const hits = await search(false);
-        return (hits.length ? hits : await search(true)).map((hit): ConversationHit => {
-          const other = hit.turnId
-            ? store
-                .exchangeOf({ turnId: hit.turnId })
-                .find((m) => m.role !== hit.role)
-                ?.content.slice(0, EXCERPT_CHARS)
-            : undefined;
-          return { threadId: hit.threadId, title: hit.threadTitle, role: hit.role, excerpt: hit.snippet, createdAt: hit.createdAt, other };
-        });
+        const found = hits.length ? hits : await search(true);
+        return Promise.all(
+          found.map(async (hit): Promise<ConversationHit> => {
+            const other = hit.turnId
+              ? (await store.exchangeOf({ turnId: hit.turnId })).find((m) => m.role !== hit.role)?.content.slice(0, EXCERPT_CHARS)
+              : undefined;
+            return {
+              threadId: hit.threadId,
+              title: hit.threadTitle,
+              role: hit.role,
+              excerpt: hit.snippet,
+              createdAt: hit.createdAt,
+              other,
+            };
+          }),
+        );
       },
     }),
   });

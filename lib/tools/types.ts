@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { brand, isBranded } from '@/lib/shared/errors';
+import type { Awaitable } from '@/lib/shared/awaitable';
 import type { AttachedTable } from './query-table';
 import type { DocumentSearch } from './search-documents';
 
@@ -36,7 +37,7 @@ export type ToolDeps = {
   searchConversations?: (args: { query: string; limit: number; excludeThreadId?: string }) => Promise<ConversationHit[]>;
   fetch?: typeof fetch;
   /** A file attached in this conversation (never another's), by its id. */
-  attachmentText?: (id: string) => AttachmentText | undefined;
+  attachmentText?: (id: string) => Awaitable<AttachmentText | undefined>;
   /** An attached file's table (read into one the first time it is asked for), by its id; undefined: no such file here. */
   attachmentTable?: (id: string) => Promise<AttachedTable | undefined>;
   /** What Hearth remembers about the user (lib/services/memories.ts). */
@@ -47,10 +48,10 @@ export type ToolDeps = {
 
 /** Memory facts, with the Memory panel's rules; a refusal is a HearthError 'refused' with the reason. */
 export type MemoryBook = {
-  list(): { id: string; text: string }[];
-  add(text: string): { id: string; text: string };
-  edit(id: string, text: string): { id: string; text: string };
-  forget(id: string): void;
+  list(): Awaitable<{ id: string; text: string }[]>;
+  add(text: string): Awaitable<{ id: string; text: string }>;
+  edit(id: string, text: string): Awaitable<{ id: string; text: string }>;
+  forget(id: string): Awaitable<void>;
 };
 
 /** Where a file's whole text is: a file on disk, or (attached before files were kept) the text stored with it. */

@@ -397,6 +397,8 @@ describe('web_search: SearXNG’s answers in the model’s words', () => {
       })) as unknown as typeof fetch;
     const tool = createWebSearchTool({ searxngUrl: 'http://searx.local:8888/', pacer, now: () => 5, fetchImpl });
     const running = tool.run({ query: 'q' }, { now: () => 0, timezone: 'UTC', threadId: 't' }, stop.signal);
+    // Stopped while asking: once the request is out (the pacer asks its store first).
+    for (let i = 0; i < 20 && !given; i++) await new Promise((r) => setImmediate(r));
     stop.abort(new Error('turn stopped'));
     await assert.rejects(running, /turn stopped/);
     assert.equal(given?.aborted, true, 'the request itself was stopped');
@@ -448,7 +450,8 @@ describe('web_search: SearXNG’s answers in the model’s words', () => {
       const s = search(() => results(1), 1000);
       await s.run({ query: 'first' });
       const second = s.run({ query: 'second' });
-      for (let i = 0; i < 20; i++) await Promise.resolve();
+      // Turns of the event loop, not of microtasks: the pacer asks its store before it sets the timer.
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
       assert.equal(s.asked.length, 1, 'the second search waits');
       mock.timers.tick(1000);
       assert.ok((await second).ok);

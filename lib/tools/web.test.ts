@@ -157,22 +157,22 @@ describe('web_search through SearXNG', () => {
     assert.ok(!none.ok && /no results/.test(none.error));
     const limited = await registry.run('web_search', '{"query":"ratelimit me"}', deps, new AbortController().signal);
     assert.ok(!limited.ok && /refusing/.test(limited.error));
-    assert.ok(pacer.isResting(new URL(searx.url).host));
+    assert.ok(await pacer.isResting(new URL(searx.url).host));
   });
 
-  test('rate budgets: a minimum gap is waited out, a full minute is refused', () => {
+  test('rate budgets: a minimum gap is waited out, a full minute is refused', async () => {
     const store = memoryHosts();
     let t = 1_000;
     const pacer = createHostPacer(store, () => t, { h: { minGapMs: 500, perMinute: 2, perHour: 10, perDay: 10 } });
-    assert.deepEqual(pacer.admit('h'), { ok: true, waitMs: 0 });
+    assert.deepEqual(await pacer.admit('h'), { ok: true, waitMs: 0 });
     t += 100;
-    assert.deepEqual(pacer.admit('h'), { ok: true, waitMs: 400 });
+    assert.deepEqual(await pacer.admit('h'), { ok: true, waitMs: 400 });
     t += 100;
-    const third = pacer.admit('h');
+    const third = await pacer.admit('h');
     assert.ok(!third.ok && /this minute/.test(third.reason));
   });
 
-  test('spend older than a day is pruned as requests go by', () => {
+  test('spend older than a day is pruned as requests go by', async () => {
     const pruned: number[] = [];
     let t = 100_000_000;
     const pacer = createHostPacer(
@@ -183,23 +183,23 @@ describe('web_search through SearXNG', () => {
     );
     for (let i = 0; i < 200; i++) {
       t += 1;
-      assert.ok(pacer.admit(`h${i % 3}`).ok);
+      assert.ok((await pacer.admit(`h${i % 3}`)).ok);
     }
     assert.deepEqual(pruned, [100_000_100 - 86_400_000, 100_000_200 - 86_400_000]);
   });
 
-  test('a stumble rests a host for minutes, success clears it', () => {
+  test('a stumble rests a host for minutes, success clears it', async () => {
     const store = memoryHosts();
     let t = 0;
     const pacer = createHostPacer(store, () => t);
-    pacer.stumbled('h', 'timeout');
+    await pacer.stumbled('h', 'timeout');
     // Five minutes, as the manual says.
     assert.equal(store.boxes.get('h')?.until, 5 * 60 * 1000);
     t = 5 * 60 * 1000 - 1;
-    assert.equal(pacer.admit('h').ok, false, 'still resting a moment before five minutes');
+    assert.equal((await pacer.admit('h')).ok, false, 'still resting a moment before five minutes');
     t = 5 * 60 * 1000 + 1;
-    assert.equal(pacer.admit('h').ok, true);
-    pacer.succeeded('h');
+    assert.equal((await pacer.admit('h')).ok, true);
+    await pacer.succeeded('h');
     assert.equal(store.boxes.has('h'), false);
   });
 });

@@ -77,7 +77,7 @@ export async function checkedGet(raw: string, deps: WebDeps, signal: AbortSignal
     const decision = await checkUrl(current, deps.policy);
     if (!decision.ok) throw new ToolError(hop === 0 ? decision.reason : `a redirect led to a refused address: ${decision.reason}`);
     const host = hostKey(decision.url);
-    const verdict = deps.pacer.admit(host);
+    const verdict = await deps.pacer.admit(host);
     if (!verdict.ok) throw new ToolError(restingMessage(host, verdict, deps.now()));
     if (verdict.waitMs > 0) await new Promise((r) => setTimeout(r, verdict.waitMs));
     // A plain timer, not AbortSignal.timeout: the same clock as the rest of the program (and
@@ -92,13 +92,13 @@ export async function checkedGet(raw: string, deps: WebDeps, signal: AbortSignal
       const why = timeout.signal.aborted
         ? `it did not answer within ${FETCH_TIMEOUT_MS / 1000} s`
         : `the connection failed (${(err as Error).message})`;
-      deps.pacer.stumbled(host, why);
+      await deps.pacer.stumbled(host, why);
       throw new ToolError(`${host}: ${why}; answer with what you have`);
     } finally {
       clearTimeout(timer);
     }
     if (res.status === 429 || res.status === 202) {
-      deps.pacer.refused(host, res.status);
+      await deps.pacer.refused(host, res.status);
       throw new ToolError(`${host} is refusing automated requests (HTTP ${res.status}) and will rest for hours; answer with what you have`);
     }
     if (res.status >= 300 && res.status < 400 && res.headers.location) {
@@ -106,7 +106,7 @@ export async function checkedGet(raw: string, deps: WebDeps, signal: AbortSignal
       continue;
     }
     if (res.status >= 400) throw new ToolError(adviceForStatus(res.status));
-    deps.pacer.succeeded(host);
+    await deps.pacer.succeeded(host);
     return { url: decision.url, res };
   }
   throw new ToolError(`more than ${FETCH_MAX_REDIRECTS} redirects; give up on this page`);
@@ -203,7 +203,7 @@ export function createWebSearchTool({
     research: true,
     async run({ query, limit }, _deps, signal) {
       const host = hostKey(base);
-      const verdict = pacer.admit(host);
+      const verdict = await pacer.admit(host);
       if (!verdict.ok) throw new ToolError(restingMessage(host, verdict, now()));
       if (verdict.waitMs > 0) await new Promise((r) => setTimeout(r, verdict.waitMs));
       const url = searxngQuery(base, query);
@@ -215,13 +215,13 @@ export function createWebSearchTool({
         res = await fetchImpl(url, { signal: AbortSignal.any([signal, timeout.signal]), headers: { Accept: 'application/json' } });
       } catch (err) {
         if (signal.aborted) throw err;
-        pacer.stumbled(host, 'the search service did not answer');
+        await pacer.stumbled(host, 'the search service did not answer');
         throw new ToolError('the search service did not answer; answer with what you have and say it could not be checked');
       } finally {
         clearTimeout(timer);
       }
       if (res.status === 429 || res.status === 202) {
-        pacer.refused(host, res.status);
+        await pacer.refused(host, res.status);
         throw new ToolError('the search service is refusing requests for now; answer with what you have and say what could not be checked');
       }
       if (!res.ok)
@@ -232,7 +232,7 @@ export function createWebSearchTool({
       } catch {
         throw new ToolError('the search service returned something that is not JSON (is format=json enabled in SearXNG?)');
       }
-      pacer.succeeded(host);
+      await pacer.succeeded(host);
       const results = parseSearxng(body, limit ?? 6);
       if (results.length === 0) throw new ToolError(`no results for "${query}"; try other, simpler words`);
       return { query, results };

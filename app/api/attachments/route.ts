@@ -11,7 +11,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.uploadAttachment, async ({ request, rt }) => {
     const { config, store, files } = rt;
     const file = await receiveUploadRequest(request, { files, maxUploadMb: config.HEARTH_MAX_UPLOAD_MB });
-    const row = store.insertAttachment({
+    const row = await store.insertAttachment({
       id: randomUUID(),
       name: file.name,
       mime: file.mime,

@@ -8,11 +8,13 @@ export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   /** The knowledge collections, newest first, with their files' progress; then those others shared with everyone. */
-  on(endpoints.listCollections, ({ rt }) => {
+  on(endpoints.listCollections, async ({ rt }) => {
     const { store, knowledge } = rt;
-    const shared: CollectionView[] = rt.sharedWithMe().map((c) => ({ ...c.knowledge.collection(c.id), sharedBy: c.sharedBy }));
+    const shared: CollectionView[] = await Promise.all(
+      (await rt.sharedWithMe()).map(async (c) => ({ ...(await c.knowledge.collection(c.id)), sharedBy: c.sharedBy })),
+    );
     return reply({
-      collections: [...store.listCollections(), ...shared],
+      collections: [...(await store.listCollections()), ...shared],
       search: { byMeaning: knowledge.embedder() !== undefined, embeddingsError: knowledge.indexer.state().embeddingsError },
     });
   }),
@@ -20,7 +22,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.createCollection, async ({ body, rt }) => {
     const { name, everyThread } = await body();
     const { store, knowledge } = rt;
-    const created = store.createCollection({ id: randomUUID(), name, everyThread, now: Date.now() });
-    return reply(knowledge.collection(created.id), 201);
+    const created = await store.createCollection({ id: randomUUID(), name, everyThread, now: Date.now() });
+    return reply(await knowledge.collection(created.id), 201);
   }),
 );

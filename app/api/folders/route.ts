@@ -7,12 +7,12 @@ export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   /** The folders, by name, each with how many threads it holds. */
-  on(endpoints.listFolders, ({ rt }) => reply({ folders: rt.store.listFolders() })),
+  on(endpoints.listFolders, async ({ rt }) => reply({ folders: await rt.store.listFolders() })),
   /** {name} → 201 {id, name, createdAt}. */
   on(endpoints.createFolder, async ({ body, rt }) => {
     const { name } = await body();
     const { store, updates } = rt;
-    const folder = store.createFolder({ id: randomUUID(), name, now: Date.now() });
+    const folder = await store.createFolder({ id: randomUUID(), name, now: Date.now() });
     updates.publish({ type: 'library' });
     return reply({ id: folder.id, name: folder.name, createdAt: folder.createdAt }, 201);
   }),

@@ -21,7 +21,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     const { store, models, toolServers } = rt;
     let db = false;
     try {
-      store.countThreads();
+      await store.countThreads();
       db = true;
     } catch {
       db = false;

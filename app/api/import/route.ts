@@ -31,11 +31,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
       maxBytes,
       maxDbBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024,
     });
-    if (summary.added.settings > 0) settings.reread();
+    if (summary.added.settings > 0) await settings.reread();
     // Imported collections' files are cut and embedded here, as uploaded ones are.
     if (summary.added.collectionFiles > 0) knowledge.indexer.wake();
     // What the file proposed waits in Settings, except what is already so here.
-    const waiting = new Set(settings.view().proposals.map((p) => p.key));
+    const waiting = new Set((await settings.view()).proposals.map((p) => p.key));
     summary.proposed = summary.proposed.filter((key) => waiting.has(key));
     updates.publish({ type: 'library' });
     // The file's theme comes into this browser only where none was chosen here (as a setting already made here stays).

@@ -6,6 +6,6 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.listMemories, ({ rt }) => reply({ memories: rt.store.listMemories().map(memoryView) })),
-  on(endpoints.addMemory, async ({ body, rt }) => reply(addMemory(rt, (await body()).text), 201)),
+  on(endpoints.listMemories, async ({ rt }) => reply({ memories: (await rt.store.listMemories()).map(memoryView) })),
+  on(endpoints.addMemory, async ({ body, rt }) => reply(await addMemory(rt, (await body()).text), 201)),
 );

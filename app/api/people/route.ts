@@ -6,5 +6,5 @@ export const dynamic = 'force-dynamic';
 
 /** Everyone who may use this Hearth, and the invitations still open: the admin page's list. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.listPeople, ({ rt }) => reply({ people: rt.auth.people.list(), invites: rt.auth.people.invites() })),
+  on(endpoints.listPeople, async ({ rt }) => reply({ people: await rt.auth.people.list(), invites: await rt.auth.people.invites() })),
 );

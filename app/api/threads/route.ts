@@ -7,13 +7,13 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.listThreads, ({ query, rt }) => {
+  on(endpoints.listThreads, async ({ query, rt }) => {
     const { limit, cursor, folder, archived } = query();
-    return reply(threadPage(rt.store, limit, cursor, { folderId: folder === 'none' ? null : folder, archived: archived === 'true' }));
+    return reply(await threadPage(rt.store, limit, cursor, { folderId: folder === 'none' ? null : folder, archived: archived === 'true' }));
   }),
   on(endpoints.createThread, async ({ body, rt }) => {
     const { title } = await body();
-    const thread = rt.store.createThread({ id: randomUUID(), title: title ?? '', now: Date.now() });
+    const thread = await rt.store.createThread({ id: randomUUID(), title: title ?? '', now: Date.now() });
     return reply({ id: thread.id, title: thread.title, createdAt: thread.createdAt }, 201);
   }),
 );

@@ -5,4 +5,6 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** The user's MCP servers from mcp.json, each with its state and tools; secrets masked. */
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(on(endpoints.toolServers, ({ rt }) => reply(rt.toolServers.list())));
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
+  on(endpoints.toolServers, async ({ rt }) => reply(await rt.toolServers.list())),
+);

@@ -7,5 +7,5 @@ export const dynamic = 'force-dynamic';
 
 /** What the person's own turns used, by day and model, and the limits the owner set for them. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.getUsage, ({ query, rt }) => reply(usageOf(rt, query().days, Date.now()))),
+  on(endpoints.getUsage, async ({ query, rt }) => reply(await usageOf(rt, query().days, Date.now()))),
 );

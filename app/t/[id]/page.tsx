@@ -7,6 +7,6 @@ export const dynamic = 'force-dynamic';
 
 export default async function ThreadPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { assistantName, location } = settingsOfRequest(await headers());
+  const { assistantName, location } = await settingsOfRequest(await headers());
   return <ChatApp initialThreadId={id} assistantName={assistantName} location={location} />;
 }

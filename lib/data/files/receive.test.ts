@@ -135,7 +135,7 @@ test('files no attachment refers to any more are removed, with their extracted t
   const dir = makeTempDir('hearth-files');
   const kept = await upload(dir, [{ name: 'a.txt', bytes: 'keep me' }]);
   const gone = await upload(dir, [{ name: 'b.pdf', bytes: tinyPdf('delete me') }]);
-  new FileStore(dir).removeUnreferenced([kept.sha256, gone.sha256], (sha) => sha === kept.sha256);
+  await new FileStore(dir).removeUnreferenced([kept.sha256, gone.sha256], (sha) => sha === kept.sha256);
   assert.ok(fs.existsSync(filePath(dir, kept.sha256)));
   assert.ok(!fs.existsSync(filePath(dir, gone.sha256)));
   assert.ok(!fs.existsSync(textPath(dir, gone)));

@@ -1,3 +1,4 @@
+import type { Awaitable } from '@/lib/shared/awaitable';
 import type { EmbeddingsClient } from '@/lib/models/embeddings';
 import { chunkText, type Chunk } from './chunk';
 
@@ -14,17 +15,17 @@ import { chunkText, type Chunk } from './chunk';
 
 /** What the indexer reads and writes (db/queries/knowledge.ts). */
 export type IndexerStore = {
-  nextFileToCut(): { id: string; name: string; sha256: string; kind: string } | undefined;
-  setFileChunks(args: { fileId: string; chunks: Chunk[]; status: 'indexing' | 'ready' }): void;
-  setFileStatus(args: { fileId: string; status: 'error'; error: string }): void;
-  readyWithoutVectors(): void;
-  chunksToEmbed(args: { model: string; limit: number }): { id: number; text: string }[];
-  vectorIndexState(): { model: string; dims: number } | undefined;
-  resetVectors(): void;
-  storeVectors(args: { model: string; vectors: { chunkId: number; vector: Float32Array }[] }): void;
+  nextFileToCut(): Awaitable<{ id: string; name: string; sha256: string; kind: string } | undefined>;
+  setFileChunks(args: { fileId: string; chunks: Chunk[]; status: 'indexing' | 'ready' }): Awaitable<void>;
+  setFileStatus(args: { fileId: string; status: 'error'; error: string }): Awaitable<void>;
+  readyWithoutVectors(): Awaitable<void>;
+  chunksToEmbed(args: { model: string; limit: number }): Awaitable<{ id: number; text: string }[]>;
+  vectorIndexState(): Awaitable<{ model: string; dims: number } | undefined>;
+  resetVectors(): Awaitable<void>;
+  storeVectors(args: { model: string; vectors: { chunkId: number; vector: Float32Array }[] }): Awaitable<void>;
   /** Past conversations by meaning (only asked when that setting is on). */
-  messagesToEmbed?(args: { limit: number }): { id: string; text: string }[];
-  storeMessageVectors?(args: { model: string; vectors: { messageId: string; vector: Float32Array }[] }): void;
+  messagesToEmbed?(args: { limit: number }): Awaitable<{ id: string; text: string }[]>;
+  storeMessageVectors?(args: { model: string; vectors: { messageId: string; vector: Float32Array }[] }): Awaitable<void>;
 };
 
 /** The beginning of a message that is embedded (a passage's length: what an embedding model reads well). */
@@ -111,7 +112,7 @@ export class KnowledgeIndexer {
   private async work(): Promise<void> {
     const { store } = this.deps;
     while (!this.stopped) {
-      const file = store.nextFileToCut();
+      const file = await store.nextFileToCut();
       if (file) {
         await this.cut(file);
         this.progressed();
@@ -120,17 +121,17 @@ export class KnowledgeIndexer {
       const embedder = this.deps.embedder();
       if (!embedder) {
         this.embeddingsError = null;
-        store.readyWithoutVectors();
+        await store.readyWithoutVectors();
         this.progressed();
         return;
       }
-      const state = store.vectorIndexState();
+      const state = await store.vectorIndexState();
       if (state && state.model !== embedder.model) {
         this.deps.log?.(`The embedding model is now ${embedder.model} (was ${state.model}): every passage is embedded again.`);
-        store.resetVectors();
+        await store.resetVectors();
         this.progressed();
       }
-      const batch = store.chunksToEmbed({ model: embedder.model, limit: this.deps.batch ?? 32 });
+      const batch = await store.chunksToEmbed({ model: embedder.model, limit: this.deps.batch ?? 32 });
       if (batch.length === 0) {
         // Passages first; then, when asked for, the messages of past conversations.
         if (this.deps.messagesByMeaning?.() && (await this.embedMessages(embedder))) continue;
@@ -153,14 +154,14 @@ export class KnowledgeIndexer {
       }
       if (this.stopped) return;
       const dims = vectors[0]?.length ?? 0;
-      const kept = store.vectorIndexState();
+      const kept = await store.vectorIndexState();
       if (kept && kept.dims !== dims) {
         // The same name now serves vectors of another size (a new model file): start over.
-        store.resetVectors();
+        await store.resetVectors();
         continue;
       }
       this.embeddingsError = null;
-      store.storeVectors({
+      await store.storeVectors({
         model: embedder.model,
         vectors: batch.map((c, i) => ({ chunkId: c.id, vector: normalised(vectors[i]) })),
       });
@@ -171,7 +172,7 @@ export class KnowledgeIndexer {
   /** One batch of messages embedded; false when none was left (or the server failed: it is tried again later). */
   private async embedMessages(embedder: Embedder): Promise<boolean> {
     const { store } = this.deps;
-    const batch = store.messagesToEmbed?.({ limit: this.deps.batch ?? 32 }) ?? [];
+    const batch = (await store.messagesToEmbed?.({ limit: this.deps.batch ?? 32 })) ?? [];
     if (batch.length === 0) return false;
     let vectors: Float32Array[];
     try {
@@ -188,13 +189,13 @@ export class KnowledgeIndexer {
       return false;
     }
     if (this.stopped) return false;
-    const kept = store.vectorIndexState();
+    const kept = await store.vectorIndexState();
     if (kept && kept.dims !== (vectors[0]?.length ?? 0)) {
-      store.resetVectors();
+      await store.resetVectors();
       return true;
     }
     this.embeddingsError = null;
-    store.storeMessageVectors?.({
+    await store.storeMessageVectors?.({
       model: embedder.model,
       vectors: batch.map((m, i) => ({ messageId: m.id, vector: normalised(vectors[i]) })),
     });
@@ -207,9 +208,9 @@ export class KnowledgeIndexer {
       const text = await this.deps.readText(file);
       if (text === null) throw new Error(`${file.name} has no text Hearth can read`);
       const chunks = chunkText(text, { paged: file.kind === 'pdf' });
-      store.setFileChunks({ fileId: file.id, chunks, status: chunks.length === 0 || !this.deps.embedder() ? 'ready' : 'indexing' });
+      await store.setFileChunks({ fileId: file.id, chunks, status: chunks.length === 0 || !this.deps.embedder() ? 'ready' : 'indexing' });
     } catch (err) {
-      store.setFileStatus({ fileId: file.id, status: 'error', error: (err as Error).message });
+      await store.setFileStatus({ fileId: file.id, status: 'error', error: (err as Error).message });
     }
   }
 

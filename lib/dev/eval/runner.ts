@@ -143,7 +143,7 @@ export async function runScenario(args: {
       apiKey: config.LLAMA_API_KEY,
     });
   const store = createStore(openDatabase(path.join(args.dataDir, 'hearth.db')));
-  const runtime = buildRuntime(config, store, {
+  const runtime = await buildRuntime(config, store, {
     model: recording(client, calls),
     // The clock starts at FIXED_NOW and runs on, so durations stay true.
     now: () => FIXED_NOW + (Date.now() - startedAt),
@@ -152,44 +152,42 @@ export async function runScenario(args: {
   });
   const before = await metricsOf(server.url);
   try {
-    for (const text of scenario.memory) store.insertMemory({ id: randomUUID(), text, now: FIXED_NOW });
+    for (const text of scenario.memory) await store.insertMemory({ id: randomUUID(), text, now: FIXED_NOW });
     const files = FileStore.of(config.DATA_DIR);
-    const attachmentIds = scenario.attachments.map((a) => {
+    const attachmentIds: string[] = [];
+    for (const a of scenario.attachments) {
       const text = 'text' in a ? a.text : plantedLog();
       const sha256 = createHash('sha256').update(text).digest('hex');
       files.write(sha256, text);
       const { prefix, chars, lines } = describeText(text);
-      return store.insertAttachment({
-        id: randomUUID(),
-        name: a.name,
-        mime: 'text/plain',
-        size: Buffer.byteLength(text),
-        sha256,
-        text: prefix,
-        kind: 'text',
-        chars,
-        lines,
-        now: FIXED_NOW,
-      }).id;
-    });
-    const thread = store.createThread({ id: randomUUID(), title: scenario.title, now: FIXED_NOW });
+      attachmentIds.push(
+        (
+          await store.insertAttachment({
+            id: randomUUID(),
+            name: a.name,
+            mime: 'text/plain',
+            size: Buffer.byteLength(text),
+            sha256,
+            text: prefix,
+            kind: 'text',
+            chars,
+            lines,
+            now: FIXED_NOW,
+          })
+        ).id,
+      );
+    }
+    const thread = await store.createThread({ id: randomUUID(), title: scenario.title, now: FIXED_NOW });
     const turns: TurnRecord[] = [];
     for (const [i, message] of scenario.messages.entries()) {
       const question = fill(message, standins);
       const t0 = performance.now();
       let ttft: number | undefined;
-      const { turnId } = runtime.turns.start({ threadId: thread.id, content: question, attachmentIds: i === 0 ? attachmentIds : [] });
+      const { turnId } = await runtime.turns.start({ threadId: thread.id, content: question, attachmentIds: i === 0 ? attachmentIds : [] });
       const events: (TurnEvent & { seq: number })[] = [];
-      await new Promise<void>((resolve) => {
-        const sub = runtime.turns.subscribe(turnId, 0, {
-          event: (e) => {
-            if (e.type === 'delta') ttft ??= performance.now() - t0;
-            events.push(e);
-          },
-          end: resolve,
-        });
-        events.push(...sub.backlog.filter((e) => !events.some((x) => x.seq === e.seq)));
-        if (!sub.live) resolve();
+      await runtime.turns.follow(turnId, (e) => {
+        if (e.type === 'delta') ttft ??= performance.now() - t0;
+        events.push(e);
       });
       events.sort((a, b) => a.seq - b.seq);
       const end = events.findLast((e) => e.type === 'done' || e.type === 'error');

@@ -9,7 +9,7 @@ export function freshStore(): Store {
 }
 
 /** A thread with one exchange: the question, the answer and the turn between them. */
-export function seedExchange(
+export async function seedExchange(
   store: Store,
   ids: { thread: string; user?: string; assistant?: string; turn?: string },
   opts: { now?: number; question?: string; answer?: string } = {},
@@ -18,8 +18,8 @@ export function seedExchange(
   const user = ids.user ?? `${ids.thread}-u`;
   const assistant = ids.assistant ?? `${ids.thread}-a`;
   const turn = ids.turn ?? `${ids.thread}-t`;
-  if (!store.getThread({ id: ids.thread })) store.createThread({ id: ids.thread, title: '', now });
-  store.insertMessage({
+  if (!(await store.getThread({ id: ids.thread }))) await store.createThread({ id: ids.thread, title: '', now });
+  await store.insertMessage({
     id: user,
     threadId: ids.thread,
     turnId: turn,
@@ -29,7 +29,7 @@ export function seedExchange(
     status: 'complete',
     now,
   });
-  store.insertMessage({
+  await store.insertMessage({
     id: assistant,
     threadId: ids.thread,
     turnId: turn,
@@ -39,6 +39,6 @@ export function seedExchange(
     status: 'complete',
     now: now + 1,
   });
-  store.insertTurn({ id: turn, threadId: ids.thread, userMessageId: user, assistantMessageId: assistant, now });
+  await store.insertTurn({ id: turn, threadId: ids.thread, userMessageId: user, assistantMessageId: assistant, now });
   return { user, assistant, turn };
 }

@@ -43,22 +43,22 @@ function memoryStore(): SessionStore & { rows: Map<string, { expiresAt: number; 
   };
 }
 
-test('sessions: the store keeps a hash of the token, sessions expire, logout ends one everywhere', () => {
+test('sessions: the store keeps a hash of the token, sessions expire, logout ends one everywhere', async () => {
   let now = 1_000_000;
   const store = memoryStore();
   const book = new SessionBook(store, 60_000, () => now);
-  const { token } = book.start({ id: 'u1' });
+  const { token } = await book.start({ id: 'u1' });
   assert.match(token, /^[A-Za-z0-9_-]{43}$/);
   assert.ok(![...store.rows.keys()].includes(token), 'the token itself is not stored');
-  assert.equal(book.valid(token), true);
-  assert.equal(book.valid(token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A')), false, 'a changed token is refused');
-  for (const junk of [undefined, '', 'x', 'a'.repeat(1000)]) assert.equal(book.valid(junk), false, String(junk));
+  assert.equal(await book.valid(token), true);
+  assert.equal(await book.valid(token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A')), false, 'a changed token is refused');
+  for (const junk of [undefined, '', 'x', 'a'.repeat(1000)]) assert.equal(await book.valid(junk), false, String(junk));
   now += 60_001;
-  assert.equal(book.valid(token), false, 'expired');
-  const second = book.start({ id: 'u1' });
+  assert.equal(await book.valid(token), false, 'expired');
+  const second = await book.start({ id: 'u1' });
   assert.equal(store.rows.size, 1, 'starting a session clears expired ones');
-  book.end(second.token);
-  assert.equal(book.valid(second.token), false, 'ended');
+  await book.end(second.token);
+  assert.equal(await book.valid(second.token), false, 'ended');
 });
 
 test('the cookie is httpOnly, SameSite=Strict, for the whole site, and Secure only over https', () => {
@@ -121,22 +121,27 @@ test('exposure: off loopback, or with other host names allowed, a password is re
   );
 });
 
-test('the gate: public paths pass; with a password every other path needs a valid session', () => {
+test('the gate: public paths pass; with a password every other path needs a valid session', async () => {
   assert.equal(isPublicPath('/login'), true);
   assert.equal(isPublicPath('/_next/static/chunks/a.js'), true);
   for (const p of ['/', '/t/x', '/api/threads', '/api/health', '/api/auth/loginx', '/login/x', '/_next/data/x'])
     assert.equal(isPublicPath(p), false, p);
   const ada = { id: 'u1', username: 'ada', role: 'member' as const };
-  installSessionCheck({ required: () => true, person: (t) => (t === 'good' ? ada : null), owner: () => null, vouched: () => null });
+  installSessionCheck({
+    required: async () => true,
+    person: async (t) => (t === 'good' ? ada : null),
+    owner: async () => null,
+    vouched: async () => null,
+  });
   try {
-    assert.equal(authVerdict('/api/threads', new Headers({ cookie: 'hearth_session=good' })), 'ok');
-    assert.equal(authVerdict('/api/threads', new Headers({ cookie: 'hearth_session=bad' })), 'login');
-    assert.equal(authVerdict('/', new Headers()), 'login');
-    assert.equal(authVerdict('/login', new Headers()), 'ok');
-    installSessionCheck({ required: () => false, person: () => null, owner: () => ada, vouched: () => null });
-    assert.equal(authVerdict('/api/threads', new Headers()), 'ok', 'no accounts: open');
+    assert.equal(await authVerdict('/api/threads', new Headers({ cookie: 'hearth_session=good' })), 'ok');
+    assert.equal(await authVerdict('/api/threads', new Headers({ cookie: 'hearth_session=bad' })), 'login');
+    assert.equal(await authVerdict('/', new Headers()), 'login');
+    assert.equal(await authVerdict('/login', new Headers()), 'ok');
+    installSessionCheck({ required: async () => false, person: async () => null, owner: async () => ada, vouched: async () => null });
+    assert.equal(await authVerdict('/api/threads', new Headers()), 'ok', 'no accounts: open');
   } finally {
-    installSessionCheck({ required: () => false, person: () => null, owner: () => null, vouched: () => null });
+    installSessionCheck({ required: async () => false, person: async () => null, owner: async () => null, vouched: async () => null });
   }
 });
 

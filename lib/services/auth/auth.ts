@@ -11,10 +11,10 @@ export type Auth = {
    * Whether a login is needed: someone can log in with a password. Asked of the database each
    * time, so people the users command adds while Hearth runs count at once.
    */
-  required(): boolean;
+  required(): Promise<boolean>;
   people: People;
   /** Who a request is when no one has an account (one person on loopback, as before accounts): the owner. */
-  owner(): Person;
+  owner(): Promise<Person>;
   /** The person these credentials are (the username may be left out when one person can log in), or null. */
   login(username: string | undefined, password: string): Promise<Person | null>;
   sessions: SessionBook;
@@ -24,7 +24,7 @@ export type Auth = {
   accountLimiter: LoginLimiter;
   sessionMaxAgeSeconds: number;
   /** The person a trusted reverse proxy names in its header (trusted-header.ts), or null. */
-  vouched(headers: Headers): Person | null;
+  vouched(headers: Headers): Promise<Person | null>;
 };
 
 /** The one person of a Hearth with no accounts: everything there is theirs. */
@@ -39,24 +39,36 @@ const NOBODY = hashPassword('no one has this password', Buffer.alloc(16));
 export function createAuth(config: Config, store: SessionStore & PeopleStore, now: () => number = Date.now): Auth {
   const lifetimeMs = config.HEARTH_SESSION_DAYS * 24 * 60 * 60 * 1000;
   const people = new People(store, now);
-  // A library from before accounts: its owner is made from the environment's password, once.
-  people.ensureOwner(config.HEARTH_PASSWORD_HASH ?? (config.HEARTH_PASSWORD ? hashPassword(config.HEARTH_PASSWORD) : undefined));
+  // A library from before accounts: its owner is made from the environment's password, once;
+  // whatever asks who may log in waits for that (a failure is said there, not lost here).
+  const ownerMade = people.ensureOwner(
+    config.HEARTH_PASSWORD_HASH ?? (config.HEARTH_PASSWORD ? hashPassword(config.HEARTH_PASSWORD) : undefined),
+  );
+  ownerMade.catch(() => undefined);
   const verify = passwordVerifier();
   const trusted: TrustedHeader | null = config.HEARTH_TRUSTED_HEADER
     ? { header: config.HEARTH_TRUSTED_HEADER, proxies: config.HEARTH_TRUSTED_PROXIES }
     : null;
   return {
-    vouched(headers) {
+    async vouched(headers) {
+      await ownerMade;
       const name = trustedUsername(headers, trusted);
-      return name ? people.vouchedFor(name) : null;
+      return name ? await people.vouchedFor(name) : null;
     },
     // Once anyone has an account, every page and route needs a login, on loopback too.
-    required: () => people.count() > 0,
+    required: async () => {
+      await ownerMade;
+      return (await people.count()) > 0;
+    },
     people,
-    owner: () => people.owner() ?? LOCAL_OWNER,
+    owner: async () => {
+      await ownerMade;
+      return (await people.owner()) ?? LOCAL_OWNER;
+    },
     async login(username, password) {
-      const name = username?.trim() || people.only();
-      const found = name ? people.credentials(name) : undefined;
+      await ownerMade;
+      const name = username?.trim() || (await people.only());
+      const found = name ? await people.credentials(name) : undefined;
       const right = await verify(found?.passwordHash ?? NOBODY, password);
       return found && right ? found.person : null;
     },

@@ -1,3 +1,4 @@
+import type { Port, Transactional } from '@/lib/shared/awaitable';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Role } from '@/lib/contract/statuses';
@@ -38,30 +39,30 @@ const libraryFor = (id: string, first: boolean) => (first ? MAIN_LIBRARY : `peop
 /** A library's file as the users table may name it (only Hearth writes it; checked before it is opened all the same). */
 export const LIBRARY_FILE = /^(hearth\.db|people\/[0-9a-f-]{36}\.db)$/;
 
-export type PeopleStore = {
-  insertUser(row: NewUser): UserRow;
-  userBySubject(subject: string): UserRow | undefined;
-  userByProxyUser(value: string): UserRow | undefined;
-  /** Whether this username's account was made by accepting an invitation (its holder chose the name). */
-  joinedByInvite(username: string): boolean;
-  userById(id: string): UserRow | undefined;
-  userByName(username: string): UserRow | undefined;
-  listUsers(): UserRow[];
-  countUsers(): number;
-  updateUser(
-    id: string,
-    change: Partial<Limits & { role: Role; passwordHash: string | null; disabled: boolean; email: string | null; proxyUser: string }>,
-  ): UserRow | undefined;
-  deleteUser(id: string): void;
-  insertInvite(row: { id: string; role: Role; createdBy: string | null; createdAt: number; expiresAt: number }): void;
-  inviteById(id: string): { role: Role; expiresAt: number; usedAt: number | null } | undefined;
-  openInvites(now: number): { id: string; role: Role; createdAt: number; expiresAt: number }[];
-  useInvite(id: string, usedBy: string, now: number): boolean;
-  deleteInvite(id: string): boolean;
-  deleteSessionsOfUser(userId: string): void;
-  adoptSessions(userId: string): void;
-  transaction<T>(fn: () => T): T;
-};
+export type PeopleStore = Transactional &
+  Port<{
+    insertUser(row: NewUser): UserRow;
+    userBySubject(subject: string): UserRow | undefined;
+    userByProxyUser(value: string): UserRow | undefined;
+    /** Whether this username's account was made by accepting an invitation (its holder chose the name). */
+    joinedByInvite(username: string): boolean;
+    userById(id: string): UserRow | undefined;
+    userByName(username: string): UserRow | undefined;
+    listUsers(): UserRow[];
+    countUsers(): number;
+    updateUser(
+      id: string,
+      change: Partial<Limits & { role: Role; passwordHash: string | null; disabled: boolean; email: string | null; proxyUser: string }>,
+    ): UserRow | undefined;
+    deleteUser(id: string): void;
+    insertInvite(row: { id: string; role: Role; createdBy: string | null; createdAt: number; expiresAt: number }): void;
+    inviteById(id: string): { role: Role; expiresAt: number; usedAt: number | null } | undefined;
+    openInvites(now: number): { id: string; role: Role; createdAt: number; expiresAt: number }[];
+    useInvite(id: string, usedBy: string, now: number): boolean;
+    deleteInvite(id: string): boolean;
+    deleteSessionsOfUser(userId: string): void;
+    adoptSessions(userId: string): void;
+  }>;
 
 /** A username: what a person types to log in, kept in lower case. */
 export const username = z
@@ -102,55 +103,55 @@ export class People {
     private readonly hash: (password: string) => string = hashPassword,
   ) {}
 
-  list(): PersonView[] {
-    return this.store.listUsers().map(view);
+  async list(): Promise<PersonView[]> {
+    return (await this.store.listUsers()).map(view);
   }
 
-  count(): number {
+  async count(): Promise<number> {
     return this.store.countUsers();
   }
 
   /** The first owner, if any. */
-  owner(): Person | undefined {
-    const u = this.store.listUsers().find((o) => o.role === 'owner' && !o.disabled);
+  async owner(): Promise<Person | undefined> {
+    const u = (await this.store.listUsers()).find((o) => o.role === 'owner' && !o.disabled);
     return u && { id: u.id, username: u.username, role: u.role };
   }
 
-  byId(id: string): PersonView | undefined {
-    const u = this.store.userById(id);
+  async byId(id: string): Promise<PersonView | undefined> {
+    const u = await this.store.userById(id);
     return u && view(u);
   }
 
   /** Where a person's library is, in DATA_DIR (the main database for the first person, and for the one person of a Hearth without accounts). */
-  libraryOf(id: string): string {
-    const file = this.store.userById(id)?.library ?? MAIN_LIBRARY;
+  async libraryOf(id: string): Promise<string> {
+    const file = (await this.store.userById(id))?.library ?? MAIN_LIBRARY;
     if (!LIBRARY_FILE.test(file)) throw new Error(`the users table names a library Hearth does not make: ${file}`);
     return file;
   }
 
   /** The stored hash to check a login against, for a person who may log in. */
-  credentials(name: string): { person: Person; passwordHash: string } | undefined {
+  async credentials(name: string): Promise<{ person: Person; passwordHash: string } | undefined> {
     const clean = username.safeParse(name);
-    const u = clean.success ? this.store.userByName(clean.data) : undefined;
+    const u = clean.success ? await this.store.userByName(clean.data) : undefined;
     if (!u || u.disabled || !u.passwordHash) return undefined;
     return { person: { id: u.id, username: u.username, role: u.role }, passwordHash: u.passwordHash };
   }
 
   /** The one person who may log in, when there is exactly one (then the username may be left out). */
-  only(): string | undefined {
-    const able = this.store.listUsers().filter((u) => !u.disabled && u.passwordHash);
+  async only(): Promise<string | undefined> {
+    const able = (await this.store.listUsers()).filter((u) => !u.disabled && u.passwordHash);
     return able.length === 1 ? able[0].username : undefined;
   }
 
-  add({ username: name, role, password }: { username: string; role: Role; password: string }): PersonView {
+  async add({ username: name, role, password }: { username: string; role: Role; password: string }): Promise<PersonView> {
     const clean = parse(username, name, 'username');
     const secret = parse(newPassword, password, 'password');
-    return this.store.transaction(() => {
-      if (this.store.userByName(clean)) throw new HearthError('conflict', `There is already someone called ${clean}.`);
+    return this.store.transaction(async () => {
+      if (await this.store.userByName(clean)) throw new HearthError('conflict', `There is already someone called ${clean}.`);
       const id = randomUUID();
-      const first = this.store.countUsers() === 0;
+      const first = (await this.store.countUsers()) === 0;
       return view(
-        this.store.insertUser({
+        await this.store.insertUser({
           id,
           username: clean,
           role,
@@ -166,42 +167,42 @@ export class People {
    * An invitation: a link that makes one account of `role`, once, for INVITE_DAYS. Only an owner
    * invites an owner. The token is in the link only; the database keeps its hash.
    */
-  invite(by: Person, role: Role): { token: string; expiresAt: number } {
+  async invite(by: Person, role: Role): Promise<{ token: string; expiresAt: number }> {
     if (role === 'owner' && by.role !== 'owner') throw new HearthError('forbidden', 'Only an owner may invite another owner.');
     // Without accounts the one person has none to keep: they would be locked out by the first one joining.
-    if (!this.store.userById(by.id))
+    if (!(await this.store.userById(by.id)))
       throw new HearthError('conflict', 'Make yourself the owner first: npm run users -- add NAME --role owner. Then invite others.');
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
     const expiresAt = now + INVITE_DAYS * 24 * 60 * 60 * 1000;
-    this.store.insertInvite({ id: inviteId(token), role, createdBy: by.id, createdAt: now, expiresAt });
+    await this.store.insertInvite({ id: inviteId(token), role, createdBy: by.id, createdAt: now, expiresAt });
     return { token, expiresAt };
   }
 
   /** The invitations not yet used and still valid (ids are the tokens' hashes: they cannot be used to join). */
-  invites() {
-    return this.store.openInvites(this.now()).map(({ id, role, createdAt, expiresAt }) => ({ id, role, createdAt, expiresAt }));
+  async invites() {
+    return (await this.store.openInvites(this.now())).map(({ id, role, createdAt, expiresAt }) => ({ id, role, createdAt, expiresAt }));
   }
 
-  withdrawInvite(id: string): boolean {
+  async withdrawInvite(id: string): Promise<boolean> {
     return this.store.deleteInvite(id);
   }
 
   /** Whether an invitation link still works (the page asks before showing its form). */
-  inviteOpen(token: string): Role | null {
+  async inviteOpen(token: string): Promise<Role | null> {
     if (!INVITE_TOKEN.test(token)) return null;
-    const found = this.store.inviteById(inviteId(token));
+    const found = await this.store.inviteById(inviteId(token));
     return found && found.usedAt === null && found.expiresAt > this.now() ? found.role : null;
   }
 
   /** What the owner allows this person (no limits for someone not in the table: the one person without accounts). */
-  limitsOf(id: string): Limits {
-    const u = this.store.userById(id);
+  async limitsOf(id: string): Promise<Limits> {
+    const u = await this.store.userById(id);
     return { turnsPerDay: u?.turnsPerDay ?? null, fuelPerTurn: u?.fuelPerTurn ?? null };
   }
 
-  setLimits(name: string, limits: Partial<Limits>): PersonView {
-    return this.store.transaction(() => view(this.store.updateUser(this.find(name).id, limits)!));
+  setLimits(name: string, limits: Partial<Limits>): Promise<PersonView> {
+    return this.store.transaction(async () => view((await this.store.updateUser((await this.find(name)).id, limits))!));
   }
 
   /**
@@ -213,21 +214,21 @@ export class People {
     subject: string,
     claims: { email?: string; preferredUsername?: string },
     mayJoin: { invite?: string; byDomain: boolean },
-  ): Person | null {
-    return this.store.transaction(() => {
-      const known = this.store.userBySubject(subject);
+  ): Promise<Person | null> {
+    return this.store.transaction(async () => {
+      const known = await this.store.userBySubject(subject);
       if (known) {
         if (known.disabled) return null;
-        if (claims.email && claims.email !== known.email) this.store.updateUser(known.id, { email: claims.email });
+        if (claims.email && claims.email !== known.email) await this.store.updateUser(known.id, { email: claims.email });
         return { id: known.id, username: known.username, role: known.role };
       }
-      const invited = mayJoin.invite ? this.inviteOpen(mayJoin.invite) : null;
+      const invited = mayJoin.invite ? await this.inviteOpen(mayJoin.invite) : null;
       if (!invited && !mayJoin.byDomain) return null;
-      if (this.store.countUsers() === 0)
+      if ((await this.store.countUsers()) === 0)
         throw new HearthError('conflict', 'This Hearth has no owner yet: make one first (npm run users -- add NAME --role owner).');
-      const name = this.freeName(claims.preferredUsername ?? claims.email?.split('@')[0] ?? 'someone');
+      const name = await this.freeName(claims.preferredUsername ?? claims.email?.split('@')[0] ?? 'someone');
       const id = randomUUID();
-      this.store.insertUser({
+      await this.store.insertUser({
         id,
         username: name,
         role: invited ?? 'member',
@@ -237,7 +238,7 @@ export class People {
         oidcSubject: subject,
         email: claims.email ?? null,
       });
-      if (invited && !this.store.useInvite(inviteId(mayJoin.invite!), name, this.now()))
+      if (invited && !(await this.store.useInvite(inviteId(mayJoin.invite!), name, this.now())))
         throw new HearthError('not_found', 'This invitation has just been used.');
       return { id, username: name, role: invited ?? 'member' };
     });
@@ -251,23 +252,23 @@ export class People {
    * member, named after it. Null when the account is disabled, when the value is not one name
    * (a repeated header arrives as "a, b"), or when there are no accounts yet (the owner first).
    */
-  vouchedFor(value: string): Person | null {
+  async vouchedFor(value: string): Promise<Person | null> {
     const raw = value.trim();
     if (!raw || raw.length > 200 || raw.includes(',')) return null;
-    return this.store.transaction(() => {
-      const tied = this.store.userByProxyUser(raw);
+    return this.store.transaction(async () => {
+      const tied = await this.store.userByProxyUser(raw);
       if (tied) return tied.disabled ? null : { id: tied.id, username: tied.username, role: tied.role };
-      if (this.store.countUsers() === 0) return null;
+      if ((await this.store.countUsers()) === 0) return null;
       const same = username.safeParse(raw);
-      const named = same.success ? this.store.userByName(same.data) : undefined;
-      if (named && !named.proxyUser && !named.oidcSubject && !this.store.joinedByInvite(named.username)) {
+      const named = same.success ? await this.store.userByName(same.data) : undefined;
+      if (named && !named.proxyUser && !named.oidcSubject && !(await this.store.joinedByInvite(named.username))) {
         if (named.disabled) return null;
-        this.store.updateUser(named.id, { proxyUser: raw });
+        await this.store.updateUser(named.id, { proxyUser: raw });
         return { id: named.id, username: named.username, role: named.role };
       }
       const id = randomUUID();
-      const name = this.freeName(raw);
-      this.store.insertUser({
+      const name = await this.freeName(raw);
+      await this.store.insertUser({
         id,
         username: name,
         role: 'member',
@@ -292,65 +293,66 @@ export class People {
   }
 
   /** A username made from what a provider calls someone: cleaned, and numbered when taken. */
-  private freeName(wanted: string): string {
+  private async freeName(wanted: string): Promise<string> {
     const base = this.cleanName(wanted);
     for (let n = 1; ; n++) {
       const name = n === 1 ? base : `${base}-${n}`;
-      if (!this.store.userByName(name)) return name;
+      if (!(await this.store.userByName(name))) return name;
     }
   }
 
   /** Joins with an invitation: the account is made and the link used up, in one step. */
-  accept(token: string, { username: name, password }: { username: string; password: string }): Person {
+  async accept(token: string, { username: name, password }: { username: string; password: string }): Promise<Person> {
     const clean = parse(username, name, 'username');
     const secret = parse(newPassword, password, 'password');
     const hash = this.hash(secret);
-    return this.store.transaction(() => {
-      const role = this.inviteOpen(token);
+    return this.store.transaction(async () => {
+      const role = await this.inviteOpen(token);
       if (!role) throw new HearthError('not_found', 'This invitation has been used or has expired: ask for a new one.');
-      if (this.store.userByName(clean)) throw new HearthError('conflict', `There is already someone called ${clean}: choose another name.`);
+      if (await this.store.userByName(clean))
+        throw new HearthError('conflict', `There is already someone called ${clean}: choose another name.`);
       const id = randomUUID();
-      this.store.insertUser({ id, username: clean, role, passwordHash: hash, library: libraryFor(id, false), createdAt: this.now() });
-      if (!this.store.useInvite(inviteId(token), clean, this.now()))
+      await this.store.insertUser({ id, username: clean, role, passwordHash: hash, library: libraryFor(id, false), createdAt: this.now() });
+      if (!(await this.store.useInvite(inviteId(token), clean, this.now())))
         throw new HearthError('not_found', 'This invitation has just been used.');
       return { id, username: clean, role };
     });
   }
 
-  remove(name: string): void {
-    this.store.transaction(() => {
-      const u = this.find(name);
-      this.keepAnOwner(u, 'removed');
-      this.store.deleteUser(u.id);
+  async remove(name: string): Promise<void> {
+    await this.store.transaction(async () => {
+      const u = await this.find(name);
+      await this.keepAnOwner(u, 'removed');
+      await this.store.deleteUser(u.id);
     });
   }
 
-  resetPassword(name: string, password: string): void {
+  async resetPassword(name: string, password: string): Promise<void> {
     const secret = parse(newPassword, password, 'password');
     const hash = this.hash(secret);
-    this.store.transaction(() => {
-      const u = this.find(name);
-      this.store.updateUser(u.id, { passwordHash: hash });
-      this.store.deleteSessionsOfUser(u.id);
+    await this.store.transaction(async () => {
+      const u = await this.find(name);
+      await this.store.updateUser(u.id, { passwordHash: hash });
+      await this.store.deleteSessionsOfUser(u.id);
     });
   }
 
-  setRole(name: string, role: Role): PersonView {
-    return this.store.transaction(() => {
-      const u = this.find(name);
-      if (role !== 'owner') this.keepAnOwner(u, `made ${role}`);
-      return view(this.store.updateUser(u.id, { role })!);
+  setRole(name: string, role: Role): Promise<PersonView> {
+    return this.store.transaction(async () => {
+      const u = await this.find(name);
+      if (role !== 'owner') await this.keepAnOwner(u, `made ${role}`);
+      return view((await this.store.updateUser(u.id, { role }))!);
     });
   }
 
-  setDisabled(name: string, disabled: boolean): PersonView {
-    return this.store.transaction(() => {
-      const u = this.find(name);
+  setDisabled(name: string, disabled: boolean): Promise<PersonView> {
+    return this.store.transaction(async () => {
+      const u = await this.find(name);
       if (disabled) {
-        this.keepAnOwner(u, 'disabled');
-        this.store.deleteSessionsOfUser(u.id);
+        await this.keepAnOwner(u, 'disabled');
+        await this.store.deleteSessionsOfUser(u.id);
       }
-      return view(this.store.updateUser(u.id, { disabled })!);
+      return view((await this.store.updateUser(u.id, { disabled }))!);
     });
   }
 
@@ -359,11 +361,11 @@ export class People {
    * (HEARTH_PASSWORD or HEARTH_PASSWORD_HASH), once, and keeps its sessions and everything in
    * it. After that the environment's password is not read again: people and passwords live here.
    */
-  ensureOwner(passwordHash: string | undefined, name = 'owner'): void {
+  async ensureOwner(passwordHash: string | undefined, name = 'owner'): Promise<void> {
     if (!passwordHash) return;
-    this.store.transaction(() => {
-      if (this.store.countUsers() > 0) return;
-      const owner = this.store.insertUser({
+    await this.store.transaction(async () => {
+      if ((await this.store.countUsers()) > 0) return;
+      const owner = await this.store.insertUser({
         id: randomUUID(),
         username: name,
         role: 'owner',
@@ -371,19 +373,19 @@ export class People {
         library: MAIN_LIBRARY,
         createdAt: this.now(),
       });
-      this.store.adoptSessions(owner.id);
+      await this.store.adoptSessions(owner.id);
     });
   }
 
-  private find(name: string): UserRow {
-    const u = this.store.userByName(parse(username, name, 'username'));
+  private async find(name: string): Promise<UserRow> {
+    const u = await this.store.userByName(parse(username, name, 'username'));
     if (!u) throw new HearthError('not_found', `There is no one called ${name.trim().toLowerCase()}.`);
     return u;
   }
 
-  private keepAnOwner(u: UserRow, what: string) {
+  private async keepAnOwner(u: UserRow, what: string) {
     if (u.role !== 'owner' || u.disabled) return;
-    const owners = this.store.listUsers().filter((o) => o.role === 'owner' && !o.disabled);
+    const owners = (await this.store.listUsers()).filter((o) => o.role === 'owner' && !o.disabled);
     if (owners.length <= 1)
       throw new HearthError('conflict', `${u.username} is the only owner and cannot be ${what}: make someone else owner first.`);
   }

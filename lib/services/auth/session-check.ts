@@ -10,13 +10,13 @@ import { sessionTokenFrom } from './sessions';
 
 export type SessionCheck = {
   /** Whether anyone can log in with a password (then every request outside PUBLIC_PATHS needs a session). */
-  required(): boolean;
+  required(): Promise<boolean>;
   /** The person a session token is, or null. */
-  person(token: string | undefined): Person | null;
+  person(token: string | undefined): Promise<Person | null>;
   /** Who a request is when no login is needed: the owner (null before there is one). */
-  owner(): Person | null;
+  owner(): Promise<Person | null>;
   /** The person a trusted reverse proxy names in its header (lib/services/auth/trusted-header.ts), or null. */
-  vouched(headers: Headers): Person | null;
+  vouched(headers: Headers): Promise<Person | null>;
 };
 
 const key = Symbol.for('hearth.session-check');
@@ -48,30 +48,31 @@ export function isPublicPath(pathname: string): boolean {
 export type AuthVerdict = 'ok' | 'login' | 'starting';
 
 /** Whether a request may go on, must log in first, or came before the runtime was ready. */
-export function authVerdict(pathname: string, headers: Headers): AuthVerdict {
+export async function authVerdict(pathname: string, headers: Headers): Promise<AuthVerdict> {
   if (isPublicPath(pathname)) return 'ok';
   const check = (globalThis as Holder)[key];
   // Fails closed: nothing is served until the sessions can be checked (the people who may log
   // in are in the database, so before it is open no one can tell whether a login is needed).
   if (!check) return 'starting';
-  if (!check.required()) return 'ok';
-  return loggedIn(check, headers) ? 'ok' : 'login';
+  if (!(await check.required())) return 'ok';
+  return (await loggedIn(check, headers)) ? 'ok' : 'login';
 }
 
 /**
  * The person a trusted proxy names, else a session's: what the proxy says wins, so a browser
  * still holding someone else's session (a shared computer) is not served their library.
  */
-const loggedIn = (check: SessionCheck, headers: Headers) => check.vouched(headers) ?? check.person(sessionTokenFrom(headers.get('cookie')));
+const loggedIn = async (check: SessionCheck, headers: Headers) =>
+  (await check.vouched(headers)) ?? (await check.person(sessionTokenFrom(headers.get('cookie'))));
 
 /**
  * The person a request is: from its session (or a trusted proxy's header) when a login is
  * needed; the owner when none is (one person on loopback, as before accounts). Null: no one
  * (the handler answers 401).
  */
-export function requestPerson(headers: Headers): Person | null {
+export async function requestPerson(headers: Headers): Promise<Person | null> {
   const check = (globalThis as Holder)[key];
   if (!check) return null;
-  if (!check.required()) return check.owner();
+  if (!(await check.required())) return check.owner();
   return loggedIn(check, headers);
 }

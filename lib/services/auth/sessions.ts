@@ -2,6 +2,7 @@ import { cookieValue } from '@/lib/services/auth/cookies';
 import { createHash, randomBytes } from 'node:crypto';
 import type { sessionQueries } from '@/db/queries/sessions';
 import type { SessionInfo } from '@/lib/contract/responses';
+import type { Port } from '@/lib/shared/awaitable';
 import type { Person } from './people';
 
 /**
@@ -13,9 +14,11 @@ import type { Person } from './people';
 export const SESSION_COOKIE = 'hearth_session';
 
 /** What the session book needs of the store (db/queries/sessions.ts). */
-export type SessionStore = Pick<
-  ReturnType<typeof sessionQueries>,
-  'insertSession' | 'sessionById' | 'sessionsOfUser' | 'deleteSession' | 'deleteSessionOf' | 'deleteExpiredSessions'
+export type SessionStore = Port<
+  Pick<
+    ReturnType<typeof sessionQueries>,
+    'insertSession' | 'sessionById' | 'sessionsOfUser' | 'deleteSession' | 'deleteSessionOf' | 'deleteExpiredSessions'
+  >
 >;
 
 const idOf = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -31,12 +34,15 @@ export class SessionBook {
   ) {}
 
   /** Starts a session for a person; answers the token for the cookie. */
-  start(person: { id: string }, from: { userAgent?: string | null; address?: string | null } = {}): { token: string; expiresAt: number } {
+  async start(
+    person: { id: string },
+    from: { userAgent?: string | null; address?: string | null } = {},
+  ): Promise<{ token: string; expiresAt: number }> {
     const now = this.now();
-    this.store.deleteExpiredSessions(now);
+    await this.store.deleteExpiredSessions(now);
     const token = randomBytes(32).toString('base64url');
     const expiresAt = now + this.lifetimeMs;
-    this.store.insertSession({
+    await this.store.insertSession({
       id: idOf(token),
       userId: person.id,
       createdAt: now,
@@ -48,34 +54,31 @@ export class SessionBook {
   }
 
   /** The person a session token is, while it lasts and they may log in; null otherwise. */
-  person(token: string | undefined | null): Person | null {
+  async person(token: string | undefined | null): Promise<Person | null> {
     if (!token || !TOKEN.test(token)) return null;
-    const row = this.store.sessionById(idOf(token));
+    const row = await this.store.sessionById(idOf(token));
     if (!row || row.expiresAt <= this.now() || !row.userId || !row.role || !row.username || row.disabled) return null;
     return { id: row.userId, username: row.username, role: row.role };
   }
 
-  valid(token: string | undefined | null): boolean {
-    return this.person(token) !== null;
+  async valid(token: string | undefined | null): Promise<boolean> {
+    return (await this.person(token)) !== null;
   }
 
   /** A person's sessions, newest first (ids are the tokens' hashes: they cannot be used to log in). */
-  list(person: { id: string }, token?: string | null): SessionInfo[] {
+  async list(person: { id: string }, token?: string | null): Promise<SessionInfo[]> {
     const current = token && TOKEN.test(token) ? idOf(token) : null;
     const now = this.now();
-    return this.store
-      .sessionsOfUser(person.id)
-      .filter((s) => s.expiresAt > now)
-      .map((s) => ({ ...s, current: s.id === current }));
+    return (await this.store.sessionsOfUser(person.id)).filter((s) => s.expiresAt > now).map((s) => ({ ...s, current: s.id === current }));
   }
 
   /** Ends one of the person's own sessions; false when they have none by that id. */
-  revoke(person: { id: string }, id: string): boolean {
+  async revoke(person: { id: string }, id: string): Promise<boolean> {
     return this.store.deleteSessionOf(person.id, id);
   }
 
-  end(token: string | undefined | null): void {
-    if (token && TOKEN.test(token)) this.store.deleteSession(idOf(token));
+  async end(token: string | undefined | null): Promise<void> {
+    if (token && TOKEN.test(token)) await this.store.deleteSession(idOf(token));
   }
 }
 

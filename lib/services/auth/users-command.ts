@@ -44,7 +44,7 @@ export async function usersCommand(
   try {
     switch (command) {
       case 'list': {
-        const everyone = people.list();
+        const everyone = await people.list();
         if (!everyone.length)
           out('No one yet: Hearth opens without a login on 127.0.0.1. Add the owner with: npm run users -- add NAME --role owner');
         for (const p of everyone)
@@ -54,31 +54,31 @@ export async function usersCommand(
       case 'add': {
         const who = name();
         const r = role(flag('--role'));
-        const first = people.count() === 0;
+        const first = (await people.count()) === 0;
         // Said before the password is asked for.
-        if (people.list().some((p) => p.username === who.trim().toLowerCase()))
+        if ((await people.list()).some((p) => p.username === who.trim().toLowerCase()))
           throw new HearthError('conflict', `There is already someone called ${who.trim().toLowerCase()}.`);
         if (first && r !== 'owner') throw new UsageError('the first person is the owner: add them with --role owner');
-        const added = people.add({ username: who, role: r, password: await readPassword() });
+        const added = await people.add({ username: who, role: r, password: await readPassword() });
         out(`Added ${added.username} (${added.role}).${first ? ' From now on, Hearth needs a login.' : ''}`);
         return 0;
       }
       case 'remove':
-        people.remove(name());
+        await people.remove(name());
         out(`Removed ${name().toLowerCase()}; their sessions have ended.`);
         return 0;
       case 'reset-password':
-        people.resetPassword(name(), await readPassword());
+        await people.resetPassword(name(), await readPassword());
         out(`New password set for ${name().toLowerCase()}; their sessions have ended.`);
         return 0;
       case 'set-role': {
-        const changed = people.setRole(name(), role(positional[1]));
+        const changed = await people.setRole(name(), role(positional[1]));
         out(`${changed.username} is now ${changed.role}.`);
         return 0;
       }
       case 'disable':
       case 'enable': {
-        const changed = people.setDisabled(name(), command === 'disable');
+        const changed = await people.setDisabled(name(), command === 'disable');
         out(`${changed.username} is ${changed.disabled ? 'disabled; their sessions have ended' : 'enabled'}.`);
         return 0;
       }

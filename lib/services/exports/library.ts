@@ -1,27 +1,30 @@
 import fs from 'node:fs';
 import { FileStore, hasExtractedText, type FileKind, type FilePart } from '@/lib/data/file-store';
 import type { libraryQueries } from '@/db/queries/library';
+import type { Asynchronous } from '@/db/connection-gate';
 import { FILE_CHUNK_BYTES, LIBRARY_FORMAT, LIBRARY_VERSION, type LibraryRecord } from '@/lib/services/library/format';
 
 /**
  * GET /api/export: the whole library as one JSON Lines file (see format.ts), streamed. Each
- * thread is read from the database in one synchronous step (consistent with itself, and never
- * holding the connection across a pause); files are read a chunk at a time. The stream asks for
+ * thread is read from the database in one step (consistent with itself, and never holding the
+ * connection across a pause); files are read a chunk at a time. The stream asks for
  * more only as the client takes it, so a library of any size costs little memory.
  */
 
-export type ExportStore = Pick<
-  ReturnType<typeof libraryQueries>,
-  | 'libraryThreadIds'
-  | 'settingRows'
-  | 'folderRows'
-  | 'memoryRows'
-  | 'promptRows'
-  | 'threadRows'
-  | 'looseDecisionRows'
-  | 'collectionRows'
-  | 'collectionFileRows'
-  | 'threadCollectionRows'
+export type ExportStore = Asynchronous<
+  Pick<
+    ReturnType<typeof libraryQueries>,
+    | 'libraryThreadIds'
+    | 'settingRows'
+    | 'folderRows'
+    | 'memoryRows'
+    | 'promptRows'
+    | 'threadRows'
+    | 'looseDecisionRows'
+    | 'collectionRows'
+    | 'collectionFileRows'
+    | 'threadCollectionRows'
+  >
 >;
 
 /** About this much is handed to the client per pull. */
@@ -40,17 +43,17 @@ function asRecord(type: LibraryRecord['type'], row: object, change: Record<strin
   return out as LibraryRecord;
 }
 
-function* records(
+async function* records(
   store: ExportStore,
   files: FileStore,
   now: number,
   theme?: string,
   toolServers: readonly { name: string; server: unknown }[] = [],
-): Generator<LibraryRecord | Record<string, unknown>> {
+): AsyncGenerator<LibraryRecord | Record<string, unknown>> {
   yield { type: LIBRARY_FORMAT, version: LIBRARY_VERSION, exportedAt: now };
   let count = 0;
   const counted = <T>(r: T) => (count++, r);
-  for (const s of store.settingRows()) {
+  for (const s of await store.settingRows()) {
     let value: unknown;
     try {
       value = JSON.parse(s.value);
@@ -60,10 +63,10 @@ function* records(
     yield counted({ type: 'setting', key: s.key, value, updatedAt: s.updated_at } as LibraryRecord);
   }
   if (theme) yield counted({ type: 'setting', key: 'theme', value: theme, updatedAt: now } as LibraryRecord);
-  for (const f of store.folderRows()) yield counted(asRecord('folder', f));
+  for (const f of await store.folderRows()) yield counted(asRecord('folder', f));
   for (const t of toolServers) yield counted({ type: 'tool_server', name: t.name, server: t.server } as LibraryRecord);
-  for (const m of store.memoryRows()) yield counted(asRecord('memory', m));
-  for (const p of store.promptRows()) yield counted(asRecord('prompt', p));
+  for (const m of await store.memoryRows()) yield counted(asRecord('memory', m));
+  for (const p of await store.promptRows()) yield counted(asRecord('prompt', p));
   const sent = new Set<string>();
   /** A file's parts, once however many attachments and collections hold it. */
   function* fileOnce(sha256: string, kind: FileKind): Generator<LibraryRecord> {
@@ -74,13 +77,13 @@ function* records(
     if (hasExtractedText(kind)) yield* fileChunks(files, sha256, 'text', kind);
   }
   // Collections first: threads name the ones they chose.
-  for (const c of store.collectionRows()) yield counted(asRecord('collection', c, { everyThread: Boolean }));
-  for (const f of store.collectionFileRows()) {
+  for (const c of await store.collectionRows()) yield counted(asRecord('collection', c, { everyThread: Boolean }));
+  for (const f of await store.collectionFileRows()) {
     yield counted(asRecord('collection_file', f));
     for (const chunk of fileOnce(f.sha256, f.kind as FileKind)) yield counted(chunk);
   }
-  for (const threadId of store.libraryThreadIds()) {
-    const rows = store.threadRows(threadId);
+  for (const threadId of await store.libraryThreadIds()) {
+    const rows = await store.threadRows(threadId);
     if (!rows) continue; // deleted while the export ran
     yield counted(asRecord('thread', rows.thread, { pinned: Boolean, archived: Boolean, disabledTools: parse, sampling: parse }));
     for (const m of rows.messages) yield counted(asRecord('message', m));
@@ -95,12 +98,12 @@ function* records(
       for (const chunk of fileOnce(a.sha256, a.kind as FileKind)) yield counted(chunk);
     }
   }
-  for (const tc of store.threadCollectionRows()) yield counted(asRecord('thread_collection', tc));
-  for (const d of store.looseDecisionRows()) yield counted(decisionRecord(d));
+  for (const tc of await store.threadCollectionRows()) yield counted(asRecord('thread_collection', tc));
+  for (const d of await store.looseDecisionRows()) yield counted(decisionRecord(d));
   yield { type: 'end', records: count };
 }
 
-function decisionRecord(d: ReturnType<ExportStore['looseDecisionRows']>[number]): LibraryRecord {
+function decisionRecord(d: Awaited<ReturnType<ExportStore['looseDecisionRows']>>[number]): LibraryRecord {
   return {
     type: 'decision',
     id: d.id,
@@ -151,10 +154,10 @@ export function exportLibrary({
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
+      async pull(controller) {
         let text = '';
         while (text.length < PULL_BYTES) {
-          const next = source.next();
+          const next = await source.next();
           if (next.done) {
             if (text) controller.enqueue(encoder.encode(text));
             controller.close();
@@ -164,8 +167,8 @@ export function exportLibrary({
         }
         controller.enqueue(encoder.encode(text));
       },
-      cancel() {
-        source.return(undefined); // closes a file being read
+      async cancel() {
+        await source.return(undefined); // closes a file being read
       },
     },
     { highWaterMark: 1 },

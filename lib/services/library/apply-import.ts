@@ -49,7 +49,7 @@ const SKIPPED = {
 } as const;
 
 /** Step 2: applies a staged import in one transaction; all or nothing. */
-export function applyImport(store: ImportStore, staged: StagedImport, files: FileStore, now = Date.now()): ImportSummary {
+export async function applyImport(store: ImportStore, staged: StagedImport, files: FileStore, now = Date.now()): Promise<ImportSummary> {
   const summary: ImportSummary = {
     source: staged.source,
     added: zero(),
@@ -63,14 +63,14 @@ export function applyImport(store: ImportStore, staged: StagedImport, files: Fil
   const skip = (what: keyof typeof SKIPPED) => skipped.set(what, (skipped.get(what) ?? 0) + 1);
   const placed: string[] = [];
   try {
-    store.transaction(() => {
+    await store.transaction(async () => {
       /** Decision numbers in the file → in this library (turn logs refer to them). */
       const decisionIds = new Map<number, number>();
       /** Each thread's message read last: what a message from a file written before branches follows. */
       const lastMessage = new Map<string, string>();
       for (const { line, record } of staged.records()) {
         try {
-          applyRecord(store, record, { decisionIds, lastMessage, summary, now, skip }, count);
+          await applyRecord(store, record, { decisionIds, lastMessage, summary, now, skip }, count);
         } catch (err) {
           const explained = explain(staged.source === 'library' ? `line ${line}` : `conversation ${line}`, record, err);
           throw staged.source === 'library' ? inLibraryFile(explained) : explained;
@@ -107,7 +107,7 @@ function asRow<T>(record: LibraryRecord, change: Record<string, (value: unknown)
   return out as T;
 }
 
-function applyRecord(
+async function applyRecord(
   store: ImportStore,
   r: LibraryRecord,
   {
@@ -139,44 +139,45 @@ function applyRecord(
       if (!parsed.success) throw bad(`the setting ${key}: ${parsed.error.issues[0].message}`);
       // Where Hearth sends data and what it runs is the owner's to say: the file only proposes it.
       if (isConfirmedSetting(key)) {
-        store.proposeSetting({ key, value: JSON.stringify(parsed.data), proposed_at: now });
+        await store.proposeSetting({ key, value: JSON.stringify(parsed.data), proposed_at: now });
         if (!summary.proposed.includes(key)) summary.proposed.push(key);
         return;
       }
       // A setting already made in this Hearth stays as it is, as every row already here does.
-      return count('settings', store.importSetting({ key, value: JSON.stringify(parsed.data), updated_at: r.updatedAt }));
+      return count('settings', await store.importSetting({ key, value: JSON.stringify(parsed.data), updated_at: r.updatedAt }));
     }
     case 'tool_server': {
       // A program to run or an address to call is the owner's to add: the file only proposes it.
       const server = serverSchema.safeParse(r.server);
       if (!server.success) throw bad(`the tool server ${r.name}: ${describeIssue(server.error)}`);
-      store.proposeSetting({ key: `${TOOL_SERVER_PROPOSAL}${r.name}`, value: JSON.stringify(server.data), proposed_at: now });
+      await store.proposeSetting({ key: `${TOOL_SERVER_PROPOSAL}${r.name}`, value: JSON.stringify(server.data), proposed_at: now });
       if (!summary.proposedToolServers.includes(r.name)) summary.proposedToolServers.push(r.name);
       return;
     }
     case 'memory':
-      return count('memories', store.importMemory(asRow(r)));
+      return count('memories', await store.importMemory(asRow(r)));
     case 'prompt':
-      return count('prompts', store.importPrompt(asRow(r)));
+      return count('prompts', await store.importPrompt(asRow(r)));
     case 'folder':
-      return count('folders', store.importFolder(asRow(r)));
+      return count('folders', await store.importFolder(asRow(r)));
     case 'collection':
-      return count('collections', store.importCollection(asRow(r, { everyThread: bit })));
+      return count('collections', await store.importCollection(asRow(r, { everyThread: bit })));
     case 'collection_file':
-      if (!store.collectionExists(r.collectionId))
+      if (!(await store.collectionExists(r.collectionId)))
         throw bad(`it belongs to collection ${r.collectionId}, which is neither in the file nor in this library`);
-      return count('collectionFiles', store.importCollectionFile(asRow(r)));
+      return count('collectionFiles', await store.importCollectionFile(asRow(r)));
     case 'thread_collection':
-      if (!store.threadExists(r.threadId)) throw bad(`thread ${r.threadId} is neither in the file nor in this library`);
-      if (!store.collectionExists(r.collectionId)) throw bad(`collection ${r.collectionId} is neither in the file nor in this library`);
-      store.importThreadCollection(asRow(r));
+      if (!(await store.threadExists(r.threadId))) throw bad(`thread ${r.threadId} is neither in the file nor in this library`);
+      if (!(await store.collectionExists(r.collectionId)))
+        throw bad(`collection ${r.collectionId} is neither in the file nor in this library`);
+      await store.importThreadCollection(asRow(r));
       return;
     case 'thread':
-      if (r.folderId && !store.folderExists(r.folderId))
+      if (r.folderId && !(await store.folderExists(r.folderId)))
         throw bad(`it is in folder ${r.folderId}, which is neither in the file nor in this library`);
       return count(
         'threads',
-        store.importThread(
+        await store.importThread(
           asRow(r, {
             pinned: bit,
             archived: bit,
@@ -188,17 +189,17 @@ function applyRecord(
     case 'message': {
       const parentId = r.parentId !== undefined ? r.parentId : (lastMessage.get(r.threadId) ?? null);
       lastMessage.set(r.threadId, r.id);
-      if (parentId !== null && !store.messageOfThread(parentId, r.threadId))
+      if (parentId !== null && !(await store.messageOfThread(parentId, r.threadId)))
         throw bad(`the message it follows (${parentId}) is not an earlier message of thread ${r.threadId}`);
       // An answer still being written elsewhere is, here, one that stopped: no turn of this Hearth writes it.
       const status = r.status === 'streaming' ? 'interrupted' : r.status;
-      return count('messages', store.importMessage(asRow({ ...r, parentId, status })));
+      return count('messages', await store.importMessage(asRow({ ...r, parentId, status })));
     }
     case 'decision': {
-      if (r.threadId !== null && !store.threadExists(r.threadId))
+      if (r.threadId !== null && !(await store.threadExists(r.threadId)))
         throw bad(`it belongs to thread ${r.threadId}, which is neither in the file nor in this library`);
       const { stepId, at, modelId, source, answers } = r.record;
-      const { id, added } = store.importDecision({
+      const { id, added } = await store.importDecision({
         layer_id: r.layerId,
         scope: r.scope,
         scope_key: r.scopeKey,
@@ -214,11 +215,11 @@ function applyRecord(
       return count('decisions', added);
     }
     case 'turn': {
-      if (!store.threadExists(r.threadId))
+      if (!(await store.threadExists(r.threadId)))
         throw bad(`it belongs to thread ${r.threadId}, which is neither in the file nor in this library`);
-      if (!store.messageOfThread(r.userMessageId, r.threadId))
+      if (!(await store.messageOfThread(r.userMessageId, r.threadId)))
         throw bad(`its question (message ${r.userMessageId}) is not a message of thread ${r.threadId}`);
-      if (r.assistantMessageId !== null && !store.messageOfThread(r.assistantMessageId, r.threadId)) {
+      if (r.assistantMessageId !== null && !(await store.messageOfThread(r.assistantMessageId, r.threadId))) {
         throw bad(`its answer (message ${r.assistantMessageId}) is not a message of thread ${r.threadId}`);
       }
       // A reference to a decision the file does not hold points at none (0): replay skips it, as for a trimmed record.
@@ -230,12 +231,12 @@ function applyRecord(
       // interrupted, so no start of this Hearth resumes it (resumeUnfinished reads only those two).
       const unfinished = r.status === 'queued' || r.status === 'running';
       const turn = unfinished ? { ...r, status: 'interrupted' as const, finishedAt: r.finishedAt ?? r.createdAt } : r;
-      return count('turns', store.importTurn(asRow(turn, { events: () => (events ? JSON.stringify(events) : null) })));
+      return count('turns', await store.importTurn(asRow(turn, { events: () => (events ? JSON.stringify(events) : null) })));
     }
     case 'turn_event':
       return count(
         'turnEvents',
-        store.importTurnEvent({
+        await store.importTurnEvent({
           turn_id: r.turnId,
           seq: r.seq,
           type: r.event.type,
@@ -248,13 +249,13 @@ function applyRecord(
       // this Hearth's own runner writes it, so a file's steps are never stored.
       return skip('turnSteps');
     case 'tool_call': {
-      const owner = store.turnThread(r.turnId);
+      const owner = await store.turnThread(r.turnId);
       if (owner === undefined) throw bad(`its turn ${r.turnId} is neither in the file nor in this library`);
       if (owner !== r.threadId) throw bad(`its turn ${r.turnId} belongs to another thread than ${r.threadId}`);
-      return count('toolCalls', store.importToolCall(asRow(r, { ok: bit, repeat: bit, result: json })));
+      return count('toolCalls', await store.importToolCall(asRow(r, { ok: bit, repeat: bit, result: json })));
     }
     case 'attachment':
-      return count('attachments', store.importAttachment(asRow(r)));
+      return count('attachments', await store.importAttachment(asRow(r)));
     case 'file':
       return; // staged as files, placed after the rows
   }

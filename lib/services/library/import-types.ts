@@ -1,3 +1,5 @@
+import type { Asynchronous } from '@/db/connection-gate';
+import type { Transactional } from '@/lib/shared/awaitable';
 import type { libraryQueries } from '@/db/queries/library';
 import type { FileKind } from '@/lib/data/file-store';
 import type { ImportSummary } from '@/lib/contract/responses';
@@ -5,30 +7,36 @@ import type { LibraryRecord } from './format';
 
 /** What the two steps of an import share: the store's import queries, and what staging hands to applying. */
 
-export type ImportStore = Pick<
-  ReturnType<typeof libraryQueries>,
-  | 'importMemory'
-  | 'importPrompt'
-  | 'importThread'
-  | 'importMessage'
-  | 'importTurn'
-  | 'importTurnEvent'
-  | 'importToolCall'
-  | 'importAttachment'
-  | 'importDecision'
-  | 'threadExists'
-  | 'messageOfThread'
-  | 'turnThread'
-  | 'attachmentByHash'
-  | 'importSetting'
-  | 'proposeSetting'
-  | 'importFolder'
-  | 'importCollection'
-  | 'importCollectionFile'
-  | 'importThreadCollection'
-  | 'collectionExists'
-  | 'folderExists'
-> & { transaction<T>(fn: () => T): T };
+/** What staging asks of the library while it reads a file (synchronously: the worker's own connection). */
+export type KnownAttachment = ReturnType<typeof libraryQueries>['attachmentByHash'];
+
+export type ImportStore = Asynchronous<
+  Pick<
+    ReturnType<typeof libraryQueries>,
+    | 'importMemory'
+    | 'importPrompt'
+    | 'importThread'
+    | 'importMessage'
+    | 'importTurn'
+    | 'importTurnEvent'
+    | 'importToolCall'
+    | 'importAttachment'
+    | 'importDecision'
+    | 'threadExists'
+    | 'messageOfThread'
+    | 'turnThread'
+    | 'attachmentByHash'
+    | 'importSetting'
+    | 'proposeSetting'
+    | 'importFolder'
+    | 'importCollection'
+    | 'importCollectionFile'
+    | 'importThreadCollection'
+    | 'collectionExists'
+    | 'folderExists'
+  >
+> &
+  Transactional;
 
 export type StagedFile = { sha256: string; part: 'original' | 'text'; kind: FileKind; tmp: string };
 export type StagedImport = {

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import fs from 'node:fs';
 import { openDatabase } from '@/db/client';
 import { createStore } from '@/db/store';
+import { libraryQueries } from '@/db/queries/library';
 import { FileStore } from '@/lib/data/file-store';
 import { isHearthError } from '@/lib/shared/errors';
 import { applyImport } from './apply-import';
@@ -25,9 +26,9 @@ async function run(): Promise<ImportJobReply> {
     const staged = await stageImport(fs.createReadStream(job.body, { highWaterMark: 1 << 20 }), {
       files,
       maxBytes: job.maxBytes,
-      knownAttachment: store.attachmentByHash,
+      knownAttachment: libraryQueries(db).attachmentByHash,
     });
-    return { ok: true, summary: applyImport(store, staged, files) };
+    return { ok: true, summary: await applyImport(store, staged, files) };
   } finally {
     db.$client.close();
   }

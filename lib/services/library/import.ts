@@ -17,12 +17,13 @@ import type { ImportSummary } from '@/lib/contract/responses';
  *    are decoded into temporary files and their SHA-256 checked; the checked records go to a
  *    temporary file. A broken, cut-off or foreign file stops here with a 400 naming the line
  *    and what is wrong, and nothing has been written to the library.
- * 2. Apply (sync, one SQLite transaction): the records are read back and inserted, rows that
+ * 2. Apply (one transaction): the records are read back and inserted, rows that
  *    are already there kept as they are; references are checked as they go (foreign keys, a
  *    tool call's turn in its thread); the files move into place. Any failure rolls the whole
- *    import back and removes the files it placed. Being synchronous, no turn writes in between.
+ *    import back and removes the files it placed. The transaction holds the database's write lock
+ *    (BEGIN IMMEDIATE), so no turn writes in between.
  */
-import type { ImportStore, StagedFile, StagedImport } from './import-types';
+import type { KnownAttachment, StagedFile, StagedImport } from './import-types';
 export type { ImportStore, StagedImport } from './import-types';
 export type { ImportSummary };
 
@@ -49,7 +50,7 @@ const hasBom = (bytes: Buffer) => bytes[0] === 0xef && bytes[1] === 0xbb && byte
 /** Step 1: reads and checks the body, staging what it holds in the file store's tmp folder. */
 export async function stageImport(
   body: AsyncIterable<Uint8Array>,
-  { files, maxBytes, knownAttachment }: { files: FileStore; maxBytes: number; knownAttachment: ImportStore['attachmentByHash'] },
+  { files, maxBytes, knownAttachment }: { files: FileStore; maxBytes: number; knownAttachment: KnownAttachment },
 ): Promise<StagedImport> {
   const reader = new LineReader(body, maxBytes);
   let first = await reader.line();

@@ -105,7 +105,7 @@ async function stageSessionLines(reader: LineReader, spool: RecordSpool, index: 
     if (bytes === 'too-long') throw bad(`${where}, line ${line}: longer than ${MAX_LINE_BYTES / 1024 / 1024} MB, which no line of it is.`);
     add(sessions.line(bytes.toString('utf8'), line, where));
   }
-  add(sessions.end());
+  add(await sessions.end());
   return index;
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Awaitable } from '@/lib/shared/awaitable';
 import { HearthError } from '@/lib/shared/errors';
 import type { MessageStatus } from '@/lib/contract/statuses';
 import { MessageTree, type TreeMessage } from './tree';
@@ -15,8 +16,8 @@ import { MessageTree, type TreeMessage } from './tree';
 
 /** What the tree's writes need of the store (db/store.ts provides it). */
 export type BeginStore = {
-  listMessages(args: { threadId: string }): (TreeMessage & { role: 'user' | 'assistant' })[];
-  transaction<T>(fn: () => T): T;
+  listMessages(args: { threadId: string }): Awaitable<(TreeMessage & { role: 'user' | 'assistant' })[]>;
+  transaction<T>(work: () => Promise<T>): Promise<T>;
   insertMessage(row: {
     id: string;
     threadId: string;
@@ -27,14 +28,14 @@ export type BeginStore = {
     status: MessageStatus;
     now: number;
   }): unknown;
-  linkAttachments(args: { ids: string[]; messageId: string }): number;
-  copyAttachments(args: { fromMessageId: string; toMessageId: string; newId: () => string; now: number }): number;
-  insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }): void;
+  linkAttachments(args: { ids: string[]; messageId: string }): Awaitable<number>;
+  copyAttachments(args: { fromMessageId: string; toMessageId: string; newId: () => string; now: number }): Awaitable<number>;
+  insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }): Awaitable<void>;
   /** The model that writes (and wrote) an answer. */
-  setMessageModel(args: { id: string; model: string | null }): void;
-  setCurrentLeaf(args: { threadId: string; leafId: string | null }): void;
-  titleIfUntitled(args: { id: string; title: string }): void;
-  touchThread(args: { id: string; now: number }): void;
+  setMessageModel(args: { id: string; model: string | null }): Awaitable<void>;
+  setCurrentLeaf(args: { threadId: string; leafId: string | null }): Awaitable<void>;
+  titleIfUntitled(args: { id: string; title: string }): Awaitable<void>;
+  touchThread(args: { id: string; now: number }): Awaitable<void>;
 };
 
 export type BegunTurn = { turnId: string; threadId: string; userMessageId: string; assistantMessageId: string };
@@ -53,10 +54,10 @@ export function titleFrom(content: string): string {
  * The thread, when it exists and no turn of it runs; throws otherwise. Asked inside the
  * transaction, so two questions at once cannot both pass.
  */
-export type RequireIdle = (threadId: string) => { currentLeafId: string | null };
+export type RequireIdle = (threadId: string) => Promise<{ currentLeafId: string | null }>;
 
 /** Stores a question and its empty answer. */
-export function storeQuestion(
+export async function storeQuestion(
   store: BeginStore,
   requireIdle: RequireIdle,
   now: number,
@@ -71,13 +72,13 @@ export function storeQuestion(
     attachmentIds?: string[];
     editOf?: string;
   },
-): BegunTurn {
+): Promise<BegunTurn> {
   const turnId = randomUUID();
   const userMessageId = randomUUID();
   const assistantMessageId = randomUUID();
-  store.transaction(() => {
-    const thread = requireIdle(threadId);
-    const tree = new MessageTree(store.listMessages({ threadId }));
+  await store.transaction(async () => {
+    const thread = await requireIdle(threadId);
+    const tree = new MessageTree(await store.listMessages({ threadId }));
     let parentId: string | null;
     if (editOf !== undefined) {
       const edited = tree.get(editOf);
@@ -88,14 +89,14 @@ export function storeQuestion(
     } else {
       parentId = tree.leaf(thread.currentLeafId)?.id ?? null;
     }
-    store.insertMessage({ id: userMessageId, threadId, turnId, parentId, role: 'user', content, status: 'complete', now });
+    await store.insertMessage({ id: userMessageId, threadId, turnId, parentId, role: 'user', content, status: 'complete', now });
     const ids = [...new Set(attachmentIds)];
-    if (store.linkAttachments({ ids, messageId: userMessageId }) !== ids.length) {
+    if ((await store.linkAttachments({ ids, messageId: userMessageId })) !== ids.length) {
       // The transaction rolls back: the message is not half-stored.
       throw new HearthError('bad_request', 'attachmentIds: an attachment is unknown or was already sent with another message.');
     }
-    if (editOf !== undefined) store.copyAttachments({ fromMessageId: editOf, toMessageId: userMessageId, newId: randomUUID, now });
-    store.insertMessage({
+    if (editOf !== undefined) await store.copyAttachments({ fromMessageId: editOf, toMessageId: userMessageId, newId: randomUUID, now });
+    await store.insertMessage({
       id: assistantMessageId,
       threadId,
       turnId,
@@ -105,10 +106,10 @@ export function storeQuestion(
       status: 'streaming',
       now: now + 1,
     });
-    store.insertTurn({ id: turnId, threadId, userMessageId, assistantMessageId, now });
-    store.setCurrentLeaf({ threadId, leafId: assistantMessageId });
-    store.titleIfUntitled({ id: threadId, title: titleFrom(content) });
-    store.touchThread({ id: threadId, now });
+    await store.insertTurn({ id: turnId, threadId, userMessageId, assistantMessageId, now });
+    await store.setCurrentLeaf({ threadId, leafId: assistantMessageId });
+    await store.titleIfUntitled({ id: threadId, title: titleFrom(content) });
+    await store.touchThread({ id: threadId, now });
   });
   return { turnId, threadId, userMessageId, assistantMessageId };
 }
@@ -117,22 +118,22 @@ export function storeQuestion(
  * Stores an empty new answer to the question an answer replied to, beside the old one (which
  * stays reachable). `messageId` is that answer (or the question itself, when its answer is gone).
  */
-export function storeRegeneration(
+export async function storeRegeneration(
   store: BeginStore,
   requireIdle: RequireIdle,
   now: number,
   { threadId, messageId, model }: { threadId: string; messageId: string; model?: string },
-): BegunTurn {
+): Promise<BegunTurn> {
   const turnId = randomUUID();
   const assistantMessageId = randomUUID();
-  const userMessageId = store.transaction(() => {
-    requireIdle(threadId);
-    const tree = new MessageTree(store.listMessages({ threadId }));
+  const userMessageId = await store.transaction(async () => {
+    await requireIdle(threadId);
+    const tree = new MessageTree(await store.listMessages({ threadId }));
     const message = tree.get(messageId);
     if (!message) throw new HearthError('not_found', 'There is no such message in this thread.');
     const question = message.role === 'user' ? message : message.parentId ? tree.get(message.parentId) : undefined;
     if (!question || question.role !== 'user') throw new HearthError('bad_request', 'That answer has no question to answer again.');
-    store.insertMessage({
+    await store.insertMessage({
       id: assistantMessageId,
       threadId,
       turnId,
@@ -142,11 +143,11 @@ export function storeRegeneration(
       status: 'streaming',
       now,
     });
-    store.insertTurn({ id: turnId, threadId, userMessageId: question.id, assistantMessageId, now });
+    await store.insertTurn({ id: turnId, threadId, userMessageId: question.id, assistantMessageId, now });
     // Another model for this one answer: kept on it before the turn runs, so a restart resumes with it.
-    if (model) store.setMessageModel({ id: assistantMessageId, model });
-    store.setCurrentLeaf({ threadId, leafId: assistantMessageId });
-    store.touchThread({ id: threadId, now });
+    if (model) await store.setMessageModel({ id: assistantMessageId, model });
+    await store.setCurrentLeaf({ threadId, leafId: assistantMessageId });
+    await store.touchThread({ id: threadId, now });
     return question.id;
   });
   return { turnId, threadId, userMessageId, assistantMessageId };
@@ -155,15 +156,15 @@ export function storeRegeneration(
 /** What showing a branch and deleting need besides (db/store.ts provides it). */
 export type TreeStore = Pick<BeginStore, 'listMessages' | 'transaction' | 'setCurrentLeaf' | 'touchThread'> & {
   /** Deletes the rows; answers the files' hashes they referred to. */
-  deleteMessages(args: { threadId: string; ids: string[] }): string[];
+  deleteMessages(args: { threadId: string; ids: string[] }): Awaitable<string[]>;
 };
 
 /** Shows another branch: the newest message under `messageId` becomes the thread's current leaf. */
-export function showBranch(store: TreeStore, threadId: string, messageId: string): void {
-  const tree = new MessageTree(store.listMessages({ threadId }));
+export async function showBranch(store: TreeStore, threadId: string, messageId: string): Promise<void> {
+  const tree = new MessageTree(await store.listMessages({ threadId }));
   const leaf = tree.newestUnder(messageId);
   if (!leaf) throw new HearthError('not_found', 'branch: there is no such message in this thread.');
-  store.setCurrentLeaf({ threadId, leafId: leaf.id });
+  await store.setCurrentLeaf({ threadId, leafId: leaf.id });
 }
 
 /**
@@ -171,20 +172,20 @@ export function showBranch(store: TreeStore, threadId: string, messageId: string
  * shown goes, the thread shows the newest remaining version beside it, else what came before.
  * Answers the hashes of the files the deleted rows referred to.
  */
-export function deleteFrom(
+export async function deleteFrom(
   store: TreeStore,
   thread: { id: string; currentLeafId: string | null },
   messageId: string,
   now: number,
-): string[] {
+): Promise<string[]> {
   const threadId = thread.id;
-  const tree = new MessageTree(store.listMessages({ threadId }));
+  const tree = new MessageTree(await store.listMessages({ threadId }));
   const message = tree.get(messageId);
   if (!message) throw new HearthError('not_found', 'There is no such message in this thread.');
   const gone = new Set(tree.subtree(messageId).map((m) => m.id));
   const shown = tree.leaf(thread.currentLeafId);
-  return store.transaction(() => {
-    const hashes = store.deleteMessages({ threadId, ids: [...gone] });
+  return store.transaction(async () => {
+    const hashes = await store.deleteMessages({ threadId, ids: [...gone] });
     if (shown && gone.has(shown.id)) {
       const sibling = tree
         .siblings(messageId)
@@ -195,9 +196,9 @@ export function deleteFrom(
         : message.parentId !== null && tree.get(message.parentId)
           ? message.parentId
           : null;
-      store.setCurrentLeaf({ threadId, leafId: leaf });
+      await store.setCurrentLeaf({ threadId, leafId: leaf });
     }
-    store.touchThread({ id: threadId, now });
+    await store.touchThread({ id: threadId, now });
     return hashes;
   });
 }

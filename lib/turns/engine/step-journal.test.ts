@@ -7,7 +7,9 @@ import { StepJournal, type StoredStep } from './step-journal';
 function journal(stored: StoredStep[]) {
   const appended: StoredStep[] = [];
   const runs: string[] = [];
-  const l = new StepJournal(stored, (s) => appended.push(s));
+  const l = new StepJournal(stored, (s) => {
+    appended.push(s);
+  });
   const step = (kind: string, value: unknown) =>
     l.step(kind, async () => {
       runs.push(kind);

@@ -16,7 +16,7 @@ export class StepJournal {
 
   constructor(
     stored: StoredStep[],
-    private readonly append: (step: StoredStep) => void,
+    private readonly append: (step: StoredStep) => void | Promise<void>,
   ) {
     for (const s of stored) this.stored.set(s.seq, s);
     this.lastStored = stored.reduce((m, s) => Math.max(m, s.seq), 0);
@@ -36,7 +36,7 @@ export class StepJournal {
       this.diverged = true;
     }
     const value = await run();
-    this.append({ seq, kind, data: value });
+    await this.append({ seq, kind, data: value });
     return { value, replayed: false };
   }
 }

@@ -1,3 +1,4 @@
+import type { Awaitable } from '@/lib/shared/awaitable';
 import type { ContextRuntime } from '@/lib/turns/context/layers';
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import type { TurnEvent, TurnStats } from '@/lib/contract/events';
@@ -72,7 +73,7 @@ export type EngineDeps = {
   now: () => number;
   signal: AbortSignal;
   /** A research tool is offered and its host is not resting. */
-  researchAvailable: () => boolean;
+  researchAvailable: () => Awaitable<boolean>;
   /**
    * Side calls (decide steps) have a model slot of their own, so the freshness check can run
    * beside the first round. With one slot it would queue in front of the round the user is
@@ -138,7 +139,9 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
     // for. With one slot, freshness is asked only when the gate needs it.
     const freshnessCheck = () => askFreshness(io, input.question, context, freshnessAbort.signal);
     const freshnessBeside =
-      deps.parallelSideCalls && deps.researchAvailable() && !findings.calculation ? () => void (freshness ??= freshnessCheck()) : undefined;
+      deps.parallelSideCalls && (await deps.researchAvailable()) && !findings.calculation
+        ? () => void (freshness ??= freshnessCheck())
+        : undefined;
 
     // The view is built once: every round of the turn starts with the same prompt and only adds to it.
     const view = await context.view();
@@ -198,7 +201,7 @@ export async function runTurn(input: TurnInput, deps: EngineDeps): Promise<TurnO
           draft,
           findings,
           earlierAnswers: input.earlierAnswers,
-          researchAvailable: deps.researchAvailable() && !toolsRefused,
+          researchAvailable: !toolsRefused && (await deps.researchAvailable()),
           noResearchNudges,
           context,
           freshness: () => (freshness ??= freshnessCheck()),

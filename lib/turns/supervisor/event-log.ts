@@ -2,6 +2,7 @@ import { DECISIONS_LAYER_ID } from '@/lib/turns/decide/history';
 import type { DecisionRecord } from '@/lib/contract/decisions';
 import { asStorageFull } from '@/lib/shared/errors';
 import type { TurnEvent } from '@/lib/contract/events';
+import type { Port, Transactional } from '@/lib/shared/awaitable';
 import { compactEvents, expandEvent, fromStored, toStored, type StoredCompact } from './compact';
 import type { Listener, LiveTurn, LiveTurns, StreamedEvent } from './live-turns';
 
@@ -13,40 +14,40 @@ import type { Listener, LiveTurn, LiveTurns, StreamedEvent } from './live-turns'
  */
 
 /** What the event log needs from the database (db/store.ts provides it). */
-export type EventLogStore = {
-  transaction<T>(fn: () => T): T;
-  appendEvent(args: { turnId: string; seq: number; type: string; data: unknown; now: number }): void;
-  eventsAfter(args: { turnId: string; after: number }): { seq: number; type: string; data: Record<string, unknown> }[];
-  getTurn(args: { id: string }): { assistantMessageId: string | null } | undefined;
-  updateMessage(args: { id: string; content?: string }): void;
-  insertToolCall(row: {
-    id: string;
-    turnId: string;
-    threadId: string;
-    name: string;
-    arguments: string;
-    ok: boolean;
-    result: string;
-    repeat: boolean;
-    ms: number;
-    createdAt: number;
-  }): void;
-  storeCompactLog(args: { turnId: string; events: { seq: number; type: string; data: unknown }[] }): void;
-  deleteTurnSteps(args: { turnId: string }): void;
-  decisionRowsOfThread(args: { threadId: string; layerId: string }): (DecisionRecord & { id: number; turnId: string | null })[];
-  turnFacts(args: { turnId: string; layerId: string }):
-    | {
-        turnId: string;
-        threadId: string;
-        userMessageId: string;
-        assistantMessageId: string;
-        answer: string;
-        stats: unknown;
-        toolCalls: Map<string, { name: string; arguments: string; ok: boolean; result: unknown; repeat: boolean }>;
-        decisions: Map<number, DecisionRecord>;
-      }
-    | undefined;
-};
+export type EventLogStore = Transactional &
+  Port<{
+    appendEvent(args: { turnId: string; seq: number; type: string; data: unknown; now: number }): void;
+    eventsAfter(args: { turnId: string; after: number }): { seq: number; type: string; data: Record<string, unknown> }[];
+    getTurn(args: { id: string }): { assistantMessageId: string | null } | undefined;
+    updateMessage(args: { id: string; content?: string }): void;
+    insertToolCall(row: {
+      id: string;
+      turnId: string;
+      threadId: string;
+      name: string;
+      arguments: string;
+      ok: boolean;
+      result: string;
+      repeat: boolean;
+      ms: number;
+      createdAt: number;
+    }): void;
+    storeCompactLog(args: { turnId: string; events: { seq: number; type: string; data: unknown }[] }): void;
+    deleteTurnSteps(args: { turnId: string }): void;
+    decisionRowsOfThread(args: { threadId: string; layerId: string }): (DecisionRecord & { id: number; turnId: string | null })[];
+    turnFacts(args: { turnId: string; layerId: string }):
+      | {
+          turnId: string;
+          threadId: string;
+          userMessageId: string;
+          assistantMessageId: string;
+          answer: string;
+          stats: unknown;
+          toolCalls: Map<string, { name: string; arguments: string; ok: boolean; result: unknown; repeat: boolean }>;
+          decisions: Map<number, DecisionRecord>;
+        }
+      | undefined;
+  }>;
 
 /** Partial answers are written to the message at most this often, so a crash keeps them. */
 const PARTIAL_SAVE_MS = 500;
@@ -59,15 +60,38 @@ export class TurnEventLog {
     private readonly log?: (message: string) => void,
   ) {}
 
-  /** Stores an event, then hands it to listeners (stored first: a re-attaching client misses nothing). */
+  /**
+   * Stores an event, then hands it to listeners (stored first: a re-attaching client misses
+   * nothing). The store answers later, so each turn's events are written one after another on
+   * the turn's own chain, in the order they were emitted; what the turn keeps in memory (its
+   * draft, stage, pending calls) changes at once.
+   */
   emit(live: LiveTurn, event: TurnEvent) {
     const seq = ++live.seq;
     const now = this.now();
-    try {
-      if (!live.gone && !live.stopped) {
-        this.store.appendEvent({ turnId: live.turnId, seq, type: event.type, data: event, now });
-        this.observe(live, event, now);
+    const kept = !live.gone && !live.stopped;
+    const writes = kept ? this.observe(live, event, now) : [];
+    live.written = live.written.then(async () => {
+      if (kept) await this.write(live, event, seq, now, writes);
+      for (const listener of live.listeners) {
+        try {
+          listener.event({ ...event, seq });
+        } catch {
+          live.listeners.delete(listener);
+        }
       }
+    });
+  }
+
+  /** Resolves once every event emitted so far is stored and heard. */
+  flushed(live: LiveTurn): Promise<void> {
+    return live.written;
+  }
+
+  private async write(live: LiveTurn, event: TurnEvent, seq: number, now: number, writes: ((store: EventLogStore) => Promise<void>)[]) {
+    try {
+      await this.store.appendEvent({ turnId: live.turnId, seq, type: event.type, data: event, now });
+      for (const write of writes) await write(this.store);
     } catch (err) {
       // The thread was deleted under the turn (or the disk failed): keep serving, say so in the log.
       this.log?.(`turn ${live.turnId}: could not store a ${event.type} event: ${(err as Error).message}`);
@@ -75,25 +99,25 @@ export class TurnEventLog {
       const full = asStorageFull(err);
       if (full && !live.abort.signal.aborted) live.abort.abort(full);
     }
-    for (const listener of live.listeners) {
-      try {
-        listener.event({ ...event, seq });
-      } catch {
-        live.listeners.delete(listener);
-      }
-    }
   }
 
-  /** Side effects of events: partial answers and tool calls are persisted as they happen. */
-  private observe(live: LiveTurn, event: TurnEvent, now: number) {
-    const { store } = this;
+  /**
+   * Side effects of events: the turn's memory changes now; partial answers and tool calls are
+   * persisted (the writes returned, done after the event itself is stored).
+   */
+  private observe(live: LiveTurn, event: TurnEvent, now: number): ((store: EventLogStore) => Promise<void>)[] {
     if (event.type === 'status' && event.stage !== 'loading') live.stage = event.stage;
     if (event.type === 'delta') {
       live.draft += event.text;
       if (now - live.lastSaved >= PARTIAL_SAVE_MS) {
         live.lastSaved = now;
-        const turn = store.getTurn({ id: live.turnId });
-        if (turn?.assistantMessageId) store.updateMessage({ id: turn.assistantMessageId, content: live.draft });
+        const draft = live.draft;
+        return [
+          async (store) => {
+            const turn = await store.getTurn({ id: live.turnId });
+            if (turn?.assistantMessageId) await store.updateMessage({ id: turn.assistantMessageId, content: draft });
+          },
+        ];
       }
     } else if (event.type === 'draft_rejected') {
       live.draft = '';
@@ -101,7 +125,7 @@ export class TurnEventLog {
       live.pendingCalls.set(event.id, { name: event.name, arguments: event.arguments });
     } else if (event.type === 'tool_result') {
       const call = live.pendingCalls.get(event.id);
-      store.insertToolCall({
+      const row = {
         id: `${live.turnId}:${event.id}`,
         turnId: live.turnId,
         threadId: live.threadId,
@@ -113,45 +137,83 @@ export class TurnEventLog {
         repeat: Boolean(event.repeat),
         ms: event.ms,
         createdAt: now,
-      });
+      };
+      return [(store) => Promise.resolve(store.insertToolCall(row))];
     }
+    return [];
   }
 
   /**
-   * Replays the stored events after `after`, then follows live ones. Reading the log and
-   * registering the listener happen in one synchronous step, so no event falls between.
+   * Hands the listener the stored events after `after`, then live ones until the turn ends.
+   * The listener is registered before the log is read, and what it hears meanwhile is held: an
+   * event is either in what was read or heard after, never lost between; one in both is given once.
+   * Resolves when the backlog has been given; `live` is false when nothing more will come.
    */
-  subscribe(turnId: string, after: number, listener: Listener): { backlog: StreamedEvent[]; live: boolean; unsubscribe: () => void } {
+  async subscribe(turnId: string, after: number, listener: Listener): Promise<{ live: boolean; unsubscribe: () => void }> {
+    const live = this.live.get(turnId);
+    let held: StreamedEvent[] | null = [];
+    let ended = false;
+    const follower: Listener = {
+      event: (event) => (held ? held.push(event) : listener.event(event)),
+      end: () => {
+        ended = true;
+        if (!held) listener.end();
+      },
+    };
+    const following = live !== undefined && !live.finished;
+    if (following) live.listeners.add(follower);
+    let backlog: StreamedEvent[];
+    try {
+      backlog = await this.backlog(turnId, after);
+    } catch (err) {
+      live?.listeners.delete(follower);
+      throw err;
+    }
+    let last = after;
+    try {
+      for (const event of backlog) {
+        listener.event(event);
+        last = Math.max(last, event.seq);
+      }
+      for (const event of held) if (event.seq > last) listener.event(event);
+    } catch {
+      // A listener that fails as it is handed the backlog (a closed stream) is dropped, as a live one is.
+      live?.listeners.delete(follower);
+      return { live: false, unsubscribe: () => undefined };
+    }
+    held = null;
+    if (!following || ended) return { live: false, unsubscribe: () => undefined };
+    return { live: true, unsubscribe: () => live.listeners.delete(follower) };
+  }
+
+  /** The stored events after `after`, a finished turn's expanded from what the tables keep. */
+  private async backlog(turnId: string, after: number): Promise<StreamedEvent[]> {
     const { store } = this;
-    const rows = store.eventsAfter({ turnId, after }).map((e) => fromStored({ seq: e.seq, data: e.data as StoredCompact }));
+    const rows = (await store.eventsAfter({ turnId, after })).map((e) => fromStored({ seq: e.seq, data: e.data as StoredCompact }));
     // A finished turn's log holds references to what the tables keep (see compact.ts).
-    const facts = rows.some((r) => 'ref' in r) ? store.turnFacts({ turnId, layerId: DECISIONS_LAYER_ID }) : undefined;
-    const backlog = rows.flatMap((row): StreamedEvent[] => {
+    const facts = rows.some((r) => 'ref' in r) ? await store.turnFacts({ turnId, layerId: DECISIONS_LAYER_ID }) : undefined;
+    return rows.flatMap((row): StreamedEvent[] => {
       if (!('ref' in row)) return [{ ...row.data, seq: row.seq }];
       const event = facts
         ? expandEvent(row, { ...facts, toolCall: (id) => facts.toolCalls.get(id), decision: (id) => facts.decisions.get(id) })
         : null;
       return event ? [{ ...event, seq: row.seq }] : [];
     });
-    const live = this.live.get(turnId);
-    if (!live || live.finished) return { backlog, live: false, unsubscribe: () => undefined };
-    live.listeners.add(listener);
-    return { backlog, live: true, unsubscribe: () => live.listeners.delete(listener) };
   }
 
   /** A finished turn is stored as what was said, not every token (compact.ts); its step journal goes. */
-  compact(turnId: string, threadId: string) {
+  async compact(turnId: string, threadId: string) {
     const { store } = this;
     try {
-      store.transaction(() => {
-        const decisions = store.decisionRowsOfThread({ threadId, layerId: DECISIONS_LAYER_ID }).filter((d) => d.turnId === turnId);
-        const events = store.eventsAfter({ turnId, after: 0 }).map((e) => ({ seq: e.seq, data: e.data as TurnEvent }));
+      await store.transaction(async () => {
+        const decisions = (await store.decisionRowsOfThread({ threadId, layerId: DECISIONS_LAYER_ID })).filter((d) => d.turnId === turnId);
+        const events = (await store.eventsAfter({ turnId, after: 0 })).map((e) => ({ seq: e.seq, data: e.data as TurnEvent }));
         const compacted = compactEvents(
           events,
           (e) => decisions.find((d) => d.stepId === e.record.stepId && d.at === e.record.at)?.id ?? null,
         );
-        store.storeCompactLog({ turnId, events: compacted.map(toStored) });
-        store.deleteTurnSteps({ turnId });
+        await store.storeCompactLog({ turnId, events: compacted.map(toStored) });
+        await store.deleteTurnSteps({ turnId });
       });
     } catch (err) {
       // The full log stays: replay still works, it only takes more room.

@@ -29,6 +29,8 @@ export type LiveTurn = {
   gone?: boolean;
   /** Hearth is stopping: the turn was stored as interrupted already; its late ending stores nothing. */
   stopped?: boolean;
+  /** The turn's events stored and heard so far, one after another (event-log.ts). */
+  written: Promise<void>;
 };
 
 /** A stop asked by the user: a cancelled turn's words are the ending's own, never this reason's. */
@@ -50,6 +52,7 @@ export class LiveTurns {
       lastSaved: 0,
       pendingCalls: new Map(),
       loadingCalls: 0,
+      written: Promise.resolve(),
     };
     this.turns.set(turnId, live);
     return live;

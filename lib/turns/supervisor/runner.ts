@@ -12,6 +12,7 @@ import type { LiveTurn, LiveTurns } from './live-turns';
 import type { BackgroundTitles } from './titles';
 import { assembleContext, type ContextRequest, type ContextStore, type TurnIdentity } from './turn-context';
 import type { MessageStatus, TurnStatus } from '@/lib/contract/statuses';
+import type { Awaitable, Port } from '@/lib/shared/awaitable';
 
 /**
  * Running a turn that was begun (or resumed): a slot from the model pool, the context, the
@@ -20,16 +21,17 @@ import type { MessageStatus, TurnStatus } from '@/lib/contract/statuses';
  */
 
 /** What running a turn reads and writes besides its context and events (db/store.ts provides it). */
-export type RunnerStore = ContextStore & {
-  getMessage(args: { id: string }): { id: string; content: string; model?: string | null } | undefined;
-  /** The model that writes (and wrote) an answer. */
-  setMessageModel(args: { id: string; model: string | null }): void;
-  updateMessage(args: { id: string; content?: string; status?: MessageStatus; errorCode?: string | null }): void;
-  setContextBlock(args: { id: string; contextBlock: string | null }): void;
-  setTurnStatus(args: { id: string; status: TurnStatus; stats?: unknown; now?: number }): void;
-  appendStep(args: { turnId: string; seq: number; kind: string; data: unknown; now: number }): void;
-  touchThread(args: { id: string; now: number }): void;
-};
+export type RunnerStore = ContextStore &
+  Port<{
+    getMessage(args: { id: string }): { id: string; content: string; model?: string | null } | undefined;
+    /** The model that writes (and wrote) an answer. */
+    setMessageModel(args: { id: string; model: string | null }): void;
+    updateMessage(args: { id: string; content?: string; status?: MessageStatus; errorCode?: string | null }): void;
+    setContextBlock(args: { id: string; contextBlock: string | null }): void;
+    setTurnStatus(args: { id: string; status: TurnStatus; stats?: Record<string, unknown>; now?: number }): void;
+    appendStep(args: { turnId: string; seq: number; kind: string; data: unknown; now: number }): void;
+    touchThread(args: { id: string; now: number }): void;
+  }>;
 
 export type RunnerOptions = {
   /** The model servers and the queue in front of their slots (asked per turn: the Settings page may change them). */
@@ -37,7 +39,7 @@ export type RunnerOptions = {
   tools: () => ToolSet;
   /** Who the assistant is, who and where the user is: read at the start of each turn (the Settings page may change them). */
   identity: () => TurnIdentity;
-  engine?: () => Partial<EngineConfig>;
+  engine?: () => Awaitable<Partial<EngineConfig>>;
   /** Upper bound on history sent to the model, in characters (from the model's context size). */
   historyChars?: number;
   /** Writes thread titles in the background after a first exchange (off: titles stay the first words). */
@@ -55,7 +57,7 @@ export type RunnerOptions = {
   /** A thread's knowledge collections, when more than its store's (those others shared with everyone). */
   collections?: ContextRequest['collections'];
   /** An ended turn's figures, by the model that answered (null: none did), for the person's usage. */
-  used?: (turn: { model: string | null; stats: TurnOutcome['stats']; now: number }) => void;
+  used?: (turn: { model: string | null; stats: TurnOutcome['stats']; now: number }) => Awaitable<unknown>;
   log?: (message: string) => void;
 };
 
@@ -86,7 +88,8 @@ export class TurnRunner {
     // The pool of this turn's start: if the servers change meanwhile, the turn leaves the pool it entered.
     const models = this.options.models();
     // The answer's own model (a regeneration with another, or a resumed turn's), else the thread's; unset: the default.
-    const asked = store.getMessage({ id: ids.assistantMessageId })?.model ?? store.getThread({ id: live.threadId })?.model ?? undefined;
+    const asked =
+      (await store.getMessage({ id: ids.assistantMessageId }))?.model ?? (await store.getThread({ id: live.threadId }))?.model ?? undefined;
     // One this person may not choose (now: the owner may have narrowed the list since) gives way to the default.
     const model = asked && this.options.mayUse && !this.options.mayUse(asked) ? undefined : asked;
     const ticket = models.enter(
@@ -103,8 +106,8 @@ export class TurnRunner {
       const lease = await ticket;
       // a cancelled turn's words are finish()'s own, never this reason's
       if (!lease || live.abort.signal.aborted) throw new HearthError('cancelled', 'Stopped.');
-      store.setTurnStatus({ id: live.turnId, status: 'running' });
-      if (lease.modelId) store.setMessageModel({ id: ids.assistantMessageId, model: lease.modelId });
+      await store.setTurnStatus({ id: live.turnId, status: 'running' });
+      if (lease.modelId) await store.setMessageModel({ id: ids.assistantMessageId, model: lease.modelId });
       outcome = await this.runEngine(live, ids, lease);
     } catch (err) {
       outcome = endedOutsideTheEngine(
@@ -117,7 +120,7 @@ export class TurnRunner {
       models.leave(live.turnId);
     }
     try {
-      this.finish(live, ids.assistantMessageId, outcome);
+      await this.finish(live, ids.assistantMessageId, outcome);
     } catch (err) {
       this.options.log?.(`turn ${live.turnId}: could not finish cleanly: ${(err as Error).message}`);
       // Listeners still hear how the turn ended, though it could not be stored.
@@ -186,14 +189,14 @@ export class TurnRunner {
         signal: live.abort.signal,
         researchAvailable: tools.researchAvailable,
         tables,
-        config: this.options.engine?.(),
+        config: await this.options.engine?.(),
       },
     );
     // What the context adds under an answer (before its message and done, so a replay has it too).
     if (outcome.status === 'done') for (const event of underAnswer(outcome.content)) events.emit(live, event);
     // The question as it was sent: later turns send its block again, word for word (none, when
     // nothing bore on it this time, even if an earlier answer to it had one).
-    store.setContextBlock({ id: ids.userMessageId, contextBlock: context.contextNotes });
+    await store.setContextBlock({ id: ids.userMessageId, contextBlock: context.contextNotes });
     for (const d of [...outcome.diagnostics, ...context.diagnostics.map((d) => `${d.layerId}.${d.hook}: ${d.message}`)]) {
       this.options.log?.(`turn ${live.turnId}: ${d}`);
     }
@@ -201,51 +204,51 @@ export class TurnRunner {
   }
 
   /** What the turn used of the model servers, added to its day (never in the way of its ending). */
-  private countUsage(assistantMessageId: string, outcome: TurnOutcome) {
+  private async countUsage(assistantMessageId: string, outcome: TurnOutcome) {
     try {
-      const model = this.store.getMessage({ id: assistantMessageId })?.model ?? null;
-      this.options.used?.({ model, stats: outcome.stats, now: this.parts.now() });
+      const model = (await this.store.getMessage({ id: assistantMessageId }))?.model ?? null;
+      await this.options.used?.({ model, stats: outcome.stats, now: this.parts.now() });
     } catch (err) {
       this.options.log?.(`could not count a turn's usage: ${(err as Error).message}`);
     }
   }
 
   /** The ending stored (the answer, the turn's status and stats), then heard; the log compacted. */
-  private finish(live: LiveTurn, assistantMessageId: string, outcome: TurnOutcome) {
+  private async finish(live: LiveTurn, assistantMessageId: string, outcome: TurnOutcome) {
     const { store } = this;
     const { events, now: clock } = this.parts;
     // Every ending counts, a stop at shutdown too (such a turn is kept interrupted, never resumed).
-    this.countUsage(assistantMessageId, outcome);
-    if (live.stopped) return this.parts.live.release(live);
+    await this.countUsage(assistantMessageId, outcome);
+    if (live.stopped) return this.release(live);
     if (live.gone) {
       events.emit(live, { type: 'error', code: 'cancelled', message: 'Stopped: the thread was deleted.' });
-      return this.parts.live.release(live);
+      return this.release(live);
     }
     const now = clock();
     if (outcome.status === 'done') {
-      store.updateMessage({ id: assistantMessageId, content: outcome.content, status: 'complete', errorCode: null });
-      store.setTurnStatus({ id: live.turnId, status: 'done', stats: outcome.stats, now });
+      await store.updateMessage({ id: assistantMessageId, content: outcome.content, status: 'complete', errorCode: null });
+      await store.setTurnStatus({ id: live.turnId, status: 'done', stats: outcome.stats, now });
       events.emit(live, { type: 'message', id: assistantMessageId, content: outcome.content });
       events.emit(live, { type: 'done', turnId: live.turnId, stats: outcome.stats });
     } else if (outcome.status === 'cancelled') {
       // The partial answer: the words the client heard since the last draft set aside (the runner's
       // own outcomes pass its draft), else those kept from before a restart.
-      store.updateMessage({
+      await store.updateMessage({
         id: assistantMessageId,
         content: outcome.partial || live.resumedFrom || '',
         status: 'interrupted',
         errorCode: 'cancelled',
       });
-      store.setTurnStatus({ id: live.turnId, status: 'cancelled', stats: outcome.stats, now });
+      await store.setTurnStatus({ id: live.turnId, status: 'cancelled', stats: outcome.stats, now });
       events.emit(live, { type: 'error', code: 'cancelled', message: 'Stopped. The partial answer was kept.' });
     } else {
-      store.updateMessage({
+      await store.updateMessage({
         id: assistantMessageId,
         content: outcome.partial || live.resumedFrom || '',
         status: 'error',
         errorCode: outcome.code,
       });
-      store.setTurnStatus({ id: live.turnId, status: 'error', stats: outcome.stats, now });
+      await store.setTurnStatus({ id: live.turnId, status: 'error', stats: outcome.stats, now });
       events.emit(live, {
         type: 'error',
         code: outcome.code,
@@ -253,9 +256,18 @@ export class TurnRunner {
         ...(outcome.code === 'budget_exhausted' ? { fuelUsed: outcome.stats.fuelUsed } : {}),
       });
     }
-    store.touchThread({ id: live.threadId, now });
+    await store.touchThread({ id: live.threadId, now });
+    // Stored, compacted, its title queued, then over: whoever waits for the turn to end (idle(), a
+    // test, shutdown) finds it all done.
+    await events.flushed(live);
+    await events.compact(live.turnId, live.threadId);
+    await this.options.titles?.afterTurn(live.threadId, outcome.status === 'done');
     this.parts.live.release(live);
-    events.compact(live.turnId, live.threadId);
-    this.options.titles?.afterTurn(live.threadId, outcome.status === 'done');
+  }
+
+  /** The turn is over once every event it emitted is stored and heard. */
+  private async release(live: LiveTurn) {
+    await this.parts.events.flushed(live);
+    this.parts.live.release(live);
   }
 }

@@ -36,28 +36,29 @@ type Setup = {
   wrapModel?: (model: ModelClient) => ModelClient;
 };
 
-function setup(opts: Setup = {}) {
+async function setup(opts: Setup = {}) {
   const store = opts.store ?? freshStore();
   const model = scriptedModel({ rounds: opts.rounds ?? [], decide: decideBy({}) });
   const pool = new ModelPool([{ url: 'scripted', client: opts.wrapModel ? opts.wrapModel(model) : model }]);
   const clock = { t: 1000 };
   const logs: string[] = [];
   const failing = opts.failWrite;
+  const port = store;
   const written: TurnStore = failing
     ? {
-        ...store,
-        [failing.method]: (args: Record<string, unknown>) => {
+        ...port,
+        [failing.method]: async (args: Record<string, unknown>) => {
           if (failing.when(args)) throw failing.error;
-          return (store[failing.method] as (a: Record<string, unknown>) => void)(args);
+          return (store[failing.method] as (a: Record<string, unknown>) => Promise<unknown>)(args);
         },
       }
-    : store;
+    : port;
   const registry = new TurnSupervisor({
     store: written,
     models: () => pool,
     tools: () => ({
       registry: createToolRegistry([lookup]),
-      researchAvailable: () => opts.research ?? false,
+      researchAvailable: async () => opts.research ?? false,
       deps: (threadId) => ({ now: () => 0, timezone: 'UTC', threadId }),
     }),
     now: () => clock.t,
@@ -66,7 +67,7 @@ function setup(opts: Setup = {}) {
     log: (m) => logs.push(m),
     ...opts.options,
   });
-  if (!store.getThread({ id: 'th' })) store.createThread({ id: 'th', title: '', now: 0 });
+  if (!(await store.getThread({ id: 'th' }))) await store.createThread({ id: 'th', title: '', now: 0 });
   return { store, model, pool, registry, clock, logs };
 }
 
@@ -76,31 +77,30 @@ async function converse(
   content: string,
   extra: { attachmentIds?: string[]; editOf?: string; threadId?: string } = {},
 ) {
-  const ids = registry.start({ threadId: extra.threadId ?? 'th', content, ...extra });
+  const ids = await registry.start({ threadId: extra.threadId ?? 'th', content, ...extra });
   const heard = await listen(registry, ids.turnId);
   return { ...ids, heard };
 }
 
-function listen(registry: TurnSupervisor, turnId: string, onEvent: (e: StreamedEvent) => void = () => undefined): Promise<StreamedEvent[]> {
-  return new Promise((resolve) => {
-    const heard: StreamedEvent[] = [];
-    const sub = registry.subscribe(turnId, 0, {
-      event: (e) => {
-        heard.push(e);
-        onEvent(e);
-      },
-      end: () => resolve(heard),
-    });
-    heard.push(...sub.backlog);
-    if (!sub.live) resolve(heard);
+/** What a client attached from the start hears: the stored backlog, then live events until the turn ends. */
+async function listen(
+  registry: TurnSupervisor,
+  turnId: string,
+  onEvent: (e: StreamedEvent) => void = () => undefined,
+): Promise<StreamedEvent[]> {
+  const heard: StreamedEvent[] = [];
+  await registry.follow(turnId, (e) => {
+    heard.push(e);
+    onEvent(e);
   });
+  return heard;
 }
 
 const types = (events: { type: string }[]) => events.map((e) => e.type);
 
 describe('a turn from start to end', () => {
   test('the question and the answer are stored, the branch moves to the answer, the thread is titled and touched', async () => {
-    const { registry, store, clock } = setup({ rounds: [reply('Closures keep their scope.')] });
+    const { registry, store, clock } = await setup({ rounds: [reply('Closures keep their scope.')] });
     clock.t = 5000;
     const { turnId, userMessageId, assistantMessageId, heard } = await converse(registry, '  Explain   closures\nplease  ');
     // The classifier's judgement of the draft is a decision like the others.
@@ -124,8 +124,8 @@ describe('a turn from start to end', () => {
       heard.map((e) => e.seq),
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
     );
-    const user = store.getMessage({ id: userMessageId });
-    const answer = store.getMessage({ id: assistantMessageId });
+    const user = await store.getMessage({ id: userMessageId });
+    const answer = await store.getMessage({ id: assistantMessageId });
     assert.deepEqual(
       [user?.content, user?.role, user?.parentId, user?.status, user?.createdAt],
       ['  Explain   closures\nplease  ', 'user', null, 'complete', 5000],
@@ -134,21 +134,21 @@ describe('a turn from start to end', () => {
       [answer?.content, answer?.status, answer?.parentId, answer?.errorCode, answer?.createdAt],
       ['Closures keep their scope.', 'complete', userMessageId, null, 5001],
     );
-    const thread = store.getThread({ id: 'th' });
+    const thread = await store.getThread({ id: 'th' });
     assert.equal(thread?.currentLeafId, assistantMessageId);
     assert.equal(thread?.title, 'Explain closures please');
     assert.equal(thread?.updatedAt, 5000);
-    const turn = store.getTurn({ id: turnId });
+    const turn = await store.getTurn({ id: turnId });
     assert.deepEqual([turn?.status, turn?.finishedAt], ['done', 5000]);
     assert.equal(registry.isLive(turnId), false);
-    assert.equal(registry.busy('th'), false);
+    assert.equal(await registry.busy('th'), false);
   });
 
   test('a finished turn replays to a client as it was heard, from its compacted log', async () => {
-    const { registry, store } = setup({ rounds: [toolCall('lookup', { q: 'x' }, 'c1'), reply('Found x.')] });
+    const { registry, store } = await setup({ rounds: [toolCall('lookup', { q: 'x' }, 'c1'), reply('Found x.')] });
     const { turnId, heard } = await converse(registry, 'Look up x.');
-    assert.ok(store.getTurn({ id: turnId })?.events, 'compacted');
-    assert.deepEqual(store.stepsOf({ turnId }), [], 'its steps are gone');
+    assert.ok((await store.getTurn({ id: turnId }))?.events, 'compacted');
+    assert.deepEqual(await store.stepsOf({ turnId }), [], 'its steps are gone');
     const replay = await listen(registry, turnId);
     // Stages and single words are what a live client needs; a finished turn is kept as what was said.
     const said = (events: StreamedEvent[]) => events.filter((e) => !['delta', 'status', 'draft', 'done'].includes(e.type));
@@ -160,27 +160,28 @@ describe('a turn from start to end', () => {
     );
     const done = (events: StreamedEvent[]) => events.find((e) => e.type === 'done');
     assert.equal(done(replay)?.type === 'done' && done(replay)?.seq, done(heard)?.seq);
-    const sub = registry.subscribe(turnId, 3, { event: () => undefined, end: () => undefined });
+    const after3: StreamedEvent[] = [];
+    const sub = await registry.subscribe(turnId, 3, { event: (e) => after3.push(e), end: () => undefined });
     assert.equal(sub.live, false);
-    assert.ok(sub.backlog.every((e) => e.seq > 3));
+    assert.ok(after3.every((e) => e.seq > 3));
   });
 
   test('the next question follows the answer shown, and the model sees the conversation so far', async () => {
-    const { registry, store, model } = setup({ rounds: [reply('First answer.'), reply('Second answer.')] });
+    const { registry, store, model } = await setup({ rounds: [reply('First answer.'), reply('Second answer.')] });
     const first = await converse(registry, 'First question?');
     const second = await converse(registry, 'Second question?');
-    assert.equal(store.getMessage({ id: second.userMessageId })?.parentId, first.assistantMessageId);
+    assert.equal((await store.getMessage({ id: second.userMessageId }))?.parentId, first.assistantMessageId);
     const sent = model.roundRequests[1].messages.filter((m) => m.role !== 'system').map((m) => [m.role, String(m.content)]);
     assert.deepEqual(sent.slice(0, 2), [
       ['user', 'First question?'],
       ['assistant', 'First answer.'],
     ]);
     assert.match(sent[2][1], /Second question\?/);
-    assert.equal(store.getThread({ id: 'th' })?.title, 'First question?', 'a title is kept');
+    assert.equal((await store.getThread({ id: 'th' }))?.title, 'First question?', 'a title is kept');
   });
 
   test('tool calls are stored under the turn with their arguments, results and failures', async () => {
-    const { registry, store } = setup({
+    const { registry, store } = await setup({
       rounds: [
         {
           content: '',
@@ -195,9 +196,14 @@ describe('a turn from start to end', () => {
       ],
     });
     const { turnId } = await converse(registry, 'Look up x.');
-    const calls = store
-      .listToolCallsForThread({ threadId: 'th' })
-      .map((c) => [c.id, c.name, c.arguments, c.ok, JSON.parse(c.result), c.repeat]);
+    const calls = (await store.listToolCallsForThread({ threadId: 'th' })).map((c) => [
+      c.id,
+      c.name,
+      c.arguments,
+      c.ok,
+      JSON.parse(c.result),
+      c.repeat,
+    ]);
     assert.deepEqual(calls.sort(), [
       [`${turnId}:c1`, 'lookup', '{"q":"x"}', true, { found: 'x' }, false],
       [`${turnId}:c2`, 'lookup', '{"q":"fail"}', false, { error: 'nothing found' }, false],
@@ -214,104 +220,104 @@ describe('a turn from start to end', () => {
 });
 
 describe('starting a turn', () => {
-  test('a thread that does not exist: not_found, nothing stored', () => {
-    const { registry } = setup();
-    assert.throws(
+  test('a thread that does not exist: not_found, nothing stored', async () => {
+    const { registry } = await setup();
+    await assert.rejects(
       () => registry.start({ threadId: 'missing', content: 'Hi' }),
       (e: unknown) => e instanceof HearthError && e.code === 'not_found',
     );
   });
 
   test('while a turn of the thread runs, another is refused with turn_running', async () => {
-    const { registry, store } = setup({ rounds: [reply('One.')] });
-    const first = registry.start({ threadId: 'th', content: 'One?' });
-    assert.equal(registry.busy('th'), true);
-    assert.throws(
+    const { registry, store } = await setup({ rounds: [reply('One.')] });
+    const first = await registry.start({ threadId: 'th', content: 'One?' });
+    assert.equal(await registry.busy('th'), true);
+    await assert.rejects(
       () => registry.start({ threadId: 'th', content: 'Two?' }),
       (e: unknown) => e instanceof HearthError && e.code === 'turn_running' && /still being written/.test(e.message),
     );
-    assert.throws(
+    await assert.rejects(
       () => registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId }),
       (e: unknown) => e instanceof HearthError && e.code === 'turn_running',
     );
     await registry.idle();
-    assert.equal(store.listMessages({ threadId: 'th' }).length, 2);
+    assert.equal((await store.listMessages({ threadId: 'th' })).length, 2);
   });
 
-  test('an unknown attachment rolls the whole question back', () => {
-    const { registry, store } = setup();
-    store.insertAttachment({ id: 'f', name: 'f.txt', mime: 'text/plain', size: 1, sha256: 's', text: 'x', now: 1 });
-    assert.throws(
+  test('an unknown attachment rolls the whole question back', async () => {
+    const { registry, store } = await setup();
+    await store.insertAttachment({ id: 'f', name: 'f.txt', mime: 'text/plain', size: 1, sha256: 's', text: 'x', now: 1 });
+    await assert.rejects(
       () => registry.start({ threadId: 'th', content: 'Read this.', attachmentIds: ['f', 'nope'] }),
       (e: unknown) => e instanceof HearthError && e.code === 'bad_request' && /attachmentIds/.test(e.message),
     );
-    assert.equal(store.listMessages({ threadId: 'th' }).length, 0);
-    assert.equal(store.attachmentFile({ id: 'f' })?.messageId, null);
-    assert.equal(store.getThread({ id: 'th' })?.title, '');
+    assert.equal((await store.listMessages({ threadId: 'th' })).length, 0);
+    assert.equal((await store.attachmentFile({ id: 'f' }))?.messageId, null);
+    assert.equal((await store.getThread({ id: 'th' }))?.title, '');
   });
 
   test('the same attachment named twice is linked once', async () => {
-    const { registry, store } = setup({ rounds: [reply('Read.')] });
-    store.insertAttachment({ id: 'f', name: 'f.txt', mime: 'text/plain', size: 1, sha256: 's', text: 'x', now: 1 });
+    const { registry, store } = await setup({ rounds: [reply('Read.')] });
+    await store.insertAttachment({ id: 'f', name: 'f.txt', mime: 'text/plain', size: 1, sha256: 's', text: 'x', now: 1 });
     const { userMessageId } = await converse(registry, 'Read this.', { attachmentIds: ['f', 'f'] });
-    assert.equal(store.attachmentFile({ id: 'f' })?.messageId, userMessageId);
+    assert.equal((await store.attachmentFile({ id: 'f' }))?.messageId, userMessageId);
   });
 
   test('an edited question starts a branch beside the old one, with its files', async () => {
-    const { registry, store } = setup({ rounds: [reply('One.'), reply('Two.'), reply('Edited.')] });
-    store.insertAttachment({ id: 'f', name: 'f.txt', mime: 'text/plain', size: 1, sha256: 's', text: 'x', now: 1 });
+    const { registry, store } = await setup({ rounds: [reply('One.'), reply('Two.'), reply('Edited.')] });
+    await store.insertAttachment({ id: 'f', name: 'f.txt', mime: 'text/plain', size: 1, sha256: 's', text: 'x', now: 1 });
     const first = await converse(registry, 'First?');
     const second = await converse(registry, 'Second?', { attachmentIds: ['f'] });
     const edited = await converse(registry, 'Second, edited?', { editOf: second.userMessageId });
-    assert.equal(store.getMessage({ id: edited.userMessageId })?.parentId, first.assistantMessageId);
-    assert.equal(store.getThread({ id: 'th' })?.currentLeafId, edited.assistantMessageId);
-    const files = store.attachmentsOfThread({ threadId: 'th' }).filter((a) => a.messageId === edited.userMessageId);
+    assert.equal((await store.getMessage({ id: edited.userMessageId }))?.parentId, first.assistantMessageId);
+    assert.equal((await store.getThread({ id: 'th' }))?.currentLeafId, edited.assistantMessageId);
+    const files = (await store.attachmentsOfThread({ threadId: 'th' })).filter((a) => a.messageId === edited.userMessageId);
     assert.deepEqual(
       files.map((f) => f.sha256),
       ['s'],
     );
-    assert.ok(store.getMessage({ id: second.userMessageId }), 'the old branch stays');
-    assert.throws(
+    assert.ok(await store.getMessage({ id: second.userMessageId }), 'the old branch stays');
+    await assert.rejects(
       () => registry.start({ threadId: 'th', content: 'x', editOf: 'missing' }),
       (e: unknown) => e instanceof HearthError && e.code === 'not_found' && /editOf/.test(e.message),
     );
-    assert.throws(
+    await assert.rejects(
       () => registry.start({ threadId: 'th', content: 'x', editOf: edited.assistantMessageId }),
       (e: unknown) => e instanceof HearthError && e.code === 'bad_request' && /only a question/.test(e.message),
     );
   });
 
   test('a first question edited has no parent either', async () => {
-    const { registry, store } = setup({ rounds: [reply('One.'), reply('Edited.')] });
+    const { registry, store } = await setup({ rounds: [reply('One.'), reply('Edited.')] });
     const first = await converse(registry, 'First?');
     const edited = await converse(registry, 'First, edited?', { editOf: first.userMessageId });
-    assert.equal(store.getMessage({ id: edited.userMessageId })?.parentId, null);
+    assert.equal((await store.getMessage({ id: edited.userMessageId }))?.parentId, null);
   });
 });
 
 describe('regenerating an answer', () => {
   test('a new answer to the same question, beside the old one; from the question itself too', async () => {
-    const { registry, store } = setup({ rounds: [reply('One.'), reply('Again.'), reply('Once more.')] });
+    const { registry, store } = await setup({ rounds: [reply('One.'), reply('Again.'), reply('Once more.')] });
     const first = await converse(registry, 'Question?');
-    const again = registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId });
+    const again = await registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId });
     assert.equal(again.userMessageId, first.userMessageId);
     await listen(registry, again.turnId);
-    assert.equal(store.getMessage({ id: again.assistantMessageId })?.parentId, first.userMessageId);
-    assert.equal(store.getMessage({ id: again.assistantMessageId })?.content, 'Again.');
-    assert.equal(store.getThread({ id: 'th' })?.currentLeafId, again.assistantMessageId);
-    const fromQuestion = registry.regenerate({ threadId: 'th', messageId: first.userMessageId });
+    assert.equal((await store.getMessage({ id: again.assistantMessageId }))?.parentId, first.userMessageId);
+    assert.equal((await store.getMessage({ id: again.assistantMessageId }))?.content, 'Again.');
+    assert.equal((await store.getThread({ id: 'th' }))?.currentLeafId, again.assistantMessageId);
+    const fromQuestion = await registry.regenerate({ threadId: 'th', messageId: first.userMessageId });
     await listen(registry, fromQuestion.turnId);
-    assert.equal(store.getMessage({ id: fromQuestion.assistantMessageId })?.content, 'Once more.');
-    assert.equal(store.listMessages({ threadId: 'th' }).length, 4);
+    assert.equal((await store.getMessage({ id: fromQuestion.assistantMessageId }))?.content, 'Once more.');
+    assert.equal((await store.listMessages({ threadId: 'th' })).length, 4);
   });
 
-  test('an unknown message, or an answer without a question, cannot be regenerated', () => {
-    const { registry, store } = setup();
-    assert.throws(
+  test('an unknown message, or an answer without a question, cannot be regenerated', async () => {
+    const { registry, store } = await setup();
+    await assert.rejects(
       () => registry.regenerate({ threadId: 'th', messageId: 'missing' }),
       (e: unknown) => e instanceof HearthError && e.code === 'not_found' && e.message === 'There is no such message in this thread.',
     );
-    store.insertMessage({
+    await store.insertMessage({
       id: 'orphan',
       threadId: 'th',
       turnId: null,
@@ -323,8 +329,8 @@ describe('regenerating an answer', () => {
     });
     const noQuestion = (e: unknown) =>
       e instanceof HearthError && e.code === 'bad_request' && e.message === 'That answer has no question to answer again.';
-    assert.throws(() => registry.regenerate({ threadId: 'th', messageId: 'orphan' }), noQuestion);
-    store.insertMessage({
+    await assert.rejects(() => registry.regenerate({ threadId: 'th', messageId: 'orphan' }), noQuestion);
+    await store.insertMessage({
       id: 'after-answer',
       threadId: 'th',
       turnId: null,
@@ -334,12 +340,12 @@ describe('regenerating an answer', () => {
       status: 'complete',
       now: 2,
     });
-    assert.throws(
+    await assert.rejects(
       () => registry.regenerate({ threadId: 'th', messageId: 'after-answer' }),
       noQuestion,
       'an answer whose parent is an answer',
     );
-    assert.equal(store.listMessages({ threadId: 'th' }).length, 2, 'nothing stored');
+    assert.equal((await store.listMessages({ threadId: 'th' })).length, 2, 'nothing stored');
   });
 });
 
@@ -357,22 +363,22 @@ describe('a turn that does not end well', () => {
     });
 
   test('a model error: the message keeps what was written, marked with the code; the client hears the reason', async () => {
-    const { registry, store } = setup({
+    const { registry, store } = await setup({
       wrapModel: writesThenFails('Closures keep', () => new HearthError('model_unreachable', 'The model server is not running.')),
     });
     const { turnId, assistantMessageId, heard } = await converse(registry, 'Hi?');
-    assert.equal(store.getMessage({ id: assistantMessageId })?.content, 'Closures keep');
+    assert.equal((await store.getMessage({ id: assistantMessageId }))?.content, 'Closures keep');
     const error = heard.at(-1);
     assert.deepEqual(error, { type: 'error', code: 'model_unreachable', message: 'The model server is not running.', seq: error?.seq });
     assert.deepEqual(
-      [store.getMessage({ id: assistantMessageId })?.status, store.getMessage({ id: assistantMessageId })?.errorCode],
+      [(await store.getMessage({ id: assistantMessageId }))?.status, (await store.getMessage({ id: assistantMessageId }))?.errorCode],
       ['error', 'model_unreachable'],
     );
-    assert.equal(store.getTurn({ id: turnId })?.status, 'error');
+    assert.equal((await store.getTurn({ id: turnId }))?.status, 'error');
   });
 
   test('a spent budget says how much fuel went', async () => {
-    const { registry } = setup({
+    const { registry } = await setup({
       rounds: [toolCall('lookup', { q: 'x' }), reply('x')],
       engine: { budget: { fuel: 150, modelCalls: 16, modelCallCost: 100 } },
     });
@@ -384,35 +390,35 @@ describe('a turn that does not end well', () => {
   });
 
   test('words set aside before a call are not kept as the answer of a turn that then fails', async () => {
-    const { registry, store } = setup({
+    const { registry, store } = await setup({
       rounds: [{ ...toolCall('lookup', { q: 'x' }), content: 'Let me check.' }],
       engine: { budget: { fuel: 100, modelCalls: 16, modelCallCost: 100 } },
     });
     const { assistantMessageId, heard } = await converse(registry, 'Look up x.');
     assert.ok(types(heard).includes('draft_rejected'));
-    assert.equal(store.getMessage({ id: assistantMessageId })?.content, '');
+    assert.equal((await store.getMessage({ id: assistantMessageId }))?.content, '');
   });
 
   test('stopped while writing: the words written so far are the interrupted answer', async () => {
     let stop = () => false;
-    const { registry, store } = setup({
+    const { registry, store } = await setup({
       wrapModel: writesThenFails('Closures keep', () => {
         stop();
         return new Error('This operation was aborted');
       }),
     });
-    const ids = registry.start({ threadId: 'th', content: 'Explain closures.' });
+    const ids = await registry.start({ threadId: 'th', content: 'Explain closures.' });
     stop = () => registry.cancel(ids.turnId);
     await listen(registry, ids.turnId);
     assert.deepEqual(
-      [store.getMessage({ id: ids.assistantMessageId })?.content, store.getMessage({ id: ids.assistantMessageId })?.status],
+      [(await store.getMessage({ id: ids.assistantMessageId }))?.content, (await store.getMessage({ id: ids.assistantMessageId }))?.status],
       ['Closures keep', 'interrupted'],
     );
   });
 
   test('stopped before it started: cancelled, and the message says it was interrupted', async () => {
-    const { registry, store } = setup({ rounds: [reply('never')] });
-    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    const { registry, store } = await setup({ rounds: [reply('never')] });
+    const ids = await registry.start({ threadId: 'th', content: 'Hi?' });
     assert.equal(registry.isLive(ids.turnId), true);
     assert.equal(registry.cancel(ids.turnId), true);
     const heard = await listen(registry, ids.turnId);
@@ -423,11 +429,14 @@ describe('a turn that does not end well', () => {
       seq: heard.at(-1)?.seq,
     });
     assert.deepEqual(
-      [store.getMessage({ id: ids.assistantMessageId })?.status, store.getMessage({ id: ids.assistantMessageId })?.errorCode],
+      [
+        (await store.getMessage({ id: ids.assistantMessageId }))?.status,
+        (await store.getMessage({ id: ids.assistantMessageId }))?.errorCode,
+      ],
       ['interrupted', 'cancelled'],
     );
-    assert.equal(store.getMessage({ id: ids.assistantMessageId })?.content, '', 'nothing was written');
-    assert.equal(store.getTurn({ id: ids.turnId })?.status, 'cancelled');
+    assert.equal((await store.getMessage({ id: ids.assistantMessageId }))?.content, '', 'nothing was written');
+    assert.equal((await store.getTurn({ id: ids.turnId }))?.status, 'cancelled');
     assert.equal(registry.cancel(ids.turnId), false, 'a finished turn cannot be stopped');
     assert.equal(registry.cancel('missing'), false);
   });
@@ -435,7 +444,7 @@ describe('a turn that does not end well', () => {
   test('Hearth stopping: the running turn is kept as interrupted at once with the words heard, its late end stores nothing, and it is not resumed', async () => {
     let wrote!: () => void;
     const writing = new Promise<void>((r) => (wrote = r));
-    const { registry, store } = setup({
+    const { registry, store } = await setup({
       wrapModel: (model) => ({
         health: () => model.health(),
         chat: async (req, options) => {
@@ -448,40 +457,40 @@ describe('a turn that does not end well', () => {
         },
       }),
     });
-    const ids = registry.start({ threadId: 'th', content: 'Explain closures.' });
+    const ids = await registry.start({ threadId: 'th', content: 'Explain closures.' });
     const heard = listen(registry, ids.turnId);
     await writing;
-    assert.deepEqual(registry.stopAll(), [ids.turnId]);
-    // stored before anything async could run: the process may exit now
+    assert.deepEqual(await registry.stopAll(), [ids.turnId]);
+    // stored by the time stopAll answers: the process may exit then
     assert.deepEqual(
-      [store.getMessage({ id: ids.assistantMessageId })?.content, store.getMessage({ id: ids.assistantMessageId })?.status],
+      [(await store.getMessage({ id: ids.assistantMessageId }))?.content, (await store.getMessage({ id: ids.assistantMessageId }))?.status],
       ['Closures keep', 'interrupted'],
     );
-    assert.equal(store.getTurn({ id: ids.turnId })?.status, 'interrupted');
+    assert.equal((await store.getTurn({ id: ids.turnId }))?.status, 'interrupted');
     const events = await heard;
     assert.equal(events.at(-1)?.type, 'error');
     assert.match((events.at(-1) as { message: string }).message, /Hearth was stopped/);
-    const storedEvents = store.eventsAfter({ turnId: ids.turnId, after: 0 }).length;
+    const storedEvents = (await store.eventsAfter({ turnId: ids.turnId, after: 0 })).length;
     await registry.idle();
-    assert.equal(store.getTurn({ id: ids.turnId })?.status, 'interrupted', 'the late end changed nothing');
-    assert.equal(store.eventsAfter({ turnId: ids.turnId, after: 0 }).length, storedEvents, 'nothing stored after the stop');
-    assert.deepEqual(registry.resumeUnfinished(), { resumed: [], interrupted: [] });
-    assert.deepEqual(registry.stopAll(), [], 'nothing left to stop');
+    assert.equal((await store.getTurn({ id: ids.turnId }))?.status, 'interrupted', 'the late end changed nothing');
+    assert.equal((await store.eventsAfter({ turnId: ids.turnId, after: 0 })).length, storedEvents, 'nothing stored after the stop');
+    assert.deepEqual(await registry.resumeUnfinished(), { resumed: [], interrupted: [] });
+    assert.deepEqual(await registry.stopAll(), [], 'nothing left to stop');
   });
 
   test('stopping a thread stops its turns', async () => {
-    const { registry, store } = setup({ rounds: [reply('never')] });
-    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    const { registry, store } = await setup({ rounds: [reply('never')] });
+    const ids = await registry.start({ threadId: 'th', content: 'Hi?' });
     registry.cancelThread('th');
     await registry.idle();
-    assert.equal(store.getTurn({ id: ids.turnId })?.status, 'cancelled');
+    assert.equal((await store.getTurn({ id: ids.turnId }))?.status, 'cancelled');
   });
 
   test('the thread deleted before the turn ran: the turn ends in not_found', async () => {
-    const { registry, store, logs } = setup({ rounds: [reply('never')] });
-    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    const { registry, store, logs } = await setup({ rounds: [reply('never')] });
+    const ids = await registry.start({ threadId: 'th', content: 'Hi?' });
     const heard = listen(registry, ids.turnId);
-    store.deleteThread({ id: 'th' });
+    await store.deleteThread({ id: 'th' });
     const events = await heard;
     const last = events.at(-1);
     assert.deepEqual(last?.type === 'error' && [last.code, last.message], ['not_found', 'The thread was deleted.']);
@@ -497,7 +506,7 @@ describe('a turn that does not end well', () => {
       ['a bare string', 'a bare string'],
       [null, 'null'],
     ] as const) {
-      const { registry } = setup({
+      const { registry } = await setup({
         rounds: [reply('never')],
         options: {
           tools: () => {
@@ -513,37 +522,55 @@ describe('a turn that does not end well', () => {
 });
 
 describe('what the registry stores as a turn runs', () => {
+  /**
+   * A model whose words each take `ms` of the test's clock: it moves as each word is streamed. (Listeners
+   * hear a turn's events after they are stored, so the clock cannot move as a word is heard: the next
+   * word may be out already.)
+   */
+  const pacedBy =
+    (clock: () => { t: number }, ms: number) =>
+    (model: ModelClient): ModelClient => ({
+      health: () => model.health(),
+      chat: (req, options) => {
+        const onDelta = options?.onDelta;
+        return model.chat(req, onDelta ? { ...options, onDelta: (text) => (onDelta(text), (clock().t += ms)) } : options);
+      },
+    });
+
   test('the partial answer is saved at most every 500 ms, so a crash keeps it', async () => {
-    const { registry, store, clock } = setup({ rounds: [reply('one two three four five')] });
-    const ids = registry.start({ threadId: 'th', content: 'Count.' });
-    const seen: string[] = [];
+    const { registry, store, clock } = await setup({
+      rounds: [reply('one two three four five')],
+      wrapModel: pacedBy(() => clock, 250),
+    });
+    const ids = await registry.start({ threadId: 'th', content: 'Count.' });
+    // What is stored as each word is heard (read then: the store answers at once when no transaction is open).
+    const seen: Promise<string>[] = [];
     await listen(registry, ids.turnId, (e) => {
       if (e.type !== 'delta') return;
-      seen.push(store.getMessage({ id: ids.assistantMessageId })?.content ?? '');
-      clock.t += 250;
+      seen.push(store.getMessage({ id: ids.assistantMessageId }).then((m) => m?.content ?? ''));
     });
-    assert.deepEqual(seen, ['one', 'one', 'one two three', 'one two three', 'one two three four five']);
+    assert.deepEqual(await Promise.all(seen), ['one', 'one', 'one two three', 'one two three', 'one two three four five']);
   });
 
   test('the partial answer saved after words were set aside holds only the words after them', async () => {
-    const { registry, store, clock } = setup({
+    const { registry, store, clock } = await setup({
       rounds: [{ ...toolCall('lookup', { q: 'x' }), content: 'Let me check.' }, reply('Found x here.')],
+      wrapModel: pacedBy(() => clock, 500),
     });
-    const ids = registry.start({ threadId: 'th', content: 'Look up x.' });
-    const seen: string[] = [];
+    const ids = await registry.start({ threadId: 'th', content: 'Look up x.' });
+    const seen: Promise<string>[] = [];
     await listen(registry, ids.turnId, (e) => {
       if (e.type !== 'delta') return;
-      seen.push(store.getMessage({ id: ids.assistantMessageId })?.content ?? '');
-      clock.t += 500;
+      seen.push(store.getMessage({ id: ids.assistantMessageId }).then((m) => m?.content ?? ''));
     });
-    assert.deepEqual(seen, ['Let', 'Let me', 'Let me check.', 'Found', 'Found x', 'Found x here.']);
+    assert.deepEqual(await Promise.all(seen), ['Let', 'Let me', 'Let me check.', 'Found', 'Found x', 'Found x here.']);
   });
 
   test('a listener that throws is dropped; the others still hear the turn', async () => {
-    const { registry } = setup({ rounds: [reply('Fine.')] });
-    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    const { registry } = await setup({ rounds: [reply('Fine.')] });
+    const ids = await registry.start({ threadId: 'th', content: 'Hi?' });
     let thrown = 0;
-    registry.subscribe(ids.turnId, 0, {
+    await registry.subscribe(ids.turnId, 0, {
       event: () => {
         thrown++;
         throw new Error('a closed connection');
@@ -557,7 +584,7 @@ describe('what the registry stores as a turn runs', () => {
 
   test('a full disk stops the turn with storage_full', async () => {
     let full = false;
-    const { registry, logs } = setup({
+    const { registry, logs } = await setup({
       rounds: [reply('one two three')],
       failWrite: {
         method: 'appendEvent',
@@ -565,7 +592,7 @@ describe('what the registry stores as a turn runs', () => {
         error: Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
       },
     });
-    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    const ids = await registry.start({ threadId: 'th', content: 'Hi?' });
     const heard = await listen(registry, ids.turnId);
     const error = heard.at(-1);
     assert.equal(error?.type === 'error' && error.code, 'storage_full');
@@ -576,23 +603,23 @@ describe('what the registry stores as a turn runs', () => {
   });
 
   test('an event that cannot be stored for another reason than a full disk is logged, and the turn goes on to its answer', async () => {
-    const { registry, store, logs } = setup({
+    const { registry, store, logs } = await setup({
       rounds: [reply('one two three')],
       failWrite: { method: 'appendEvent', when: (args) => args.type === 'delta', error: new Error('disk I/O error') },
     });
-    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    const ids = await registry.start({ threadId: 'th', content: 'Hi?' });
     const heard = await listen(registry, ids.turnId);
     assert.equal(heard.at(-1)?.type, 'done');
-    assert.equal(store.getMessage({ id: ids.assistantMessageId })?.content, 'one two three');
+    assert.equal((await store.getMessage({ id: ids.assistantMessageId }))?.content, 'one two three');
     assert.ok(logs.includes(`turn ${ids.turnId}: could not store a delta event: disk I/O error`), logs.join('\n'));
   });
 
   test('an end that cannot be stored still reaches the client, as an error', async () => {
-    const { registry, logs } = setup({
+    const { registry, logs } = await setup({
       rounds: [reply('Fine.')],
       failWrite: { method: 'setTurnStatus', when: (args) => args.status === 'done', error: new Error('disk I/O error') },
     });
-    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
+    const ids = await registry.start({ threadId: 'th', content: 'Hi?' });
     const heard = await listen(registry, ids.turnId);
     const error = heard.at(-1);
     assert.equal(error?.type === 'error' && error.code, 'internal');
@@ -603,24 +630,24 @@ describe('what the registry stores as a turn runs', () => {
   });
 
   test('a listener that throws as the turn ends does not make the end fail: the others are told once, the answer is kept', async () => {
-    const { registry, store, logs } = setup({ rounds: [reply('Kept.')] });
-    const ids = registry.start({ threadId: 'th', content: 'Hi?' });
-    registry.subscribe(ids.turnId, 0, {
+    const { registry, store, logs } = await setup({ rounds: [reply('Kept.')] });
+    const ids = await registry.start({ threadId: 'th', content: 'Hi?' });
+    await registry.subscribe(ids.turnId, 0, {
       event: () => undefined,
       end: () => {
         throw new Error('stream closed');
       },
     });
     const ends: string[] = [];
-    const heard = await new Promise<StreamedEvent[]>((resolve) => {
+    const heard = await new Promise<StreamedEvent[]>((resolve, reject) => {
       const got: StreamedEvent[] = [];
-      registry.subscribe(ids.turnId, 0, { event: (e) => got.push(e), end: () => (ends.push('end'), resolve(got)) });
+      registry.subscribe(ids.turnId, 0, { event: (e) => got.push(e), end: () => (ends.push('end'), resolve(got)) }).catch(reject);
     });
     await registry.idle();
     assert.deepEqual(ends, ['end']);
     assert.equal(heard.at(-1)?.type, 'done');
-    assert.equal(store.getMessage({ id: ids.assistantMessageId })?.content, 'Kept.');
-    assert.equal(store.getTurn({ id: ids.turnId })?.status, 'done');
+    assert.equal((await store.getMessage({ id: ids.assistantMessageId }))?.content, 'Kept.');
+    assert.equal((await store.getTurn({ id: ids.turnId }))?.status, 'done');
     assert.deepEqual(
       logs.filter((l) => /could not finish/.test(l)),
       [],
@@ -629,39 +656,42 @@ describe('what the registry stores as a turn runs', () => {
 
   test('a client told a turn ended finds it over when it asks at once, and may ask the next question then', async () => {
     const atEnd = (registry: TurnSupervisor, turnId: string, then: () => void) =>
-      new Promise<void>((resolve) => {
-        registry.subscribe(turnId, 0, { event: () => undefined, end: () => (then(), resolve()) });
+      new Promise<void>((resolve, reject) => {
+        registry.subscribe(turnId, 0, { event: () => undefined, end: () => (then(), resolve()) }).catch(reject);
       });
-    const { registry, store } = setup({ rounds: [reply('One.'), reply('Two.')] });
-    const first = registry.start({ threadId: 'th', content: 'One?' });
-    let next: { turnId: string } | undefined;
+    const { registry, store } = await setup({ rounds: [reply('One.'), reply('Two.')] });
+    const first = await registry.start({ threadId: 'th', content: 'One?' });
+    let asked: Promise<{ turnId: string }> | undefined;
     const liveAtEnd: boolean[] = [];
     await atEnd(registry, first.turnId, () => {
       liveAtEnd.push(registry.isLive(first.turnId));
-      next = registry.start({ threadId: 'th', content: 'Two?' });
+      asked = registry.start({ threadId: 'th', content: 'Two?' });
     });
     assert.deepEqual(liveAtEnd, [false], 'told once, and the turn is over');
+    assert.ok(asked, 'the next question was asked');
+    // Refused (turn_running) had the thread still looked busy.
+    const next = await asked;
     assert.ok(next, 'the next question was taken');
     await registry.idle();
-    assert.equal(store.getMessage({ id: store.getTurn({ id: next.turnId })!.assistantMessageId! })?.content, 'Two.');
+    assert.equal((await store.getMessage({ id: (await store.getTurn({ id: next.turnId }))!.assistantMessageId! }))?.content, 'Two.');
 
-    const failing = setup({
+    const failing = await setup({
       rounds: [reply('Fine.')],
       failWrite: { method: 'setTurnStatus', when: (args) => args.status === 'done', error: new Error('disk I/O error') },
     });
-    const ids = failing.registry.start({ threadId: 'th', content: 'Hi?' });
+    const ids = await failing.registry.start({ threadId: 'th', content: 'Hi?' });
     const liveAtFailedEnd: boolean[] = [];
     await atEnd(failing.registry, ids.turnId, () => liveAtFailedEnd.push(failing.registry.isLive(ids.turnId)));
     assert.deepEqual(liveAtFailedEnd, [false], 'also when the end could not be stored');
   });
 
   test('a log that cannot be compacted stays whole and is said in the log', async () => {
-    const { registry, store, logs } = setup({
+    const { registry, store, logs } = await setup({
       rounds: [reply('Fine.')],
       failWrite: { method: 'storeCompactLog', when: () => true, error: new Error('no room') },
     });
     const { turnId } = await converse(registry, 'Hi?');
-    assert.equal(store.getTurn({ id: turnId })?.events, null);
+    assert.equal((await store.getTurn({ id: turnId }))?.events, null);
     assert.ok(logs.includes(`turn ${turnId}: could not compact its events: no room`), logs.join('\n'));
     assert.equal((await listen(registry, turnId)).at(-1)?.type, 'done', 'the full log still replays');
   });
@@ -669,31 +699,31 @@ describe('what the registry stores as a turn runs', () => {
 
 describe('resuming after a restart', () => {
   /** A turn the server was writing when it stopped: its question, its partial answer, its row. */
-  const leftRunning = (store: Store, thread: string, turn: string, partial: string) => {
-    const ex = seedExchange(
+  const leftRunning = async (store: Store, thread: string, turn: string, partial: string) => {
+    const ex = await seedExchange(
       store,
       { thread, user: `${turn}-u`, assistant: `${turn}-a`, turn },
       { question: 'Explain closures.', answer: partial },
     );
-    store.updateMessage({ id: ex.assistant, status: 'streaming' });
-    store.setTurnStatus({ id: turn, status: 'running' });
+    await store.updateMessage({ id: ex.assistant, status: 'streaming' });
+    await store.setTurnStatus({ id: turn, status: 'running' });
     return ex;
   };
 
   test('a turn left running resumes where it was, and one whose messages are gone is marked interrupted', async () => {
     const store = freshStore();
-    const running = leftRunning(store, 'th', 'running', 'Closures');
-    store.appendEvent({ turnId: 'running', seq: 1, type: 'turn', data: { type: 'turn' }, now: 1 });
-    const broken = leftRunning(store, 'gone', 'broken', 'Half');
+    const running = await leftRunning(store, 'th', 'running', 'Closures');
+    await store.appendEvent({ turnId: 'running', seq: 1, type: 'turn', data: { type: 'turn' }, now: 1 });
+    const broken = await leftRunning(store, 'gone', 'broken', 'Half');
     store.db.$client.prepare('DELETE FROM messages WHERE id = ?').run(broken.user);
-    const { registry } = setup({ store, rounds: [reply('Closures keep their scope.')] });
-    const out = registry.resumeUnfinished();
+    const { registry } = await setup({ store, rounds: [reply('Closures keep their scope.')] });
+    const out = await registry.resumeUnfinished();
     assert.deepEqual(out, { resumed: ['running'], interrupted: ['broken'] });
-    assert.equal(store.getMessage({ id: broken.assistant })?.status, 'interrupted');
-    assert.equal(store.getTurn({ id: 'broken' })?.status, 'interrupted');
+    assert.equal((await store.getMessage({ id: broken.assistant }))?.status, 'interrupted');
+    assert.equal((await store.getTurn({ id: 'broken' }))?.status, 'interrupted');
     const heard = await listen(registry, 'running');
     assert.deepEqual(heard[1], { type: 'status', stage: 'resumed', seq: 2 }, 'numbered after the stored events');
-    assert.equal(store.getMessage({ id: running.assistant })?.content, 'Closures keep their scope.');
+    assert.equal((await store.getMessage({ id: running.assistant }))?.content, 'Closures keep their scope.');
     // Its finished log keeps the resumed mark whole beside references to what the tables hold: replayed, both are heard.
     assert.deepEqual(types(await listen(registry, 'running')), [
       'turn',
@@ -705,18 +735,18 @@ describe('resuming after a restart', () => {
       'message',
       'done',
     ]);
-    assert.deepEqual(registry.resumeUnfinished(), { resumed: [], interrupted: [] });
+    assert.deepEqual(await registry.resumeUnfinished(), { resumed: [], interrupted: [] });
   });
 
   test('a resumed turn stopped before new words keeps the words from before the restart', async () => {
     const store = freshStore();
-    const running = leftRunning(store, 'th', 'running', 'Closures keep');
-    const { registry } = setup({ store, rounds: [reply('never')] });
-    registry.resumeUnfinished();
+    const running = await leftRunning(store, 'th', 'running', 'Closures keep');
+    const { registry } = await setup({ store, rounds: [reply('never')] });
+    await registry.resumeUnfinished();
     registry.cancel('running');
     await registry.idle();
     assert.deepEqual(
-      [store.getMessage({ id: running.assistant })?.content, store.getMessage({ id: running.assistant })?.status],
+      [(await store.getMessage({ id: running.assistant }))?.content, (await store.getMessage({ id: running.assistant }))?.status],
       ['Closures keep', 'interrupted'],
     );
   });
@@ -751,16 +781,16 @@ describe('what the model is sent', () => {
     messages.filter((m) => m.role !== 'system').map((m) => [m.role, typeof m.content === 'string' ? m.content : JSON.stringify(m.content)]);
 
   test('the branch as it was said: every question, answers only when finished and not blank; another branch not at all', async () => {
-    const { registry, store, model } = setup({ rounds: [reply('Four.')] });
-    say(store, 'u1', null, 'user', 'Question one?');
-    say(store, 'a1', 'u1', 'assistant', 'Answer one.', 'complete', 't-u1');
-    say(store, 'u2', 'a1', 'user', 'Question two?');
-    say(store, 'a2', 'u2', 'assistant', 'Half an answer', 'error', 't-u2');
-    say(store, 'u3', 'a2', 'user', 'Question three?');
-    say(store, 'a3', 'u3', 'assistant', '  \n ', 'complete', 't-u3');
-    say(store, 'x1', null, 'user', 'A question on another branch?');
-    say(store, 'x2', 'x1', 'assistant', 'An answer on another branch.', 'complete', 't-x1');
-    store.setCurrentLeaf({ threadId: 'th', leafId: 'a3' });
+    const { registry, store, model } = await setup({ rounds: [reply('Four.')] });
+    await say(store, 'u1', null, 'user', 'Question one?');
+    await say(store, 'a1', 'u1', 'assistant', 'Answer one.', 'complete', 't-u1');
+    await say(store, 'u2', 'a1', 'user', 'Question two?');
+    await say(store, 'a2', 'u2', 'assistant', 'Half an answer', 'error', 't-u2');
+    await say(store, 'u3', 'a2', 'user', 'Question three?');
+    await say(store, 'a3', 'u3', 'assistant', '  \n ', 'complete', 't-u3');
+    await say(store, 'x1', null, 'user', 'A question on another branch?');
+    await say(store, 'x2', 'x1', 'assistant', 'An answer on another branch.', 'complete', 't-x1');
+    await store.setCurrentLeaf({ threadId: 'th', leafId: 'a3' });
     await converse(registry, 'Question four?');
     assert.deepEqual(conversation(model.roundRequests[0].messages), [
       ['user', 'Question one?'],
@@ -772,10 +802,10 @@ describe('what the model is sent', () => {
   });
 
   test('an earlier question without words (a file alone) is still a question of the branch', async () => {
-    const { registry, store, model } = setup({ rounds: [reply('Four.')] });
-    say(store, 'u1', null, 'user', '');
-    say(store, 'a1', 'u1', 'assistant', 'A photo of a cat.', 'complete', 't-u1');
-    store.setCurrentLeaf({ threadId: 'th', leafId: 'a1' });
+    const { registry, store, model } = await setup({ rounds: [reply('Four.')] });
+    await say(store, 'u1', null, 'user', '');
+    await say(store, 'a1', 'u1', 'assistant', 'A photo of a cat.', 'complete', 't-u1');
+    await store.setCurrentLeaf({ threadId: 'th', leafId: 'a1' });
     await converse(registry, 'And its colour?');
     assert.deepEqual(conversation(model.roundRequests[0].messages), [
       ['user', ''],
@@ -785,14 +815,14 @@ describe('what the model is sent', () => {
   });
 
   test('the gate compares a draft with the last three answers of the branch, oldest first', async () => {
-    const { registry, store, model } = setup({ research: true, rounds: [reply('Five.')] });
+    const { registry, store, model } = await setup({ research: true, rounds: [reply('Five.')] });
     let parent: string | null = null;
     for (const n of [1, 2, 3, 4]) {
-      say(store, `u${n}`, parent, 'user', `Question ${n}?`);
-      say(store, `a${n}`, `u${n}`, 'assistant', `Answer ${n}.`, 'complete', `t-u${n}`);
+      await say(store, `u${n}`, parent, 'user', `Question ${n}?`);
+      await say(store, `a${n}`, `u${n}`, 'assistant', `Answer ${n}.`, 'complete', `t-u${n}`);
       parent = `a${n}`;
     }
-    store.setCurrentLeaf({ threadId: 'th', leafId: 'a4' });
+    await store.setCurrentLeaf({ threadId: 'th', leafId: 'a4' });
     await converse(registry, 'Question five?');
     const verdict = model.decideRequests.find((r) => 'verdict' in ((r.jsonSchema as { properties?: object }).properties ?? {}));
     assert.ok(verdict, 'the verdict was asked');
@@ -803,7 +833,7 @@ describe('what the model is sent', () => {
   });
 
   test('the checks so far come from this branch: another branch’s turns are not this conversation', async () => {
-    const { registry, store, model } = setup({ rounds: [reply('Old.'), reply('New.'), reply('Three.')] });
+    const { registry, store, model } = await setup({ rounds: [reply('Old.'), reply('New.'), reply('Three.')] });
     const first = await converse(registry, 'First question?');
     const edited = await converse(registry, 'First question, edited?', { editOf: first.userMessageId });
     const record = (stepId: string, turnId: string | null, scope: 'thread' | 'execution' = 'thread') =>
@@ -816,10 +846,10 @@ describe('what the model is sent', () => {
         maxRecords: 50,
         records: [{ stepId, at: 1, modelId: 'm', source: 'native', answers: { ok: { kind: 'boolean', value: true, p: 0.9 } } }],
       });
-    record('on_this_branch', edited.turnId);
-    record('on_the_old_branch', first.turnId);
-    record('of_no_turn', null);
-    record('of_another_scope', edited.turnId, 'execution');
+    await record('on_this_branch', edited.turnId);
+    await record('on_the_old_branch', first.turnId);
+    await record('of_no_turn', null);
+    await record('of_another_scope', edited.turnId, 'execution');
     await converse(registry, 'Third question?');
     const sent = model.roundRequests[2].messages.map((m) => String(m.content)).join('\n');
     assert.match(sent, /Decisions so far:\n- on_this_branch: ok=yes \(0\.9\)\n- of_no_turn: ok=yes \(0\.9\)/);
@@ -827,9 +857,9 @@ describe('what the model is sent', () => {
   });
 
   test('the first facts kept apply to every question, at the end of the system block; the answer names the facts it drew on', async () => {
-    const { registry, store, model } = setup({ rounds: [reply('A chickpea curry suits a vegetarian.'), reply('It is 12 °C.')] });
-    store.insertMemory({ id: 'v', text: 'The user is vegetarian', now: 1 });
-    store.insertMemory({ id: 'c', text: 'The user has two cats', now: 2 });
+    const { registry, store, model } = await setup({ rounds: [reply('A chickpea curry suits a vegetarian.'), reply('It is 12 °C.')] });
+    await store.insertMemory({ id: 'v', text: 'The user is vegetarian', now: 1 });
+    await store.insertMemory({ id: 'c', text: 'The user has two cats', now: 2 });
     const first = await converse(registry, 'Suggest a dinner recipe for me.');
     const system = String(model.roundRequests[0].messages[0].content);
     assert.match(
@@ -837,7 +867,11 @@ describe('what the model is sent', () => {
       /What you know about the user[^\n]*\n- The user is vegetarian\n- The user has two cats$/,
       'last in the system block',
     );
-    assert.equal(store.getMessage({ id: first.userMessageId })?.contextBlock, null, 'no per-turn note: nothing to recall beyond them');
+    assert.equal(
+      (await store.getMessage({ id: first.userMessageId }))?.contextBlock,
+      null,
+      'no per-turn note: nothing to recall beyond them',
+    );
     const used = first.heard.filter((e) => e.type === 'memory');
     assert.deepEqual(
       used.map((e) => (e as { facts: string[] }).facts),
@@ -851,38 +885,40 @@ describe('what the model is sent', () => {
   });
 
   test('a question keeps the context block it was sent with; answered again, it gets a new one', async () => {
-    const { registry, store, model } = setup({ rounds: [reply('In Lyon.'), reply('Fine.'), reply('Still Lyon.'), reply('Somewhere.')] });
+    const { registry, store, model } = await setup({
+      rounds: [reply('In Lyon.'), reply('Fine.'), reply('Still Lyon.'), reply('Somewhere.')],
+    });
     // The first facts kept apply to every question (the system block); the ones after them are recalled by their words.
     for (let i = 0; i < STANDING_COUNT; i++)
-      store.insertMemory({ id: `standing-${i}`, text: `The user owns a plant called P${i}`, now: 0 });
-    store.insertMemory({ id: 'm', text: 'The user lives in Lyon, near the river', now: 1 });
+      await store.insertMemory({ id: `standing-${i}`, text: `The user owns a plant called P${i}`, now: 0 });
+    await store.insertMemory({ id: 'm', text: 'The user lives in Lyon, near the river', now: 1 });
     const first = await converse(registry, 'Where do I live, Lyon?');
-    const block = store.getMessage({ id: first.userMessageId })?.contextBlock;
+    const block = (await store.getMessage({ id: first.userMessageId }))?.contextBlock;
     assert.match(
       block ?? '',
       /^What you remember about the user.*\n- The user lives in Lyon, near the river$/s,
       'stored with the question',
     );
-    store.updateMemory({ id: 'm', text: 'The user lives in Lyon, near the station', now: 2 });
+    await store.updateMemory({ id: 'm', text: 'The user lives in Lyon, near the station', now: 2 });
     const second = await converse(registry, 'How are you?');
-    assert.equal(store.getMessage({ id: second.userMessageId })?.contextBlock, null, 'no block when nothing bears on the question');
+    assert.equal((await store.getMessage({ id: second.userMessageId }))?.contextBlock, null, 'no block when nothing bears on the question');
     const resent = conversation(model.roundRequests[1].messages)[0][1];
     assert.match(resent, /near the river/, 'word for word as first sent');
     assert.doesNotMatch(resent, /near the station/);
 
-    registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId });
+    await registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId });
     await registry.idle();
     const again = conversation(model.roundRequests[2].messages);
     assert.equal(again.length, 1, 'only the question of that branch');
     assert.match(again[0][1], /near the station/);
     assert.doesNotMatch(again[0][1], /near the river/, 'its old block is not sent beside the new one');
-    assert.match(store.getMessage({ id: first.userMessageId })?.contextBlock ?? '', /near the station/, 'the new block is kept');
+    assert.match((await store.getMessage({ id: first.userMessageId }))?.contextBlock ?? '', /near the station/, 'the new block is kept');
 
-    store.deleteMemory({ id: 'm' });
-    registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId });
+    await store.deleteMemory({ id: 'm' });
+    await registry.regenerate({ threadId: 'th', messageId: first.assistantMessageId });
     await registry.idle();
     assert.equal(
-      store.getMessage({ id: first.userMessageId })?.contextBlock,
+      (await store.getMessage({ id: first.userMessageId }))?.contextBlock,
       null,
       'answered again with nothing bearing on it: no block, as it was sent',
     );
@@ -891,13 +927,13 @@ describe('what the model is sent', () => {
   test('images: shown to a server that sees images, named as unseen to one that does not; other files as text', async () => {
     for (const vision of [true, false]) {
       const asked: { sha256: string; mime: string }[] = [];
-      const { registry, store, model, pool } = setup({
+      const { registry, store, model, pool } = await setup({
         rounds: [reply('A cat.')],
         options: { imageData: (f) => (asked.push(f), `data:${f.mime};base64,AAAA`) },
       });
       model.health = async () => ({ url: 'scripted', reachable: true, id: 'scripted', vision });
       await pool.refresh();
-      store.insertAttachment({
+      await store.insertAttachment({
         id: 'img',
         name: 'cat.png',
         mime: 'image/png',
@@ -909,7 +945,7 @@ describe('what the model is sent', () => {
         height: 480,
         now: 1,
       });
-      store.insertAttachment({ id: 'txt', name: 'notes.txt', mime: 'text/plain', size: 5, sha256: 'beef', text: 'hello', now: 1 });
+      await store.insertAttachment({ id: 'txt', name: 'notes.txt', mime: 'text/plain', size: 5, sha256: 'beef', text: 'hello', now: 1 });
       await converse(registry, 'What is this?', { attachmentIds: ['img', 'txt'] });
       const content = model.roundRequests[0].messages.at(-1)?.content;
       const text = typeof content === 'string' ? content : JSON.stringify(content);
@@ -935,7 +971,7 @@ describe('what the registry tells others as a turn ends', () => {
       afterTurn: (threadId: string, answered: boolean) => heard.push([threadId, answered]),
       idle: async () => undefined,
     } as unknown as RegistryOptions['titles'];
-    const { registry } = setup({ rounds: [reply('Yes.'), new HearthError('model_unreachable', 'down')], options: { titles } });
+    const { registry } = await setup({ rounds: [reply('Yes.'), new HearthError('model_unreachable', 'down')], options: { titles } });
     await converse(registry, 'One?');
     await converse(registry, 'Two?');
     assert.deepEqual(heard, [
@@ -945,7 +981,7 @@ describe('what the registry tells others as a turn ends', () => {
   });
 
   test('a check that could not run is said in the log with its layer and hook', async () => {
-    const { registry, logs } = setup({
+    const { registry, logs } = await setup({
       rounds: [reply('Fine.')],
       failWrite: { method: 'decisionRowsOfThread', when: () => true, error: new Error('disk I/O error') },
     });
@@ -958,27 +994,33 @@ describe('what the registry tells others as a turn ends', () => {
 });
 
 test('a new answer starts empty and streaming, whether asked or regenerated', async () => {
-  const { registry, store } = setup({ rounds: [reply('One.'), reply('Two.')] });
-  const asked = registry.start({ threadId: 'th', content: 'Question?' });
+  const { registry, store } = await setup({ rounds: [reply('One.'), reply('Two.')] });
+  const asked = await registry.start({ threadId: 'th', content: 'Question?' });
   assert.deepEqual(
-    [store.getMessage({ id: asked.assistantMessageId })?.content, store.getMessage({ id: asked.assistantMessageId })?.status],
+    [
+      (await store.getMessage({ id: asked.assistantMessageId }))?.content,
+      (await store.getMessage({ id: asked.assistantMessageId }))?.status,
+    ],
     ['', 'streaming'],
   );
   await registry.idle();
-  const again = registry.regenerate({ threadId: 'th', messageId: asked.assistantMessageId });
+  const again = await registry.regenerate({ threadId: 'th', messageId: asked.assistantMessageId });
   assert.deepEqual(
-    [store.getMessage({ id: again.assistantMessageId })?.content, store.getMessage({ id: again.assistantMessageId })?.status],
+    [
+      (await store.getMessage({ id: again.assistantMessageId }))?.content,
+      (await store.getMessage({ id: again.assistantMessageId }))?.status,
+    ],
     ['', 'streaming'],
   );
   await registry.idle();
 });
 
 /** A registry whose model calls wait until the test lets them go. */
-function held(rounds: ScriptedReply[], extra: Setup = {}) {
+async function held(rounds: ScriptedReply[], extra: Setup = {}) {
   let release = () => undefined as void;
   let gate = new Promise<void>((r) => (release = r));
   let calls = 0;
-  const s = setup({
+  const s = await setup({
     ...extra,
     rounds,
     wrapModel: (model) => ({
@@ -1011,12 +1053,12 @@ function held(rounds: ScriptedReply[], extra: Setup = {}) {
 }
 
 test('a turn waiting for the model hears its place in the queue; stopped while waiting, it ends at once and leaves the queue', async () => {
-  const { registry, store, pool, goAll } = held([reply('First.'), reply('Third.')]);
-  store.createThread({ id: 'th2', title: '', now: 0 });
-  store.createThread({ id: 'th3', title: '', now: 0 });
-  const first = registry.start({ threadId: 'th', content: 'One?' });
+  const { registry, store, pool, goAll } = await held([reply('First.'), reply('Third.')]);
+  await store.createThread({ id: 'th2', title: '', now: 0 });
+  await store.createThread({ id: 'th3', title: '', now: 0 });
+  const first = await registry.start({ threadId: 'th', content: 'One?' });
   const firstDone = listen(registry, first.turnId);
-  const second = registry.start({ threadId: 'th2', content: 'Two?' });
+  const second = await registry.start({ threadId: 'th2', content: 'Two?' });
   const heard: StreamedEvent[] = [];
   const secondDone = listen(registry, second.turnId, (e) => heard.push(e));
   for (let i = 0; i < 20 && !heard.some((e) => e.type === 'status'); i++) await new Promise((r) => setImmediate(r));
@@ -1036,54 +1078,54 @@ test('a turn waiting for the model hears its place in the queue; stopped while w
   await firstDone;
   const third = await converse(registry, 'Three?', { threadId: 'th3' });
   assert.ok(!third.heard.some((e) => e.type === 'status' && e.stage === 'queued'), 'nobody ahead of it');
-  assert.equal(store.getMessage({ id: third.assistantMessageId })?.content, 'Third.');
+  assert.equal((await store.getMessage({ id: third.assistantMessageId }))?.content, 'Third.');
 });
 
 describe('while a turn holds the model', () => {
   test('stopping a thread stops only that thread’s turns', async () => {
-    const h = held([reply('Other.'), reply('never')]);
-    h.store.createThread({ id: 'th2', title: '', now: 0 });
-    const other = h.registry.start({ threadId: 'th2', content: 'Other?' });
+    const h = await held([reply('Other.'), reply('never')]);
+    await h.store.createThread({ id: 'th2', title: '', now: 0 });
+    const other = await h.registry.start({ threadId: 'th2', content: 'Other?' });
     await h.waitForCall(1);
     h.registry.cancelThread('th');
     assert.equal(h.registry.isLive(other.turnId), true, 'another thread’s turn runs on');
     h.goAll();
     await h.registry.idle();
-    assert.equal(h.store.getTurn({ id: other.turnId })?.status, 'done');
+    assert.equal((await h.store.getTurn({ id: other.turnId }))?.status, 'done');
   });
 
   test('a turn that is running is not resumed again', async () => {
-    const h = held([reply('Once.')]);
-    const ids = h.registry.start({ threadId: 'th', content: 'Hi?' });
+    const h = await held([reply('Once.')]);
+    const ids = await h.registry.start({ threadId: 'th', content: 'Hi?' });
     await h.waitForCall(1);
-    assert.equal(h.store.getTurn({ id: ids.turnId })?.status, 'running');
-    assert.deepEqual(h.registry.resumeUnfinished(), { resumed: [], interrupted: [] });
+    assert.equal((await h.store.getTurn({ id: ids.turnId }))?.status, 'running');
+    assert.deepEqual(await h.registry.resumeUnfinished(), { resumed: [], interrupted: [] });
     h.goAll();
     await h.registry.idle();
-    assert.equal(h.store.getMessage({ id: ids.assistantMessageId })?.content, 'Once.');
+    assert.equal((await h.store.getMessage({ id: ids.assistantMessageId }))?.content, 'Once.');
   });
 
   test('its steps are kept as it goes (a restart resumes from them), and go once it is compacted', async () => {
-    const h = held([toolCall('lookup', { q: 'x' }, 'c1'), reply('Found.')]);
-    const ids = h.registry.start({ threadId: 'th', content: 'Look up x.' });
+    const h = await held([toolCall('lookup', { q: 'x' }, 'c1'), reply('Found.')]);
+    const ids = await h.registry.start({ threadId: 'th', content: 'Look up x.' });
     await h.waitForCall(1);
     h.go();
     await h.waitForCall(2);
     assert.deepEqual(
-      h.store.stepsOf({ turnId: ids.turnId }).map((s) => s.kind),
+      (await h.store.stepsOf({ turnId: ids.turnId })).map((s) => s.kind),
       ['model', 'tool'],
       'the first round and its tool run, kept before the second round',
     );
     h.goAll();
     await h.registry.idle();
-    assert.deepEqual(h.store.stepsOf({ turnId: ids.turnId }), []);
+    assert.deepEqual(await h.store.stepsOf({ turnId: ids.turnId }), []);
   });
 
   test('a client that unsubscribes hears nothing more', async () => {
-    const h = held([reply('Words.')]);
-    const ids = h.registry.start({ threadId: 'th', content: 'Hi?' });
+    const h = await held([reply('Words.')]);
+    const ids = await h.registry.start({ threadId: 'th', content: 'Hi?' });
     const heard: string[] = [];
-    const sub = h.registry.subscribe(ids.turnId, 0, { event: (e) => heard.push(e.type), end: () => heard.push('end') });
+    const sub = await h.registry.subscribe(ids.turnId, 0, { event: (e) => heard.push(e.type), end: () => heard.push('end') });
     await h.waitForCall(1);
     const before = heard.length;
     sub.unsubscribe();
@@ -1095,7 +1137,7 @@ describe('while a turn holds the model', () => {
 
 test('each turn’s checks are kept under it, and its replay shows its own (two turns, checks at the same moment)', async () => {
   let n = 0;
-  const { registry, store, model } = setup({ research: true, rounds: [reply('First.'), reply('Second.')] });
+  const { registry, store, model } = await setup({ research: true, rounds: [reply('First.'), reply('Second.')] });
   const decide = model.chat.bind(model);
   model.chat = async (req, opts) => {
     if (!req.jsonSchema || !('verdict' in ((req.jsonSchema as { properties?: object }).properties ?? {}))) return decide(req, opts);
@@ -1104,7 +1146,7 @@ test('each turn’s checks are kept under it, and its replay shows its own (two 
   };
   const first = await converse(registry, 'One?');
   const second = await converse(registry, 'Two?');
-  const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' });
+  const rows = await store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' });
   assert.deepEqual(
     rows.map((r) => [r.stepId, r.turnId]),
     [
@@ -1127,28 +1169,30 @@ test('each turn’s checks are kept under it, and its replay shows its own (two 
 });
 
 test('a thread is busy while its turn tells listeners it ended, and while a turn of it is stored as running with none live', async () => {
-  const { registry, store } = setup({ rounds: [reply('Done.')] });
-  const ids = registry.start({ threadId: 'th', content: 'Hi' });
-  const atDone: Array<[busy: boolean, stored: boolean]> = [];
+  const { registry, store } = await setup({ rounds: [reply('Done.')] });
+  const ids = await registry.start({ threadId: 'th', content: 'Hi' });
+  // Asked as the listener hears done (the answers come later, the questions are put then).
+  const atDone: Promise<[busy: boolean, stored: boolean]>[] = [];
   await listen(registry, ids.turnId, (e) => {
-    if (e.type === 'done') atDone.push([registry.busy('th'), store.activeTurnOf({ threadId: 'th' }) !== undefined]);
+    if (e.type === 'done')
+      atDone.push(Promise.all([registry.busy('th'), store.activeTurnOf({ threadId: 'th' }).then((t) => t !== undefined)]));
   });
-  assert.deepEqual(atDone, [[true, false]], 'told done, the turn is stored as over but has not finished');
-  assert.equal(registry.busy('th'), false);
+  assert.deepEqual(await Promise.all(atDone), [[true, false]], 'told done, the turn is stored as over but has not finished');
+  assert.equal(await registry.busy('th'), false);
   // A turn row left running (the process stopped mid-turn) before it is resumed.
-  store.insertTurn({
+  await store.insertTurn({
     id: 'left-running',
     threadId: 'th',
     userMessageId: ids.userMessageId,
     assistantMessageId: ids.assistantMessageId,
     now: 0,
   });
-  assert.equal(registry.busy('th'), true);
-  assert.throws(() => registry.start({ threadId: 'th', content: 'Again' }), {
+  assert.equal(await registry.busy('th'), true);
+  await assert.rejects(() => registry.start({ threadId: 'th', content: 'Again' }), {
     code: 'turn_running',
     message: 'A reply is still being written in this thread. Wait for it or stop it first.',
   });
-  assert.throws(() => registry.start({ threadId: 'nope', content: 'Hi' }), {
+  await assert.rejects(() => registry.start({ threadId: 'nope', content: 'Hi' }), {
     code: 'not_found',
     message: 'There is no thread with that id.',
   });
@@ -1156,14 +1200,14 @@ test('a thread is busy while its turn tells listeners it ended, and while a turn
 
 test('a finished turn’s log keeps its checks as references to their stored records, each to its own', async () => {
   let stored: { events: { type: string; data: unknown }[] } | undefined;
-  const { registry, store } = setup({
+  const { registry, store } = await setup({
     research: true,
     rounds: [reply('Paris.')],
     // A spy, not a failure: the compacted log as it is written.
     failWrite: { method: 'storeCompactLog', when: (args) => ((stored = args as typeof stored), false), error: new Error('unused') },
   });
   const { turnId } = await converse(registry, 'Capital of France?');
-  const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' }).filter((r) => r.turnId === turnId);
+  const rows = (await store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' })).filter((r) => r.turnId === turnId);
   assert.deepEqual(
     rows.map((r) => r.stepId),
     ['deferral_classifier', 'freshness', 'verdict', 'acceptance'],
@@ -1178,7 +1222,7 @@ test('a finished turn’s log keeps its checks as references to their stored rec
 test('a turn that checks twice with the same step keeps a reference to each check’s own record', async () => {
   let stored: { events: { type: string; data: unknown }[] } | undefined;
   let verdicts = 0;
-  const { registry, store, model, clock } = setup({
+  const { registry, store, model, clock } = await setup({
     research: true,
     rounds: [reply('Paris, I think.'), toolCall('lookup', { q: 'capital of France' }), reply('Paris.')],
     // A spy, not a failure: the compacted log as it is written.
@@ -1195,7 +1239,7 @@ test('a turn that checks twice with the same step keeps a reference to each chec
     };
   };
   const { turnId } = await converse(registry, 'Capital of France?');
-  const rows = store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' }).filter((r) => r.turnId === turnId);
+  const rows = (await store.decisionRowsOfThread({ threadId: 'th', layerId: 'decisionsHistory' })).filter((r) => r.turnId === turnId);
   assert.deepEqual(
     rows.map((r) => r.stepId),
     ['deferral_classifier', 'freshness', 'verdict', 'deferral_classifier', 'verdict', 'acceptance'],

@@ -1,4 +1,5 @@
 import type { ApprovalAnswer } from '@/lib/turns/engine/turn-io';
+import type { Awaitable, Port } from '@/lib/shared/awaitable';
 import { HearthError } from '@/lib/shared/errors';
 import { Approvals } from './approvals';
 import { storeQuestion, storeRegeneration, type BeginStore, type BegunTurn } from '@/lib/turns/conversation/writes';
@@ -25,7 +26,8 @@ export type { Listener, StreamedEvent } from './live-turns';
 /** What the supervisor needs from the database (db/store.ts provides it): its parts' ports together. */
 export type TurnStore = BeginStore &
   EventLogStore &
-  RunnerStore & {
+  RunnerStore &
+  Port<{
     getTurn(args: {
       id: string;
     }): { id: string; threadId: string; status: string; userMessageId: string; assistantMessageId: string | null } | undefined;
@@ -33,7 +35,7 @@ export type TurnStore = BeginStore &
     unfinishedTurns(): { id: string; threadId: string; userMessageId: string; assistantMessageId: string | null }[];
     lastEventSeq(args: { turnId: string }): number;
     stepsOf(args: { turnId: string }): RunIds['steps'];
-  };
+  }>;
 
 export type RegistryOptions = RunnerOptions & {
   store: TurnStore;
@@ -46,7 +48,7 @@ export type RegistryOptions = RunnerOptions & {
    * Before a turn begins: throws (limit_reached) when the person may begin no more today.
    * `running`: their turns begun and not yet over (the ended ones are counted in their usage).
    */
-  admit?: (running: number) => void;
+  admit?: (running: number) => Awaitable<void>;
 };
 
 export class TurnSupervisor {
@@ -74,32 +76,32 @@ export class TurnSupervisor {
    * The message follows the branch the thread shows, or, with `editOf`, replaces that earlier
    * question on a new branch beside it (keeping its files; the old branch stays).
    */
-  start(question: { threadId: string; content: string; attachmentIds?: string[]; editOf?: string }) {
-    this.options.admit?.(this.live.unfinished().length);
-    return this.begin(storeQuestion(this.store, (id) => this.requireIdle(id), this.now(), question));
+  async start(question: { threadId: string; content: string; attachmentIds?: string[]; editOf?: string }) {
+    await this.options.admit?.(this.live.unfinished().length);
+    return this.begin(await storeQuestion(this.store, (id) => this.requireIdle(id), this.now(), question));
   }
 
   /**
    * A new answer to the question an answer replied to, kept beside the old one (which stays
    * reachable). `messageId` is that answer (or the question itself, when its answer is gone).
    */
-  regenerate(request: { threadId: string; messageId: string; model?: string }) {
-    this.options.admit?.(this.live.unfinished().length);
-    return this.begin(storeRegeneration(this.store, (id) => this.requireIdle(id), this.now(), request));
+  async regenerate(request: { threadId: string; messageId: string; model?: string }) {
+    await this.options.admit?.(this.live.unfinished().length);
+    return this.begin(await storeRegeneration(this.store, (id) => this.requireIdle(id), this.now(), request));
   }
 
   /** The thread, when no turn of it is running (inside a transaction). */
-  private requireIdle(threadId: string) {
-    const thread = this.store.getThread({ id: threadId });
+  private async requireIdle(threadId: string) {
+    const thread = await this.store.getThread({ id: threadId });
     if (!thread) throw new HearthError('not_found', 'There is no thread with that id.');
-    if (this.busy(threadId))
+    if (await this.busy(threadId))
       throw new HearthError('turn_running', 'A reply is still being written in this thread. Wait for it or stop it first.');
     return thread;
   }
 
   /** Whether a turn of this thread is running or waiting. */
-  busy(threadId: string): boolean {
-    return Boolean(this.store.activeTurnOf({ threadId })) || this.live.threadBusy(threadId);
+  async busy(threadId: string): Promise<boolean> {
+    return this.live.threadBusy(threadId) || Boolean(await this.store.activeTurnOf({ threadId }));
   }
 
   private begin({ turnId, threadId, userMessageId, assistantMessageId }: BegunTurn) {
@@ -123,8 +125,17 @@ export class TurnSupervisor {
   }
 
   /** Replays the stored events after `after`, then follows live ones (event-log.ts). */
-  subscribe(turnId: string, after: number, listener: Listener): { backlog: StreamedEvent[]; live: boolean; unsubscribe: () => void } {
+  subscribe(turnId: string, after: number, listener: Listener): Promise<{ live: boolean; unsubscribe: () => void }> {
     return this.events.subscribe(turnId, after, listener);
+  }
+
+  /** Hears a turn's events from its first until it ends (the scripts and the eval follow a turn so). */
+  follow(turnId: string, onEvent: (event: StreamedEvent) => void = () => undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.subscribe(turnId, 0, { event: onEvent, end: resolve }).then((sub) => {
+        if (!sub.live) resolve();
+      }, reject);
+    });
   }
 
   /** Stops a running or queued turn at once. */
@@ -144,27 +155,28 @@ export class TurnSupervisor {
 
   /**
    * Hearth is stopping (Ctrl+C, SIGTERM): every live turn is stored at once as interrupted, with
-   * the words heard so far, and stopped. Stored synchronously, because the process may exit before
-   * an aborted model call settles; a stopped turn is not resumed at the next start (only a crash's
-   * are), since the person who stopped Hearth asked for its work to stop.
+   * the words heard so far, and stopped. Stored here, not by the turn's own ending, because the
+   * process may exit before an aborted model call settles; a stopped turn is not resumed at the
+   * next start (only a crash's are), since the person who stopped Hearth asked for its work to stop.
    */
-  stopAll(): string[] {
+  async stopAll(): Promise<string[]> {
     const { store } = this;
     const stopped: string[] = [];
     for (const live of this.live.unfinished()) {
       if (live.gone || live.stopped) continue;
       try {
-        const turn = store.getTurn({ id: live.turnId });
+        const turn = await store.getTurn({ id: live.turnId });
         if (turn?.assistantMessageId) {
-          store.updateMessage({
+          await store.updateMessage({
             id: turn.assistantMessageId,
             content: live.draft || live.resumedFrom || '',
             status: 'interrupted',
             errorCode: 'cancelled',
           });
         }
-        store.setTurnStatus({ id: live.turnId, status: 'interrupted', now: this.now() });
+        await store.setTurnStatus({ id: live.turnId, status: 'interrupted', now: this.now() });
         this.events.emit(live, { type: 'error', code: 'cancelled', message: 'Hearth was stopped. The partial answer was kept.' });
+        await this.events.flushed(live);
       } catch (err) {
         this.options.log?.(`turn ${live.turnId}: could not be stored as interrupted: ${(err as Error).message}`);
       }
@@ -181,26 +193,30 @@ export class TurnSupervisor {
    * (completed model calls and tool runs are not repeated), or are marked interrupted with
    * their partial answer kept when they cannot resume.
    */
-  resumeUnfinished(): { resumed: string[]; interrupted: string[] } {
+  async resumeUnfinished(): Promise<{ resumed: string[]; interrupted: string[] }> {
     const { store } = this;
     const resumed: string[] = [];
     const interrupted: string[] = [];
-    for (const turn of store.unfinishedTurns()) {
+    for (const turn of await store.unfinishedTurns()) {
       if (this.live.has(turn.id)) continue;
-      const assistant = turn.assistantMessageId ? store.getMessage({ id: turn.assistantMessageId }) : undefined;
-      const user = store.getMessage({ id: turn.userMessageId });
+      const assistant = turn.assistantMessageId ? await store.getMessage({ id: turn.assistantMessageId }) : undefined;
+      const user = await store.getMessage({ id: turn.userMessageId });
       if (!assistant || !user) {
-        if (turn.assistantMessageId) store.updateMessage({ id: turn.assistantMessageId, status: 'interrupted' });
-        store.setTurnStatus({ id: turn.id, status: 'interrupted', now: this.now() });
+        if (turn.assistantMessageId) await store.updateMessage({ id: turn.assistantMessageId, status: 'interrupted' });
+        await store.setTurnStatus({ id: turn.id, status: 'interrupted', now: this.now() });
         interrupted.push(turn.id);
         continue;
       }
-      const live = this.live.track(turn.id, turn.threadId, store.lastEventSeq({ turnId: turn.id }));
+      const live = this.live.track(turn.id, turn.threadId, await store.lastEventSeq({ turnId: turn.id }));
       // The answer starts again from the model's next words: the page clears what it showed
       // on "resumed", so the text from before the restart is never shown twice.
       live.resumedFrom = assistant.content;
       this.events.emit(live, { type: 'status', stage: 'resumed' });
-      void this.runner.run(live, { userMessageId: user.id, assistantMessageId: assistant.id, steps: store.stepsOf({ turnId: turn.id }) });
+      void this.runner.run(live, {
+        userMessageId: user.id,
+        assistantMessageId: assistant.id,
+        steps: await store.stepsOf({ turnId: turn.id }),
+      });
       resumed.push(turn.id);
     }
     return { resumed, interrupted };

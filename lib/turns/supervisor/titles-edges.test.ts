@@ -149,7 +149,7 @@ test('the first exchange is the one titled: its answer (finished, not blank) and
     { role: 'user', content: 'How do I feed a starter?', status: 'complete' },
     { role: 'assistant', content: 'Twice a day.', status: 'complete' },
   ]);
-  bg.afterTurn('th', true);
+  await bg.afterTurn('th', true);
   await bg.idle();
   assert.deepEqual(
     asked.map((a) => a.split('\n\n')[0]),
@@ -165,7 +165,7 @@ test('a first answer given again (its turn is not its question’s) is titled fr
     { id: 'a1', parentId: 'q1', role: 'assistant', content: 'Half', status: 'error' },
     { id: 'a2', parentId: 'q1', role: 'assistant', content: 'Twice a day.', status: 'complete' },
   ]);
-  bg.afterTurn('th', true);
+  await bg.afterTurn('th', true);
   await bg.idle();
   assert.deepEqual(
     asked.map((a) => a.split('\n\n')[0]),
@@ -192,7 +192,7 @@ test('a title call stopped by a turn is no failure: stopped twice, the thread is
     },
   );
   for (let turn = 0; turn < 3; turn++) {
-    bg.afterTurn('th', true);
+    await bg.afterTurn('th', true);
     await bg.idle();
   }
   assert.deepEqual([titles, logs], [['Sourdough starter basics'], []]);
@@ -210,7 +210,7 @@ test('a model that fails with something other than an Error: after two attempts 
       },
     },
   );
-  bg.afterTurn('th', true);
+  await bg.afterTurn('th', true);
   await bg.idle();
   assert.deepEqual([asked.length, logs], [2, ['thread th: no title from the model: null']]);
 });
@@ -227,7 +227,7 @@ test('no title is asked for a thread with two answers, none, a title of its own,
     [answered('One.'), {}, false, 'the turn failed'],
   ] as const) {
     const { bg, asked } = titler([...messages], opts);
-    bg.afterTurn('th', completed);
+    await bg.afterTurn('th', completed);
     await bg.idle();
     assert.deepEqual(asked, [], why);
   }
@@ -236,7 +236,7 @@ test('no title is asked for a thread with two answers, none, a title of its own,
     { role: 'assistant', content: '', status: 'complete' },
     { role: 'assistant', content: 'x', status: 'error' },
   ]);
-  bg.afterTurn('th', true);
+  await bg.afterTurn('th', true);
   await bg.idle();
   assert.equal(asked.length, 1, 'blank and failed answers are not answers');
 });
@@ -249,7 +249,7 @@ test('a reply that is no title sets none; a titler that breaks says so in the lo
     ],
     { reply: "I'm sorry, I can't." },
   );
-  none.bg.afterTurn('th', true);
+  await none.bg.afterTurn('th', true);
   await none.bg.idle();
   assert.deepEqual([none.asked.length, none.titles], [1, []]);
 
@@ -269,7 +269,7 @@ test('a reply that is no title sets none; a titler that breaks says so in the lo
         },
       },
     );
-    broken.bg.afterTurn('th', true);
+    await broken.bg.afterTurn('th', true);
     await broken.bg.idle();
     assert.deepEqual(broken.logs, [`titles: ${said}`]);
   }
@@ -285,11 +285,11 @@ test('a turn that arrives between two titles stops the second before it is asked
     ],
     { lane: () => (busy ? null : stop.signal), onTitle: () => stop.abort() },
   );
-  bg.afterTurn('one', true);
-  bg.afterTurn('two', true);
+  await bg.afterTurn('one', true);
+  await bg.afterTurn('two', true);
   assert.deepEqual(asked, [], 'both wait while the pool is busy');
   busy = false;
-  bg.afterTurn('one', true);
+  await bg.afterTurn('one', true);
   await bg.idle();
   assert.equal(asked.length, 1, 'the turn that arrived as the first title came stops the second');
 });

@@ -102,6 +102,10 @@ function pool() {
 }
 
 const settle = () => new Promise((r) => setImmediate(r));
+/** Turns of the event loop until the model has been asked `n` times (the titler reads the store first), or a few dozen pass. */
+async function asked(models: { calls: unknown[] }, n: number) {
+  for (let i = 0; i < 50 && models.calls.length < n; i++) await settle();
+}
 
 test('after the first exchange the model titles the thread in the background, and the page hears of it', async () => {
   const store = memoryStore();
@@ -109,7 +113,8 @@ test('after the first exchange the model titles the thread in the background, an
   const heard: [string, string][] = [];
   const titles = new BackgroundTitles({ store, models, onTitle: (id, title) => heard.push([id, title]) });
   thread(store, 'a', 1);
-  titles.afterTurn('a', true);
+  await titles.afterTurn('a', true);
+  await asked(models, 1);
   assert.equal(models.calls.length, 1);
   assert.ok(isTitleRequest(models.calls[0].request));
   assert.equal(models.calls[0].request.lane, 'side');
@@ -120,11 +125,11 @@ test('after the first exchange the model titles the thread in the background, an
   assert.deepEqual(heard, [['a', 'Sourdough Bread Basics']]);
   // Later exchanges, a failed turn, or a thread the user named: no call.
   thread(store, 'b', 2);
-  titles.afterTurn('b', true);
+  await titles.afterTurn('b', true);
   thread(store, 'c', 1, 'user');
-  titles.afterTurn('c', true);
+  await titles.afterTurn('c', true);
   thread(store, 'd', 1);
-  titles.afterTurn('d', false);
+  await titles.afterTurn('d', false);
   await titles.idle();
   assert.equal(models.calls.length, 1);
 });
@@ -134,7 +139,8 @@ test('a turn that arrives stops the title call at once; the title is written aft
   const models = pool();
   const titles = new BackgroundTitles({ store, models });
   thread(store, 'a', 1);
-  titles.afterTurn('a', true);
+  await titles.afterTurn('a', true);
+  await asked(models, 1);
   assert.equal(models.calls.length, 1);
   models.busy = true; // the user sent the next message
   assert.equal(models.calls[0].signal.aborted, true, 'the title call was stopped for the turn');
@@ -143,7 +149,8 @@ test('a turn that arrives stops the title call at once; the title is written aft
   // That turn ends (the thread now has two exchanges): the pending title is written from the first.
   thread(store, 'a', 2);
   models.busy = false;
-  titles.afterTurn('a', true);
+  await titles.afterTurn('a', true);
+  await asked(models, 2);
   assert.equal(models.calls.length, 2);
   assert.match(String(models.calls[1].request.messages[1].content), /Question 1 about/);
   models.calls[1].answer('Sourdough questions');
@@ -156,7 +163,8 @@ test('a title the user typed while the model was writing one is kept', async () 
   const models = pool();
   const titles = new BackgroundTitles({ store, models });
   thread(store, 'a', 1);
-  titles.afterTurn('a', true);
+  await titles.afterTurn('a', true);
+  await asked(models, 1);
   Object.assign(store.threads.get('a')!, { title: 'My bread notes', titleSource: 'user' });
   models.calls[0].answer('Sourdough Bread Basics');
   await titles.idle();
@@ -169,9 +177,10 @@ test('a server that fails is asked once more, then the thread keeps its first wo
   const logs: string[] = [];
   const titles = new BackgroundTitles({ store, models, log: (m) => logs.push(m) });
   thread(store, 'a', 1);
-  titles.afterTurn('a', true);
+  await titles.afterTurn('a', true);
+  await asked(models, 1);
   models.calls[0].fail(new Error('connection refused'));
-  await settle();
+  await asked(models, 2);
   assert.equal(models.calls.length, 2, 'tried again');
   models.calls[1].fail(new Error('connection refused'));
   await titles.idle();

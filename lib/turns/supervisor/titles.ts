@@ -1,3 +1,4 @@
+import type { Port } from '@/lib/shared/awaitable';
 import type { ModelClient } from '@/lib/models/types';
 
 /**
@@ -83,13 +84,13 @@ export async function writeTitle(
   return cleanTitle(result.content);
 }
 
-export type TitleStore = {
+export type TitleStore = Port<{
   getThread(args: { id: string }): { titleSource: 'auto' | 'model' | 'user' } | undefined;
   listMessages(args: {
     threadId: string;
   }): { id: string; parentId: string | null; role: 'user' | 'assistant'; content: string; status: string }[];
   setModelTitle(args: { id: string; title: string }): boolean;
-};
+}>;
 
 /** Attempts at one thread's title before it keeps its first words (a server that fails, a model that will not). */
 const MAX_FAILURES = 2;
@@ -115,11 +116,11 @@ export class BackgroundTitles {
   ) {}
 
   /** After a turn ends: the pool may be free, and a thread whose first exchange just completed wants a title. */
-  afterTurn(threadId: string, completed: boolean) {
+  async afterTurn(threadId: string, completed: boolean) {
     if (completed && !this.pending.has(threadId)) {
-      const answers = this.deps.store
-        .listMessages({ threadId })
-        .filter((m) => m.role === 'assistant' && m.status === 'complete' && m.content.trim());
+      const answers = (await this.deps.store.listMessages({ threadId })).filter(
+        (m) => m.role === 'assistant' && m.status === 'complete' && m.content.trim(),
+      );
       // Whether the title is still the first words is asked when its turn comes (exchange below).
       if (answers.length === 1) this.pending.set(threadId, 0);
     }
@@ -151,10 +152,10 @@ export class BackgroundTitles {
   }
 
   /** The thread's first complete exchange, while its title is still the first words. */
-  private exchange(threadId: string): { question: string; answer: string } | null {
+  private async exchange(threadId: string): Promise<{ question: string; answer: string } | null> {
     const { store } = this.deps;
-    if (store.getThread({ id: threadId })?.titleSource !== 'auto') return null;
-    const all = store.listMessages({ threadId });
+    if ((await store.getThread({ id: threadId }))?.titleSource !== 'auto') return null;
+    const all = await store.listMessages({ threadId });
     const answer = all.find((m) => m.role === 'assistant' && m.status === 'complete' && m.content.trim());
     // The answer's parent: a regenerated answer has a turn of its own, its question the first turn's.
     const question = answer && all.find((m) => m.id === answer.parentId);
@@ -164,7 +165,7 @@ export class BackgroundTitles {
   private async writePending(lane: { model: ModelClient; signal: AbortSignal }) {
     for (const [threadId, failures] of [...this.pending]) {
       if (lane.signal.aborted) return;
-      const exchange = this.exchange(threadId);
+      const exchange = await this.exchange(threadId);
       if (!exchange) {
         this.pending.delete(threadId);
         continue;
@@ -172,7 +173,7 @@ export class BackgroundTitles {
       try {
         const title = await writeTitle(lane.model, exchange, lane.signal);
         this.pending.delete(threadId);
-        if (title && this.deps.store.setModelTitle({ id: threadId, title })) this.deps.onTitle?.(threadId, title);
+        if (title && (await this.deps.store.setModelTitle({ id: threadId, title }))) this.deps.onTitle?.(threadId, title);
       } catch (err) {
         if (lane.signal.aborted) return;
         if (failures + 1 >= MAX_FAILURES) {

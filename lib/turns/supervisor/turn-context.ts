@@ -19,6 +19,7 @@ import { MessageTree } from '@/lib/turns/conversation/tree';
 import type { ToolSet } from '@/lib/tools/toolset';
 import type { AttachedTableRef, TableMeta } from '@/lib/data/tables/tables';
 import type { MessageStatus } from '@/lib/contract/statuses';
+import type { Awaitable, Port } from '@/lib/shared/awaitable';
 
 /**
  * The model's context for one turn, put together from what is stored: who the assistant and
@@ -27,7 +28,7 @@ import type { MessageStatus } from '@/lib/contract/statuses';
  */
 
 /** What assembling a turn's context reads from the database (db/store.ts provides it). */
-export type ContextStore = {
+export type ContextStore = Port<{
   getThread(args: { id: string }):
     | {
         id: string;
@@ -83,7 +84,7 @@ export type ContextStore = {
     width?: number | null;
     height?: number | null;
   }[];
-};
+}>;
 
 export type TurnIdentity = {
   assistantName: string;
@@ -99,7 +100,7 @@ export type TurnIdentity = {
 export type ContextRequest = {
   store: ContextStore;
   /** The thread's knowledge collections, when more than its store knows (those shared with everyone); else the store's. */
-  collections?: (threadId: string) => { id: string; name: string }[];
+  collections?: (threadId: string) => Awaitable<{ id: string; name: string }[]>;
   threadId: string;
   turnId: string;
   /** The question this turn answers. */
@@ -142,7 +143,7 @@ export type TurnContext = {
 /** The files of each message of the thread, images as themselves where the server sees them, tables with what they hold. */
 async function filesByMessage({ store, threadId, lease, imageData, tableOf }: ContextRequest): Promise<Map<string, AttachedFile[]>> {
   const files = new Map<string, AttachedFile[]>();
-  for (const a of store.attachmentsOfThread({ threadId })) {
+  for (const a of await store.attachmentsOfThread({ threadId })) {
     // A kept recording: the message is its transcript already.
     if (!a.messageId || a.kind === 'audio') continue;
     const table =
@@ -173,15 +174,15 @@ async function filesByMessage({ store, threadId, lease, imageData, tableOf }: Co
 
 export async function assembleContext(request: ContextRequest): Promise<TurnContext> {
   const { store, threadId, turnId, userMessageId } = request;
-  const thread = store.getThread({ id: threadId });
+  const thread = await store.getThread({ id: threadId });
   if (!thread) throw new HearthError('not_found', 'The thread was deleted.');
   // The thread's own choice of tools (some switched off in it).
   // search_documents only where the thread has collections to search.
-  const collections = request.collections?.(threadId) ?? store.collectionsOfThread?.({ threadId }) ?? [];
+  const collections = (await request.collections?.(threadId)) ?? (await store.collectionsOfThread?.({ threadId })) ?? [];
   const off = [...(thread.disabledTools ?? []), ...(collections.length ? [] : ['search_documents'])];
   const tools = request.tools.without?.(off) ?? request.tools;
   // The model sees the branch the question is on: the path from the thread's first message to it.
-  const path = new MessageTree(store.listMessages({ threadId })).pathTo(userMessageId);
+  const path = new MessageTree(await store.listMessages({ threadId })).pathTo(userMessageId);
   // The path ends at the question this turn stored (a deleted thread fails the check above).
   const question = path.at(-1)?.content ?? '';
   // A message without a turn adds null, which matches nothing: checks without a turn are kept anyway.
@@ -194,7 +195,7 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
     .flatMap((f) => (f.table && f.id ? [{ attachmentId: f.id, name: f.name, meta: f.table }] : []))
     .reverse();
   const thinkingOf = request.thinking?.inHistory
-    ? store.answerThinkingOf({ turnIds: path.flatMap((m) => (m.role === 'assistant' && m.turnId ? [m.turnId] : [])) })
+    ? await store.answerThinkingOf({ turnIds: path.flatMap((m) => (m.role === 'assistant' && m.turnId ? [m.turnId] : [])) })
     : new Map<string, string>();
   // Each earlier message as it was sent in its own turn; the question gets this turn's block.
   const history: HistoryMessage[] = path
@@ -212,17 +213,16 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
     .map((m) => m.content);
   const storage: DecisionStorage = {
     // The thread's checks so far, from this branch only: another branch's turns are not this conversation.
-    load: ({ layerId, scope, scopeKey }) =>
+    load: async ({ layerId, scope, scopeKey }) =>
       scope === 'thread' && scopeKey === threadId
-        ? store
-            .decisionRowsOfThread({ threadId, layerId })
+        ? (await store.decisionRowsOfThread({ threadId, layerId }))
             .filter((r) => r.turnId === null || onPath.has(r.turnId))
             .map(({ id: _id, turnId: _turnId, ...record }) => record)
         : store.loadDecisions({ layerId, scope, scopeKey }),
     append: ({ layerId, scope, scopeKey, record, maxRecords }) =>
       store.appendDecisions({ layerId, scope, scopeKey, records: [record], maxRecords, turnId, threadId }),
   };
-  const facts = request.identity.memory === false ? { standing: [], recalled: [] } : factsFor(store.listMemories(), question);
+  const facts = request.identity.memory === false ? { standing: [], recalled: [] } : factsFor(await store.listMemories(), question);
   const context = await ContextRuntime.create(
     [
       identityLayer({
@@ -230,7 +230,7 @@ export async function assembleContext(request: ContextRequest): Promise<TurnCont
         ...request.identity,
         modelId: request.lease.modelId ?? 'local model',
         now: request.now,
-        webSearch: tools.researchAvailable(),
+        webSearch: await tools.researchAvailable(),
         toolNames: tools.registry.tools.map((t) => t.name),
         collections: tools.registry.has('search_documents') ? collections.map((c) => c.name) : [],
         systemPrompt: thread.systemPrompt,

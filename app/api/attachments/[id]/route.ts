@@ -17,10 +17,10 @@ export const dynamic = 'force-dynamic';
  * read from the file (what the model reads), for the page's file viewer.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.attachment, ({ params: { id }, query, rt }) => {
+  on(endpoints.attachment, async ({ params: { id }, query, rt }) => {
     const { store, files } = rt;
     const { part } = query();
-    const row = store.attachmentFile({ id });
+    const row = await store.attachmentFile({ id });
     if (!row) throw new HearthError('not_found', 'There is no attachment with that id.');
     if (part === 'text') return textOf(row, files);
     // One open for everything: the size, the first bytes that say what it is, and the stream.

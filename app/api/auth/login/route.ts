@@ -22,10 +22,10 @@ const tooMany = (waitMs: number) => {
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.login, async ({ request, body }) => {
-    const { auth } = getRuntime();
+    const { auth } = await getRuntime();
     const { username, password } = await body();
-    if (!auth.required()) return reply({ ok: true, required: false });
-    const name = username?.trim().toLowerCase() || auth.people.only();
+    if (!(await auth.required())) return reply({ ok: true, required: false });
+    const name = username?.trim().toLowerCase() || (await auth.people.only());
     if (!name) throw new HearthError('bad_request', 'username: say who you are (more than one person uses this Hearth).');
     const address = auth.limiter.reserve(clientAddress(request));
     if (typeof address === 'number') return tooMany(address);
@@ -35,7 +35,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     if (!person) throw new HearthError('unauthorized', username ? 'That username and password do not match.' : 'That is not the password.');
     address.succeeded();
     account.succeeded();
-    const { token } = auth.sessions.start(person, { userAgent: request.headers.get('user-agent'), address: clientAddress(request) });
+    const { token } = await auth.sessions.start(person, { userAgent: request.headers.get('user-agent'), address: clientAddress(request) });
     return reply({ ok: true, required: true, person: { username: person.username, role: person.role } }, 200, {
       'Set-Cookie': sessionCookie(token, { maxAgeSeconds: auth.sessionMaxAgeSeconds, secure: isHttps(request) }),
     });

@@ -8,8 +8,8 @@ export const dynamic = 'force-dynamic';
 
 /** Ends this browser's session: the row is deleted (the token is dead everywhere) and the cookie cleared. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.logout, ({ request }) => {
-    getRuntime().auth.sessions.end(sessionTokenFrom(request.headers.get('cookie')));
+  on(endpoints.logout, async ({ request }) => {
+    await (await getRuntime()).auth.sessions.end(sessionTokenFrom(request.headers.get('cookie')));
     return reply({ ok: true }, 200, { 'Set-Cookie': sessionCookie('', { maxAgeSeconds: 0, secure: isHttps(request) }) });
   }),
 );

@@ -7,7 +7,7 @@ export const dynamic = 'force-dynamic';
 
 /** The asking person's sessions (each browser they logged in from), newest first; `current` is this one. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.listSessions, ({ request, rt }) =>
-    reply({ sessions: rt.auth.sessions.list(rt.person, sessionTokenFrom(request.headers.get('cookie'))) }),
+  on(endpoints.listSessions, async ({ request, rt }) =>
+    reply({ sessions: await rt.auth.sessions.list(rt.person, sessionTokenFrom(request.headers.get('cookie'))) }),
   ),
 );

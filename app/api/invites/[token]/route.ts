@@ -14,9 +14,9 @@ export const dynamic = 'force-dynamic';
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.acceptInvite, async ({ request, params: { token }, body }) => {
-    const { auth } = getRuntime();
-    const person = auth.people.accept(token, await body());
-    const { token: session } = auth.sessions.start(person, {
+    const { auth } = await getRuntime();
+    const person = await auth.people.accept(token, await body());
+    const { token: session } = await auth.sessions.start(person, {
       userAgent: request.headers.get('user-agent'),
       address: clientAddress(request),
     });

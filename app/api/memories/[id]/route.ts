@@ -6,9 +6,9 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.editMemory, async ({ params, body, rt }) => reply(editMemory(rt, params.id, (await body()).text))),
-  on(endpoints.forgetMemory, ({ params, rt }) => {
-    forgetMemory(rt, params.id);
+  on(endpoints.editMemory, async ({ params, body, rt }) => reply(await editMemory(rt, params.id, (await body()).text))),
+  on(endpoints.forgetMemory, async ({ params, rt }) => {
+    await forgetMemory(rt, params.id);
     return noContent();
   }),
 );

@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.createInvite, async ({ body, rt }) => {
     const { role } = await body();
-    const { token, expiresAt } = rt.auth.people.invite(rt.person, role);
+    const { token, expiresAt } = await rt.auth.people.invite(rt.person, role);
     return reply({ path: `/invite/${token}`, role, expiresAt }, 201);
   }),
 );

@@ -7,5 +7,5 @@ export const dynamic = 'force-dynamic';
 
 /** Everyone's usage, by person, day and model: the owner's to see. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.everyonesUsage, ({ query, rt }) => reply(everyonesUsage(rt.hearth, query().days, Date.now()))),
+  on(endpoints.everyonesUsage, async ({ query, rt }) => reply(await everyonesUsage(rt.hearth, query().days, Date.now()))),
 );

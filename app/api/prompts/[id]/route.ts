@@ -6,9 +6,9 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.editPrompt, async ({ params, body, rt }) => reply(editPrompt(rt.store, params.id, await body()))),
-  on(endpoints.removePrompt, ({ params, rt }) => {
-    removePrompt(rt.store, params.id);
+  on(endpoints.editPrompt, async ({ params, body, rt }) => reply(await editPrompt(rt.store, params.id, await body()))),
+  on(endpoints.removePrompt, async ({ params, rt }) => {
+    await removePrompt(rt.store, params.id);
     return noContent();
   }),
 );

@@ -10,5 +10,5 @@ export const dynamic = 'force-dynamic';
  * settings as GET /api/settings does.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.decideProposals, async ({ body, rt }) => reply(rt.settings.decideProposals(await body(), Date.now()))),
+  on(endpoints.decideProposals, async ({ body, rt }) => reply(await rt.settings.decideProposals(await body(), Date.now()))),
 );

@@ -8,25 +8,25 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.getThread, ({ params, rt }) => {
+  on(endpoints.getThread, async ({ params, rt }) => {
     const { store, turns } = rt;
-    return reply(threadView(store, turns, params.id));
+    return reply(await threadView(store, turns, params.id));
   }),
   on(endpoints.patchThread, async ({ params: { id }, body, rt }) => {
     const { branch, folderId, archived, collectionIds, sampling, ...patch } = await body();
     const runtime = rt;
     const { store, turns } = runtime;
-    requireThread(store, id);
+    await requireThread(store, id);
     if (patch.model) await requireModel(runtime, patch.model);
-    if (branch) showBranch(store, turns, id, branch);
-    if (folderId !== undefined || archived !== undefined) fileThreads(store, [id], { folderId, archived });
-    if (collectionIds) useCollections(store, id, collectionIds);
-    if (sampling !== undefined) store.updateThread({ id, patch: { sampling: normalSampling(sampling) } });
-    if (Object.keys(patch).length > 0) store.updateThread({ id, patch });
-    return reply(threadView(store, turns, id));
+    if (branch) await showBranch(store, turns, id, branch);
+    if (folderId !== undefined || archived !== undefined) await fileThreads(store, [id], { folderId, archived });
+    if (collectionIds) await useCollections(store, id, collectionIds);
+    if (sampling !== undefined) await store.updateThread({ id, patch: { sampling: normalSampling(sampling) } });
+    if (Object.keys(patch).length > 0) await store.updateThread({ id, patch });
+    return reply(await threadView(store, turns, id));
   }),
-  on(endpoints.deleteThread, ({ params, rt }) => {
-    deleteThread(rt, params.id);
+  on(endpoints.deleteThread, async ({ params, rt }) => {
+    await deleteThread(rt, params.id);
     return noContent();
   }),
 );

@@ -7,5 +7,5 @@ export const dynamic = 'force-dynamic';
 
 /** One action on the threads selected in the sidebar: delete them, archive or unarchive them, or move them to a folder. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.bulkThreads, async ({ body, rt }) => reply({ count: bulkThreads(rt, await body()) })),
+  on(endpoints.bulkThreads, async ({ body, rt }) => reply({ count: await bulkThreads(rt, await body()) })),
 );

@@ -15,7 +15,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     const { server } = await body();
     const { toolServers, config } = rt;
     toolServers.put(name, server, { programs: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH) });
-    return reply(toolServers.list());
+    return reply(await toolServers.list());
   }),
   on(endpoints.removeToolServer, ({ params: { name }, rt }) => {
     if (!rt.toolServers.remove(name)) throw new HearthError('not_found', `There is no tool server called "${name}".`);

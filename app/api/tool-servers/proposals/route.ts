@@ -13,7 +13,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.decideToolServerProposals, async ({ body, rt }) => {
     const action = await body();
     const { toolServers, config } = rt;
-    toolServers.decideProposals(action, { programs: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH) });
-    return reply(toolServers.list());
+    await toolServers.decideProposals(action, { programs: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH) });
+    return reply(await toolServers.list());
   }),
 );

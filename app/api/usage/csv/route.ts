@@ -7,5 +7,5 @@ export const dynamic = 'force-dynamic';
 
 /** The person's own usage as CSV. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.usageCsv, ({ query, rt }) => usageDownload(usageOf(rt, query().days, Date.now()), rt.person.username)),
+  on(endpoints.usageCsv, async ({ query, rt }) => usageDownload(await usageOf(rt, query().days, Date.now()), rt.person.username)),
 );

@@ -17,7 +17,7 @@ export const dynamic = 'force-dynamic';
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.signOnCallback, async ({ request }) => {
-    const { config, auth } = getRuntime();
+    const { config, auth } = await getRuntime();
     const setup = signOnSetup(config);
     if (!setup) throw new HearthError('not_found', 'Single sign-on is not set up here (HEARTH_OIDC_ISSUER).');
     const secure = isHttps(request);
@@ -25,7 +25,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     headers.append('Set-Cookie', endedCookie(secure));
     try {
       const signed = await finishSignOn(setup, new URL(request.url).search, request.headers.get('cookie'));
-      const person = auth.people.signOn(
+      const person = await auth.people.signOn(
         signed.subject,
         { email: signed.email, preferredUsername: signed.preferredUsername },
         { invite: signed.invite, byDomain: domainAllowed(setup, signed.email) },
@@ -35,7 +35,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
           'forbidden',
           `${signed.email ? `${signed.email} has` : 'You have'} no account here. Ask this Hearth's owner for an invitation, and open its link.`,
         );
-      const { token } = auth.sessions.start(person, { userAgent: request.headers.get('user-agent'), address: clientAddress(request) });
+      const { token } = await auth.sessions.start(person, {
+        userAgent: request.headers.get('user-agent'),
+        address: clientAddress(request),
+      });
       headers.append('Set-Cookie', sessionCookie(token, { maxAgeSeconds: auth.sessionMaxAgeSeconds, secure }));
       // On by a page of this site (app/signed-in): the session cookie is SameSite=Strict, and a browser
       // does not send it along a redirect chain that began at the provider (another site), so a

@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
 /** Single sign-on begins: the browser goes to the provider, the flow's secrets wait in a cookie. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.signOn, async ({ request, query }) => {
-    const setup = signOnSetup(getRuntime().config);
+    const setup = signOnSetup((await getRuntime()).config);
     if (!setup) throw new HearthError('not_found', 'Single sign-on is not set up here (HEARTH_OIDC_ISSUER).');
     const { next, invite } = query();
     const { url, cookie } = await beginSignOn(setup, { next, invite, secure: isHttps(request) });

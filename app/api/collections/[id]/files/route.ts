@@ -13,24 +13,24 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.addCollectionFiles, async ({ request, params: { id }, rt }) => {
     const { config, store, files, knowledge } = rt;
-    ownCollection(knowledge, rt.sharedWithMe(), id);
+    await ownCollection(knowledge, await rt.sharedWithMe(), id);
     const type = request.headers.get('content-type') ?? '';
     if (/^application\/json/i.test(type)) {
       const { attachmentId } = await readJson(request, addAttachmentToCollectionBody);
-      const a = store.attachmentFile({ id: attachmentId });
+      const a = await store.attachmentFile({ id: attachmentId });
       if (!a) throw new HearthError('not_found', 'attachmentId: there is no attached file with that id.');
       if (a.kind === 'image') throw new HearthError('unsupported_type', `${a.name} is an image: collections index text.`);
-      return reply({ files: knowledge.add(id, [a]), skipped: [] }, 201);
+      return reply({ files: await knowledge.add(id, [a]), skipped: [] }, 201);
     }
     const received = await receiveUploadRequest(request, { files, maxUploadMb: config.HEARTH_MAX_UPLOAD_MB, archives: true });
     if (received.kind === 'zip') {
       const { received: inside, skipped } = await knowledge.receiveArchive(received, received.limits);
-      return reply({ files: knowledge.add(id, inside), skipped }, 201);
+      return reply({ files: await knowledge.add(id, inside), skipped }, 201);
     }
     if (received.kind === 'image') {
-      knowledge.forget([received.sha256]);
+      await knowledge.forget([received.sha256]);
       throw new HearthError('unsupported_type', `${received.name} is an image: collections index text.`);
     }
-    return reply({ files: knowledge.add(id, [received]), skipped: [] }, 201);
+    return reply({ files: await knowledge.add(id, [received]), skipped: [] }, 201);
   }),
 );

@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.searchCollection, async ({ request, params: { id }, query, rt }) => {
     const { q, limit } = query();
-    const { knowledge } = reachCollection(rt.knowledge, rt.sharedWithMe(), id);
+    const { knowledge } = await reachCollection(rt.knowledge, await rt.sharedWithMe(), id);
     const found = await knowledge.search({ query: q, collectionIds: [id], limit }, request.signal);
     return reply({ passages: found.passages, byMeaning: found.byMeaning, ...(found.note ? { note: found.note } : {}) });
   }),

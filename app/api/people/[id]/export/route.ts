@@ -8,9 +8,9 @@ export const dynamic = 'force-dynamic';
 
 /** The owner's copy of one person's library (a person leaving, a move): the same file their own Export gives. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.exportPersonLibrary, ({ params: { id }, rt }) => {
-    const person = rt.auth.people.byId(id);
+  on(endpoints.exportPersonLibrary, async ({ params: { id }, rt }) => {
+    const person = await rt.auth.people.byId(id);
     if (!person) throw new HearthError('not_found', 'There is no person with that id.');
-    return libraryDownload(rt.hearth.as(person), rt.person, { name: person.username });
+    return libraryDownload(await rt.hearth.as(person), rt.person, { name: person.username });
   }),
 );

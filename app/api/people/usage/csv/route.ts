@@ -7,5 +7,7 @@ export const dynamic = 'force-dynamic';
 
 /** Everyone's usage as CSV: one line per person, day and model. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.everyonesUsageCsv, ({ query, rt }) => usageDownload(everyonesUsage(rt.hearth, query().days, Date.now()), 'everyone')),
+  on(endpoints.everyonesUsageCsv, async ({ query, rt }) =>
+    usageDownload(await everyonesUsage(rt.hearth, query().days, Date.now()), 'everyone'),
+  ),
 );

@@ -12,7 +12,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     const threadId = params.id;
     const { callId, allow, always } = await body();
     const { store, turns } = rt;
-    requireThread(store, threadId);
+    await requireThread(store, threadId);
     const answer = !allow ? 'deny' : always ? 'always' : 'allow';
     if (!turns.answerApproval({ threadId, callId, answer }))
       throw new HearthError(

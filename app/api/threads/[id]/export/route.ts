@@ -8,10 +8,10 @@ export const dynamic = 'force-dynamic';
 
 /** A thread as JSON (lossless, importable, every branch), Markdown, or one self-contained web page. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.exportThread, ({ params: { id }, query, rt }) => {
+  on(endpoints.exportThread, async ({ params: { id }, query, rt }) => {
     const { format } = query();
     const { store, turns, settings } = rt;
-    const view = threadView(store, turns, id, { allBranches: format === 'json' });
+    const view = await threadView(store, turns, id, { allBranches: format === 'json' });
     const { assistantName, timezone } = settings.current();
     const file = threadFile(view, format, { assistantName, timezone });
     return new Response(file.body, {

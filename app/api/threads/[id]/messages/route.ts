@@ -10,7 +10,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.sendMessage, async ({ request, params, body, rt }) => {
     const { content, attachmentIds, editOf } = await body();
     const { turns } = rt;
-    const { turnId } = turns.start({ threadId: params.id, content, attachmentIds, editOf });
+    const { turnId } = await turns.start({ threadId: params.id, content, attachmentIds, editOf });
     return new Response(turnEventStream(turns, turnId, 0, request.signal), {
       headers: { ...SSE_HEADERS, 'X-Turn-Id': turnId },
     });

@@ -7,9 +7,9 @@ export const dynamic = 'force-dynamic';
 
 /** The tools a turn of this thread may be offered, and which of them the thread switched off (PATCH the thread's disabledTools). */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.threadTools, ({ params, rt }) => {
+  on(endpoints.threadTools, async ({ params, rt }) => {
     const { store, tools } = rt;
-    const off = new Set(requireThread(store, params.id).disabledTools ?? []);
+    const off = new Set((await requireThread(store, params.id)).disabledTools ?? []);
     return reply({
       tools: tools.registry.tools.map((t) => ({
         name: t.name,

@@ -7,8 +7,8 @@ export const dynamic = 'force-dynamic';
 
 /** Deletes a message and what follows it (every branch under it); answers with the thread as it is now shown. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.deleteMessage, ({ params, rt }) => {
-    deleteMessageAndAfter(rt, params.id, params.messageId);
-    return reply(threadView(rt.store, rt.turns, params.id));
+  on(endpoints.deleteMessage, async ({ params, rt }) => {
+    await deleteMessageAndAfter(rt, params.id, params.messageId);
+    return reply(await threadView(rt.store, rt.turns, params.id));
   }),
 );

@@ -10,7 +10,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.rateAnswer, async ({ params, body, rt }) => {
     const { rating } = await body();
     const { store, turns } = rt;
-    rateAnswer(store, params.id, params.messageId, rating);
-    return reply(threadView(store, turns, params.id));
+    await rateAnswer(store, params.id, params.messageId, rating);
+    return reply(await threadView(store, turns, params.id));
   }),
 );

@@ -13,7 +13,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     const { model } = await body();
     const runtime = rt;
     if (model) await requireModel(runtime, model);
-    const { turnId } = runtime.turns.regenerate({ threadId: params.id, messageId: params.messageId, model });
+    const { turnId } = await runtime.turns.regenerate({ threadId: params.id, messageId: params.messageId, model });
     return new Response(turnEventStream(runtime.turns, turnId, 0, request.signal), {
       headers: { ...SSE_HEADERS, 'X-Turn-Id': turnId },
     });

@@ -7,9 +7,9 @@ export const dynamic = 'force-dynamic';
 
 /** Stops a turn: 202 with whether it is stopping, or the status it ended with already. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.cancelTurn, ({ params: { id, turnId }, rt }) => {
+  on(endpoints.cancelTurn, async ({ params: { id, turnId }, rt }) => {
     const { store, turns } = rt;
-    const turn = requireTurn(store, id, turnId);
+    const turn = await requireTurn(store, id, turnId);
     const stopping = turns.cancel(turnId);
     return reply({ turnId, stopping, status: stopping ? 'cancelling' : turn.status }, 202);
   }),

@@ -8,10 +8,10 @@ export const dynamic = 'force-dynamic';
 
 /** Replays a turn's events after ?after=N, then follows it live until it ends. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
-  on(endpoints.followTurn, ({ request, params: { id, turnId }, query, rt }) => {
+  on(endpoints.followTurn, async ({ request, params: { id, turnId }, query, rt }) => {
     const { after } = query();
     const { store, turns } = rt;
-    requireTurn(store, id, turnId);
+    await requireTurn(store, id, turnId);
     return new Response(turnEventStream(turns, turnId, after, request.signal), { headers: SSE_HEADERS });
   }),
 );

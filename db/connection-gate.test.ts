@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { openDatabase } from './client';
+import { createStore } from './store';
+
+/**
+ * The store's transactions hold SQLite's one connection across awaits (db/connection-gate.ts):
+ * another request's statements wait until it ends, its own go through, a failure undoes all.
+ */
+
+const freshStore = () => createStore(openDatabase(':memory:'));
+/** A turn of the event loop: whatever another request would do meanwhile gets its chance. */
+const aTurnLater = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+test('a call from elsewhere waits until an open transaction commits, and then sees all of it', async () => {
+  const s = freshStore();
+  const order: string[] = [];
+  const tx = s.transaction(async () => {
+    await s.createThread({ id: 'a', title: 'A', now: 1 });
+    order.push('tx wrote a');
+    await aTurnLater();
+    await s.createThread({ id: 'b', title: 'B', now: 2 });
+    order.push('tx wrote b');
+  });
+  const outside = s.countThreads().then((n) => {
+    order.push(`outside counted ${n}`);
+    return n;
+  });
+  await Promise.all([tx, outside]);
+  assert.deepEqual(order, ['tx wrote a', 'tx wrote b', 'outside counted 2']);
+});
+
+test('a failing transaction undoes every write it made, and a write from elsewhere meanwhile is not undone with it', async () => {
+  const s = freshStore();
+  const tx = s.transaction(async () => {
+    await s.createThread({ id: 'a', title: 'A', now: 1 });
+    await aTurnLater();
+    throw new Error('changed my mind');
+  });
+  const outside = s.createThread({ id: 'other', title: 'Other', now: 3 });
+  await assert.rejects(tx, /changed my mind/);
+  await outside;
+  assert.equal(await s.getThread({ id: 'a' }), undefined);
+  assert.equal((await s.getThread({ id: 'other' }))?.title, 'Other');
+  assert.equal(s.db.$client.inTransaction, false);
+});
+
+test('transactions from two requests run one after the other, never interleaved', async () => {
+  const s = freshStore();
+  const order: string[] = [];
+  const one = (name: string) =>
+    s.transaction(async () => {
+      order.push(`${name} begins`);
+      await aTurnLater();
+      await s.createThread({ id: name, title: name, now: 1 });
+      order.push(`${name} ends`);
+    });
+  await Promise.all([one('first'), one('second')]);
+  assert.deepEqual(order, ['first begins', 'first ends', 'second begins', 'second ends']);
+  assert.equal(await s.countThreads(), 2);
+});
+
+test('a transaction inside a transaction is part of it: one failure undoes both', async () => {
+  const s = freshStore();
+  await assert.rejects(
+    s.transaction(async () => {
+      await s.createThread({ id: 'outer', title: 'O', now: 1 });
+      await s.transaction(async () => {
+        await s.createThread({ id: 'inner', title: 'I', now: 1 });
+      });
+      throw new Error('no');
+    }),
+    /no/,
+  );
+  assert.equal(await s.countThreads(), 0);
+});
+
+test('with no transaction open a call runs at once, in the order calls were made', async () => {
+  const s = freshStore();
+  const created = s.createThread({ id: 'a', title: 'A', now: 1 });
+  // Not awaited yet: the row is there already, as it was when the store answered at once.
+  assert.equal((s.db.$client.prepare('select count(*) n from threads').get() as { n: number }).n, 1);
+  await created;
+  await assert.rejects(s.createThread({ id: 'a', title: 'again', now: 2 }), /UNIQUE/);
+});
