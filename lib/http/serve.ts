@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AnswerOf, Body, Endpoint, Method } from '@/lib/contract/endpoints';
 import { HearthError } from '@/lib/shared/errors';
 import type { Person } from '@/lib/services/auth/people';
-import { requestPerson } from '@/lib/services/auth/session-check';
+import { isPublicPath, requestPerson } from '@/lib/services/auth/session-check';
 import { getRuntime, type Runtime } from '@/lib/services/runtime';
 import { handle, json, otherMethods, parseInput, readJson, searchParams, type FieldLabels } from './handle';
 import { JSON_BODY, type BodyTypes } from './request-guard';
@@ -101,8 +101,9 @@ export function on<E extends Endpoint>(endpoint: E, handler: Handler<E>, options
     handle(
       request,
       async () => {
-        // The request's person, looked up once (null: no one, which the login routes do not need).
-        const who = await requestPerson(request.headers);
+        // The request's person, looked up once; the open routes (login, logout, invitations) are
+        // no one's: they never reach a library, and a failing one cannot keep anyone from logging out.
+        const who = isPublicPath(new URL(request.url).pathname) ? null : await requestPerson(request.headers);
         // Who may ask, before anything of the request is looked at.
         if (endpoint.who) allowed(endpoint.who, who);
         const params = await checkedParams(endpoint, context);

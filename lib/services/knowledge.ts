@@ -24,7 +24,7 @@ export class Knowledge {
   readonly indexer: KnowledgeIndexer;
   private embedderFor: { key: string; embedder: Embedder | undefined } | null = null;
   /** The nearest-vector search off the main thread (none for an in-memory database, which another connection cannot open). */
-  private vectorWorker: VectorWorker | undefined | null = null;
+  private vectorWorker: Promise<VectorWorker | undefined> | null = null;
 
   constructor(
     private readonly deps: {
@@ -77,13 +77,15 @@ export class Knowledge {
   /** Passages of these collections for a query (the tool, the page's search). */
   async search(args: { query: string; collectionIds: string[]; limit?: number }, signal?: AbortSignal): Promise<Retrieval> {
     const embedder = this.embedder();
-    if (embedder && this.vectorWorker === null) {
-      const file = this.deps.store.databaseFile();
-      this.vectorWorker =
-        file && file !== ':memory:' && (await this.deps.store.vectorSearchAvailable()) ? createVectorWorker(file) : undefined;
-    }
-    const worker = this.vectorWorker ?? undefined;
+    // Made once, by the first search that needs it (two at once share it).
+    if (embedder) this.vectorWorker ??= this.makeVectorWorker();
+    const worker = (await this.vectorWorker) ?? undefined;
     return retrieve({ store: this.deps.store, embedder, near: worker && ((a) => worker.near(a)), signal, ...args });
+  }
+
+  private async makeVectorWorker(): Promise<VectorWorker | undefined> {
+    const file = this.deps.store.databaseFile();
+    return file && file !== ':memory:' && (await this.deps.store.vectorSearchAvailable()) ? createVectorWorker(file) : undefined;
   }
 
   /**

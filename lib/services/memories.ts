@@ -5,6 +5,7 @@ import type { Memory } from '@/db/rows';
 import { HearthError } from '@/lib/shared/errors';
 import { factLine, factRefusal, normaliseFact } from '@/lib/data/memory/facts';
 import type { MemoryBook } from '@/lib/tools/types';
+import { oneAtATimePer } from '@/lib/shared/one-at-a-time';
 import type { ChangeFeed } from './change-feed';
 
 /**
@@ -14,9 +15,19 @@ import type { ChangeFeed } from './change-feed';
 
 type Deps = { store: Store; updates: ChangeFeed };
 
+/**
+ * Changes to one library's memory, one after another: each checks the kept facts (the same
+ * fact is not kept twice) before it writes.
+ */
+const oneAtATime = oneAtATimePer<Store>();
+
 export const memoryView = (m: Memory) => ({ id: m.id, text: m.text, createdAt: m.createdAt, updatedAt: m.updatedAt });
 
-export async function addMemory({ store, updates }: Deps, text: string) {
+export function addMemory(deps: Deps, text: string) {
+  return oneAtATime(deps.store, () => addNow(deps, text));
+}
+
+async function addNow({ store, updates }: Deps, text: string) {
   const why = factRefusal(
     text,
     (await store.listMemories()).map((m) => m.text),
@@ -31,7 +42,11 @@ export async function addMemory({ store, updates }: Deps, text: string) {
  * A fact the user changes or forgets also leaves the context blocks stored with earlier
  * messages, which later turns would otherwise send again: forgetting means forgetting.
  */
-export async function editMemory({ store, updates }: Deps, id: string, text: string) {
+export function editMemory(deps: Deps, id: string, text: string) {
+  return oneAtATime(deps.store, () => editNow(deps, id, text));
+}
+
+async function editNow({ store, updates }: Deps, id: string, text: string) {
   const old = await store.getMemory({ id });
   if (!old) throw new HearthError('not_found', 'There is no memory with that id.');
   const why = factRefusal(
@@ -48,7 +63,11 @@ export async function editMemory({ store, updates }: Deps, id: string, text: str
   return fact;
 }
 
-export async function forgetMemory({ store, updates }: Deps, id: string) {
+export function forgetMemory(deps: Deps, id: string) {
+  return oneAtATime(deps.store, () => forgetNow(deps, id));
+}
+
+async function forgetNow({ store, updates }: Deps, id: string) {
   const old = await store.getMemory({ id });
   if (!old) throw new HearthError('not_found', 'There is no memory with that id.');
   await store.transaction(async () => {

@@ -344,11 +344,12 @@ export async function buildHearth(
       if (!found) {
         let pending = opening.get(file);
         if (!pending) {
-          pending = library(person, file).finally(() => opening.delete(file));
+          pending = library(person, file)
+            .then((made) => (open.set(file, made), made))
+            .finally(() => opening.delete(file));
           opening.set(file, pending);
         }
         found = await pending;
-        open.set(file, found);
       }
       // The same library, as the person is now (their role may have changed since it was opened).
       if (found.person.role !== person.role || found.person.username !== person.username) found.person = person;
@@ -385,7 +386,11 @@ export function getRuntime(): Promise<Hearth> {
   const holder = globalThis as Holder;
   if (!holder[key]) {
     const config = getConfig();
-    holder[key] = buildHearth(config, createStore(getDb()));
+    // A start that failed is tried again by the next request, as when it threw.
+    holder[key] = buildHearth(config, createStore(getDb())).catch((err: unknown) => {
+      delete holder[key];
+      throw err;
+    });
   }
   return holder[key];
 }

@@ -60,3 +60,21 @@ test('a host is known by its name and port, as in its URL', () => {
   assert.equal(hostKey('https://Example.ORG/a'), 'example.org');
   assert.equal(hostKey(new URL('https://example.org:443/')), 'example.org');
 });
+
+test('admissions asked at once are decided one after another: the gap and the budget hold for parallel calls', async () => {
+  // A store that answers later, as the real one may: both admissions would otherwise read the spend before either records it.
+  const hosts = memoryHosts();
+  const later: typeof hosts = {
+    ...hosts,
+    spendSince: async (args) => {
+      const spent = await hosts.spendSince(args);
+      await new Promise((resolve) => setImmediate(resolve));
+      return spent;
+    },
+  };
+  const pacer = createHostPacer(later, () => 1_000, { h: { minGapMs: 400, perMinute: 2, perHour: 100, perDay: 100 } });
+  const [first, second, third] = await Promise.all([pacer.admit('h'), pacer.admit('h'), pacer.admit('h')]);
+  assert.deepEqual(first, { ok: true, waitMs: 0 });
+  assert.deepEqual(second, { ok: true, waitMs: 400 }, 'the second waits out the gap after the first');
+  assert.equal(third.ok, false, 'the minute allows two');
+});

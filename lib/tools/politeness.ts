@@ -1,4 +1,5 @@
 import type { Awaitable } from '@/lib/shared/awaitable';
+import { oneAtATimePer } from '@/lib/shared/one-at-a-time';
 /**
  * Politeness towards outside hosts: a per-host circuit breaker and rate budgets, kept in
  * SQLite (through HostStore) so they survive a restart. A host that refuses us (429, or the
@@ -28,6 +29,9 @@ export function hostKey(url: string | URL): string {
   return new URL(url).host;
 }
 
+/** Admissions over one store's spend, one after another (every pacer over it shares the queue). */
+const oneAtATime = oneAtATimePer<HostStore>();
+
 export type RateBudget = { minGapMs: number; perMinute: number; perHour: number; perDay: number };
 export const DEFAULT_BUDGET: RateBudget = { minGapMs: 400, perMinute: 60, perHour: 900, perDay: 8000 };
 
@@ -41,25 +45,29 @@ export function createHostPacer(
   defaultBudget = DEFAULT_BUDGET,
 ) {
   let admitted = 0;
+  const admitNow = async (host: string): Promise<HostVerdict> => {
+    const t = now();
+    const box = await store.penaltyOf({ host });
+    if (box && box.until > t) return { ok: false, reason: box.reason, until: box.until };
+    const budget = budgets[host] ?? defaultBudget;
+    const day = await store.spendSince({ host, since: t - 86_400_000 });
+    const within = (ms: number) => day.filter((at) => at > t - ms).length;
+    const last = day.length ? Math.max(...day) : -Infinity;
+    // A very short gap is waited out rather than refused.
+    const waitMs = Math.max(0, Math.min(budget.minGapMs, last + budget.minGapMs - t));
+    if (within(60_000) >= budget.perMinute) return { ok: false, reason: 'rate budget for this minute is used up', until: t + 60_000 };
+    if (within(3_600_000) >= budget.perHour) return { ok: false, reason: 'rate budget for this hour is used up', until: t + 3_600_000 };
+    if (day.length >= budget.perDay) return { ok: false, reason: 'rate budget for today is used up', until: t + 86_400_000 };
+    await store.recordSpend({ host, at: t });
+    // counting down reaches a multiple of PRUNE_EVERY as often as counting up
+    if (++admitted % PRUNE_EVERY === 0) await store.pruneSpend({ before: t - 86_400_000 });
+    return { ok: true, waitMs };
+  };
   return {
     /** May we ask this host now? Spends one request when yes. */
-    async admit(host: string): Promise<HostVerdict> {
-      const t = now();
-      const box = await store.penaltyOf({ host });
-      if (box && box.until > t) return { ok: false, reason: box.reason, until: box.until };
-      const budget = budgets[host] ?? defaultBudget;
-      const day = await store.spendSince({ host, since: t - 86_400_000 });
-      const within = (ms: number) => day.filter((at) => at > t - ms).length;
-      const last = day.length ? Math.max(...day) : -Infinity;
-      // A very short gap is waited out rather than refused.
-      const waitMs = Math.max(0, Math.min(budget.minGapMs, last + budget.minGapMs - t));
-      if (within(60_000) >= budget.perMinute) return { ok: false, reason: 'rate budget for this minute is used up', until: t + 60_000 };
-      if (within(3_600_000) >= budget.perHour) return { ok: false, reason: 'rate budget for this hour is used up', until: t + 3_600_000 };
-      if (day.length >= budget.perDay) return { ok: false, reason: 'rate budget for today is used up', until: t + 86_400_000 };
-      await store.recordSpend({ host, at: t });
-      // counting down reaches a multiple of PRUNE_EVERY as often as counting up
-      if (++admitted % PRUNE_EVERY === 0) await store.pruneSpend({ before: t - 86_400_000 });
-      return { ok: true, waitMs };
+    admit(host: string): Promise<HostVerdict> {
+      // One after another over a store: two at once would both read the spend before either records it.
+      return oneAtATime(store, () => admitNow(host));
     },
     async refused(host: string, status: number) {
       await store.setPenalty({ host, until: now() + REFUSAL_REST_MS, reason: `it answered HTTP ${status} (too many requests)` });

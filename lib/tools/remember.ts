@@ -1,4 +1,5 @@
 import type { Awaitable } from '@/lib/shared/awaitable';
+import { oneAtATimePer } from '@/lib/shared/one-at-a-time';
 import { z } from 'zod';
 import { hasErrorCode } from '@/lib/shared/errors';
 import { closestFact, MAX_FACT_CHARS, normaliseFact } from '@/lib/data/memory/facts';
@@ -49,6 +50,8 @@ async function named(memory: MemoryBook, words: string) {
   return found;
 }
 
+const oneAtATime = oneAtATimePer<MemoryBook>();
+
 export const rememberTool = defineTool({
   name: 'remember',
   description:
@@ -62,25 +65,28 @@ export const rememberTool = defineTool({
   }),
   cost: 1,
   timeoutMs: 3000,
-  async run({ action, fact, replaces }, deps) {
+  run({ action, fact, replaces }, deps) {
     const memory = book(deps.memory);
-    if (action === 'forget') {
-      const old = await named(memory, fact);
-      await kept(() => memory.forget(old.id));
-      return { forgotten: old.text };
-    }
-    if (action === 'replace') {
-      if (!replaces) throw new ToolError('say which kept fact to replace in "replaces", or use action "add"');
-      const old = await named(memory, replaces);
-      const updated = await kept(() => memory.edit(old.id, fact));
-      return { remembered: updated.text, replaced: old.text };
-    }
-    const near = closestFact(await memory.list(), fact, NEAR_DUPLICATE);
-    if (near) {
-      if (same(near.text, fact)) return { remembered: near.text, note: 'this was already remembered' };
-      const updated = await kept(() => memory.edit(near.id, fact));
-      return { remembered: updated.text, replaced: near.text };
-    }
-    return { remembered: (await kept(() => memory.add(fact))).text };
+    // One remember call at a time per memory (a batch's calls run at once): each decides against the facts the last one left.
+    return oneAtATime(memory, async () => {
+      if (action === 'forget') {
+        const old = await named(memory, fact);
+        await kept(() => memory.forget(old.id));
+        return { forgotten: old.text };
+      }
+      if (action === 'replace') {
+        if (!replaces) throw new ToolError('say which kept fact to replace in "replaces", or use action "add"');
+        const old = await named(memory, replaces);
+        const updated = await kept(() => memory.edit(old.id, fact));
+        return { remembered: updated.text, replaced: old.text };
+      }
+      const near = closestFact(await memory.list(), fact, NEAR_DUPLICATE);
+      if (near) {
+        if (same(near.text, fact)) return { remembered: near.text, note: 'this was already remembered' };
+        const updated = await kept(() => memory.edit(near.id, fact));
+        return { remembered: updated.text, replaced: near.text };
+      }
+      return { remembered: (await kept(() => memory.add(fact))).text };
+    });
   },
 });

@@ -86,7 +86,14 @@ export async function retrieve({
       const [vector] = await embedder.client.embed([query], signal);
       const args = { vector: normalised(vector), collectionIds, limit: CANDIDATES, candidates: CANDIDATES };
       const inThread = () => store.chunksNear(args);
-      nearby = (near ? near(args).catch(() => inThread()) : Promise.resolve(inThread())).then((hits) => hits.map((h) => h.id));
+      nearby = (near ? near(args).catch(() => inThread()) : Promise.resolve(inThread())).then(
+        (hits) => hits.map((h) => h.id),
+        (err: unknown) => {
+          // The vectors could not be read: the words still answer, and the note says so.
+          note = `searched by words only: the passages' vectors could not be read (${(err as Error).message})`;
+          return [];
+        },
+      );
     } catch (err) {
       if (signal?.aborted) throw err;
       note = `searched by words only: the embeddings server failed (${(err as Error).message})`;

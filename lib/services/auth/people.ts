@@ -255,6 +255,9 @@ export class People {
   async vouchedFor(value: string): Promise<Person | null> {
     const raw = value.trim();
     if (!raw || raw.length > 200 || raw.includes(',')) return null;
+    // Known already (every request after the first): read alone, without taking the write lock.
+    const known = await this.store.userByProxyUser(raw);
+    if (known) return known.disabled ? null : { id: known.id, username: known.username, role: known.role };
     return this.store.transaction(async () => {
       const tied = await this.store.userByProxyUser(raw);
       if (tied) return tied.disabled ? null : { id: tied.id, username: tied.username, role: tied.role };

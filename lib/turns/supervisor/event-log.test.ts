@@ -119,3 +119,19 @@ test('a page whose stream fails on the backlog is let go, and the turn goes on f
   assert.equal(sub.live, false);
   assert.equal(turn.listeners.size, 0);
 });
+
+test('an event stored but not yet heard when a page attaches is given to it once', async () => {
+  const store = slowStore();
+  // The partial save after a word answers later still: the word is stored, not yet heard.
+  const turns = { ...store, getTurn: async () => (await flush(), undefined) };
+  const live = new LiveTurns();
+  const log = new TurnEventLog(turns, live, () => 1_000);
+  const turn = live.track('t', 'th', 0);
+  log.emit(turn, { type: 'delta', text: 'Hello' } as TurnEvent);
+  while (store.rows.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  const heard: number[] = [];
+  const sub = await log.subscribe('t', 0, { event: (e) => heard.push(e.seq), end: () => undefined });
+  await log.flushed(turn);
+  assert.equal(sub.live, true);
+  assert.deepEqual(heard, [1]);
+});

@@ -66,10 +66,10 @@ export class TurnEventLog {
    * the turn's own chain, in the order they were emitted; what the turn keeps in memory (its
    * draft, stage, pending calls) changes at once.
    */
-  emit(live: LiveTurn, event: TurnEvent) {
+  emit(live: LiveTurn, event: TurnEvent, { evenIfStopped = false }: { evenIfStopped?: boolean } = {}) {
     const seq = ++live.seq;
     const now = this.now();
-    const kept = !live.gone && !live.stopped;
+    const kept = !live.gone && (evenIfStopped || !live.stopped);
     const writes = kept ? this.observe(live, event, now) : [];
     live.written = live.written.then(async () => {
       if (kept) await this.write(live, event, seq, now, writes);
@@ -153,8 +153,16 @@ export class TurnEventLog {
     const live = this.live.get(turnId);
     let held: StreamedEvent[] | null = [];
     let ended = false;
+    let last = after;
     const follower: Listener = {
-      event: (event) => (held ? held.push(event) : listener.event(event)),
+      event: (event) => {
+        if (held) held.push(event);
+        // One stored before the log was read but heard after it: given with the backlog already.
+        else if (event.seq > last) {
+          last = event.seq;
+          listener.event(event);
+        }
+      },
       end: () => {
         ended = true;
         if (!held) listener.end();
@@ -169,13 +177,16 @@ export class TurnEventLog {
       live?.listeners.delete(follower);
       throw err;
     }
-    let last = after;
     try {
       for (const event of backlog) {
         listener.event(event);
         last = Math.max(last, event.seq);
       }
-      for (const event of held) if (event.seq > last) listener.event(event);
+      for (const event of held)
+        if (event.seq > last) {
+          last = event.seq;
+          listener.event(event);
+        }
     } catch {
       // A listener that fails as it is handed the backlog (a closed stream) is dropped, as a live one is.
       live?.listeners.delete(follower);

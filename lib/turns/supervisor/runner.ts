@@ -219,11 +219,14 @@ export class TurnRunner {
     const { events, now: clock } = this.parts;
     // Every ending counts, a stop at shutdown too (such a turn is kept interrupted, never resumed).
     await this.countUsage(assistantMessageId, outcome);
-    if (live.stopped) return this.release(live);
+    // Hearth is stopping: stopAll stores this turn as interrupted and ends it.
+    if (live.stopped) return;
     if (live.gone) {
       events.emit(live, { type: 'error', code: 'cancelled', message: 'Stopped: the thread was deleted.' });
       return this.release(live);
     }
+    // What the turn emitted so far is stored first: no partial save lands over the ending.
+    await events.flushed(live);
     const now = clock();
     if (outcome.status === 'done') {
       await store.updateMessage({ id: assistantMessageId, content: outcome.content, status: 'complete', errorCode: null });
@@ -261,7 +264,12 @@ export class TurnRunner {
     // test, shutdown) finds it all done.
     await events.flushed(live);
     await events.compact(live.turnId, live.threadId);
-    await this.options.titles?.afterTurn(live.threadId, outcome.status === 'done');
+    try {
+      await this.options.titles?.afterTurn(live.threadId, outcome.status === 'done');
+    } catch (err) {
+      // The turn is stored as it ended; only its title waits for another turn.
+      this.options.log?.(`thread ${live.threadId}: could not queue its title: ${(err as Error).message}`);
+    }
     this.parts.live.release(live);
   }
 

@@ -43,16 +43,15 @@ async function setup(opts: Setup = {}) {
   const clock = { t: 1000 };
   const logs: string[] = [];
   const failing = opts.failWrite;
-  const port = store;
   const written: TurnStore = failing
     ? {
-        ...port,
+        ...store,
         [failing.method]: async (args: Record<string, unknown>) => {
           if (failing.when(args)) throw failing.error;
           return (store[failing.method] as (a: Record<string, unknown>) => Promise<unknown>)(args);
         },
       }
-    : port;
+    : store;
   const registry = new TurnSupervisor({
     store: written,
     models: () => pool,
@@ -99,6 +98,21 @@ async function listen(
 const types = (events: { type: string }[]) => events.map((e) => e.type);
 
 describe('a turn from start to end', () => {
+  test('a partial save the store answers late never lands over the finished answer', async () => {
+    // A store that answers a few turns of the event loop later (PostgreSQL, or another request's transaction open).
+    const fast = freshStore();
+    const later = async <T>(answer: T) => {
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+      return answer;
+    };
+    const store = { ...fast, getTurn: async (args: { id: string }) => later(await fast.getTurn(args)) } as typeof fast;
+    const { registry } = await setup({ store, rounds: [reply('Closures keep their scope.')] });
+    const { assistantMessageId } = await converse(registry, 'Explain closures');
+    await registry.idle();
+    const answer = await fast.getMessage({ id: assistantMessageId });
+    assert.deepEqual([answer?.content, answer?.status], ['Closures keep their scope.', 'complete']);
+  });
+
   test('the question and the answer are stored, the branch moves to the answer, the thread is titled and touched', async () => {
     const { registry, store, clock } = await setup({ rounds: [reply('Closures keep their scope.')] });
     clock.t = 5000;

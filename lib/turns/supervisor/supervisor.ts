@@ -161,27 +161,38 @@ export class TurnSupervisor {
    */
   async stopAll(): Promise<string[]> {
     const { store } = this;
+    const stopping = this.live.unfinished().filter((live) => !live.gone && !live.stopped);
+    // At once, before anything is awaited: each turn stops where it is, with the words heard so
+    // far, and neither it nor its own ending stores anything more.
+    const heard = new Map(stopping.map((live) => [live, live.draft || live.resumedFrom || ''] as const));
+    for (const live of stopping) {
+      live.stopped = true;
+      live.abort.abort(new HearthError('cancelled', 'Stopped.'));
+    }
     const stopped: string[] = [];
-    for (const live of this.live.unfinished()) {
-      if (live.gone || live.stopped) continue;
+    for (const live of stopping) {
       try {
+        // What it emitted before the stop is stored first: no partial save lands over the words kept here.
+        await this.events.flushed(live);
         const turn = await store.getTurn({ id: live.turnId });
         if (turn?.assistantMessageId) {
           await store.updateMessage({
             id: turn.assistantMessageId,
-            content: live.draft || live.resumedFrom || '',
+            content: heard.get(live),
             status: 'interrupted',
             errorCode: 'cancelled',
           });
         }
         await store.setTurnStatus({ id: live.turnId, status: 'interrupted', now: this.now() });
-        this.events.emit(live, { type: 'error', code: 'cancelled', message: 'Hearth was stopped. The partial answer was kept.' });
+        this.events.emit(
+          live,
+          { type: 'error', code: 'cancelled', message: 'Hearth was stopped. The partial answer was kept.' },
+          { evenIfStopped: true },
+        );
         await this.events.flushed(live);
       } catch (err) {
         this.options.log?.(`turn ${live.turnId}: could not be stored as interrupted: ${(err as Error).message}`);
       }
-      live.stopped = true;
-      live.abort.abort(new HearthError('cancelled', 'Stopped.'));
       this.live.release(live);
       stopped.push(live.turnId);
     }
