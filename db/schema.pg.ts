@@ -136,6 +136,18 @@ export const invites = pgTable('invites', {
   usedAt: bigint('used_at', { mode: 'number' }),
 });
 
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    scope: text('scope').$type<Row<'loginAttempts'>['scope']>().notNull(),
+    key: text('key').notNull(),
+    at: bigint('at', { mode: 'number' }).notNull(),
+    cleared: boolean('cleared').notNull().default(false),
+  },
+  (t) => [index('login_attempts_key_idx').on(t.scope, t.key, t.at), index('login_attempts_at_idx').on(t.scope, t.at)],
+);
+
 export const memories = pgTable('memories', {
   id: text('id').primaryKey(),
   text: text('text').notNull(),

@@ -338,6 +338,25 @@ export const invites = sqliteTable('invites', {
 });
 
 /**
+ * Login attempts being counted (lib/services/auth/rate-limit.ts): one row per attempt, by the
+ * limit it counts for (`scope`: per client address, per account) and whose (`key`). Kept in the
+ * database, so a restart does not forgive a guesser and every Hearth process on one database
+ * counts the same attempts. `cleared`: the address logged in since; the attempt still counts
+ * towards the limit over all addresses. Rows older than the window are deleted as attempts come.
+ */
+export const loginAttempts = sqliteTable(
+  'login_attempts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    scope: text('scope', { enum: ['address', 'account'] }).notNull(),
+    key: text('key').notNull(),
+    at: integer('at').notNull(),
+    cleared: integer('cleared', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [index('login_attempts_key_idx').on(t.scope, t.key, t.at), index('login_attempts_at_idx').on(t.scope, t.at)],
+);
+
+/**
  * Login sessions (only used when a password is set). The id is the SHA-256 of the token in
  * the cookie, so a copy of the database does not hold a usable session. Each is one person's
  * (a session from before accounts is the owner's once the owner is made); the browser and

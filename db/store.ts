@@ -7,6 +7,7 @@ import { hostQueries } from './queries/hosts';
 import { knowledgeQueries } from './queries/knowledge';
 import { knowledgeSearchQueries } from './queries/knowledge-search';
 import { libraryQueries } from './queries/library';
+import { loginAttemptQueries } from './queries/login-attempts';
 import { memoryQueries } from './queries/memories';
 import { messageQueries } from './queries/messages';
 import { messageVectorQueries } from './queries/message-vectors';
@@ -46,6 +47,7 @@ export function createStore(db: Db) {
       ...searchQueries(db),
       ...libraryQueries(db),
       ...sessionQueries(db),
+      ...loginAttemptQueries(db),
       ...userQueries(db),
       ...settingQueries(db),
     }),

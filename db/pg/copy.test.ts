@@ -54,6 +54,12 @@ async function fillMain(db: Db) {
   db.insert(schema.invites)
     .values({ id: 'inv', role: 'admin', createdBy: 'owner-1', createdAt: now, expiresAt: now + 5 })
     .run();
+  db.insert(schema.loginAttempts)
+    .values([
+      { scope: 'address', key: '198.51.100.7', at: now, cleared: true },
+      { scope: 'account', key: 'ölund', at: now + 1 },
+    ])
+    .run();
   db.insert(schema.settings).values({ key: 'userName', value: '"Anne \\"A\\" Ölund"', updatedAt: now }).run();
   db.insert(schema.settingProposals).values({ key: 'searxngUrl', value: '"http://127.0.0.1:8888"', proposedAt: now }).run();
   db.insert(schema.usage)

@@ -5,6 +5,7 @@ import { authVerdict, installSessionCheck, isPublicPath } from './session-check'
 import { safeNextPath } from './next-path';
 import { hashPassword, passwordChecker } from './password';
 import { LoginLimiter, type LoginAttempt } from './rate-limit';
+import { freshStore } from '@/lib/dev/testing/store';
 import { SessionBook, sessionCookie, sessionTokenFrom, type SessionStore } from './sessions';
 
 test('a password hash checks the right password and nothing else', async () => {
@@ -72,38 +73,50 @@ test('the cookie is httpOnly, SameSite=Strict, for the whole site, and Secure on
   assert.equal(sessionTokenFrom(null), undefined);
 });
 
-test('failed logins are limited per address and overall; a success clears the address', () => {
+test('failed logins are limited per address and overall; a success clears the address', async () => {
   let now = 0;
-  const limiter = new LoginLimiter({ perAddress: 3, overall: 5, windowMs: 1000 }, () => now);
-  const fail = (address: string) => assert.equal(typeof limiter.reserve(address), 'object', `${address} may try`);
+  const limiter = new LoginLimiter(freshStore(), 'address', { perAddress: 3, overall: 5, windowMs: 1000 }, () => now);
+  const fail = async (address: string) => assert.equal(typeof (await limiter.reserve(address)), 'object', `${address} may try`);
   for (let i = 0; i < 3; i++) {
-    fail('a');
+    await fail('a');
     now += 10;
   }
-  assert.equal(limiter.reserve('a'), 1000 - 30, 'the fourth try waits until the first failure leaves the window');
-  fail('b');
-  fail('c');
-  assert.ok((limiter.reserve('d') as number) > 0, 'five failures overall: every address waits');
+  assert.equal(await limiter.reserve('a'), 1000 - 30, 'the fourth try waits until the first failure leaves the window');
+  await fail('b');
+  await fail('c');
+  assert.ok(((await limiter.reserve('d')) as number) > 0, 'five failures overall: every address waits');
   now += 1000;
-  fail('e');
-  fail('e');
-  (limiter.reserve('e') as LoginAttempt).succeeded();
-  fail('e');
-  fail('e');
-  assert.equal(typeof limiter.reserve('e'), 'object', 'a success cleared the earlier failures');
+  await fail('e');
+  await fail('e');
+  await ((await limiter.reserve('e')) as LoginAttempt).succeeded();
+  await fail('e');
+  await fail('e');
+  assert.equal(typeof (await limiter.reserve('e')), 'object', 'a success cleared the earlier failures');
 });
 
-test('attempts count when they are made, so concurrent ones cannot pass the limit; a right password takes its attempt back', () => {
-  const limiter = new LoginLimiter({ perAddress: 10, overall: 100, windowMs: 1000 }, () => 0);
+test('attempts count when they are made, so concurrent ones cannot pass the limit; a right password takes its attempt back', async () => {
+  const limiter = new LoginLimiter(freshStore(), 'address', { perAddress: 10, overall: 100, windowMs: 1000 }, () => 0);
   // 40 tries at once, none checked yet: only 10 may go on to the password check.
-  const tries = Array.from({ length: 40 }, () => limiter.reserve('a'));
+  const tries = await Promise.all(Array.from({ length: 40 }, () => limiter.reserve('a')));
   assert.equal(tries.filter((t) => typeof t === 'object').length, 10);
   // 150 from forged addresses: the overall cap holds (90 left after the 10 of a).
-  const forged = Array.from({ length: 150 }, (_, i) => limiter.reserve(`10.0.0.${i}`));
+  const forged = await Promise.all(Array.from({ length: 150 }, (_, i) => limiter.reserve(`10.0.0.${i}`)));
   assert.equal(forged.filter((t) => typeof t === 'object').length, 90);
-  const fresh = new LoginLimiter({ perAddress: 2, overall: 2, windowMs: 1000 }, () => 0);
-  for (let i = 0; i < 5; i++) (fresh.reserve('owner') as LoginAttempt).succeeded();
-  assert.equal(typeof fresh.reserve('other'), 'object', 'successes use up nothing overall');
+  const fresh = new LoginLimiter(freshStore(), 'address', { perAddress: 2, overall: 2, windowMs: 1000 }, () => 0);
+  for (let i = 0; i < 5; i++) await ((await fresh.reserve('owner')) as LoginAttempt).succeeded();
+  assert.equal(typeof (await fresh.reserve('other')), 'object', 'successes use up nothing overall');
+});
+
+test('the attempts are kept in the database: a restart, or another process on it, counts the same ones', async () => {
+  const store = freshStore();
+  const limits = { perAddress: 2, overall: 100, windowMs: 1000 };
+  const before = new LoginLimiter(store, 'address', limits, () => 0);
+  await before.reserve('a');
+  await before.reserve('a');
+  const after = new LoginLimiter(store, 'address', limits, () => 10);
+  assert.equal(await after.reserve('a'), 990, 'still waiting after the restart');
+  const accounts = new LoginLimiter(store, 'account', limits, () => 10);
+  assert.equal(typeof (await accounts.reserve('a')), 'object', 'each limit counts its own attempts');
 });
 
 test('exposure: off loopback, or with other host names allowed, a password is required', () => {

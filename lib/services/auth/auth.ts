@@ -1,7 +1,7 @@
 import type { Config } from '@/lib/shared/config';
 import { hashPassword, passwordVerifier } from './password';
 import { People, type PeopleStore, type Person } from './people';
-import { LoginLimiter } from './rate-limit';
+import { LoginLimiter, type AttemptStore } from './rate-limit';
 import { SessionBook, type SessionStore } from './sessions';
 import { trustedUsername, type TrustedHeader } from './trusted-header';
 
@@ -36,7 +36,7 @@ export const ACCOUNT_LIMITS = { perAddress: 30, overall: Number.MAX_SAFE_INTEGER
 /** A hash no password matches: a login as no one costs the same time as a real one. */
 const NOBODY = hashPassword('no one has this password', Buffer.alloc(16));
 
-export function createAuth(config: Config, store: SessionStore & PeopleStore, now: () => number = Date.now): Auth {
+export function createAuth(config: Config, store: SessionStore & PeopleStore & AttemptStore, now: () => number = Date.now): Auth {
   const lifetimeMs = config.HEARTH_SESSION_DAYS * 24 * 60 * 60 * 1000;
   const people = new People(store, now);
   // A library from before accounts: its owner is made from the environment's password, once;
@@ -73,9 +73,9 @@ export function createAuth(config: Config, store: SessionStore & PeopleStore, no
       return found && right ? found.person : null;
     },
     sessions: new SessionBook(store, lifetimeMs, now),
-    limiter: new LoginLimiter(undefined, now),
+    limiter: new LoginLimiter(store, 'address', undefined, now),
     // Higher than one address's limit: one guesser is stopped by that, and cannot lock the person out.
-    accountLimiter: new LoginLimiter(ACCOUNT_LIMITS, now),
+    accountLimiter: new LoginLimiter(store, 'account', ACCOUNT_LIMITS, now),
     sessionMaxAgeSeconds: Math.floor(lifetimeMs / 1000),
   };
 }

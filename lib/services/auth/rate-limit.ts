@@ -1,64 +1,55 @@
+import type { AttemptScope, loginAttemptQueries } from '@/db/queries/login-attempts';
+import type { Port, Transactional } from '@/lib/shared/awaitable';
+
 /**
- * Failed logins, counted in a sliding window per client address and over all addresses.
- * The per-address limit stops one client guessing; the global one bounds guessing from
- * many addresses (or from one that forges X-Forwarded-For, which Next passes on as sent).
- * Each attempt counts from the moment it is made (reserve); a success takes it back and
- * clears the address's count.
+ * Failed logins, counted in a sliding window per client address (or per account) and over all
+ * of them. The per-address limit stops one client guessing; the global one bounds guessing from
+ * many addresses (or from one that forges X-Forwarded-For, which Next passes on as sent). Each
+ * attempt counts from the moment it is made (reserve); a success takes it back and clears the
+ * address's count. The attempts are kept in the database (login_attempts), so a restart does
+ * not forgive a guesser, and every Hearth process on one database counts the same ones.
  */
 export type LoginLimits = { perAddress: number; overall: number; windowMs: number };
 
 export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAddress: 10, overall: 100, windowMs: 15 * 60 * 1000 };
 
-export class LoginLimiter {
-  private readonly failures = new Map<string, number[]>();
-  private all: number[] = [];
+/** What the limiter keeps its attempts in (db/queries/login-attempts.ts). */
+export type AttemptStore = Transactional &
+  Port<Pick<ReturnType<typeof loginAttemptQueries>, 'loginAttemptsSince' | 'addLoginAttempt' | 'loginSucceeded' | 'forgetLoginAttempts'>>;
 
+export class LoginLimiter {
   constructor(
+    private readonly store: AttemptStore,
+    /** Which limit this is: per client address, or per account (the key is then the username). */
+    private readonly scope: AttemptScope,
     private readonly limits: LoginLimits = DEFAULT_LOGIN_LIMITS,
     private readonly now: () => number = Date.now,
   ) {}
 
   /**
    * Counts a login attempt before its password is checked (the check is slow, scrypt): the
-   * attempt, or the milliseconds until this address may try again. Counting first means
-   * attempts made at the same time are all counted, so no number of concurrent tries gets
-   * more than the limit through. A right password takes its attempt back (succeeded).
+   * attempt, or the milliseconds until this address may try again. Counting first, in one
+   * transaction with the check, means attempts made at the same time are all counted, so no
+   * number of concurrent tries gets more than the limit through. A right password takes its
+   * attempt back (succeeded).
    */
-  reserve(address: string): LoginAttempt | number {
-    const wait = this.waitMs(address);
-    if (wait > 0) return wait;
-    const stamp = this.now();
-    this.all.push(stamp);
-    const mine = this.failures.get(address) ?? [];
-    mine.push(stamp);
-    this.failures.set(address, mine);
-    // Bound memory against a flood of forged addresses: the global window is the real cap.
-    if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value as string);
-    return {
-      succeeded: () => {
-        this.failures.delete(address);
-        const at = this.all.lastIndexOf(stamp);
-        if (at >= 0) this.all.splice(at, 1);
-      },
-    };
-  }
-
-  /** Milliseconds until this address may try again, or 0 when it may try now. */
-  private waitMs(address: string): number {
-    const now = this.now();
-    const since = now - this.limits.windowMs;
-    this.all = this.all.filter((t) => t > since);
-    const mine = (this.failures.get(address) ?? []).filter((t) => t > since);
-    if (mine.length) this.failures.set(address, mine);
-    else this.failures.delete(address);
-    if (mine.length >= this.limits.perAddress) return mine[mine.length - this.limits.perAddress] + this.limits.windowMs - now;
-    if (this.all.length >= this.limits.overall) return this.all[this.all.length - this.limits.overall] + this.limits.windowMs - now;
-    return 0;
+  reserve(key: string): Promise<LoginAttempt | number> {
+    const { store, scope } = this;
+    return store.transaction(async () => {
+      const now = this.now();
+      const since = now - this.limits.windowMs;
+      await store.forgetLoginAttempts({ scope, before: since });
+      const { mine, all } = await store.loginAttemptsSince({ scope, key, since });
+      if (mine.length >= this.limits.perAddress) return mine[mine.length - this.limits.perAddress] + this.limits.windowMs - now;
+      if (all.length >= this.limits.overall) return all[all.length - this.limits.overall] + this.limits.windowMs - now;
+      const id = await store.addLoginAttempt({ scope, key, at: now });
+      return { succeeded: () => Promise.resolve(store.loginSucceeded({ id, scope, key })) };
+    });
   }
 }
 
 /** An attempt counted by reserve; a right password takes it back. */
-export type LoginAttempt = { succeeded(): void };
+export type LoginAttempt = { succeeded(): Promise<void> };
 
 /** The client's address as Next passes it: the first X-Forwarded-For entry (the socket's address when the client sent none). */
 export function clientAddress(request: Request): string {

@@ -27,14 +27,14 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     if (!(await auth.required())) return reply({ ok: true, required: false });
     const name = username?.trim().toLowerCase() || (await auth.people.only());
     if (!name) throw new HearthError('bad_request', 'username: say who you are (more than one person uses this Hearth).');
-    const address = auth.limiter.reserve(clientAddress(request));
+    const address = await auth.limiter.reserve(clientAddress(request));
     if (typeof address === 'number') return tooMany(address);
-    const account = auth.accountLimiter.reserve(name.slice(0, 100));
+    const account = await auth.accountLimiter.reserve(name.slice(0, 100));
     if (typeof account === 'number') return tooMany(account);
     const person = await auth.login(name, password);
     if (!person) throw new HearthError('unauthorized', username ? 'That username and password do not match.' : 'That is not the password.');
-    address.succeeded();
-    account.succeeded();
+    await address.succeeded();
+    await account.succeeded();
     const { token } = await auth.sessions.start(person, { userAgent: request.headers.get('user-agent'), address: clientAddress(request) });
     return reply({ ok: true, required: true, person: { username: person.username, role: person.role } }, 200, {
       'Set-Cookie': sessionCookie(token, { maxAgeSeconds: auth.sessionMaxAgeSeconds, secure: isHttps(request) }),
