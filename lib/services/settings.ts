@@ -51,17 +51,13 @@ export class SettingsService {
     return new SettingsService(config, store, onChange, effectiveSettings(settingsFromConfig(config), await store.storedSettings()));
   }
 
-  private read() {
-    return this.cached;
-  }
-
   current(): Settings {
-    return this.read().settings;
+    return this.cached.settings;
   }
 
   /** The keys a stored value is in force for (the rest are the environment's). */
   overridden(): SettingKey[] {
-    return this.read().overridden;
+    return this.cached.overridden;
   }
 
   /** The household's settings with no one's own in them (each person's own are the environment's). */
@@ -72,7 +68,7 @@ export class SettingsService {
 
   /** What GET /api/settings answers: the settings, the environment's values, which are changed here, the tools. */
   async view() {
-    const { settings, overridden } = this.read();
+    const { settings, overridden } = this.cached;
     return { settings, defaults: this.defaults, overridden, tools: TOOL_CATALOG, proposals: await this.proposals() };
   }
 

@@ -37,16 +37,20 @@ function slowStore() {
   return store satisfies EventLogStore;
 }
 
+/** One turn live over a slow store, its log's clock at `now`. */
+function aTurn<S extends EventLogStore>(store: S, now = 0) {
+  const live = new LiveTurns();
+  const log = new TurnEventLog(store, live, () => now);
+  return { store, live, log, turn: live.track('t', 'th', 0) };
+}
+
 const status = (n: number): TurnEvent => ({ type: 'status', stage: 'thinking', queuePosition: n }) as TurnEvent;
 const flush = async () => {
   for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
 test('events are stored in the order emitted, and heard only once stored', async () => {
-  const store = slowStore();
-  const live = new LiveTurns();
-  const log = new TurnEventLog(store, live, () => 0);
-  const turn = live.track('t', 'th', 0);
+  const { store, log, turn } = aTurn(slowStore());
   const heard: { seq: number; storedThen: number }[] = [];
   turn.listeners.add({ event: (e) => heard.push({ seq: e.seq, storedThen: store.rows.length }), end: () => undefined });
   for (let n = 1; n <= 5; n++) log.emit(turn, status(n));
@@ -63,10 +67,7 @@ test('events are stored in the order emitted, and heard only once stored', async
 });
 
 test('a page attaching while events keep coming hears each once, in order: what was stored, then what came after', async () => {
-  const store = slowStore();
-  const live = new LiveTurns();
-  const log = new TurnEventLog(store, live, () => 0);
-  const turn = live.track('t', 'th', 0);
+  const { log, turn } = aTurn(slowStore());
   log.emit(turn, status(1));
   log.emit(turn, status(2));
   await log.flushed(turn);
@@ -90,10 +91,7 @@ test('a page attaching while events keep coming hears each once, in order: what 
 });
 
 test('a page attaching after the turn ended gets the stored events and is told nothing more will come', async () => {
-  const store = slowStore();
-  const live = new LiveTurns();
-  const log = new TurnEventLog(store, live, () => 0);
-  const turn = live.track('t', 'th', 0);
+  const { live, log, turn } = aTurn(slowStore());
   log.emit(turn, status(1));
   await log.flushed(turn);
   live.release(turn);
@@ -104,10 +102,7 @@ test('a page attaching after the turn ended gets the stored events and is told n
 });
 
 test('a page whose stream fails on the backlog is let go, and the turn goes on for the others', async () => {
-  const store = slowStore();
-  const live = new LiveTurns();
-  const log = new TurnEventLog(store, live, () => 0);
-  const turn = live.track('t', 'th', 0);
+  const { log, turn } = aTurn(slowStore());
   log.emit(turn, status(1));
   await log.flushed(turn);
   const sub = await log.subscribe('t', 0, {
@@ -121,12 +116,9 @@ test('a page whose stream fails on the backlog is let go, and the turn goes on f
 });
 
 test('an event stored but not yet heard when a page attaches is given to it once', async () => {
-  const store = slowStore();
   // The partial save after a word answers later still: the word is stored, not yet heard.
-  const turns = { ...store, getTurn: async () => (await flush(), undefined) };
-  const live = new LiveTurns();
-  const log = new TurnEventLog(turns, live, () => 1_000);
-  const turn = live.track('t', 'th', 0);
+  const slow = slowStore();
+  const { store, log, turn } = aTurn({ ...slow, getTurn: async () => (await flush(), undefined) }, 1_000);
   log.emit(turn, { type: 'delta', text: 'Hello' } as TurnEvent);
   while (store.rows.length === 0) await new Promise((resolve) => setImmediate(resolve));
   const heard: number[] = [];
