@@ -25,6 +25,8 @@ const forbid = (regex, message) => ({ regex, message });
 const onlyFrom = (allowed, message) => forbid(`^@/(?!(${allowed.join('|')})(/|$))`, message);
 const NO_CLIMBING = forbid('^\\.\\./', "Out of this folder, import by '@/…', so the layer's allow-list sees where the import goes.");
 const layerRules = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+/** The query families still written for SQLite alone (db/queries/): PostgreSQL's are in db/pg/. */
+const SQLITE_ONLY_FAMILIES = ['fts', 'knowledge', 'knowledge-search', 'library', 'message-vectors', 'search', 'vector-index'];
 const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'lib/dev/testing/**'];
 
 /** What each server layer of lib/ may import, bottom to top. */
@@ -80,6 +82,25 @@ export const LAYERS = [
       ),
       forbid(BROWSER, "The server never imports the browser's code."),
     ),
+  },
+  {
+    name: "the query families written once for both engines use only what both engines' drizzle has",
+    files: ['db/queries/*.ts'],
+    ignores: ['db/queries/*.test.ts', ...SQLITE_ONLY_FAMILIES.map((name) => `db/queries/${name}.ts`)],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(all|get|run)$/][arguments.length=0]',
+          message:
+            "SQLite's synchronous .all(), .get() and .run() are not PostgreSQL's: await the query, read it with first() or changed() (db/engine.ts).",
+        },
+        {
+          selector: "MemberExpression[property.name='$client']",
+          message: "A family written for both engines reaches no engine's own client.",
+        },
+      ],
+    },
   },
   {
     name: 'the server imports no browser code',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from './client';
 import { createStore } from './store';
+import { ConnectionGate } from './connection-gate';
 
 /**
  * The store's transactions hold SQLite's one connection across awaits (db/connection-gate.ts):
@@ -75,11 +76,27 @@ test('a transaction inside a transaction is part of it: one failure undoes both'
   assert.equal(await s.countThreads(), 0);
 });
 
-test('with no transaction open a call runs at once, in the order calls were made', async () => {
+test('calls run in the order they were made, each whole before the next', async () => {
   const s = freshStore();
-  const created = s.createThread({ id: 'a', title: 'A', now: 1 });
-  // Not awaited yet: the row is there already, as it was when the store answered at once.
-  assert.equal((s.db.$client.prepare('select count(*) n from threads').get() as { n: number }).n, 1);
-  await created;
-  await assert.rejects(s.createThread({ id: 'a', title: 'again', now: 2 }), /UNIQUE/);
+  // Neither awaited before both are made: the first still lands first, and the second finds it.
+  const first = s.createThread({ id: 'a', title: 'A', now: 1 });
+  const second = s.createThread({ id: 'a', title: 'again', now: 2 });
+  assert.equal((await first).title, 'A');
+  await assert.rejects(second, /UNIQUE/);
+});
+
+test('a call that awaits between its statements holds the connection: another request’s transaction waits for its end', async () => {
+  const s = freshStore();
+  const order: string[] = [];
+  const gate = new ConnectionGate(s.db.$client);
+  const held = gate.call(async () => {
+    order.push('call: first statement');
+    await aTurnLater();
+    order.push('call: last statement');
+  });
+  const transaction = gate.transaction(async () => {
+    order.push('transaction');
+  });
+  await Promise.all([held, transaction]);
+  assert.deepEqual(order, ['call: first statement', 'call: last statement', 'transaction']);
 });

@@ -7,20 +7,23 @@ export type Asynchronous<F> = {
 };
 
 /**
- * SQLite's one connection, shared by every request of the process. Its statements are
- * synchronous, so a single call is atomic by itself; a transaction whose work awaits is not: while
- * it is open, another request's statement would run inside it (and be undone by its rollback, or
- * see its unfinished writes). The gate keeps such statements out: an open transaction holds it,
- * work that belongs to that transaction (the async context that opened it) goes through, and every
- * other call waits until it commits or rolls back. With no transaction open a call runs at once,
- * in the order it was made, as it did when the store was synchronous.
+ * SQLite's one connection, shared by every request of the process. Each statement is atomic by
+ * itself; a piece of work that awaits between statements is not: while it is under way another
+ * request's statement could run in the middle of it (inside its transaction, undone by its
+ * rollback, or between its check and its write). The gate keeps them apart: work holds the
+ * connection from its first statement to its end, work of the same async context (the holder's
+ * own calls) goes through, and every other call waits until the holder is done. A family's query
+ * that awaits nothing but its statements holds the gate only for microtasks; with the gate free a
+ * call starts at once, in the order made, as when the store was synchronous.
  *
- * A transaction's work must not wait on a store call made outside it (it would wait forever); it
+ * Work holding the gate must not wait on a store call made outside it (it would wait forever); it
  * should touch only the store and compute, never the network.
  */
 export class ConnectionGate {
   private readonly context = new AsyncLocalStorage<symbol>();
   private holder: symbol | null = null;
+  /** Whether the holder has a transaction open (BEGIN IMMEDIATE ... COMMIT). */
+  private inTransaction = false;
   private released: Promise<void> = Promise.resolve();
   private release: () => void = () => {};
 
@@ -38,15 +41,10 @@ export class ConnectionGate {
     return gated as Asynchronous<F>;
   }
 
-  /** Runs one synchronous piece of work on the connection, once no other transaction holds it. */
-  call<T>(work: () => T): Promise<T> {
-    if (this.mayEnter()) {
-      try {
-        return Promise.resolve(work());
-      } catch (error) {
-        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    }
+  /** Runs a piece of work on the connection, holding it until the work is done. */
+  call<T>(work: () => T | Promise<T>): Promise<T> {
+    if (this.isHolder()) return settle(work);
+    if (this.holder === null) return this.hold(work);
     return this.callLater(work);
   }
 
@@ -56,35 +54,68 @@ export class ConnectionGate {
    * transaction it simply runs as part of it.
    */
   async transaction<T>(work: () => Promise<T> | T): Promise<T> {
-    if (this.holder !== null && this.context.getStore() === this.holder) return work();
-    // The check and the taking happen in one synchronous step: no one can slip in between.
-    while (!this.mayEnter()) await this.released;
-    const token = Symbol('transaction');
-    this.holder = token;
-    this.released = new Promise((resolve) => (this.release = resolve));
+    if (this.isHolder()) return this.inTransaction ? work() : this.begun(work);
+    return this.call(() => this.begun(work));
+  }
+
+  private async begun<T>(work: () => Promise<T> | T): Promise<T> {
+    this.sqlite.exec('BEGIN IMMEDIATE');
+    this.inTransaction = true;
     try {
-      this.sqlite.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await this.context.run(token, work);
-        this.sqlite.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
-        throw error;
-      }
+      const result = await work();
+      this.sqlite.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+      throw error;
     } finally {
-      this.holder = null;
-      this.release();
+      this.inTransaction = false;
     }
   }
 
-  private mayEnter(): boolean {
-    return this.holder === null || this.context.getStore() === this.holder;
+  private isHolder(): boolean {
+    return this.holder !== null && this.context.getStore() === this.holder;
   }
 
-  private async callLater<T>(work: () => T): Promise<T> {
-    // As in transaction(): the last check and the work run in one synchronous step.
-    while (!this.mayEnter()) await this.released;
-    return work();
+  /** Takes the free gate and runs `work` in a context of its own; a synchronous answer gives it back at once. */
+  private hold<T>(work: () => T | Promise<T>): Promise<T> {
+    const token = Symbol('holder');
+    this.holder = token;
+    this.released = new Promise((resolve) => (this.release = resolve));
+    const letGo = () => {
+      this.holder = null;
+      this.release();
+    };
+    let result: T | Promise<T>;
+    try {
+      result = this.context.run(token, work);
+    } catch (error) {
+      letGo();
+      return Promise.reject(asError(error));
+    }
+    if (!isThenable(result)) {
+      letGo();
+      return Promise.resolve(result);
+    }
+    return Promise.resolve(result).finally(letGo);
+  }
+
+  private async callLater<T>(work: () => T | Promise<T>): Promise<T> {
+    // The last check and the taking happen in one synchronous step: no one can slip in between.
+    while (this.holder !== null) await this.released;
+    return this.hold(work);
+  }
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+
+function settle<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(asError(error));
   }
 }

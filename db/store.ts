@@ -1,5 +1,7 @@
 import type { Db } from './client';
 import { ConnectionGate } from './connection-gate';
+import type { EngineDb } from './engine';
+import * as sqliteTables from './schema';
 import { attachmentQueries } from './queries/attachments';
 import { decisionQueries } from './queries/decisions';
 import { folderQueries } from './queries/folders';
@@ -27,29 +29,17 @@ import { userQueries } from './queries/users';
  */
 export function createStore(db: Db) {
   const gate = new ConnectionGate(db.$client);
+  const neutral = sqliteEngineDb(db, gate);
   return {
     /** The SQLite handle itself: for scripts, workers and tests that work below the port. */
     db,
     ...gate.asynchronous({
-      ...threadQueries(db),
-      ...folderQueries(db),
-      ...messageQueries(db),
-      ...turnQueries(db),
-      ...usageQueries(db),
-      ...decisionQueries(db),
-      ...hostQueries(db),
-      ...memoryQueries(db),
-      ...promptQueries(db),
-      ...attachmentQueries(db),
+      ...engineNeutralQueries(neutral),
       ...knowledgeQueries(db),
       ...knowledgeSearchQueries(db),
       ...messageVectorQueries(db),
       ...searchQueries(db),
       ...libraryQueries(db),
-      ...sessionQueries(db),
-      ...loginAttemptQueries(db),
-      ...userQueries(db),
-      ...settingQueries(db),
     }),
     /** The database's file: a worker thread opens a connection of its own to it (an import). */
     databaseFile: () => db.$client.name,
@@ -61,3 +51,37 @@ export function createStore(db: Db) {
 }
 
 export type Store = ReturnType<typeof createStore>;
+
+/** The query families written once for both engines (db/engine.ts), over one handle. */
+export function engineNeutralQueries(db: EngineDb) {
+  return {
+    ...threadQueries(db),
+    ...folderQueries(db),
+    ...messageQueries(db),
+    ...turnQueries(db),
+    ...usageQueries(db),
+    ...decisionQueries(db),
+    ...hostQueries(db),
+    ...memoryQueries(db),
+    ...promptQueries(db),
+    ...attachmentQueries(db),
+    ...sessionQueries(db),
+    ...loginAttemptQueries(db),
+    ...userQueries(db),
+    ...settingQueries(db),
+  };
+}
+
+/**
+ * SQLite's handle for the engine-neutral families: drizzle's own (inherited, not copied, so its
+ * methods see their fields), with the tables of db/schema.ts and transactions through the gate.
+ */
+function sqliteEngineDb(db: Db, gate: ConnectionGate): EngineDb {
+  const handle = Object.create(db) as EngineDb;
+  const extra: Pick<EngineDb, 'engine' | 'tables' | 'atomically'> = {
+    engine: 'sqlite',
+    tables: sqliteTables,
+    atomically: (work) => gate.transaction(work),
+  };
+  return Object.assign(handle, extra);
+}

@@ -11,7 +11,10 @@ export const root = path.resolve(import.meta.dirname, '..');
 
 export type Counts = { passed: number; failed: number; code: number };
 
-export function runNodeTests(files: string[], options: { concurrency?: number; timeoutMs?: number } = {}): Promise<Counts> {
+export function runNodeTests(
+  files: string[],
+  options: { concurrency?: number; timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<Counts> {
   const args = [
     '--conditions=react-server',
     '--import',
@@ -24,7 +27,7 @@ export function runNodeTests(files: string[], options: { concurrency?: number; t
   const child = spawn(process.execPath, [...args, ...files], {
     cwd: root,
     stdio: ['inherit', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'test' },
+    env: { ...process.env, ...options.env, NODE_ENV: 'test' },
   });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => {

@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { withTestDatabase } from '../db/pg/testing';
 import { root, runNodeTests, writeSummary } from './node-tests';
 
 const folders = ['lib', 'db', 'app', 'e2e/double', 'scripts'];
@@ -24,6 +25,11 @@ function find(dir: string): string[] {
   });
 }
 
+/** The tests of the query families written once for both engines, which run on each. */
+const ENGINE_NEUTRAL_TESTS = ['attachments', 'decisions', 'messages', 'small-tables', 'threads', 'turns'].map(
+  (name) => `db/queries/${name}.test.ts`,
+);
+
 const only = process.argv.slice(2);
 const files = only.length ? only : folders.flatMap(find).sort();
 if (files.length === 0) {
@@ -35,6 +41,15 @@ const postgres = process.env.TEST_DATABASE_URL
   : 'PostgreSQL tests: SKIPPED, because TEST_DATABASE_URL is not set. To run them, set it to a server where the tests may make databases, such as postgres://postgres@127.0.0.1:5432/postgres.';
 console.log(postgres);
 const counts = await runNodeTests(files);
+if (process.env.TEST_DATABASE_URL && !only.length) {
+  // The store's own tests a second time, on PostgreSQL: the query families are written once for
+  // both engines (db/engine.ts), and each test gets a library schema of its own in this database.
+  console.log(`\nThe store's tests again, on PostgreSQL: ${ENGINE_NEUTRAL_TESTS.join(' ')}`);
+  const onPostgres = await withTestDatabase((url) => runNodeTests(ENGINE_NEUTRAL_TESTS, { env: { HEARTH_TEST_STORE_URL: url } }));
+  counts.passed += onPostgres.passed;
+  counts.failed += onPostgres.failed;
+  counts.code ||= onPostgres.code;
+}
 console.log(`\n${postgres}`);
 writeSummary('unit', counts);
 process.exit(counts.code);

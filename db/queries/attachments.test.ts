@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Store } from '@/db/store';
-import { freshStore, seedExchange } from '@/lib/dev/testing/store';
+import { freshEngineStore, seedExchange } from '@/lib/dev/testing/store';
 
 /** Attachments as stored: their counted text, the message they were sent with, and the threads they belong to. */
 
@@ -19,7 +19,7 @@ const upload = (s: Store, id: string, opts: { sha?: string; text?: string; now?:
   });
 
 test('an upload counts its characters and lines (a final newline ends a line, it starts none)', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const row = await upload(s, 'a', { text: 'one\ntwo\n' });
   assert.deepEqual([row.chars, row.lines, row.kind, row.messageId, row.createdAt], [8, 2, 'text', null, 1]);
   assert.equal((await upload(s, 'b', { text: 'one\ntwo' })).lines, 2);
@@ -42,7 +42,7 @@ test('an upload counts its characters and lines (a final newline ends a line, it
 });
 
 test('uploads link once, to the message they were sent with', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const ex = await seedExchange(s, { thread: 't' });
   await upload(s, 'a');
   await upload(s, 'b');
@@ -53,7 +53,7 @@ test('uploads link once, to the message they were sent with', async () => {
 });
 
 test('an edited question gets copies of its files: new rows, the same stored files, in their order', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const ex = await seedExchange(s, { thread: 't' });
   await s.insertMessage({
     id: 'edited',
@@ -80,7 +80,7 @@ test('an edited question gets copies of its files: new rows, the same stored fil
 });
 
 test('a thread’s files: by thread only, oldest message first, each stored file once', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const later = await seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 't2' }, { now: 20 });
   const earlier = await seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 't1' }, { now: 10 });
   const other = await seedExchange(s, { thread: 'o' });

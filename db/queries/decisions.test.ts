@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore, seedExchange } from '@/lib/dev/testing/store';
+import { freshEngineStore, seedExchange, sqliteOnly } from '@/lib/dev/testing/store';
 
 /** Decision records as stored: by layer and scope, the newest kept up to a limit, a thread's with their row ids. */
 
@@ -13,7 +13,7 @@ const record = (stepId: string, at: number) => ({
 });
 
 test('records read back whole, oldest first, within their layer and scope only', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const { turn } = await seedExchange(s, { thread: 't' });
   await s.appendDecisions({
     layerId: 'l',
@@ -75,7 +75,7 @@ test('records read back whole, oldest first, within their layer and scope only',
 });
 
 test('beyond maxRecords the oldest go, in that scope alone', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await s.appendDecisions({
     layerId: 'l',
     scope: 'thread',
@@ -126,29 +126,33 @@ test('beyond maxRecords the oldest go, in that scope alone', async () => {
   );
 });
 
-test('a thread-scoped record names its thread by its scope key only; others keep the thread they came from', async () => {
-  const s = freshStore();
-  await s.appendDecisions({
-    layerId: 'l',
-    scope: 'thread',
-    scopeKey: 't',
-    records: [record('a', 1)],
-    maxRecords: 5,
-    turnId: null,
-    threadId: 't',
-  });
-  await s.appendDecisions({
-    layerId: 'l',
-    scope: 'resource',
-    scopeKey: 'r',
-    records: [record('b', 1)],
-    maxRecords: 5,
-    turnId: null,
-    threadId: 't',
-  });
-  const rows = s.db.$client.prepare('SELECT step_id, thread_id FROM decision_records ORDER BY id').all();
-  assert.deepEqual(rows, [
-    { step_id: 'a', thread_id: null },
-    { step_id: 'b', thread_id: 't' },
-  ]);
-});
+test(
+  'a thread-scoped record names its thread by its scope key only; others keep the thread they came from',
+  { skip: sqliteOnly },
+  async () => {
+    const s = await freshEngineStore();
+    await s.appendDecisions({
+      layerId: 'l',
+      scope: 'thread',
+      scopeKey: 't',
+      records: [record('a', 1)],
+      maxRecords: 5,
+      turnId: null,
+      threadId: 't',
+    });
+    await s.appendDecisions({
+      layerId: 'l',
+      scope: 'resource',
+      scopeKey: 'r',
+      records: [record('b', 1)],
+      maxRecords: 5,
+      turnId: null,
+      threadId: 't',
+    });
+    const rows = s.db.$client.prepare('SELECT step_id, thread_id FROM decision_records ORDER BY id').all();
+    assert.deepEqual(rows, [
+      { step_id: 'a', thread_id: null },
+      { step_id: 'b', thread_id: 't' },
+    ]);
+  },
+);

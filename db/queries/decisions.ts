@@ -1,7 +1,6 @@
 import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
-import type { Db } from '../client';
 import type { DecideAnswer, DecisionRecord } from '@/lib/contract/decisions';
-import { decisionRecords } from '../schema';
+import { prepared, type EngineDb, type Tables } from '../engine';
 
 export type StoredDecision = {
   stepId: string;
@@ -12,7 +11,7 @@ export type StoredDecision = {
   turnId: string | null;
 };
 
-const toRecord = (r: typeof decisionRecords.$inferSelect): StoredDecision => ({
+const toRecord = (r: Tables['decisionRecords']['$inferSelect']): StoredDecision => ({
   stepId: r.stepId,
   at: r.at,
   modelId: r.modelId,
@@ -21,23 +20,25 @@ const toRecord = (r: typeof decisionRecords.$inferSelect): StoredDecision => ({
   turnId: r.turnId,
 });
 
-export function decisionQueries(db: Db) {
+export function decisionQueries(db: EngineDb) {
+  const { decisionRecords } = db.tables;
   // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).
-  const ofThread = db
-    .select()
-    .from(decisionRecords)
-    .where(
-      and(
-        eq(decisionRecords.layerId, sql.placeholder('layerId')),
-        eq(decisionRecords.scope, 'thread'),
-        eq(decisionRecords.scopeKey, sql.placeholder('threadId')),
-      ),
-    )
-    .orderBy(asc(decisionRecords.id))
-    .prepare();
+  const ofThread = prepared(db, () =>
+    db
+      .select()
+      .from(decisionRecords)
+      .where(
+        and(
+          eq(decisionRecords.layerId, sql.placeholder('layerId')),
+          eq(decisionRecords.scope, 'thread'),
+          eq(decisionRecords.scopeKey, sql.placeholder('threadId')),
+        ),
+      )
+      .orderBy(asc(decisionRecords.id)),
+  );
   return {
     /** Appends records to a scope and drops the oldest beyond maxRecords, in one transaction. */
-    appendDecisions({
+    async appendDecisions({
       layerId,
       scope,
       scopeKey,
@@ -54,60 +55,50 @@ export function decisionQueries(db: Db) {
       turnId: string | null;
       threadId: string | null;
     }) {
-      db.transaction((tx) => {
+      await db.atomically(async () => {
         for (const r of records) {
-          tx.insert(decisionRecords)
-            .values({
-              layerId,
-              scope,
-              scopeKey,
-              turnId,
-              // A thread-scoped record's thread is its scope key: not stored twice.
-              threadId: scope === 'thread' ? null : threadId,
-              stepId: r.stepId,
-              at: r.at,
-              modelId: r.modelId,
-              source: r.source,
-              answers: JSON.stringify(r.answers),
-            })
-            .run();
+          await db.insert(decisionRecords).values({
+            layerId,
+            scope,
+            scopeKey,
+            turnId,
+            // A thread-scoped record's thread is its scope key: not stored twice.
+            threadId: scope === 'thread' ? null : threadId,
+            stepId: r.stepId,
+            at: r.at,
+            modelId: r.modelId,
+            source: r.source,
+            answers: JSON.stringify(r.answers),
+          });
         }
         const where = and(eq(decisionRecords.layerId, layerId), eq(decisionRecords.scope, scope), eq(decisionRecords.scopeKey, scopeKey));
-        const keep = tx
-          .select({ id: decisionRecords.id })
-          .from(decisionRecords)
-          .where(where)
-          .orderBy(desc(decisionRecords.id))
-          .limit(maxRecords)
-          .all()
-          .map((r) => r.id);
+        const keep = (
+          await db.select({ id: decisionRecords.id }).from(decisionRecords).where(where).orderBy(desc(decisionRecords.id)).limit(maxRecords)
+        ).map((r) => r.id);
         // keep is empty only when the scope has no records, so there is nothing to delete
-        if (keep.length > 0)
-          tx.delete(decisionRecords)
-            .where(and(where, notInArray(decisionRecords.id, keep)))
-            .run();
+        if (keep.length > 0) await db.delete(decisionRecords).where(and(where, notInArray(decisionRecords.id, keep)));
       });
     },
 
-    loadDecisions({ layerId, scope, scopeKey }: { layerId: string; scope: string; scopeKey: string }): StoredDecision[] {
-      return db
-        .select()
-        .from(decisionRecords)
-        .where(
-          and(eq(decisionRecords.layerId, layerId), eq(decisionRecords.scope, scope as 'thread'), eq(decisionRecords.scopeKey, scopeKey)),
-        )
-        .orderBy(asc(decisionRecords.id))
-        .all()
-        .map(toRecord);
+    async loadDecisions({ layerId, scope, scopeKey }: { layerId: string; scope: string; scopeKey: string }): Promise<StoredDecision[]> {
+      return (
+        await db
+          .select()
+          .from(decisionRecords)
+          .where(
+            and(eq(decisionRecords.layerId, layerId), eq(decisionRecords.scope, scope as 'thread'), eq(decisionRecords.scopeKey, scopeKey)),
+          )
+          .orderBy(asc(decisionRecords.id))
+      ).map(toRecord);
     },
 
     /** A thread's records in a layer (kept by thread scope, at most the layer's limit), oldest first, with their row ids. */
-    decisionRowsOfThread({ threadId, layerId }: { threadId: string; layerId: string }) {
-      return ofThread.all({ threadId, layerId }).map((r) => ({ id: r.id, ...toRecord(r) }));
+    async decisionRowsOfThread({ threadId, layerId }: { threadId: string; layerId: string }) {
+      return (await ofThread.execute({ threadId, layerId })).map((r) => ({ id: r.id, ...toRecord(r) }));
     },
 
-    decisionsOfThread({ threadId, layerId }: { threadId: string; layerId: string }): StoredDecision[] {
-      return this.decisionRowsOfThread({ threadId, layerId }).map(({ id: _id, ...record }) => record);
+    async decisionsOfThread({ threadId, layerId }: { threadId: string; layerId: string }): Promise<StoredDecision[]> {
+      return (await this.decisionRowsOfThread({ threadId, layerId })).map(({ id: _id, ...record }) => record);
     },
   };
 }

@@ -1,45 +1,38 @@
 import { asc, count, eq } from 'drizzle-orm';
-import type { Db } from '../client';
-import { folders, threads } from '../schema';
 import type { Folder } from '../rows';
+import { changed, first, writtenRow, type EngineDb } from '../engine';
 
-export function folderQueries(db: Db) {
+export function folderQueries(db: EngineDb) {
+  const { folders, threads } = db.tables;
   return {
     /** Every folder, by name, with how many threads are in it (the archived ones too). */
-    listFolders(): (Folder & { threads: number })[] {
+    async listFolders(): Promise<(Folder & { threads: number })[]> {
       const counts = new Map(
-        db
-          .select({ folderId: threads.folderId, n: count() })
-          .from(threads)
-          .groupBy(threads.folderId)
-          .all()
-          .map((r) => [r.folderId, r.n]),
+        (await db.select({ folderId: threads.folderId, n: count() }).from(threads).groupBy(threads.folderId)).map((r) => [r.folderId, r.n]),
       );
-      return db
-        .select()
-        .from(folders)
-        .orderBy(asc(folders.name), asc(folders.id))
-        .all()
-        .map((f) => ({ ...f, threads: counts.get(f.id) ?? 0 }));
+      return (await db.select().from(folders).orderBy(asc(folders.name), asc(folders.id))).map((f) => ({
+        ...f,
+        threads: counts.get(f.id) ?? 0,
+      }));
     },
 
-    getFolder({ id }: { id: string }): Folder | undefined {
-      return db.select().from(folders).where(eq(folders.id, id)).get();
+    async getFolder({ id }: { id: string }): Promise<Folder | undefined> {
+      return first(await db.select().from(folders).where(eq(folders.id, id)));
     },
 
-    createFolder({ id, name, now }: { id: string; name: string; now: number }): Folder {
-      return db.insert(folders).values({ id, name, createdAt: now }).returning().get();
+    async createFolder({ id, name, now }: { id: string; name: string; now: number }): Promise<Folder> {
+      return writtenRow(await db.insert(folders).values({ id, name, createdAt: now }).returning());
     },
 
-    renameFolder({ id, name }: { id: string; name: string }): Folder | undefined {
-      return db.update(folders).set({ name }).where(eq(folders.id, id)).returning().get();
+    async renameFolder({ id, name }: { id: string; name: string }): Promise<Folder | undefined> {
+      return first(await db.update(folders).set({ name }).where(eq(folders.id, id)).returning());
     },
 
     /** Deletes a folder; its threads stay, in no folder. */
-    deleteFolder({ id }: { id: string }): boolean {
-      return db.transaction((tx) => {
-        tx.update(threads).set({ folderId: null }).where(eq(threads.folderId, id)).run();
-        return tx.delete(folders).where(eq(folders.id, id)).run().changes > 0;
+    async deleteFolder({ id }: { id: string }): Promise<boolean> {
+      return db.atomically(async () => {
+        await db.update(threads).set({ folderId: null }).where(eq(threads.folderId, id));
+        return changed(await db.delete(folders).where(eq(folders.id, id))) > 0;
       });
     },
   };

@@ -1,26 +1,26 @@
 import { desc, eq } from 'drizzle-orm';
-import type { Db } from '../client';
-import { memories } from '../schema';
 import type { Memory } from '../rows';
+import { changed, first, prepared, writtenRow, type EngineDb } from '../engine';
 
-export function memoryQueries(db: Db) {
+export function memoryQueries(db: EngineDb) {
+  const { memories } = db.tables;
   // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).
-  const all = db.select().from(memories).orderBy(desc(memories.updatedAt)).prepare();
+  const all = prepared(db, () => db.select().from(memories).orderBy(desc(memories.updatedAt)));
   return {
-    listMemories(): Memory[] {
-      return all.all();
+    async listMemories(): Promise<Memory[]> {
+      return await all.execute();
     },
-    getMemory({ id }: { id: string }): Memory | undefined {
-      return db.select().from(memories).where(eq(memories.id, id)).get();
+    async getMemory({ id }: { id: string }): Promise<Memory | undefined> {
+      return first(await db.select().from(memories).where(eq(memories.id, id)));
     },
-    insertMemory({ id, text, now }: { id: string; text: string; now: number }): Memory {
-      return db.insert(memories).values({ id, text, createdAt: now, updatedAt: now }).returning().get();
+    async insertMemory({ id, text, now }: { id: string; text: string; now: number }): Promise<Memory> {
+      return writtenRow(await db.insert(memories).values({ id, text, createdAt: now, updatedAt: now }).returning());
     },
-    updateMemory({ id, text, now }: { id: string; text: string; now: number }): Memory | undefined {
-      return db.update(memories).set({ text, updatedAt: now }).where(eq(memories.id, id)).returning().get();
+    async updateMemory({ id, text, now }: { id: string; text: string; now: number }): Promise<Memory | undefined> {
+      return first(await db.update(memories).set({ text, updatedAt: now }).where(eq(memories.id, id)).returning());
     },
-    deleteMemory({ id }: { id: string }): boolean {
-      return db.delete(memories).where(eq(memories.id, id)).run().changes > 0;
+    async deleteMemory({ id }: { id: string }): Promise<boolean> {
+      return changed(await db.delete(memories).where(eq(memories.id, id))) > 0;
     },
   };
 }

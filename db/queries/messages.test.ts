@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore, seedExchange } from '@/lib/dev/testing/store';
+import { freshEngineStore, seedExchange } from '@/lib/dev/testing/store';
 
 /** Messages as stored: their order, their context blocks, their branch, and what deleting some takes with them. */
 
@@ -17,7 +17,7 @@ const toolCall = (id: string, turnId: string, threadId: string, createdAt: numbe
 });
 
 test('a message reads back as written, and an update changes only what it names', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await s.createThread({ id: 't', title: '', now: 1 });
   const m = await s.insertMessage({
     id: 'm',
@@ -46,7 +46,7 @@ test('a message reads back as written, and an update changes only what it names'
 });
 
 test('a deleted memory line leaves every stored context block, and only that whole line', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await s.createThread({ id: 't', title: '', now: 1 });
   const block = async (id: string, contextBlock: string) => {
     await s.insertMessage({ id, threadId: 't', turnId: null, parentId: null, role: 'user', content: 'q', status: 'complete', now: 1 });
@@ -62,7 +62,7 @@ test('a deleted memory line leaves every stored context block, and only that who
 });
 
 test('a thread’s messages: oldest first; at the same moment the answer after its question, then by id', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await s.createThread({ id: 't', title: '', now: 1 });
   await s.createThread({ id: 'other', title: '', now: 1 });
   const add = (id: string, role: 'user' | 'assistant', now: number, threadId = 't') =>
@@ -79,7 +79,7 @@ test('a thread’s messages: oldest first; at the same moment the answer after i
 });
 
 test('the branch a thread shows is its leaf, which can be cleared', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const { assistant } = await seedExchange(s, { thread: 't' });
   await s.setCurrentLeaf({ threadId: 't', leafId: assistant });
   assert.equal((await s.getThread({ id: 't' }))?.currentLeafId, assistant);
@@ -88,7 +88,7 @@ test('the branch a thread shows is its leaf, which can be cleared', async () => 
 });
 
 test('deleting messages takes their turns with tool calls and decisions, and their attachments; returns each file once', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const first = await seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 't1' }, { now: 1 });
   const second = await seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 't2' }, { now: 10 });
   const elsewhere = await seedExchange(s, { thread: 'o', user: 'ou', assistant: 'oa', turn: 'ot' });
@@ -143,7 +143,7 @@ test('deleting messages takes their turns with tool calls and decisions, and the
 });
 
 test('a turn’s answer alone deleted takes the turn with it', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const ex = await seedExchange(s, { thread: 't' });
   await s.deleteMessages({ threadId: 't', ids: [ex.assistant] });
   assert.equal(await s.getTurn({ id: ex.turn }), undefined);
@@ -151,7 +151,7 @@ test('a turn’s answer alone deleted takes the turn with it', async () => {
 });
 
 test('tool calls: oldest first, a repeated id stored once', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const ex = await seedExchange(s, { thread: 't' });
   await s.insertToolCall(toolCall('b', ex.turn, 't', 2));
   await s.insertToolCall(toolCall('a', ex.turn, 't', 3));
@@ -168,7 +168,7 @@ test('tool calls: oldest first, a repeated id stored once', async () => {
 });
 
 test('the exchange of a turn: its question and its answer, oldest first; none for an unknown turn', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const ex = await seedExchange(s, { thread: 't' }, { question: 'Why?', answer: 'Because.' });
   assert.deepEqual(
     (await s.exchangeOf({ turnId: ex.turn })).map((m) => m.content),

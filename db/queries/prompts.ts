@@ -1,28 +1,28 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Db } from '../client';
-import { prompts } from '../schema';
 import type { Prompt } from '../rows';
+import { changed, first, writtenRow, type EngineDb } from '../engine';
 
 /** Saved prompts, by name. */
-export function promptQueries(db: Db) {
+export function promptQueries(db: EngineDb) {
+  const { prompts } = db.tables;
   return {
-    listPrompts(): Prompt[] {
-      return db.select().from(prompts).orderBy(asc(prompts.name)).all();
+    async listPrompts(): Promise<Prompt[]> {
+      return await db.select().from(prompts).orderBy(asc(prompts.name));
     },
-    getPrompt({ id }: { id: string }): Prompt | undefined {
-      return db.select().from(prompts).where(eq(prompts.id, id)).get();
+    async getPrompt({ id }: { id: string }): Promise<Prompt | undefined> {
+      return first(await db.select().from(prompts).where(eq(prompts.id, id)));
     },
-    promptNamed({ name }: { name: string }): Prompt | undefined {
-      return db.select().from(prompts).where(eq(prompts.name, name)).get();
+    async promptNamed({ name }: { name: string }): Promise<Prompt | undefined> {
+      return first(await db.select().from(prompts).where(eq(prompts.name, name)));
     },
-    insertPrompt({ id, name, text, now }: { id: string; name: string; text: string; now: number }): Prompt {
-      return db.insert(prompts).values({ id, name, text, createdAt: now, updatedAt: now }).returning().get();
+    async insertPrompt({ id, name, text, now }: { id: string; name: string; text: string; now: number }): Promise<Prompt> {
+      return writtenRow(await db.insert(prompts).values({ id, name, text, createdAt: now, updatedAt: now }).returning());
     },
-    updatePrompt({ id, name, text, now }: { id: string; name?: string; text?: string; now: number }): Prompt | undefined {
-      return db.update(prompts).set({ name, text, updatedAt: now }).where(eq(prompts.id, id)).returning().get();
+    async updatePrompt({ id, name, text, now }: { id: string; name?: string; text?: string; now: number }): Promise<Prompt | undefined> {
+      return first(await db.update(prompts).set({ name, text, updatedAt: now }).where(eq(prompts.id, id)).returning());
     },
-    deletePrompt({ id }: { id: string }): boolean {
-      return db.delete(prompts).where(eq(prompts.id, id)).run().changes > 0;
+    async deletePrompt({ id }: { id: string }): Promise<boolean> {
+      return changed(await db.delete(prompts).where(eq(prompts.id, id))) > 0;
     },
   };
 }

@@ -1,11 +1,11 @@
 import { and, desc, eq, isNull, lt } from 'drizzle-orm';
-import type { Db } from '../client';
-import { sessions, users } from '../schema';
+import { changed, first, type EngineDb } from '../engine';
 
 /** Login sessions, by the hash of their token (lib/services/auth/sessions.ts). */
-export function sessionQueries(db: Db) {
+export function sessionQueries(db: EngineDb) {
+  const { sessions, users } = db.tables;
   return {
-    insertSession(row: {
+    async insertSession(row: {
       id: string;
       userId: string | null;
       createdAt: number;
@@ -13,25 +13,26 @@ export function sessionQueries(db: Db) {
       userAgent?: string | null;
       address?: string | null;
     }) {
-      db.insert(sessions).values(row).run();
+      await db.insert(sessions).values(row);
     },
     /** A session with the person it is, when it is someone's who may still log in. */
-    sessionById(id: string) {
-      return db
-        .select({
-          expiresAt: sessions.expiresAt,
-          userId: sessions.userId,
-          role: users.role,
-          username: users.username,
-          disabled: users.disabled,
-        })
-        .from(sessions)
-        .leftJoin(users, eq(users.id, sessions.userId))
-        .where(eq(sessions.id, id))
-        .get();
+    async sessionById(id: string) {
+      return first(
+        await db
+          .select({
+            expiresAt: sessions.expiresAt,
+            userId: sessions.userId,
+            role: users.role,
+            username: users.username,
+            disabled: users.disabled,
+          })
+          .from(sessions)
+          .leftJoin(users, eq(users.id, sessions.userId))
+          .where(eq(sessions.id, id)),
+      );
     },
-    sessionsOfUser(userId: string) {
-      return db
+    async sessionsOfUser(userId: string) {
+      return await db
         .select({
           id: sessions.id,
           createdAt: sessions.createdAt,
@@ -41,33 +42,27 @@ export function sessionQueries(db: Db) {
         })
         .from(sessions)
         .where(eq(sessions.userId, userId))
-        .orderBy(desc(sessions.createdAt))
-        .all();
+        .orderBy(desc(sessions.createdAt));
     },
-    deleteSession(id: string) {
-      db.delete(sessions).where(eq(sessions.id, id)).run();
+    async deleteSession(id: string) {
+      await db.delete(sessions).where(eq(sessions.id, id));
     },
     /** Ends one of a person's sessions; false when they have none by that id. */
-    deleteSessionOf(userId: string, id: string): boolean {
-      return (
-        db
-          .delete(sessions)
-          .where(and(eq(sessions.id, id), eq(sessions.userId, userId)))
-          .run().changes > 0
-      );
+    async deleteSessionOf(userId: string, id: string): Promise<boolean> {
+      return changed(await db.delete(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, userId)))) > 0;
     },
-    deleteSessionsOfUser(userId: string) {
-      db.delete(sessions).where(eq(sessions.userId, userId)).run();
+    async deleteSessionsOfUser(userId: string) {
+      await db.delete(sessions).where(eq(sessions.userId, userId));
     },
-    deleteAllSessions() {
-      db.delete(sessions).run();
+    async deleteAllSessions() {
+      await db.delete(sessions);
     },
-    deleteExpiredSessions(now: number) {
-      db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+    async deleteExpiredSessions(now: number) {
+      await db.delete(sessions).where(lt(sessions.expiresAt, now));
     },
     /** Sessions from before accounts become the owner's. */
-    adoptSessions(userId: string) {
-      db.update(sessions).set({ userId }).where(isNull(sessions.userId)).run();
+    async adoptSessions(userId: string) {
+      await db.update(sessions).set({ userId }).where(isNull(sessions.userId));
     },
   };
 }

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore } from '@/lib/dev/testing/store';
+import { freshEngineStore, sqliteOnly } from '@/lib/dev/testing/store';
 
 /** The small tables: outside hosts' rests and spend, memories, login sessions, settings. */
 
 test('a host’s rest: set, set again (counting the trips), cleared', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   assert.equal(await s.penaltyOf({ host: 'a.example' }), undefined);
   await s.setPenalty({ host: 'a.example', until: 100, reason: '429' });
   assert.deepEqual(await s.penaltyOf({ host: 'a.example' }), { host: 'a.example', until: 100, trips: 1, reason: '429' });
@@ -18,7 +18,7 @@ test('a host’s rest: set, set again (counting the trips), cleared', async () =
 });
 
 test('a host’s spend: counted from a moment on (inclusive), for that host; older spend pruned', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   for (const at of [10, 20, 30]) await s.recordSpend({ host: 'a', at });
   await s.recordSpend({ host: 'b', at: 25 });
   assert.deepEqual((await s.spendSince({ host: 'a', since: 20 })).sort(), [20, 30]);
@@ -28,7 +28,7 @@ test('a host’s spend: counted from a moment on (inclusive), for that host; old
 });
 
 test('memories: newest change first; an edit moves one up; a delete says whether it found one', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   assert.deepEqual(await s.insertMemory({ id: 'a', text: 'Likes tea', now: 1 }), {
     id: 'a',
     text: 'Likes tea',
@@ -58,7 +58,7 @@ test('memories: newest change first; an edit moves one up; a delete says whether
 });
 
 test('sessions: found by id until deleted, expired ones (strictly before now) pruned, all of them at once', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await s.insertUser({ id: 'u', username: 'ada', role: 'owner', passwordHash: null, library: 'hearth.db', createdAt: 0 });
   await s.insertSession({ id: 'old', userId: 'u', createdAt: 1, expiresAt: 10 });
   await s.insertSession({ id: 'edge', userId: 'u', createdAt: 1, expiresAt: 20 });
@@ -74,14 +74,18 @@ test('sessions: found by id until deleted, expired ones (strictly before now) pr
   assert.equal(await s.sessionById('new'), undefined);
 });
 
-test('settings: stored as JSON, overwritten, reset to the default by removal; an unreadable value reads as unset', async () => {
-  const s = freshStore();
-  assert.deepEqual(await s.storedSettings(), {});
-  await s.writeSettings({ set: { maxRounds: 4, assistantName: 'Ember', webSearch: false }, reset: [], now: 1 });
-  await s.writeSettings({ set: { maxRounds: 5 }, reset: ['webSearch'], now: 2 });
-  assert.deepEqual(await s.storedSettings(), { maxRounds: 5, assistantName: 'Ember' });
-  s.db.$client.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('broken', '{nope', 3)").run();
-  assert.deepEqual(await s.storedSettings(), { maxRounds: 5, assistantName: 'Ember' });
-  const row = s.db.$client.prepare("SELECT value, updated_at FROM settings WHERE key = 'maxRounds'").get();
-  assert.deepEqual(row, { value: '5', updated_at: 2 });
-});
+test(
+  'settings: stored as JSON, overwritten, reset to the default by removal; an unreadable value reads as unset',
+  { skip: sqliteOnly },
+  async () => {
+    const s = await freshEngineStore();
+    assert.deepEqual(await s.storedSettings(), {});
+    await s.writeSettings({ set: { maxRounds: 4, assistantName: 'Ember', webSearch: false }, reset: [], now: 1 });
+    await s.writeSettings({ set: { maxRounds: 5 }, reset: ['webSearch'], now: 2 });
+    assert.deepEqual(await s.storedSettings(), { maxRounds: 5, assistantName: 'Ember' });
+    s.db.$client.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('broken', '{nope', 3)").run();
+    assert.deepEqual(await s.storedSettings(), { maxRounds: 5, assistantName: 'Ember' });
+    const row = s.db.$client.prepare("SELECT value, updated_at FROM settings WHERE key = 'maxRounds'").get();
+    assert.deepEqual(row, { value: '5', updated_at: 2 });
+  },
+);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore, seedExchange } from '@/lib/dev/testing/store';
+import { freshEngineStore, seedExchange } from '@/lib/dev/testing/store';
 import { decodeCursor, encodeCursor } from './threads';
 
 /** Threads as stored: who named them, their order in the list and its pages, and what goes with one. */
@@ -17,7 +17,7 @@ test('a cursor reads back as written, and anything else reads as none', () => {
 });
 
 test('a title given at creation is the user’s; none is left for the model', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const named = await s.createThread({ id: 'a', title: 'Trip', now: 5 });
   const untitled = await s.createThread({ id: 'b', title: '', now: 6 });
   assert.equal(named.titleSource, 'user');
@@ -30,7 +30,7 @@ test('a title given at creation is the user’s; none is left for the model', as
 });
 
 test('the list: pinned first, then the most recently active, ties by id; pages follow their cursor to the end', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await s.createThread({ id: 'old', title: '', now: 1 });
   await s.createThread({ id: 'new', title: '', now: 3 });
   await s.createThread({ id: 'tie-a', title: '', now: 2 });
@@ -70,7 +70,7 @@ test('the list: pinned first, then the most recently active, ties by id; pages f
 });
 
 test('renaming makes the title the user’s; pinning or a system prompt does not; none is activity', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await s.createThread({ id: 'a', title: '', now: 1 });
   const pinned = await s.updateThread({ id: 'a', patch: { pinned: true, systemPrompt: 'Be brief.' } });
   assert.equal(pinned?.titleSource, 'auto');
@@ -88,7 +88,7 @@ test('renaming makes the title the user’s; pinning or a system prompt does not
 });
 
 test('the model’s title lands only on a thread nobody named, and moves nothing in the list', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await s.createThread({ id: 'auto', title: '', now: 1 });
   await s.createThread({ id: 'user', title: 'Mine', now: 1 });
   assert.equal(await s.setModelTitle({ id: 'auto', title: 'Sourdough' }), true);
@@ -107,7 +107,7 @@ test('the model’s title lands only on a thread nobody named, and moves nothing
 });
 
 test('a first message titles only an untitled thread', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await s.createThread({ id: 'a', title: '', now: 1 });
   await s.createThread({ id: 'b', title: 'Kept', now: 1 });
   await s.titleIfUntitled({ id: 'a', title: 'From the message' });
@@ -117,7 +117,7 @@ test('a first message titles only an untitled thread', async () => {
 });
 
 test('deleting a thread takes its messages, turns and the attachments sent in it, and nothing of another thread', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const gone = await seedExchange(s, { thread: 'gone' });
   const kept = await seedExchange(s, { thread: 'kept' });
   for (const [id, messageId] of [

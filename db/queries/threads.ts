@@ -1,8 +1,7 @@
 import type { Sampling } from '@/lib/contract/sampling';
-import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../client';
-import { attachments, messages, threads } from '../schema';
+import { and, count, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Thread } from '../rows';
+import { changed, first, prepared, writtenRow, type EngineDb } from '../engine';
 
 export type ThreadCursor = { pinned: boolean; updatedAt: number; id: string };
 
@@ -20,35 +19,40 @@ export function decodeCursor(raw: string): ThreadCursor | null {
   }
 }
 
-export function threadQueries(db: Db) {
+export function threadQueries(db: EngineDb) {
+  const { attachments, messages, threads } = db.tables;
   // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).
-  const threadById = db
-    .select()
-    .from(threads)
-    .where(eq(threads.id, sql.placeholder('id')))
-    .prepare();
-  const touch = db
-    .update(threads)
-    .set({ updatedAt: sql`${sql.placeholder('now')}` })
-    .where(eq(threads.id, sql.placeholder('id')))
-    .prepare();
-  const titleUntitled = db
-    .update(threads)
-    .set({ title: sql`${sql.placeholder('title')}` })
-    .where(and(eq(threads.id, sql.placeholder('id')), eq(threads.title, '')))
-    .prepare();
+  const threadById = prepared(db, () =>
+    db
+      .select()
+      .from(threads)
+      .where(eq(threads.id, sql.placeholder('id'))),
+  );
+  const touch = prepared(db, () =>
+    db
+      .update(threads)
+      .set({ updatedAt: sql`${sql.placeholder('now')}` })
+      .where(eq(threads.id, sql.placeholder('id'))),
+  );
+  const titleUntitled = prepared(db, () =>
+    db
+      .update(threads)
+      .set({ title: sql`${sql.placeholder('title')}` })
+      .where(and(eq(threads.id, sql.placeholder('id')), eq(threads.title, ''))),
+  );
   return {
-    createThread({ id, title, now }: { id: string; title: string; now: number }): Thread {
+    async createThread({ id, title, now }: { id: string; title: string; now: number }): Promise<Thread> {
       // A title given when the thread is made is the user's own.
-      return db
-        .insert(threads)
-        .values({ id, title, titleSource: title ? 'user' : 'auto', createdAt: now, updatedAt: now })
-        .returning()
-        .get();
+      return writtenRow(
+        await db
+          .insert(threads)
+          .values({ id, title, titleSource: title ? 'user' : 'auto', createdAt: now, updatedAt: now })
+          .returning(),
+      );
     },
 
-    getThread({ id }: { id: string }): Thread | undefined {
-      return threadById.get({ id });
+    async getThread({ id }: { id: string }): Promise<Thread | undefined> {
+      return first(await threadById.execute({ id }));
     },
 
     /** Pinned first, then most recently active; keyset pagination on (pinned, updatedAt, id). */
@@ -56,7 +60,7 @@ export function threadQueries(db: Db) {
      * A page of the thread list: by default every thread not archived; `folderId` narrows it to
      * one folder (null: threads in none); `archived` gives the archive instead.
      */
-    listThreads({
+    async listThreads({
       limit,
       cursor,
       folderId,
@@ -74,7 +78,7 @@ export function threadQueries(db: Db) {
             and(eq(threads.pinned, cursor.pinned), eq(threads.updatedAt, cursor.updatedAt), lt(threads.id, cursor.id)),
           )
         : undefined;
-      const rows = db
+      const rows = await db
         .select()
         .from(threads)
         .where(
@@ -85,8 +89,7 @@ export function threadQueries(db: Db) {
           ),
         )
         .orderBy(desc(threads.pinned), desc(threads.updatedAt), desc(threads.id))
-        .limit(limit + 1)
-        .all();
+        .limit(limit + 1);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return { threads: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
@@ -96,7 +99,7 @@ export function threadQueries(db: Db) {
      * The thread's own settings: its title (then the user's), pin, instructions, thinking, tools,
      * model. None is activity, so none moves it in the list (only a message does: touchThread).
      */
-    updateThread({
+    async updateThread({
       id,
       patch,
     }: {
@@ -112,60 +115,57 @@ export function threadQueries(db: Db) {
         /** Sampling for its replies; null: each server's defaults. */
         sampling?: Sampling | null;
       };
-    }): Thread | undefined {
-      return db
-        .update(threads)
-        .set({ ...patch, ...(patch.title !== undefined ? { titleSource: 'user' as const } : {}) })
-        .where(eq(threads.id, id))
-        .returning()
-        .get();
+    }): Promise<Thread | undefined> {
+      return first(
+        await db
+          .update(threads)
+          .set({ ...patch, ...(patch.title !== undefined ? { titleSource: 'user' as const } : {}) })
+          .where(eq(threads.id, id))
+          .returning(),
+      );
     },
 
     /** Files a thread in a folder (null: none) or the archive; not a change of activity, so it keeps its place by time. */
-    fileThread({ id, folderId, archived }: { id: string; folderId?: string | null; archived?: boolean }) {
+    async fileThread({ id, folderId, archived }: { id: string; folderId?: string | null; archived?: boolean }) {
       const set = { ...(folderId !== undefined ? { folderId } : {}), ...(archived !== undefined ? { archived } : {}) };
-      if (Object.keys(set).length) db.update(threads).set(set).where(eq(threads.id, id)).run();
+      if (Object.keys(set).length) await db.update(threads).set(set).where(eq(threads.id, id));
     },
 
-    touchThread({ id, now }: { id: string; now: number }) {
-      touch.run({ id, now });
+    async touchThread({ id, now }: { id: string; now: number }) {
+      await touch.execute({ id, now });
     },
 
     /**
      * The model's title for a thread, unless the user has named it meanwhile (or the thread is
      * gone). Not a change of activity: the thread keeps its place in the list.
      */
-    setModelTitle({ id, title }: { id: string; title: string }): boolean {
+    async setModelTitle({ id, title }: { id: string; title: string }): Promise<boolean> {
       return (
-        db
-          .update(threads)
-          .set({ title, titleSource: 'model' })
-          .where(and(eq(threads.id, id), eq(threads.titleSource, 'auto')))
-          .run().changes > 0
+        changed(
+          await db
+            .update(threads)
+            .set({ title, titleSource: 'model' })
+            .where(and(eq(threads.id, id), eq(threads.titleSource, 'auto'))),
+        ) > 0
       );
     },
 
     /** Gives an untitled thread a title from its first message. */
-    titleIfUntitled({ id, title }: { id: string; title: string }) {
-      titleUntitled.run({ id, title });
+    async titleIfUntitled({ id, title }: { id: string; title: string }) {
+      await titleUntitled.execute({ id, title });
     },
 
     /** Deletes a thread with its messages, turns and the files sent in it (their text must not outlive it). */
-    deleteThread({ id }: { id: string }): boolean {
-      return db.transaction((tx) => {
-        const sent = tx.select({ id: messages.id }).from(messages).where(eq(messages.threadId, id));
-        tx.delete(attachments).where(inArray(attachments.messageId, sent)).run();
-        return tx.delete(threads).where(eq(threads.id, id)).run().changes > 0;
+    async deleteThread({ id }: { id: string }): Promise<boolean> {
+      return db.atomically(async () => {
+        const sent = db.select({ id: messages.id }).from(messages).where(eq(messages.threadId, id));
+        await db.delete(attachments).where(inArray(attachments.messageId, sent));
+        return changed(await db.delete(threads).where(eq(threads.id, id))) > 0;
       });
     },
 
-    countThreads(): number {
-      return (
-        db
-          .select({ n: sql<number>`count(*)` })
-          .from(threads)
-          .get()?.n ?? 0
-      );
+    async countThreads(): Promise<number> {
+      return first(await db.select({ n: count() }).from(threads))?.n ?? 0;
     },
   };
 }

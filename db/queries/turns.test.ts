@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore, seedExchange } from '@/lib/dev/testing/store';
+import { freshEngineStore, seedExchange, sqliteOnly } from '@/lib/dev/testing/store';
 import { decodeStats, encodeStats } from './turns';
 
 /** Turns as stored: their status and figures, their event log (as rows, then compacted), their steps and facts. */
@@ -49,7 +49,7 @@ test('a turn’s figures are stored as an array in a fixed order and read back b
 });
 
 test('a new turn is queued; its status, figures and end are set as it goes', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const { turn, user, assistant } = await seedExchange(s, { thread: 't' }, { now: 50 });
   const row = await s.getTurn({ id: turn });
   assert.deepEqual(
@@ -77,7 +77,7 @@ test('a new turn is queued; its status, figures and end are set as it goes', asy
 });
 
 test('the figures of a thread’s turns, by turn, for those that have any', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const a = await seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'done' });
   await seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'running' });
   await seedExchange(s, { thread: 'o' });
@@ -90,7 +90,7 @@ test('the figures of a thread’s turns, by turn, for those that have any', asyn
 });
 
 test('the active turn of a thread is its newest queued or running one; unfinished turns are listed oldest first', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'first' }, { now: 1 });
   await seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'second' }, { now: 2 });
   await seedExchange(s, { thread: 'o', turn: 'other' }, { now: 0 });
@@ -108,7 +108,7 @@ test('the active turn of a thread is its newest queued or running one; unfinishe
 });
 
 test('events are read after a sequence number, in order, first as rows and then from the compacted log', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const { turn } = await seedExchange(s, { thread: 't' });
   const other = await seedExchange(s, { thread: 'o' });
   assert.equal(await s.lastEventSeq({ turnId: turn }), 0, 'no events yet');
@@ -148,7 +148,7 @@ test('events are read after a sequence number, in order, first as rows and then 
 });
 
 test('the turns that set a draft aside or ran a calculation, with the events that rebuild them', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const compacted = await seedExchange(s, { thread: 't', user: 'u1', assistant: 'a1', turn: 'compacted' });
   const running = await seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 'running' });
   const plain = await seedExchange(s, { thread: 't', user: 'u3', assistant: 'a3', turn: 'plain' });
@@ -207,7 +207,7 @@ test('the turns that set a draft aside or ran a calculation, with the events tha
 });
 
 test('a turn’s steps: stored in order, a step taken again replaces the one at its place, and they go when the turn ends', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const { turn } = await seedExchange(s, { thread: 't' });
   await s.appendStep({ turnId: turn, seq: 2, kind: 'tool', data: { ok: true }, now: 1 });
   await s.appendStep({ turnId: turn, seq: 1, kind: 'model', data: { content: 'a' }, now: 1 });
@@ -221,7 +221,7 @@ test('a turn’s steps: stored in order, a step taken again replaces the one at 
 });
 
 test('a turn’s facts for replay: ids, answer, figures, its tool calls by the model’s id, its own thread-scoped decisions', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const { turn, user, assistant } = await seedExchange(s, { thread: 't' }, { answer: 'Forty-two.' });
   const other = await seedExchange(s, { thread: 't', user: 'u2', assistant: 'a2', turn: 't2' });
   await s.setTurnStatus({ id: turn, status: 'done', stats: { rounds: 3 }, now: 2 });
@@ -282,26 +282,30 @@ test('a turn’s facts for replay: ids, answer, figures, its tool calls by the m
   assert.equal(await s.turnFacts({ turnId: 'missing', layerId: 'decisions' }), undefined);
 });
 
-test('a turn without an answer message (an imported library may hold one): its facts name none and hold no words', async () => {
-  const s = freshStore();
-  const ex = await seedExchange(s, { thread: 't' });
-  await s.importTurn({
-    id: 'bare',
-    thread_id: 't',
-    user_message_id: ex.user,
-    assistant_message_id: null,
-    status: 'error',
-    stats: null,
-    events: null,
-    created_at: 1,
-    finished_at: 2,
-  });
-  const facts = await s.turnFacts({ turnId: 'bare', layerId: 'decisions' });
-  assert.deepEqual([facts?.assistantMessageId, facts?.answer], ['', '']);
-});
+test(
+  'a turn without an answer message (an imported library may hold one): its facts name none and hold no words',
+  { skip: sqliteOnly },
+  async () => {
+    const s = await freshEngineStore();
+    const ex = await seedExchange(s, { thread: 't' });
+    await s.importTurn({
+      id: 'bare',
+      thread_id: 't',
+      user_message_id: ex.user,
+      assistant_message_id: null,
+      status: 'error',
+      stats: null,
+      events: null,
+      created_at: 1,
+      finished_at: 2,
+    });
+    const facts = await s.turnFacts({ turnId: 'bare', layerId: 'decisions' });
+    assert.deepEqual([facts?.assistantMessageId, facts?.answer], ['', '']);
+  },
+);
 
 test('a running turn that only calculated, or wrote a draft, is notable with those events', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   const ex = await seedExchange(s, { thread: 't' });
   await s.appendEvent({ turnId: ex.turn, seq: 1, type: 'draft', data: { type: 'draft', text: 'So' }, now: 1 });
   await s.appendEvent({

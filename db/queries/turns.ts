@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gt, inArray, sql, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DecideAnswer } from '@/lib/contract/decisions';
 import type { TurnStats } from '@/lib/contract/events';
-import type { Db } from '../client';
-import { decisionRecords, messages, toolCalls, turnEvents, turns, turnSteps, type TurnStatus } from '../schema';
+import { type TurnStatus } from '../schema';
+import { contains, first, prepared, type EngineDb } from '../engine';
 
 export type StoredEvent = { seq: number; type: string; data: Record<string, unknown> };
 export type StoredStep = { seq: number; kind: string; data: unknown };
@@ -60,88 +60,91 @@ export function decodeStats(stored: unknown): Record<string, unknown> | null {
   return out;
 }
 
-export function turnQueries(db: Db) {
-  const compactLog = (turnId: string) => {
-    const row = db.select({ events: turns.events }).from(turns).where(eq(turns.id, turnId)).get();
+export function turnQueries(db: EngineDb) {
+  const { decisionRecords, messages, toolCalls, turnEvents, turnSteps, turns } = db.tables;
+  const compactLog = async (turnId: string) => {
+    const row = first(await db.select({ events: turns.events }).from(turns).where(eq(turns.id, turnId)));
     return row?.events ? parseLog(row.events) : null;
   };
   // Every streamed token is an event row: the statement is prepared once, not per insert.
-  const insertEvent = db
-    .insert(turnEvents)
-    .values({
+  const insertEvent = prepared(db, () =>
+    db.insert(turnEvents).values({
       turnId: sql.placeholder('turnId'),
       seq: sql.placeholder('seq'),
       type: sql.placeholder('type'),
       data: sql.placeholder('data'),
       createdAt: sql.placeholder('createdAt'),
-    })
-    .prepare();
+    }),
+  );
   // Asked on every turn: prepared once (drizzle otherwise builds each query's SQL on every call).
-  const insertQueued = db
-    .insert(turns)
-    .values({
+  const insertQueued = prepared(db, () =>
+    db.insert(turns).values({
       id: sql.placeholder('id'),
       threadId: sql.placeholder('threadId'),
       userMessageId: sql.placeholder('userMessageId'),
       assistantMessageId: sql.placeholder('assistantMessageId'),
       status: 'queued',
       createdAt: sql.placeholder('now'),
-    })
-    .prepare();
-  const turnById = db
-    .select()
-    .from(turns)
-    .where(eq(turns.id, sql.placeholder('id')))
-    .prepare();
-  const statusOnly = db
-    .update(turns)
-    .set({ status: sql`${sql.placeholder('status')}` })
-    .where(eq(turns.id, sql.placeholder('id')))
-    .prepare();
-  const activeOfThread = db
-    .select()
-    .from(turns)
-    .where(and(eq(turns.threadId, sql.placeholder('threadId')), inArray(turns.status, ['queued', 'running'])))
-    .orderBy(desc(turns.createdAt))
-    .prepare();
-  const upsertStep = db
-    .insert(turnSteps)
-    .values({
-      turnId: sql.placeholder('turnId'),
-      seq: sql.placeholder('seq'),
-      kind: sql.placeholder('kind'),
-      data: sql.placeholder('data'),
-      createdAt: sql.placeholder('now'),
-    })
-    .onConflictDoUpdate({
-      target: [turnSteps.turnId, turnSteps.seq],
-      set: { kind: sql`excluded.kind`, data: sql`excluded.data`, createdAt: sql`excluded.created_at` },
-    })
-    .prepare();
+    }),
+  );
+  const turnById = prepared(db, () =>
+    db
+      .select()
+      .from(turns)
+      .where(eq(turns.id, sql.placeholder('id'))),
+  );
+  const statusOnly = prepared(db, () =>
+    db
+      .update(turns)
+      .set({ status: sql`${sql.placeholder('status')}` })
+      .where(eq(turns.id, sql.placeholder('id'))),
+  );
+  const activeOfThread = prepared(db, () =>
+    db
+      .select()
+      .from(turns)
+      .where(and(eq(turns.threadId, sql.placeholder('threadId')), inArray(turns.status, ['queued', 'running'])))
+      .orderBy(desc(turns.createdAt)),
+  );
+  const upsertStep = prepared(db, () =>
+    db
+      .insert(turnSteps)
+      .values({
+        turnId: sql.placeholder('turnId'),
+        seq: sql.placeholder('seq'),
+        kind: sql.placeholder('kind'),
+        data: sql.placeholder('data'),
+        createdAt: sql.placeholder('now'),
+      })
+      .onConflictDoUpdate({
+        target: [turnSteps.turnId, turnSteps.seq],
+        set: { kind: sql`excluded.kind`, data: sql`excluded.data`, createdAt: sql`excluded.created_at` },
+      }),
+  );
   return {
-    insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }) {
-      insertQueued.run(row);
+    async insertTurn(row: { id: string; threadId: string; userMessageId: string; assistantMessageId: string; now: number }) {
+      await insertQueued.execute(row);
     },
 
-    getTurn({ id }: { id: string }) {
-      return turnById.get({ id });
+    async getTurn({ id }: { id: string }) {
+      return first(await turnById.execute({ id }));
     },
 
-    setTurnStatus({ id, status, stats, now }: { id: string; status: TurnStatus; stats?: Record<string, unknown>; now?: number }) {
+    async setTurnStatus({ id, status, stats, now }: { id: string; status: TurnStatus; stats?: Record<string, unknown>; now?: number }) {
       if (stats === undefined && now === undefined) {
-        statusOnly.run({ id, status });
+        await statusOnly.execute({ id, status });
         return;
       }
       // drizzle leaves a column given as undefined as it was: a status change alone keeps stats and end time.
-      db.update(turns)
+      await db
+        .update(turns)
         .set({ status, stats: stats === undefined ? undefined : encodeStats(stats), finishedAt: now })
-        .where(eq(turns.id, id))
-        .run();
+        .where(eq(turns.id, id));
     },
 
     /** Each finished turn's figures in a thread, by turn id (what the page shows under an answer). */
-    turnStatsOfThread({ threadId }: { threadId: string }): Map<string, Record<string, unknown>> {
-      const rows = db.select({ id: turns.id, stats: turns.stats }).from(turns).where(eq(turns.threadId, threadId)).all();
+    async turnStatsOfThread({ threadId }: { threadId: string }): Promise<Map<string, Record<string, unknown>>> {
+      const rows = await db.select({ id: turns.id, stats: turns.stats }).from(turns).where(eq(turns.threadId, threadId));
       return new Map(
         rows.flatMap((r) => {
           const stats = decodeStats(r.stats);
@@ -151,33 +154,32 @@ export function turnQueries(db: Db) {
     },
 
     /** The turn still queued or running in a thread, if any. */
-    activeTurnOf({ threadId }: { threadId: string }) {
-      return activeOfThread.get({ threadId });
+    async activeTurnOf({ threadId }: { threadId: string }) {
+      return first(await activeOfThread.execute({ threadId }));
     },
 
-    unfinishedTurns() {
-      return db
+    async unfinishedTurns() {
+      return await db
         .select()
         .from(turns)
         .where(inArray(turns.status, ['queued', 'running']))
-        .orderBy(asc(turns.createdAt))
-        .all();
+        .orderBy(asc(turns.createdAt));
     },
 
-    appendEvent({ turnId, seq, type, data, now }: { turnId: string; seq: number; type: string; data: unknown; now: number }) {
-      insertEvent.run({ turnId, seq, type, data: JSON.stringify(data), createdAt: now });
+    async appendEvent({ turnId, seq, type, data, now }: { turnId: string; seq: number; type: string; data: unknown; now: number }) {
+      await insertEvent.execute({ turnId, seq, type, data: JSON.stringify(data), createdAt: now });
     },
 
-    eventsAfter({ turnId, after }: { turnId: string; after: number }): StoredEvent[] {
-      const log = compactLog(turnId);
+    async eventsAfter({ turnId, after }: { turnId: string; after: number }): Promise<StoredEvent[]> {
+      const log = await compactLog(turnId);
       if (log) return log.filter((e) => e.seq > after);
-      return db
-        .select()
-        .from(turnEvents)
-        .where(and(eq(turnEvents.turnId, turnId), gt(turnEvents.seq, after)))
-        .orderBy(asc(turnEvents.seq))
-        .all()
-        .map((r) => ({ seq: r.seq, type: r.type, data: JSON.parse(r.data) as Record<string, unknown> }));
+      return (
+        await db
+          .select()
+          .from(turnEvents)
+          .where(and(eq(turnEvents.turnId, turnId), gt(turnEvents.seq, after)))
+          .orderBy(asc(turnEvents.seq))
+      ).map((r) => ({ seq: r.seq, type: r.type, data: JSON.parse(r.data) as Record<string, unknown> }));
     },
 
     /**
@@ -188,14 +190,13 @@ export function turnQueries(db: Db) {
      * The thinking before each of these turns' answers: the last `thinking` event after the turn's
      * last tool call, from the compacted log (or the rows of a turn not compacted yet).
      */
-    answerThinkingOf({ turnIds }: { turnIds: string[] }): Map<string, string> {
+    async answerThinkingOf({ turnIds }: { turnIds: string[] }): Promise<Map<string, string>> {
       const out = new Map<string, string>();
       if (turnIds.length === 0) return out;
-      const logs = db
+      const logs = await db
         .select({ id: turns.id, events: turns.events })
         .from(turns)
-        .where(and(inArray(turns.id, turnIds), sql`instr(${turns.events}, '"thinking"') > 0`))
-        .all();
+        .where(and(inArray(turns.id, turnIds), contains(db, turns.events, '"thinking"')));
       for (const { id, events } of logs) {
         let text = '';
         for (const e of parseLog(events!)) {
@@ -208,7 +209,7 @@ export function turnQueries(db: Db) {
     },
 
     /** The events of a thread's turns that set a draft aside, calculated or thought: what the thread view rebuilds from them. */
-    eventsOfNotableTurns({ threadId }: { threadId: string }): Map<string, StoredEvent[]> {
+    async eventsOfNotableTurns({ threadId }: { threadId: string }): Promise<Map<string, StoredEvent[]>> {
       const out = new Map<string, StoredEvent[]>();
       const kept = new Set(['delta', 'draft', 'draft_rejected', 'calculation', 'memory', 'status', 'thinking', 'thought', 'tool_call']);
       // Tool calls only say where each round's thinking stands among them: kept where there is thinking.
@@ -216,43 +217,41 @@ export function turnQueries(db: Db) {
         const thinks = events.some((e) => e.type === 'thinking');
         return events.filter((e) => kept.has(e.type) && (e.type !== 'tool_call' || thinks));
       };
-      const compacted = db
+      const compacted = await db
         .select({ id: turns.id, events: turns.events })
         .from(turns)
         .where(
           and(
             eq(turns.threadId, threadId),
-            sql`(instr(${turns.events}, '"draft_rejected"') > 0 OR instr(${turns.events}, '"calculation"') > 0 OR instr(${turns.events}, '"thinking"') > 0 OR instr(${turns.events}, '"memory"') > 0)`,
+            or(...['"draft_rejected"', '"calculation"', '"thinking"', '"memory"'].map((type) => contains(db, turns.events, type))),
           ),
-        )
-        .all();
+        );
       for (const t of compacted) out.set(t.id, rebuilding(parseLog(t.events!)));
       // Turns not compacted yet (running, or stopped by a crash) keep their events as rows.
-      const notable = db
-        .selectDistinct({ turnId: turnEvents.turnId })
-        .from(turnEvents)
-        .where(
-          and(
-            inArray(
-              turnEvents.turnId,
-              db
-                .select({ id: turns.id })
-                .from(turns)
-                .where(and(eq(turns.threadId, threadId), isNull(turns.events))),
+      const notable = (
+        await db
+          .selectDistinct({ turnId: turnEvents.turnId })
+          .from(turnEvents)
+          .where(
+            and(
+              inArray(
+                turnEvents.turnId,
+                db
+                  .select({ id: turns.id })
+                  .from(turns)
+                  .where(and(eq(turns.threadId, threadId), isNull(turns.events))),
+              ),
+              inArray(turnEvents.type, ['draft_rejected', 'calculation', 'thinking', 'memory']),
             ),
-            inArray(turnEvents.type, ['draft_rejected', 'calculation', 'thinking', 'memory']),
-          ),
-        )
-        .all()
-        .map((r) => r.turnId);
+          )
+      ).map((r) => r.turnId);
       // an empty list of turns selects no rows, so out comes back as it is
       if (notable.length === 0) return out;
-      const rows = db
+      const rows = await db
         .select()
         .from(turnEvents)
         .where(and(inArray(turnEvents.turnId, notable), inArray(turnEvents.type, [...kept])))
-        .orderBy(asc(turnEvents.turnId), asc(turnEvents.seq))
-        .all();
+        .orderBy(asc(turnEvents.turnId), asc(turnEvents.seq));
       const running = new Map<string, StoredEvent[]>();
       for (const r of rows) {
         const list = running.get(r.turnId) ?? [];
@@ -264,30 +263,30 @@ export function turnQueries(db: Db) {
     },
 
     /** Keeps a finished turn's compacted log (lib/turns/supervisor/compact.ts) on its row, in place of its event rows. */
-    storeCompactLog({ turnId, events }: { turnId: string; events: { seq: number; type: string; data: unknown }[] }) {
-      db.transaction((tx) => {
-        tx.update(turns)
+    async storeCompactLog({ turnId, events }: { turnId: string; events: { seq: number; type: string; data: unknown }[] }) {
+      await db.atomically(async () => {
+        await db
+          .update(turns)
           .set({ events: JSON.stringify(events.map((e) => [e.seq, e.data])) })
-          .where(eq(turns.id, turnId))
-          .run();
-        tx.delete(turnEvents).where(eq(turnEvents.turnId, turnId)).run();
+          .where(eq(turns.id, turnId));
+        await db.delete(turnEvents).where(eq(turnEvents.turnId, turnId));
       });
     },
 
     /** A finished turn never resumes: its step journal goes. */
-    deleteTurnSteps({ turnId }: { turnId: string }) {
-      db.delete(turnSteps).where(eq(turnSteps.turnId, turnId)).run();
+    async deleteTurnSteps({ turnId }: { turnId: string }) {
+      await db.delete(turnSteps).where(eq(turnSteps.turnId, turnId));
     },
 
     /** What replaying a compacted turn reads back: its ids and stats, the answer, tool output, decision records. */
-    turnFacts({ turnId, layerId }: { turnId: string; layerId: string }) {
-      const turn = db.select().from(turns).where(eq(turns.id, turnId)).get();
+    async turnFacts({ turnId, layerId }: { turnId: string; layerId: string }) {
+      const turn = first(await db.select().from(turns).where(eq(turns.id, turnId)));
       if (!turn) return undefined;
       const answer = turn.assistantMessageId
-        ? db.select({ content: messages.content }).from(messages).where(eq(messages.id, turn.assistantMessageId)).get()
+        ? first(await db.select({ content: messages.content }).from(messages).where(eq(messages.id, turn.assistantMessageId)))
         : undefined;
-      const calls = db.select().from(toolCalls).where(eq(toolCalls.turnId, turnId)).all();
-      const decisions = db
+      const calls = await db.select().from(toolCalls).where(eq(toolCalls.turnId, turnId));
+      const decisions = await db
         .select()
         .from(decisionRecords)
         .where(
@@ -297,8 +296,7 @@ export function turnQueries(db: Db) {
             eq(decisionRecords.scopeKey, turn.threadId),
             eq(decisionRecords.turnId, turnId),
           ),
-        )
-        .all();
+        );
       return {
         turnId,
         threadId: turn.threadId,
@@ -328,31 +326,31 @@ export function turnQueries(db: Db) {
       };
     },
 
-    lastEventSeq({ turnId }: { turnId: string }): number {
-      const log = compactLog(turnId);
+    async lastEventSeq({ turnId }: { turnId: string }): Promise<number> {
+      const log = await compactLog(turnId);
       if (log) return log.at(-1)?.seq ?? 0;
-      const row = db
-        .select({ seq: turnEvents.seq })
-        .from(turnEvents)
-        .where(eq(turnEvents.turnId, turnId))
-        .orderBy(desc(turnEvents.seq))
-        .get();
+      const row = first(
+        await db
+          .select({ seq: turnEvents.seq })
+          .from(turnEvents)
+          .where(eq(turnEvents.turnId, turnId))
+          .orderBy(desc(turnEvents.seq))
+          .limit(1),
+      );
       return row?.seq ?? 0;
     },
 
-    appendStep({ turnId, seq, kind, data, now }: { turnId: string; seq: number; kind: string; data: unknown; now: number }) {
+    async appendStep({ turnId, seq, kind, data, now }: { turnId: string; seq: number; kind: string; data: unknown; now: number }) {
       // A resumed turn that took another path overwrites the steps it did not replay.
-      upsertStep.run({ turnId, seq, kind, data: JSON.stringify(data), now });
+      await upsertStep.execute({ turnId, seq, kind, data: JSON.stringify(data), now });
     },
 
-    stepsOf({ turnId }: { turnId: string }): StoredStep[] {
-      return db
-        .select()
-        .from(turnSteps)
-        .where(eq(turnSteps.turnId, turnId))
-        .orderBy(asc(turnSteps.seq))
-        .all()
-        .map((r) => ({ seq: r.seq, kind: r.kind, data: JSON.parse(r.data) as unknown }));
+    async stepsOf({ turnId }: { turnId: string }): Promise<StoredStep[]> {
+      return (await db.select().from(turnSteps).where(eq(turnSteps.turnId, turnId)).orderBy(asc(turnSteps.seq))).map((r) => ({
+        seq: r.seq,
+        kind: r.kind,
+        data: JSON.parse(r.data) as unknown,
+      }));
     },
   };
 }

@@ -1,39 +1,36 @@
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../client';
-import { invites, sessions, users } from '../schema';
+import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@/lib/contract/statuses';
+import { changed, first, writtenRow, type EngineDb } from '../engine';
 
 /** The people who may log in (lib/services/auth/people.ts). */
-export function userQueries(db: Db) {
+export function userQueries(db: EngineDb) {
+  const { invites, sessions, users } = db.tables;
   return {
-    insertUser(row: typeof users.$inferInsert) {
-      return db.insert(users).values(row).returning().get();
+    async insertUser(row: typeof users.$inferInsert) {
+      return writtenRow(await db.insert(users).values(row).returning());
     },
-    userBySubject(subject: string) {
-      return db.select().from(users).where(eq(users.oidcSubject, subject)).get();
+    async userBySubject(subject: string) {
+      return first(await db.select().from(users).where(eq(users.oidcSubject, subject)));
     },
-    userByProxyUser(value: string) {
-      return db.select().from(users).where(eq(users.proxyUser, value)).get();
+    async userByProxyUser(value: string) {
+      return first(await db.select().from(users).where(eq(users.proxyUser, value)));
     },
-    joinedByInvite(username: string): boolean {
-      return db.select({ id: invites.id }).from(invites).where(eq(invites.usedBy, username)).get() !== undefined;
+    async joinedByInvite(username: string): Promise<boolean> {
+      return first(await db.select({ id: invites.id }).from(invites).where(eq(invites.usedBy, username)).limit(1)) !== undefined;
     },
-    userById(id: string) {
-      return db.select().from(users).where(eq(users.id, id)).get();
+    async userById(id: string) {
+      return first(await db.select().from(users).where(eq(users.id, id)));
     },
-    userByName(username: string) {
-      return db.select().from(users).where(eq(users.username, username)).get();
+    async userByName(username: string) {
+      return first(await db.select().from(users).where(eq(users.username, username)));
     },
-    listUsers() {
-      return db.select().from(users).orderBy(asc(users.createdAt), asc(users.username)).all();
+    async listUsers() {
+      return await db.select().from(users).orderBy(asc(users.createdAt), asc(users.username));
     },
-    countUsers(): number {
-      return db
-        .select({ n: sql<number>`count(*)` })
-        .from(users)
-        .get()!.n;
+    async countUsers(): Promise<number> {
+      return first(await db.select({ n: count() }).from(users))!.n;
     },
-    updateUser(
+    async updateUser(
       id: string,
       change: Partial<{
         role: Role;
@@ -45,41 +42,41 @@ export function userQueries(db: Db) {
         proxyUser: string;
       }>,
     ) {
-      return db.update(users).set(change).where(eq(users.id, id)).returning().get();
+      return first(await db.update(users).set(change).where(eq(users.id, id)).returning());
     },
-    insertInvite(row: { id: string; role: Role; createdBy: string | null; createdAt: number; expiresAt: number }) {
-      db.insert(invites).values(row).run();
+    async insertInvite(row: { id: string; role: Role; createdBy: string | null; createdAt: number; expiresAt: number }) {
+      await db.insert(invites).values(row);
     },
-    inviteById(id: string) {
-      return db.select().from(invites).where(eq(invites.id, id)).get();
+    async inviteById(id: string) {
+      return first(await db.select().from(invites).where(eq(invites.id, id)));
     },
     /** Invitations not used and not expired, newest first. */
-    openInvites(now: number) {
-      return db
+    async openInvites(now: number) {
+      return await db
         .select()
         .from(invites)
         .where(and(isNull(invites.usedAt), gt(invites.expiresAt, now)))
-        .orderBy(sql`${invites.createdAt} desc`)
-        .all();
+        .orderBy(sql`${invites.createdAt} desc`);
     },
     /** Marks an invitation used, if it still was open: false when it was used (or expired) already. */
-    useInvite(id: string, usedBy: string, now: number): boolean {
+    async useInvite(id: string, usedBy: string, now: number): Promise<boolean> {
       return (
-        db
-          .update(invites)
-          .set({ usedBy, usedAt: now })
-          .where(and(eq(invites.id, id), isNull(invites.usedAt), gt(invites.expiresAt, now)))
-          .run().changes > 0
+        changed(
+          await db
+            .update(invites)
+            .set({ usedBy, usedAt: now })
+            .where(and(eq(invites.id, id), isNull(invites.usedAt), gt(invites.expiresAt, now))),
+        ) > 0
       );
     },
-    deleteInvite(id: string): boolean {
-      return db.delete(invites).where(eq(invites.id, id)).run().changes > 0;
+    async deleteInvite(id: string): Promise<boolean> {
+      return changed(await db.delete(invites).where(eq(invites.id, id))) > 0;
     },
     /** Removes the person and ends their sessions, in one step. */
-    deleteUser(id: string) {
-      db.transaction((tx) => {
-        tx.delete(sessions).where(eq(sessions.userId, id)).run();
-        tx.delete(users).where(eq(users.id, id)).run();
+    async deleteUser(id: string) {
+      await db.atomically(async () => {
+        await db.delete(sessions).where(eq(sessions.userId, id));
+        await db.delete(users).where(eq(users.id, id));
       });
     },
   };

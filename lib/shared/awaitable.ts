@@ -6,7 +6,7 @@ export type Awaitable<T> = T | Promise<T>;
  * (A generic function, such as transaction, is declared beside it: a mapped type loses its type parameter.)
  */
 export type Port<F> = {
-  [K in keyof F]: NonNullable<F[K]> extends (...args: infer A) => infer R ? (...args: A) => Awaitable<R> : F[K];
+  [K in keyof F]: NonNullable<F[K]> extends (...args: infer A) => infer R ? (...args: A) => Awaitable<Awaited<R>> : F[K];
 };
 
 /** Runs work atomically on the store: its writes land together or not at all. */

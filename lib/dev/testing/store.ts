@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { openDatabase } from '@/db/client';
+import { openPgStore } from '@/db/pg/store';
 import { createStore, type Store } from '@/db/store';
 import { makeTempDir } from './temp-dir';
 
@@ -7,6 +9,30 @@ import { makeTempDir } from './temp-dir';
 export function freshStore(): Store {
   return createStore(openDatabase(path.join(makeTempDir('hearth-store'), 'h.db')));
 }
+
+/**
+ * The database `npm test` made for its second pass over the store's tests, on PostgreSQL
+ * (scripts/run-unit-tests.ts); unset, the tests run on SQLite.
+ */
+export const TEST_STORE_URL = process.env.HEARTH_TEST_STORE_URL || null;
+
+/** The engine a store test runs on in this pass. */
+export const testEngine = TEST_STORE_URL ? ('postgres' as const) : ('sqlite' as const);
+
+/**
+ * A store of its own for one test of the engine-neutral query families, on the engine of this
+ * pass: SQLite's file, or a library schema of its own on PostgreSQL. Typed as SQLite's store so
+ * the tests are written once; a test that reaches below the port (the SQLite handle) says so
+ * with `sqliteOnly` and is skipped on PostgreSQL.
+ */
+export async function freshEngineStore(): Promise<Store> {
+  if (!TEST_STORE_URL) return freshStore();
+  const store = await openPgStore(TEST_STORE_URL, `hearth_${randomBytes(16).toString('hex')}`, { maxConnections: 4, exitOnIdle: true });
+  return store as unknown as Store;
+}
+
+/** node:test's `skip` for a test that reads SQLite's file directly. */
+export const sqliteOnly = testEngine === 'postgres' ? 'reads the SQLite database below the store' : false;
 
 /** A thread with one exchange: the question, the answer and the turn between them. */
 export async function seedExchange(

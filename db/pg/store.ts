@@ -1,0 +1,67 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { EngineDb, Tables } from '../engine';
+import * as pgTables from '../schema.pg';
+import { engineNeutralQueries } from '../store';
+import { pgKnowledgeSearchQueries } from './knowledge-search';
+import { libraryOptions, migrateLibrary } from './migrate';
+import { pgSearchQueries } from './search';
+
+type PgDb = NodePgDatabase<typeof pgTables>;
+
+/**
+ * PostgreSQL's handle for the engine-neutral query families (db/engine.ts): drizzle over a pool,
+ * with the tables of db/schema.pg.ts. A transaction takes one of the pool's connections for its
+ * whole work; the handle follows the work's async context, so every query of it (a family's own
+ * and those of the calls it makes) runs on that connection and no other.
+ */
+export function pgEngineDb(pool: pg.Pool): EngineDb {
+  const root: PgDb = drizzle(pool, { schema: pgTables });
+  const transactionOf = new AsyncLocalStorage<PgDb>();
+  const current = () => transactionOf.getStore() ?? root;
+  const own: Pick<EngineDb, 'engine' | 'tables' | 'atomically'> = {
+    engine: 'postgres',
+    // The same tables by the same names, in PostgreSQL's types (written from db/schema.ts).
+    tables: pgTables as unknown as Tables,
+    atomically: (work) => (transactionOf.getStore() ? work() : root.transaction((tx) => transactionOf.run(tx as unknown as PgDb, work))),
+  };
+  return new Proxy(own, {
+    get(target, name) {
+      if (name in target) return target[name as keyof typeof target];
+      const db = current();
+      const value = (db as unknown as Record<PropertyKey, unknown>)[name];
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(db) : value;
+    },
+  }) as unknown as EngineDb;
+}
+
+/**
+ * A library's store on PostgreSQL: its schema (db/pg/migrate.ts) migrated, a pool whose
+ * connections see it alone, and the query families over them. What is not carried over yet
+ * (knowledge collections' writes, vectors, the library file) is missing from it, not faked.
+ */
+export async function openPgStore(url: string, schema: string, options: { maxConnections?: number; exitOnIdle?: boolean } = {}) {
+  const pool = new pg.Pool({
+    connectionString: url,
+    options: libraryOptions(schema),
+    max: options.maxConnections ?? 10,
+    allowExitOnIdle: options.exitOnIdle ?? false,
+  });
+  await migrateLibrary(pool, schema);
+  const db = pgEngineDb(pool);
+  return {
+    engine: 'postgres' as const,
+    ...engineNeutralQueries(db),
+    ...pgSearchQueries(pool),
+    ...pgKnowledgeSearchQueries(pool),
+    /** Runs `work` atomically: its writes land together or not at all. */
+    transaction<T>(work: () => Promise<T>): Promise<T> {
+      return db.atomically(work);
+    },
+    /** Lets the pool's connections go (the process is ending). */
+    close: () => pool.end(),
+  };
+}
+
+export type PgStore = Awaited<ReturnType<typeof openPgStore>>;
