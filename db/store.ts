@@ -20,6 +20,7 @@ import { settingQueries } from './queries/settings';
 import { threadQueries } from './queries/threads';
 import { turnQueries } from './queries/turns';
 import { usageQueries } from './queries/usage';
+import { sqliteQuantisedVectors, type QuantisedVectors } from './queries/vector-index';
 import { userQueries } from './queries/users';
 
 /**
@@ -30,14 +31,13 @@ import { userQueries } from './queries/users';
 export function createStore(db: Db) {
   const gate = new ConnectionGate(db.$client);
   const neutral = sqliteEngineDb(db, gate);
+  const bits = sqliteQuantisedVectors(db.$client);
   return {
     /** The SQLite handle itself: for scripts, workers and tests that work below the port. */
     db,
     ...gate.asynchronous({
-      ...engineNeutralQueries(neutral),
-      ...knowledgeQueries(db),
-      ...knowledgeSearchQueries(db),
-      ...messageVectorQueries(db),
+      ...engineNeutralQueries(neutral, bits),
+      ...knowledgeSearchQueries(db, bits),
       ...searchQueries(db),
       ...libraryQueries(db),
     }),
@@ -52,9 +52,14 @@ export function createStore(db: Db) {
 
 export type Store = ReturnType<typeof createStore>;
 
-/** The query families written once for both engines (db/engine.ts), over one handle. */
-export function engineNeutralQueries(db: EngineDb) {
+/**
+ * The query families written once for both engines (db/engine.ts), over one handle; `bits` is
+ * SQLite's quantised copy of the vectors (none on PostgreSQL, nor without sqlite-vec).
+ */
+export function engineNeutralQueries(db: EngineDb, bits: QuantisedVectors | null) {
   return {
+    ...knowledgeQueries(db, bits),
+    ...messageVectorQueries(db, bits),
     ...threadQueries(db),
     ...folderQueries(db),
     ...messageQueries(db),

@@ -6,7 +6,7 @@ import { getTableConfig as pgTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import pg from 'pg';
 import { openDatabase, type Db } from '../client';
-import { vectorIndexHelpers } from '../queries/vector-index';
+import { sqliteQuantisedVectors } from '../queries/vector-index';
 import * as sqliteSchema from '../schema';
 import * as pgSchema from '../schema.pg';
 import { libraryOptions, librarySchema, migrateLibrary, quoteSchema, searchPath } from './migrate';
@@ -181,7 +181,7 @@ function sqliteTarget(dataDir: string): Target {
     },
     async commit() {
       db!.$client.exec('commit');
-      vectorIndexHelpers(db!).rebuildQuantised();
+      sqliteQuantisedVectors(db!.$client)?.rebuild();
       db!.$client.close();
       db = null;
     },

@@ -39,7 +39,7 @@ export function pgEngineDb(pool: pg.Pool): EngineDb {
 /**
  * A library's store on PostgreSQL: its schema (db/pg/migrate.ts) migrated, a pool whose
  * connections see it alone, and the query families over them. What is not carried over yet
- * (knowledge collections' writes, vectors, the library file) is missing from it, not faked.
+ * (the library file's export and import) is missing from it, not faked.
  */
 export async function openPgStore(url: string, schema: string, options: { maxConnections?: number; exitOnIdle?: boolean } = {}) {
   const pool = new pg.Pool({
@@ -52,7 +52,7 @@ export async function openPgStore(url: string, schema: string, options: { maxCon
   const db = pgEngineDb(pool);
   return {
     engine: 'postgres' as const,
-    ...engineNeutralQueries(db),
+    ...engineNeutralQueries(db, null),
     ...pgSearchQueries(pool),
     ...pgKnowledgeSearchQueries(pool),
     /** Runs `work` atomically: its writes land together or not at all. */

@@ -1,20 +1,17 @@
 import type { ChunkHit, WordMatch } from '../rows';
 import { and, eq, inArray } from 'drizzle-orm';
-import { hasVectorSearch, type Db } from '../client';
+import type { Db } from '../client';
 import { chunkVectors, collectionFiles, docChunks, vectorIndex } from '../schema';
 import { fts5Match } from './fts';
-import { BITS_TABLE, rankedByCosine, vectorIndexHelpers } from './vector-index';
+import { BITS_TABLE, rankedByCosine, type QuantisedVectors } from './vector-index';
 
 /**
  * Finding passages in the knowledge collections: by their words (doc_chunks_fts), by meaning
  * (a scan over the quantised vectors of chunk_bits, ranked again by exact cosine), and by id or
  * place for a passage and its neighbours. The collections and their index are kept by knowledge.ts.
  */
-export function knowledgeSearchQueries(db: Db) {
+export function knowledgeSearchQueries(db: Db, bits: QuantisedVectors | null) {
   const sqlite = db.$client;
-  const vectorsAvailable = hasVectorSearch(sqlite);
-  const { tableExists } = vectorIndexHelpers(db);
-  const bitsTableExists = () => tableExists(BITS_TABLE);
   return {
     /**
      * Chunks matching a match (lib/data/search/query.ts) in these collections, best first (bm25). The best
@@ -83,7 +80,7 @@ export function knowledgeSearchQueries(db: Db) {
       limit: number;
       candidates: number;
     }): { id: number; similarity: number }[] {
-      if (collectionIds.length === 0 || !vectorsAvailable || !bitsTableExists()) return [];
+      if (collectionIds.length === 0 || !bits?.has(BITS_TABLE)) return [];
       const state = db.select().from(vectorIndex).where(eq(vectorIndex.id, 1)).get();
       if (!state || state.dims !== vector.length) return [];
       const marks = collectionIds.map(() => '?').join(', ');

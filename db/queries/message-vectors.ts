@@ -1,63 +1,61 @@
-import { eq, inArray } from 'drizzle-orm';
-import { hasVectorSearch, type Db } from '../client';
-import { messages, messageVectors, threads, vectorIndex } from '../schema';
-import { createBitsTable, MESSAGE_BITS_TABLE, rankedByCosine, vectorIndexHelpers } from './vector-index';
+import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { first, type EngineDb } from '../engine';
+import { claimVectorIndex, MESSAGE_BITS_TABLE, rankedByCosine, type QuantisedVectors } from './vector-index';
 
 /**
- * Past conversations by meaning: each complete message's vector, kept whole in message_vectors
- * and binary-quantised in message_bits (a sqlite-vec table made with the first vectors), found
- * by a scan over the bits and ranked again by exact cosine, as the knowledge chunks are.
+ * Past conversations by meaning: each complete message's vector, kept whole in message_vectors.
+ * On SQLite with sqlite-vec it is also binary-quantised in message_bits (made with the first
+ * vectors), and a scan over the bits finds the candidates, ranked again by exact cosine as the
+ * knowledge chunks are; on PostgreSQL every whole vector is ranked.
  */
-export function messageVectorQueries(db: Db) {
-  const sqlite = db.$client;
-  const vectorsAvailable = hasVectorSearch(sqlite);
-  const { tableExists, claimIndex } = vectorIndexHelpers(db);
+export function messageVectorQueries(db: EngineDb, bits: QuantisedVectors | null) {
+  const { messages, messageVectors, threads, vectorIndex } = db.tables;
   return {
     /** Complete messages with no vector yet, oldest first (past conversations searched by meaning). */
-    messagesToEmbed({ limit }: { limit: number }): { id: string; text: string }[] {
-      return sqlite
-        .prepare(
-          `select m.id, m.content as text from messages m left join message_vectors v on v.message_id = m.id
-           where v.id is null and m.status = 'complete' and m.role in ('user', 'assistant') and m.content != '' order by m.created_at, m.id limit ?`,
+    async messagesToEmbed({ limit }: { limit: number }): Promise<{ id: string; text: string }[]> {
+      return await db
+        .select({ id: messages.id, text: messages.content })
+        .from(messages)
+        .leftJoin(messageVectors, eq(messageVectors.messageId, messages.id))
+        .where(
+          and(
+            isNull(messageVectors.id),
+            eq(messages.status, 'complete'),
+            inArray(messages.role, ['user', 'assistant']),
+            ne(messages.content, ''),
+          ),
         )
-        .all(limit) as { id: string; text: string }[];
+        .orderBy(asc(messages.createdAt), asc(messages.id))
+        .limit(limit);
     },
 
     /** Keeps messages' vectors (normalised float32) from `model`, whole and quantised. */
-    storeMessageVectors({ model, vectors }: { model: string; vectors: { messageId: string; vector: Float32Array }[] }) {
+    async storeMessageVectors({ model, vectors }: { model: string; vectors: { messageId: string; vector: Float32Array }[] }) {
       if (vectors.length === 0) return;
       const dims = vectors[0].vector.length;
-      db.transaction(() => {
-        claimIndex(model, dims);
-        if (vectorsAvailable && !tableExists(MESSAGE_BITS_TABLE)) createBitsTable(sqlite, MESSAGE_BITS_TABLE, dims);
-        const insertBits = vectorsAvailable
-          ? sqlite.prepare(`insert into ${MESSAGE_BITS_TABLE}(rowid, bits) values (?, vec_quantize_binary(?))`)
-          : null;
+      await db.atomically(async () => {
+        await claimVectorIndex(db, model, dims);
         for (const { messageId, vector } of vectors) {
           const bytes = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
           // A message deleted while its batch was out is skipped (its foreign key would refuse the row).
-          if (!db.select({ id: messages.id }).from(messages).where(eq(messages.id, messageId)).get()) continue;
-          const row = db
-            .insert(messageVectors)
-            .values({ messageId, vector: bytes })
-            .onConflictDoNothing()
-            .returning({ id: messageVectors.id })
-            .get();
-          if (row) insertBits?.run(BigInt(row.id), bytes);
+          if (!first(await db.select({ id: messages.id }).from(messages).where(eq(messages.id, messageId)))) continue;
+          const row = first(
+            await db.insert(messageVectors).values({ messageId, vector: bytes }).onConflictDoNothing().returning({ id: messageVectors.id }),
+          );
+          if (row) bits?.keepMessage(row.id, bytes, dims);
         }
       });
     },
 
     /** The messages nearest a (normalised) vector, with their thread, best first. */
-    messagesNear({ vector, limit }: { vector: Float32Array; limit: number }) {
-      if (!vectorsAvailable || !tableExists(MESSAGE_BITS_TABLE)) return [];
-      const state = db.select().from(vectorIndex).where(eq(vectorIndex.id, 1)).get();
+    async messagesNear({ vector, limit }: { vector: Float32Array; limit: number }) {
+      if (db.engine === 'sqlite' && !bits?.has(MESSAGE_BITS_TABLE)) return [];
+      const state = first(await db.select().from(vectorIndex).where(eq(vectorIndex.id, 1)));
       if (!state || state.dims !== vector.length) return [];
-      const found = sqlite
-        .prepare(`select rowid as id from ${MESSAGE_BITS_TABLE} where bits match vec_quantize_binary(?) and k = ?`)
-        .all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), Math.max(limit * 4, 40)) as { id: number }[];
-      if (found.length === 0) return [];
-      const rows = db
+      // SQLite's bits give the candidates; PostgreSQL ranks every vector kept.
+      const candidates = bits ? bits.nearestMessages(vector, Math.max(limit * 4, 40)) : null;
+      if (candidates?.length === 0) return [];
+      const rows = await db
         .select({
           id: messages.id,
           vector: messageVectors.vector,
@@ -71,13 +69,7 @@ export function messageVectorQueries(db: Db) {
         .from(messageVectors)
         .innerJoin(messages, eq(messages.id, messageVectors.messageId))
         .innerJoin(threads, eq(threads.id, messages.threadId))
-        .where(
-          inArray(
-            messageVectors.id,
-            found.map((f) => f.id),
-          ),
-        )
-        .all();
+        .where(candidates ? inArray(messageVectors.id, candidates) : undefined);
       const byId = new Map(rows.map((r) => [r.id, r]));
       return rankedByCosine(
         rows.map((r) => ({ key: r.id, vector: r.vector })),
