@@ -26,7 +26,7 @@ const onlyFrom = (allowed, message) => forbid(`^@/(?!(${allowed.join('|')})(/|$)
 const NO_CLIMBING = forbid('^\\.\\./', "Out of this folder, import by '@/…', so the layer's allow-list sees where the import goes.");
 const layerRules = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 /** The query families still written for SQLite alone (db/queries/): PostgreSQL's are in db/pg/. */
-const SQLITE_ONLY_FAMILIES = ['fts', 'knowledge-search', 'library', 'search', 'vector-index'];
+const SQLITE_ONLY_FAMILIES = ['fts', 'knowledge-search', 'search', 'vector-index'];
 const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'lib/dev/testing/**'];
 
 /** What each server layer of lib/ may import, bottom to top. */

@@ -1,4 +1,4 @@
-import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL, type SQLWrapper, type Table } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type * as schema from './schema';
 
@@ -28,6 +28,12 @@ export type EngineDb = BetterSQLite3Database<typeof schema> & {
    * inside it are made with this same handle (it follows the work's async context).
    */
   atomically<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs reads that must agree with each other (a thread and all its rows) on one snapshot of
+   * the database: SQLite's gate already keeps other writes out while a call runs; PostgreSQL
+   * reads in one REPEATABLE READ transaction.
+   */
+  snapshot<T>(work: () => Promise<T>): Promise<T>;
 };
 
 /** The first row a query answered, or undefined. */
@@ -63,4 +69,43 @@ export const countWhere = (condition: SQL) => sql<number>`coalesce(sum(case when
 export function writtenRow<R>(rows: readonly R[]): R {
   if (rows.length === 0) throw new Error('the insert returned no row');
   return rows[0];
+}
+
+/**
+ * A statement written as text with `?` for each parameter, the same text on both engines (only
+ * SQL both understand: ON CONFLICT DO NOTHING, IS NOT DISTINCT FROM, RETURNING), as drizzle's SQL.
+ */
+export function statement(text: string, params: unknown[] = []): SQL {
+  const parts = text.split('?');
+  if (parts.length !== params.length + 1) throw new Error(`${params.length} parameters for ${parts.length - 1} places: ${text}`);
+  return sql.join(parts.flatMap((part, i) => (i < params.length ? [sql.raw(part), sql`${params[i]}`] : [sql.raw(part)])));
+}
+
+type Executes = { execute(query: SQL): Promise<{ rows: unknown[]; rowCount: number | null }> };
+
+/**
+ * The rows of a statement on one table, each as SQLite stores it (the library file's rows are
+ * these): PostgreSQL's 64-bit integers as numbers, booleans as 0 and 1, JSON as its text.
+ */
+export async function storedRows<T>(db: EngineDb, table: keyof Tables, query: SQL): Promise<T[]> {
+  if (db.engine === 'sqlite') return db.all<T>(query);
+  const rows = (await (db as unknown as Executes).execute(query)).rows as Record<string, unknown>[];
+  const columns = Object.values(getTableColumns(db.tables[table] as unknown as Table));
+  const kinds = new Map(columns.map((c) => [c.name, c.dataType]));
+  return rows.map((row) => {
+    for (const [name, value] of Object.entries(row)) {
+      if (value === null) continue;
+      const kind = kinds.get(name);
+      if (kind === 'number') row[name] = Number(value);
+      else if (kind === 'boolean') row[name] = value ? 1 : 0;
+      else if (kind === 'json' && typeof value !== 'string') row[name] = JSON.stringify(value);
+    }
+    return row as T;
+  });
+}
+
+/** Runs a write statement; answers how many rows it changed. */
+export async function runStatement(db: EngineDb, query: SQL): Promise<number> {
+  if (db.engine === 'sqlite') return db.run(query).changes;
+  return (await (db as unknown as Executes).execute(query)).rowCount ?? 0;
 }

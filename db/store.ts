@@ -39,7 +39,6 @@ export function createStore(db: Db) {
       ...engineNeutralQueries(neutral, bits),
       ...knowledgeSearchQueries(db, bits),
       ...searchQueries(db),
-      ...libraryQueries(db),
     }),
     /** The database's file: a worker thread opens a connection of its own to it (an import). */
     databaseFile: () => db.$client.name,
@@ -60,6 +59,7 @@ export function engineNeutralQueries(db: EngineDb, bits: QuantisedVectors | null
   return {
     ...knowledgeQueries(db, bits),
     ...messageVectorQueries(db, bits),
+    ...libraryQueries(db),
     ...threadQueries(db),
     ...folderQueries(db),
     ...messageQueries(db),
@@ -83,10 +83,11 @@ export function engineNeutralQueries(db: EngineDb, bits: QuantisedVectors | null
  */
 function sqliteEngineDb(db: Db, gate: ConnectionGate): EngineDb {
   const handle = Object.create(db) as EngineDb;
-  const extra: Pick<EngineDb, 'engine' | 'tables' | 'atomically'> = {
+  const extra: Pick<EngineDb, 'engine' | 'tables' | 'atomically' | 'snapshot'> = {
     engine: 'sqlite',
     tables: sqliteTables,
     atomically: (work) => gate.transaction(work),
+    snapshot: (work) => gate.call(work),
   };
   return Object.assign(handle, extra);
 }

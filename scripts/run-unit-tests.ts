@@ -26,7 +26,7 @@ function find(dir: string): string[] {
 }
 
 /** The tests of the query families written once for both engines, which run on each. */
-const ENGINE_NEUTRAL_TESTS = ['attachments', 'decisions', 'knowledge', 'messages', 'small-tables', 'threads', 'turns'].map(
+const ENGINE_NEUTRAL_TESTS = ['attachments', 'decisions', 'knowledge', 'library', 'messages', 'small-tables', 'threads', 'turns'].map(
   (name) => `db/queries/${name}.test.ts`,
 );
 

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { EngineDb, Tables } from '../engine';
 import * as pgTables from '../schema.pg';
@@ -20,11 +21,14 @@ export function pgEngineDb(pool: pg.Pool): EngineDb {
   const root: PgDb = drizzle(pool, { schema: pgTables });
   const transactionOf = new AsyncLocalStorage<PgDb>();
   const current = () => transactionOf.getStore() ?? root;
-  const own: Pick<EngineDb, 'engine' | 'tables' | 'atomically'> = {
+  const inTransaction = <T>(work: () => Promise<T>, config?: PgTransactionConfig) =>
+    transactionOf.getStore() ? work() : root.transaction((tx) => transactionOf.run(tx as unknown as PgDb, work), config);
+  const own: Pick<EngineDb, 'engine' | 'tables' | 'atomically' | 'snapshot'> = {
     engine: 'postgres',
     // The same tables by the same names, in PostgreSQL's types (written from db/schema.ts).
     tables: pgTables as unknown as Tables,
-    atomically: (work) => (transactionOf.getStore() ? work() : root.transaction((tx) => transactionOf.run(tx as unknown as PgDb, work))),
+    atomically: (work) => inTransaction(work),
+    snapshot: (work) => inTransaction(work, { isolationLevel: 'repeatable read', accessMode: 'read only' }),
   };
   return new Proxy(own, {
     get(target, name) {

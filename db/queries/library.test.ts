@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshStore, seedExchange } from '@/lib/dev/testing/store';
+import { freshEngineStore, seedExchange } from '@/lib/dev/testing/store';
 import type { Store } from '@/db/store';
+import { isForeignKeyFailure } from '@/lib/shared/errors';
 
 /** The whole-library reads and writes behind export and import (lib/services/library), on real databases. */
 
@@ -59,7 +60,7 @@ async function richThread(s: Store, id = 'th') {
 }
 
 test('a thread read from one library and written into another reads back the same, row for row', async () => {
-  const from = freshStore();
+  const from = await freshEngineStore();
   await richThread(from);
   const rows = await from.threadRows('th');
   assert.ok(rows, 'the thread is there');
@@ -89,7 +90,7 @@ test('a thread read from one library and written into another reads back the sam
   assert.equal(rows.attachments[0].message_id, 'u1');
   assert.equal(rows.toolCalls[0].arguments, '{"query":"Lyon weather"}');
 
-  const to = freshStore();
+  const to = await freshEngineStore();
   assert.equal(await to.importThread(rows.thread), true);
   for (const m of rows.messages) assert.equal(await to.importMessage(m), true, m.id);
   for (const t of rows.turns) assert.equal(await to.importTurn(t), true, t.id);
@@ -111,7 +112,7 @@ test('a thread read from one library and written into another reads back the sam
 });
 
 test('a row pointing at a thread that is not there is refused (foreign keys are on)', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await assert.rejects(
     async () =>
       s.importMessage({
@@ -125,13 +126,13 @@ test('a row pointing at a thread that is not there is refused (foreign keys are 
         context_block: null,
         created_at: 1,
       }),
-    /FOREIGN KEY/,
+    (err) => isForeignKeyFailure(err),
   );
   assert.equal(await s.threadRows('nowhere'), undefined);
 });
 
 test('a memory already known under another id or another case is not imported again', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   assert.equal(await s.importMemory({ id: 'm1', text: 'Lives in Lyon', created_at: 1, updated_at: 1 }), true);
   assert.equal(await s.importMemory({ id: 'm2', text: 'LIVES IN LYON', created_at: 2, updated_at: 2 }), false);
   assert.equal(
@@ -147,7 +148,7 @@ test('a memory already known under another id or another case is not imported ag
 });
 
 test('a decision is found by what it is: layer, scope, key, turn (or none), step and time; any of them differing is another', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await seedExchange(s, { thread: 'th', turn: 't1' });
   await seedExchange(s, { thread: 'th', user: 'u9', assistant: 'a9', turn: 't9' }, { now: 2000 });
   const base = {
@@ -188,7 +189,7 @@ test('a decision is found by what it is: layer, scope, key, turn (or none), step
 });
 
 test('loose decisions are those of no thread; a thread’s own come with its rows', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await seedExchange(s, { thread: 'th', turn: 't1' });
   const rec = (stepId: string) => [{ stepId, at: 1, modelId: 'm', source: 'native' as const, answers: {} }];
   await s.appendDecisions({
@@ -220,7 +221,7 @@ test('loose decisions are those of no thread; a thread’s own come with its row
 });
 
 test('the library’s threads oldest first (ties by id), and what is known of ids, messages, turns and files', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await s.createThread({ id: 'b', title: '', now: 5 });
   await s.createThread({ id: 'c', title: '', now: 1 });
   await s.createThread({ id: 'a', title: '', now: 5 });
@@ -249,7 +250,7 @@ test('the library’s threads oldest first (ties by id), and what is known of id
 });
 
 test('a thread’s rows hold only its own: another thread’s messages, turns, logs, calls and files stay out', async () => {
-  const s = freshStore();
+  const s = await freshEngineStore();
   await richThread(s, 'th');
   await s.createThread({ id: 'other', title: 'Other', now: 300 });
   await seedExchange(s, { thread: 'other', user: 'ou', assistant: 'oa', turn: 'ot' }, { now: 300 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { freshEngineStore, seedExchange, sqliteOnly } from '@/lib/dev/testing/store';
+import { freshEngineStore, seedExchange } from '@/lib/dev/testing/store';
 import { decodeStats, encodeStats } from './turns';
 
 /** Turns as stored: their status and figures, their event log (as rows, then compacted), their steps and facts. */
@@ -282,27 +282,23 @@ test('a turn’s facts for replay: ids, answer, figures, its tool calls by the m
   assert.equal(await s.turnFacts({ turnId: 'missing', layerId: 'decisions' }), undefined);
 });
 
-test(
-  'a turn without an answer message (an imported library may hold one): its facts name none and hold no words',
-  { skip: sqliteOnly },
-  async () => {
-    const s = await freshEngineStore();
-    const ex = await seedExchange(s, { thread: 't' });
-    await s.importTurn({
-      id: 'bare',
-      thread_id: 't',
-      user_message_id: ex.user,
-      assistant_message_id: null,
-      status: 'error',
-      stats: null,
-      events: null,
-      created_at: 1,
-      finished_at: 2,
-    });
-    const facts = await s.turnFacts({ turnId: 'bare', layerId: 'decisions' });
-    assert.deepEqual([facts?.assistantMessageId, facts?.answer], ['', '']);
-  },
-);
+test('a turn without an answer message (an imported library may hold one): its facts name none and hold no words', async () => {
+  const s = await freshEngineStore();
+  const ex = await seedExchange(s, { thread: 't' });
+  await s.importTurn({
+    id: 'bare',
+    thread_id: 't',
+    user_message_id: ex.user,
+    assistant_message_id: null,
+    status: 'error',
+    stats: null,
+    events: null,
+    created_at: 1,
+    finished_at: 2,
+  });
+  const facts = await s.turnFacts({ turnId: 'bare', layerId: 'decisions' });
+  assert.deepEqual([facts?.assistantMessageId, facts?.answer], ['', '']);
+});
 
 test('a running turn that only calculated, or wrote a draft, is notable with those events', async () => {
   const s = await freshEngineStore();

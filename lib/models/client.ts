@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { HearthError, isHearthError } from '@/lib/shared/errors';
+import { causes, HearthError, isHearthError } from '@/lib/shared/errors';
 import { InlineThinking, splitThinking } from './thinking';
 import type { ChatOptions, ChatRequest, ChatResult, ModelClient, ModelHealth, ServerTimings, TokenProb, ToolCallRequest } from './types';
 
@@ -64,11 +64,6 @@ export function missedDeadline(err: unknown): string | undefined {
     if (e.code === 'UND_ERR_BODY_TIMEOUT') return 'sent nothing more in time';
   }
   return undefined;
-}
-
-/** An error and the errors it was caused by (fetch wraps undici's in a TypeError, openai wraps that). */
-function* causes(err: unknown): Generator<{ code?: unknown; mark?: unknown; message?: unknown }> {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) yield e;
 }
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);

@@ -88,11 +88,28 @@ export const STORAGE_FULL_MESSAGE =
   'The disk (or HEARTH_MAX_DB_MB) is full: nothing new could be saved. Everything stored before is safe; free some space and try again.';
 
 /**
- * A full disk, as SQLite (SQLITE_FULL) or the file system (ENOSPC, EDQUOT) reports it, becomes
- * the typed storage_full error (507) instead of an internal one: the user can act on it.
+ * An error and the errors it was caused by (drizzle wraps the database driver's in `cause`,
+ * fetch wraps undici's in a TypeError, openai wraps that).
+ */
+export function* causes(err: unknown): Generator<{ code?: unknown; mark?: unknown; message?: unknown }> {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) yield e;
+}
+
+/** Codes of a full disk: SQLite's, the file system's, PostgreSQL's disk_full. */
+const FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', '53100']);
+
+/**
+ * A full disk, as SQLite (SQLITE_FULL), PostgreSQL (53100) or the file system (ENOSPC, EDQUOT)
+ * reports it, becomes the typed storage_full error (507) instead of an internal one: the user
+ * can act on it.
  */
 export function asStorageFull(err: unknown): HearthError | null {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return new HearthError('storage_full', STORAGE_FULL_MESSAGE);
+  for (const e of causes(err)) if (FULL.has(e.code as string)) return new HearthError('storage_full', STORAGE_FULL_MESSAGE);
   return null;
+}
+
+/** Whether a write failed for a row it refers to that is not there (SQLite's and PostgreSQL's words for it). */
+export function isForeignKeyFailure(err: unknown): boolean {
+  for (const e of causes(err)) if (e.code === '23503' || /FOREIGN KEY constraint failed/.test(String(e.message ?? ''))) return true;
+  return false;
 }

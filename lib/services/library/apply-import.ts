@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { FileStore } from '@/lib/data/file-store';
 import type { ImportCounted, ImportSummary } from '@/lib/contract/responses';
-import { asStorageFull, HearthError } from '@/lib/shared/errors';
+import { asStorageFull, HearthError, isForeignKeyFailure } from '@/lib/shared/errors';
 import { isConfirmedSetting } from '@/lib/contract/settings';
 import { normalSampling, type Sampling } from '@/lib/contract/sampling';
 import { serverSchema, TOOL_SERVER_PROPOSAL } from '@/lib/tools/mcp/config';
@@ -267,7 +267,7 @@ function explain(place: string, r: LibraryRecord, err: unknown): HearthError {
   const full = asStorageFull(err);
   if (full) return full;
   const where = `${place} (${r.type}${'id' in r ? ` ${String(r.id)}` : ''})`;
-  if (/FOREIGN KEY constraint failed/.test((err as Error)?.message ?? '')) {
+  if (isForeignKeyFailure(err)) {
     const parent =
       r.type === 'message'
         ? `thread ${r.threadId}`

@@ -7,7 +7,7 @@ import type { LibraryRecord } from './format';
 
 /** What the two steps of an import share: the store's import queries, and what staging hands to applying. */
 
-/** What staging asks of the library while it reads a file (synchronously: the worker's own connection). */
+/** What staging asks of the library while it reads a file: what a file's hash is known as here. */
 export type KnownAttachment = ReturnType<typeof libraryQueries>['attachmentByHash'];
 
 export type ImportStore = Asynchronous<

@@ -2,7 +2,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import fs from 'node:fs';
 import { openDatabase } from '@/db/client';
 import { createStore } from '@/db/store';
-import { libraryQueries } from '@/db/queries/library';
 import { FileStore } from '@/lib/data/file-store';
 import { isHearthError } from '@/lib/shared/errors';
 import { applyImport } from './apply-import';
@@ -26,7 +25,7 @@ async function run(): Promise<ImportJobReply> {
     const staged = await stageImport(fs.createReadStream(job.body, { highWaterMark: 1 << 20 }), {
       files,
       maxBytes: job.maxBytes,
-      knownAttachment: libraryQueries(db).attachmentByHash,
+      knownAttachment: (sha256) => store.attachmentByHash(sha256),
     });
     return { ok: true, summary: await applyImport(store, staged, files) };
   } finally {

@@ -44,7 +44,11 @@ async function* chunks(text: string, size: number) {
 }
 
 const stage = (text: string, size: number, maxBytes = 1e9) =>
-  stageImport(chunks(text, size), { files: new FileStore(makeTempDir('hearth-import')), maxBytes, knownAttachment: () => undefined });
+  stageImport(chunks(text, size), {
+    files: new FileStore(makeTempDir('hearth-import')),
+    maxBytes,
+    knownAttachment: () => Promise.resolve(undefined),
+  });
 
 test('records come out the same however the body is cut into chunks, with the line each came from', async () => {
   for (const size of [1, 3, 7, 64, 1 << 20]) {
@@ -187,8 +191,9 @@ test('a file refused halfway through its chunks leaves no temporary file behind'
   const dir = makeTempDir('hearth-import');
   const files = new FileStore(dir);
   const body = knowledgeFile('The warranty lasts five years.', [{ type: 'memory', id: m1 }]);
-  await assert.rejects(stageImport(chunks(body, 64), { files, maxBytes: 1e9, knownAttachment: () => undefined }), (e: unknown) =>
-    hasErrorCode(e, 'bad_request'),
+  await assert.rejects(
+    stageImport(chunks(body, 64), { files, maxBytes: 1e9, knownAttachment: () => Promise.resolve(undefined) }),
+    (e: unknown) => hasErrorCode(e, 'bad_request'),
   );
   const tmp = path.join(dir, 'tmp');
   assert.deepEqual(fs.existsSync(tmp) ? fs.readdirSync(tmp) : [], []);

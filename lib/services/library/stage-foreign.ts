@@ -196,11 +196,11 @@ const entryChunks = (entry: JSZip.JSZipObject, count: (bytes: number) => void) =
   zipEntryChunks(entry, count, (err) => bad(`This zip cannot be read (${err.message}): it may be cut off or damaged.`));
 
 /** One JSON document: one conversation of another app (LibreChat writes one per file), or a Hearth thread's export. */
-function stageDocument(
+async function stageDocument(
   bytes: Buffer,
   spool: RecordSpool,
   knownAttachment: Parameters<typeof threadJsonRecords>[1],
-): ImportSummary['source'] {
+): Promise<ImportSummary['source']> {
   let doc: unknown;
   const text = bytes.toString('utf8');
   if (nestsDeeperThan(text)) throw bad(`${tooDeep('This file')}.`);
@@ -210,7 +210,7 @@ function stageDocument(
     throw bad(`This file is not JSON, so it is none of the files Hearth imports: ${FORMATS_READ}.`);
   }
   const format = formatOf(doc);
-  const records = format ? format.records(doc, 0) : threadJsonRecords(doc, knownAttachment);
+  const records = format ? format.records(doc, 0) : await threadJsonRecords(doc, knownAttachment);
   for (const record of records) spool.write(1, record);
   return format?.source ?? 'thread';
 }

@@ -1,3 +1,4 @@
+import type { Awaitable } from '@/lib/shared/awaitable';
 import { z } from 'zod';
 import { isMimeType } from '@/lib/data/files/mime';
 import { DECISIONS_LAYER_ID } from '@/lib/turns/decide/history';
@@ -107,11 +108,12 @@ const threadViewSchema = z.object({
 });
 
 type View = z.infer<typeof threadViewSchema>;
-type Known = (sha256: string) => { text: string; kind: string; chars: number; lines: number } | undefined;
+/** What the library knows of an attachment's file by its hash (a thread's JSON carries no file text). */
+type Known = (sha256: string) => Awaitable<{ text: string; kind: string; chars: number; lines: number } | undefined>;
 
 const TURN_STATUS = { complete: 'done', error: 'error', interrupted: 'cancelled', streaming: 'interrupted' } as const;
 
-export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
+export async function threadJsonRecords(doc: unknown, known: Known): Promise<LibraryRecord[]> {
   const parsed = threadViewSchema.safeParse(doc);
   if (!parsed.success) {
     throw new HearthError(
@@ -215,7 +217,7 @@ export function threadJsonRecords(doc: unknown, known: Known): LibraryRecord[] {
   for (const d of view.decisions) if (!withTurn.has(`${d.stepId}@${d.at}`)) out.push(decision(d, null));
   for (const m of all) {
     for (const a of m.attachments) {
-      const here = known(a.sha256);
+      const here = await known(a.sha256);
       out.push({
         type: 'attachment',
         id: a.id,
