@@ -96,6 +96,10 @@ export const LAYERS = [
             "SQLite's synchronous .all(), .get() and .run() are not PostgreSQL's: await the query, read it with first() or changed() (db/engine.ts).",
         },
         {
+          selector: "MemberExpression[property.name=/^(changes|lastInsertRowid)$/]",
+          message: "A write's result differs between the engines: read how many rows it changed with changed() (db/engine.ts).",
+        },
+        {
           selector: "MemberExpression[property.name='$client']",
           message: "A family written for both engines reaches no engine's own client.",
         },

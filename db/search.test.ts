@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { searchLibrary } from '@/lib/data/search/search';
-import { seedExchange } from '@/lib/dev/testing/store';
+import { seedExchange, sqliteOf } from '@/lib/dev/testing/store';
 import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 import { openDatabase } from './client';
 import { MAX_SCORED, RECENCY_HALF_LIFE_MS } from './queries/search';
@@ -115,7 +115,7 @@ describe('the index follows the rows, whoever writes them', () => {
     assert.ok(await s.deleteThread({ id: t.id }));
     assert.deepEqual(await find(s, 'giraffe'), []);
     assert.deepEqual(await find(s, 'secret'), []);
-    assert.equal((s.db.$client.prepare('select count(*) n from attachments').get() as { n: number }).n, 0);
+    assert.equal((sqliteOf(s).prepare('select count(*) n from attachments').get() as { n: number }).n, 0);
   });
 });
 
@@ -203,7 +203,7 @@ describe('ranking and filters', () => {
   test('a query matching more than MAX_SCORED messages is ranked newest first; a long last word that common is searched whole', async () => {
     const s = fresh();
     const t = await thread(s);
-    const insert = s.db.$client.prepare(
+    const insert = sqliteOf(s).prepare(
       "INSERT INTO messages (id, thread_id, role, content, status, created_at) VALUES (?, ?, 'user', ?, 'complete', ?)",
     );
     await s.transaction(() => {

@@ -40,8 +40,12 @@ export function createStore(db: Db) {
       ...knowledgeSearchQueries(db, bits),
       ...searchQueries(db),
     }),
-    /** The database's file: a worker thread opens a connection of its own to it (an import). */
-    databaseFile: () => db.$client.name,
+    /** Where the library is: a worker thread opens a connection of its own to it (an import, the vector scan). */
+    place: { engine: 'sqlite', file: db.$client.name } as StorePlace,
+    /** Lets the database go (the process is ending). */
+    close: async (): Promise<void> => {
+      db.$client.close();
+    },
     /** Runs `work` atomically: its writes land together or not at all. */
     transaction<T>(work: () => Promise<T> | T): Promise<T> {
       return gate.transaction(work);
@@ -49,7 +53,14 @@ export function createStore(db: Db) {
   };
 }
 
-export type Store = ReturnType<typeof createStore>;
+/** SQLite's store, with its handle below the port (scripts, workers and tests use it). */
+export type SqliteStore = ReturnType<typeof createStore>;
+
+/** The store's port, as every engine answers it: what lib/ works with. */
+export type Store = Omit<SqliteStore, 'db'>;
+
+/** Where a library is kept: a SQLite file, or a schema of a PostgreSQL database. */
+export type StorePlace = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; schema: string };
 
 /**
  * The query families written once for both engines (db/engine.ts), over one handle; `bits` is

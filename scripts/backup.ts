@@ -17,6 +17,13 @@ let dataDir: string;
 let mcpConfig: string | undefined;
 try {
   const config = parseConfig(process.env);
+  if (config.DATABASE_URL) {
+    // The libraries are not files here: PostgreSQL's own tools copy them consistently while Hearth runs.
+    console.error(
+      'This Hearth keeps its libraries on PostgreSQL (DATABASE_URL): back the database up with pg_dump, and copy DATA_DIR (the attached files, mcp.json) beside it. See docs/postgresql.md.',
+    );
+    process.exit(1);
+  }
   dataDir = path.resolve(config.DATA_DIR);
   mcpConfig = config.HEARTH_MCP_CONFIG;
 } catch (err) {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Store } from '../db/store';
+import type { SqliteStore } from '../db/store';
 import { searchLibrary, type SearchStore } from '../lib/data/search/search';
 import { threadView } from '../lib/services/threads';
 import { grepAttachmentTool } from '../lib/tools/attachments';
@@ -71,7 +71,7 @@ function zipf(r: () => number, n: number) {
 export type SeedStats = { messages: number; threads: number; textBytes: number; seconds: number };
 
 /** Adds `count` messages to the library, in threads of 40, spread over the last year. */
-export function seedLibrary(store: Store, count: number, now: number, seed = 1): SeedStats {
+export function seedLibrary(store: SqliteStore, count: number, now: number, seed = 1): SeedStats {
   const words = vocabulary();
   const r = rng(seed);
   const pick = zipf(r, words.length);
@@ -148,7 +148,7 @@ export async function measureSearch(store: SearchStore, now: number) {
  * fifth turn, two decision records a turn) seeded straight into SQLite, then the thread view
  * that GET /api/threads/:id answers with, built and serialised, timed.
  */
-export async function measureThreadOpen(store: Store, now: number, messages = 2000) {
+export async function measureThreadOpen(store: SqliteStore, now: number, messages = 2000) {
   const sqlite = store.db.$client;
   const threadId = '00000000-0000-4000-8000-00000000b00c';
   const turns = messages / 2;

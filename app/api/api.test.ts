@@ -38,6 +38,7 @@ import * as exportRoute from './threads/[id]/export/route';
 import * as messagesRoute from './threads/[id]/messages/route';
 import * as cancelRoute from './threads/[id]/turns/[turnId]/cancel/route';
 import * as eventsRoute from './threads/[id]/turns/[turnId]/events/route';
+import { testEngine } from '@/lib/dev/testing/store';
 
 /**
  * API tests: the route handlers called in-process, as Next calls them, over a temporary
@@ -257,7 +258,15 @@ describe('turns', () => {
     const first = await messagesRoute.POST(req('POST', `/api/threads/${a}/messages`, { content: 'Explain A.' }), params({ id: a }));
     const firstReader = first.body!.getReader();
     await firstReader.read();
-    const second = messagesRoute.POST(req('POST', `/api/threads/${b}/messages`, { content: 'Explain B.' }), params({ id: b })).then(events);
+    // The second is in the queue before the third is sent: two requests at once may reach it in either order.
+    const second = await messagesRoute.POST(req('POST', `/api/threads/${b}/messages`, { content: 'Explain B.' }), params({ id: b }));
+    const secondFrames = readSse(second.body!)[Symbol.asyncIterator]();
+    const evsB: Ev[] = [];
+    while (!evsB.some((e) => e.type === 'status' && e.stage === 'queued')) {
+      const frame = await secondFrames.next();
+      assert.ok(!frame.done, 'the second turn is queued');
+      evsB.push(JSON.parse(frame.value.data) as Ev);
+    }
     const third = await messagesRoute.POST(req('POST', `/api/threads/${c}/messages`, { content: 'Explain C.' }), params({ id: c }));
     const thirdReader = third.body!.getReader();
     let thirdText = '';
@@ -266,7 +275,8 @@ describe('turns', () => {
     const cTurn = (await getThread(c)).body.activeTurn.id;
     assert.equal((await cancelRoute.POST(req('POST', '/x'), params({ id: c, turnId: cTurn }))).status, 202);
     while ((await firstReader.read()).done === false);
-    const evsB = await second;
+    for (let frame = await secondFrames.next(); !frame.done; frame = await secondFrames.next())
+      evsB.push(JSON.parse(frame.value.data) as Ev);
     const queued = evsB.find((e) => e.type === 'status' && e.stage === 'queued');
     assert.ok(queued?.type === 'status' && queued.queuePosition === 1, JSON.stringify(queued));
     assert.equal(evsB.at(-1)!.type, 'done');
@@ -313,13 +323,13 @@ describe('turns', () => {
     assert.equal(h.model.reachable, false);
   });
 
-  test('health reports the model and the database', async () => {
+  test('health reports the model and the database, naming its engine', async () => {
     const res = await health.GET(req('GET', '/api/health'));
     const body = await res.json();
     assert.equal(res.status, 200);
     assert.deepEqual(
-      { ok: body.ok, db: body.db, reachable: body.model.reachable, id: body.model.id },
-      { ok: true, db: true, reachable: true, id: 'tiny-toy' },
+      { ok: body.ok, db: body.db, engine: body.engine, reachable: body.model.reachable, id: body.model.id },
+      { ok: true, db: true, engine: testEngine, reachable: true, id: 'tiny-toy' },
     );
   });
 

@@ -8,7 +8,7 @@ import { clientAddress, DEFAULT_LOGIN_LIMITS, LoginLimiter } from '@/lib/service
 import { isHttps, SessionBook } from '@/lib/services/auth/sessions';
 import { parseConfig } from '@/lib/shared/config';
 import { setRuntime } from '@/lib/services/runtime';
-import { freshStore } from '@/lib/dev/testing/store';
+import { freshStore, sqliteOf } from '@/lib/dev/testing/store';
 import * as loginRoute from './auth/login/route';
 import * as logoutRoute from './auth/logout/route';
 import * as sessionRoute from './auth/session/route';
@@ -222,7 +222,7 @@ describe('the login limiter', () => {
     assert.equal(typeof (await limiter.reserve('10.0')), 'number', 'each forged address is limited');
     now = 1000;
     await limiter.reserve('later');
-    const kept = store.db.$client.prepare('select count(*) n from login_attempts').get() as { n: number };
+    const kept = sqliteOf(store).prepare('select count(*) n from login_attempts').get() as { n: number };
     assert.equal(kept.n, 1, 'only the attempt inside the window is kept');
   });
 });

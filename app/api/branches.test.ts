@@ -12,6 +12,7 @@ import * as exportRoute from './threads/[id]/export/route';
 import * as messagesRoute from './threads/[id]/messages/route';
 import * as messageRoute from './threads/[id]/messages/[messageId]/route';
 import * as regenerateRoute from './threads/[id]/messages/[messageId]/regenerate/route';
+import { storedRowsOf } from '@/lib/dev/testing/store';
 
 /**
  * Branches: a thread is a tree. Regenerating an answer keeps the old one beside the new, editing
@@ -318,12 +319,16 @@ describe('branches', () => {
       (await cut.json()).messages.map((m: Msg) => m.content),
       ['One', 'Answer 1.'],
     );
-    const count = rt.store.db.$client
-      .prepare(
-        'SELECT (SELECT count(*) FROM messages WHERE thread_id = ?) AS messages, (SELECT count(*) FROM turns WHERE thread_id = ?) AS turns, (SELECT count(*) FROM tool_calls WHERE thread_id = ?) AS calls',
-      )
-      .get(id, id, id);
-    assert.deepEqual(count, { messages: 2, turns: 1, calls: 0 });
+    const count = async (table: 'messages' | 'turns' | 'toolCalls', name: string) =>
+      (await storedRowsOf(rt.store, table, `SELECT id FROM ${name} WHERE thread_id = ?`, id)).length;
+    assert.deepEqual(
+      {
+        messages: await count('messages', 'messages'),
+        turns: await count('turns', 'turns'),
+        calls: await count('toolCalls', 'tool_calls'),
+      },
+      { messages: 2, turns: 1, calls: 0 },
+    );
     const found = await (await search.GET(req('GET', '/api/search?q=Three'))).json();
     assert.equal(found.results.length, 0, 'a deleted message is gone from search');
     // And the next message follows what is left.

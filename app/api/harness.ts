@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { openDatabase } from '@/db/client';
-import { createStore } from '@/db/store';
+import { openStoreAt } from '@/db/open';
+import { makeDatabaseBeside } from '@/db/pg/testing';
+import { createStore, type Store } from '@/db/store';
+import { TEST_STORE_URL } from '@/lib/dev/testing/store';
 import { readSse } from '@/lib/contract/sse';
 import { parseConfig } from '@/lib/shared/config';
 import type { TurnEvent } from '@/lib/contract/events';
@@ -49,6 +52,20 @@ export const rounds = (double: { requests: DoubleRequest[] }) => turnRequests(do
 /** What the runtimes of this test file logged, for a test that asserts on it, instead of the test run's output. */
 export const serverLog: string[] = [];
 
+/** The databases of this file's runtimes in npm test's pass on PostgreSQL, by their data folder. */
+const databases = new Map<string, string>();
+
+/**
+ * A runtime's main library: SQLite's file in its data folder; in npm test's pass on PostgreSQL,
+ * a database of its own (the same one again for the same folder: a restart over it).
+ */
+async function mainStore(dataDir: string): Promise<Store> {
+  if (!TEST_STORE_URL) return createStore(openDatabase(path.join(dataDir, 'hearth.db')));
+  let url = databases.get(dataDir);
+  if (!url) databases.set(dataDir, (url = await makeDatabaseBeside(TEST_STORE_URL)));
+  return openStoreAt({ engine: 'postgres', url, schema: 'hearth' }, { connections: 4 });
+}
+
 export async function makeRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const dataDir = opts.dataDir ?? makeTempDir('hearth-api');
   const config = parseConfig({
@@ -60,7 +77,7 @@ export async function makeRuntime(opts: RuntimeOptions): Promise<Runtime> {
     MODEL_TIMEOUT_MS: '5000',
     ...opts.env,
   });
-  const runtime = await buildRuntime(config, createStore(openDatabase(path.join(dataDir, 'hearth.db'))), {
+  const runtime = await buildRuntime(config, await mainStore(dataDir), {
     model: opts.model,
     now: opts.now,
     allowAddress: opts.allowAddress,

@@ -31,6 +31,8 @@ import * as threadExportRoute from './threads/[id]/export/route';
 import * as threadRoute from './threads/[id]/route';
 import * as toolServerProposalsRoute from './tool-servers/proposals/route';
 import * as toolServersRoute from './tool-servers/route';
+import { storedRowsOf } from '@/lib/dev/testing/store';
+import type { Tables } from '@/db/engine';
 
 const filePath = (dir: string, sha256: string) => new FileStore(dir).pathOf(sha256);
 const filesDir = (dataDir: string) => FileStore.of(dataDir).root;
@@ -99,34 +101,43 @@ const views = async (rt: Runtime) => {
 };
 
 /** Everything a library holds, row by row (search index and autoincrement numbers aside). */
-function dump(rt: Runtime) {
-  const sqlite = rt.store.db.$client;
-  const rows = (sql: string) => sqlite.prepare(sql).all();
+async function dump(rt: Runtime) {
+  const rows = (table: keyof Tables, sql: string) => storedRowsOf(rt.store, table, sql);
   return {
-    threads: rows(
+    threads: await rows(
+      'threads',
       'SELECT id, title, title_source, system_prompt, pinned, current_leaf_id, created_at, updated_at FROM threads ORDER BY id',
     ),
-    messages: rows(
+    messages: await rows(
+      'messages',
       'SELECT id, thread_id, turn_id, parent_id, role, content, status, error_code, context_block, created_at FROM messages ORDER BY id',
     ),
-    turns: rows('SELECT * FROM turns ORDER BY id').map((t) => ({
-      ...(t as object),
+    turns: (await rows('turns', 'SELECT * FROM turns ORDER BY id')).map((t) => ({
+      ...t,
       events: String((t as { events: string | null }).events).replace(/"decision":\d+/g, '"decision":N'),
     })),
-    toolCalls: rows('SELECT * FROM tool_calls ORDER BY id'),
-    attachments: rows('SELECT id, message_id, name, mime, size, sha256, text, kind, chars, lines, created_at FROM attachments ORDER BY id'),
-    memories: rows('SELECT * FROM memories ORDER BY id'),
-    decisions: rows(
+    toolCalls: await rows('toolCalls', 'SELECT * FROM tool_calls ORDER BY id'),
+    attachments: await rows(
+      'attachments',
+      'SELECT id, message_id, name, mime, size, sha256, text, kind, chars, lines, created_at FROM attachments ORDER BY id',
+    ),
+    memories: await rows('memories', 'SELECT * FROM memories ORDER BY id'),
+    decisions: await rows(
+      'decisionRecords',
       'SELECT layer_id, scope, scope_key, turn_id, thread_id, step_id, at, model_id, source, answers FROM decision_records ORDER BY turn_id, step_id, at',
     ),
   };
 }
 
-const fileOf = (rt: Runtime, name: string) =>
-  rt.store.db.$client.prepare('SELECT sha256, kind FROM attachments WHERE name = ?').get(name) as {
-    sha256: string;
-    kind: 'text' | 'pdf' | 'docx';
-  };
+const fileOf = async (rt: Runtime, name: string) =>
+  (
+    await storedRowsOf<{ sha256: string; kind: 'text' | 'pdf' | 'docx' }>(
+      rt.store,
+      'attachments',
+      'SELECT sha256, kind FROM attachments WHERE name = ?',
+      name,
+    )
+  )[0];
 
 /** A library with what a year of use leaves: tools, set-aside drafts, a calculation, decisions, files, facts, names. */
 async function fillLibrary(rt: Runtime) {
@@ -148,7 +159,7 @@ async function fillLibrary(rt: Runtime) {
   const c = await newThread();
   await send(c, 'Remember that I keep bees on the roof');
   assert.equal((await memoriesRoute.POST(req('POST', '/api/memories', { text: 'I live in Lyon' }))).status, 201);
-  return { a, b, c, logSha: fileOf(rt, 'server.log').sha256 };
+  return { a, b, c, logSha: (await fileOf(rt, 'server.log')).sha256 };
 }
 
 describe('export and import', () => {
@@ -175,7 +186,7 @@ describe('export and import', () => {
       .map((l) => JSON.parse(l) as { type: string; records?: number });
     assert.equal(lines[0].type, 'hearth-library');
     assert.deepEqual(lines.at(-1), { type: 'end', records: lines.length - 2 });
-    const sourceDump = dump(source);
+    const sourceDump = await dump(source);
 
     const target = await runtime();
     const first = await importBody(file);
@@ -183,13 +194,13 @@ describe('export and import', () => {
     assert.equal(first.body.added.threads, 3);
     assert.equal(first.body.added.files, 3, 'the log, the PDF and its extracted text');
     assert.deepEqual(await views(target), before, 'every thread view is the same');
-    assert.deepEqual(dump(target), sourceDump, 'every row is the same');
+    assert.deepEqual(await dump(target), sourceDump, 'every row is the same');
     const dir = (rt: Runtime) => filesDir(rt.config.DATA_DIR);
     assert.ok(
       fs.readFileSync(filePath(dir(target), logSha)).equals(fs.readFileSync(filePath(dir(source), logSha))),
       'the log file, byte for byte',
     );
-    const pdf = fileOf(target, 'invoice.pdf');
+    const pdf = await fileOf(target, 'invoice.pdf');
     assert.match(fs.readFileSync(textPath(dir(target), pdf), 'utf8'), /Invoice total 99 EUR/);
     // The search index took the imported rows in (its triggers ran).
     const found = await (await searchRoute.GET(req('GET', '/api/search?q=bitcoin'))).json();
@@ -202,7 +213,7 @@ describe('export and import', () => {
       JSON.stringify(again.body),
     );
     assert.equal(again.body.alreadyHere.threads, 3);
-    assert.deepEqual(dump(target), sourceDump, 'importing twice changed nothing');
+    assert.deepEqual(await dump(target), sourceDump, 'importing twice changed nothing');
   });
 
   test('every kind of file travels whole: text, PDF, Word, spreadsheet and image, each original and each extracted text byte for byte', async () => {
@@ -232,10 +243,12 @@ describe('export and import', () => {
     for (const [name, bytes, type] of uploads) ids.push(await upload(name, bytes, type));
     await sendWith(t, 'Here are five files', ids);
     const rowsOf = (rt: Runtime) =>
-      rt.store.db.$client
-        .prepare('SELECT name, sha256, kind, size, chars, lines, width, height, mime FROM attachments ORDER BY name')
-        .all() as { name: string; sha256: string; kind: FileKind }[];
-    const kept = rowsOf(source);
+      storedRowsOf<{ name: string; sha256: string; kind: FileKind }>(
+        rt.store,
+        'attachments',
+        'SELECT name, sha256, kind, size, chars, lines, width, height, mime FROM attachments ORDER BY name',
+      );
+    const kept = await rowsOf(source);
     assert.deepEqual(
       kept.map((r) => [r.name, r.kind]),
       [
@@ -252,7 +265,7 @@ describe('export and import', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     // Five originals and the text of the PDF, the Word file and the spreadsheet.
     assert.equal(res.body.added.files, 8);
-    assert.deepEqual(rowsOf(target), kept, 'every attachment row, its kind, size, counts and dimensions');
+    assert.deepEqual(await rowsOf(target), kept, 'every attachment row, its kind, size, counts and dimensions');
     const dir = (rt: Runtime) => filesDir(rt.config.DATA_DIR);
     for (const r of kept) {
       assert.ok(fs.readFileSync(filePath(dir(target), r.sha256)).equals(fs.readFileSync(filePath(dir(source), r.sha256))), r.name);
@@ -327,13 +340,13 @@ describe('export and import', () => {
     const lines = file.trimEnd().split('\n');
     const target = await runtime();
     await newThread(); // something already here, which must stay as it is
-    const here = dump(target);
+    const here = await dump(target);
     const refused = async (body: string, why: RegExp, status = 400) => {
       const res = await importBody(body);
       assert.equal(res.status, status, JSON.stringify(res.body));
       assert.equal(res.body.error.code, status === 400 ? 'bad_request' : res.body.error.code);
       assert.match(res.body.error.message, why);
-      assert.deepEqual(dump(target), here, `nothing imported: ${res.body.error.message}`);
+      assert.deepEqual(await dump(target), here, `nothing imported: ${res.body.error.message}`);
       assert.deepEqual(
         fs.readdirSync(filesDir(target.config.DATA_DIR)).filter((f) => f !== 'tmp'),
         [],
@@ -614,14 +627,14 @@ describe("other apps' exports", () => {
 
   test('a list of conversations is read as it streams: pretty-printed or with a BOM it imports; cut off, with a bad later entry, or empty it is refused whole', async () => {
     const rt = await runtime();
-    const here = dump(rt);
+    const here = await dump(rt);
     const second = { ...chatgptExport()[0], conversation_id: '6790c2a1-0000-8000-9000-00000000beef', title: 'Second' };
     const two = [chatgptExport()[0], second];
     const refused = async (body: string, why: RegExp) => {
       const res = await importBody(body);
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.match(res.body.error.message, why);
-      assert.deepEqual(dump(rt), here, 'nothing imported');
+      assert.deepEqual(await dump(rt), here, 'nothing imported');
       assert.deepEqual(fs.readdirSync(`${filesDir(rt.config.DATA_DIR)}/tmp`), [], 'no temporary file left');
     };
     const text = JSON.stringify(two);

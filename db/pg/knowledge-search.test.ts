@@ -11,6 +11,7 @@ import { copyInstallation, placeOf } from './copy';
 import { pgKnowledgeSearchQueries } from './knowledge-search';
 import { libraryOptions } from './migrate';
 import { skipWithoutPostgres, withTestDatabase } from './testing';
+import { sqliteOf } from '@/lib/dev/testing/store';
 
 const DIMS = 8;
 
@@ -45,7 +46,7 @@ async function fill(s: Store) {
   const vectors: { chunkId: number; vector: Float32Array }[] = [];
   for (const [collectionId, name, texts] of passages) {
     const fileId = `f-${name}`;
-    s.db.$client
+    sqliteOf(s)
       .prepare(
         "insert into collection_files (id, collection_id, name, mime, size, sha256, kind, status, created_at) values (?, ?, ?, 'text/markdown', 10, ?, 'text', 'indexing', 1)",
       )
@@ -55,7 +56,7 @@ async function fill(s: Store) {
       status: 'indexing',
       chunks: texts.map((text, i) => ({ text, page: null, lineStart: i + 1, lineEnd: i + 1 })),
     });
-    for (const id of (s.db.$client.prepare('select id from doc_chunks where file_id = ? order by seq').all(fileId) as { id: number }[]).map(
+    for (const id of (sqliteOf(s).prepare('select id from doc_chunks where file_id = ? order by seq').all(fileId) as { id: number }[]).map(
       (r) => r.id,
     ))
       vectors.push({ chunkId: id, vector: toward(chunk++) });

@@ -10,6 +10,7 @@ import { copyInstallation, placeOf } from './copy';
 import { libraryOptions } from './migrate';
 import { pgSearchQueries, tsQuery } from './search';
 import { skipWithoutPostgres, withTestDatabase } from './testing';
+import { sqliteOf } from '@/lib/dev/testing/store';
 
 test('a match as a tsquery: each word a parameter, never syntax; the last one a prefix when asked; all or any', () => {
   assert.deepEqual(tsQuery(wordMatch('sourdough starter')!, 1), {
@@ -72,7 +73,7 @@ async function fill(s: Store) {
   });
   await s.linkAttachments({ ids: ['at1'], messageId: 'fr1' });
   await s.insertTurn({ id: 'tu', threadId: 'en', userMessageId: 'en1', assistantMessageId: 'en2', now: NOW - DAY });
-  s.db.$client
+  sqliteOf(s)
     .prepare('update turns set events = ? where id = ?')
     .run(JSON.stringify([[1, { type: 'thinking', text: 'Acetone means the starter wants flour.' }]]), 'tu');
   for (let i = 0; i < 520; i++) await message(`many${i}`, 'bulk', i % 2 ? 'user' : 'assistant', `lantern number ${i}`, NOW - 100 * DAY + i);

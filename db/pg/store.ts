@@ -4,7 +4,7 @@ import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { EngineDb, Tables } from '../engine';
 import * as pgTables from '../schema.pg';
-import { engineNeutralQueries } from '../store';
+import { engineNeutralQueries, type Store, type StorePlace } from '../store';
 import { pgKnowledgeSearchQueries } from './knowledge-search';
 import { libraryOptions, migrateLibrary } from './migrate';
 import { pgSearchQueries } from './search';
@@ -45,17 +45,18 @@ export function pgEngineDb(pool: pg.Pool): EngineDb {
  * connections see it alone, and the query families over them. What is not carried over yet
  * (the library file's export and import) is missing from it, not faked.
  */
-export async function openPgStore(url: string, schema: string, options: { maxConnections?: number; exitOnIdle?: boolean } = {}) {
+export async function openPgStore(url: string, schema: string, options: { maxConnections?: number } = {}) {
   const pool = new pg.Pool({
     connectionString: url,
     options: libraryOptions(schema),
     max: options.maxConnections ?? 10,
-    allowExitOnIdle: options.exitOnIdle ?? false,
+    // Idle connections keep no process alive (a script, a test); a server is kept alive by its own.
+    allowExitOnIdle: true,
   });
   await migrateLibrary(pool, schema);
   const db = pgEngineDb(pool);
-  return {
-    engine: 'postgres' as const,
+  const store = {
+    place: { engine: 'postgres', url, schema } as StorePlace,
     ...engineNeutralQueries(db, null),
     ...pgSearchQueries(pool),
     ...pgKnowledgeSearchQueries(pool),
@@ -66,6 +67,6 @@ export async function openPgStore(url: string, schema: string, options: { maxCon
     /** Lets the pool's connections go (the process is ending). */
     close: () => pool.end(),
   };
+  // PostgreSQL answers every call of the store's port, with the same types.
+  return store satisfies Store;
 }
-
-export type PgStore = Awaited<ReturnType<typeof openPgStore>>;

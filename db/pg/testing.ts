@@ -54,3 +54,34 @@ export async function withScratchDatabase<T>(server: string, fn: (url: string) =
     await admin.end();
   }
 }
+
+/**
+ * A new, empty database on the server of `url`, named after `url`'s own database (a test pass's
+ * databases are found by that name and dropped together: dropDatabasesBeside).
+ */
+export async function makeDatabaseBeside(url: string): Promise<string> {
+  const base = new URL(url);
+  const name = `${base.pathname.slice(1)}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  base.pathname = `/${name}`;
+  return base.toString();
+}
+
+/** Drops every database makeDatabaseBeside made beside `url`'s. */
+export async function dropDatabasesBeside(url: string): Promise<void> {
+  const base = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const made = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [`${base}_`]);
+    for (const { datname } of made.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}

@@ -38,7 +38,7 @@ export function knowledgeQueries(db: EngineDb, bits: QuantisedVectors | null) {
 
   return {
     /** Whether this database can search by meaning (on SQLite: sqlite-vec loaded). */
-    vectorSearchAvailable: () => vectorsAvailable,
+    vectorSearchAvailable: async () => vectorsAvailable,
 
     async createCollection({ id, name, everyThread = false, now }: { id: string; name: string; everyThread?: boolean; now: number }) {
       return writtenRow(await db.insert(collections).values({ id, name, everyThread, createdAt: now, updatedAt: now }).returning());

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { type MessageStatus } from '../schema';
 import type { Message } from '../rows';
-import { contains, countWhere, first, prepared, writtenRow, type EngineDb } from '../engine';
+import { changed, contains, countWhere, first, prepared, writtenRow, type EngineDb } from '../engine';
 
 export function messageQueries(db: EngineDb) {
   const { attachments, decisionRecords, messages, threads, toolCalls, turns } = db.tables;
@@ -73,7 +73,7 @@ export function messageQueries(db: EngineDb) {
         .update(messages)
         .set({ rating })
         .where(and(eq(messages.id, id), eq(messages.threadId, threadId), eq(messages.role, 'assistant')));
-      return done.changes === 1;
+      return changed(done) === 1;
     },
 
     /** Thumbs up and down by the model that wrote the answers (answers of no known model are not counted). */

@@ -178,6 +178,8 @@ export type ModelServerHealth = {
 export type Health = {
   ok: boolean;
   db: boolean;
+  /** The engine the libraries are kept on: SQLite files in DATA_DIR, or PostgreSQL (DATABASE_URL). */
+  engine?: 'sqlite' | 'postgres';
   model: { url: string; reachable: boolean; id?: string; contextSize?: number; vision?: boolean; error?: string };
   /** Every model server (LLAMA_URL may list several). */
   servers?: ModelServerHealth[];

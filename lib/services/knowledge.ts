@@ -84,8 +84,10 @@ export class Knowledge {
   }
 
   private async makeVectorWorker(): Promise<VectorWorker | undefined> {
-    const file = this.deps.store.databaseFile();
-    return file && file !== ':memory:' && (await this.deps.store.vectorSearchAvailable()) ? createVectorWorker(file) : undefined;
+    // The scan over sqlite-vec's bits, off the main thread; PostgreSQL's store ranks its vectors itself.
+    const place = this.deps.store.place;
+    if (place.engine !== 'sqlite' || place.file === ':memory:') return undefined;
+    return (await this.deps.store.vectorSearchAvailable()) ? createVectorWorker(place.file) : undefined;
   }
 
   /**

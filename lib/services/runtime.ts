@@ -1,12 +1,12 @@
 import 'server-only';
 import { FileStore, type FileKind } from '@/lib/data/file-store';
 import { ensureTable } from '@/lib/data/tables/attached';
-import { getDb } from '@/db';
-import { openDatabase } from '@/db/client';
+import { openLibrary, openStoreAt } from '@/db/open';
+import { librarySchema } from '@/db/pg/migrate';
 import { createAuth, type Auth } from '@/lib/services/auth/auth';
 import { installSessionCheck, requestPerson } from '@/lib/services/auth/session-check';
 import { MAIN_LIBRARY, type Person } from '@/lib/services/auth/people';
-import { createStore, type Store } from '@/db/store';
+import type { Store } from '@/db/store';
 import { apiKeyFor, getConfig, type Config } from '@/lib/shared/config';
 import { createLlamaClient } from '@/lib/models/client';
 import { modelLoadState } from '@/lib/models/models';
@@ -199,7 +199,7 @@ export async function buildHearth(
 
   /** A person's library: their database (the main one for the first person), and what works over it. */
   const library = async (person: Person, file: string): Promise<Runtime> => {
-    const own = file === MAIN_LIBRARY ? store : openLibrary(file);
+    const own = file === MAIN_LIBRARY ? store : await openLibraryOf(file);
     const updates = new ChangeFeed();
     const mine = await PersonalSettings.open(settings, config, own, file === MAIN_LIBRARY, () => runtime.person.role);
     const memory = memoryBook({ store: own, updates });
@@ -327,10 +327,9 @@ export async function buildHearth(
     };
     return runtime;
   };
-  const openLibrary = (file: string): Store =>
-    createStore(
-      openDatabase(path.resolve(config.DATA_DIR, file), { maxBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024 }),
-    );
+  // Everyone's library is kept where the main one is: beside it in DATA_DIR, or as a schema of its database.
+  const openLibraryOf = (file: string): Promise<Store> =>
+    store.place.engine === 'postgres' ? openStoreAt({ ...store.place, schema: librarySchema(file) }) : openLibrary(config, file);
 
   const hearth: Hearth = {
     ...shared,
@@ -387,10 +386,12 @@ export function getRuntime(): Promise<Hearth> {
   if (!holder[key]) {
     const config = getConfig();
     // A start that failed is tried again by the next request, as when it threw.
-    holder[key] = buildHearth(config, createStore(getDb())).catch((err: unknown) => {
-      delete holder[key];
-      throw err;
-    });
+    holder[key] = openLibrary(config, MAIN_LIBRARY)
+      .then((store) => buildHearth(config, store))
+      .catch((err: unknown) => {
+        delete holder[key];
+        throw err;
+      });
   }
   return holder[key];
 }

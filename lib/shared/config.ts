@@ -118,6 +118,18 @@ const configSchema = z
       }),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     DATA_DIR: z.string().trim().min(1).default('./data'),
+    /**
+     * postgres://…: Hearth keeps its libraries in this PostgreSQL database (a schema each) instead
+     * of SQLite files in DATA_DIR; attached files stay in DATA_DIR (docs/postgresql.md).
+     */
+    DATABASE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .refine((v) => /^postgres(ql)?:\/\/./.test(v) && URL.canParse(v), 'must be a postgres:// address')
+        .optional(),
+    ),
     /** Where `npm run eval` keeps its reports: the thread's model picker shows each model's newest scorecard. */
     HEARTH_EVAL_DIR: z.string().trim().min(1).default('./eval-results'),
     /** SearXNG base URL; when unset, web search is off and the model is told so. */

@@ -37,7 +37,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
       tools: s.tools.length,
       ...(s.error ? { error: s.error } : {}),
     }));
-    const report = { ok: db && health.reachable, db, model: health, servers, toolServers: mcp, speech };
+    const report = { ok: db && health.reachable, db, engine: store.place.engine, model: health, servers, toolServers: mcp, speech };
     const problem = healthProblem(db, health);
     if (!problem) return reply(report);
     return reply({ ...report, error: { code: problem.code, message: problem.message } }, errorStatus[problem.code]);

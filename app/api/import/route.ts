@@ -27,7 +27,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     // Read, checked and applied in a worker thread: this one only receives the bytes.
     const { theme, ...summary } = await runImport(body, {
       files,
-      dbFile: store.databaseFile(),
+      place: store.place,
       maxBytes,
       maxDbBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024,
     });

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { openDatabase } from '@/db/client';
-import { openPgStore } from '@/db/pg/store';
-import { createStore, type Store } from '@/db/store';
+import pg from 'pg';
+import { statement, storedRows, type Tables } from '@/db/engine';
+import { libraryOptions } from '@/db/pg/migrate';
+import { openPgStore, pgEngineDb } from '@/db/pg/store';
+import { createStore, type SqliteStore, type Store } from '@/db/store';
 import { makeTempDir } from './temp-dir';
 
 /** A store over a new database file of its own, migrated, for one test. */
-export function freshStore(): Store {
+export function freshStore(): SqliteStore {
   return createStore(openDatabase(path.join(makeTempDir('hearth-store'), 'h.db')));
 }
 
@@ -25,10 +28,10 @@ export const testEngine = TEST_STORE_URL ? ('postgres' as const) : ('sqlite' as 
  * the tests are written once; a test that reaches below the port (the SQLite handle) says so
  * with `sqliteOnly` and is skipped on PostgreSQL.
  */
-export async function freshEngineStore(): Promise<Store> {
+export async function freshEngineStore(): Promise<SqliteStore> {
   if (!TEST_STORE_URL) return freshStore();
-  const store = await openPgStore(TEST_STORE_URL, `hearth_${randomBytes(16).toString('hex')}`, { maxConnections: 4, exitOnIdle: true });
-  return store as unknown as Store;
+  const store = await openPgStore(TEST_STORE_URL, `hearth_${randomBytes(16).toString('hex')}`, { maxConnections: 4 });
+  return store as unknown as SqliteStore;
 }
 
 /** node:test's `skip` for a test that reads SQLite's file directly. */
@@ -67,4 +70,34 @@ export async function seedExchange(
   });
   await store.insertTurn({ id: turn, threadId: ids.thread, userMessageId: user, assistantMessageId: assistant, now });
   return { user, assistant, turn };
+}
+
+/** The SQLite connection below a store, for a test that reads or breaks the file directly. */
+export function sqliteOf(store: Store) {
+  if (!('db' in store)) throw new Error(`this test reads SQLite directly, and the store is on ${store.place.engine}`);
+  return (store as SqliteStore).db.$client;
+}
+
+/**
+ * Rows a statement reads from one table of a store's library, as SQLite stores them (numbers,
+ * booleans 0 and 1, JSON as text), on either engine: for a test that checks what is stored
+ * row by row. `?` marks each parameter.
+ */
+export async function storedRowsOf<T = Record<string, unknown>>(
+  store: Store,
+  table: keyof Tables,
+  text: string,
+  ...params: unknown[]
+): Promise<T[]> {
+  const place = store.place;
+  if (place.engine === 'sqlite')
+    return sqliteOf(store)
+      .prepare(text)
+      .all(...params) as T[];
+  const pool = new pg.Pool({ connectionString: place.url, options: libraryOptions(place.schema), max: 1, allowExitOnIdle: true });
+  try {
+    return await storedRows<T>(pgEngineDb(pool), table, statement(text, params));
+  } finally {
+    await pool.end();
+  }
 }

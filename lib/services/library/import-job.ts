@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { StorePlace } from '@/db/store';
 import type { FileStore } from '@/lib/data/file-store';
 import type { ImportSummary } from '@/lib/contract/responses';
 import { asStorageFull, HearthError, type ErrorCode } from '@/lib/shared/errors';
@@ -19,7 +20,7 @@ import { boundedQueue } from '@/lib/shared/bounded-queue';
  * events) waits for it, as any SQLite writer waits for another.
  */
 
-export type ImportJob = { body: string; dbFile: string; maxDbBytes?: number; filesRoot: string; maxBytes: number };
+export type ImportJob = { body: string; place: StorePlace; maxDbBytes?: number; filesRoot: string; maxBytes: number };
 export type ImportJobReply = { ok: true; summary: ImportSummary } | { ok: false; code: ErrorCode; message: string };
 
 /** The worker's heap: the import holds one conversation (at most a 100 MB entry) and the zip it reads. */
@@ -83,13 +84,13 @@ function inWorker(job: ImportJob): Promise<ImportSummary> {
 
 export function runImport(
   body: AsyncIterable<Uint8Array>,
-  { files, dbFile, maxBytes, maxDbBytes }: { files: FileStore; dbFile: string; maxBytes: number; maxDbBytes?: number },
+  { files, place, maxBytes, maxDbBytes }: { files: FileStore; place: StorePlace; maxBytes: number; maxDbBytes?: number },
 ): Promise<ImportSummary> {
   return oneAtATime(async () => {
     const tmp = files.tempPath('import-body-');
     try {
       await receive(body, tmp, maxBytes);
-      return await inWorker({ body: tmp, dbFile, maxDbBytes, filesRoot: files.root, maxBytes });
+      return await inWorker({ body: tmp, place, maxDbBytes, filesRoot: files.root, maxBytes });
     } catch (err) {
       throw asStorageFull(err) ?? err;
     } finally {

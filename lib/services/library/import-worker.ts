@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import fs from 'node:fs';
-import { openDatabase } from '@/db/client';
-import { createStore } from '@/db/store';
+import { openStoreAt } from '@/db/open';
 import { FileStore } from '@/lib/data/file-store';
 import { isHearthError } from '@/lib/shared/errors';
 import { applyImport } from './apply-import';
@@ -18,9 +17,9 @@ import type { ImportJob, ImportJobReply } from './import-job';
 const job = workerData as ImportJob;
 
 async function run(): Promise<ImportJobReply> {
-  const db = openDatabase(job.dbFile, { maxBytes: job.maxDbBytes });
+  // The worker's own connection to the library (on PostgreSQL, a small pool of its own).
+  const store = await openStoreAt(job.place, { maxBytes: job.maxDbBytes, connections: 2 });
   try {
-    const store = createStore(db);
     const files = new FileStore(job.filesRoot);
     const staged = await stageImport(fs.createReadStream(job.body, { highWaterMark: 1 << 20 }), {
       files,
@@ -29,7 +28,7 @@ async function run(): Promise<ImportJobReply> {
     });
     return { ok: true, summary: await applyImport(store, staged, files) };
   } finally {
-    db.$client.close();
+    await store.close();
   }
 }
 

@@ -6,7 +6,7 @@ import { HearthError } from '@/lib/shared/errors';
 import { ModelPool } from '@/lib/models/pool';
 import type { ModelClient } from '@/lib/models/types';
 import { decideBy, reply, scriptedModel, toolCall, type ScriptedReply } from '@/lib/dev/testing/scripted-model';
-import { freshStore, seedExchange } from '@/lib/dev/testing/store';
+import { freshStore, seedExchange, sqliteOf } from '@/lib/dev/testing/store';
 import { lookupTool as lookup } from '@/lib/dev/testing/turn-harness';
 import { createToolRegistry } from '@/lib/tools/registry';
 import { STANDING_COUNT } from '@/lib/data/memory/facts';
@@ -729,7 +729,7 @@ describe('resuming after a restart', () => {
     const running = await leftRunning(store, 'th', 'running', 'Closures');
     await store.appendEvent({ turnId: 'running', seq: 1, type: 'turn', data: { type: 'turn' }, now: 1 });
     const broken = await leftRunning(store, 'gone', 'broken', 'Half');
-    store.db.$client.prepare('DELETE FROM messages WHERE id = ?').run(broken.user);
+    sqliteOf(store).prepare('DELETE FROM messages WHERE id = ?').run(broken.user);
     const { registry } = await setup({ store, rounds: [reply('Closures keep their scope.')] });
     const out = await registry.resumeUnfinished();
     assert.deepEqual(out, { resumed: ['running'], interrupted: ['broken'] });

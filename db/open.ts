@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { Config } from '@/lib/shared/config';
+import { openDatabase } from './client';
+import { librarySchema } from './pg/migrate';
+import { openPgStore } from './pg/store';
+import { createStore, type Store, type StorePlace } from './store';
+
+/**
+ * Where Hearth's libraries are kept, and opening them: SQLite files in DATA_DIR by default
+ * (hearth.db, people/<id>.db), or a schema each on the PostgreSQL database DATABASE_URL names.
+ */
+
+type Where = Pick<Config, 'DATA_DIR' | 'DATABASE_URL' | 'HEARTH_MAX_DB_MB'>;
+
+/** The engine this Hearth keeps its libraries on. */
+export const engineOf = (config: Pick<Config, 'DATABASE_URL'>) => (config.DATABASE_URL ? ('postgres' as const) : ('sqlite' as const));
+
+/** Where a library (by its name in users.library: hearth.db, people/<id>.db) is kept. */
+export function libraryPlace(config: Where, library: string): StorePlace {
+  return config.DATABASE_URL
+    ? { engine: 'postgres', url: config.DATABASE_URL, schema: librarySchema(library) }
+    : { engine: 'sqlite', file: path.resolve(config.DATA_DIR, library) };
+}
+
+/**
+ * Opens the store at a place, migrating it first: a library of this Hearth, or a worker's own
+ * connection to one (an import). On PostgreSQL each opened library has a small pool of its own
+ * (its connections see its schema alone); `connections` bounds it.
+ */
+export async function openStoreAt(place: StorePlace, options: { maxBytes?: number; connections?: number } = {}): Promise<Store> {
+  if (place.engine === 'postgres') return openPgStore(place.url, place.schema, { maxConnections: options.connections ?? 5 });
+  return createStore(openDatabase(place.file, { maxBytes: options.maxBytes }));
+}
+
+/** Opens one of this Hearth's libraries where the configuration keeps them. */
+export function openLibrary(config: Where, library: string): Promise<Store> {
+  return openStoreAt(libraryPlace(config, library), { maxBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024 });
+}
