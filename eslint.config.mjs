@@ -96,7 +96,12 @@ export const LAYERS = [
             "SQLite's synchronous .all(), .get() and .run() are not PostgreSQL's: await the query, read it with first() or changed() (db/engine.ts).",
         },
         {
-          selector: "MemberExpression[property.name=/^(changes|lastInsertRowid)$/]",
+          selector: "CallExpression[callee.property.name='forEach'] > ArrowFunctionExpression[async=true]",
+          message:
+            'forEach awaits nothing: its writes would run outside the transaction and their failures be lost. Use for … of with await.',
+        },
+        {
+          selector: 'MemberExpression[property.name=/^(changes|lastInsertRowid)$/]',
           message: "A write's result differs between the engines: read how many rows it changed with changed() (db/engine.ts).",
         },
         {

@@ -100,3 +100,18 @@ test('a call that awaits between its statements holds the connection: another re
   await Promise.all([held, transaction]);
   assert.deepEqual(order, ['call: first statement', 'call: last statement', 'transaction']);
 });
+
+test('calls waiting for the gate get it in the order they were made: one made as the holder lets go comes after them', async () => {
+  const s = freshStore();
+  const gate = new ConnectionGate(s.db.$client);
+  const order: string[] = [];
+  let finish!: () => void;
+  const work = new Promise<void>((resolve) => (finish = resolve));
+  const held = gate.call(() => work);
+  const waiting = gate.call(() => order.push('B'));
+  // Made the very moment the holder's work is done, before the waiting call has run: it still comes second.
+  const late = work.then(() => gate.call(() => order.push('C')));
+  finish();
+  await Promise.all([held, waiting, late]);
+  assert.deepEqual(order, ['B', 'C']);
+});

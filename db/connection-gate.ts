@@ -24,8 +24,8 @@ export class ConnectionGate {
   private holder: symbol | null = null;
   /** Whether the holder has a transaction open (BEGIN IMMEDIATE ... COMMIT). */
   private inTransaction = false;
-  private released: Promise<void> = Promise.resolve();
-  private release: () => void = () => {};
+  /** Calls waiting for the gate, first come first served: each is woken with the gate already its own. */
+  private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly sqlite: BetterSqlite3.Database) {}
 
@@ -41,11 +41,11 @@ export class ConnectionGate {
     return gated as Asynchronous<F>;
   }
 
-  /** Runs a piece of work on the connection, holding it until the work is done. */
+  /** Runs a piece of work on the connection, holding it until the work is done; calls run in the order made. */
   call<T>(work: () => T | Promise<T>): Promise<T> {
     if (this.isHolder()) return settle(work);
     if (this.holder === null) return this.hold(work);
-    return this.callLater(work);
+    return new Promise<void>((resolve) => this.waiting.push(resolve)).then(() => this.hold(work));
   }
 
   /**
@@ -77,35 +77,34 @@ export class ConnectionGate {
     return this.holder !== null && this.context.getStore() === this.holder;
   }
 
-  /** Takes the free gate and runs `work` in a context of its own; a synchronous answer gives it back at once. */
+  /** Takes the gate (free, or handed over) and runs `work` in a context of its own; a synchronous answer gives it back at once. */
   private hold<T>(work: () => T | Promise<T>): Promise<T> {
     const token = Symbol('holder');
     this.holder = token;
-    this.released = new Promise((resolve) => (this.release = resolve));
-    const letGo = () => {
-      this.holder = null;
-      this.release();
-    };
     let result: T | Promise<T>;
     try {
       result = this.context.run(token, work);
     } catch (error) {
-      letGo();
+      this.letGo();
       return Promise.reject(asError(error));
     }
     if (!isThenable(result)) {
-      letGo();
+      this.letGo();
       return Promise.resolve(result);
     }
-    return Promise.resolve(result).finally(letGo);
+    return Promise.resolve(result).finally(() => this.letGo());
   }
 
-  private async callLater<T>(work: () => T | Promise<T>): Promise<T> {
-    // The last check and the taking happen in one synchronous step: no one can slip in between.
-    while (this.holder !== null) await this.released;
-    return this.hold(work);
+  /** Gives the gate to the first call waiting (kept for it until it runs: no later call slips in), or frees it. */
+  private letGo(): void {
+    const next = this.waiting.shift();
+    this.holder = next ? HANDED_OVER : null;
+    next?.();
   }
 }
+
+/** The gate between one holder and the waiting call it was handed to. */
+const HANDED_OVER = Symbol('handed over');
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';

@@ -12,6 +12,12 @@ import { createStore, type Store, type StorePlace } from './store';
 
 type Where = Pick<Config, 'DATA_DIR' | 'DATABASE_URL' | 'HEARTH_MAX_DB_MB'>;
 
+/**
+ * The most connections one open library holds on PostgreSQL (idle ones close after 10 s): a
+ * household of twenty, all busy at once, stays within the server's default of 100.
+ */
+const CONNECTIONS_PER_LIBRARY = 3;
+
 /** The engine this Hearth keeps its libraries on. */
 export const engineOf = (config: Pick<Config, 'DATABASE_URL'>) => (config.DATABASE_URL ? ('postgres' as const) : ('sqlite' as const));
 
@@ -28,7 +34,8 @@ export function libraryPlace(config: Where, library: string): StorePlace {
  * (its connections see its schema alone); `connections` bounds it.
  */
 export async function openStoreAt(place: StorePlace, options: { maxBytes?: number; connections?: number } = {}): Promise<Store> {
-  if (place.engine === 'postgres') return openPgStore(place.url, place.schema, { maxConnections: options.connections ?? 5 });
+  if (place.engine === 'postgres')
+    return openPgStore(place.url, place.schema, { maxConnections: options.connections ?? CONNECTIONS_PER_LIBRARY });
   return createStore(openDatabase(place.file, { maxBytes: options.maxBytes }));
 }
 

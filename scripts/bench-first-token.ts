@@ -13,7 +13,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../db/client';
-import { createStore } from '../db/store';
+import { createStore, type Store } from '../db/store';
 import { startLlamaDouble } from '../e2e/double/llama-double';
 import { startSearxDouble } from '../e2e/double/searxng-double';
 import { parseConfig } from '../lib/shared/config';
@@ -57,12 +57,14 @@ async function firstContentMs(res: Response, t0: number): Promise<number> {
 export async function measureFirstToken(
   searxUrl: string,
   threads = Number(process.env.BENCH_FIRST_TOKEN_THREADS ?? 10),
+  /** The library to run the turns over: a new SQLite file by default. */
+  store?: Store,
 ): Promise<FirstTokenResult> {
   const double = await startLlamaDouble({ slots: 2, metrics: true });
   const dir = makeTempDir('hearth-bench');
   const rt = await buildRuntime(
     parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searxUrl, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC' }),
-    createStore(openDatabase(path.join(dir, 'hearth.db'))),
+    store ?? createStore(openDatabase(path.join(dir, 'hearth.db'))),
   );
   const result: FirstTokenResult = {
     threads,

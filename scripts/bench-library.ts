@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { SqliteStore } from '../db/store';
+import type { SqliteStore, Store } from '../db/store';
 import { searchLibrary, type SearchStore } from '../lib/data/search/search';
 import { threadView } from '../lib/services/threads';
 import { grepAttachmentTool } from '../lib/tools/attachments';
@@ -149,6 +149,12 @@ export async function measureSearch(store: SearchStore, now: number) {
  * that GET /api/threads/:id answers with, built and serialised, timed.
  */
 export async function measureThreadOpen(store: SqliteStore, now: number, messages = 2000) {
+  const threadId = seedLongThread(store, now, messages);
+  return { messages, ...(await timeThreadOpen(store, threadId)) };
+}
+
+/** The long thread of measureThreadOpen, seeded straight into SQLite; answers its id. */
+export function seedLongThread(store: SqliteStore, now: number, messages = 2000): string {
   const sqlite = store.db.$client;
   const threadId = '00000000-0000-4000-8000-00000000b00c';
   const turns = messages / 2;
@@ -230,6 +236,11 @@ export async function measureThreadOpen(store: SqliteStore, now: number, message
       );
     }
   })();
+  return threadId;
+}
+
+/** The thread view GET /api/threads/:id answers with, built and serialised, 30 times (the first 5 warm up). */
+export async function timeThreadOpen(store: Store, threadId: string) {
   const registry = { isLive: () => false } as unknown as Parameters<typeof threadView>[1];
   const times: number[] = [];
   let bytes = 0;
@@ -238,7 +249,7 @@ export async function measureThreadOpen(store: SqliteStore, now: number, message
     bytes = JSON.stringify(await threadView(store, registry, threadId)).length;
     times.push(performance.now() - t0);
   }
-  return { messages, p50: pct(times.slice(5), 50), p95: pct(times.slice(5), 95), bytes };
+  return { p50: pct(times.slice(5), 50), p95: pct(times.slice(5), 95), bytes };
 }
 
 /** grep_attachment over a generated log of `megabytes` MB with a planted error line: the exact count, and how long it took. */

@@ -29,6 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { startLlamaDouble } from '../e2e/double/llama-double';
 import { startSearxDouble } from '../e2e/double/searxng-double';
 import { openDatabase } from '../db/client';
+import { openPgStore } from '../db/pg/store';
 import { createStore } from '../db/store';
 import { parseConfig } from '../lib/shared/config';
 import { createLlamaClient } from '../lib/models/client';
@@ -41,7 +42,7 @@ import { describeTableBench, measureTable } from './bench-tables';
 import { measureIndexing, measureRetrieval, RETRIEVAL_SIZES } from './bench-knowledge';
 import { describeFirstToken, describeThinking, measureFirstToken, measureThinking } from './bench-first-token';
 import { measureImport } from './bench-import';
-import { measureGrep, measureSearch, measureThreadOpen, pct, seedLibrary } from './bench-library';
+import { measureGrep, measureSearch, measureThreadOpen, pct, seedLibrary, seedLongThread, timeThreadOpen } from './bench-library';
 import { measureLoad } from './bench-load';
 import { measureStorage } from './bench-storage';
 import { BenchTable } from './bench-table';
@@ -265,7 +266,51 @@ if (process.env.BENCH_DATABASE_URL) {
       await pool.end();
     }
   });
-} else console.log('search on PostgreSQL: skipped (set BENCH_DATABASE_URL to a server where the bench may make a database)');
+  // Hearth itself on PostgreSQL, beside SQLite's figures above: a turn's first token, and a long thread opened.
+  await withScratchDatabase(process.env.BENCH_DATABASE_URL, async (url) => {
+    const onPostgres = await openPgStore(url, 'hearth');
+    try {
+      const first = await measureFirstToken(searx.url, undefined, onPostgres);
+      const addedThere = pct(first.hearth, 50) - pct(first.direct, 50);
+      console.log(`first token with the libraries on PostgreSQL: ${describeFirstToken(first)}`);
+      table.add({
+        measure: 'first-token overhead, PostgreSQL (Hearth − direct, p50)',
+        unit: 'ms',
+        p50: addedThere,
+        p95: pct(first.hearth, 95) - pct(first.direct, 95),
+        target: 'p50 ≤ 25',
+        met: addedThere <= 25,
+      });
+    } finally {
+      await onPostgres.close();
+    }
+  });
+  await withScratchDatabase(process.env.BENCH_DATABASE_URL, async (url) => {
+    const seeded = makeTempDir('hearth-bench');
+    const threadId = seedLongThread(createStore(openDatabase(path.join(seeded, 'hearth.db'))), Date.UTC(2026, 11, 1));
+    await copyInstallation(placeOf(seeded), placeOf(url));
+    const onPostgres = await openPgStore(url, 'hearth');
+    try {
+      const open = await timeThreadOpen(onPostgres, threadId);
+      console.log(
+        `open a 2,000-message thread on PostgreSQL (view built and serialised): p50 ${open.p50.toFixed(1)} ms, p95 ${open.p95.toFixed(1)} ms`,
+      );
+      table.add({
+        measure: 'open a 2,000-message thread, PostgreSQL',
+        unit: 'ms',
+        p50: open.p50,
+        p95: open.p95,
+        target: 'p95 ≤ 200',
+        met: open.p95 <= 200,
+      });
+    } finally {
+      await onPostgres.close();
+    }
+  });
+} else
+  console.log(
+    'search, first token and a long thread on PostgreSQL: skipped (set BENCH_DATABASE_URL to a server where the bench may make a database)',
+  );
 
 const opened = await measureThreadOpen(
   createStore(openDatabase(path.join(makeTempDir('hearth-bench'), 'thread.db'))),

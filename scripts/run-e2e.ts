@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { nextEnv } from './next-env';
 import fs from 'node:fs';
 import path from 'node:path';
+import { dropDatabasesBeside, withTestDatabase } from '../db/pg/testing';
 import { root, runNodeTests, writeSummary, type Counts } from './node-tests';
 
 const args = process.argv.slice(2);
@@ -52,6 +53,31 @@ if (contract)
       ],
       { concurrency: 1, timeoutMs: 120_000 },
     ),
+  );
+
+// The contract suites over a Hearth on PostgreSQL too, when a server is there to test against:
+// each server keeps its libraries in a database of its own beside one made for the pass. Left
+// out: the fuzzing and load suites (the same routes, at length), the attacks (request limits,
+// not storage) and resilience (it stops processes and backs up SQLite's files).
+if (contract && process.env.TEST_DATABASE_URL)
+  add(
+    await withTestDatabase(async (url) => {
+      console.log('\nThe contract suites again, with Hearth on PostgreSQL');
+      try {
+        return await runNodeTests(
+          [
+            'e2e/contract/contract.test.ts',
+            'e2e/contract/security.test.ts',
+            'e2e/contract/gate.test.ts',
+            'e2e/contract/large-import.test.ts',
+            'e2e/contract/knowledge.test.ts',
+          ],
+          { concurrency: 1, timeoutMs: 120_000, env: { HEARTH_TEST_STORE_URL: url } },
+        );
+      } finally {
+        await dropDatabasesBeside(url);
+      }
+    }),
   );
 
 if (browser) {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { causes } from '@/lib/shared/errors';
 import type { EngineDb, Tables } from '../engine';
 import * as pgTables from '../schema.pg';
 import { engineNeutralQueries, type Store, type StorePlace } from '../store';
@@ -11,6 +12,12 @@ import { pgSearchQueries } from './search';
 
 type PgDb = NodePgDatabase<typeof pgTables>;
 
+/** How often a transaction that lost a serialization conflict runs again before its error stands. */
+const MAX_ATTEMPTS = 5;
+
+/** PostgreSQL's word that a transaction must run again: serialization_failure, deadlock_detected. */
+const isSerializationFailure = (err: unknown) => [...causes(err)].some((e) => e.code === '40001' || e.code === '40P01');
+
 /**
  * PostgreSQL's handle for the engine-neutral query families (db/engine.ts): drizzle over a pool,
  * with the tables of db/schema.pg.ts. A transaction takes one of the pool's connections for its
@@ -19,15 +26,39 @@ type PgDb = NodePgDatabase<typeof pgTables>;
  */
 export function pgEngineDb(pool: pg.Pool): EngineDb {
   const root: PgDb = drizzle(pool, { schema: pgTables });
-  const transactionOf = new AsyncLocalStorage<PgDb>();
-  const current = () => transactionOf.getStore() ?? root;
-  const inTransaction = <T>(work: () => Promise<T>, config?: PgTransactionConfig) =>
-    transactionOf.getStore() ? work() : root.transaction((tx) => transactionOf.run(tx as unknown as PgDb, work), config);
+  // The transaction of the work's async context, while it is open: work it started that outlives
+  // it (a timer, a promise let go) falls back to the pool, never to a connection given back.
+  const transactionOf = new AsyncLocalStorage<{ tx: PgDb; open: boolean }>();
+  const open = () => {
+    const found = transactionOf.getStore();
+    return found?.open ? found.tx : null;
+  };
+  const current = () => open() ?? root;
+  const inTransaction = async <T>(work: () => Promise<T>, config: PgTransactionConfig): Promise<T> => {
+    if (open()) return work();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await root.transaction(async (tx) => {
+          const state = { tx: tx as unknown as PgDb, open: true };
+          try {
+            return await transactionOf.run(state, work);
+          } finally {
+            state.open = false;
+          }
+        }, config);
+      } catch (err) {
+        // Another transaction touched the same rows: this one is undone whole and runs again.
+        if (attempt >= MAX_ATTEMPTS || !isSerializationFailure(err)) throw err;
+      }
+    }
+  };
   const own: Pick<EngineDb, 'engine' | 'tables' | 'atomically' | 'snapshot'> = {
     engine: 'postgres',
     // The same tables by the same names, in PostgreSQL's types (written from db/schema.ts).
     tables: pgTables as unknown as Tables,
-    atomically: (work) => inTransaction(work),
+    // SERIALIZABLE: a check and the write it decides (a login limit, a thread's one running turn,
+    // the last owner) are as if alone, as under SQLite's single writer; a conflict runs again.
+    atomically: (work) => inTransaction(work, { isolationLevel: 'serializable' }),
     snapshot: (work) => inTransaction(work, { isolationLevel: 'repeatable read', accessMode: 'read only' }),
   };
   return new Proxy(own, {

@@ -175,7 +175,7 @@ export function knowledgeQueries(db: EngineDb, bits: QuantisedVectors | null) {
       await db.atomically(async () => {
         bits?.forgetFile(fileId);
         await db.delete(docChunks).where(eq(docChunks.fileId, fileId));
-        chunks.forEach(async (c, seq) => await db.insert(docChunks).values({ fileId, seq, ...c }));
+        for (const [seq, c] of chunks.entries()) await db.insert(docChunks).values({ fileId, seq, ...c });
         await db
           .update(collectionFiles)
           .set({ status, chunks: chunks.length, embedded: 0, error: null })

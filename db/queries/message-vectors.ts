@@ -55,10 +55,21 @@ export function messageVectorQueries(db: EngineDb, bits: QuantisedVectors | null
       // SQLite's bits give the candidates; PostgreSQL ranks every vector kept.
       const candidates = bits ? bits.nearestMessages(vector, Math.max(limit * 4, 40)) : null;
       if (candidates?.length === 0) return [];
-      const rows = await db
+      // Ranked on the vectors alone; only the best are read whole.
+      const scored = await db
+        .select({ id: messages.id, vector: messageVectors.vector })
+        .from(messageVectors)
+        .innerJoin(messages, eq(messages.id, messageVectors.messageId))
+        .where(candidates ? inArray(messageVectors.id, candidates) : undefined);
+      const best = rankedByCosine(
+        scored.map((r) => ({ key: r.id, vector: r.vector })),
+        vector,
+        limit,
+      );
+      if (best.length === 0) return [];
+      const found = await db
         .select({
           id: messages.id,
-          vector: messageVectors.vector,
           threadId: messages.threadId,
           role: messages.role,
           content: messages.content,
@@ -66,18 +77,18 @@ export function messageVectorQueries(db: EngineDb, bits: QuantisedVectors | null
           title: threads.title,
           archived: threads.archived,
         })
-        .from(messageVectors)
-        .innerJoin(messages, eq(messages.id, messageVectors.messageId))
+        .from(messages)
         .innerJoin(threads, eq(threads.id, messages.threadId))
-        .where(candidates ? inArray(messageVectors.id, candidates) : undefined);
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return rankedByCosine(
-        rows.map((r) => ({ key: r.id, vector: r.vector })),
-        vector,
-        limit,
-      ).map(({ key, similarity }) => {
-        const { vector: _v, ...message } = byId.get(key)!;
-        return { ...message, similarity };
+        .where(
+          inArray(
+            messages.id,
+            best.map((b) => b.key),
+          ),
+        );
+      const byId = new Map(found.map((m) => [m.id, m]));
+      return best.flatMap(({ key, similarity }) => {
+        const message = byId.get(key);
+        return message ? [{ ...message, similarity }] : [];
       });
     },
   };

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { type MessageStatus } from '../schema';
 import type { Message } from '../rows';
 import { changed, contains, countWhere, first, prepared, writtenRow, type EngineDb } from '../engine';
@@ -157,7 +157,7 @@ export function messageQueries(db: EngineDb) {
     },
 
     async listToolCallsForThread({ threadId }: { threadId: string }) {
-      return await db.select().from(toolCalls).where(eq(toolCalls.threadId, threadId)).orderBy(asc(toolCalls.createdAt));
+      return await db.select().from(toolCalls).where(eq(toolCalls.threadId, threadId)).orderBy(asc(toolCalls.createdAt), asc(toolCalls.id));
     },
 
     async insertToolCall(row: typeof toolCalls.$inferInsert) {
@@ -172,7 +172,8 @@ export function messageQueries(db: EngineDb) {
       );
       if (!turn) return [];
       const ids = [turn.user, turn.assistant].filter((id): id is string => Boolean(id));
-      return await db.select().from(messages).where(inArray(messages.id, ids)).orderBy(asc(messages.createdAt));
+      // The question before its answer, even where both were stored in the same millisecond.
+      return await db.select().from(messages).where(inArray(messages.id, ids)).orderBy(asc(messages.createdAt), desc(messages.role));
     },
   };
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { LoginLimiter } from '@/lib/services/auth/rate-limit';
 import { freshEngineStore, sqliteOnly } from '@/lib/dev/testing/store';
 
 /** The small tables: outside hosts' rests and spend, memories, login sessions, settings. */
@@ -89,3 +90,10 @@ test(
     assert.deepEqual(row, { value: '5', updated_at: 2 });
   },
 );
+
+test('login attempts made all at once: no more get through than the limit allows, on either engine', async () => {
+  const s = await freshEngineStore();
+  const limiter = new LoginLimiter(s, 'address', { perAddress: 3, overall: 100, windowMs: 60_000 }, () => 1_000);
+  const answers = await Promise.all(Array.from({ length: 20 }, () => limiter.reserve('10.0.0.1')));
+  assert.equal(answers.filter((a) => typeof a !== 'number').length, 3, 'three attempts counted, every other one told to wait');
+});

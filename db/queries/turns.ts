@@ -171,15 +171,18 @@ export function turnQueries(db: EngineDb) {
     },
 
     async eventsAfter({ turnId, after }: { turnId: string; after: number }): Promise<StoredEvent[]> {
-      const log = await compactLog(turnId);
-      if (log) return log.filter((e) => e.seq > after);
-      return (
-        await db
-          .select()
-          .from(turnEvents)
-          .where(and(eq(turnEvents.turnId, turnId), gt(turnEvents.seq, after)))
-          .orderBy(asc(turnEvents.seq))
-      ).map((r) => ({ seq: r.seq, type: r.type, data: JSON.parse(r.data) as Record<string, unknown> }));
+      // One snapshot: a log compacted between the two reads would otherwise be found in neither.
+      return db.snapshot(async () => {
+        const log = await compactLog(turnId);
+        if (log) return log.filter((e) => e.seq > after);
+        return (
+          await db
+            .select()
+            .from(turnEvents)
+            .where(and(eq(turnEvents.turnId, turnId), gt(turnEvents.seq, after)))
+            .orderBy(asc(turnEvents.seq))
+        ).map((r) => ({ seq: r.seq, type: r.type, data: JSON.parse(r.data) as Record<string, unknown> }));
+      });
     },
 
     /**
@@ -327,17 +330,19 @@ export function turnQueries(db: EngineDb) {
     },
 
     async lastEventSeq({ turnId }: { turnId: string }): Promise<number> {
-      const log = await compactLog(turnId);
-      if (log) return log.at(-1)?.seq ?? 0;
-      const row = first(
-        await db
-          .select({ seq: turnEvents.seq })
-          .from(turnEvents)
-          .where(eq(turnEvents.turnId, turnId))
-          .orderBy(desc(turnEvents.seq))
-          .limit(1),
-      );
-      return row?.seq ?? 0;
+      return db.snapshot(async () => {
+        const log = await compactLog(turnId);
+        if (log) return log.at(-1)?.seq ?? 0;
+        const row = first(
+          await db
+            .select({ seq: turnEvents.seq })
+            .from(turnEvents)
+            .where(eq(turnEvents.turnId, turnId))
+            .orderBy(desc(turnEvents.seq))
+            .limit(1),
+        );
+        return row?.seq ?? 0;
+      });
     },
 
     async appendStep({ turnId, seq, kind, data, now }: { turnId: string; seq: number; kind: string; data: unknown; now: number }) {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { makeDatabaseBeside } from '@/db/pg/testing';
 import { makeTempDir } from '@/lib/dev/testing/temp-dir';
 
 /**
@@ -48,11 +49,27 @@ export type StartOptions = {
   port?: number;
 };
 
+/** The databases of this suite's servers in the pass on PostgreSQL, by their data folder (a restart finds its own). */
+const databases = new Map<string, string>();
+
+/**
+ * In `npm run test:e2e`'s pass on PostgreSQL (HEARTH_TEST_STORE_URL, a database the runner makes
+ * and drops), a server keeps its libraries in a database of its own beside that one.
+ */
+async function databaseFor(dataDir: string): Promise<Record<string, string>> {
+  const passDatabase = process.env.HEARTH_TEST_STORE_URL;
+  if (!passDatabase) return {};
+  let url = databases.get(dataDir);
+  if (!url) databases.set(dataDir, (url = await makeDatabaseBeside(passDatabase)));
+  return { DATABASE_URL: url };
+}
+
 /** Starts `next start` without waiting for it: the child, its URL and its stderr so far. */
 export async function spawnHearth(env: Record<string, string>, opts: StartOptions = {}) {
   assertBuilt();
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? makeTempDir('hearth-contract');
+  const database = await databaseFor(dataDir);
   const listen = opts.listen ?? '127.0.0.1';
   // NODE_ENV as next start wants it (the test runner sets "test").
   const childEnv = {
@@ -64,6 +81,7 @@ export async function spawnHearth(env: Record<string, string>, opts: StartOption
     PORT: String(port),
     DATA_DIR: dataDir,
     HEARTH_TIMEZONE: 'UTC',
+    ...database,
     ...env,
   };
   const child: ChildProcess = spawn(
