@@ -2,7 +2,9 @@ import path from 'node:path';
 import type { Config } from '@/lib/shared/config';
 import { openDatabase } from './client';
 import { librarySchema } from './pg/migrate';
+import { openPgSignals } from './pg/signals';
 import { openPgStore } from './pg/store';
+import type { Signals } from '@/lib/contract/cluster-signals';
 import { createStore, type Store, type StorePlace } from './store';
 
 /**
@@ -42,4 +44,17 @@ export async function openStoreAt(place: StorePlace, options: { maxBytes?: numbe
 /** Opens one of this Hearth's libraries where the configuration keeps them. */
 export function openLibrary(config: Where, library: string): Promise<Store> {
   return openStoreAt(libraryPlace(config, library), { maxBytes: config.HEARTH_MAX_DB_MB && config.HEARTH_MAX_DB_MB * 1024 * 1024 });
+}
+
+/**
+ * How this process reaches the others on the same database: PostgreSQL's LISTEN/NOTIFY
+ * (db/pg/signals.ts). None on SQLite, whose file one process keeps.
+ */
+export function openSignals(place: StorePlace, options: { log?: (message: string) => void } = {}): Promise<Signals> | undefined {
+  return place.engine === 'postgres' ? openPgSignals(place.url, options) : undefined;
+}
+
+/** A library beside this one, where it keeps them: another schema of its database, or another file in its DATA_DIR. */
+export function openLibraryBeside(place: StorePlace, config: Where, library: string): Promise<Store> {
+  return place.engine === 'postgres' ? openStoreAt({ ...place, schema: librarySchema(library) }) : openLibrary(config, library);
 }

@@ -321,6 +321,8 @@ export const turns = pgTable(
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     finishedAt: bigint('finished_at', { mode: 'number' }),
     searchRowid: bigint('search_rowid', { mode: 'number' }),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: bigint('lease_until', { mode: 'number' }),
   },
   (t) => [index('turns_thread_idx').on(t.threadId, t.createdAt), index('turns_status_idx').on(t.status)],
 );

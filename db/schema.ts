@@ -123,6 +123,14 @@ export const turns = sqliteTable(
     finishedAt: integer('finished_at'),
     /** The entry of the turn's thinking in the search index (set by the triggers of migration 0015). */
     searchRowid: integer('search_rowid'),
+    /**
+     * With several Hearth processes on one database (PostgreSQL): the process running the turn,
+     * and until when (epoch ms) it holds it; it renews the lease while it runs, and another
+     * process takes a queued or running turn over once its lease has lapsed. Unset on SQLite,
+     * where one process runs every turn.
+     */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: integer('lease_until'),
   },
   (t) => [index('turns_thread_idx').on(t.threadId, t.createdAt), index('turns_status_idx').on(t.status)],
 );

@@ -36,6 +36,7 @@ const ON_BOTH_ENGINES = [
     (name) => `db/queries/${name}.test.ts`,
   ),
   ...find('app/api').filter((file) => !file.endsWith('real-models.test.ts')),
+  'lib/turns/supervisor/cluster.test.ts',
 ].sort();
 
 const only = process.argv.slice(2);

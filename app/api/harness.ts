@@ -66,7 +66,15 @@ async function mainStore(dataDir: string): Promise<Store> {
   return openStoreAt({ engine: 'postgres', url, schema: 'hearth' }, { connections: 4 });
 }
 
+/** The Hearth a test made last: a new one stands for a new process, so this one's link to the others goes, as when a process ends. */
+let previous: Runtime | undefined;
+
 export async function makeRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  // On PostgreSQL each Hearth holds a connection for the others' signals: the one before is gone now (its turns may be taken over).
+  if (previous) {
+    for (const library of previous.hearth.libraries()) library.turns.close();
+    await previous.hearth.signals?.close();
+  }
   const dataDir = opts.dataDir ?? makeTempDir('hearth-api');
   const config = parseConfig({
     LLAMA_URL: opts.llamaUrl,
@@ -84,6 +92,7 @@ export async function makeRuntime(opts: RuntimeOptions): Promise<Runtime> {
     log: opts.log ?? ((m) => serverLog.push(m)),
   });
   setRuntime(runtime);
+  previous = runtime;
   return runtime;
 }
 

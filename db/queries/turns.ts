@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { DecideAnswer } from '@/lib/contract/decisions';
 import type { TurnStats } from '@/lib/contract/events';
 import { type TurnStatus } from '../schema';
@@ -156,6 +156,93 @@ export function turnQueries(db: EngineDb) {
     /** The turn still queued or running in a thread, if any. */
     async activeTurnOf({ threadId }: { threadId: string }) {
       return first(await activeOfThread.execute({ threadId }));
+    },
+
+    /**
+     * Several processes on one database: this process takes a turn it began (or was handed), unless
+     * another holds a lease on it that has not lapsed. False when it could not.
+     */
+    async claimTurn({ id, owner, until, now }: { id: string; owner: string; until: number; now: number }): Promise<boolean> {
+      const taken = await db
+        .update(turns)
+        .set({ leaseOwner: owner, leaseUntil: until })
+        .where(
+          and(
+            eq(turns.id, id),
+            inArray(turns.status, ['queued', 'running']),
+            or(isNull(turns.leaseOwner), eq(turns.leaseOwner, owner), lt(turns.leaseUntil, now)),
+          ),
+        )
+        .returning({ id: turns.id });
+      return taken.length > 0;
+    },
+
+    /** Renews this process's leases on these turns; answers the ids it still holds (another took the rest over). */
+    async renewLeases({ owner, ids, until }: { owner: string; ids: string[]; until: number }): Promise<string[]> {
+      if (!ids.length) return [];
+      const held = await db
+        .update(turns)
+        .set({ leaseUntil: until })
+        .where(and(inArray(turns.id, ids), eq(turns.leaseOwner, owner)))
+        .returning({ id: turns.id });
+      return held.map((t) => t.id);
+    },
+
+    /** Gives these turns up at once (a hand-over): any process may take them now. */
+    async releaseLeases({ owner, ids }: { owner: string; ids: string[] }) {
+      if (!ids.length) return;
+      await db
+        .update(turns)
+        .set({ leaseOwner: null, leaseUntil: 0 })
+        .where(and(inArray(turns.id, ids), eq(turns.leaseOwner, owner)));
+    },
+
+    /**
+     * Takes the oldest unfinished turn whose lease lapsed or was given up, whose process is no longer
+     * connected, or that no process leased before `unleasedBefore`; in one transaction, so of
+     * processes asking at once only one gets it.
+     */
+    async takeLapsedTurn({
+      owner,
+      until,
+      now,
+      unleasedBefore,
+      living,
+    }: {
+      owner: string;
+      until: number;
+      now: number;
+      unleasedBefore: number;
+      /** The processes connected now: a lease held by one not among them is as good as lapsed (it died). */
+      living: string[];
+    }) {
+      return db.atomically(async () => {
+        const lapsed = first(
+          await db
+            .select({
+              id: turns.id,
+              threadId: turns.threadId,
+              userMessageId: turns.userMessageId,
+              assistantMessageId: turns.assistantMessageId,
+            })
+            .from(turns)
+            .where(
+              and(
+                inArray(turns.status, ['queued', 'running']),
+                or(
+                  lt(turns.leaseUntil, now),
+                  and(isNull(turns.leaseUntil), lt(turns.createdAt, unleasedBefore)),
+                  and(isNotNull(turns.leaseOwner), notInArray(turns.leaseOwner, living.length ? living : [owner])),
+                ),
+              ),
+            )
+            .orderBy(asc(turns.createdAt), asc(turns.id))
+            .limit(1),
+        );
+        if (!lapsed) return undefined;
+        await db.update(turns).set({ leaseOwner: owner, leaseUntil: until }).where(eq(turns.id, lapsed.id));
+        return lapsed;
+      });
     },
 
     async unfinishedTurns() {

@@ -7,10 +7,23 @@
 /** memories: facts changed; thread: a title written; library: an import added threads and facts. */
 export type ChangeNotice = { type: 'memories' } | { type: 'thread'; id: string; title: string } | { type: 'library' };
 
+/** Several processes on one database: the same library's feed in the others (lib/turns/supervisor/cluster.ts). */
+export type OtherProcesses = { send(notice: ChangeNotice): void; listen(heard: (notice: ChangeNotice) => void): () => void };
+
 export class ChangeFeed {
   private readonly listeners = new Set<(update: ChangeNotice) => void>();
 
+  /** `others`: a page open on another process hears what changed here, and this one what changed there. */
+  constructor(private readonly others?: OtherProcesses) {
+    others?.listen((notice) => this.deliver(notice));
+  }
+
   publish(update: ChangeNotice): void {
+    this.deliver(update);
+    this.others?.send(update);
+  }
+
+  private deliver(update: ChangeNotice): void {
     for (const listener of this.listeners) {
       try {
         listener(update);

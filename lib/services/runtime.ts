@@ -1,8 +1,7 @@
 import 'server-only';
 import { FileStore, type FileKind } from '@/lib/data/file-store';
 import { ensureTable } from '@/lib/data/tables/attached';
-import { openLibrary, openStoreAt } from '@/db/open';
-import { librarySchema } from '@/db/pg/migrate';
+import { openLibrary, openLibraryBeside, openSignals } from '@/db/open';
 import { createAuth, type Auth } from '@/lib/services/auth/auth';
 import { installSessionCheck, requestPerson } from '@/lib/services/auth/session-check';
 import { MAIN_LIBRARY, type Person } from '@/lib/services/auth/people';
@@ -17,6 +16,7 @@ import { fetchRemoteImage } from '@/lib/tools/remote-image';
 import { createToolSet, type ToolSet } from '@/lib/tools/toolset';
 import type { WebDeps } from '@/lib/tools/web';
 import { TurnSupervisor } from '@/lib/turns/supervisor/supervisor';
+import type { Signals } from '@/lib/turns/supervisor/cluster';
 import { BackgroundTitles } from '@/lib/turns/supervisor/titles';
 import { memoryBook } from './memories';
 import { PersonalSettings, SettingsService } from './settings';
@@ -70,10 +70,15 @@ export type Hearth = {
   openAll(): Promise<Runtime[]>;
   /** The knowledge collections the owner and admins shared with everyone, each with its library's knowledge. */
   sharedCollections(): Promise<(SharedCollection & { library: Runtime })[]>;
+  /**
+   * Several processes on one PostgreSQL database: how this one reaches the others (turns' events,
+   * stops, approvals, hand-overs, the change feed; lib/turns/supervisor/cluster.ts). Unset on SQLite.
+   */
+  signals?: Signals;
 };
 
 /** One person's Hearth: the shared parts, and their library: its store, turns, knowledge, tools and change feed. */
-export type Runtime = Omit<Hearth, 'as' | 'libraries' | 'openAll' | 'settings' | 'sharedCollections'> & {
+export type Runtime = Omit<Hearth, 'as' | 'libraries' | 'openAll' | 'settings' | 'sharedCollections' | 'signals'> & {
   hearth: Hearth;
   person: Person;
   /** The household's settings with this person's own over them (lib/services/settings.ts). */
@@ -141,6 +146,7 @@ export async function buildHearth(
       },
     );
   const files = FileStore.of(config.DATA_DIR);
+  const signals = await openSignals(store.place, { log });
   // The user's MCP servers connect in the background; their tools join the set once ready.
   const toolServers = new ToolServers(config.HEARTH_MCP_CONFIG ?? path.join(config.DATA_DIR, 'mcp.json'), {
     log,
@@ -199,8 +205,16 @@ export async function buildHearth(
 
   /** A person's library: their database (the main one for the first person), and what works over it. */
   const library = async (person: Person, file: string): Promise<Runtime> => {
-    const own = file === MAIN_LIBRARY ? store : await openLibraryOf(file);
-    const updates = new ChangeFeed();
+    const own = file === MAIN_LIBRARY ? store : await openLibraryBeside(store.place, config, file);
+    // Among several processes each library is known to the others by its schema.
+    const cluster =
+      signals && own.place.engine === 'postgres' ? { signals, library: own.place.schema, leaseMs: config.HEARTH_TURN_LEASE_MS } : undefined;
+    const updates = new ChangeFeed(
+      cluster && {
+        send: (notice) => signals!.send({ kind: 'change', library: cluster.library, notice }),
+        listen: (heard) => signals!.listen(cluster.library, (signal) => signal.kind === 'change' && heard(signal.notice)),
+      },
+    );
     const mine = await PersonalSettings.open(settings, config, own, file === MAIN_LIBRARY, () => runtime.person.role);
     const memory = memoryBook({ store: own, updates });
     // Settings are read when the indexer asks.
@@ -295,6 +309,7 @@ export async function buildHearth(
       person: file,
       admit: async (running) =>
         admitTurn(await auth.people.limitsOf(runtime.person.id), await own.turnsOnDay(dayIn(settings.current().timezone, now())), running),
+      cluster,
       used: ({ model, stats, now: at }) =>
         own.addUsage({
           day: dayIn(settings.current().timezone, at),
@@ -327,12 +342,10 @@ export async function buildHearth(
     };
     return runtime;
   };
-  // Everyone's library is kept where the main one is: beside it in DATA_DIR, or as a schema of its database.
-  const openLibraryOf = (file: string): Promise<Store> =>
-    store.place.engine === 'postgres' ? openStoreAt({ ...store.place, schema: librarySchema(file) }) : openLibrary(config, file);
 
   const hearth: Hearth = {
     ...shared,
+    signals,
     get models() {
       return models;
     },

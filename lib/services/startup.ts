@@ -16,11 +16,16 @@ export async function startup(): Promise<void> {
   process.umask(0o077);
   // Each request is stamped with the address its connection came from, for trusted-header login (lib/http/peer.ts).
   installPeerStamp();
-  // Running turns are stored as interrupted (their words kept) before the process goes.
+  // Running turns are handed over to another Hearth process on the same database, or, with none
+  // (or on SQLite), stored as interrupted (their words kept) before the process goes.
   stopOnSignals(async () => {
     const hearth = await getRuntime();
-    const stopped = (await Promise.all(hearth.libraries().map((library) => library.turns.stopAll()))).flat();
-    if (stopped.length) console.log(`Hearth: stopping; ${stopped.length} running turn(s) kept as interrupted.`);
+    const ended = await Promise.all(hearth.libraries().map((library) => library.turns.handOver()));
+    const handedOver = ended.flatMap((e) => e.handedOver).length;
+    const stopped = ended.flatMap((e) => e.stopped).length;
+    if (handedOver) console.log(`Hearth: stopping; ${handedOver} running turn(s) handed over to another Hearth process.`);
+    if (stopped) console.log(`Hearth: stopping; ${stopped} running turn(s) kept as interrupted.`);
+    await hearth.signals?.close();
   });
   try {
     const config = getConfig();
@@ -42,6 +47,16 @@ export async function startup(): Promise<void> {
     }
     throw err;
   }
+  const takeOverLapsed = async () => {
+    try {
+      for (const library of await (await getRuntime()).openAll()) {
+        const taken = await library.turns.takeOver();
+        if (taken.length) console.log(`Hearth: took over ${taken.length} turn(s) from a Hearth process that stopped.`);
+      }
+    } catch (err) {
+      console.error(`Hearth: could not look for turns to take over: ${(err as Error).message}`);
+    }
+  };
   const resume = async () => {
     try {
       let resumed = 0;
@@ -54,6 +69,11 @@ export async function startup(): Promise<void> {
       }
       if (resumed || interrupted) {
         console.log(`Hearth: resumed ${resumed} turn(s), marked ${interrupted} interrupted.`);
+      }
+      const hearth = await getRuntime();
+      // Among several processes: turns whose process died are taken over once their leases lapse.
+      if (hearth.signals) {
+        setInterval(() => void takeOverLapsed(), hearth.config.HEARTH_TURN_LEASE_MS / 2).unref();
       }
     } catch (err) {
       console.error(`Hearth could not start: ${(err as Error).message}`);

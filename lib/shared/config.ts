@@ -197,6 +197,12 @@ const configSchema = z
     HEARTH_TITLES: z.enum(['model', 'first-words']).default('model'),
     /** The user's MCP servers, in the mcp.json format (default DATA_DIR/mcp.json). */
     HEARTH_MCP_CONFIG: z.preprocess(emptyToUndefined, z.string().max(4000).optional()),
+    /**
+     * Several processes on one PostgreSQL database: how long a process holds a turn without
+     * renewing it (it renews three times as often), in ms. A process that dies has its turns taken
+     * over by another at most this long after; SIGTERM hands them over at once.
+     */
+    HEARTH_TURN_LEASE_MS: z.coerce.number().int().min(300).max(600_000).default(10_000),
     /** How long a tool call that asks first waits for the user before it counts as denied, in seconds. */
     HEARTH_APPROVAL_TIMEOUT_S: positiveInt(86_400).default(600),
     /** How long one query over an attached table may run before it is stopped (query_table). */

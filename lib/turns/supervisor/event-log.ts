@@ -58,6 +58,8 @@ export class TurnEventLog {
     private readonly live: LiveTurns,
     private readonly now: () => number,
     private readonly log?: (message: string) => void,
+    /** Several processes: tells the others that the turn's events up to `seq` are stored (cluster.ts). */
+    private readonly announce?: (turnId: string, seq: number) => void,
   ) {}
 
   /**
@@ -91,6 +93,7 @@ export class TurnEventLog {
   private async write(live: LiveTurn, event: TurnEvent, seq: number, now: number, writes: ((store: EventLogStore) => Promise<void>)[]) {
     try {
       await this.store.appendEvent({ turnId: live.turnId, seq, type: event.type, data: event, now });
+      this.announce?.(live.turnId, seq);
       for (const write of writes) await write(this.store);
     } catch (err) {
       // The thread was deleted under the turn (or the disk failed): keep serving, say so in the log.
@@ -172,7 +175,7 @@ export class TurnEventLog {
     if (following) live.listeners.add(follower);
     let backlog: StreamedEvent[];
     try {
-      backlog = await this.backlog(turnId, after);
+      backlog = await this.storedAfter(turnId, after);
     } catch (err) {
       live?.listeners.delete(follower);
       throw err;
@@ -198,7 +201,7 @@ export class TurnEventLog {
   }
 
   /** The stored events after `after`, a finished turn's expanded from what the tables keep. */
-  private async backlog(turnId: string, after: number): Promise<StreamedEvent[]> {
+  async storedAfter(turnId: string, after: number): Promise<StreamedEvent[]> {
     const { store } = this;
     const rows = (await store.eventsAfter({ turnId, after })).map((e) => fromStored({ seq: e.seq, data: e.data as StoredCompact }));
     // A finished turn's log holds references to what the tables keep (see compact.ts).

@@ -29,6 +29,8 @@ export type LiveTurn = {
   gone?: boolean;
   /** Hearth is stopping: the turn was stored as interrupted already; its late ending stores nothing. */
   stopped?: boolean;
+  /** Another process goes on with it (cluster.ts): its ending here stores and counts nothing. */
+  handedOver?: boolean;
   /** The turn's events stored and heard so far, one after another (event-log.ts). */
   written: Promise<void>;
 };

@@ -170,7 +170,10 @@ export class TurnRunner {
       thinking: this.options.thinking?.(),
       collections: this.options.collections,
     });
-    const steps = new StepJournal(ids.steps, (step) => store.appendStep({ turnId: live.turnId, ...step, now: now() }));
+    // A turn stopped or handed over stores no more steps: the one resuming it finds them as they were.
+    const steps = new StepJournal(ids.steps, async (step) => {
+      if (!live.stopped) await store.appendStep({ turnId: live.turnId, ...step, now: now() });
+    });
     const outcome = await runTurn(
       { question, earlierAnswers },
       {
@@ -217,6 +220,8 @@ export class TurnRunner {
   private async finish(live: LiveTurn, assistantMessageId: string, outcome: TurnOutcome) {
     const { store } = this;
     const { events, now: clock } = this.parts;
+    // Another process goes on with the turn: its ending there is the one counted.
+    if (live.handedOver) return;
     // Every ending counts, a stop at shutdown too (such a turn is kept interrupted, never resumed).
     await this.countUsage(assistantMessageId, outcome);
     // Hearth is stopping: stopAll stores this turn as interrupted and ends it.

@@ -414,7 +414,7 @@ describe('a turn that does not end well', () => {
   });
 
   test('stopped while writing: the words written so far are the interrupted answer', async () => {
-    let stop = () => false;
+    let stop = (): unknown => false;
     const { registry, store } = await setup({
       wrapModel: writesThenFails('Closures keep', () => {
         stop();
@@ -434,7 +434,7 @@ describe('a turn that does not end well', () => {
     const { registry, store } = await setup({ rounds: [reply('never')] });
     const ids = await registry.start({ threadId: 'th', content: 'Hi?' });
     assert.equal(registry.isLive(ids.turnId), true);
-    assert.equal(registry.cancel(ids.turnId), true);
+    assert.equal(await registry.cancel(ids.turnId), true);
     const heard = await listen(registry, ids.turnId);
     assert.deepEqual(heard.at(-1), {
       type: 'error',
@@ -451,8 +451,8 @@ describe('a turn that does not end well', () => {
     );
     assert.equal((await store.getMessage({ id: ids.assistantMessageId }))?.content, '', 'nothing was written');
     assert.equal((await store.getTurn({ id: ids.turnId }))?.status, 'cancelled');
-    assert.equal(registry.cancel(ids.turnId), false, 'a finished turn cannot be stopped');
-    assert.equal(registry.cancel('missing'), false);
+    assert.equal(await registry.cancel(ids.turnId), false, 'a finished turn cannot be stopped');
+    assert.equal(await registry.cancel('missing'), false);
   });
 
   test('Hearth stopping: the running turn is kept as interrupted at once with the words heard, its late end stores nothing, and it is not resumed', async () => {
@@ -757,7 +757,7 @@ describe('resuming after a restart', () => {
     const running = await leftRunning(store, 'th', 'running', 'Closures keep');
     const { registry } = await setup({ store, rounds: [reply('never')] });
     await registry.resumeUnfinished();
-    registry.cancel('running');
+    void registry.cancel('running');
     await registry.idle();
     assert.deepEqual(
       [(await store.getMessage({ id: running.assistant }))?.content, (await store.getMessage({ id: running.assistant }))?.status],
@@ -1081,7 +1081,7 @@ test('a turn waiting for the model hears its place in the queue; stopped while w
     { type: 'status', stage: 'queued', queuePosition: 1, seq: 2 },
   );
   assert.deepEqual(pool.stats.waiting, 1);
-  registry.cancel(second.turnId);
+  void registry.cancel(second.turnId);
   // Without waiting for the first turn (still held): a stopped turn leaves the queue at once.
   for (let i = 0; i < 50 && registry.isLive(second.turnId); i++) await new Promise((r) => setImmediate(r));
   assert.equal(registry.isLive(second.turnId), false, 'ended while the first turn still holds the model');

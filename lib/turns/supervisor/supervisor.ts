@@ -4,8 +4,9 @@ import { HearthError } from '@/lib/shared/errors';
 import { Approvals } from './approvals';
 import { storeQuestion, storeRegeneration, type BeginStore, type BegunTurn } from '@/lib/turns/conversation/writes';
 import { TurnEventLog, type EventLogStore } from './event-log';
-import { LiveTurns, type Listener, type StreamedEvent } from './live-turns';
+import { LiveTurns, type Listener, type LiveTurn, type StreamedEvent } from './live-turns';
 import { TurnRunner, type RunIds, type RunnerOptions, type RunnerStore } from './runner';
+import { isEndingEvent, RENEWALS_PER_LEASE, type ClusterOptions, type ClusterSignal } from './cluster';
 
 export { titleFrom } from '@/lib/turns/conversation/writes';
 export type { Listener, StreamedEvent } from './live-turns';
@@ -24,18 +25,29 @@ export type { Listener, StreamedEvent } from './live-turns';
  */
 
 /** What the supervisor needs from the database (db/store.ts provides it): its parts' ports together. */
-export type TurnStore = BeginStore &
+// Its own port first: where the parts' ports name a call too (getTurn), its answer is the fuller one.
+export type TurnStore = Port<{
+  getTurn(args: {
+    id: string;
+  }): { id: string; threadId: string; status: string; userMessageId: string; assistantMessageId: string | null } | undefined;
+  activeTurnOf(args: { threadId: string }): { id: string } | undefined;
+  unfinishedTurns(): { id: string; threadId: string; userMessageId: string; assistantMessageId: string | null }[];
+  lastEventSeq(args: { turnId: string }): number;
+  stepsOf(args: { turnId: string }): RunIds['steps'];
+  claimTurn(args: { id: string; owner: string; until: number; now: number }): boolean;
+  renewLeases(args: { owner: string; ids: string[]; until: number }): string[];
+  releaseLeases(args: { owner: string; ids: string[] }): void;
+  takeLapsedTurn(args: {
+    owner: string;
+    until: number;
+    now: number;
+    unleasedBefore: number;
+    living: string[];
+  }): { id: string; threadId: string; userMessageId: string; assistantMessageId: string | null } | undefined;
+}> &
+  BeginStore &
   EventLogStore &
-  RunnerStore &
-  Port<{
-    getTurn(args: {
-      id: string;
-    }): { id: string; threadId: string; status: string; userMessageId: string; assistantMessageId: string | null } | undefined;
-    activeTurnOf(args: { threadId: string }): { id: string } | undefined;
-    unfinishedTurns(): { id: string; threadId: string; userMessageId: string; assistantMessageId: string | null }[];
-    lastEventSeq(args: { turnId: string }): number;
-    stepsOf(args: { turnId: string }): RunIds['steps'];
-  }>;
+  RunnerStore;
 
 export type RegistryOptions = RunnerOptions & {
   store: TurnStore;
@@ -49,7 +61,14 @@ export type RegistryOptions = RunnerOptions & {
    * `running`: their turns begun and not yet over (the ended ones are counted in their usage).
    */
   admit?: (running: number) => Awaitable<void>;
+  /** Several processes on one database: how this one reaches the others (cluster.ts). Unset: this process runs every turn. */
+  cluster?: ClusterOptions;
 };
+
+/** A page following, through this process, a turn another process runs. */
+type RemoteFollower = { listener: Listener; last: number; ended: boolean; reading: Promise<void> };
+
+const unfinished = (status: string | undefined) => status === 'queued' || status === 'running';
 
 export class TurnSupervisor {
   private readonly live = new LiveTurns();
@@ -59,12 +78,46 @@ export class TurnSupervisor {
   private readonly store: TurnStore;
   private readonly now: () => number;
 
+  private readonly cluster?: ClusterOptions;
+  /** Pages following turns that other processes run, by turn. */
+  private readonly remote = new Map<string, Set<RemoteFollower>>();
+  private readonly stopListening?: () => void;
+  private readonly renewals?: ReturnType<typeof setInterval>;
+  /** A take-over under way: another waits for it rather than racing it. */
+  private takingOver?: Promise<string[]>;
+  /** This process handed its turns over and is going: it takes none (back). */
+  private leaving = false;
+
   constructor(private readonly options: RegistryOptions) {
     this.store = options.store;
     this.now = options.now ?? Date.now;
-    this.events = new TurnEventLog(this.store, this.live, this.now, options.log);
+    this.cluster = options.cluster;
+    const cluster = this.cluster;
+    this.events = new TurnEventLog(
+      this.store,
+      this.live,
+      this.now,
+      options.log,
+      cluster &&
+        ((turnId, seq) => {
+          cluster.signals.send({ kind: 'event', library: cluster.library, turnId, seq });
+          // A page here that began following the turn while another process ran it (it was taken over since).
+          for (const follower of this.remote.get(turnId) ?? []) void this.pull(turnId, follower);
+        }),
+    );
     this.approvals = new Approvals({ timeoutMs: options.approvalTimeoutMs, allowAlways: options.allowAlways });
     this.runner = new TurnRunner(this.store, { live: this.live, events: this.events, approvals: this.approvals, now: this.now }, options);
+    if (cluster) {
+      this.stopListening = cluster.signals.listen(cluster.library, (signal) => this.heard(signal));
+      this.renewals = setInterval(() => void this.renewLeases(), cluster.leaseMs / RENEWALS_PER_LEASE);
+      this.renewals.unref?.();
+    }
+  }
+
+  /** Stops hearing the other processes and renewing leases (the library is closing). */
+  close() {
+    this.stopListening?.();
+    if (this.renewals) clearInterval(this.renewals);
   }
 
   isLive(turnId: string): boolean {
@@ -107,16 +160,196 @@ export class TurnSupervisor {
   private begin({ turnId, threadId, userMessageId, assistantMessageId }: BegunTurn) {
     const live = this.live.track(turnId, threadId, 0);
     this.events.emit(live, { type: 'turn', turnId, threadId, userMessageId, assistantMessageId });
+    if (this.cluster) void this.claim(live);
     void this.runner.run(live, { userMessageId, assistantMessageId, steps: [] });
     return { turnId, userMessageId, assistantMessageId };
+  }
+
+  /** This process's lease on a turn it began; one another process took already (it was slow to ask) runs there, not here. */
+  private async claim(live: LiveTurn) {
+    const cluster = this.cluster!;
+    const now = this.now();
+    try {
+      const held = await this.store.claimTurn({ id: live.turnId, owner: cluster.signals.process, until: now + cluster.leaseMs, now });
+      if (!held) this.letGo(live, 'another process runs it');
+    } catch (err) {
+      this.options.log?.(`turn ${live.turnId}: could not take its lease: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Another process runs this turn now (it took the lease over): it stops here at once and stores
+   * nothing more, so nothing is written twice; its listeners' streams end, and pages re-attach.
+   */
+  private letGo(live: LiveTurn, why: string) {
+    if (live.finished || live.stopped) return;
+    this.options.log?.(`turn ${live.turnId}: no longer run here: ${why}.`);
+    live.stopped = true;
+    live.handedOver = true;
+    live.abort.abort(new HearthError('cancelled', 'Handed over.'));
+    void this.events.flushed(live).then(() => this.live.release(live));
+  }
+
+  /** Keeps this process's leases on the turns it runs; a turn whose lease another took is let go. */
+  private async renewLeases() {
+    const cluster = this.cluster!;
+    const running = this.live.unfinished().filter((l) => !l.stopped && !l.gone);
+    if (!running.length) return;
+    try {
+      const held = new Set(
+        await this.store.renewLeases({
+          owner: cluster.signals.process,
+          ids: running.map((l) => l.turnId),
+          until: this.now() + cluster.leaseMs,
+        }),
+      );
+      // Only those that were running before the renewal was asked (one that ended meanwhile holds nothing).
+      for (const live of running)
+        if (!held.has(live.turnId) && !live.finished) this.letGo(live, 'its lease lapsed and another process took it');
+    } catch (err) {
+      this.options.log?.(`could not renew the leases of running turns: ${(err as Error).message}`);
+    }
+  }
+
+  /** What another process says to this library's turns. */
+  private heard(signal: ClusterSignal) {
+    switch (signal.kind) {
+      case 'event':
+        for (const follower of this.remote.get(signal.turnId) ?? []) void this.pull(signal.turnId, follower);
+        return;
+      case 'resync':
+        for (const [turnId, followers] of this.remote) for (const follower of followers) void this.pull(turnId, follower);
+        return;
+      case 'cancel':
+        this.live.cancel(signal.turnId);
+        return;
+      case 'cancel-thread':
+        if (signal.forget) this.live.forgetThread(signal.threadId);
+        else this.live.cancelThread(signal.threadId);
+        return;
+      case 'approval':
+        this.approvals.answer(signal);
+        return;
+      case 'handover':
+        void this.takeOver();
+        return;
+    }
+  }
+
+  /**
+   * A page follows a turn another process runs: the stored events after `after`, then those
+   * announced, read from the store, until the turn's ending event. One handed over meanwhile
+   * goes on from whichever process took it.
+   */
+  private async followRemote(turnId: string, after: number, listener: Listener): Promise<{ live: boolean; unsubscribe: () => void }> {
+    const follower: RemoteFollower = { listener, last: after, ended: false, reading: Promise.resolve() };
+    const followers = this.remote.get(turnId) ?? new Set();
+    this.remote.set(turnId, followers);
+    // Heard from before the log is read: an event announced meanwhile is read with it or after it, never lost.
+    followers.add(follower);
+    const unsubscribe = () => {
+      follower.ended = true;
+      followers.delete(follower);
+      if (!followers.size && this.remote.get(turnId) === followers) this.remote.delete(turnId);
+    };
+    try {
+      await this.pull(turnId, follower, { backlog: true });
+      if (!follower.ended) {
+        // A turn that is over (or never ran anywhere) has nothing more to announce.
+        const turn = await this.store.getTurn({ id: turnId });
+        if (!unfinished(turn?.status)) {
+          await this.pull(turnId, follower, { backlog: true });
+          unsubscribe();
+        }
+      }
+    } catch (err) {
+      unsubscribe();
+      throw err;
+    }
+    return follower.ended ? { live: false, unsubscribe: () => undefined } : { live: true, unsubscribe };
+  }
+
+  /** Reads what the follower has not heard yet, one read after another; its ending event ends it. */
+  private pull(turnId: string, follower: RemoteFollower, { backlog = false } = {}): Promise<void> {
+    follower.reading = follower.reading.then(async () => {
+      if (follower.ended) return;
+      let events: StreamedEvent[];
+      try {
+        events = await this.events.storedAfter(turnId, follower.last);
+      } catch (err) {
+        // The backlog's failure is the request's; a later read's is only logged (the next announcement reads again).
+        if (backlog) throw err;
+        this.options.log?.(`turn ${turnId}: could not read its events: ${(err as Error).message}`);
+        return;
+      }
+      for (const event of events) {
+        if (follower.ended || event.seq <= follower.last) continue;
+        follower.last = event.seq;
+        try {
+          follower.listener.event(event);
+        } catch {
+          follower.ended = true;
+        }
+        if (isEndingEvent(event.type)) follower.ended = true;
+      }
+      if (follower.ended && !backlog) {
+        this.remote.get(turnId)?.delete(follower);
+        try {
+          follower.listener.end();
+        } catch {
+          // a closed stream
+        }
+      }
+    });
+    return follower.reading;
+  }
+
+  /**
+   * Takes over the turns whose leases lapsed or whose process is gone (it died, or stopped and gave
+   * them up), and resumes them from their step journal as after a crash: completed model calls and tool
+   * runs are not repeated, and events number on from the last one stored. `atStart`: a turn no
+   * process ever leased is taken at once (its process died before it could), not only after a lease's time.
+   */
+  takeOver({ atStart = false } = {}): Promise<string[]> {
+    if (!this.cluster || this.leaving) return Promise.resolve([]);
+    const cluster = this.cluster;
+    this.takingOver ??= (async () => {
+      const taken: string[] = [];
+      try {
+        const living = await cluster.signals.livingProcesses();
+        for (;;) {
+          const now = this.now();
+          const turn = await this.store.takeLapsedTurn({
+            living,
+            owner: cluster.signals.process,
+            until: now + cluster.leaseMs,
+            now,
+            unleasedBefore: atStart ? now + 1 : now - cluster.leaseMs,
+          });
+          if (!turn || this.leaving) break;
+          if (this.live.has(turn.id)) continue;
+          if (await this.resume(turn)) taken.push(turn.id);
+        }
+      } catch (err) {
+        this.options.log?.(`could not take over turns: ${(err as Error).message}`);
+      } finally {
+        this.takingOver = undefined;
+      }
+      return taken;
+    })();
+    return this.takingOver;
   }
 
   /**
    * The user's answer to a call waiting in this thread: allow once, always allow the tool, or
    * deny. False when no call of the thread is waiting under that id (answered already, or gone).
    */
-  answerApproval(args: { threadId: string; callId: string; answer: ApprovalAnswer }): boolean {
-    return this.approvals.answer(args);
+  async answerApproval(args: { threadId: string; callId: string; answer: ApprovalAnswer }): Promise<boolean> {
+    if (this.approvals.answer(args)) return true;
+    // Its turn may run in another process: the answer goes there, while a turn of the thread runs.
+    if (!this.cluster || !(await this.store.activeTurnOf({ threadId: args.threadId }))) return false;
+    this.cluster.signals.send({ kind: 'approval', library: this.cluster.library, ...args });
+    return true;
   }
 
   /** Resolves when no background work (a title) is under way: tests wait on this, never on time. */
@@ -126,6 +359,7 @@ export class TurnSupervisor {
 
   /** Replays the stored events after `after`, then follows live ones (event-log.ts). */
   subscribe(turnId: string, after: number, listener: Listener): Promise<{ live: boolean; unsubscribe: () => void }> {
+    if (this.cluster && !this.live.has(turnId)) return this.followRemote(turnId, after, listener);
     return this.events.subscribe(turnId, after, listener);
   }
 
@@ -139,18 +373,57 @@ export class TurnSupervisor {
   }
 
   /** Stops a running or queued turn at once. */
-  cancel(turnId: string): boolean {
-    return this.live.cancel(turnId);
+  async cancel(turnId: string): Promise<boolean> {
+    if (this.live.cancel(turnId)) return true;
+    // It may run in another process: the stop goes there, while the turn is unfinished.
+    if (!this.cluster || !unfinished((await this.store.getTurn({ id: turnId }))?.status)) return false;
+    this.cluster.signals.send({ kind: 'cancel', library: this.cluster.library, turnId });
+    return true;
   }
 
-  /** Stops every turn of a thread (they end cancelled, their partial answers kept). */
+  /** Stops every turn of a thread (they end cancelled, their partial answers kept), in whichever process runs them. */
   cancelThread(threadId: string) {
     this.live.cancelThread(threadId);
+    this.cluster?.signals.send({ kind: 'cancel-thread', library: this.cluster.library, threadId, forget: false });
   }
 
   /** Stops every turn of a thread about to be deleted: nothing more of them is stored (their rows go with the thread). */
   forgetThread(threadId: string) {
     this.live.forgetThread(threadId);
+    this.cluster?.signals.send({ kind: 'cancel-thread', library: this.cluster.library, threadId, forget: true });
+  }
+
+  /**
+   * This process is stopping (SIGTERM) while others run on the same database: its turns are handed
+   * over instead of ended. Each stops where it is, storing nothing more (what it emitted so far is
+   * stored first), gives its lease up, and the others are told to take it over now; the page
+   * following it re-attaches and the turn goes on from its step journal in another process. With
+   * no other process running (or on SQLite), the turns are stopped as `stopAll` does.
+   */
+  async handOver(): Promise<{ handedOver: string[]; stopped: string[] }> {
+    const cluster = this.cluster;
+    const others = cluster && (await cluster.signals.livingProcesses().catch(() => [])).some((p) => p !== cluster.signals.process);
+    if (!cluster || !others) return { handedOver: [], stopped: await this.stopAll() };
+    this.leaving = true;
+    // One taking turns over now finishes first: what it took is handed over too.
+    await this.takingOver;
+    const leaving = this.live.unfinished().filter((live) => !live.gone && !live.stopped);
+    for (const live of leaving) {
+      live.stopped = true;
+      live.handedOver = true;
+      live.abort.abort(new HearthError('cancelled', 'Handed over.'));
+    }
+    await Promise.all(leaving.map((live) => this.events.flushed(live)));
+    const ids = leaving.map((live) => live.turnId);
+    try {
+      await this.store.releaseLeases({ owner: cluster.signals.process, ids });
+    } catch (err) {
+      // Their leases lapse on their own: the turns are taken over a lease's time later instead of now.
+      this.options.log?.(`could not give up the leases of ${ids.length} turn(s): ${(err as Error).message}`);
+    }
+    if (ids.length) cluster.signals.send({ kind: 'handover', library: cluster.library });
+    for (const live of leaving) this.live.release(live);
+    return { handedOver: ids, stopped: [] };
   }
 
   /**
@@ -205,32 +478,39 @@ export class TurnSupervisor {
    * their partial answer kept when they cannot resume.
    */
   async resumeUnfinished(): Promise<{ resumed: string[]; interrupted: string[] }> {
-    const { store } = this;
     const resumed: string[] = [];
     const interrupted: string[] = [];
-    for (const turn of await store.unfinishedTurns()) {
+    // Among several processes only the turns no living process holds are this one's to resume.
+    if (this.cluster) return { resumed: await this.takeOver({ atStart: true }), interrupted };
+    for (const turn of await this.store.unfinishedTurns()) {
       if (this.live.has(turn.id)) continue;
-      const assistant = turn.assistantMessageId ? await store.getMessage({ id: turn.assistantMessageId }) : undefined;
-      const user = await store.getMessage({ id: turn.userMessageId });
-      if (!assistant || !user) {
-        if (turn.assistantMessageId) await store.updateMessage({ id: turn.assistantMessageId, status: 'interrupted' });
-        await store.setTurnStatus({ id: turn.id, status: 'interrupted', now: this.now() });
-        interrupted.push(turn.id);
-        continue;
-      }
-      const live = this.live.track(turn.id, turn.threadId, await store.lastEventSeq({ turnId: turn.id }));
-      // The answer starts again from the model's next words: the page clears what it showed
-      // on "resumed", so the text from before the restart is never shown twice.
-      live.resumedFrom = assistant.content;
-      this.events.emit(live, { type: 'status', stage: 'resumed' });
-      void this.runner.run(live, {
-        userMessageId: user.id,
-        assistantMessageId: assistant.id,
-        steps: await store.stepsOf({ turnId: turn.id }),
-      });
-      resumed.push(turn.id);
+      if (await this.resume(turn)) resumed.push(turn.id);
+      else interrupted.push(turn.id);
     }
     return { resumed, interrupted };
+  }
+
+  /** Resumes one unfinished turn here; false when it cannot (its messages are gone) and was stored as interrupted. */
+  private async resume(turn: { id: string; threadId: string; userMessageId: string; assistantMessageId: string | null }) {
+    const { store } = this;
+    const assistant = turn.assistantMessageId ? await store.getMessage({ id: turn.assistantMessageId }) : undefined;
+    const user = await store.getMessage({ id: turn.userMessageId });
+    if (!assistant || !user) {
+      if (turn.assistantMessageId) await store.updateMessage({ id: turn.assistantMessageId, status: 'interrupted' });
+      await store.setTurnStatus({ id: turn.id, status: 'interrupted', now: this.now() });
+      return false;
+    }
+    const live = this.live.track(turn.id, turn.threadId, await store.lastEventSeq({ turnId: turn.id }));
+    // The answer starts again from the model's next words: the page clears what it showed
+    // on "resumed", so the text from before the restart is never shown twice.
+    live.resumedFrom = assistant.content;
+    this.events.emit(live, { type: 'status', stage: 'resumed' });
+    void this.runner.run(live, {
+      userMessageId: user.id,
+      assistantMessageId: assistant.id,
+      steps: await store.stepsOf({ turnId: turn.id }),
+    });
+    return true;
   }
 
   /** Waits until no turn is running (tests and shutdown). */

@@ -14,7 +14,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
     const { store, turns } = rt;
     await requireThread(store, threadId);
     const answer = !allow ? 'deny' : always ? 'always' : 'allow';
-    if (!turns.answerApproval({ threadId, callId, answer }))
+    if (!(await turns.answerApproval({ threadId, callId, answer })))
       throw new HearthError(
         'not_found',
         'No call of this thread is waiting for an answer under that id (answered already, or its turn ended).',

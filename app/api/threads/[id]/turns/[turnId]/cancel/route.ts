@@ -10,7 +10,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
   on(endpoints.cancelTurn, async ({ params: { id, turnId }, rt }) => {
     const { store, turns } = rt;
     const turn = await requireTurn(store, id, turnId);
-    const stopping = turns.cancel(turnId);
+    const stopping = await turns.cancel(turnId);
     return reply({ turnId, stopping, status: stopping ? 'cancelling' : turn.status }, 202);
   }),
 );

@@ -1,0 +1,2 @@
+ALTER TABLE `turns` ADD `lease_owner` text;--> statement-breakpoint
+ALTER TABLE `turns` ADD `lease_until` integer;

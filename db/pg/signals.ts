@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import pg from 'pg';
+import { clusterSignal, type ClusterSignal, type Signals } from '@/lib/contract/cluster-signals';
+
+/**
+ * Several Hearth processes on one PostgreSQL database tell each other what happened with
+ * LISTEN/NOTIFY (lib/turns/supervisor/cluster.ts says what they say). Each process keeps one
+ * connection of its own for it: it LISTENs there and sends its NOTIFYs there, in order. The
+ * connection's application_name marks it as Hearth's, so a process stopping can see whether
+ * another is running to take its turns over.
+ */
+
+const CHANNEL = 'hearth_signals';
+/** How a Hearth process's signal connection is named in pg_stat_activity. */
+const APPLICATION_PREFIX = 'hearth-process ';
+/** A lost connection is made again after this long (and again, until it is back). */
+const RECONNECT_MS = 1000;
+
+type Envelope = { from: string; signal: ClusterSignal };
+
+export async function openPgSignals(url: string, { log = (m: string) => console.warn(m) } = {}): Promise<Signals> {
+  // Within application_name's 63 bytes, prefix and all, or pg_stat_activity would not name it whole.
+  const processId = `${os.hostname().slice(0, 20)}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const handlers = new Map<string, Set<(signal: ClusterSignal) => void>>();
+  let client: pg.Client | undefined;
+  let closed = false;
+  /** Events are announced by their latest number: several stored meanwhile are one NOTIFY (the follower reads them all). */
+  const pendingEvents = new Map<string, ClusterSignal>();
+  const queue: ClusterSignal[] = [];
+  let sending = false;
+
+  const deliver = (signal: ClusterSignal) => {
+    for (const handler of handlers.get(signal.library) ?? []) {
+      try {
+        handler(signal);
+      } catch (err) {
+        log(`a signal from another Hearth process failed here: ${(err as Error).message}`);
+      }
+    }
+  };
+
+  const connect = async (): Promise<void> => {
+    const made = new pg.Client({ connectionString: url, application_name: APPLICATION_PREFIX + processId });
+    made.on('notification', (message) => {
+      if (message.channel !== CHANNEL || !message.payload) return;
+      let envelope: Envelope;
+      try {
+        const raw = JSON.parse(message.payload) as { from?: unknown; signal?: unknown };
+        const signal = clusterSignal.safeParse(raw.signal);
+        // Anyone who may connect to the database may NOTIFY: what does not parse is not Hearth's.
+        if (typeof raw.from !== 'string' || !signal.success) return;
+        envelope = { from: raw.from, signal: signal.data };
+      } catch {
+        return;
+      }
+      if (envelope.from !== processId) deliver(envelope.signal);
+    });
+    made.on('error', (err) => {
+      log(`the connection to the other Hearth processes failed: ${err.message}`);
+    });
+    made.on('end', () => {
+      if (client === made) client = undefined;
+      if (!closed) setTimeout(() => void reconnect(), RECONNECT_MS).unref();
+    });
+    await made.connect();
+    // The connection alone keeps no process alive (a script or a test ends when its work does); a server is kept by its own socket.
+    (made as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+    await made.query(`LISTEN ${CHANNEL}`);
+    client = made;
+  };
+  const reconnect = async () => {
+    if (closed || client) return;
+    try {
+      await connect();
+      // What was announced while the connection was down is read again by whoever follows it.
+      for (const library of handlers.keys()) deliver({ kind: 'resync', library });
+      void flush();
+    } catch (err) {
+      log(`could not reach the other Hearth processes again: ${(err as Error).message}`);
+      setTimeout(() => void reconnect(), RECONNECT_MS).unref();
+    }
+  };
+
+  const flush = async () => {
+    if (sending) return;
+    sending = true;
+    try {
+      while (client && (queue.length || pendingEvents.size)) {
+        const batch = [...queue.splice(0), ...pendingEvents.values()];
+        pendingEvents.clear();
+        for (const signal of batch) {
+          const payload = JSON.stringify({ from: processId, signal } satisfies Envelope);
+          try {
+            await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+          } catch (err) {
+            // A lost connection: the others read again when it is back (resync); a signal is never worth a turn.
+            log(`could not tell the other Hearth processes (${signal.kind}): ${(err as Error).message}`);
+          }
+        }
+      }
+    } finally {
+      sending = false;
+    }
+  };
+
+  await connect();
+  return {
+    process: processId,
+    send(signal) {
+      if (closed) return;
+      if (signal.kind === 'event') pendingEvents.set(`${signal.library}\u0000${signal.turnId}`, signal);
+      else queue.push(signal);
+      void flush();
+    },
+    listen(library, handler) {
+      const set = handlers.get(library) ?? new Set();
+      handlers.set(library, set);
+      set.add(handler);
+      return () => {
+        set.delete(handler);
+        if (!set.size) handlers.delete(library);
+      };
+    },
+    async livingProcesses() {
+      if (!client) return [processId];
+      const { rows } = await client.query<{ name: string }>(
+        `SELECT application_name AS name FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE $1`,
+        [`${APPLICATION_PREFIX}%`],
+      );
+      return [...new Set([processId, ...rows.map((r) => r.name.slice(APPLICATION_PREFIX.length))])];
+    },
+    async close() {
+      await flush();
+      closed = true;
+      const last = client;
+      client = undefined;
+      await last?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * What several Hearth processes on one database tell each other (lib/turns/supervisor/cluster.ts
+ * says why): the signals, checked as they arrive, since anyone who may connect to the database
+ * may send on its channel; and the port that carries them (db/pg/signals.ts on PostgreSQL).
+ */
+
+const approvalAnswer = z.enum(['allow', 'always', 'deny']);
+
+/** Every signal names its library (the schema of the person whose turn or notice it is). */
+export const clusterSignal = z.discriminatedUnion('kind', [
+  /** Events of the turn up to `seq` are stored. */
+  z.object({ kind: z.literal('event'), library: z.string(), turnId: z.string(), seq: z.number().int() }),
+  /** Stop this turn (sent by the process a page asked, to the one running it). */
+  z.object({ kind: z.literal('cancel'), library: z.string(), turnId: z.string() }),
+  /** Stop every turn of the thread; `forget`: it is being deleted, so store nothing more of them. */
+  z.object({ kind: z.literal('cancel-thread'), library: z.string(), threadId: z.string(), forget: z.boolean() }),
+  /** The user answered a call waiting for approval. */
+  z.object({ kind: z.literal('approval'), library: z.string(), threadId: z.string(), callId: z.string(), answer: approvalAnswer }),
+  /** A process gave its turns up (it is stopping): the others take them over now, not when the leases lapse. */
+  z.object({ kind: z.literal('handover'), library: z.string() }),
+  /** The library's change feed (lib/services/change-feed.ts): a notice for the pages open on other processes. */
+  z.object({
+    kind: z.literal('change'),
+    library: z.string(),
+    notice: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('memories') }),
+      z.object({ type: z.literal('thread'), id: z.string(), title: z.string() }),
+      z.object({ type: z.literal('library') }),
+    ]),
+  }),
+  /** The link to the other processes was lost and is back: what was announced meanwhile is read again. */
+  z.object({ kind: z.literal('resync'), library: z.string() }),
+]);
+export type ClusterSignal = z.infer<typeof clusterSignal>;
+
+/** How processes reach each other (db/pg/signals.ts). */
+export type Signals = {
+  /** This process, as its leases name it. */
+  readonly process: string;
+  /** Sends a signal to every other process; in order, never awaited by the sender's turn. */
+  send(signal: ClusterSignal): void;
+  /** Hears the signals of one library sent by other processes (and `resync`); returns how to stop. */
+  listen(library: string, handler: (signal: ClusterSignal) => void): () => void;
+  /**
+   * The Hearth processes connected to the database now, this one among them: a turn leased to
+   * one not among them is taken over at once (its process died), without waiting for its lease to lapse.
+   */
+  livingProcesses(): Promise<string[]>;
+  close(): Promise<void>;
+};
