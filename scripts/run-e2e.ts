@@ -71,6 +71,8 @@ if (contract && process.env.TEST_DATABASE_URL)
             'e2e/contract/gate.test.ts',
             'e2e/contract/large-import.test.ts',
             'e2e/contract/knowledge.test.ts',
+            // Two `next start` on one database: a turn streamed through the other, taken over after a SIGKILL, handed over on SIGTERM.
+            'e2e/contract/processes.test.ts',
           ],
           { concurrency: 1, timeoutMs: 120_000, env: { HEARTH_TEST_STORE_URL: url } },
         );

@@ -6,13 +6,12 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { persona } from '@/e2e/double/persona';
 import { searxResults } from '@/e2e/double/searxng-double';
 import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
 import { makeTempDir } from '@/lib/dev/testing/temp-dir';
-import { isTitleRequest } from '@/lib/turns/supervisor/titles';
 import { assertError, EventReader, httpCall, type Ev } from './client';
+import { newThread, scriptQuestions } from './questions';
 import { startHearth, type HearthServer } from './hearth-server';
 
 /**
@@ -70,21 +69,8 @@ async function start(env: Record<string, string> = {}, dataDir?: string): Promis
   return server;
 }
 
-const lastUser = (req: DoubleRequest) => {
-  const c = req.messages.filter((m) => m.role === 'user').at(-1)?.content;
-  return typeof c === 'string' ? c : '';
-};
-
 /** Questions containing `marker` get `reply`; everything else the persona. */
-function scriptFor(marker: string, reply: (req: DoubleRequest) => DoubleReply) {
-  double.setScript((req) => (!req.schema && !isTitleRequest(req) && lastUser(req).includes(marker) ? reply(req) : persona(req)));
-}
-
-async function newThread(server: HearthServer): Promise<string> {
-  const r = await httpCall(server.url, 'POST', '/api/threads', { json: {} });
-  assert.equal(r.status, 201, r.text);
-  return (r.body as { id: string }).id;
-}
+const scriptFor = (marker: string, reply: (req: DoubleRequest) => DoubleReply) => scriptQuestions(double, marker, reply);
 
 async function post(server: HearthServer, threadId: string, content: string) {
   const res = await fetch(`${server.url}/api/threads/${threadId}/messages`, {
