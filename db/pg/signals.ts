@@ -60,16 +60,34 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
       log(`the connection to the other Hearth processes failed: ${err.message}`);
     });
     made.on('end', () => {
-      if (client === made) client = undefined;
-      if (!closed) setTimeout(() => void reconnect(), RECONNECT_MS).unref();
+      // Only the connection in use is made again, and only from here (a failed attempt also ends: reconnect() says so itself).
+      if (client !== made) return;
+      client = undefined;
+      scheduleReconnect();
     });
-    await made.connect();
-    // The connection alone keeps no process alive (a script or a test ends when its work does); a server is kept by its own socket.
-    (made as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
-    await made.query(`LISTEN ${CHANNEL}`);
+    try {
+      await made.connect();
+      // The connection alone keeps no process alive (a script or a test ends when its work does); a server is kept by its own socket.
+      (made as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+      await made.query(`LISTEN ${CHANNEL}`);
+    } catch (err) {
+      await made.end().catch(() => undefined);
+      throw err;
+    }
+    if (closed) {
+      await made.end().catch(() => undefined);
+      return;
+    }
     client = made;
   };
+  let reconnecting = false;
+  const scheduleReconnect = () => {
+    if (closed || reconnecting) return;
+    reconnecting = true;
+    setTimeout(() => void reconnect(), RECONNECT_MS).unref();
+  };
   const reconnect = async () => {
+    reconnecting = false;
     if (closed || client) return;
     try {
       await connect();
@@ -78,12 +96,17 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
       void flush();
     } catch (err) {
       log(`could not reach the other Hearth processes again: ${(err as Error).message}`);
-      setTimeout(() => void reconnect(), RECONNECT_MS).unref();
+      scheduleReconnect();
     }
   };
 
-  const flush = async () => {
-    if (sending) return;
+  /** The sending under way: closing waits for it. */
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    if (!sending) flushing = send();
+    return flushing;
+  };
+  const send = async () => {
     sending = true;
     try {
       while (client && (queue.length || pendingEvents.size)) {
@@ -123,7 +146,8 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
       };
     },
     async livingProcesses() {
-      if (!client) return [processId];
+      // Without its own connection this process cannot tell who is alive: it must not conclude anyone died.
+      if (!client) throw new Error('the connection to the other Hearth processes is down');
       const { rows } = await client.query<{ name: string }>(
         `SELECT application_name AS name FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE $1`,
         [`${APPLICATION_PREFIX}%`],
@@ -131,7 +155,8 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
       return [...new Set([processId, ...rows.map((r) => r.name.slice(APPLICATION_PREFIX.length))])];
     },
     async close() {
-      await flush();
+      // Everything sent so far goes out first (a hand-over's word among them).
+      while (client && (sending || queue.length || pendingEvents.size)) await flush();
       closed = true;
       const last = client;
       client = undefined;

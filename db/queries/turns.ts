@@ -213,8 +213,8 @@ export function turnQueries(db: EngineDb) {
       until: number;
       now: number;
       unleasedBefore: number;
-      /** The processes connected now: a lease held by one not among them is as good as lapsed (it died). */
-      living: string[];
+      /** The processes connected now: a lease held by one not among them is as good as lapsed (it died). Unset: only lapsed leases count. */
+      living?: string[];
     }) {
       return db.atomically(async () => {
         const lapsed = first(
@@ -232,7 +232,7 @@ export function turnQueries(db: EngineDb) {
                 or(
                   lt(turns.leaseUntil, now),
                   and(isNull(turns.leaseUntil), lt(turns.createdAt, unleasedBefore)),
-                  and(isNotNull(turns.leaseOwner), notInArray(turns.leaseOwner, living.length ? living : [owner])),
+                  living ? and(isNotNull(turns.leaseOwner), notInArray(turns.leaseOwner, [owner, ...living])) : undefined,
                 ),
               ),
             )

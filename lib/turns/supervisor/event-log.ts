@@ -69,6 +69,8 @@ export class TurnEventLog {
    * draft, stage, pending calls) changes at once.
    */
   emit(live: LiveTurn, event: TurnEvent, { evenIfStopped = false }: { evenIfStopped?: boolean } = {}) {
+    // Handed over: the process that took it numbers its events on from the last stored; none is heard here that was not stored.
+    if (live.handedOver) return;
     const seq = ++live.seq;
     const now = this.now();
     const kept = !live.gone && (evenIfStopped || !live.stopped);

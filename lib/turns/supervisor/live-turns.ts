@@ -31,6 +31,12 @@ export type LiveTurn = {
   stopped?: boolean;
   /** Another process goes on with it (cluster.ts): its ending here stores and counts nothing. */
   handedOver?: boolean;
+  /** This process holds the turn's lease (several processes: cluster.ts), so it renews it. */
+  claimed?: boolean;
+  /** Its ending is being stored: it is not handed over or let go half-way through that. */
+  finishing?: boolean;
+  /** The run under way (runner.ts), for a hand-over to wait until it has stopped writing. */
+  running?: Promise<void>;
   /** The turn's events stored and heard so far, one after another (event-log.ts). */
   written: Promise<void>;
 };

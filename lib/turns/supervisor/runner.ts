@@ -199,7 +199,7 @@ export class TurnRunner {
     if (outcome.status === 'done') for (const event of underAnswer(outcome.content)) events.emit(live, event);
     // The question as it was sent: later turns send its block again, word for word (none, when
     // nothing bore on it this time, even if an earlier answer to it had one).
-    await store.setContextBlock({ id: ids.userMessageId, contextBlock: context.contextNotes });
+    if (!live.stopped) await store.setContextBlock({ id: ids.userMessageId, contextBlock: context.contextNotes });
     for (const d of [...outcome.diagnostics, ...context.diagnostics.map((d) => `${d.layerId}.${d.hook}: ${d.message}`)]) {
       this.options.log?.(`turn ${live.turnId}: ${d}`);
     }
@@ -220,6 +220,7 @@ export class TurnRunner {
   private async finish(live: LiveTurn, assistantMessageId: string, outcome: TurnOutcome) {
     const { store } = this;
     const { events, now: clock } = this.parts;
+    live.finishing = true;
     // Another process goes on with the turn: its ending there is the one counted.
     if (live.handedOver) return;
     // Every ending counts, a stop at shutdown too (such a turn is kept interrupted, never resumed).

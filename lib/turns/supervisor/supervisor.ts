@@ -29,7 +29,9 @@ export type { Listener, StreamedEvent } from './live-turns';
 export type TurnStore = Port<{
   getTurn(args: {
     id: string;
-  }): { id: string; threadId: string; status: string; userMessageId: string; assistantMessageId: string | null } | undefined;
+  }):
+    | { id: string; threadId: string; status: string; userMessageId: string; assistantMessageId: string | null; events?: string | null }
+    | undefined;
   activeTurnOf(args: { threadId: string }): { id: string } | undefined;
   unfinishedTurns(): { id: string; threadId: string; userMessageId: string; assistantMessageId: string | null }[];
   lastEventSeq(args: { turnId: string }): number;
@@ -42,7 +44,7 @@ export type TurnStore = Port<{
     until: number;
     now: number;
     unleasedBefore: number;
-    living: string[];
+    living?: string[];
   }): { id: string; threadId: string; userMessageId: string; assistantMessageId: string | null } | undefined;
 }> &
   BeginStore &
@@ -66,9 +68,19 @@ export type RegistryOptions = RunnerOptions & {
 };
 
 /** A page following, through this process, a turn another process runs. */
-type RemoteFollower = { listener: Listener; last: number; ended: boolean; reading: Promise<void> };
+type RemoteFollower = { listener: Listener; last: number; ended: boolean; reading: Promise<void>; forget: () => void };
+
+/** How long a hand-over waits for its turns' runs to stop writing before it gives their leases up anyway. */
+const HANDOVER_WAIT_MS = 5000;
 
 const unfinished = (status: string | undefined) => status === 'queued' || status === 'running';
+/**
+ * Nothing more will be stored of this turn: it is gone (its thread deleted), or it ended and its
+ * log was compacted, which comes after its last event is stored (an ended turn not yet compacted
+ * may still be storing its ending).
+ */
+const settled = (turn: { status: string; events?: string | null } | undefined) =>
+  !turn || (!unfinished(turn.status) && turn.events != null);
 
 export class TurnSupervisor {
   private readonly live = new LiveTurns();
@@ -87,6 +99,8 @@ export class TurnSupervisor {
   private takingOver?: Promise<string[]>;
   /** This process handed its turns over and is going: it takes none (back). */
   private leaving = false;
+  /** The processes connected at the last look for turns to take over. */
+  private lastSeenLiving?: string[];
 
   constructor(private readonly options: RegistryOptions) {
     this.store = options.store;
@@ -161,7 +175,7 @@ export class TurnSupervisor {
     const live = this.live.track(turnId, threadId, 0);
     this.events.emit(live, { type: 'turn', turnId, threadId, userMessageId, assistantMessageId });
     if (this.cluster) void this.claim(live);
-    void this.runner.run(live, { userMessageId, assistantMessageId, steps: [] });
+    live.running = this.runner.run(live, { userMessageId, assistantMessageId, steps: [] });
     return { turnId, userMessageId, assistantMessageId };
   }
 
@@ -171,7 +185,8 @@ export class TurnSupervisor {
     const now = this.now();
     try {
       const held = await this.store.claimTurn({ id: live.turnId, owner: cluster.signals.process, until: now + cluster.leaseMs, now });
-      if (!held) this.letGo(live, 'another process runs it');
+      if (held) live.claimed = true;
+      else this.letGo(live, 'another process runs it');
     } catch (err) {
       this.options.log?.(`turn ${live.turnId}: could not take its lease: ${(err as Error).message}`);
     }
@@ -182,7 +197,7 @@ export class TurnSupervisor {
    * nothing more, so nothing is written twice; its listeners' streams end, and pages re-attach.
    */
   private letGo(live: LiveTurn, why: string) {
-    if (live.finished || live.stopped) return;
+    if (live.finished || live.stopped || live.finishing) return;
     this.options.log?.(`turn ${live.turnId}: no longer run here: ${why}.`);
     live.stopped = true;
     live.handedOver = true;
@@ -193,7 +208,8 @@ export class TurnSupervisor {
   /** Keeps this process's leases on the turns it runs; a turn whose lease another took is let go. */
   private async renewLeases() {
     const cluster = this.cluster!;
-    const running = this.live.unfinished().filter((l) => !l.stopped && !l.gone);
+    // Only the leases it holds: one whose claim has not landed yet is not "taken by another".
+    const running = this.live.unfinished().filter((l) => l.claimed && !l.stopped && !l.gone);
     if (!running.length) return;
     try {
       const held = new Set(
@@ -242,42 +258,54 @@ export class TurnSupervisor {
    * goes on from whichever process took it.
    */
   private async followRemote(turnId: string, after: number, listener: Listener): Promise<{ live: boolean; unsubscribe: () => void }> {
-    const follower: RemoteFollower = { listener, last: after, ended: false, reading: Promise.resolve() };
-    const followers = this.remote.get(turnId) ?? new Set();
+    const followers = this.remote.get(turnId) ?? new Set<RemoteFollower>();
     this.remote.set(turnId, followers);
+    const follower: RemoteFollower = {
+      listener,
+      last: after,
+      ended: false,
+      reading: Promise.resolve(),
+      forget: () => {
+        follower.ended = true;
+        followers.delete(follower);
+        if (!followers.size && this.remote.get(turnId) === followers) this.remote.delete(turnId);
+      },
+    };
     // Heard from before the log is read: an event announced meanwhile is read with it or after it, never lost.
     followers.add(follower);
-    const unsubscribe = () => {
-      follower.ended = true;
-      followers.delete(follower);
-      if (!followers.size && this.remote.get(turnId) === followers) this.remote.delete(turnId);
-    };
     try {
       await this.pull(turnId, follower, { backlog: true });
-      if (!follower.ended) {
-        // A turn that is over (or never ran anywhere) has nothing more to announce.
-        const turn = await this.store.getTurn({ id: turnId });
-        if (!unfinished(turn?.status)) {
-          await this.pull(turnId, follower, { backlog: true });
-          unsubscribe();
-        }
+      // A turn that is over (or never ran anywhere) has nothing more to announce: what is stored is all.
+      // (One ending just now may store its ending event after this read: the page, not hearing an ending, attaches again.)
+      if (!follower.ended && !unfinished((await this.store.getTurn({ id: turnId }))?.status)) {
+        await this.pull(turnId, follower, { backlog: true });
+        follower.ended = true;
       }
     } catch (err) {
-      unsubscribe();
+      follower.forget();
       throw err;
     }
-    return follower.ended ? { live: false, unsubscribe: () => undefined } : { live: true, unsubscribe };
+    if (follower.ended) {
+      follower.forget();
+      return { live: false, unsubscribe: () => undefined };
+    }
+    return { live: true, unsubscribe: follower.forget };
   }
 
-  /** Reads what the follower has not heard yet, one read after another; its ending event ends it. */
+  /**
+   * Reads what the follower has not heard yet, one read after another; its ending event ends it,
+   * and so does finding the turn over with no ending stored (its thread deleted, or its ending
+   * could not be stored). Only the backlog's read rejects (the request's failure); a later one is logged.
+   */
   private pull(turnId: string, follower: RemoteFollower, { backlog = false } = {}): Promise<void> {
-    follower.reading = follower.reading.then(async () => {
+    const next = follower.reading.then(async () => {
       if (follower.ended) return;
       let events: StreamedEvent[];
+      let over = false;
       try {
         events = await this.events.storedAfter(turnId, follower.last);
+        if (!backlog && !events.length) over = settled(await this.store.getTurn({ id: turnId }));
       } catch (err) {
-        // The backlog's failure is the request's; a later read's is only logged (the next announcement reads again).
         if (backlog) throw err;
         this.options.log?.(`turn ${turnId}: could not read its events: ${(err as Error).message}`);
         return;
@@ -292,8 +320,8 @@ export class TurnSupervisor {
         }
         if (isEndingEvent(event.type)) follower.ended = true;
       }
-      if (follower.ended && !backlog) {
-        this.remote.get(turnId)?.delete(follower);
+      if ((follower.ended || over) && !backlog) {
+        follower.forget();
         try {
           follower.listener.end();
         } catch {
@@ -301,14 +329,18 @@ export class TurnSupervisor {
         }
       }
     });
-    return follower.reading;
+    // The chain goes on after a failed read: the next announcement reads again.
+    follower.reading = next.catch(() => undefined);
+    return next;
   }
 
   /**
    * Takes over the turns whose leases lapsed or whose process is gone (it died, or stopped and gave
-   * them up), and resumes them from their step journal as after a crash: completed model calls and tool
-   * runs are not repeated, and events number on from the last one stored. `atStart`: a turn no
-   * process ever leased is taken at once (its process died before it could), not only after a lease's time.
+   * them up), and resumes them from their step journal as after a crash: completed model calls and
+   * tool runs are not repeated, and events number on from the last one stored. A process counts as
+   * gone once its connection is missing from two looks in a row, a sweep apart (a connection lost
+   * for a moment and made again is not a death), or from the one look at start (`atStart`); when
+   * this process cannot look (its own connection is down), only lapsed leases count.
    */
   takeOver({ atStart = false } = {}): Promise<string[]> {
     if (!this.cluster || this.leaving) return Promise.resolve([]);
@@ -316,7 +348,16 @@ export class TurnSupervisor {
     this.takingOver ??= (async () => {
       const taken: string[] = [];
       try {
-        const living = await cluster.signals.livingProcesses();
+        let living: string[] | undefined;
+        try {
+          const seen = await cluster.signals.livingProcesses();
+          const before = atStart ? seen : this.lastSeenLiving;
+          living = before && [...new Set([...seen, ...before])];
+          this.lastSeenLiving = seen;
+        } catch (err) {
+          this.lastSeenLiving = undefined;
+          this.options.log?.(`cannot tell which Hearth processes run: ${(err as Error).message}`);
+        }
         for (;;) {
           const now = this.now();
           const turn = await this.store.takeLapsedTurn({
@@ -324,11 +365,22 @@ export class TurnSupervisor {
             owner: cluster.signals.process,
             until: now + cluster.leaseMs,
             now,
-            unleasedBefore: atStart ? now + 1 : now - cluster.leaseMs,
+            unleasedBefore: now - cluster.leaseMs,
           });
-          if (!turn || this.leaving) break;
+          if (!turn) break;
+          if (this.leaving) {
+            // Taken as this process began to leave: given up again at once, for another.
+            await this.store.releaseLeases({ owner: cluster.signals.process, ids: [turn.id] });
+            break;
+          }
           if (this.live.has(turn.id)) continue;
-          if (await this.resume(turn)) taken.push(turn.id);
+          try {
+            if (await this.resume(turn)) taken.push(turn.id);
+          } catch (err) {
+            // Not resumed here: its lease is given up, so another process (or a later look) tries again.
+            await Promise.resolve(this.store.releaseLeases({ owner: cluster.signals.process, ids: [turn.id] })).catch(() => undefined);
+            throw err;
+          }
         }
       } catch (err) {
         this.options.log?.(`could not take over turns: ${(err as Error).message}`);
@@ -407,12 +459,20 @@ export class TurnSupervisor {
     this.leaving = true;
     // One taking turns over now finishes first: what it took is handed over too.
     await this.takingOver;
-    const leaving = this.live.unfinished().filter((live) => !live.gone && !live.stopped);
+    const unfinishedHere = this.live.unfinished().filter((live) => !live.gone && !live.stopped);
+    // One storing its ending finishes here: handing it over half-way would store it twice.
+    const finishing = unfinishedHere.filter((live) => live.finishing);
+    const leaving = unfinishedHere.filter((live) => !live.finishing);
     for (const live of leaving) {
       live.stopped = true;
       live.handedOver = true;
       live.abort.abort(new HearthError('cancelled', 'Handed over.'));
     }
+    // Each run stops writing before its lease is given up (a step already on its way lands first), a few seconds at most.
+    await Promise.race([
+      Promise.all(leaving.map((live) => live.running ?? Promise.resolve())),
+      new Promise((resolve) => setTimeout(resolve, HANDOVER_WAIT_MS).unref()),
+    ]);
     await Promise.all(leaving.map((live) => this.events.flushed(live)));
     const ids = leaving.map((live) => live.turnId);
     try {
@@ -423,6 +483,7 @@ export class TurnSupervisor {
     }
     if (ids.length) cluster.signals.send({ kind: 'handover', library: cluster.library });
     for (const live of leaving) this.live.release(live);
+    while (finishing.some((live) => !live.finished)) await new Promise((resolve) => setImmediate(resolve));
     return { handedOver: ids, stopped: [] };
   }
 
@@ -500,16 +561,17 @@ export class TurnSupervisor {
       await store.setTurnStatus({ id: turn.id, status: 'interrupted', now: this.now() });
       return false;
     }
-    const live = this.live.track(turn.id, turn.threadId, await store.lastEventSeq({ turnId: turn.id }));
+    // Read before it is tracked: a read that fails leaves nothing here half begun.
+    const seq = await store.lastEventSeq({ turnId: turn.id });
+    const steps = await store.stepsOf({ turnId: turn.id });
+    const live = this.live.track(turn.id, turn.threadId, seq);
+    // Taken over by lease (cluster.ts) or resumed at start by the one process there is.
+    live.claimed = true;
     // The answer starts again from the model's next words: the page clears what it showed
     // on "resumed", so the text from before the restart is never shown twice.
     live.resumedFrom = assistant.content;
     this.events.emit(live, { type: 'status', stage: 'resumed' });
-    void this.runner.run(live, {
-      userMessageId: user.id,
-      assistantMessageId: assistant.id,
-      steps: await store.stepsOf({ turnId: turn.id }),
-    });
+    live.running = this.runner.run(live, { userMessageId: user.id, assistantMessageId: assistant.id, steps });
     return true;
   }
 

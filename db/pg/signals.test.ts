@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import pg from 'pg';
+import type { ClusterSignal } from '@/lib/contract/cluster-signals';
+import { openPgSignals } from './signals';
+import { skipWithoutPostgres, withTestDatabase } from './testing';
+
+/**
+ * The signals between Hearth processes on PostgreSQL (LISTEN/NOTIFY): what one sends the other
+ * hears, in order, events coalesced to their latest number; what is not Hearth's is ignored; a
+ * lost connection is made again and followers told to read again; a process without its
+ * connection cannot say who is alive.
+ */
+
+/** The next signal `listen` hears that `wanted` accepts. */
+function nextHeard(listen: (handler: (s: ClusterSignal) => void) => () => void, wanted: (s: ClusterSignal) => boolean = () => true) {
+  return new Promise<ClusterSignal>((resolve) => {
+    const stop = listen((s) => {
+      if (!wanted(s)) return;
+      stop();
+      resolve(s);
+    });
+  });
+}
+
+describe('signals between processes', { skip: skipWithoutPostgres }, () => {
+  test('one hears what another sends for its library, not its own or another library’s, and not what is not Hearth’s', () =>
+    withTestDatabase(async (url) => {
+      const [a, b] = [await openPgSignals(url, { log: () => undefined }), await openPgSignals(url, { log: () => undefined })];
+      const keepAlive = setInterval(() => undefined, 60_000);
+      try {
+        const heardByA: ClusterSignal[] = [];
+        a.listen('lib', (s) => heardByA.push(s));
+        const heard: ClusterSignal[] = [];
+        const done = nextHeard(
+          (h) => b.listen('lib', (s) => (heard.push(s), h(s))),
+          (s) => s.kind === 'handover',
+        );
+        // Not Hearth's: anyone who may connect may NOTIFY on the channel.
+        const stranger = new pg.Client({ connectionString: url });
+        await stranger.connect();
+        await stranger.query(`SELECT pg_notify('hearth_signals', $1)`, ['{"from":"x","signal":{"kind":"cancel","library":"lib"}}']);
+        await stranger.query(`SELECT pg_notify('hearth_signals', 'not json')`);
+        await stranger.end();
+        a.send({ kind: 'cancel', library: 'other', turnId: 't0' });
+        a.send({ kind: 'cancel', library: 'lib', turnId: 't1' });
+        a.send({ kind: 'handover', library: 'lib' });
+        await done;
+        assert.deepEqual(heard, [
+          { kind: 'cancel', library: 'lib', turnId: 't1' },
+          { kind: 'handover', library: 'lib' },
+        ]);
+        assert.deepEqual(heardByA, [], 'a process does not hear itself');
+        assert.deepEqual((await a.livingProcesses()).sort(), [a.process, b.process].sort());
+      } finally {
+        clearInterval(keepAlive);
+        await a.close();
+        await b.close();
+      }
+    }));
+
+  test('a lost connection is made again: followers are told to read again, and signals flow as before', () =>
+    withTestDatabase(async (url) => {
+      const [a, b] = [await openPgSignals(url, { log: () => undefined }), await openPgSignals(url, { log: () => undefined })];
+      const keepAlive = setInterval(() => undefined, 60_000);
+      try {
+        const resynced = nextHeard(
+          (h) => b.listen('lib', h),
+          (s) => s.kind === 'resync',
+        );
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [
+          `hearth-process ${b.process}`,
+        ]);
+        await admin.end();
+        assert.deepEqual(await resynced, { kind: 'resync', library: 'lib' });
+        const heard = nextHeard(
+          (h) => b.listen('lib', h),
+          (s) => s.kind === 'event',
+        );
+        a.send({ kind: 'event', library: 'lib', turnId: 't', seq: 1 });
+        assert.deepEqual(await heard, { kind: 'event', library: 'lib', turnId: 't', seq: 1 });
+      } finally {
+        clearInterval(keepAlive);
+        await a.close();
+        await b.close();
+      }
+    }));
+
+  test('without its own connection a process cannot say who is alive (so it takes nothing over)', () =>
+    withTestDatabase(async (url) => {
+      const a = await openPgSignals(url, { log: () => undefined });
+      await a.close();
+      await assert.rejects(a.livingProcesses(), /connection to the other Hearth processes is down/);
+    }));
+});
