@@ -41,6 +41,7 @@ import { measureClassifier } from './bench-classifier';
 import { describeTableBench, measureTable } from './bench-tables';
 import { measureIndexing, measureRetrieval, RETRIEVAL_SIZES } from './bench-knowledge';
 import { describeFirstToken, describeThinking, measureFirstToken, measureThinking } from './bench-first-token';
+import { measureHandover } from './bench-handover';
 import { measureImport } from './bench-import';
 import { measureGrep, measureSearch, measureThreadOpen, pct, seedLibrary, seedLongThread, timeThreadOpen } from './bench-library';
 import { measureLoad } from './bench-load';
@@ -307,9 +308,27 @@ if (process.env.BENCH_DATABASE_URL) {
       await onPostgres.close();
     }
   });
+  // A turn handed over between two processes on one database: from a process's end to the next event heard through the other.
+  await withScratchDatabase(process.env.BENCH_DATABASE_URL, async (url) => {
+    const handover = await measureHandover(url, { runs: Number(process.env.BENCH_HANDOVER_RUNS ?? 5) });
+    for (const [how, times] of [
+      ['killed', handover.killed],
+      ['SIGTERM', handover.stopped],
+    ] as const) {
+      console.log(
+        `turn handed over (${how}), end of the first process to the next event through the second: p50 ${pct(times, 50).toFixed(0)} ms, p95 ${pct(times, 95).toFixed(0)} ms (leases of ${handover.leaseMs / 1000} s)`,
+      );
+      table.add({
+        measure: `turn handed over after a process is ${how === 'killed' ? 'killed' : 'stopped (SIGTERM)'}`,
+        unit: 'ms',
+        p50: pct(times, 50),
+        p95: pct(times, 95),
+      });
+    }
+  });
 } else
   console.log(
-    'search, first token and a long thread on PostgreSQL: skipped (set BENCH_DATABASE_URL to a server where the bench may make a database)',
+    'search, first token, a long thread and a turn handed over on PostgreSQL: skipped (set BENCH_DATABASE_URL to a server where the bench may make a database)',
   );
 
 const opened = await measureThreadOpen(
