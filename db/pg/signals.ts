@@ -19,12 +19,39 @@ const RECONNECT_MS = 1000;
 
 type Envelope = { from: string; signal: ClusterSignal };
 
+/** The client's socket (pg has no ref/unref of its own). */
+const socketOf = (client: pg.Client) =>
+  (client as unknown as { connection?: { stream?: { ref?: () => void; unref?: () => void } } }).connection?.stream;
+
+/**
+ * The listening connection keeps no process alive while it only listens (a script or a test
+ * ends when its work does; a server is kept by its own socket), but does while a query of its
+ * own is under way, so the process waits for the answer.
+ */
+function holdWhileAsking(client: pg.Client) {
+  let asking = 0;
+  return async <T>(ask: () => Promise<T>): Promise<T> => {
+    if (asking++ === 0) socketOf(client)?.ref?.();
+    try {
+      return await ask();
+    } finally {
+      if (--asking === 0) socketOf(client)?.unref?.();
+    }
+  };
+}
+
 export async function openPgSignals(url: string, { log = (m: string) => console.warn(m) } = {}): Promise<Signals> {
   // Within application_name's 63 bytes, prefix and all, or pg_stat_activity would not name it whole.
   const processId = `${os.hostname().slice(0, 20)}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const handlers = new Map<string, Set<(signal: ClusterSignal) => void>>();
   let client: pg.Client | undefined;
   let closed = false;
+  /** Each connection's hold while it is asked something (holdWhileAsking). */
+  const asks = new WeakMap<pg.Client, ReturnType<typeof holdWhileAsking>>();
+  const ask = <T>(on: pg.Client, question: () => Promise<T>): Promise<T> => {
+    const asking = asks.get(on);
+    return asking ? asking(question) : question();
+  };
   /** Events are announced by their latest number: several stored meanwhile are one NOTIFY (the follower reads them all). */
   const pendingEvents = new Map<string, ClusterSignal>();
   const queue: ClusterSignal[] = [];
@@ -67,9 +94,9 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
     });
     try {
       await made.connect();
-      // The connection alone keeps no process alive (a script or a test ends when its work does); a server is kept by its own socket.
-      (made as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
-      await made.query(`LISTEN ${CHANNEL}`);
+      const asking = holdWhileAsking(made);
+      asks.set(made, asking);
+      await asking(() => made.query(`LISTEN ${CHANNEL}`));
     } catch (err) {
       await made.end().catch(() => undefined);
       throw err;
@@ -115,7 +142,8 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
         for (const signal of batch) {
           const payload = JSON.stringify({ from: processId, signal } satisfies Envelope);
           try {
-            await client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+            const sender = client;
+            await ask(sender, () => sender.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]));
           } catch (err) {
             // A lost connection: the others read again when it is back (resync); a signal is never worth a turn.
             log(`could not tell the other Hearth processes (${signal.kind}): ${(err as Error).message}`);
@@ -148,9 +176,12 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
     async livingProcesses() {
       // Without its own connection this process cannot tell who is alive: it must not conclude anyone died.
       if (!client) throw new Error('the connection to the other Hearth processes is down');
-      const { rows } = await client.query<{ name: string }>(
-        `SELECT application_name AS name FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE $1`,
-        [`${APPLICATION_PREFIX}%`],
+      const on = client;
+      const { rows } = await ask(on, () =>
+        on.query<{ name: string }>(
+          `SELECT application_name AS name FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE $1`,
+          [`${APPLICATION_PREFIX}%`],
+        ),
       );
       return [...new Set([processId, ...rows.map((r) => r.name.slice(APPLICATION_PREFIX.length))])];
     },
@@ -160,7 +191,8 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
       closed = true;
       const last = client;
       client = undefined;
-      await last?.end().catch(() => undefined);
+      // Held open while it closes: otherwise a process with nothing else to do would exit with the close still pending.
+      if (last) await ask(last, () => last.end()).catch(() => undefined);
     },
   };
 }

@@ -136,9 +136,16 @@ export function turnQueries(db: EngineDb) {
         return;
       }
       // drizzle leaves a column given as undefined as it was: a status change alone keeps stats and end time.
+      const ended = status !== 'queued' && status !== 'running';
       await db
         .update(turns)
-        .set({ status, stats: stats === undefined ? undefined : encodeStats(stats), finishedAt: now })
+        .set({
+          status,
+          stats: stats === undefined ? undefined : encodeStats(stats),
+          finishedAt: now,
+          // An ended turn is no process's any more (its lease was only ever the running process's).
+          ...(ended ? { leaseOwner: null, leaseUntil: null } : {}),
+        })
         .where(eq(turns.id, id));
     },
 
