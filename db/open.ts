@@ -35,9 +35,12 @@ export function libraryPlace(config: Where, library: string): StorePlace {
  * connection to one (an import). On PostgreSQL each opened library has a small pool of its own
  * (its connections see its schema alone); `connections` bounds it.
  */
-export async function openStoreAt(place: StorePlace, options: { maxBytes?: number; connections?: number } = {}): Promise<Store> {
+export async function openStoreAt(
+  place: StorePlace,
+  options: { maxBytes?: number; connections?: number; idleMs?: number } = {},
+): Promise<Store> {
   if (place.engine === 'postgres')
-    return openPgStore(place.url, place.schema, { maxConnections: options.connections ?? CONNECTIONS_PER_LIBRARY });
+    return openPgStore(place.url, place.schema, { maxConnections: options.connections ?? CONNECTIONS_PER_LIBRARY, idleMs: options.idleMs });
   return createStore(openDatabase(place.file, { maxBytes: options.maxBytes }));
 }
 

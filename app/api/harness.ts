@@ -63,7 +63,8 @@ async function mainStore(dataDir: string): Promise<Store> {
   if (!TEST_STORE_URL) return createStore(openDatabase(path.join(dataDir, 'hearth.db')));
   let url = databases.get(dataDir);
   if (!url) databases.set(dataDir, (url = await makeDatabaseBeside(TEST_STORE_URL)));
-  return openStoreAt({ engine: 'postgres', url, schema: 'hearth' }, { connections: 4 });
+  // A test makes a Hearth (a database, a pool) each: an earlier test's idle connections go within a second, or a suite outgrows the server's 100.
+  return openStoreAt({ engine: 'postgres', url, schema: 'hearth' }, { connections: 4, idleMs: 1000 });
 }
 
 /** The Hearth a test made last: a new one stands for a new process, so this one's link to the others goes, as when a process ends. */

@@ -76,11 +76,13 @@ export function pgEngineDb(pool: pg.Pool): EngineDb {
  * connections see it alone, and the query families over them. What is not carried over yet
  * (the library file's export and import) is missing from it, not faked.
  */
-export async function openPgStore(url: string, schema: string, options: { maxConnections?: number } = {}) {
+export async function openPgStore(url: string, schema: string, options: { maxConnections?: number; idleMs?: number } = {}) {
   const pool = new pg.Pool({
     connectionString: url,
     options: libraryOptions(schema),
     max: options.maxConnections ?? 10,
+    // pg's own default (10 s) unless asked: the API suites make a Hearth a test and close idle ones sooner.
+    idleTimeoutMillis: options.idleMs ?? 10_000,
     // Idle connections keep no process alive (a script, a test); a server is kept alive by its own.
     allowExitOnIdle: true,
   });
