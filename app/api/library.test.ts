@@ -290,12 +290,15 @@ describe('GET /api/events', () => {
   test('a memory added from another tab reaches an open page; the stream ends when the page goes', async () => {
     await makeRuntime({ llamaUrl: double.url });
     const page = listen();
+    const owner = async () => (await getRuntime()).as(await (await getRuntime()).auth.owner());
+    // The page is listening before the other tab adds the fact (the stream opens as a request of its own; on PostgreSQL it takes longer).
+    const library = await owner();
+    await until(() => library.updates.listening > 0, 'the page listening');
     const res = await memoriesRoute.POST(req('POST', '/api/memories', { text: 'I live in Lyon' }));
     assert.equal(res.status, 201);
     await until(() => page.heard.length > 0, 'the update');
     assert.deepEqual(page.heard, [{ type: 'memories' }]);
     await page.close();
-    const hearth = await getRuntime();
-    assert.equal((await hearth.as(await hearth.auth.owner())).updates.listening, 0, 'a closed page is no longer listened to');
+    assert.equal((await owner()).updates.listening, 0, 'a closed page is no longer listened to');
   });
 });
