@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeAll, follow, hasWords, twoProcesses, type Closing } from '@/lib/dev/testing/processes';
+import { closeAll, follow, hasWords, twoProcesses, untilLeased, type Closing } from '@/lib/dev/testing/processes';
 
 /**
  * A turn handed over between two Hearth processes on one PostgreSQL database (scripts/bench.ts,
@@ -25,7 +25,7 @@ async function once(url: string, leaseMs: number, how: 'killed' | 'stopped'): Pr
     const through = follow(second.supervisor, turnId);
     await through.until(hasWords('Half '));
     // The lease is held before the first goes (it is taken just after the turn starts).
-    while (!(await second.store.getTurn({ id: turnId }))?.leaseOwner) await new Promise((r) => setImmediate(r));
+    await untilLeased(second.store, turnId);
     const heardBefore = through.heard.length;
     const next = through.until((events) => events.length > heardBefore);
     const ended = performance.now();

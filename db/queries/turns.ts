@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, notInArray, or,
 import type { DecideAnswer } from '@/lib/contract/decisions';
 import type { TurnStats } from '@/lib/contract/events';
 import { type TurnStatus } from '../schema';
+import { isUnfinishedTurn, unfinishedTurnStatuses } from '@/lib/contract/statuses';
 import { contains, first, prepared, type EngineDb } from '../engine';
 
 export type StoredEvent = { seq: number; type: string; data: Record<string, unknown> };
@@ -103,7 +104,7 @@ export function turnQueries(db: EngineDb) {
     db
       .select()
       .from(turns)
-      .where(and(eq(turns.threadId, sql.placeholder('threadId')), inArray(turns.status, ['queued', 'running'])))
+      .where(and(eq(turns.threadId, sql.placeholder('threadId')), inArray(turns.status, [...unfinishedTurnStatuses])))
       .orderBy(desc(turns.createdAt)),
   );
   const upsertStep = prepared(db, () =>
@@ -136,7 +137,7 @@ export function turnQueries(db: EngineDb) {
         return;
       }
       // drizzle leaves a column given as undefined as it was: a status change alone keeps stats and end time.
-      const ended = status !== 'queued' && status !== 'running';
+      const ended = !isUnfinishedTurn(status);
       await db
         .update(turns)
         .set({
@@ -176,7 +177,7 @@ export function turnQueries(db: EngineDb) {
         .where(
           and(
             eq(turns.id, id),
-            inArray(turns.status, ['queued', 'running']),
+            inArray(turns.status, [...unfinishedTurnStatuses]),
             or(isNull(turns.leaseOwner), eq(turns.leaseOwner, owner), lt(turns.leaseUntil, now)),
           ),
         )
@@ -235,7 +236,7 @@ export function turnQueries(db: EngineDb) {
             .from(turns)
             .where(
               and(
-                inArray(turns.status, ['queued', 'running']),
+                inArray(turns.status, [...unfinishedTurnStatuses]),
                 or(
                   lt(turns.leaseUntil, now),
                   and(isNull(turns.leaseUntil), lt(turns.createdAt, unleasedBefore)),
@@ -256,7 +257,7 @@ export function turnQueries(db: EngineDb) {
       return await db
         .select()
         .from(turns)
-        .where(inArray(turns.status, ['queued', 'running']))
+        .where(inArray(turns.status, [...unfinishedTurnStatuses]))
         .orderBy(asc(turns.createdAt));
     },
 

@@ -10,6 +10,10 @@ export type MessageStatus = (typeof messageStatuses)[number];
 /** A turn waiting for a slot, running, or how it ended (`interrupted`: Hearth stopped under it). */
 export const turnStatuses = ['queued', 'running', 'done', 'error', 'cancelled', 'interrupted'] as const;
 export type TurnStatus = (typeof turnStatuses)[number];
+/** A turn not yet over: waiting for a slot or running (a process holds it; the others may take it over). */
+export const unfinishedTurnStatuses = ['queued', 'running'] as const satisfies readonly TurnStatus[];
+export const isUnfinishedTurn = (status: string | undefined) =>
+  (unfinishedTurnStatuses as readonly (string | undefined)[]).includes(status);
 
 /** What a person may do: owner (everything), admin (people and settings), member (their own things). */
 export const roles = ['owner', 'admin', 'member'] as const;

@@ -127,3 +127,8 @@ export function follow(supervisor: TurnSupervisor, turnId: string) {
 }
 
 export const hasWords = (words: string) => (events: StreamedEvent[]) => events.some((e) => e.type === 'delta' && e.text === words);
+
+/** Until a process holds the turn's lease (a turn's claim lands just after it starts). */
+export async function untilLeased(store: Store, turnId: string) {
+  while (!(await store.getTurn({ id: turnId }))?.leaseOwner) await new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { FileStore } from '@/lib/data/file-store';
 import type { ImportCounted, ImportSummary } from '@/lib/contract/responses';
+import { isUnfinishedTurn } from '@/lib/contract/statuses';
 import { asStorageFull, HearthError, isForeignKeyFailure } from '@/lib/shared/errors';
 import { isConfirmedSetting } from '@/lib/contract/settings';
 import { normalSampling, type Sampling } from '@/lib/contract/sampling';
@@ -229,7 +230,7 @@ async function applyRecord(
       ]);
       // An imported turn is history: one that was waiting or running elsewhere is stored as
       // interrupted, so no start of this Hearth resumes it (resumeUnfinished reads only those two).
-      const unfinished = r.status === 'queued' || r.status === 'running';
+      const unfinished = isUnfinishedTurn(r.status);
       const turn = unfinished ? { ...r, status: 'interrupted' as const, finishedAt: r.finishedAt ?? r.createdAt } : r;
       return count('turns', await store.importTurn(asRow(turn, { events: () => (events ? JSON.stringify(events) : null) })));
     }

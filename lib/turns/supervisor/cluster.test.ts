@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
-import { closeAll, follow, hasWords, twoProcesses, type Closing } from '@/lib/dev/testing/processes';
+import { closeAll, follow, hasWords, twoProcesses, untilLeased, type Closing } from '@/lib/dev/testing/processes';
 import { TEST_STORE_URL } from '@/lib/dev/testing/store';
 import type { StreamedEvent } from './supervisor';
 
@@ -68,10 +68,7 @@ describe('several processes on one database', { skip }, () => {
     const through = follow(second.supervisor, turnId);
     await through.until(hasWords('Half '));
     // Its lease is taken (the claim lands just after the turn starts).
-    await new Promise<void>((resolve) => {
-      const check = async () => ((await second.store.getTurn({ id: turnId }))?.leaseOwner ? resolve() : setImmediate(check));
-      void check();
-    });
+    await untilLeased(second.store, turnId);
     dead = true;
     first.supervisor.close();
     assert.deepEqual(await second.supervisor.takeOver(), [], 'not before its lease lapses');
@@ -99,10 +96,7 @@ describe('several processes on one database', { skip }, () => {
     const { turnId, assistantMessageId } = await first.supervisor.start({ threadId: 'th', content: 'Explain closures.' });
     const through = follow(second.supervisor, turnId);
     await through.until(hasWords('Half '));
-    await new Promise<void>((resolve) => {
-      const check = async () => ((await second.store.getTurn({ id: turnId }))?.leaseOwner ? resolve() : setImmediate(check));
-      void check();
-    });
+    await untilLeased(second.store, turnId);
     dead = true;
     first.supervisor.close();
     // A killed process's connections close with it: the database no longer lists it.

@@ -98,6 +98,16 @@ export class LiveTurns {
     return true;
   }
 
+  /**
+   * Another process goes on with the turn: it stops here at once, and from now on stores, emits
+   * and counts nothing (event-log.ts and runner.ts check `handedOver`).
+   */
+  handOver(live: LiveTurn) {
+    live.stopped = true;
+    live.handedOver = true;
+    live.abort.abort(new HearthError('cancelled', 'Handed over.'));
+  }
+
   /** Stops every turn of a thread (they end cancelled, their partial answers kept). */
   cancelThread(threadId: string) {
     for (const t of this.turns.values()) if (t.threadId === threadId) t.abort.abort(stopped());

@@ -1,6 +1,7 @@
 import type { ApprovalAnswer } from '@/lib/turns/engine/turn-io';
 import type { Awaitable, Port } from '@/lib/shared/awaitable';
 import { HearthError } from '@/lib/shared/errors';
+import { isUnfinishedTurn } from '@/lib/contract/statuses';
 import { Approvals } from './approvals';
 import { storeQuestion, storeRegeneration, type BeginStore, type BegunTurn } from '@/lib/turns/conversation/writes';
 import { TurnEventLog, type EventLogStore } from './event-log';
@@ -73,14 +74,13 @@ type RemoteFollower = { listener: Listener; last: number; ended: boolean; readin
 /** How long a hand-over waits for its turns' runs to stop writing before it gives their leases up anyway. */
 const HANDOVER_WAIT_MS = 5000;
 
-const unfinished = (status: string | undefined) => status === 'queued' || status === 'running';
 /**
  * Nothing more will be stored of this turn: it is gone (its thread deleted), or it ended and its
  * log was compacted, which comes after its last event is stored (an ended turn not yet compacted
  * may still be storing its ending).
  */
 const settled = (turn: { status: string; events?: string | null } | undefined) =>
-  !turn || (!unfinished(turn.status) && turn.events != null);
+  !turn || (!isUnfinishedTurn(turn.status) && turn.events != null);
 
 export class TurnSupervisor {
   private readonly live = new LiveTurns();
@@ -199,9 +199,7 @@ export class TurnSupervisor {
   private letGo(live: LiveTurn, why: string) {
     if (live.finished || live.stopped || live.finishing) return;
     this.options.log?.(`turn ${live.turnId}: no longer run here: ${why}.`);
-    live.stopped = true;
-    live.handedOver = true;
-    live.abort.abort(new HearthError('cancelled', 'Handed over.'));
+    this.live.handOver(live);
     void this.events.flushed(live).then(() => this.live.release(live));
   }
 
@@ -277,7 +275,7 @@ export class TurnSupervisor {
       await this.pull(turnId, follower, { backlog: true });
       // A turn that is over (or never ran anywhere) has nothing more to announce: what is stored is all.
       // (One ending just now may store its ending event after this read: the page, not hearing an ending, attaches again.)
-      if (!follower.ended && !unfinished((await this.store.getTurn({ id: turnId }))?.status)) {
+      if (!follower.ended && !isUnfinishedTurn((await this.store.getTurn({ id: turnId }))?.status)) {
         await this.pull(turnId, follower, { backlog: true });
         follower.ended = true;
       }
@@ -428,7 +426,7 @@ export class TurnSupervisor {
   async cancel(turnId: string): Promise<boolean> {
     if (this.live.cancel(turnId)) return true;
     // It may run in another process: the stop goes there, while the turn is unfinished.
-    if (!this.cluster || !unfinished((await this.store.getTurn({ id: turnId }))?.status)) return false;
+    if (!this.cluster || !isUnfinishedTurn((await this.store.getTurn({ id: turnId }))?.status)) return false;
     this.cluster.signals.send({ kind: 'cancel', library: this.cluster.library, turnId });
     return true;
   }
@@ -463,11 +461,7 @@ export class TurnSupervisor {
     // One storing its ending finishes here: handing it over half-way would store it twice.
     const finishing = unfinishedHere.filter((live) => live.finishing);
     const leaving = unfinishedHere.filter((live) => !live.finishing);
-    for (const live of leaving) {
-      live.stopped = true;
-      live.handedOver = true;
-      live.abort.abort(new HearthError('cancelled', 'Handed over.'));
-    }
+    for (const live of leaving) this.live.handOver(live);
     // Each run stops writing before its lease is given up (a step already on its way lands first), a few seconds at most.
     await Promise.race([
       Promise.all(leaving.map((live) => live.running ?? Promise.resolve())),
