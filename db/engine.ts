@@ -29,6 +29,14 @@ export type EngineDb = BetterSQLite3Database<typeof schema> & {
    */
   atomically<T>(work: () => Promise<T>): Promise<T>;
   /**
+   * Runs `work` in one transaction that no other `exclusively` with the same key runs beside,
+   * in any process: it sees every write committed before it began, so it never has to run again
+   * (SQLite's single writer is that already; PostgreSQL takes an advisory lock at READ
+   * COMMITTED). For a small table every process reads whole and writes (the slot queue), where
+   * SERIALIZABLE's conflicts would make concurrent writers run again and again.
+   */
+  exclusively<T>(key: string, work: () => Promise<T>): Promise<T>;
+  /**
    * Runs reads that must agree with each other (a thread and all its rows) on one snapshot of
    * the database: SQLite's gate already keeps other writes out while a call runs; PostgreSQL
    * reads in one REPEATABLE READ transaction.

@@ -191,6 +191,25 @@ export const messages = pgTable(
   ],
 );
 
+export const modelQueue = pgTable(
+  'model_queue',
+  {
+    turnId: text('turn_id').primaryKey(),
+    process: text('process').notNull(),
+    threadId: text('thread_id').notNull(),
+    person: text('person'),
+    model: text('model'),
+    avoidUrl: text('avoid_url'),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    round: bigint('round', { mode: 'number' }).notNull().default(0),
+    serverUrl: text('server_url'),
+    slot: bigint('slot', { mode: 'number' }),
+    refused: boolean('refused').notNull().default(false),
+    leaseUntil: bigint('lease_until', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('model_queue_lease_idx').on(t.leaseUntil)],
+);
+
 export const prompts = pgTable('prompts', {
   id: text('id').primaryKey(),
   name: text('name').notNull().unique('prompts_name_unique'),

@@ -365,6 +365,39 @@ export const loginAttempts = sqliteTable(
 );
 
 /**
+ * The model servers' slot queue shared by the Hearth processes on one database
+ * (lib/models/shared-queue.ts): every turn of every process waiting for a conversation slot or
+ * holding one. A row belongs to its process and holds while that process renews it; a process
+ * that dies gives its rows up when they lapse. Used on PostgreSQL with several processes; one
+ * process on SQLite keeps its queue in memory.
+ */
+export const modelQueue = sqliteTable(
+  'model_queue',
+  {
+    turnId: text('turn_id').primaryKey(),
+    process: text('process').notNull(),
+    threadId: text('thread_id').notNull(),
+    /** Whose turn it is: waiting turns are served round-robin by person; null: no one's. */
+    person: text('person'),
+    /** The model it asks for; null: the servers' own. */
+    model: text('model'),
+    /** Moving away from a server that failed: it waits first, for any server but this one. */
+    avoidUrl: text('avoid_url'),
+    /** The order turns arrived in. */
+    seq: integer('seq').notNull(),
+    /** How many turns of its person were running or waiting when it arrived: waiting turns are served by round, then in order. */
+    round: integer('round').notNull().default(0),
+    /** Where it runs once granted: a server and its conversation slot; null while it waits. */
+    serverUrl: text('server_url'),
+    slot: integer('slot'),
+    /** Granted nowhere: no server can take it (it ends with the reason). */
+    refused: integer('refused', { mode: 'boolean' }).notNull().default(false),
+    leaseUntil: integer('lease_until').notNull(),
+  },
+  (t) => [index('model_queue_lease_idx').on(t.leaseUntil)],
+);
+
+/**
  * Login sessions (only used when a password is set). The id is the SHA-256 of the token in
  * the cookie, so a copy of the database does not hold a usable session. Each is one person's
  * (a session from before accounts is the owner's once the owner is made); the browser and

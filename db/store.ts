@@ -12,6 +12,7 @@ import { libraryQueries } from './queries/library';
 import { loginAttemptQueries } from './queries/login-attempts';
 import { memoryQueries } from './queries/memories';
 import { messageQueries } from './queries/messages';
+import { modelQueueQueries } from './queries/model-queue';
 import { messageVectorQueries } from './queries/message-vectors';
 import { promptQueries } from './queries/prompts';
 import { searchQueries } from './queries/search';
@@ -75,6 +76,7 @@ export function engineNeutralQueries(db: EngineDb, bits: QuantisedVectors | null
     ...folderQueries(db),
     ...messageQueries(db),
     ...turnQueries(db),
+    ...modelQueueQueries(db),
     ...usageQueries(db),
     ...decisionQueries(db),
     ...hostQueries(db),
@@ -94,10 +96,11 @@ export function engineNeutralQueries(db: EngineDb, bits: QuantisedVectors | null
  */
 function sqliteEngineDb(db: Db, gate: ConnectionGate): EngineDb {
   const handle = Object.create(db) as EngineDb;
-  const extra: Pick<EngineDb, 'engine' | 'tables' | 'atomically' | 'snapshot'> = {
+  const extra: Pick<EngineDb, 'engine' | 'tables' | 'atomically' | 'exclusively' | 'snapshot'> = {
     engine: 'sqlite',
     tables: sqliteTables,
     atomically: (work) => gate.transaction(work),
+    exclusively: (_key, work) => gate.transaction(work),
     snapshot: (work) => gate.call(work),
   };
   return Object.assign(handle, extra);

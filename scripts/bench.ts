@@ -42,6 +42,7 @@ import { describeTableBench, measureTable } from './bench-tables';
 import { measureIndexing, measureRetrieval, RETRIEVAL_SIZES } from './bench-knowledge';
 import { describeFirstToken, describeThinking, measureFirstToken, measureThinking } from './bench-first-token';
 import { measureHandover } from './bench-handover';
+import { measureSharedQueue } from './bench-queue';
 import { measureImport } from './bench-import';
 import { measureGrep, measureSearch, measureThreadOpen, pct, seedLibrary, seedLongThread, timeThreadOpen } from './bench-library';
 import { measureLoad } from './bench-load';
@@ -306,6 +307,17 @@ if (process.env.BENCH_DATABASE_URL) {
       });
     } finally {
       await onPostgres.close();
+    }
+  });
+  // The slot queue two processes share: a turn's way in, and a slot passing from one process's turn to the other's.
+  await withScratchDatabase(process.env.BENCH_DATABASE_URL, async (url) => {
+    const queue = await measureSharedQueue(url, { runs: Number(process.env.BENCH_QUEUE_RUNS ?? 50) });
+    for (const [what, times] of [
+      ['a turn takes a free slot', queue.enter],
+      ['a slot passes to a turn waiting in the other process', queue.handOn],
+    ] as const) {
+      console.log(`shared slot queue, ${what}: p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms`);
+      table.add({ measure: `shared slot queue: ${what}`, unit: 'ms', p50: pct(times, 50), p95: pct(times, 95) });
     }
   });
   // A turn handed over between two processes on one database: from a process's end to the next event heard through the other.

@@ -37,6 +37,7 @@ const ON_BOTH_ENGINES = [
   ),
   ...find('app/api').filter((file) => !file.endsWith('real-models.test.ts')),
   'lib/turns/supervisor/cluster.test.ts',
+  'lib/models/shared-queue.test.ts',
 ].sort();
 
 const only = process.argv.slice(2);

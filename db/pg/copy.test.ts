@@ -54,6 +54,20 @@ async function fillMain(db: Db) {
   db.insert(schema.invites)
     .values({ id: 'inv', role: 'admin', createdBy: 'owner-1', createdAt: now, expiresAt: now + 5 })
     .run();
+  // A queue row as a stopped process left it (it lapses at the first look wherever it lands).
+  db.insert(schema.modelQueue)
+    .values({
+      turnId: 'tq',
+      process: 'host:1:ab',
+      threadId: 'th',
+      person: 'owner-1',
+      seq: 3,
+      round: 1,
+      serverUrl: 'http://m',
+      slot: 0,
+      leaseUntil: now,
+    })
+    .run();
   db.insert(schema.loginAttempts)
     .values([
       { scope: 'address', key: '198.51.100.7', at: now, cleared: true },

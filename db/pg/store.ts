@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
@@ -52,13 +53,21 @@ export function pgEngineDb(pool: pg.Pool): EngineDb {
       }
     }
   };
-  const own: Pick<EngineDb, 'engine' | 'tables' | 'atomically' | 'snapshot'> = {
+  const own: Pick<EngineDb, 'engine' | 'tables' | 'atomically' | 'exclusively' | 'snapshot'> = {
     engine: 'postgres',
     // The same tables by the same names, in PostgreSQL's types (written from db/schema.ts).
     tables: pgTables as unknown as Tables,
     // SERIALIZABLE: a check and the write it decides (a login limit, a thread's one running turn,
     // the last owner) are as if alone, as under SQLite's single writer; a conflict runs again.
     atomically: (work) => inTransaction(work, { isolationLevel: 'serializable' }),
+    exclusively: (key, work) =>
+      inTransaction(
+        async () => {
+          await current().execute(sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`);
+          return work();
+        },
+        { isolationLevel: 'read committed' },
+      ),
     snapshot: (work) => inTransaction(work, { isolationLevel: 'repeatable read', accessMode: 'read only' }),
   };
   return new Proxy(own, {

@@ -3,14 +3,15 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { startLlamaDouble, type DoubleReply, type DoubleRequest, type LlamaDouble } from '@/e2e/double/llama-double';
 import { applyEvent, newTurnState } from '@/lib/contract/turn-state';
 import { EventReader, httpCall, type Ev } from './client';
-import { newThread, scriptQuestions } from './questions';
+import { lastUser, newThread, scriptQuestions } from './questions';
 import { startHearth, type HearthServer } from './hearth-server';
 
 /**
  * Two `next start` processes on one PostgreSQL database and one data folder, as behind a proxy:
  * a turn started through the first streams live through the second; the first killed with
  * SIGKILL mid-turn, the second takes the turn over once its lease lapses and finishes it, with
- * nothing lost and nothing doubled; stopped with SIGTERM, it hands the turn over at once.
+ * nothing lost and nothing doubled; stopped with SIGTERM, it hands the turn over at once; and
+ * the model server's slots are one queue for both.
  * Runs in `npm run test:e2e`'s pass on PostgreSQL (several processes need it: SQLite's file is one process's).
  */
 
@@ -177,5 +178,37 @@ describe('two Hearth processes on one database', { skip }, () => {
     assertWhole(rest, turnId, ANSWER);
     const thread = await threadOf(second, threadId);
     assert.deepEqual(thread.messages.at(-1) && [thread.messages.at(-1)!.status, thread.messages.at(-1)!.content], ['complete', ANSWER]);
+  });
+
+  test('the model server’s one slot is one queue for both processes: a turn through the second waits for the first’s', async () => {
+    const { first, second } = await twoProcesses();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    scriptFor('slot-', (req) =>
+      lastUser(req).includes('slot-held') ? { content: ANSWER, hold: { afterTokens: 3, until: held } } : { content: 'india juliet kilo' },
+    );
+    const running = await startTurn(first, await newThread(first), 'slot-held: the alphabet, please');
+    const threadId = await newThread(second);
+    const res = await fetch(`${second.url}/api/threads/${threadId}/messages`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: 'slot-waits: three more' }),
+    });
+    assert.equal(res.status, 200);
+    const waiting = new EventReader(res.body!);
+    await waiting.until(() => waiting.events.some((e) => e.type === 'status'));
+    const queued = waiting.events.find((e) => e.type === 'status') as { stage?: string; queuePosition?: number };
+    assert.deepEqual(
+      [queued.stage, queued.queuePosition],
+      ['queued', 1],
+      'it waits first in line for the slot the other process’s turn holds',
+    );
+    const asked = (marker: string) => double.requests.filter((r) => JSON.stringify(r.messages).includes(marker)).length;
+    assert.equal(asked('slot-waits'), 0, 'the model server was not asked for it while its one slot was taken');
+    release();
+    assert.equal((await running.reader.rest()).at(-1)?.type, 'done');
+    const events = await waiting.rest();
+    assert.equal(events.at(-1)?.type, 'done', 'then it ran');
+    assert.ok(asked('slot-waits') > 0);
   });
 });

@@ -8,6 +8,12 @@ import { z } from 'zod';
 
 const approvalAnswer = z.enum(['allow', 'always', 'deny']);
 
+/** A lease (a turn's, a slot queue row's) is renewed this many times in its life, so one late renewal does not lose it. */
+export const RENEWALS_PER_LEASE = 3;
+
+/** The "library" of signals about the whole Hearth, not one library's turns (the model servers' shared queue). */
+export const HEARTH_WIDE = '';
+
 /** Every signal names its library (the schema of the person whose turn or notice it is). */
 export const clusterSignal = z.discriminatedUnion('kind', [
   /** Events of the turn up to `seq` are stored. */
@@ -30,6 +36,8 @@ export const clusterSignal = z.discriminatedUnion('kind', [
       z.object({ type: z.literal('library') }),
     ]),
   }),
+  /** The model servers' shared queue changed (lib/models/shared-queue.ts): turns waiting for a slot look again. */
+  z.object({ kind: z.literal('slots'), library: z.literal(HEARTH_WIDE) }),
   /** The link to the other processes was lost and is back: what was announced meanwhile is read again. */
   z.object({ kind: z.literal('resync'), library: z.string() }),
 ]);

@@ -1,3 +1,4 @@
+import type { SharedSlots } from './shared-queue';
 import type { ModelClient, ModelHealth } from './types';
 
 /** The model-server pool's shapes (pool.ts), shared with a turn's lease (pool-lease.ts). */
@@ -51,6 +52,8 @@ export type PoolOptions = {
   /** A model's load state on a server, asked once per turn and model before its first call (a cold one takes a while to load). */
   loadState?: (url: string, model: string) => Promise<LoadState>;
   log?: (message: string) => void;
+  /** Several Hearth processes on one database: the slot queue is the database's, shared by all (shared-queue.ts). */
+  shared?: SharedSlots;
 };
 
 /** What a turn asks of the pool: its model, and who hears that a cold model is loading (and when it is done). */

@@ -1,7 +1,9 @@
 import { mergeFields, thinkingFields } from './thinking';
 import type { ChatRequest, ModelClient, ModelHealth } from './types';
 import { isServerFailure, turnLease, type LeasePort } from './pool-lease';
+import type { QueueGrant, QueueRow } from '@/lib/contract/model-queue';
 import type { Lease, Placement, PoolOptions, Server, ServerHealth, TurnWants, Waiter } from './pool-types';
+import { servingOrder, SharedQueue, type Grant } from './shared-queue';
 
 /**
  * The model servers Hearth spreads turns over: one llama-server, or several (one GPU or one
@@ -25,6 +27,9 @@ import type { Lease, Placement, PoolOptions, Server, ServerHealth, TurnWants, Wa
  *   that offer it (the rules above apply among those); side calls ask for the checks model
  *   when Settings names one, on the turn's server if it has it, else on one that does. A turn
  *   whose model no server lists is placed as before, and ends with the server's own refusal.
+ * - Several processes. With `shared` (several Hearth processes on one PostgreSQL database) the
+ *   queue is the database's, shared by all of them (shared-queue.ts): the rules above place
+ *   every process's turns, and a server's busy slots are counted over all of them.
  */
 
 export type { Lease, LoadState, PoolOptions, ServerHealth, TurnWants } from './pool-types';
@@ -44,6 +49,8 @@ export class ModelPool {
   /** Background calls under way (titles): stopped when a turn arrives. */
   private readonly background = new Set<AbortController>();
   private firstCheck: Promise<ServerHealth[]>;
+  /** The queue shared with the other processes on the database, when there are any. */
+  private readonly shared: SharedQueue | null;
 
   constructor(
     servers: readonly { url: string; client: ModelClient }[],
@@ -52,6 +59,13 @@ export class ModelPool {
     if (servers.length === 0) throw new Error('a model pool needs at least one server');
     this.servers = servers.map((s) => ({ url: s.url, client: s.client, health: null, up: true, busy: new Map() }));
     this.firstCheck = this.refresh();
+    this.shared = options.shared
+      ? new SharedQueue(options.shared, {
+          decide: (rows) => this.decide(rows),
+          saw: (rows) => this.sawQueue(rows),
+          log: options.log,
+        })
+      : null;
   }
 
   /** Resolves once every server has been asked for its slots, model and context size once. */
@@ -68,8 +82,8 @@ export class ModelPool {
     return n >= 2 ? n - 1 : 1;
   }
 
-  private freeSlot(s: Server): number | null {
-    for (let i = 0; i < this.conversationSlots(s); i++) if (!s.busy.has(i)) return i;
+  private freeSlot(s: Server, busy = s.busy): number | null {
+    for (let i = 0; i < this.conversationSlots(s); i++) if (!busy.has(i)) return i;
     return null;
   }
 
@@ -180,8 +194,8 @@ export class ModelPool {
     this.advance();
   }
 
-  /** Where a turn of this thread should run now; 'wait' when every usable slot is taken. */
-  private place(threadId: string, avoid?: Server, model?: string): Placement | 'wait' | null {
+  /** Where a turn of this thread should run now; 'wait' when every usable slot is taken. `busyOf`: a server's slots taken. */
+  private place(threadId: string, avoid?: Server, model?: string, busyOf = (s: Server) => s.busy): Placement | 'wait' | null {
     const others = this.servers.filter((s) => s !== avoid);
     // Only servers that offer the model; if none lists it, any (the server's refusal ends the turn clearly).
     const offering = others.filter((s) => this.offers(s, model));
@@ -192,20 +206,66 @@ export class ModelPool {
     if (candidates.length === 0) return null;
     const last = this.lastSlot.get(threadId);
     const home = last ? candidates.find((s) => s.url === last.url) : undefined;
-    if (home && last && last.slot < this.conversationSlots(home) && !home.busy.has(last.slot)) return { server: home, slot: last.slot };
-    const homeSlot = home ? this.freeSlot(home) : null;
+    if (home && last && last.slot < this.conversationSlots(home) && !busyOf(home).has(last.slot)) return { server: home, slot: last.slot };
+    const homeSlot = home ? this.freeSlot(home, busyOf(home)) : null;
     if (home && homeSlot !== null) return { server: home, slot: homeSlot };
     let best: Server | null = null;
     let bestFree = 0;
     for (const s of candidates) {
-      const free = this.conversationSlots(s) - s.busy.size;
-      if (free > bestFree && this.freeSlot(s) !== null) {
+      const free = this.conversationSlots(s) - busyOf(s).size;
+      if (free > bestFree && this.freeSlot(s, busyOf(s)) !== null) {
         best = s;
         bestFree = free;
       }
     }
     if (!best) return 'wait';
-    return { server: best, slot: this.freeSlot(best)! };
+    return { server: best, slot: this.freeSlot(best, busyOf(best))! };
+  }
+
+  /**
+   * What one look at the shared queue grants (shared-queue.ts): every waiting turn of every
+   * process, in serving order, placed by the rules above over the slots all of them hold,
+   * until one must wait (those behind it wait too, as in this process's own queue).
+   */
+  private decide(rows: readonly QueueRow[]): QueueGrant[] {
+    const busy = new Map(this.servers.map((s) => [s, new Map<number, string>()]));
+    const serverAt = (url: string | null) => this.servers.find((s) => s.url === url);
+    for (const r of rows) {
+      const server = serverAt(r.serverUrl);
+      if (server && r.slot !== null) busy.get(server)!.set(r.slot, r.turnId);
+    }
+    const grants: QueueGrant[] = [];
+    for (const r of servingOrder(rows)) {
+      const p = this.place(r.threadId, serverAt(r.avoidUrl), r.model ?? undefined, (s) => busy.get(s)!);
+      if (p === 'wait') break;
+      if (!p) {
+        grants.push({ turnId: r.turnId, refused: true });
+        continue;
+      }
+      busy.get(p.server)!.set(p.slot, r.turnId);
+      grants.push({ turnId: r.turnId, serverUrl: p.server.url, slot: p.slot });
+    }
+    return grants;
+  }
+
+  /** The servers' busy slots, as the shared queue holds them: every process's turns. */
+  private sawQueue(rows: readonly QueueRow[]) {
+    for (const s of this.servers) {
+      s.busy.clear();
+      for (const r of rows) if (r.serverUrl === s.url && r.slot !== null) s.busy.set(r.slot, r.turnId);
+    }
+  }
+
+  /** A turn granted a slot by the shared queue takes it here (null: it left, or no server can take it). */
+  private granted(turnId: string, threadId: string, grant: Grant | null): Placement | null {
+    const server = grant && this.servers.find((s) => s.url === grant.url);
+    if (!grant || !server) {
+      if (grant) this.shared!.leave(turnId);
+      return null;
+    }
+    const p = { server, slot: grant.slot };
+    this.take(turnId, threadId, p);
+    return p;
   }
 
   private take(turnId: string, threadId: string, p: Placement) {
@@ -237,7 +297,13 @@ export class ModelPool {
     // The first turns after start wait for the servers' first answer (slots, model, context).
     await this.firstCheck;
     if (wants.person !== undefined) this.owners.set(turnId, wants.person);
-    const placement = await this.admit({ turnId, threadId, notify, model: wants.model, person: wants.person });
+    const placement = this.shared
+      ? this.granted(
+          turnId,
+          threadId,
+          await this.shared.enter({ turnId, threadId, person: wants.person ?? null, model: wants.model ?? null, avoidUrl: null }, notify),
+        )
+      : await this.admit({ turnId, threadId, notify, model: wants.model, person: wants.person });
     if (!placement) {
       this.owners.delete(turnId);
       return null;
@@ -296,6 +362,10 @@ export class ModelPool {
   leave(turnId: string) {
     this.owners.delete(turnId);
     const p = this.vacate(turnId);
+    if (this.shared) {
+      this.shared.leave(turnId);
+      return;
+    }
     const at = this.waiting.findIndex((w) => w.turnId === turnId);
     if (at >= 0) this.waiting.splice(at, 1)[0].admit(null);
     if (p || at >= 0) this.advance();
@@ -308,7 +378,8 @@ export class ModelPool {
    * tries again once the pool is idle. `release` when done.
    */
   idle(): { model: ModelClient; signal: AbortSignal; release: () => void } | null {
-    if (this.running.size > 0 || this.waiting.length > 0) return null;
+    // With other processes, their turns count too (the side slot is theirs as much as this one's).
+    if (this.running.size > 0 || this.waiting.length > 0 || this.servers.some((s) => s.busy.size > 0)) return null;
     const checks = this.options.checksModel;
     const up = this.servers.filter((s) => s.up);
     const server = up.find((s) => this.offers(s, checks)) ?? up[0];
@@ -339,7 +410,7 @@ export class ModelPool {
   get stats() {
     return {
       running: this.running.size,
-      waiting: this.waiting.length,
+      waiting: this.waiting.length + (this.shared?.waitingHere ?? 0),
       slots: this.servers.reduce((n, s) => n + (s.up ? this.conversationSlots(s) : 0), 0),
     };
   }
@@ -351,8 +422,12 @@ export class ModelPool {
       placementOf: (id) => this.running.get(id),
       markDown: (server, why) => this.markDown(server, why),
       markUp: (server) => this.markUp(server),
-      requeue: (id, thread, avoid) => {
+      requeue: async (id, thread, avoid) => {
         this.vacate(id);
+        if (this.shared) {
+          const entry = { turnId: id, threadId: thread, person: this.owners.get(id) ?? null, model: null, avoidUrl: avoid.url };
+          return this.granted(id, thread, await this.shared.enter(entry, () => undefined));
+        }
         const ticket = this.admit({ turnId: id, threadId: thread, avoid, notify: () => undefined, person: this.owners.get(id) }, true);
         // The slot given up and the server now down change what every waiting turn can have:
         // one that was waiting to move away from another failure may now have nowhere to go.
@@ -379,9 +454,15 @@ export class ModelPool {
     return { ...request, extra: { ...request.extra, id_slot: target } };
   }
 
+  /** Once the shared queue (with other processes) holds what this pool told it so far. */
+  settled(): Promise<void> {
+    return this.shared?.settled() ?? Promise.resolve();
+  }
+
   /** Stops the background checks (tests, shutdown). */
   close() {
     if (this.recheck) clearInterval(this.recheck);
     this.recheck = null;
+    this.shared?.close();
   }
 }

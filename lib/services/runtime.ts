@@ -143,6 +143,8 @@ export async function buildHearth(
         checksModel: s.checksModel || undefined,
         loadState: model ? undefined : (url, id) => modelLoadState(url, id, { apiKey: apiKeyFor(config, url) }),
         log,
+        // Several processes on one database: one slot queue for all of them, kept in the database.
+        ...(signals ? { shared: { store, signals, leaseMs: config.HEARTH_TURN_LEASE_MS, now } } : {}),
       },
     );
   const files = FileStore.of(config.DATA_DIR);

@@ -25,6 +25,8 @@ export async function startup(): Promise<void> {
     const stopped = ended.flatMap((e) => e.stopped).length;
     if (handedOver) console.log(`Hearth: stopping; ${handedOver} running turn(s) handed over to another Hearth process.`);
     if (stopped) console.log(`Hearth: stopping; ${stopped} running turn(s) kept as interrupted.`);
+    // The slots its turns held are given back in the shared queue before it goes, not when they lapse.
+    await hearth.models.settled();
     await hearth.signals?.close();
   });
   try {

@@ -67,7 +67,8 @@ async function processOn(
         },
       }) as Store)
     : store;
-  const pool = new ModelPool([{ url: 'scripted', client: model }]);
+  // One slot queue for both, in the database, as a running Hearth has it (lib/models/shared-queue.ts).
+  const pool = new ModelPool([{ url: 'scripted', client: model }], { shared: { store: seen, signals, leaseMs, now: () => clock.t } });
   const supervisor = new TurnSupervisor({
     store: seen,
     models: () => pool,
@@ -82,6 +83,7 @@ async function processOn(
     cluster: { signals, library: schema, leaseMs },
   });
   closing.push(async () => supervisor.close());
+  closing.push(async () => pool.close());
   return { store, signals, supervisor };
 }
 

@@ -1,6 +1,6 @@
 import type { Signals } from '@/lib/contract/cluster-signals';
 
-export type { ClusterSignal, Signals } from '@/lib/contract/cluster-signals';
+export { RENEWALS_PER_LEASE, type ClusterSignal, type Signals } from '@/lib/contract/cluster-signals';
 
 /**
  * Several Hearth processes on one database (PostgreSQL): what they tell each other. A turn runs
@@ -19,9 +19,6 @@ export type ClusterOptions = {
   /** How long a lease lasts without renewal: a dead process's turns are taken over this long after its last renewal. */
   leaseMs: number;
 };
-
-/** A lease is renewed this many times in its life, so one late renewal does not lose it. */
-export const RENEWALS_PER_LEASE = 3;
 
 /** Whether a stored event ends the turn: a page following it from another process stops there. */
 export const isEndingEvent = (type: string) => type === 'done' || type === 'error';

@@ -1,0 +1,255 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { NO_ONES_ROUND, type QueueRow } from '@/lib/contract/model-queue';
+import type { Store } from '@/db/store';
+import { signalBus } from '@/lib/dev/testing/signal-bus';
+import { freshEngineStore } from '@/lib/dev/testing/store';
+import { HEARTH_WIDE } from '@/lib/contract/cluster-signals';
+import { ModelPool } from './pool';
+import { servingOrder } from './shared-queue';
+import type { ModelClient } from './types';
+
+/** One llama-server with `slots` slots (the last kept for side calls when there are two or more). */
+const llama = (url: string, slots: number): ModelClient => ({
+  health: async () => ({ url, reachable: true, id: 'model', slots }),
+  chat: async () => assert.fail('no call is made in these tests'),
+});
+
+const row = (turnId: string, over: Partial<QueueRow> = {}): QueueRow => ({
+  turnId,
+  process: 'p',
+  threadId: `thread-${turnId}`,
+  person: null,
+  model: null,
+  avoidUrl: null,
+  seq: 0,
+  round: 0,
+  serverUrl: null,
+  slot: null,
+  refused: false,
+  leaseUntil: 0,
+  ...over,
+});
+
+describe('the order waiting turns are served in', () => {
+  test('by round, then in order: someone with nothing running when they came goes before another’s second turn', () => {
+    const rows = [
+      row('a1', { person: 'alice', seq: 1, round: 0, serverUrl: 'http://m', slot: 0 }),
+      row('a2', { person: 'alice', seq: 2, round: 1 }),
+      row('a3', { person: 'alice', seq: 3, round: 2 }),
+      row('b1', { person: 'bob', seq: 4, round: 0, process: 'q' }),
+      row('x', { seq: 5, round: NO_ONES_ROUND }),
+      row('b2', { person: 'bob', seq: 6, round: 1, process: 'q' }),
+    ];
+    assert.deepEqual(
+      servingOrder(rows).map((r) => r.turnId),
+      ['b1', 'a2', 'b2', 'a3', 'x'],
+    );
+  });
+
+  test('a turn moving away from a server that failed goes first; granted and refused turns are not waiting', () => {
+    const rows = [
+      row('w', { person: 'alice', seq: 1 }),
+      row('moved', { person: 'alice', seq: 9, avoidUrl: 'http://dead' }),
+      row('refused', { seq: 2, refused: true }),
+    ];
+    assert.deepEqual(
+      servingOrder(rows).map((r) => r.turnId),
+      ['moved', 'w'],
+    );
+  });
+});
+
+/** Two Hearth processes' pools on one store (the database's shared queue), each with its own signals. */
+async function twoPools(slots: number, opts: { leaseMs?: number; now?: () => number } = {}) {
+  const store: Store = await freshEngineStore();
+  const bus = signalBus();
+  const make = (process: string) =>
+    new ModelPool([{ url: 'http://m', client: llama('http://m', slots) }], {
+      shared: { store, signals: bus.join(process), leaseMs: opts.leaseMs ?? 60_000, ...(opts.now ? { now: opts.now } : {}) },
+    });
+  const a = make('A');
+  const b = make('B');
+  const close = async () => {
+    a.close();
+    b.close();
+    await store.close();
+  };
+  return { a, b, bus, store, close };
+}
+
+/** A turn entering a pool: whether it got a slot yet, and the places it heard while it waited. */
+function entering(pool: ModelPool, turnId: string, person?: string) {
+  const heard: number[] = [];
+  let admitted = false;
+  const lease = pool
+    .enter(turnId, `thread-${turnId}`, (n) => heard.push(n), person === undefined ? {} : { person })
+    .then((l) => ((admitted = Boolean(l)), l));
+  return { lease, heard, admitted: () => admitted };
+}
+
+/** Until `check` holds: the processes' looks at the queue and their signals run meanwhile. */
+async function until(check: () => boolean) {
+  for (let i = 0; i < 2500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
+  assert.ok(check(), 'it came to pass');
+}
+
+/** Until what `look` reads satisfies `check`. */
+async function untilSeen<T>(look: () => Promise<T>, check: (seen: T) => boolean) {
+  for (let i = 0; i < 2500; i++) {
+    if (check(await look())) return;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  assert.fail('it never came to pass');
+}
+
+describe('one slot queue for several processes', () => {
+  test('two processes never run more turns than the server has slots; a freed slot goes to the other process’s turn', async () => {
+    const { a, b, close } = await twoPools(3);
+    try {
+      const t1 = entering(a, 't1');
+      const t2 = entering(a, 't2');
+      assert.ok(await t1.lease);
+      assert.ok(await t2.lease);
+      const t3 = entering(b, 't3');
+      await until(() => t3.heard.length > 0);
+      assert.deepEqual(t3.heard, [1], 'the third waits first in line, in the process that did not start the others');
+      assert.equal(t3.admitted(), false);
+      assert.equal(b.status[0].running, 2, 'the other process counts the first’s turns on the server');
+      a.leave('t1');
+      const lease = await t3.lease;
+      assert.ok(lease, 'the slot the first process gave back is the third turn’s');
+      assert.equal(b.stats.running, 1);
+      assert.equal(a.status[0].running, 2);
+    } finally {
+      await close();
+    }
+  });
+
+  test('people take turns across processes: Bob’s one turn goes before Alice’s second', async () => {
+    const { a, b, close } = await twoPools(1);
+    try {
+      const first = entering(a, 'alice-1', 'alice');
+      assert.ok(await first.lease);
+      const second = entering(a, 'alice-2', 'alice');
+      await until(() => second.heard.length > 0);
+      const bob = entering(b, 'bob-1', 'bob');
+      await until(() => bob.heard.length > 0 && second.heard.length > 1);
+      assert.deepEqual(bob.heard, [1], 'Bob came later but has nothing running');
+      assert.deepEqual(second.heard, [1, 2], 'Alice’s second moves back one');
+      a.leave('alice-1');
+      assert.ok(await bob.lease);
+      assert.equal(second.admitted(), false);
+      b.leave('bob-1');
+      assert.ok(await second.lease);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a process that stops renewing (it died) holds its slots until its rows lapse', async () => {
+    let clock = 1_000;
+    const { a, b, bus, store, close } = await twoPools(1, { leaseMs: 60_000, now: () => clock });
+    try {
+      assert.ok(await entering(a, 'held').lease);
+      const waiting = entering(b, 'waiting');
+      await until(() => waiting.heard.length > 0);
+      // Half a lease on, the living process renews its rows as it looks; the dead one does not.
+      clock += 30_000;
+      bus.tell('B', { kind: 'resync', library: HEARTH_WIDE });
+      const seen = async () => (await store.settleModelQueue({ process: 'C', now: clock, until: clock, decide: () => [] })).rows;
+      await untilSeen(seen, (rows) => rows.some((r) => r.turnId === 'waiting' && r.leaseUntil === clock + 60_000));
+      assert.deepEqual(
+        (await seen()).map((r) => [r.turnId, r.serverUrl === null ? 'waiting' : 'running']),
+        [
+          ['held', 'running'],
+          ['waiting', 'waiting'],
+        ],
+        'within the lease the slot is still held',
+      );
+      clock += 31_000;
+      bus.tell('B', { kind: 'resync', library: HEARTH_WIDE });
+      assert.ok(await waiting.lease, 'past it, the slot is free');
+    } finally {
+      await close();
+    }
+  });
+
+  test('a turn taken over by another process is its row from then on: the first process’s leave does not remove it', async () => {
+    const { a, b, store, close } = await twoPools(1);
+    try {
+      assert.ok(await entering(a, 'moved').lease);
+      const taken = entering(b, 'moved');
+      assert.ok(await taken.lease, 'the other process runs it now, on the slot it had');
+      a.leave('moved');
+      const other = entering(a, 'next');
+      await until(() => other.heard.length > 0);
+      assert.deepEqual(other.heard, [1], 'the slot is still the taken-over turn’s');
+      const { rows } = await store.settleModelQueue({ process: 'C', now: 0, until: 0, decide: () => [] });
+      assert.deepEqual(
+        rows.map((r) => [r.turnId, r.process, r.serverUrl === null ? 'waiting' : 'running']),
+        [
+          ['moved', 'B', 'running'],
+          ['next', 'A', 'waiting'],
+        ],
+      );
+      b.leave('moved');
+      assert.ok(await other.lease);
+    } finally {
+      await close();
+    }
+  });
+
+  test('the slot passes back and forth between the processes, every time (no look asked for is lost)', async () => {
+    const { a, b, close } = await twoPools(1);
+    try {
+      for (let i = 0; i < 40; i++) {
+        const [from, to] = i % 2 ? [a, b] : [b, a];
+        assert.ok(await entering(from, `held-${i}`).lease, `round ${i}: the free slot`);
+        const waiting = entering(to, `waiting-${i}`);
+        await until(() => waiting.heard.length > 0);
+        from.leave(`held-${i}`);
+        assert.ok(await waiting.lease, `round ${i}: the slot given back`);
+        to.leave(`waiting-${i}`);
+        await to.settled();
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  test('a process that looks late keeps its own rows (it is alive); another’s lapsed rows go', async () => {
+    const store: Store = await freshEngineStore();
+    try {
+      const entry = (turnId: string) => ({ turnId, threadId: 't', person: null, model: null, avoidUrl: null });
+      const none = () => [];
+      await store.settleModelQueue({ process: 'P', now: 0, until: 10, join: [entry('mine')], decide: none });
+      await store.settleModelQueue({ process: 'Q', now: 0, until: 10, join: [entry('theirs')], decide: none });
+      const { rows, changed } = await store.settleModelQueue({ process: 'P', now: 100, until: 200, decide: none });
+      assert.deepEqual(
+        rows.map((r) => [r.turnId, r.leaseUntil]),
+        [['mine', 200]],
+      );
+      assert.equal(changed, true, 'the others are told a row went');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a turn stopped while it waits leaves the queue in every process’s eyes', async () => {
+    const { a, b, close } = await twoPools(1);
+    try {
+      assert.ok(await entering(a, 'running').lease);
+      const stopped = entering(b, 'stopped');
+      const after = entering(a, 'after');
+      await until(() => stopped.heard.length > 0 && after.heard.length > 0);
+      assert.deepEqual(after.heard, [2]);
+      b.leave('stopped');
+      assert.equal(await stopped.lease, null, 'it left without a slot');
+      await until(() => after.heard.length > 1);
+      assert.deepEqual(after.heard, [2, 1], 'the turn behind it moved up');
+    } finally {
+      await close();
+    }
+  });
+});
