@@ -13,7 +13,7 @@ import { loginAttemptQueries } from './queries/login-attempts';
 import { memoryQueries } from './queries/memories';
 import { messageQueries } from './queries/messages';
 import { modelQueueQueries } from './queries/model-queue';
-import { messageVectorQueries } from './queries/message-vectors';
+import { messageVectorQueries, type NearestMessages } from './queries/message-vectors';
 import { promptQueries } from './queries/prompts';
 import { searchQueries } from './queries/search';
 import { sessionQueries } from './queries/sessions';
@@ -67,10 +67,10 @@ export type StorePlace = { engine: 'sqlite'; file: string } | { engine: 'postgre
  * The query families written once for both engines (db/engine.ts), over one handle; `bits` is
  * SQLite's quantised copy of the vectors (none on PostgreSQL, nor without sqlite-vec).
  */
-export function engineNeutralQueries(db: EngineDb, bits: QuantisedVectors | null) {
+export function engineNeutralQueries(db: EngineDb, bits: QuantisedVectors | null, nearestMessages?: NearestMessages) {
   return {
     ...knowledgeQueries(db, bits),
-    ...messageVectorQueries(db, bits),
+    ...messageVectorQueries(db, bits, nearestMessages),
     ...libraryQueries(db),
     ...threadQueries(db),
     ...folderQueries(db),

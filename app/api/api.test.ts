@@ -323,7 +323,7 @@ describe('turns', () => {
     assert.equal(h.model.reachable, false);
   });
 
-  test('health reports the model and the database, naming its engine', async () => {
+  test('health reports the model and the database, naming its engine and how it searches by meaning', async () => {
     const res = await health.GET(req('GET', '/api/health'));
     const body = await res.json();
     assert.equal(res.status, 200);
@@ -331,6 +331,8 @@ describe('turns', () => {
       { ok: body.ok, db: body.db, engine: body.engine, reachable: body.model.reachable, id: body.model.id },
       { ok: true, db: true, engine: testEngine, reachable: true, id: 'tiny-toy' },
     );
+    // How passages are found by meaning: sqlite-vec's scan, or PostgreSQL's pgvector where the server has it, else its scan.
+    assert.match(body.vectors, testEngine === 'sqlite' ? /^sqlite-vec$/ : /^(pgvector \d+\.\d+(\.\d+)?|scan)$/);
   });
 
   test('a deferral, in whichever phrasing, is set aside and web_search through SearXNG answers instead', async () => {

@@ -10,6 +10,7 @@ import { createStore, type Store } from '../store';
 import { copyInstallation, placeOf } from './copy';
 import { pgKnowledgeSearchQueries } from './knowledge-search';
 import { libraryOptions } from './migrate';
+import { openPgStore } from './store';
 import { skipWithoutPostgres, withTestDatabase } from './testing';
 import { sqliteOf } from '@/lib/dev/testing/store';
 
@@ -127,6 +128,51 @@ describe('knowledge collections on PostgreSQL', { skip: skipWithoutPostgres }, (
         }
       } finally {
         await pool.end();
+        lite.db.$client.close();
+      }
+    });
+  });
+
+  test('with pgvector, passages are ranked inside the database, with the same answers, and its copy follows the vectors', async (t) => {
+    const dir = makeTempDir('hearth-pgvector');
+    const lite = createStore(openDatabase(path.join(dir, 'hearth.db')));
+    await fill(lite);
+    await withTestDatabase(async (url) => {
+      const probe = new pg.Client({ connectionString: url });
+      await probe.connect();
+      const offered = (await probe.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`)).rowCount;
+      await probe.end();
+      if (!offered) {
+        lite.db.$client.close();
+        t.skip('this PostgreSQL server has no pgvector (Debian 12 does not package it; without it Hearth scans, as the test above checks)');
+        return;
+      }
+      await copyInstallation(placeOf(dir), placeOf(url));
+      const there = await openPgStore(url, 'hearth', { maxConnections: 2 });
+      const look = new pg.Pool({ connectionString: url, options: libraryOptions('hearth'), max: 1 });
+      try {
+        assert.match((await there.vectorSearchMethod()) ?? '', /^pgvector \d+\.\d+/, 'it says it ranks with pgvector');
+        const nearest = async (s: Pick<Store, 'chunksNear'>, i: number, collectionIds = ['co', 'other']) =>
+          (await s.chunksNear({ vector: toward(i), collectionIds, limit: 3, candidates: 50 })).map((h) => h.id);
+        for (let i = 0; i < DIMS; i++) assert.deepEqual(await nearest(there, i), await nearest(lite, i), `nearest to direction ${i}`);
+        const copies = async () => (await look.query<{ n: number }>('SELECT count(*)::int AS n FROM chunk_embeddings')).rows[0].n;
+        assert.equal(await copies(), 9, 'the copied library’s vectors were copied for pgvector at its first search');
+        // A passage embedded again: its old vector is never an answer again.
+        const moved = { model: 'embed', vectors: [{ chunkId: 1, vector: toward(5) }] };
+        await lite.storeVectors(moved);
+        await there.storeVectors(moved);
+        for (let i = 0; i < DIMS; i++)
+          assert.deepEqual(await nearest(there, i), await nearest(lite, i), `after, nearest to direction ${i}`);
+        const similarity = (await there.chunksNear({ vector: toward(5), collectionIds: ['co'], limit: 1, candidates: 1 }))[0];
+        assert.deepEqual(similarity.id, 1);
+        assert.ok(Math.abs(similarity.similarity - 1) < 1e-6, `cosine with itself: ${similarity.similarity}`);
+        // A collection deleted takes its passages' copies with it.
+        await there.deleteCollection({ id: 'co' });
+        assert.deepEqual(await nearest(there, 0, ['co']), []);
+        assert.equal(await copies(), 3, 'only the other collection’s');
+      } finally {
+        await look.end();
+        await there.close();
         lite.db.$client.close();
       }
     });

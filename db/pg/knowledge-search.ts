@@ -1,5 +1,6 @@
 import { rankedByCosine } from '../queries/vector-index';
 import type { ChunkHit, WordMatch } from '../rows';
+import type { pgvectorQueries } from './pgvector';
 import type { Queryable } from './search';
 import { tsQuery } from './search';
 
@@ -7,9 +8,8 @@ import { tsQuery } from './search';
  * Finding passages of knowledge collections on PostgreSQL: the questions db/queries/knowledge-search.ts
  * asks of SQLite, with the same answers. By their words: the passages' tsvector column (migration
  * 0001_search, GIN-indexed), ranked by ts_rank_cd where SQLite has bm25. By meaning: the whole
- * vectors kept in chunk_vectors, ranked by exact cosine; PostgreSQL keeps no quantised copy (what
- * sqlite-vec's bit scan gives SQLite), so every vector of the collections is read: exact, and
- * slower than SQLite's scan for large collections (pgvector's index is the step after).
+ * vectors kept in chunk_vectors, ranked by exact cosine: inside the database by pgvector where
+ * the server has it (db/pg/pgvector.ts), else here, every vector of the collections read.
  */
 
 type ChunkRow = Omit<ChunkHit, 'id' | 'seq' | 'page' | 'lineStart' | 'lineEnd'> & {
@@ -31,7 +31,7 @@ const chunkOf = <R extends Pick<ChunkRow, 'id' | 'seq' | 'page' | 'lineStart' | 
   lineEnd: Number(r.lineEnd),
 });
 
-export function pgKnowledgeSearchQueries(db: Queryable) {
+export function pgKnowledgeSearchQueries(db: Queryable, pgvector: ReturnType<typeof pgvectorQueries> | null = null) {
   return {
     /** Chunks matching a match in these collections, best first. */
     async chunksMatching({ match, collectionIds, limit }: { match: WordMatch; collectionIds: string[]; limit: number }): Promise<number[]> {
@@ -65,6 +65,7 @@ export function pgKnowledgeSearchQueries(db: Queryable) {
       vector,
       collectionIds,
       limit,
+      candidates,
     }: {
       vector: Float32Array;
       collectionIds: string[];
@@ -74,6 +75,7 @@ export function pgKnowledgeSearchQueries(db: Queryable) {
       if (collectionIds.length === 0) return [];
       const state = await db.query<{ dims: string }>('SELECT dims FROM vector_index WHERE id = 1');
       if (state.rows.length === 0 || Number(state.rows[0].dims) !== vector.length) return [];
+      if (pgvector) return pgvector.nearestChunks({ vector, collectionIds, limit, candidates });
       const stored = await db.query<{ id: string; vector: Buffer }>(
         `SELECT v.chunk_id AS id, v.vector FROM chunk_vectors v
            JOIN doc_chunks d ON d.id = v.chunk_id JOIN collection_files cf ON cf.id = d.file_id

@@ -9,6 +9,7 @@ import * as pgTables from '../schema.pg';
 import { engineNeutralQueries, type Store, type StorePlace } from '../store';
 import { pgKnowledgeSearchQueries } from './knowledge-search';
 import { libraryOptions, migrateLibrary } from './migrate';
+import { enablePgvector, pgvectorQueries, preparePgvector } from './pgvector';
 import { pgSearchQueries } from './search';
 
 type PgDb = NodePgDatabase<typeof pgTables>;
@@ -85,7 +86,11 @@ export function pgEngineDb(pool: pg.Pool): EngineDb {
  * connections see it alone, and the query families over them. What is not carried over yet
  * (the library file's export and import) is missing from it, not faked.
  */
-export async function openPgStore(url: string, schema: string, options: { maxConnections?: number; idleMs?: number } = {}) {
+export async function openPgStore(
+  url: string,
+  schema: string,
+  options: { maxConnections?: number; idleMs?: number; log?: (message: string) => void } = {},
+) {
   const pool = new pg.Pool({
     connectionString: url,
     options: libraryOptions(schema),
@@ -97,11 +102,28 @@ export async function openPgStore(url: string, schema: string, options: { maxCon
   });
   await migrateLibrary(pool, schema);
   const db = pgEngineDb(pool);
+  // pgvector where the server has it: passages ranked inside the database (db/pg/pgvector.ts).
+  const pgvectorVersion = await enablePgvector(pool, options.log);
+  if (pgvectorVersion) await preparePgvector(pool, schema);
+  const pgvector = pgvectorVersion ? pgvectorQueries(pool) : null;
+  const neutral = engineNeutralQueries(db, null, pgvector?.nearestMessages);
   const store = {
     place: { engine: 'postgres', url, schema } as StorePlace,
-    ...engineNeutralQueries(db, null),
+    ...neutral,
+    /** Keeps a batch of vectors, and pgvector's copy of them where there is one. */
+    async storeVectors(batch: Parameters<typeof neutral.storeVectors>[0]) {
+      await neutral.storeVectors(batch);
+      await pgvector?.fillChunks();
+    },
+    /** Keeps messages' vectors, and pgvector's copy of them where there is one. */
+    async storeMessageVectors(batch: Parameters<typeof neutral.storeMessageVectors>[0]) {
+      await neutral.storeMessageVectors(batch);
+      await pgvector?.fillMessages();
+    },
+    /** How passages are ranked by meaning here: by pgvector (and its version), or by reading every vector. */
+    vectorSearchMethod: async () => (pgvectorVersion ? `pgvector ${pgvectorVersion}` : 'scan'),
     ...pgSearchQueries(pool),
-    ...pgKnowledgeSearchQueries(pool),
+    ...pgKnowledgeSearchQueries(pool, pgvector),
     /** Runs `work` atomically: its writes land together or not at all. */
     transaction<T>(work: () => Promise<T>): Promise<T> {
       return db.atomically(work);

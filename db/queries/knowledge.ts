@@ -39,6 +39,12 @@ export function knowledgeQueries(db: EngineDb, bits: QuantisedVectors | null) {
   return {
     /** Whether this database can search by meaning (on SQLite: sqlite-vec loaded). */
     vectorSearchAvailable: async () => vectorsAvailable,
+    /**
+     * How passages are ranked by meaning here, as /api/health says it: SQLite's scan of quantised
+     * vectors (sqlite-vec), PostgreSQL's scan of every vector ('scan', or pgvector: db/pg/store.ts);
+     * null: not at all (SQLite without sqlite-vec).
+     */
+    vectorSearchMethod: async (): Promise<string | null> => (db.engine === 'postgres' ? 'scan' : bits ? 'sqlite-vec' : null),
 
     async createCollection({ id, name, everyThread = false, now }: { id: string; name: string; everyThread?: boolean; now: number }) {
       return writtenRow(await db.insert(collections).values({ id, name, everyThread, createdAt: now, updatedAt: now }).returning());

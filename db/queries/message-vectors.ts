@@ -2,13 +2,17 @@ import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { first, type EngineDb } from '../engine';
 import { claimVectorIndex, MESSAGE_BITS_TABLE, rankedByCosine, type QuantisedVectors } from './vector-index';
 
+/** The ids (message_vectors.id) of the `k` messages nearest a vector, found below the store (pgvector): the candidates to rank. */
+export type NearestMessages = (vector: Float32Array, k: number) => Promise<number[]>;
+
 /**
  * Past conversations by meaning: each complete message's vector, kept whole in message_vectors.
  * On SQLite with sqlite-vec it is also binary-quantised in message_bits (made with the first
  * vectors), and a scan over the bits finds the candidates, ranked again by exact cosine as the
- * knowledge chunks are; on PostgreSQL every whole vector is ranked.
+ * knowledge chunks are; on PostgreSQL pgvector finds them where the server has it
+ * (db/pg/pgvector.ts), else every whole vector is ranked.
  */
-export function messageVectorQueries(db: EngineDb, bits: QuantisedVectors | null) {
+export function messageVectorQueries(db: EngineDb, bits: QuantisedVectors | null, nearestMessages?: NearestMessages) {
   const { messages, messageVectors, threads, vectorIndex } = db.tables;
   return {
     /** Complete messages with no vector yet, oldest first (past conversations searched by meaning). */
@@ -52,8 +56,9 @@ export function messageVectorQueries(db: EngineDb, bits: QuantisedVectors | null
       if (db.engine === 'sqlite' && !bits?.has(MESSAGE_BITS_TABLE)) return [];
       const state = first(await db.select().from(vectorIndex).where(eq(vectorIndex.id, 1)));
       if (!state || state.dims !== vector.length) return [];
-      // SQLite's bits give the candidates; PostgreSQL ranks every vector kept.
-      const candidates = bits ? bits.nearestMessages(vector, Math.max(limit * 4, 40)) : null;
+      // SQLite's bits or pgvector give the candidates; PostgreSQL without pgvector ranks every vector kept.
+      const k = Math.max(limit * 4, 40);
+      const candidates = bits ? bits.nearestMessages(vector, k) : nearestMessages ? await nearestMessages(vector, k) : null;
       if (candidates?.length === 0) return [];
       // Ranked on the vectors alone; only the best are read whole.
       const scored = await db

@@ -180,6 +180,12 @@ export type Health = {
   db: boolean;
   /** The engine the libraries are kept on: SQLite files in DATA_DIR, or PostgreSQL (DATABASE_URL). */
   engine?: 'sqlite' | 'postgres';
+  /**
+   * How passages are ranked by meaning: 'sqlite-vec' (SQLite's scan of quantised vectors),
+   * 'pgvector <version>' (inside PostgreSQL), 'scan' (PostgreSQL without pgvector: every vector
+   * read, the same answers, slower); null: not at all (SQLite without sqlite-vec).
+   */
+  vectors?: string | null;
   model: { url: string; reachable: boolean; id?: string; contextSize?: number; vision?: boolean; error?: string };
   /** Every model server (LLAMA_URL may list several). */
   servers?: ModelServerHealth[];

@@ -27,7 +27,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
       db = false;
     }
     // Every server, asked now; `model` sums them up (for one server it is that server).
-    const [servers, speech] = await Promise.all([models.refresh(), speechHealth(rt)]);
+    const [servers, speech, vectors] = await Promise.all([
+      models.refresh(),
+      speechHealth(rt),
+      store.vectorSearchMethod().catch(() => null),
+    ]);
     const health = ModelPool.combine(servers);
     // The user's MCP servers: each one's state; one that failed does not make Hearth unhealthy.
     const mcp = toolServers.hub.statuses().map((s) => ({
@@ -37,7 +41,16 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serve(
       tools: s.tools.length,
       ...(s.error ? { error: s.error } : {}),
     }));
-    const report = { ok: db && health.reachable, db, engine: store.place.engine, model: health, servers, toolServers: mcp, speech };
+    const report = {
+      ok: db && health.reachable,
+      db,
+      engine: store.place.engine,
+      vectors,
+      model: health,
+      servers,
+      toolServers: mcp,
+      speech,
+    };
     const problem = healthProblem(db, health);
     if (!problem) return reply(report);
     return reply({ ...report, error: { code: problem.code, message: problem.message } }, errorStatus[problem.code]);
