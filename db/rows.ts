@@ -43,6 +43,9 @@ export type StoredChunk = {
 /** A passage found, with its file. */
 export type ChunkHit = StoredChunk & { fileName: string; collectionId: string; sha256: string };
 
+/** A search of passages by meaning: the (normalised) vector, where, how many, and how many candidates to rank again exactly. */
+export type ChunksNear = { vector: Float32Array; collectionIds: string[]; limit: number; candidates: number };
+
 /**
  * What a search asks an index for, in no engine's syntax (lib/data/search/query.ts makes it from
  * a person's words): the words, all of them or any, and whether the last also matches as a

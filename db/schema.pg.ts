@@ -201,7 +201,6 @@ export const modelQueue = pgTable(
     model: text('model'),
     avoidUrl: text('avoid_url'),
     seq: bigint('seq', { mode: 'number' }).notNull(),
-    round: bigint('round', { mode: 'number' }).notNull().default(0),
     serverUrl: text('server_url'),
     slot: bigint('slot', { mode: 'number' }),
     refused: boolean('refused').notNull().default(false),

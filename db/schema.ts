@@ -375,18 +375,17 @@ export const modelQueue = sqliteTable(
   'model_queue',
   {
     turnId: text('turn_id').primaryKey(),
+    /** The queue (one per model pool of a process) it waits or runs in: only that one renews or removes it. */
     process: text('process').notNull(),
     threadId: text('thread_id').notNull(),
-    /** Whose turn it is: waiting turns are served round-robin by person; null: no one's. */
+    /** Whose turn it is (turns are lined up round-robin by person); null: no one's. */
     person: text('person'),
     /** The model it asks for; null: the servers' own. */
     model: text('model'),
     /** Moving away from a server that failed: it waits first, for any server but this one. */
     avoidUrl: text('avoid_url'),
-    /** The order turns arrived in. */
+    /** Its place in line: waiting turns are served in this order (a new one is lined up round-robin by person). */
     seq: integer('seq').notNull(),
-    /** How many turns of its person were running or waiting when it arrived: waiting turns are served by round, then in order. */
-    round: integer('round').notNull().default(0),
     /** Where it runs once granted: a server and its conversation slot; null while it waits. */
     serverUrl: text('server_url'),
     slot: integer('slot'),

@@ -6,7 +6,6 @@ CREATE TABLE "model_queue" (
 	"model" text,
 	"avoid_url" text,
 	"seq" bigint NOT NULL,
-	"round" bigint DEFAULT 0 NOT NULL,
 	"server_url" text,
 	"slot" bigint,
 	"refused" boolean DEFAULT false NOT NULL,

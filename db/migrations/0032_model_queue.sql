@@ -6,7 +6,6 @@ CREATE TABLE `model_queue` (
 	`model` text,
 	`avoid_url` text,
 	`seq` integer NOT NULL,
-	`round` integer DEFAULT 0 NOT NULL,
 	`server_url` text,
 	`slot` integer,
 	`refused` integer DEFAULT false NOT NULL,

@@ -58,11 +58,10 @@ async function fillMain(db: Db) {
   db.insert(schema.modelQueue)
     .values({
       turnId: 'tq',
-      process: 'host:1:ab',
+      process: 'host:1:ab#1',
       threadId: 'th',
       person: 'owner-1',
       seq: 3,
-      round: 1,
       serverUrl: 'http://m',
       slot: 0,
       leaseUntil: now,

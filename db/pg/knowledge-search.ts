@@ -1,5 +1,5 @@
 import { rankedByCosine } from '../queries/vector-index';
-import type { ChunkHit, WordMatch } from '../rows';
+import type { ChunkHit, ChunksNear, WordMatch } from '../rows';
 import type { pgvectorQueries } from './pgvector';
 import type { Queryable } from './search';
 import { tsQuery } from './search';
@@ -61,17 +61,7 @@ export function pgKnowledgeSearchQueries(db: Queryable, pgvector: ReturnType<typ
     },
 
     /** The chunks nearest a (normalised) vector in these collections, by exact cosine; the best `limit`. */
-    async chunksNear({
-      vector,
-      collectionIds,
-      limit,
-      candidates,
-    }: {
-      vector: Float32Array;
-      collectionIds: string[];
-      limit: number;
-      candidates: number;
-    }): Promise<{ id: number; similarity: number }[]> {
+    async chunksNear({ vector, collectionIds, limit, candidates }: ChunksNear): Promise<{ id: number; similarity: number }[]> {
       if (collectionIds.length === 0) return [];
       const state = await db.query<{ dims: string }>('SELECT dims FROM vector_index WHERE id = 1');
       if (state.rows.length === 0 || Number(state.rows[0].dims) !== vector.length) return [];

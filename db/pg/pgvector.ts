@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { rankedByCosine } from '../queries/vector-index';
+import type { ChunksNear } from '../rows';
 import { quoteSchema } from './migrate';
 
 /**
@@ -12,21 +13,32 @@ import { quoteSchema } from './migrate';
  * The vectors themselves stay where both engines keep them (chunk_vectors and message_vectors,
  * float32 bytes), so a library moves between engines and servers unchanged. pgvector's copies
  * are tables beside them (chunk_embeddings, message_embeddings) that Hearth fills from them:
- * after each batch it stores, and before each search for any left (a library copied in, or
- * kept from before pgvector was installed). A vector replaced is dropped from its copy by a
- * trigger, and a vector deleted takes its copy with it (a foreign key), so a copy never
- * answers with a vector no longer kept.
+ * after each batch it stores, and before each search for any missing or out of date (a library
+ * copied in, one kept from before pgvector was installed, a vector replaced since). Each copy
+ * names the version of the row it was made from (the row's `xmin`, which every update of it
+ * changes), and a search uses only copies of the rows as they are, so a copy never answers for
+ * a vector no longer kept, whatever writes and searches ran at once; a vector deleted takes
+ * its copy with it (a foreign key).
  *
  * No approximate index: pgvector picks the candidates by exact distance, and Hearth ranks them
  * again as SQLite's store ranks its candidates, so the answers are the same as without
  * pgvector, and as SQLite's. Hearth enables the extension itself when the server offers it and
- * its role may (CREATE EXTENSION); otherwise it says why, and scans.
+ * its role may (CREATE EXTENSION); otherwise it says why, and scans. An extension enabled
+ * before, in whichever schema, is used where it is.
  */
 
-/** pgvector's version in this database, enabling it first where the server offers it; null without it. */
-export async function enablePgvector(pool: pg.Pool, log: (message: string) => void = (m) => console.warn(m)): Promise<string | null> {
+/** pgvector in this database: its version, and the schema its type and operators are in. */
+export type Pgvector = { version: string; schema: string };
+
+/** pgvector in this database, enabling it first where the server offers it; null without it. */
+export async function enablePgvector(pool: pg.Pool, log: (message: string) => void = (m) => console.warn(m)): Promise<Pgvector | null> {
   const installed = async () =>
-    (await pool.query<{ v: string }>(`SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'`)).rows[0]?.v ?? null;
+    (
+      await pool.query<Pgvector>(
+        `SELECT e.extversion AS version, n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+         WHERE e.extname = 'vector'`,
+      )
+    ).rows[0] ?? null;
   const found = await installed();
   if (found) return found;
   const offered = await pool.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`);
@@ -39,7 +51,7 @@ export async function enablePgvector(pool: pg.Pool, log: (message: string) => vo
     if (now) return now;
     log(
       `pgvector is installed on the PostgreSQL server but could not be enabled (${(err as Error).message}); ` +
-        'passages are ranked by reading every vector. A superuser can enable it: CREATE EXTENSION vector SCHEMA public;',
+        'passages are found by meaning by reading every vector. A superuser can enable it: CREATE EXTENSION vector SCHEMA public;',
     );
     return null;
   }
@@ -53,22 +65,24 @@ const COPIES = [
 ] as const;
 type Copy = (typeof COPIES)[number];
 
-/** The copies' tables and triggers in a library's schema (made once; several processes may open it at once). */
-export async function preparePgvector(pool: pg.Pool, schema: string) {
+/** A name as SQL reads it, whatever it holds (the extension's schema is the server's to name). */
+const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** A row's version: its xmin (the transaction that wrote it), which every update changes. */
+const versionOf = (alias: string) => `${alias}.xmin::text::bigint`;
+
+/** The copies' tables in a library's schema (made once; several processes may open it at once). */
+export async function preparePgvector(pool: pg.Pool, schema: string, { schema: vectorSchema }: Pgvector) {
   const s = quoteSchema(schema);
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`hearth pgvector ${schema}`]);
-    for (const { source, key, copy } of COPIES) {
+    for (const { source, key, copy } of COPIES)
       await client.query(`CREATE TABLE IF NOT EXISTS ${s}.${copy} (
         id bigint PRIMARY KEY REFERENCES ${s}.${source}(${key}) ON DELETE CASCADE,
-        embedding public.vector NOT NULL)`);
-      await client.query(`CREATE OR REPLACE FUNCTION ${s}.${copy}_replaced() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN DELETE FROM ${s}.${copy} WHERE id = NEW.${key}; RETURN NEW; END $$`);
-      await client.query(`CREATE OR REPLACE TRIGGER ${copy}_replaced AFTER UPDATE OF vector ON ${s}.${source}
-        FOR EACH ROW EXECUTE FUNCTION ${s}.${copy}_replaced()`);
-    }
+        made_from bigint NOT NULL,
+        embedding ${quoteName(vectorSchema)}.vector NOT NULL)`);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -84,44 +98,32 @@ export const vectorLiteral = (v: Float32Array) => `[${Array.from(v).join(',')}]`
 /** Float32 bytes as kept, read back. */
 const floats = (bytes: Buffer) => new Float32Array(Uint8Array.from(bytes).buffer);
 
-/** How many vectors go into a copy in one transaction. */
+/** How many vectors go into a copy in one statement. */
 const FILL_BATCH = 500;
 
-/** Ranking by meaning with pgvector, in one library's schema (the pool's search_path). */
-export function pgvectorQueries(pool: pg.Pool) {
-  /**
-   * Copies the vectors a copy lacks. Each batch holds the rows it copies (FOR SHARE), so a
-   * vector replaced meanwhile waits, and its trigger then drops the copy just made; rows a
-   * writer holds now are left for the next fill (SKIP LOCKED: a fill never waits on a writer,
-   * nor a writer's transaction on a fill it started).
-   */
+/** Finding by meaning with pgvector, in one library's schema (the pool's search_path). */
+export function pgvectorQueries(pool: pg.Pool, { schema: vectorSchema }: Pgvector) {
+  const vs = quoteName(vectorSchema);
+  const vector = `${vs}.vector`;
+  const distance = `OPERATOR(${vs}.<=>)`;
+  /** Copies the vectors a copy lacks, or holds in an older version. */
   const fill = async ({ source, key, copy }: Copy) => {
     for (;;) {
-      const client = await pool.connect();
-      let copied = 0;
-      try {
-        await client.query('BEGIN');
-        const missing = await client.query<{ id: string; vector: Buffer }>(
-          `SELECT v.${key} AS id, v.vector FROM ${source} v
-           WHERE NOT EXISTS (SELECT 1 FROM ${copy} e WHERE e.id = v.${key})
-           ORDER BY v.${key} LIMIT ${FILL_BATCH} FOR SHARE OF v SKIP LOCKED`,
+      const missing = await pool.query<{ id: string; made: string; vector: Buffer }>(
+        `SELECT v.${key} AS id, ${versionOf('v')} AS made, v.vector FROM ${source} v
+         WHERE NOT EXISTS (SELECT 1 FROM ${copy} e WHERE e.id = v.${key} AND e.made_from = ${versionOf('v')})
+         ORDER BY v.${key} LIMIT ${FILL_BATCH}`,
+      );
+      if (missing.rows.length)
+        // A row deleted meanwhile is skipped (the join); one replaced meanwhile is copied as it was and made again next time.
+        await pool.query(
+          `INSERT INTO ${copy} (id, made_from, embedding)
+           SELECT u.id, u.made, u.embedding::${vector} FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS u(id, made, embedding)
+             JOIN ${source} v ON v.${key} = u.id
+           ON CONFLICT (id) DO UPDATE SET made_from = EXCLUDED.made_from, embedding = EXCLUDED.embedding`,
+          [missing.rows.map((r) => r.id), missing.rows.map((r) => r.made), missing.rows.map((r) => vectorLiteral(floats(r.vector)))],
         );
-        copied = missing.rows.length;
-        if (copied)
-          await client.query(
-            `INSERT INTO ${copy} (id, embedding)
-             SELECT id, embedding::public.vector FROM unnest($1::bigint[], $2::text[]) AS u(id, embedding)
-             ON CONFLICT (id) DO UPDATE SET embedding = EXCLUDED.embedding`,
-            [missing.rows.map((r) => r.id), missing.rows.map((r) => vectorLiteral(floats(r.vector)))],
-          );
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
-      if (copied < FILL_BATCH) return;
+      if (missing.rows.length < FILL_BATCH) return;
     }
   };
   const [chunks, messages] = COPIES;
@@ -135,39 +137,30 @@ export function pgvectorQueries(pool: pg.Pool) {
      * pgvector's cosine (in float32), ranked again here by exact cosine (in float64, as SQLite's
      * store ranks its candidates), so near-ties fall the same way on both engines; the best `limit`.
      */
-    async nearestChunks({
-      vector,
-      collectionIds,
-      limit,
-      candidates,
-    }: {
-      vector: Float32Array;
-      collectionIds: string[];
-      limit: number;
-      candidates: number;
-    }) {
+    async nearestChunks({ vector: near, collectionIds, limit, candidates }: ChunksNear) {
       await fill(chunks);
       const found = await pool.query<{ id: string; vector: Buffer }>(
         `SELECT e.id, cv.vector
-         FROM chunk_embeddings e JOIN chunk_vectors cv ON cv.chunk_id = e.id
+         FROM chunk_embeddings e JOIN chunk_vectors cv ON cv.chunk_id = e.id AND e.made_from = ${versionOf('cv')}
            JOIN doc_chunks d ON d.id = e.id JOIN collection_files cf ON cf.id = d.file_id
-         WHERE cf.collection_id = ANY($2) AND public.vector_dims(e.embedding) = $3
-         ORDER BY e.embedding <=> $1::public.vector, e.id LIMIT $4`,
-        [vectorLiteral(vector), collectionIds, vector.length, Math.max(candidates, limit)],
+         WHERE cf.collection_id = ANY($2) AND ${vs}.vector_dims(e.embedding) = $3
+         ORDER BY e.embedding ${distance} $1::${vector}, e.id LIMIT $4`,
+        [vectorLiteral(near), collectionIds, near.length, Math.max(candidates, limit)],
       );
       return rankedByCosine(
         found.rows.map((r) => ({ key: Number(r.id), vector: r.vector })),
-        vector,
+        near,
         limit,
       ).map((r) => ({ id: r.key, similarity: r.similarity }));
     },
     /** The message vectors (message_vectors.id) nearest a (normalised) vector by pgvector's cosine: the candidates to rank. */
-    async nearestMessages(vector: Float32Array, k: number): Promise<number[]> {
+    async nearestMessages(near: Float32Array, k: number): Promise<number[]> {
       await fill(messages);
       const found = await pool.query<{ id: string }>(
-        `SELECT id FROM message_embeddings WHERE public.vector_dims(embedding) = $2
-         ORDER BY embedding <=> $1::public.vector, id LIMIT $3`,
-        [vectorLiteral(vector), vector.length, k],
+        `SELECT e.id FROM message_embeddings e JOIN message_vectors v ON v.id = e.id AND e.made_from = ${versionOf('v')}
+         WHERE ${vs}.vector_dims(e.embedding) = $2
+         ORDER BY e.embedding ${distance} $1::${vector}, e.id LIMIT $3`,
+        [vectorLiteral(near), near.length, k],
       );
       return found.rows.map((r) => Number(r.id));
     },

@@ -103,9 +103,9 @@ export async function openPgStore(
   await migrateLibrary(pool, schema);
   const db = pgEngineDb(pool);
   // pgvector where the server has it: passages ranked inside the database (db/pg/pgvector.ts).
-  const pgvectorVersion = await enablePgvector(pool, options.log);
-  if (pgvectorVersion) await preparePgvector(pool, schema);
-  const pgvector = pgvectorVersion ? pgvectorQueries(pool) : null;
+  const withPgvector = await enablePgvector(pool, options.log);
+  if (withPgvector) await preparePgvector(pool, schema, withPgvector);
+  const pgvector = withPgvector ? pgvectorQueries(pool, withPgvector) : null;
   const neutral = engineNeutralQueries(db, null, pgvector?.nearestMessages);
   const store = {
     place: { engine: 'postgres', url, schema } as StorePlace,
@@ -121,7 +121,7 @@ export async function openPgStore(
       await pgvector?.fillMessages();
     },
     /** How passages are ranked by meaning here: by pgvector (and its version), or by reading every vector. */
-    vectorSearchMethod: async () => (pgvectorVersion ? `pgvector ${pgvectorVersion}` : 'scan'),
+    vectorSearchMethod: async () => (withPgvector ? `pgvector ${withPgvector.version}` : 'scan'),
     ...pgSearchQueries(pool),
     ...pgKnowledgeSearchQueries(pool, pgvector),
     /** Runs `work` atomically: its writes land together or not at all. */

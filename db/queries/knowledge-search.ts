@@ -1,4 +1,4 @@
-import type { ChunkHit, WordMatch } from '../rows';
+import type { ChunkHit, ChunksNear, WordMatch } from '../rows';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../client';
 import { chunkVectors, collectionFiles, docChunks, vectorIndex } from '../schema';
@@ -69,17 +69,7 @@ export function knowledgeSearchQueries(db: Db, bits: QuantisedVectors | null) {
      * The chunks nearest a (normalised) vector in these collections: `candidates` per collection
      * from the quantised scan, ranked again by exact cosine; the best `limit` with their similarity.
      */
-    chunksNear({
-      vector,
-      collectionIds,
-      limit,
-      candidates,
-    }: {
-      vector: Float32Array;
-      collectionIds: string[];
-      limit: number;
-      candidates: number;
-    }): { id: number; similarity: number }[] {
+    chunksNear({ vector, collectionIds, limit, candidates }: ChunksNear): { id: number; similarity: number }[] {
       if (collectionIds.length === 0 || !bits?.has(BITS_TABLE)) return [];
       const state = db.select().from(vectorIndex).where(eq(vectorIndex.id, 1)).get();
       if (!state || state.dims !== vector.length) return [];

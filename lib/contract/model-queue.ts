@@ -7,19 +7,17 @@
 /** A turn waiting for a conversation slot, or holding one. */
 export type QueueRow = {
   turnId: string;
-  /** The process it waits or runs in (Signals.process): only that process renews or removes it. */
+  /** The queue it waits or runs in (one per model pool of a process): only that one renews, grants or removes it. */
   process: string;
   threadId: string;
-  /** Whose turn it is: waiting turns are served round-robin by person; null: no one's. */
+  /** Whose turn it is (turns are lined up round-robin by person); null: no one's. */
   person: string | null;
   /** The model it asks for; null: the servers' own. */
   model: string | null;
   /** Moving away from a server that failed: it waits first, for any server but this one. */
   avoidUrl: string | null;
-  /** The order turns came in. */
+  /** Its place in line: waiting turns are served in this order (turns moving off a failed server first). */
   seq: number;
-  /** How many turns of its person held a slot or waited when it came (NO_ONES_ROUND for no one's). */
-  round: number;
   /** Where it runs once granted; null while it waits. */
   serverUrl: string | null;
   slot: number | null;
@@ -35,19 +33,16 @@ export type QueueEntry = Pick<QueueRow, 'turnId' | 'threadId' | 'person' | 'mode
 /** What a look at the queue grants a waiting turn: a server's slot, or nothing (no server can take it). */
 export type QueueGrant = { turnId: string } & ({ serverUrl: string; slot: number } | { refused: true });
 
-/** The round of turns of no one (background callers): after every person's. */
-export const NO_ONES_ROUND = 1_000_000;
-
 /** What the queue asks of the store. */
 export type QueueStore = {
   /**
    * One look at the queue, alone (of two processes looking at once, one waits for the other's
-   * to end): this process's rows are renewed until `until`; rows whose process stopped
-   * renewing them go; this process's `leave` go; `join` enter at the back (a turn taken over
-   * from another process replaces that process's row). Then `decide` grants slots from every
-   * row left, and what it granted is stored. `decide` only computes (it runs inside the
-   * transaction). Returns every row after, oldest first, and whether anything changed that
-   * other processes should look again for.
+   * to end): the queue's own rows are renewed until `until`; rows whose queue stopped renewing
+   * them go; its `leave` go; `join` enter where `lineUp` says, before the waiting turn it names
+   * or at the back (a turn taken over from another process replaces that one's row). Then
+   * `decide` grants slots to the queue's own waiting turns, and what it granted is stored.
+   * `lineUp` and `decide` only compute (they run inside the transaction). Returns every row
+   * after, in line order, and whether anything changed that other queues should look again for.
    */
   settleModelQueue(args: {
     process: string;
@@ -55,6 +50,7 @@ export type QueueStore = {
     until: number;
     join?: readonly QueueEntry[];
     leave?: readonly string[];
+    lineUp: (rows: readonly QueueRow[], entry: QueueEntry) => string | null;
     decide: (rows: readonly QueueRow[]) => QueueGrant[];
   }): Promise<{ rows: QueueRow[]; changed: boolean }>;
 };

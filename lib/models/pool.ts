@@ -61,7 +61,7 @@ export class ModelPool {
     this.firstCheck = this.refresh();
     this.shared = options.shared
       ? new SharedQueue(options.shared, {
-          decide: (rows) => this.decide(rows),
+          decide: (rows, owner) => this.decide(rows, owner),
           saw: (rows) => this.sawQueue(rows),
           log: options.log,
         })
@@ -97,8 +97,9 @@ export class ModelPool {
     return { ...health, up: s.up, running: s.busy.size, conversationSlots: this.conversationSlots(s), sideSlot: this.slotsOf(s) >= 2 };
   }
 
-  /** Asks every server how it is (slots, model, context size); one that answers is up. */
+  /** Asks every server how it is (slots, model, context size); one that answers is up. With other processes, their turns are counted again. */
   async refresh(): Promise<ServerHealth[]> {
+    await this.shared?.refresh();
     await Promise.all(
       this.servers.map(async (s) => {
         const health = await s.client
@@ -225,9 +226,11 @@ export class ModelPool {
   /**
    * What one look at the shared queue grants (shared-queue.ts): every waiting turn of every
    * process, in serving order, placed by the rules above over the slots all of them hold,
-   * until one must wait (those behind it wait too, as in this process's own queue).
+   * until one must wait (those behind it wait too, as in this process's own queue). Only this
+   * queue's own turns are granted; another's hold their place (its own look grants them, on
+   * the servers it knows).
    */
-  private decide(rows: readonly QueueRow[]): QueueGrant[] {
+  private decide(rows: readonly QueueRow[], owner: string): QueueGrant[] {
     const busy = new Map(this.servers.map((s) => [s, new Map<number, string>()]));
     const serverAt = (url: string | null) => this.servers.find((s) => s.url === url);
     for (const r of rows) {
@@ -238,12 +241,13 @@ export class ModelPool {
     for (const r of servingOrder(rows)) {
       const p = this.place(r.threadId, serverAt(r.avoidUrl), r.model ?? undefined, (s) => busy.get(s)!);
       if (p === 'wait') break;
+      const own = r.process === owner;
       if (!p) {
-        grants.push({ turnId: r.turnId, refused: true });
+        if (own) grants.push({ turnId: r.turnId, refused: true });
         continue;
       }
       busy.get(p.server)!.set(p.slot, r.turnId);
-      grants.push({ turnId: r.turnId, serverUrl: p.server.url, slot: p.slot });
+      if (own) grants.push({ turnId: r.turnId, serverUrl: p.server.url, slot: p.slot });
     }
     return grants;
   }
@@ -378,8 +382,8 @@ export class ModelPool {
    * tries again once the pool is idle. `release` when done.
    */
   idle(): { model: ModelClient; signal: AbortSignal; release: () => void } | null {
-    // With other processes, their turns count too (the side slot is theirs as much as this one's).
-    if (this.running.size > 0 || this.waiting.length > 0 || this.servers.some((s) => s.busy.size > 0)) return null;
+    // This process's own turns: another process's are stopped by nothing here (its checks and a title may meet on the side slot).
+    if (this.running.size > 0 || this.waiting.length > 0 || (this.shared?.waitingHere ?? 0) > 0) return null;
     const checks = this.options.checksModel;
     const up = this.servers.filter((s) => s.up);
     const server = up.find((s) => this.offers(s, checks)) ?? up[0];

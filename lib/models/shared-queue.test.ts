@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { NO_ONES_ROUND, type QueueRow } from '@/lib/contract/model-queue';
+import type { QueueEntry, QueueRow } from '@/lib/contract/model-queue';
 import type { Store } from '@/db/store';
 import { signalBus } from '@/lib/dev/testing/signal-bus';
 import { freshEngineStore } from '@/lib/dev/testing/store';
 import { HEARTH_WIDE } from '@/lib/contract/cluster-signals';
 import { ModelPool } from './pool';
-import { servingOrder } from './shared-queue';
+import { lineUp, servingOrder } from './shared-queue';
 import type { ModelClient } from './types';
 
 /** One llama-server with `slots` slots (the last kept for side calls when there are two or more). */
@@ -23,7 +23,6 @@ const row = (turnId: string, over: Partial<QueueRow> = {}): QueueRow => ({
   model: null,
   avoidUrl: null,
   seq: 0,
-  round: 0,
   serverUrl: null,
   slot: null,
   refused: false,
@@ -32,19 +31,23 @@ const row = (turnId: string, over: Partial<QueueRow> = {}): QueueRow => ({
 });
 
 describe('the order waiting turns are served in', () => {
-  test('by round, then in order: someone with nothing running when they came goes before another’s second turn', () => {
-    const rows = [
-      row('a1', { person: 'alice', seq: 1, round: 0, serverUrl: 'http://m', slot: 0 }),
-      row('a2', { person: 'alice', seq: 2, round: 1 }),
-      row('a3', { person: 'alice', seq: 3, round: 2 }),
-      row('b1', { person: 'bob', seq: 4, round: 0, process: 'q' }),
-      row('x', { seq: 5, round: NO_ONES_ROUND }),
-      row('b2', { person: 'bob', seq: 6, round: 1, process: 'q' }),
+  test('a new turn lines up round-robin by person, as the in-memory queue has it', () => {
+    const entry = (turnId: string, person: string | null): QueueEntry => ({ turnId, threadId: 't', person, model: null, avoidUrl: null });
+    // Alice runs one and waits with another: Bob, with nothing, goes before her second.
+    const alice = [row('a1', { person: 'alice', seq: 1, serverUrl: 'http://m', slot: 0 }), row('a2', { person: 'alice', seq: 2 })];
+    assert.equal(lineUp(alice, entry('b1', 'bob')), 'a2');
+    // Bob's second goes after Alice's second (a round each), no one's at the back.
+    const line = [...alice, row('b1', { person: 'bob', seq: 3 }), row('a3', { person: 'alice', seq: 4 })];
+    assert.deepEqual([lineUp(line, entry('b2', 'bob')), lineUp(line, entry('x', null))], ['a3', null]);
+    // Alice's first ended meanwhile: she has nothing running, so Dan arriving now goes after her second.
+    const later = [
+      row('b1', { person: 'bob', seq: 1, serverUrl: 'http://m', slot: 1 }),
+      row('c1', { person: 'carol', seq: 2 }),
+      row('a2', { person: 'alice', seq: 3 }),
     ];
-    assert.deepEqual(
-      servingOrder(rows).map((r) => r.turnId),
-      ['b1', 'a2', 'b2', 'a3', 'x'],
-    );
+    assert.equal(lineUp(later, entry('d1', 'dan')), null);
+    // A turn moving off a failed server goes first whatever its place.
+    assert.equal(lineUp(alice, { ...entry('m', 'alice'), avoidUrl: 'http://dead' }), null);
   });
 
   test('a turn moving away from a server that failed goes first; granted and refused turns are not waiting', () => {
@@ -120,7 +123,17 @@ describe('one slot queue for several processes', () => {
       const lease = await t3.lease;
       assert.ok(lease, 'the slot the first process gave back is the third turn’s');
       assert.equal(b.stats.running, 1);
+      // The first process's health report counts the second's turn (it looks again to say).
+      await a.refresh();
       assert.equal(a.status[0].running, 2);
+      a.leave('t2');
+      b.leave('t3');
+      await Promise.all([a.settled(), b.settled()]);
+      await a.refresh();
+      assert.equal(a.status[0].running, 0, 'and none once all have left');
+      const lane = a.idle();
+      assert.ok(lane, 'so background work may run');
+      lane.release();
     } finally {
       await close();
     }
@@ -157,7 +170,8 @@ describe('one slot queue for several processes', () => {
       // Half a lease on, the living process renews its rows as it looks; the dead one does not.
       clock += 30_000;
       bus.tell('B', { kind: 'resync', library: HEARTH_WIDE });
-      const seen = async () => (await store.settleModelQueue({ process: 'C', now: clock, until: clock, decide: () => [] })).rows;
+      const seen = async () =>
+        (await store.settleModelQueue({ process: 'C', now: clock, until: clock, lineUp: () => null, decide: () => [] })).rows;
       await untilSeen(seen, (rows) => rows.some((r) => r.turnId === 'waiting' && r.leaseUntil === clock + 60_000));
       assert.deepEqual(
         (await seen()).map((r) => [r.turnId, r.serverUrl === null ? 'waiting' : 'running']),
@@ -185,9 +199,9 @@ describe('one slot queue for several processes', () => {
       const other = entering(a, 'next');
       await until(() => other.heard.length > 0);
       assert.deepEqual(other.heard, [1], 'the slot is still the taken-over turn’s');
-      const { rows } = await store.settleModelQueue({ process: 'C', now: 0, until: 0, decide: () => [] });
+      const { rows } = await store.settleModelQueue({ process: 'C', now: 0, until: 0, lineUp: () => null, decide: () => [] });
       assert.deepEqual(
-        rows.map((r) => [r.turnId, r.process, r.serverUrl === null ? 'waiting' : 'running']),
+        rows.map((r) => [r.turnId, r.process.replace(/#\d+$/, ''), r.serverUrl === null ? 'waiting' : 'running']),
         [
           ['moved', 'B', 'running'],
           ['next', 'A', 'waiting'],
@@ -218,14 +232,41 @@ describe('one slot queue for several processes', () => {
     }
   });
 
+  test('a settings change: the old pool’s turns get slots only on its own servers, the new pool’s at once after, even a turn entering the old pool after it closed', async () => {
+    const store: Store = await freshEngineStore();
+    const signals = signalBus().join('A');
+    const pool = (url: string) => new ModelPool([{ url, client: llama(url, 1) }], { shared: { store, signals, leaseMs: 60_000 } });
+    const old = pool('http://old');
+    try {
+      assert.ok(await entering(old, 'running').lease);
+      const fresh = pool('http://new');
+      old.close();
+      // Entered the old pool after the change (the turn picked its pool before it), behind the running one.
+      const late = entering(old, 'late');
+      await until(() => late.heard.length > 0);
+      const next = entering(fresh, 'next');
+      await until(() => next.heard.length > 0);
+      assert.equal(late.admitted(), false, 'the new server’s free slot is not given to a turn of the old pool');
+      assert.deepEqual(next.heard, [2], 'the new pool’s turn waits behind it');
+      old.leave('running');
+      const lateLease = await late.lease;
+      assert.equal(lateLease?.url, 'http://old', 'the old pool’s turn runs on the old server');
+      assert.equal((await next.lease)?.url, 'http://new', 'and the new pool’s at once, told within the process');
+      fresh.close();
+    } finally {
+      old.close();
+      await store.close();
+    }
+  });
+
   test('a process that looks late keeps its own rows (it is alive); another’s lapsed rows go', async () => {
     const store: Store = await freshEngineStore();
     try {
       const entry = (turnId: string) => ({ turnId, threadId: 't', person: null, model: null, avoidUrl: null });
       const none = () => [];
-      await store.settleModelQueue({ process: 'P', now: 0, until: 10, join: [entry('mine')], decide: none });
-      await store.settleModelQueue({ process: 'Q', now: 0, until: 10, join: [entry('theirs')], decide: none });
-      const { rows, changed } = await store.settleModelQueue({ process: 'P', now: 100, until: 200, decide: none });
+      await store.settleModelQueue({ process: 'P', now: 0, until: 10, join: [entry('mine')], lineUp: () => null, decide: none });
+      await store.settleModelQueue({ process: 'Q', now: 0, until: 10, join: [entry('theirs')], lineUp: () => null, decide: none });
+      const { rows, changed } = await store.settleModelQueue({ process: 'P', now: 100, until: 200, lineUp: () => null, decide: none });
       assert.deepEqual(
         rows.map((r) => [r.turnId, r.leaseUntil]),
         [['mine', 200]],
