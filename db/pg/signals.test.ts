@@ -94,4 +94,17 @@ describe('signals between processes', { skip: skipWithoutPostgres }, () => {
       await a.close();
       await assert.rejects(a.livingProcesses(), /connection to the other Hearth processes is down/);
     }));
+
+  test('the database’s clock is read against this process’s: an hour behind is seen, a right one is not', () =>
+    withTestDatabase(async (url) => {
+      const right = await openPgSignals(url, { log: () => undefined });
+      const behind = await openPgSignals(url, { log: () => undefined, localClock: () => Date.now() - 3_600_000 });
+      try {
+        assert.equal(right.clockOffsetMs(), 0);
+        assert.ok(Math.abs(behind.clockOffsetMs() - 3_600_000) < 1000, `${behind.clockOffsetMs()} ms`);
+      } finally {
+        await right.close();
+        await behind.close();
+      }
+    }));
 });

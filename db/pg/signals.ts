@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
-import { clusterSignal, type ClusterSignal, type Signals } from '@/lib/contract/cluster-signals';
+import { clockOffsetFrom, clusterSignal, type ClockReading, type ClusterSignal, type Signals } from '@/lib/contract/cluster-signals';
 
 /**
  * Several Hearth processes on one PostgreSQL database tell each other what happened with
@@ -16,6 +16,10 @@ const CHANNEL = 'hearth_signals';
 const APPLICATION_PREFIX = 'hearth-process ';
 /** A lost connection is made again after this long (and again, until it is back). */
 const RECONNECT_MS = 1000;
+/** The database's clock is read again this often (a machine's clock may be set meanwhile). */
+const CLOCK_EVERY_MS = 60_000;
+/** Readings taken each time: the one with the shortest round trip counts. */
+const CLOCK_READINGS = 3;
 
 type Envelope = { from: string; signal: ClusterSignal };
 
@@ -40,7 +44,17 @@ function holdWhileAsking(client: pg.Client) {
   };
 }
 
-export async function openPgSignals(url: string, { log = (m: string) => console.warn(m) } = {}): Promise<Signals> {
+export async function openPgSignals(
+  url: string,
+  {
+    log = (m: string) => console.warn(m),
+    localClock = Date.now,
+  }: {
+    log?: (message: string) => void;
+    /** This process's clock, as its leases are computed (a test hands in one of its own). */
+    localClock?: () => number;
+  } = {},
+): Promise<Signals> {
   // Within application_name's 63 bytes, prefix and all, or pg_stat_activity would not name it whole.
   const processId = `${os.hostname().slice(0, 20)}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const handlers = new Map<string, Set<(signal: ClusterSignal) => void>>();
@@ -56,6 +70,8 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
   const pendingEvents = new Map<string, ClusterSignal>();
   const queue: ClusterSignal[] = [];
   let sending = false;
+  /** The database's clock less this process's (Signals.clockOffsetMs). */
+  let clockOffset = 0;
 
   const deliver = (signal: ClusterSignal) => {
     for (const handler of handlers.get(signal.library) ?? []) {
@@ -97,6 +113,7 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
       const asking = holdWhileAsking(made);
       asks.set(made, asking);
       await asking(() => made.query(`LISTEN ${CHANNEL}`));
+      await readClock(made);
     } catch (err) {
       await made.end().catch(() => undefined);
       throw err;
@@ -106,6 +123,16 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
       return;
     }
     client = made;
+  };
+  /** Reads the database's clock against this process's (clock_timestamp(), not now(): the moment asked, not the transaction's start). */
+  const readClock = async (on: pg.Client) => {
+    const readings: ClockReading[] = [];
+    for (let i = 0; i < CLOCK_READINGS; i++) {
+      const asked = localClock();
+      const { rows } = await ask(on, () => on.query<{ t: number }>(`SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS t`));
+      readings.push({ asked, database: Number(rows[0].t), answered: localClock() });
+    }
+    clockOffset = clockOffsetFrom(readings);
   };
   let reconnecting = false;
   const scheduleReconnect = () => {
@@ -156,6 +183,11 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
   };
 
   await connect();
+  const clockTimer = setInterval(() => {
+    const on = client;
+    if (on) void readClock(on).catch((err: Error) => log(`could not read the database's clock: ${err.message}`));
+  }, CLOCK_EVERY_MS);
+  clockTimer.unref();
   return {
     process: processId,
     send(signal) {
@@ -185,7 +217,9 @@ export async function openPgSignals(url: string, { log = (m: string) => console.
       );
       return [...new Set([processId, ...rows.map((r) => r.name.slice(APPLICATION_PREFIX.length))])];
     },
+    clockOffsetMs: () => clockOffset,
     async close() {
+      clearInterval(clockTimer);
       // Everything sent so far goes out first (a hand-over's word among them).
       while (client && (sending || queue.length || pendingEvents.size)) await flush();
       closed = true;

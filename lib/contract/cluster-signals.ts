@@ -56,5 +56,28 @@ export type Signals = {
    * one not among them is taken over at once (its process died), without waiting for its lease to lapse.
    */
   livingProcesses(): Promise<string[]>;
+  /**
+   * How far the database's clock is ahead of this process's (negative: behind), in ms. Leases
+   * are written and compared in the database's time, so processes on machines whose clocks
+   * disagree still agree on when a lease lapses; clocks within CLOCKS_AGREE_WITHIN_MS count as one.
+   */
+  clockOffsetMs(): number;
   close(): Promise<void>;
 };
+
+/** Clocks closer than this are taken as agreeing (NTP keeps machines far closer; leases last seconds). */
+export const CLOCKS_AGREE_WITHIN_MS = 250;
+
+/** One reading of the database's clock: this process's clock when it asked and when the answer came, and the database's. */
+export type ClockReading = { asked: number; database: number; answered: number };
+
+/**
+ * The database's clock against this process's, from readings: the one with the shortest round
+ * trip is the surest (the database read its clock somewhere within it, most likely midway).
+ */
+export function clockOffsetFrom(readings: readonly ClockReading[]): number {
+  const surest = [...readings].sort((a, b) => a.answered - a.asked - (b.answered - b.asked))[0];
+  if (!surest) return 0;
+  const offset = Math.round(surest.database - (surest.asked + surest.answered) / 2);
+  return Math.abs(offset) < CLOCKS_AGREE_WITHIN_MS ? 0 : offset;
+}

@@ -105,7 +105,9 @@ export class SharedQueue {
       log?: (message: string) => void;
     },
   ) {
-    this.now = shared.now ?? Date.now;
+    const local = shared.now ?? Date.now;
+    // Rows' leases are in the database's time, so machines whose clocks disagree agree on them.
+    this.now = () => local() + shared.signals.clockOffsetMs();
     this.owner = `${shared.signals.process}#${++made}`;
     this.start();
   }

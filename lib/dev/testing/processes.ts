@@ -50,11 +50,14 @@ async function processOn(
   schema: string,
   model: ModelClient,
   clock: { t: number },
-  { frozen }: { frozen?: () => boolean } = {},
+  { frozen, skewMs = 0 }: { frozen?: () => boolean; skewMs?: number } = {},
 ) {
   const store = await openPgStore(url, schema, { maxConnections: 3 });
   closing.push(() => store.close());
-  const signals: Signals = await openPgSignals(url, { log: () => undefined });
+  // Its machine's clock set `skewMs` wrong: the database's clock is read against the real one so
+  // set, and the test's own clock (which moves only when a test moves it) stands for it otherwise.
+  const local = () => clock.t + skewMs;
+  const signals: Signals = await openPgSignals(url, { log: () => undefined, localClock: () => Date.now() + skewMs });
   closing.push(() => signals.close());
   // A process that died: every write it would still make never happens.
   const seen: Store = frozen
@@ -68,7 +71,7 @@ async function processOn(
       }) as Store)
     : store;
   // One slot queue for both, in the database, as a running Hearth has it (lib/models/shared-queue.ts).
-  const pool = new ModelPool([{ url: 'scripted', client: model }], { shared: { store: seen, signals, leaseMs, now: () => clock.t } });
+  const pool = new ModelPool([{ url: 'scripted', client: model }], { shared: { store: seen, signals, leaseMs, now: local } });
   const supervisor = new TurnSupervisor({
     store: seen,
     models: () => pool,
@@ -77,7 +80,7 @@ async function processOn(
       researchAvailable: async () => false,
       deps: (threadId) => ({ now: () => 0, timezone: 'UTC', threadId }),
     }),
-    now: () => clock.t,
+    now: local,
     identity: () => ({ assistantName: 'Hearth', timezone: 'UTC' }),
     log: () => undefined,
     cluster: { signals, library: schema, leaseMs },
@@ -90,16 +93,22 @@ async function processOn(
 /**
  * Two processes on a new library of the database `url`: the first's model holds its answer after
  * its first words (until `release`), the second's answers at once; `firstFrozen` says when the
- * first has died (none of its writes happen any more). What was opened is closed by `closing`.
+ * first has died (none of its writes happen any more); `firstSkewMs`, how wrong the first's
+ * machine's clock is. What was opened is closed by `closing`.
  */
-export async function twoProcesses(url: string, leaseMs: number, closing: Closing, opts: { firstFrozen?: () => boolean } = {}) {
+export async function twoProcesses(
+  url: string,
+  leaseMs: number,
+  closing: Closing,
+  opts: { firstFrozen?: () => boolean; firstSkewMs?: number } = {},
+) {
   // The signal connections hold no process open (db/pg/signals.ts): while a caller waits for one, this does, as a server's socket would.
   const keepAlive = setInterval(() => undefined, 60_000);
   closing.push(async () => clearInterval(keepAlive));
   const schema = `hearth_${randomBytes(16).toString('hex')}`;
   const clock = { t: Date.now() };
   const held = heldModel('The whole answer.');
-  const first = await processOn(url, leaseMs, closing, schema, held.model, clock, { frozen: opts.firstFrozen });
+  const first = await processOn(url, leaseMs, closing, schema, held.model, clock, { frozen: opts.firstFrozen, skewMs: opts.firstSkewMs });
   const second = await processOn(
     url,
     leaseMs,

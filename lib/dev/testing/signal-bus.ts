@@ -26,6 +26,8 @@ export function signalBus() {
         return () => set.delete(handler);
       },
       livingProcesses: async () => [...members.keys()],
+      // One machine, one clock.
+      clockOffsetMs: () => 0,
       close: async () => void members.delete(process),
     };
   };

@@ -16,7 +16,7 @@ const LEASE_MS = 1000;
 const skip = TEST_STORE_URL ? false : 'several processes share a PostgreSQL database (set TEST_DATABASE_URL)';
 
 /** Two processes for one test, closed after it: each test's processes are gone before the next begins. */
-function twoProcessesFor(t: TestContext, opts: { firstFrozen?: () => boolean } = {}) {
+function twoProcessesFor(t: TestContext, opts: { firstFrozen?: () => boolean; firstSkewMs?: number } = {}) {
   const closing: Closing = [];
   t.after(() => closeAll(closing));
   return twoProcesses(TEST_STORE_URL!, LEASE_MS, closing, opts);
@@ -88,6 +88,27 @@ describe('several processes on one database', { skip }, () => {
     const turn = await second.store.getTurn({ id: turnId });
     assert.equal(turn?.status, 'done');
     assert.equal(turn?.leaseOwner, null, 'an ended turn is no process’s');
+  });
+
+  test('a process on a machine whose clock is a minute behind keeps its turn: leases are in the database’s time', async (t) => {
+    const { first, second, clock, release } = await twoProcessesFor(t, { firstSkewMs: -60_000 });
+    assert.ok(
+      Math.abs(first.signals.clockOffsetMs() - 60_000) < 1000,
+      `the first sees its clock behind (${first.signals.clockOffsetMs()} ms)`,
+    );
+    const { turnId, assistantMessageId } = await first.supervisor.start({ threadId: 'th', content: 'Explain closures.' });
+    const through = follow(second.supervisor, turnId);
+    await through.until(hasWords('Half '));
+    await untilLeased(second.store, turnId);
+    // In its own clock's time its lease ended a minute ago: the second would take a running turn.
+    assert.deepEqual(await second.supervisor.takeOver(), [], 'its lease has not lapsed');
+    clock.t += LEASE_MS / 2;
+    assert.deepEqual(await second.supervisor.takeOver(), [], 'nor half a lease later');
+    release();
+    await through.done;
+    assertOnceEach(through.heard);
+    assert.equal(through.heard.filter((e) => e.type === 'status' && e.stage === 'resumed').length, 0, 'never taken over');
+    assert.equal((await second.store.getMessage({ id: assistantMessageId }))?.status, 'complete');
   });
 
   test('a process whose connection is gone (killed): its turn is taken over at the next look, not a lease later', async (t) => {

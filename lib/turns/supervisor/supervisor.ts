@@ -179,10 +179,15 @@ export class TurnSupervisor {
     return { turnId, userMessageId, assistantMessageId };
   }
 
+  /** The time leases are written and compared in: the database's, so machines whose clocks disagree agree on them. */
+  private leaseNow() {
+    return this.now() + (this.cluster?.signals.clockOffsetMs() ?? 0);
+  }
+
   /** This process's lease on a turn it began; one another process took already (it was slow to ask) runs there, not here. */
   private async claim(live: LiveTurn) {
     const cluster = this.cluster!;
-    const now = this.now();
+    const now = this.leaseNow();
     try {
       const held = await this.store.claimTurn({ id: live.turnId, owner: cluster.signals.process, until: now + cluster.leaseMs, now });
       if (held) live.claimed = true;
@@ -214,7 +219,7 @@ export class TurnSupervisor {
         await this.store.renewLeases({
           owner: cluster.signals.process,
           ids: running.map((l) => l.turnId),
-          until: this.now() + cluster.leaseMs,
+          until: this.leaseNow() + cluster.leaseMs,
         }),
       );
       // Only those that were running before the renewal was asked (one that ended meanwhile holds nothing).
@@ -357,7 +362,7 @@ export class TurnSupervisor {
           this.options.log?.(`cannot tell which Hearth processes run: ${(err as Error).message}`);
         }
         for (;;) {
-          const now = this.now();
+          const now = this.leaseNow();
           const turn = await this.store.takeLapsedTurn({
             living,
             owner: cluster.signals.process,
