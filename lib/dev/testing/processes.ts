@@ -5,6 +5,7 @@ import type { Store } from '@/db/store';
 import { ModelPool } from '@/lib/models/pool';
 import type { ModelClient } from '@/lib/models/types';
 import { createToolRegistry } from '@/lib/tools/registry';
+import type { Tool } from '@/lib/tools/types';
 import type { Signals } from '@/lib/turns/supervisor/cluster';
 import { TurnSupervisor, type StreamedEvent } from '@/lib/turns/supervisor/supervisor';
 import { decideBy, reply, scriptedModel } from './scripted-model';
@@ -50,7 +51,7 @@ async function processOn(
   schema: string,
   model: ModelClient,
   clock: { t: number },
-  { frozen, skewMs = 0 }: { frozen?: () => boolean; skewMs?: number } = {},
+  { frozen, skewMs = 0, tools = [] }: { frozen?: () => boolean; skewMs?: number; tools?: Tool[] } = {},
 ) {
   const store = await openPgStore(url, schema, { maxConnections: 3 });
   closing.push(() => store.close());
@@ -76,7 +77,7 @@ async function processOn(
     store: seen,
     models: () => pool,
     tools: () => ({
-      registry: createToolRegistry([]),
+      registry: createToolRegistry(tools),
       researchAvailable: async () => false,
       deps: (threadId) => ({ now: () => 0, timezone: 'UTC', threadId }),
     }),
@@ -94,13 +95,14 @@ async function processOn(
  * Two processes on a new library of the database `url`: the first's model holds its answer after
  * its first words (until `release`), the second's answers at once; `firstFrozen` says when the
  * first has died (none of its writes happen any more); `firstSkewMs`, how wrong the first's
- * machine's clock is. What was opened is closed by `closing`.
+ * machine's clock is; `firstModel` replaces the first's model; `tools` are both processes' tools.
+ * What was opened is closed by `closing`.
  */
 export async function twoProcesses(
   url: string,
   leaseMs: number,
   closing: Closing,
-  opts: { firstFrozen?: () => boolean; firstSkewMs?: number } = {},
+  opts: { firstFrozen?: () => boolean; firstSkewMs?: number; firstModel?: ModelClient; tools?: Tool[] } = {},
 ) {
   // The signal connections hold no process open (db/pg/signals.ts): while a caller waits for one, this does, as a server's socket would.
   const keepAlive = setInterval(() => undefined, 60_000);
@@ -108,7 +110,11 @@ export async function twoProcesses(
   const schema = `hearth_${randomBytes(16).toString('hex')}`;
   const clock = { t: Date.now() };
   const held = heldModel('The whole answer.');
-  const first = await processOn(url, leaseMs, closing, schema, held.model, clock, { frozen: opts.firstFrozen, skewMs: opts.firstSkewMs });
+  const first = await processOn(url, leaseMs, closing, schema, opts.firstModel ?? held.model, clock, {
+    frozen: opts.firstFrozen,
+    skewMs: opts.firstSkewMs,
+    tools: opts.tools,
+  });
   const second = await processOn(
     url,
     leaseMs,
@@ -116,6 +122,7 @@ export async function twoProcesses(
     schema,
     scriptedModel({ rounds: [reply('The whole answer.')], decide: decideBy({}) }),
     clock,
+    { tools: opts.tools },
   );
   await first.store.createThread({ id: 'th', title: '', now: 0 });
   return { first, second, clock, release: held.release };

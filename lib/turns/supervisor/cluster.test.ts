@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
+import { z } from 'zod';
 import { closeAll, follow, hasWords, twoProcesses, untilLeased, type Closing } from '@/lib/dev/testing/processes';
+import { decideBy, reply, scriptedModel, toolCall } from '@/lib/dev/testing/scripted-model';
 import { TEST_STORE_URL } from '@/lib/dev/testing/store';
+import type { Tool } from '@/lib/tools/types';
 import type { StreamedEvent } from './supervisor';
 
 /**
@@ -16,7 +19,7 @@ const LEASE_MS = 1000;
 const skip = TEST_STORE_URL ? false : 'several processes share a PostgreSQL database (set TEST_DATABASE_URL)';
 
 /** Two processes for one test, closed after it: each test's processes are gone before the next begins. */
-function twoProcessesFor(t: TestContext, opts: { firstFrozen?: () => boolean; firstSkewMs?: number } = {}) {
+function twoProcessesFor(t: TestContext, opts: Parameters<typeof twoProcesses>[3] = {}) {
   const closing: Closing = [];
   t.after(() => closeAll(closing));
   return twoProcesses(TEST_STORE_URL!, LEASE_MS, closing, opts);
@@ -59,6 +62,42 @@ describe('several processes on one database', { skip }, () => {
     assert.deepEqual([ending?.type, ending?.type === 'error' && ending.code], ['error', 'cancelled']);
     assert.equal((await second.store.getTurn({ id: turnId }))?.status, 'cancelled');
     assert.equal(await second.supervisor.cancel(turnId), false, 'a finished turn is stopped nowhere');
+  });
+
+  test('an approval answered through the other process reaches the turn where it runs; an unknown or answered call is refused', async (t) => {
+    const sent: string[] = [];
+    const note: Tool = {
+      name: 'send_note',
+      description: 'Sends a note to the household.',
+      params: z.object({ text: z.string() }),
+      cost: 1,
+      timeoutMs: 1000,
+      approval: 'ask',
+      source: 'notes',
+      run: async ({ text }: { text: string }) => (sent.push(text), { sent: true }),
+    };
+    const { first, second } = await twoProcessesFor(t, {
+      tools: [note],
+      firstModel: scriptedModel({ rounds: [toolCall('send_note', { text: 'Dinner at six.' }), reply('Sent.')], decide: decideBy({}) }),
+    });
+    const { turnId, assistantMessageId } = await first.supervisor.start({ threadId: 'th', content: 'Tell everyone dinner is at six.' });
+    const through = follow(second.supervisor, turnId);
+    await through.until((events) => events.some((e) => e.type === 'approval_needed'));
+    const asked = through.heard.find((e) => e.type === 'approval_needed');
+    const callId = asked?.type === 'approval_needed' ? asked.callId : '';
+    assert.equal(
+      await second.supervisor.answerApproval({ threadId: 'th', callId: 'no-such-call', answer: 'allow' }),
+      false,
+      'no call waits under that id',
+    );
+    assert.deepEqual(sent, []);
+    assert.equal(await second.supervisor.answerApproval({ threadId: 'th', callId, answer: 'allow' }), true);
+    await through.done;
+    assert.deepEqual(sent, ['Dinner at six.'], 'run once, where the turn runs');
+    const answer = through.heard.find((e) => e.type === 'approval');
+    assert.deepEqual(answer?.type === 'approval' && [answer.callId, answer.allow], [callId, true]);
+    assert.equal((await second.store.getMessage({ id: assistantMessageId }))?.content, 'Sent.');
+    assert.equal(await second.supervisor.answerApproval({ threadId: 'th', callId, answer: 'deny' }), false, 'answered already');
   });
 
   test('a process that dies mid-turn: another takes the turn over once its lease lapses, nothing doubled', async (t) => {

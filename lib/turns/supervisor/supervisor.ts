@@ -401,8 +401,13 @@ export class TurnSupervisor {
    */
   async answerApproval(args: { threadId: string; callId: string; answer: ApprovalAnswer }): Promise<boolean> {
     if (this.approvals.answer(args)) return true;
-    // Its turn may run in another process: the answer goes there, while a turn of the thread runs.
-    if (!this.cluster || !(await this.store.activeTurnOf({ threadId: args.threadId }))) return false;
+    // Its turn may run in another process: the answer goes there, if that turn asked under this
+    // id and has no answer yet (its events say so: the page heard the question from them).
+    const active = this.cluster && (await this.store.activeTurnOf({ threadId: args.threadId }));
+    if (!this.cluster || !active) return false;
+    const events = await this.store.eventsAfter({ turnId: active.id, after: 0 });
+    const about = (type: string) => events.some((e) => e.type === type && e.data.callId === args.callId);
+    if (!about('approval_needed') || about('approval')) return false;
     this.cluster.signals.send({ kind: 'approval', library: this.cluster.library, ...args });
     return true;
   }
