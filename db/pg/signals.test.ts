@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import type { ClusterSignal } from '@/lib/contract/cluster-signals';
 import { openPgSignals } from './signals';
@@ -87,6 +88,42 @@ describe('signals between processes', { skip: skipWithoutPostgres }, () => {
         await b.close();
       }
     }));
+
+  // A signal lost would be waited for forever: a time limit makes that a failure.
+  test('a signal sent on a connection that was lost goes out once it is back: a stop is never dropped', { timeout: 30_000 }, () =>
+    withTestDatabase(async (url) => {
+      const [a, b] = [await openPgSignals(url, { log: () => undefined }), await openPgSignals(url, { log: () => undefined })];
+      const keepAlive = setInterval(() => undefined, 60_000);
+      try {
+        const heard = nextHeard(
+          (h) => b.listen('lib', h),
+          (s) => s.kind === 'cancel',
+        );
+        // Its connection ends while this process is busy (a blocking call): when it sends, it has
+        // not yet heard that its connection is gone, so the send itself fails.
+        execFileSync(process.execPath, [
+          '-e',
+          `const pg = require('pg');
+           (async () => {
+             const admin = new pg.Client({ connectionString: process.argv[1] });
+             await admin.connect();
+             const name = process.argv[2];
+             await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
+             while ((await admin.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [name])).rowCount) {}
+             await admin.end();
+           })();`,
+          url,
+          `hearth-process ${a.process}`,
+        ]);
+        a.send({ kind: 'cancel', library: 'lib', turnId: 't' });
+        assert.deepEqual(await heard, { kind: 'cancel', library: 'lib', turnId: 't' });
+      } finally {
+        clearInterval(keepAlive);
+        await a.close();
+        await b.close();
+      }
+    }),
+  );
 
   test('without its own connection a process cannot say who is alive (so it takes nothing over)', () =>
     withTestDatabase(async (url) => {

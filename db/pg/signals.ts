@@ -67,7 +67,7 @@ export async function openPgSignals(
     return asking ? asking(question) : question();
   };
   /** Events are announced by their latest number: several stored meanwhile are one NOTIFY (the follower reads them all). */
-  const pendingEvents = new Map<string, ClusterSignal>();
+  const pendingEvents = new Map<string, Extract<ClusterSignal, { kind: 'event' }>>();
   const queue: ClusterSignal[] = [];
   let sending = false;
   /** The database's clock less this process's (Signals.clockOffsetMs). */
@@ -134,6 +134,19 @@ export async function openPgSignals(
     }
     clockOffset = clockOffsetFrom(readings);
   };
+  /** An event to announce: only the turn's latest number goes out (an older one put back after a failure never replaces a newer). */
+  const announceEvent = (signal: Extract<ClusterSignal, { kind: 'event' }>) => {
+    const key = `${signal.library}\u0000${signal.turnId}`;
+    const pending = pendingEvents.get(key);
+    if (!pending || pending.seq < signal.seq) pendingEvents.set(key, signal);
+  };
+  /** A connection a query found broken, before its own 'end' said so: let go of it and make another. */
+  const dropConnection = (lost: pg.Client) => {
+    if (client !== lost) return;
+    client = undefined;
+    void lost.end().catch(() => undefined);
+    scheduleReconnect();
+  };
   let reconnecting = false;
   const scheduleReconnect = () => {
     if (closed || reconnecting) return;
@@ -166,14 +179,21 @@ export async function openPgSignals(
       while (client && (queue.length || pendingEvents.size)) {
         const batch = [...queue.splice(0), ...pendingEvents.values()];
         pendingEvents.clear();
-        for (const signal of batch) {
+        for (const [i, signal] of batch.entries()) {
           const payload = JSON.stringify({ from: processId, signal } satisfies Envelope);
+          const sender = client;
           try {
-            const sender = client;
             await ask(sender, () => sender.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]));
           } catch (err) {
-            // A lost connection: the others read again when it is back (resync); a signal is never worth a turn.
             log(`could not tell the other Hearth processes (${signal.kind}): ${(err as Error).message}`);
+            // The server refused this signal itself (a data or access error): sending it again would not help.
+            if (/^(22|42)/.test(String((err as { code?: unknown }).code ?? ''))) continue;
+            // The connection was lost: this signal and those after it go when it is back (a stop or
+            // an approval must not be lost; one that went out after all is harmless twice).
+            queue.unshift(...batch.slice(i).filter((s) => s.kind !== 'event'));
+            for (const s of batch.slice(i)) if (s.kind === 'event') announceEvent(s);
+            dropConnection(sender);
+            return;
           }
         }
       }
@@ -192,7 +212,7 @@ export async function openPgSignals(
     process: processId,
     send(signal) {
       if (closed) return;
-      if (signal.kind === 'event') pendingEvents.set(`${signal.library}\u0000${signal.turnId}`, signal);
+      if (signal.kind === 'event') announceEvent(signal);
       else queue.push(signal);
       void flush();
     },
