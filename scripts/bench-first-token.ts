@@ -17,7 +17,7 @@ import { createStore, type Store } from '../db/store';
 import { startLlamaDouble } from '../e2e/double/llama-double';
 import { startSearxDouble } from '../e2e/double/searxng-double';
 import { parseConfig } from '../lib/shared/config';
-import { buildRuntime } from '../lib/services/runtime';
+import { buildHearth, buildRuntime } from '../lib/services/runtime';
 import { makeTempDir } from '../lib/dev/testing/temp-dir';
 import { isTitleRequest } from '../lib/turns/supervisor/titles';
 import { pct } from './bench-library';
@@ -62,10 +62,11 @@ export async function measureFirstToken(
 ): Promise<FirstTokenResult> {
   const double = await startLlamaDouble({ slots: 2, metrics: true });
   const dir = makeTempDir('hearth-bench');
-  const rt = await buildRuntime(
+  const hearth = await buildHearth(
     parseConfig({ LLAMA_URL: double.url, SEARXNG_URL: searxUrl, DATA_DIR: dir, HEARTH_TIMEZONE: 'UTC' }),
     store ?? createStore(openDatabase(path.join(dir, 'hearth.db'))),
   );
+  const rt = await hearth.as(await hearth.auth.owner());
   const result: FirstTokenResult = {
     threads,
     hearth: [],
@@ -118,6 +119,8 @@ export async function measureFirstToken(
     return result;
   } finally {
     rt.models.close();
+    // On PostgreSQL: its link to other processes, before the bench drops the database.
+    await hearth.signals?.close();
     await double.close();
   }
 }
