@@ -211,4 +211,17 @@ describe('two Hearth processes on one database', { skip }, () => {
     assert.equal(events.at(-1)?.type, 'done', 'then it ran');
     assert.ok(asked('slot-waits') > 0);
   });
+
+  test('a setting changed through the first is in force through the second', async () => {
+    const { first, second } = await twoProcesses();
+    const nameThrough = async (server: HearthServer) =>
+      ((await httpCall(server.url, 'GET', '/api/settings')).body as { settings: { assistantName: string } }).settings.assistantName;
+    assert.notEqual(await nameThrough(second), 'Ember');
+    const changed = await httpCall(first.url, 'PATCH', '/api/settings', { json: { assistantName: 'Ember' } });
+    assert.equal(changed.status, 200, changed.text);
+    // Said to the second over the database: it hears it a moment later, never a process restart later.
+    let seen = '';
+    for (let tries = 0; tries < 500 && seen !== 'Ember'; tries++) seen = await nameThrough(second);
+    assert.equal(seen, 'Ember');
+  });
 });

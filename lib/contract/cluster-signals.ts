@@ -36,6 +36,8 @@ export const clusterSignal = z.discriminatedUnion('kind', [
       z.object({ type: z.literal('library') }),
     ]),
   }),
+  /** The library's settings changed (lib/services/settings.ts): read them again. */
+  z.object({ kind: z.literal('settings'), library: z.string() }),
   /** The model servers' shared queue changed (lib/models/shared-queue.ts): turns waiting for a slot look again. */
   z.object({ kind: z.literal('slots'), library: z.literal(HEARTH_WIDE) }),
   /** The link to the other processes was lost and is back: what was announced meanwhile is read again. */

@@ -19,7 +19,7 @@ import { TurnSupervisor } from '@/lib/turns/supervisor/supervisor';
 import type { Signals } from '@/lib/turns/supervisor/cluster';
 import { BackgroundTitles } from '@/lib/turns/supervisor/titles';
 import { memoryBook } from './memories';
-import { PersonalSettings, SettingsService } from './settings';
+import { PersonalSettings, SettingsService, type SettingsLink } from './settings';
 import { admitTurn, dayIn, fuelFor } from './usage';
 import type { SettingKey, Settings } from '@/lib/services/settings-values';
 import { ChangeFeed } from './change-feed';
@@ -162,18 +162,31 @@ export async function buildHearth(
   const opening = new Map<string, Promise<Runtime>>();
   const POOL_KEYS: SettingKey[] = ['modelServers', 'modelSlots', 'checksModel'];
   const TOOL_KEYS: SettingKey[] = ['searxngUrl', 'disabledTools', 'timezone', 'memory', 'memberDisabledTools', 'memberToolServers'];
-  const settings: SettingsService = await SettingsService.open(config, store, (changed) => {
-    if (changed.some((k) => POOL_KEYS.includes(k))) {
-      // Turns under way finish on the pool they entered; new ones go to the new servers.
-      const old = models;
-      models = poolFor(settings.current());
-      old.close();
-    }
-    if (changed.some((k) => TOOL_KEYS.includes(k))) toolsVersion++;
-    // A new embeddings server or model: the indexer embeds everything again with it.
-    if (changed.includes('embeddingsUrl') || changed.includes('embeddingsModel') || changed.includes('conversationsByMeaning'))
-      for (const library of open.values()) library.knowledge.indexer.wake();
-  });
+  /** A library's settings among several processes: a change through one is read again by the others. */
+  const settingsLink = (place: Store['place']): SettingsLink | undefined =>
+    signals && place.engine === 'postgres'
+      ? {
+          send: () => signals.send({ kind: 'settings', library: place.schema }),
+          listen: (heard) => signals.listen(place.schema, (signal) => (signal.kind === 'settings' || signal.kind === 'resync') && heard()),
+        }
+      : undefined;
+  const settings: SettingsService = await SettingsService.open(
+    config,
+    store,
+    (changed) => {
+      if (changed.some((k) => POOL_KEYS.includes(k))) {
+        // Turns under way finish on the pool they entered; new ones go to the new servers.
+        const old = models;
+        models = poolFor(settings.current());
+        old.close();
+      }
+      if (changed.some((k) => TOOL_KEYS.includes(k))) toolsVersion++;
+      // A new embeddings server or model: the indexer embeds everything again with it.
+      if (changed.includes('embeddingsUrl') || changed.includes('embeddingsModel') || changed.includes('conversationsByMeaning'))
+        for (const library of open.values()) library.knowledge.indexer.wake();
+    },
+    settingsLink(store.place),
+  );
   // With past conversations searched by meaning, new messages are embedded every little while.
   setInterval(() => {
     if (settings.current().conversationsByMeaning) for (const library of open.values()) library.knowledge.indexer.wake();
@@ -217,7 +230,14 @@ export async function buildHearth(
         listen: (heard) => signals!.listen(cluster.library, (signal) => signal.kind === 'change' && heard(signal.notice)),
       },
     );
-    const mine = await PersonalSettings.open(settings, config, own, file === MAIN_LIBRARY, () => runtime.person.role);
+    const mine = await PersonalSettings.open(
+      settings,
+      config,
+      own,
+      file === MAIN_LIBRARY,
+      () => runtime.person.role,
+      settingsLink(own.place),
+    );
     const memory = memoryBook({ store: own, updates });
     // Settings are read when the indexer asks.
     const knowledge = new Knowledge({ config, store: own, files, settings: () => settings.current(), log, batch: config.EMBEDDINGS_BATCH });

@@ -26,6 +26,14 @@ import {
 type SettingsStore = Pick<Store, 'storedSettings' | 'writeSettings' | 'settingProposals' | 'acceptProposals' | 'dismissProposals'>;
 
 /**
+ * Several processes on one database (lib/turns/supervisor/cluster.ts): a change made through one
+ * is said to the others, which read the library's settings again, so every process serves the
+ * settings in force. `listen` also hears that the link was lost and is back (something may have
+ * been missed); it returns how to stop.
+ */
+export type SettingsLink = { send(): void; listen(heard: () => void): () => void };
+
+/**
  * The settings in force (settings-values.ts), read from the store when opened and again after
  * each change, and kept: what is in force is asked everywhere, at once. `onChange` hears which
  * settings changed, so the runtime rebuilds what depends on them.
@@ -38,17 +46,27 @@ export class SettingsService {
     private readonly store: SettingsStore,
     private readonly onChange: (changed: SettingKey[]) => void,
     private cached: { settings: Settings; overridden: SettingKey[] },
+    private readonly link?: SettingsLink,
   ) {
     this.defaults = settingsFromConfig(config);
   }
 
-  /** The settings of a library, read from its store. */
+  /** The settings of a library, read from its store; `link` to the other processes on its database. */
   static async open(
     config: Config,
     store: SettingsStore,
     onChange: (changed: SettingKey[]) => void = () => undefined,
+    link?: SettingsLink,
   ): Promise<SettingsService> {
-    return new SettingsService(config, store, onChange, effectiveSettings(settingsFromConfig(config), await store.storedSettings()));
+    const service = new SettingsService(
+      config,
+      store,
+      onChange,
+      effectiveSettings(settingsFromConfig(config), await store.storedSettings()),
+      link,
+    );
+    link?.listen(() => void service.reread({ heard: true }).catch(() => undefined));
+    return service;
   }
 
   current(): Settings {
@@ -105,13 +123,19 @@ export class SettingsService {
     return this.reread();
   }
 
-  /** Reads the stored settings again (an import wrote some), telling `onChange` what changed. */
-  async reread() {
+  /**
+   * Reads the stored settings again (a change, an import wrote some, or `heard`: another process
+   * made one), telling `onChange` what changed and, for a change made here, the other processes.
+   */
+  async reread({ heard = false }: { heard?: boolean } = {}) {
     const before = this.current();
     this.cached = effectiveSettings(this.defaults, await this.store.storedSettings());
     const after = this.current();
     const changed = (Object.keys(after) as SettingKey[]).filter((k) => JSON.stringify(after[k]) !== JSON.stringify(before[k]));
-    if (changed.length) this.onChange(changed);
+    if (changed.length) {
+      this.onChange(changed);
+      if (!heard) this.link?.send();
+    }
     return this.view();
   }
 }
@@ -152,9 +176,11 @@ export class PersonalSettings {
     store: SettingsStore,
     main: boolean,
     role: () => Role,
+    link?: SettingsLink,
   ): Promise<PersonalSettings> {
     const personal = new PersonalSettings(shared, main, role);
-    personal.own = await SettingsService.open(config, store, () => personal.version++);
+    // The main library's settings are the household's (`shared`, linked already).
+    personal.own = await SettingsService.open(config, store, () => personal.version++, main ? undefined : link);
     return personal;
   }
 
