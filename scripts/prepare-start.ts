@@ -6,15 +6,15 @@
  * zod, the configuration code) stays in memory beside the server.
  */
 import { spawn } from 'node:child_process';
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { mainLibraryHasAccounts } from '../db/has-accounts';
 import { exposureRefusal } from '../lib/services/auth/exposure';
 import { isConfigError, parseConfig } from '../lib/shared/config';
 import { buildAnnouncement, buildWithProgress } from './build-progress';
 import { nextEnv } from './next-env';
 
-let config;
+let config: ReturnType<typeof parseConfig>;
 try {
   config = parseConfig(process.env);
 } catch (err) {
@@ -25,28 +25,13 @@ try {
   throw err;
 }
 
-/** Whether the library has accounts (then every request needs a login, as with a password in the environment). */
-function hasAccounts(dataDir: string): boolean {
-  try {
-    const db = new Database(path.resolve(dataDir, 'hearth.db'), { readonly: true, fileMustExist: true });
-    try {
-      return (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n > 0;
-    } finally {
-      db.close();
-    }
-  } catch {
-    // No database yet, or one from before accounts: no accounts.
-    return false;
-  }
-}
-
 // Said before a long first build; the server checks the same again on the address it really binds.
 const exposed = exposureRefusal({
   listening: [config.HOST],
   allowedHosts: config.HEARTH_ALLOWED_HOSTS.split(',')
     .map((h) => h.trim())
     .filter(Boolean),
-  passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH) || hasAccounts(config.DATA_DIR),
+  passwordSet: Boolean(config.HEARTH_PASSWORD || config.HEARTH_PASSWORD_HASH) || (await mainLibraryHasAccounts(config)),
 });
 if (exposed) {
   console.error(exposed);
