@@ -40,6 +40,27 @@ function twoProcesses(run: (a: Signals, b: Signals, url: string) => Promise<void
   });
 }
 
+/**
+ * Ends a process's signal connection while the process is busy (this call blocks it): when it
+ * next sends, it has not yet heard that its connection is gone, so the send itself fails.
+ */
+function endConnectionWhileBusy(url: string, of: Signals) {
+  execFileSync(process.execPath, [
+    '-e',
+    `const pg = require('pg');
+     (async () => {
+       const admin = new pg.Client({ connectionString: process.argv[1] });
+       await admin.connect();
+       const name = process.argv[2];
+       await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
+       while ((await admin.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [name])).rowCount) {}
+       await admin.end();
+     })();`,
+    url,
+    `hearth-process ${of.process}`,
+  ]);
+}
+
 describe('signals between processes', { skip: skipWithoutPostgres }, () => {
   test('one hears what another sends for its library, not its own or another library’s, and not what is not Hearth’s', () =>
     twoProcesses(async (a, b, url) => {
@@ -96,24 +117,22 @@ describe('signals between processes', { skip: skipWithoutPostgres }, () => {
         (h) => b.listen('lib', h),
         (s) => s.kind === 'cancel',
       );
-      // Its connection ends while this process is busy (a blocking call): when it sends, it has
-      // not yet heard that its connection is gone, so the send itself fails.
-      execFileSync(process.execPath, [
-        '-e',
-        `const pg = require('pg');
-         (async () => {
-           const admin = new pg.Client({ connectionString: process.argv[1] });
-           await admin.connect();
-           const name = process.argv[2];
-           await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
-           while ((await admin.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [name])).rowCount) {}
-           await admin.end();
-         })();`,
-        url,
-        `hearth-process ${a.process}`,
-      ]);
+      endConnectionWhileBusy(url, a);
       a.send({ kind: 'cancel', library: 'lib', turnId: 't' });
       assert.deepEqual(await heard, { kind: 'cancel', library: 'lib', turnId: 't' });
+    }),
+  );
+
+  test('a process stopping as its connection is lost still says what is left (a hand-over’s word)', { timeout: 30_000 }, () =>
+    twoProcesses(async (a, b, url) => {
+      const heard = nextHeard(
+        (h) => b.listen('lib', h),
+        (s) => s.kind === 'handover',
+      );
+      endConnectionWhileBusy(url, a);
+      a.send({ kind: 'handover', library: 'lib' });
+      await a.close();
+      assert.deepEqual(await heard, { kind: 'handover', library: 'lib' });
     }),
   );
 

@@ -140,6 +140,19 @@ export async function openPgSignals(
     const pending = pendingEvents.get(key);
     if (!pending || pending.seq < signal.seq) pendingEvents.set(key, signal);
   };
+  /** Signals left as this process stops without its connection: sent on a connection made for them (not named a Hearth process's). */
+  const sendOnce = async (signals: ClusterSignal[]) => {
+    const once = new pg.Client({ connectionString: url, application_name: 'hearth-leaving' });
+    try {
+      await once.connect();
+      for (const signal of signals)
+        await once.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ from: processId, signal } satisfies Envelope)]);
+    } catch (err) {
+      log(`${signals.length} signal(s) to the other Hearth processes were not sent as this one stopped: ${(err as Error).message}`);
+    } finally {
+      await once.end().catch(() => undefined);
+    }
+  };
   /** A connection a query found broken, before its own 'end' said so: let go of it and make another. */
   const dropConnection = (lost: pg.Client) => {
     if (client !== lost) return;
@@ -186,8 +199,10 @@ export async function openPgSignals(
             await ask(sender, () => sender.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]));
           } catch (err) {
             log(`could not tell the other Hearth processes (${signal.kind}): ${(err as Error).message}`);
-            // The server refused this signal itself (a data or access error): sending it again would not help.
-            if (/^(22|42)/.test(String((err as { code?: unknown }).code ?? ''))) continue;
+            // Only a connection lost (no SQLSTATE: the socket closed; class 08; 57P0x, the server
+            // ending it) is worth a new one: anything else the server said of this signal itself.
+            const code = String((err as { code?: unknown }).code ?? '');
+            if (code && !/^(08|57P)/.test(code)) continue;
             // The connection was lost: this signal and those after it go when it is back (a stop or
             // an approval must not be lost; one that went out after all is harmless twice).
             queue.unshift(...batch.slice(i).filter((s) => s.kind !== 'event'));
@@ -247,6 +262,10 @@ export async function openPgSignals(
       client = undefined;
       // Held open while it closes: otherwise a process with nothing else to do would exit with the close still pending.
       if (last) await ask(last, () => last.end()).catch(() => undefined);
+      // Its connection was lost as it stopped: what is left goes on a connection of its own, once.
+      const left = [...queue.splice(0), ...pendingEvents.values()];
+      pendingEvents.clear();
+      if (left.length) await sendOnce(left);
     },
   };
 }

@@ -16,7 +16,9 @@ import type { StreamedEvent } from './supervisor';
  */
 
 const LEASE_MS = 1000;
-const skip = TEST_STORE_URL ? false : 'several processes share a PostgreSQL database (set TEST_DATABASE_URL)';
+const skip = TEST_STORE_URL
+  ? false
+  : 'several processes share a PostgreSQL database (npm test runs this on PostgreSQL when TEST_DATABASE_URL is set)';
 
 /** Two processes for one test, closed after it: each test's processes are gone before the next begins. */
 function twoProcessesFor(t: TestContext, opts: Parameters<typeof twoProcesses>[3] = {}) {
@@ -66,6 +68,9 @@ describe('several processes on one database', { skip }, () => {
 
   test('an approval answered through the other process reaches the turn where it runs; an unknown or answered call is refused', async (t) => {
     const sent: string[] = [];
+    // The tool runs once the call is allowed, and finishes when the test says: the turn is still under way meanwhile.
+    let finish = () => undefined as void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
     const note: Tool = {
       name: 'send_note',
       description: 'Sends a note to the household.',
@@ -74,7 +79,11 @@ describe('several processes on one database', { skip }, () => {
       timeoutMs: 1000,
       approval: 'ask',
       source: 'notes',
-      run: async ({ text }: { text: string }) => (sent.push(text), { sent: true }),
+      run: async ({ text }: { text: string }) => {
+        sent.push(text);
+        await finished;
+        return { sent: true };
+      },
     };
     const { first, second } = await twoProcessesFor(t, {
       tools: [note],
@@ -92,12 +101,15 @@ describe('several processes on one database', { skip }, () => {
     );
     assert.deepEqual(sent, []);
     assert.equal(await second.supervisor.answerApproval({ threadId: 'th', callId, answer: 'allow' }), true);
+    // The answer is stored (the page heard it) and the turn goes on: a second answer is refused.
+    await through.until((events) => events.some((e) => e.type === 'approval'));
+    assert.equal(await second.supervisor.answerApproval({ threadId: 'th', callId, answer: 'deny' }), false, 'answered already');
+    finish();
     await through.done;
     assert.deepEqual(sent, ['Dinner at six.'], 'run once, where the turn runs');
     const answer = through.heard.find((e) => e.type === 'approval');
     assert.deepEqual(answer?.type === 'approval' && [answer.callId, answer.allow], [callId, true]);
     assert.equal((await second.store.getMessage({ id: assistantMessageId }))?.content, 'Sent.');
-    assert.equal(await second.supervisor.answerApproval({ threadId: 'th', callId, answer: 'deny' }), false, 'answered already');
   });
 
   test('a process that dies mid-turn: another takes the turn over once its lease lapses, nothing doubled', async (t) => {

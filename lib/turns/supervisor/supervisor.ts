@@ -406,8 +406,10 @@ export class TurnSupervisor {
     const active = this.cluster && (await this.store.activeTurnOf({ threadId: args.threadId }));
     if (!this.cluster || !active) return false;
     const events = await this.store.eventsAfter({ turnId: active.id, after: 0 });
-    const about = (type: string) => events.some((e) => e.type === type && e.data.callId === args.callId);
-    if (!about('approval_needed') || about('approval')) return false;
+    // The latest question under this id, and no answer after it (a turn resumed after a crash asks again).
+    const last = (type: string) =>
+      Math.max(-1, ...events.filter((e) => e.type === type && e.data.callId === args.callId).map((e) => e.seq));
+    if (last('approval_needed') <= last('approval')) return false;
     this.cluster.signals.send({ kind: 'approval', library: this.cluster.library, ...args });
     return true;
   }
