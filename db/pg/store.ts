@@ -83,8 +83,7 @@ export function pgEngineDb(pool: pg.Pool): EngineDb {
 
 /**
  * A library's store on PostgreSQL: its schema (db/pg/migrate.ts) migrated, a pool whose
- * connections see it alone, and the query families over them. What is not carried over yet
- * (the library file's export and import) is missing from it, not faked.
+ * connections see it alone, and the query families over them.
  */
 export async function openPgStore(
   url: string,
