@@ -64,14 +64,22 @@ describe('the order waiting turns are served in', () => {
 });
 
 /** Two Hearth processes' pools on one store (the database's shared queue), each with its own signals. */
-async function twoPools(slots: number, opts: { leaseMs?: number; now?: () => number } = {}) {
+async function twoPools(slots: number, opts: { leaseMs?: number; now?: () => number; skewOfA?: number } = {}) {
   const store: Store = await freshEngineStore();
   const bus = signalBus();
-  const make = (process: string) =>
-    new ModelPool([{ url: 'http://m', client: llama('http://m', slots) }], {
-      shared: { store, signals: bus.join(process), leaseMs: opts.leaseMs ?? 60_000, ...(opts.now ? { now: opts.now } : {}) },
+  const make = (process: string, skew = 0) => {
+    const now = opts.now;
+    return new ModelPool([{ url: 'http://m', client: llama('http://m', slots) }], {
+      shared: {
+        store,
+        // A machine whose clock is `skew` wrong: its database link says by how much.
+        signals: bus.join(process, { clockOffsetMs: -skew }),
+        leaseMs: opts.leaseMs ?? 60_000,
+        ...(now ? { now: () => now() + skew } : {}),
+      },
     });
-  const a = make('A');
+  };
+  const a = make('A', opts.skewOfA);
   const b = make('B');
   const close = async () => {
     a.close();
@@ -104,6 +112,44 @@ async function untilSeen<T>(look: () => Promise<T>, check: (seen: T) => boolean)
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   assert.fail('it never came to pass');
+}
+
+/**
+ * The queue as a third process sees it at `now`, once `renewed`'s row was renewed then (its
+ * process looked): each turn, running or waiting.
+ */
+async function afterRenewal(store: Store, now: number, renewed: string) {
+  const seen = async () => (await store.settleModelQueue({ process: 'C', now, until: now, lineUp: () => null, decide: () => [] })).rows;
+  await untilSeen(seen, (rows) => rows.some((r) => r.turnId === renewed && r.leaseUntil === now + 60_000));
+  return (await seen()).map((r) => [r.turnId, r.serverUrl === null ? 'waiting' : 'running']);
+}
+
+/**
+ * A's turn holds the one slot, B's waits; half a lease on, B looks (renewing its row) and A's
+ * row is still held. `skewOfA`: how wrong A's machine's clock is.
+ */
+async function halfALeaseOn(skewOfA = 0) {
+  const clock = { t: 100_000 };
+  const pools = await twoPools(1, { leaseMs: 60_000, now: () => clock.t, skewOfA });
+  try {
+    assert.ok(await entering(pools.a, 'held').lease);
+    const waiting = entering(pools.b, 'waiting');
+    await until(() => waiting.heard.length > 0);
+    clock.t += 30_000;
+    pools.bus.tell('B', { kind: 'resync', library: HEARTH_WIDE });
+    assert.deepEqual(
+      await afterRenewal(pools.store, clock.t, 'waiting'),
+      [
+        ['held', 'running'],
+        ['waiting', 'waiting'],
+      ],
+      'within the lease the slot is still held',
+    );
+    return { ...pools, clock, waiting };
+  } catch (err) {
+    await pools.close();
+    throw err;
+  }
 }
 
 describe('one slot queue for several processes', () => {
@@ -161,29 +207,24 @@ describe('one slot queue for several processes', () => {
   });
 
   test('a process that stops renewing (it died) holds its slots until its rows lapse', async () => {
-    let clock = 1_000;
-    const { a, b, bus, store, close } = await twoPools(1, { leaseMs: 60_000, now: () => clock });
+    // Half a lease on, the living process renews its rows as it looks; the dead one does not.
+    const { bus, clock, waiting, close } = await halfALeaseOn();
     try {
-      assert.ok(await entering(a, 'held').lease);
-      const waiting = entering(b, 'waiting');
-      await until(() => waiting.heard.length > 0);
-      // Half a lease on, the living process renews its rows as it looks; the dead one does not.
-      clock += 30_000;
-      bus.tell('B', { kind: 'resync', library: HEARTH_WIDE });
-      const seen = async () =>
-        (await store.settleModelQueue({ process: 'C', now: clock, until: clock, lineUp: () => null, decide: () => [] })).rows;
-      await untilSeen(seen, (rows) => rows.some((r) => r.turnId === 'waiting' && r.leaseUntil === clock + 60_000));
-      assert.deepEqual(
-        (await seen()).map((r) => [r.turnId, r.serverUrl === null ? 'waiting' : 'running']),
-        [
-          ['held', 'running'],
-          ['waiting', 'waiting'],
-        ],
-        'within the lease the slot is still held',
-      );
-      clock += 31_000;
+      clock.t += 31_000;
       bus.tell('B', { kind: 'resync', library: HEARTH_WIDE });
       assert.ok(await waiting.lease, 'past it, the slot is free');
+    } finally {
+      await close();
+    }
+  });
+
+  test('a process whose machine’s clock is a minute behind keeps its slot: rows’ leases are in the database’s time', async () => {
+    // In its own clock's time, its row lapsed half a lease ago.
+    const { a, waiting, close } = await halfALeaseOn(-60_000);
+    try {
+      assert.equal(waiting.admitted(), false);
+      a.leave('held');
+      assert.ok(await waiting.lease);
     } finally {
       await close();
     }

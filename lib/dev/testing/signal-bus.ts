@@ -10,7 +10,8 @@ export function signalBus() {
   const deliver = (to: string, signal: ClusterSignal) => {
     for (const handler of members.get(to)?.get(signal.library) ?? []) handler(signal);
   };
-  const join = (process: string): Signals => {
+  /** `clockOffsetMs`: how far the database's clock is ahead of this process's machine's (one whose clock is wrong). */
+  const join = (process: string, { clockOffsetMs = 0 }: { clockOffsetMs?: number } = {}): Signals => {
     const handlers = new Map<string, Set<(signal: ClusterSignal) => void>>();
     members.set(process, handlers);
     return {
@@ -26,8 +27,7 @@ export function signalBus() {
         return () => set.delete(handler);
       },
       livingProcesses: async () => [...members.keys()],
-      // One machine, one clock.
-      clockOffsetMs: () => 0,
+      clockOffsetMs: () => clockOffsetMs,
       close: async () => void members.delete(process),
     };
   };

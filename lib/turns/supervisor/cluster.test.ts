@@ -151,6 +151,8 @@ describe('several processes on one database', { skip }, () => {
     const through = follow(second.supervisor, turnId);
     await through.until(hasWords('Half '));
     await untilLeased(second.store, turnId);
+    // Stamped in the database's time: had it been its own, the second would take it as one no process leased.
+    assert.ok(Math.abs(Number((await second.store.getTurn({ id: turnId }))?.createdAt) - clock.t) < 1000, 'created in the database’s time');
     // In its own clock's time its lease ended a minute ago: the second would take a running turn.
     assert.deepEqual(await second.supervisor.takeOver(), [], 'its lease has not lapsed');
     clock.t += LEASE_MS / 2;

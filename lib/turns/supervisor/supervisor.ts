@@ -145,7 +145,7 @@ export class TurnSupervisor {
    */
   async start(question: { threadId: string; content: string; attachmentIds?: string[]; editOf?: string }) {
     await this.options.admit?.(this.live.unfinished().length);
-    return this.begin(await storeQuestion(this.store, (id) => this.requireIdle(id), this.now(), question));
+    return this.begin(await storeQuestion(this.store, (id) => this.requireIdle(id), this.leaseNow(), question));
   }
 
   /**
@@ -154,7 +154,7 @@ export class TurnSupervisor {
    */
   async regenerate(request: { threadId: string; messageId: string; model?: string }) {
     await this.options.admit?.(this.live.unfinished().length);
-    return this.begin(await storeRegeneration(this.store, (id) => this.requireIdle(id), this.now(), request));
+    return this.begin(await storeRegeneration(this.store, (id) => this.requireIdle(id), this.leaseNow(), request));
   }
 
   /** The thread, when no turn of it is running (inside a transaction). */
@@ -179,7 +179,11 @@ export class TurnSupervisor {
     return { turnId, userMessageId, assistantMessageId };
   }
 
-  /** The time leases are written and compared in: the database's, so machines whose clocks disagree agree on them. */
+  /**
+   * The time leases are written and compared in: the database's, so machines whose clocks
+   * disagree agree on them. A new turn is stamped with it too: a turn no process leased yet is
+   * taken over a lease after its creation, by that time.
+   */
   private leaseNow() {
     return this.now() + (this.cluster?.signals.clockOffsetMs() ?? 0);
   }
