@@ -110,31 +110,31 @@ describe('signals between processes', { skip: skipWithoutPostgres }, () => {
       assert.deepEqual(await heard, { kind: 'event', library: 'lib', turnId: 't', seq: 1 });
     }));
 
-  // A signal lost would be waited for forever: a time limit makes that a failure.
-  test('a signal sent on a connection that was lost goes out once it is back: a stop is never dropped', { timeout: 30_000 }, () =>
-    twoProcesses(async (a, b, url) => {
-      const heard = nextHeard(
-        (h) => b.listen('lib', h),
-        (s) => s.kind === 'cancel',
-      );
-      endConnectionWhileBusy(url, a);
-      a.send({ kind: 'cancel', library: 'lib', turnId: 't' });
-      assert.deepEqual(await heard, { kind: 'cancel', library: 'lib', turnId: 't' });
-    }),
-  );
-
-  test('a process stopping as its connection is lost still says what is left (a hand-over’s word)', { timeout: 30_000 }, () =>
-    twoProcesses(async (a, b, url) => {
-      const heard = nextHeard(
-        (h) => b.listen('lib', h),
-        (s) => s.kind === 'handover',
-      );
-      endConnectionWhileBusy(url, a);
-      a.send({ kind: 'handover', library: 'lib' });
-      await a.close();
-      assert.deepEqual(await heard, { kind: 'handover', library: 'lib' });
-    }),
-  );
+  // Each is sent just after the connection is lost; a signal lost would be waited for forever: a time limit makes that a failure.
+  for (const { name, signal, closing } of [
+    {
+      name: 'a signal sent on a connection that was lost goes out once it is back: a stop is never dropped',
+      signal: { kind: 'cancel', library: 'lib', turnId: 't' } as const,
+      closing: false,
+    },
+    {
+      name: 'a process stopping as its connection is lost still says what is left (a hand-over’s word)',
+      signal: { kind: 'handover', library: 'lib' } as const,
+      closing: true,
+    },
+  ])
+    test(name, { timeout: 30_000 }, () =>
+      twoProcesses(async (a, b, url) => {
+        const heard = nextHeard(
+          (h) => b.listen('lib', h),
+          (s) => s.kind === signal.kind,
+        );
+        endConnectionWhileBusy(url, a);
+        a.send(signal);
+        if (closing) await a.close();
+        assert.deepEqual(await heard, signal);
+      }),
+    );
 
   test('without its own connection a process cannot say who is alive (so it takes nothing over)', () =>
     withTestDatabase(async (url) => {

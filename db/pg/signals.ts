@@ -140,13 +140,21 @@ export async function openPgSignals(
     const pending = pendingEvents.get(key);
     if (!pending || pending.seq < signal.seq) pendingEvents.set(key, signal);
   };
+  /** Sends one signal on a connection. */
+  const notify = (on: pg.Client, signal: ClusterSignal) =>
+    on.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ from: processId, signal } satisfies Envelope)]);
+  /** Everything waiting to be sent, in order (the events after the rest), taken off the queue. */
+  const takeWaiting = (): ClusterSignal[] => {
+    const waiting = [...queue.splice(0), ...pendingEvents.values()];
+    pendingEvents.clear();
+    return waiting;
+  };
   /** Signals left as this process stops without its connection: sent on a connection made for them (not named a Hearth process's). */
   const sendOnce = async (signals: ClusterSignal[]) => {
     const once = new pg.Client({ connectionString: url, application_name: 'hearth-leaving' });
     try {
       await once.connect();
-      for (const signal of signals)
-        await once.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ from: processId, signal } satisfies Envelope)]);
+      for (const signal of signals) await notify(once, signal);
     } catch (err) {
       log(`${signals.length} signal(s) to the other Hearth processes were not sent as this one stopped: ${(err as Error).message}`);
     } finally {
@@ -190,13 +198,11 @@ export async function openPgSignals(
     sending = true;
     try {
       while (client && (queue.length || pendingEvents.size)) {
-        const batch = [...queue.splice(0), ...pendingEvents.values()];
-        pendingEvents.clear();
+        const batch = takeWaiting();
         for (const [i, signal] of batch.entries()) {
-          const payload = JSON.stringify({ from: processId, signal } satisfies Envelope);
           const sender = client;
           try {
-            await ask(sender, () => sender.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]));
+            await ask(sender, () => notify(sender, signal));
           } catch (err) {
             log(`could not tell the other Hearth processes (${signal.kind}): ${(err as Error).message}`);
             // Only a connection lost (no SQLSTATE: the socket closed; class 08; 57P0x, the server
@@ -263,8 +269,7 @@ export async function openPgSignals(
       // Held open while it closes: otherwise a process with nothing else to do would exit with the close still pending.
       if (last) await ask(last, () => last.end()).catch(() => undefined);
       // Its connection was lost as it stopped: what is left goes on a connection of its own, once.
-      const left = [...queue.splice(0), ...pendingEvents.values()];
-      pendingEvents.clear();
+      const left = takeWaiting();
       if (left.length) await sendOnce(left);
     },
   };
